@@ -1,0 +1,47 @@
+# OrgMemory — the two commands a new user needs are `make run` and `make test`.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+ORGMEMORY_DATA_DIR ?= $(CURDIR)/.orgmemory
+export ORGMEMORY_DATA_DIR
+# the embedding model ships inside a package: never reach for a hub; keep torch's threads from spinning
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export OMP_WAIT_POLICY := PASSIVE
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: install run test lint format db-stop worker clean-data
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# the CPU build of torch first: a plain `torch` requirement would pull a multi-GB CUDA build
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[dev,adk]"
+	@touch $@
+
+install: $(VENV)/.installed
+
+run: install  ## install, start the embedded database, load the demo tenant, serve on 127.0.0.1:$(PORT)
+	ORGMEMORY_ENV=development $(PY) manage.py migrate --no-input
+	ORGMEMORY_ENV=development $(PY) manage.py onboard_tenant fixtures/demo_org.yaml
+	ORGMEMORY_ENV=development $(PY) manage.py load_demo
+	ORGMEMORY_ENV=development $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: install  ## the whole suite on the embedded database
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+worker: install  ## a Celery worker (+ beat for the sweeper); needs CELERY_BROKER_URL
+	ORGMEMORY_ENV=development $(VENV)/bin/celery -A orgmemory worker -B --loglevel=INFO --concurrency=1
+
+db-stop:  ## stop the embedded PostgreSQL
+	-ORGMEMORY_ENV=development $(PY) manage.py embedded_db stop

@@ -1,0 +1,204 @@
+"""Admin screens for tenants, the scope tree, members, API keys and policies."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.utils.html import format_html
+from tree_queries.admin import TreeAdmin
+
+from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for
+from memories.models import ApiKey, Member, Policy, Scope, Tenant, TenantStaff
+from memories.selectors import scope_tree_with_member_counts
+from memories.services import api_key_create, api_key_revoke
+
+
+@admin.register(Tenant)
+class TenantAdmin(TenantScopedModelAdmin):
+    tenant_field = "id"
+    list_display = ["slug", "name", "levels_display", "scope_count", "member_count", "created_at"]
+    search_fields = ["slug", "name"]
+    readonly_fields = ["created_at"]
+
+    def get_queryset(self, request):
+        queryset = super(TenantScopedModelAdmin, self).get_queryset(request)
+        allowed = tenants_for(request.user)
+        return queryset if allowed is None else queryset.filter(pk__in=allowed)
+
+    def _tenant_allowed(self, request, obj) -> bool:
+        allowed = tenants_for(request.user)
+        return allowed is None or obj is None or obj.pk in allowed
+
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    @admin.display(description="levels")
+    def levels_display(self, obj: Tenant) -> str:
+        return " › ".join(obj.levels)
+
+    @admin.display(description="scopes")
+    def scope_count(self, obj: Tenant) -> int:
+        return obj.scopes.count()
+
+    @admin.display(description="members")
+    def member_count(self, obj: Tenant) -> int:
+        return obj.members.count()
+
+
+@admin.register(Scope)
+class ScopeAdmin(TenantScopedModelAdmin, TreeAdmin):
+    list_display = [*TreeAdmin.list_display, "level", "key", "tag_display", "members_below", "tenant"]
+    list_filter = [TenantFilter, "level"]
+    search_fields = ["key", "name"]
+    list_select_related = ["tenant"]
+    fields = ["tenant", "parent", "level", "key", "name"]
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        allowed = tenants_for(request.user)
+        if allowed is not None:
+            queryset = queryset.tree_filter(tenant__in=allowed)
+        return queryset
+
+    def changelist_view(self, request, extra_context=None):
+        # member counts for the whole visible tree in two queries, not one per row
+        allowed = tenants_for(request.user)
+        tenants = Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
+        self._member_counts = {
+            node.pk: node.member_count for tenant in tenants for node in scope_tree_with_member_counts(tenant=tenant)
+        }
+        return super().changelist_view(request, extra_context=extra_context)
+
+    @admin.display(description="tag")
+    def tag_display(self, obj: Scope) -> str:
+        return obj.tag
+
+    @admin.display(description="members (subtree)")
+    def members_below(self, obj: Scope) -> int:
+        return getattr(self, "_member_counts", {}).get(obj.pk, 0)
+
+
+@admin.register(Member)
+class MemberAdmin(TenantScopedModelAdmin):
+    list_display = ["user_id", "display_name", "parent_tag", "tenant", "created_at"]
+    list_filter = [TenantFilter]
+    search_fields = ["user_id", "display_name"]
+    list_select_related = ["tenant", "scope__parent"]
+    readonly_fields = ["scope", "created_at"]
+
+    @admin.display(description="under")
+    def parent_tag(self, obj: Member) -> str:
+        return obj.scope.parent.tag if obj.scope.parent_id else "—"
+
+    def has_add_permission(self, request):
+        return False  # members come from onboarding (or auto-provisioning), which also creates their scope node
+
+
+class ApiKeyCreateForm(forms.ModelForm):
+    permissions = forms.MultipleChoiceField(
+        choices=[(p, p) for p in ("read", "write", "delete", "admin")],
+        widget=forms.CheckboxSelectMultiple,
+        initial=["read"],
+    )
+
+    class Meta:
+        model = ApiKey
+        fields = ["tenant", "name", "permissions", "scope"]
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(TenantScopedModelAdmin):
+    list_display = ["name", "tenant", "prefix_display", "permissions", "scope", "status", "last_used_at", "created_at"]
+    list_filter = [TenantFilter, ("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "prefix"]
+    list_select_related = ["tenant", "scope"]
+    actions = ["revoke_keys"]
+    readonly_fields = [
+        "tenant",
+        "name",
+        "prefix_display",
+        "permissions",
+        "scope",
+        "created_at",
+        "revoked_at",
+        "last_used_at",
+    ]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = ApiKeyCreateForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.readonly_fields if obj is not None else []
+
+    def get_fields(self, request, obj=None):
+        return ApiKeyCreateForm.Meta.fields if obj is None else self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return  # keys are immutable; revoke and create a new one instead
+        if not self._tenant_allowed(request, obj):
+            from django.core.exceptions import PermissionDenied
+
+            raise PermissionDenied("That tenant is not yours to manage.")
+        key, plain = api_key_create(
+            tenant=obj.tenant, name=obj.name, permissions=form.cleaned_data["permissions"], scope=obj.scope
+        )
+        obj.pk = key.pk
+        obj.prefix, obj.key_hash, obj.created_at = key.prefix, key.key_hash, key.created_at
+        messages.warning(
+            request,
+            format_html("API key <code>{}</code> created. Copy it now: it is shown only once.", plain),
+        )
+
+    @admin.display(description="key")
+    def prefix_display(self, obj: ApiKey) -> str:
+        return f"om_{obj.prefix}_…"
+
+    @admin.display(description="status")
+    def status(self, obj: ApiKey) -> str:
+        return "active" if obj.is_active else "revoked"
+
+    @admin.action(description="Revoke selected keys")
+    def revoke_keys(self, request, queryset):
+        count = 0
+        for key in queryset.filter(revoked_at__isnull=True):
+            api_key_revoke(api_key=key)
+            count += 1
+        self.message_user(request, f"Revoked {count} key(s).")
+
+
+@admin.register(Policy)
+class PolicyAdmin(TenantScopedModelAdmin):
+    list_display = ["__str__", "tenant", "scope", "auto_provision_users", "max_content_bytes", "updated_at"]
+    list_filter = [TenantFilter]
+    list_select_related = ["tenant", "scope"]
+    autocomplete_fields = []
+    fields = [
+        "tenant",
+        "scope",
+        "writable_levels",
+        "auto_provision_users",
+        "default_scope",
+        "max_content_bytes",
+        "tier_boost",
+        "retention_days",
+        "glossary",
+    ]
+
+
+@admin.register(TenantStaff)
+class TenantStaffAdmin(admin.ModelAdmin):
+    list_display = ["user", "tenant"]
+    list_select_related = ["user", "tenant"]
+
+    def has_module_permission(self, request):
+        return request.user.is_superuser
+
+    has_view_permission = has_change_permission = has_add_permission = has_delete_permission = (
+        lambda self, request, obj=None: request.user.is_superuser
+    )

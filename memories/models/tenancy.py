@@ -1,0 +1,190 @@
+"""Tenants, the scope tree, members and API keys, and per-tenant / per-scope policies."""
+
+from __future__ import annotations
+
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+from tree_queries.models import TreeNode
+from tree_queries.query import TreeQuerySet
+
+DEFAULT_LEVELS = ["org", "corporate", "country", "division", "team", "user"]
+PERMISSIONS = ("read", "write", "delete", "admin")
+
+level_validator = RegexValidator(r"^[a-z][a-z0-9_]{0,31}$", "A level is a lowercase word (a-z, 0-9, _).")
+key_validator = RegexValidator(
+    r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$",
+    "A key is 1–128 characters of letters, digits and . _ @ + - (starting with a letter or digit).",
+)
+
+
+class Tenant(models.Model):
+    """One organisation. Every other row carries its tenant and every query filters by it."""
+
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    levels = models.JSONField(default=list, help_text="The tree's levels, root first; the last one is the user level.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    @property
+    def user_level(self) -> str:
+        return self.levels[-1]
+
+    def level_index(self, level: str) -> int:
+        """Depth of ``level`` (0 = root); ValueError for a level the tenant does not have."""
+        return self.levels.index(level)
+
+
+class TenantStaff(models.Model):
+    """Grants a (non-superuser) Django staff user the admin of one tenant; superusers see every tenant."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="tenant_staff")
+
+    class Meta:
+        verbose_name = "tenant administrator"
+        constraints = [models.UniqueConstraint(fields=["tenant", "user"], name="tenantstaff_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} administers {self.tenant}"
+
+
+class ForTenantQuerySet(models.QuerySet):
+    def for_tenant(self, tenant: Tenant) -> ForTenantQuerySet:
+        return self.filter(tenant=tenant)
+
+
+class ScopeQuerySet(TreeQuerySet):
+    def for_tenant(self, tenant: Tenant) -> ScopeQuerySet:
+        return self.filter(tenant=tenant)
+
+
+class Scope(TreeNode):
+    """A node of a tenant's org tree (org › … › team › user). Its tag is ``level:key``."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="scopes")
+    level = models.CharField(max_length=32, validators=[level_validator])
+    key = models.CharField(max_length=128, validators=[key_validator])
+    name = models.CharField(max_length=200, blank=True)
+
+    objects = ScopeQuerySet.as_manager(with_tree_fields=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "level", "key"], name="scope_unique_key_per_tenant_level"),
+            models.CheckConstraint(condition=~Q(parent=models.F("id")), name="scope_not_own_parent"),
+        ]
+        indexes = [models.Index(fields=["tenant", "parent"], name="scope_tenant_parent")]
+
+    def __str__(self) -> str:
+        return self.tag
+
+    @property
+    def tag(self) -> str:
+        return f"{self.level}:{self.key}"
+
+
+class Member(models.Model):
+    """An external ``user_id`` (as agents send it) bound to its user-level scope node."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="members")
+    user_id = models.CharField(max_length=128, validators=[key_validator])
+    scope = models.OneToOneField(Scope, on_delete=models.CASCADE, related_name="member")
+    display_name = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ForTenantQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "user_id"], name="member_unique_user_id_per_tenant"),
+        ]
+        ordering = ["user_id"]
+
+    def __str__(self) -> str:
+        return self.user_id
+
+
+class ApiKey(models.Model):
+    """A hashed API key. The plain key (``om_<prefix>_<secret>``) is shown once, when it is created."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=16, unique=True, editable=False)
+    key_hash = models.CharField(max_length=64, editable=False)
+    permissions = models.JSONField(default=list, help_text="Any of read, write, delete, admin.")
+    scope = models.ForeignKey(
+        Scope,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="api_keys",
+        help_text="Optional: restrict the key to this subtree.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ForTenantQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "name"], condition=Q(revoked_at__isnull=True), name="apikey_unique_active_name"
+            ),
+        ]
+        ordering = ["tenant", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class Policy(models.Model):
+    """Tenant-wide policy (``scope`` null) or an override for a subtree (fields left null inherit)."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="policies")
+    scope = models.OneToOneField(Scope, null=True, blank=True, on_delete=models.CASCADE, related_name="policy")
+    writable_levels = models.JSONField(
+        null=True, blank=True, help_text='Levels each kind of author may write at, e.g. {"agent": ["user", "team"]}.'
+    )
+    auto_provision_users = models.BooleanField(null=True, blank=True)
+    default_scope = models.ForeignKey(
+        Scope,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Where auto-provisioned users get their user node (default: the root).",
+    )
+    max_content_bytes = models.PositiveIntegerField(null=True, blank=True)
+    tier_boost = models.JSONField(null=True, blank=True, help_text='Per-level multipliers, e.g. {"org": 0.6}.')
+    retention_days = models.JSONField(null=True, blank=True, help_text='Per kind or level, e.g. {"event": 365}.')
+    glossary = models.JSONField(null=True, blank=True, help_text='Acronym expansions, e.g. {"k8s": "kubernetes"}.')
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ForTenantQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "policies"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant"], condition=Q(scope__isnull=True), name="policy_one_default_per_tenant"
+            ),
+            models.CheckConstraint(
+                condition=Q(max_content_bytes__isnull=True) | Q(max_content_bytes__gte=1),
+                name="policy_max_content_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tenant} policy" + (f" for {self.scope.tag}" if self.scope_id else "")

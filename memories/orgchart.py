@@ -1,0 +1,311 @@
+"""Parse and validate an org chart (the OrgMemory YAML or the nuvel-style ``org_graph.yaml``) into a plan.
+
+Pure: no Django, no database. Every problem raises :class:`OrgChartError` naming the offending entry, before
+anything is written, so a bad file never half-applies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+DEFAULT_LEVELS = ("org", "corporate", "country", "division", "team", "user")
+PERMISSIONS = frozenset({"read", "write", "delete", "admin"})
+_LEVEL_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+_KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
+_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+_POLICY_KEYS = frozenset(
+    {"auto_provision_users", "writable_levels", "max_content_bytes", "tier_boost", "retention_days", "glossary"}
+)
+
+
+class OrgChartError(ValueError):
+    """The org chart is malformed; the message names the offending entry."""
+
+
+@dataclass(frozen=True)
+class NodePlan:
+    level: str
+    key: str
+    name: str
+    parent: tuple[str, str] | None  # (level, key) of the parent, None for a root
+
+
+@dataclass(frozen=True)
+class ApiKeyPlan:
+    name: str
+    permissions: tuple[str, ...]
+    scope: tuple[str, str] | None = None
+
+
+@dataclass
+class OrgChartPlan:
+    tenant_slug: str
+    tenant_name: str
+    levels: tuple[str, ...]
+    nodes: list[NodePlan] = field(default_factory=list)  # parents before children
+    members: dict[str, tuple[str, str]] = field(default_factory=dict)  # user_id -> parent node (level, key)
+    policies: dict[str, Any] = field(default_factory=dict)
+    api_keys: list[ApiKeyPlan] = field(default_factory=list)
+
+    @property
+    def user_level(self) -> str:
+        return self.levels[-1]
+
+
+def parse_org_chart(text: str) -> OrgChartPlan:
+    """Parse YAML text in either supported format into a validated :class:`OrgChartPlan`."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise OrgChartError(f"malformed YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+    if not isinstance(data, dict):
+        raise OrgChartError("the org chart must be a YAML mapping at the top level")
+    if "org_id" in data and "users" in data:
+        return _parse_nuvel(data)
+    if "tenant" in data:
+        return _parse_tree(data)
+    raise OrgChartError("unknown format: expected `tenant:` + `tree:` (OrgMemory) or `org_id:` + `users:` (nuvel)")
+
+
+# --- the OrgMemory format ---------------------------------------------------------------------------------------
+
+
+def _parse_tree(data: dict) -> OrgChartPlan:
+    tenant = data.get("tenant")
+    if not isinstance(tenant, dict) or not tenant.get("slug"):
+        raise OrgChartError("`tenant` must be a mapping with at least `slug` (and `name`)")
+    slug = str(tenant["slug"])
+    if not _SLUG_RE.match(slug):
+        raise OrgChartError(f"tenant slug {slug!r} must be lowercase letters, digits and dashes")
+    levels = _parse_levels(data.get("levels", list(DEFAULT_LEVELS)))
+    plan = OrgChartPlan(tenant_slug=slug, tenant_name=str(tenant.get("name") or slug), levels=levels)
+    tree = data.get("tree")
+    if not isinstance(tree, list) or not tree:
+        raise OrgChartError("`tree` must be a non-empty list of nodes")
+    seen: dict[tuple[str, str], str] = {}
+    for index, node in enumerate(tree):
+        _walk(node, parent=None, path=f"tree[{index}]", plan=plan, seen=seen)
+    plan.policies = _parse_policies(data.get("policies"), levels)
+    plan.api_keys = _parse_api_keys(data.get("api_keys"), plan)
+    return plan
+
+
+def _walk(node: Any, *, parent: NodePlan | None, path: str, plan: OrgChartPlan, seen: dict) -> None:
+    if not isinstance(node, dict):
+        raise OrgChartError(f"{path}: a node must be a mapping with `level` and `key`")
+    level, key = node.get("level"), node.get("key")
+    if level is None or key is None:
+        raise OrgChartError(f"{path}: a node needs both `level` and `key`")
+    level, key = str(level), str(key)
+    where = f"{path} ({level}:{key})"
+    if level not in plan.levels:
+        raise OrgChartError(f"{where}: unknown level {level!r}; the levels are {', '.join(plan.levels)}")
+    if level == plan.user_level:
+        raise OrgChartError(f"{where}: user-level nodes are created from `members`, not listed in the tree")
+    if not _KEY_RE.match(key):
+        raise OrgChartError(f"{where}: key {key!r} must be letters, digits and . _ @ + - (at most 128)")
+    if parent is not None and plan.levels.index(level) <= plan.levels.index(parent.level):
+        raise OrgChartError(
+            f"{where}: level {level!r} is not below its parent's level {parent.level!r} ({parent.level}:{parent.key})"
+        )
+    if (level, key) in seen:
+        raise OrgChartError(f"{where}: duplicate key {level}:{key} (first at {seen[(level, key)]})")
+    seen[(level, key)] = path
+    unknown = set(node) - {"level", "key", "name", "children", "members"}
+    if unknown:
+        raise OrgChartError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    plan_node = NodePlan(
+        level=level,
+        key=key,
+        name=str(node.get("name") or key),
+        parent=(parent.level, parent.key) if parent else None,
+    )
+    plan.nodes.append(plan_node)
+    members = node.get("members") or []
+    if not isinstance(members, list):
+        raise OrgChartError(f"{where}: `members` must be a list of user ids")
+    for user_id in members:
+        _add_member(plan, str(user_id), (level, key), where)
+    children = node.get("children") or []
+    if not isinstance(children, list):
+        raise OrgChartError(f"{where}: `children` must be a list of nodes")
+    for index, child in enumerate(children):
+        _walk(child, parent=plan_node, path=f"{path}.children[{index}]", plan=plan, seen=seen)
+
+
+def _add_member(plan: OrgChartPlan, user_id: str, parent: tuple[str, str], where: str) -> None:
+    if not _KEY_RE.match(user_id):
+        raise OrgChartError(f"{where}: member id {user_id!r} must be letters, digits and . _ @ + - (at most 128)")
+    if user_id in plan.members:
+        first = plan.members[user_id]
+        raise OrgChartError(f"{where}: member {user_id!r} is listed twice (also under {first[0]}:{first[1]})")
+    plan.members[user_id] = parent
+
+
+# --- the nuvel org_graph.yaml format ----------------------------------------------------------------------------
+
+
+def _parse_nuvel(data: dict) -> OrgChartPlan:
+    org_id = str(data["org_id"])
+    if not _SLUG_RE.match(org_id):
+        raise OrgChartError(f"org_id {org_id!r} must be lowercase letters, digits and dashes")
+    users = data.get("users")
+    if not isinstance(users, dict) or not users:
+        raise OrgChartError("`users` must be a non-empty mapping of user id → {chain: [...]}")
+    raw_levels = data.get("levels")
+    levels = _parse_levels(raw_levels if raw_levels is not None else list(DEFAULT_LEVELS))
+    chains: dict[str, list[tuple[str, str]]] = {}
+    for user_id, entry in users.items():
+        where = f"users.{user_id}"
+        chain = entry.get("chain") if isinstance(entry, dict) else None
+        if not isinstance(chain, list) or not chain:
+            raise OrgChartError(f"{where}: needs a non-empty `chain` list of {{level, id}}, leaf first")
+        pairs = []
+        for index, link in enumerate(chain):
+            if not isinstance(link, dict) or "level" not in link or "id" not in link:
+                raise OrgChartError(f"{where}.chain[{index}]: each link needs `level` and `id`")
+            pairs.append((str(link["level"]), str(link["id"])))
+        chains[str(user_id)] = pairs
+    # nuvel files list levels leaf first; ours are root first. Orient by the chains, which are leaf first.
+    root_levels = Counter(pairs[-1][0] for pairs in chains.values())
+    root_level = root_levels.most_common(1)[0][0]
+    if root_level != levels[0] and root_level == levels[-1]:
+        levels = tuple(reversed(levels))
+    plan = OrgChartPlan(tenant_slug=org_id, tenant_name=str(data.get("name") or org_id), levels=levels)
+    parents: dict[tuple[str, str], tuple[str, str] | None] = {}
+    for user_id, pairs in chains.items():
+        where = f"users.{user_id}"
+        if pairs[0][0] == plan.user_level:
+            if pairs[0][1] != user_id:
+                raise OrgChartError(f"{where}: the chain's user link {pairs[0][1]!r} is not the user")
+            pairs = pairs[1:]
+        if not pairs:
+            raise OrgChartError(f"{where}: the chain has no node above the user")
+        for index, (level, key) in enumerate(pairs):
+            if level not in levels:
+                raise OrgChartError(
+                    f"{where}.chain[{index}]: unknown level {level!r}; the levels are {', '.join(levels)}"
+                )
+            if not _KEY_RE.match(key):
+                raise OrgChartError(f"{where}.chain[{index}]: id {key!r} must be letters, digits and . _ @ + -")
+            parent = pairs[index + 1] if index + 1 < len(pairs) else None
+            if parent == (level, key):
+                raise OrgChartError(f"{where}.chain[{index}]: cycle: {level}:{key} is its own parent")
+            if parent is not None and levels.index(parent[0]) >= levels.index(level):
+                raise OrgChartError(
+                    f"{where}.chain[{index}]: level {level!r} is not below its parent's level {parent[0]!r} "
+                    f"({parent[0]}:{parent[1]})"
+                )
+            known = parents.get((level, key), "unset")
+            if known != "unset" and known != parent:
+                raise OrgChartError(
+                    f"{where}.chain[{index}]: {level}:{key} has conflicting parents "
+                    f"({_tag(known)} elsewhere, {_tag(parent)} here)"
+                )
+            parents[(level, key)] = parent
+        _add_member(plan, user_id, pairs[0], where)
+    _check_acyclic(parents)
+    ordered = sorted(parents, key=lambda node: (levels.index(node[0]), node[1]))
+    plan.nodes = [NodePlan(level=level, key=key, name=key, parent=parents[(level, key)]) for level, key in ordered]
+    plan.policies = _parse_policies(data.get("policies"), levels)
+    plan.api_keys = _parse_api_keys(data.get("api_keys"), plan)
+    return plan
+
+
+def _check_acyclic(parents: dict[tuple[str, str], tuple[str, str] | None]) -> None:
+    for start in parents:
+        seen = {start}
+        node = parents.get(start)
+        while node is not None:
+            if node in seen:
+                raise OrgChartError(f"cycle in the org chart through {_tag(node)}")
+            seen.add(node)
+            node = parents.get(node)
+
+
+def _tag(node: tuple[str, str] | None) -> str:
+    return "no parent" if node is None else f"{node[0]}:{node[1]}"
+
+
+# --- shared sections --------------------------------------------------------------------------------------------
+
+
+def _parse_levels(raw: Any) -> tuple[str, ...]:
+    if not isinstance(raw, list) or len(raw) < 2:
+        raise OrgChartError("`levels` must be a list of at least two level names, root first")
+    levels = tuple(str(level) for level in raw)
+    for level in levels:
+        if not _LEVEL_RE.match(level):
+            raise OrgChartError(f"level {level!r} must be a lowercase word (a-z, 0-9, _)")
+    if len(set(levels)) != len(levels):
+        raise OrgChartError(f"`levels` lists a level twice: {', '.join(levels)}")
+    return levels
+
+
+def _parse_policies(raw: Any, levels: tuple[str, ...]) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise OrgChartError("`policies` must be a mapping")
+    unknown = set(raw) - _POLICY_KEYS
+    if unknown:
+        raise OrgChartError(f"policies: unknown field(s) {', '.join(sorted(unknown))}")
+    policies = dict(raw)
+    writable = policies.get("writable_levels")
+    if writable is not None:
+        if not isinstance(writable, dict):
+            raise OrgChartError("policies.writable_levels must map an author kind (agent, admin) to levels")
+        for author, allowed in writable.items():
+            for level in allowed or []:
+                if level not in levels:
+                    raise OrgChartError(f"policies.writable_levels.{author}: unknown level {level!r}")
+    tier = policies.get("tier_boost")
+    if tier is not None:
+        for level, factor in tier.items():
+            if level not in levels or not isinstance(factor, int | float) or factor <= 0:
+                raise OrgChartError(f"policies.tier_boost.{level}: needs a known level and a positive number")
+    size = policies.get("max_content_bytes")
+    if size is not None and (not isinstance(size, int) or size < 1):
+        raise OrgChartError("policies.max_content_bytes must be a positive integer")
+    glossary = policies.get("glossary")
+    if glossary is not None and not (
+        isinstance(glossary, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in glossary.items())
+    ):
+        raise OrgChartError("policies.glossary must map acronyms to expansions (strings)")
+    return policies
+
+
+def _parse_api_keys(raw: Any, plan: OrgChartPlan) -> list[ApiKeyPlan]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise OrgChartError("`api_keys` must be a list")
+    keys, names = [], set()
+    node_tags = {(node.level, node.key) for node in plan.nodes}
+    for index, entry in enumerate(raw):
+        where = f"api_keys[{index}]"
+        if not isinstance(entry, dict) or not entry.get("name"):
+            raise OrgChartError(f"{where}: needs a `name`")
+        name = str(entry["name"])
+        if name in names:
+            raise OrgChartError(f"{where}: duplicate API key name {name!r}")
+        names.add(name)
+        permissions = tuple(entry.get("permissions") or ("read",))
+        bad = set(permissions) - PERMISSIONS
+        if bad:
+            raise OrgChartError(f"{where}: unknown permission(s) {', '.join(sorted(bad))}")
+        scope = None
+        if entry.get("scope"):
+            level, _, key = str(entry["scope"]).partition(":")
+            if (level, key) not in node_tags:
+                raise OrgChartError(f"{where}: scope {entry['scope']!r} is not a node of this chart")
+            scope = (level, key)
+        keys.append(ApiKeyPlan(name=name, permissions=permissions, scope=scope))
+    return keys

@@ -1,0 +1,19 @@
+from memories.selectors.tenancy import (
+    member_get,
+    scope_chain_for,
+    scope_chain_for_scope,
+    scope_get_by_tag,
+    scope_subtree,
+    scope_tree_with_member_counts,
+    tenant_get,
+)
+
+__all__ = [
+    "member_get",
+    "scope_chain_for",
+    "scope_chain_for_scope",
+    "scope_get_by_tag",
+    "scope_subtree",
+    "scope_tree_with_member_counts",
+    "tenant_get",
+]

@@ -1,0 +1,88 @@
+"""Reads over tenants and the scope tree. Every function takes the tenant explicitly."""
+
+from __future__ import annotations
+
+from django.db.models import Count, QuerySet
+
+from memories.models import Member, Scope, Tenant
+from orgmemory.errors import NotFound, ValidationFailed
+
+# Walks *up* from one node: cost is the depth of the tree, not its size, and it is one round trip.
+_CHAIN_SQL = """
+WITH RECURSIVE chain AS (
+    SELECT s.id, s.parent_id, 0 AS depth
+    FROM memories_scope s
+    WHERE s.id = %(start)s AND s.tenant_id = %(tenant)s
+  UNION ALL
+    SELECT p.id, p.parent_id, c.depth + 1
+    FROM memories_scope p JOIN chain c ON p.id = c.parent_id
+    WHERE p.tenant_id = %(tenant)s AND c.depth < 64
+)
+SELECT s.* FROM chain JOIN memories_scope s ON s.id = chain.id ORDER BY chain.depth
+"""
+
+_MEMBER_CHAIN_SQL = _CHAIN_SQL.replace(
+    "WHERE s.id = %(start)s AND s.tenant_id = %(tenant)s",
+    "JOIN memories_member m ON m.scope_id = s.id WHERE m.tenant_id = %(tenant)s AND m.user_id = %(user_id)s",
+)
+
+
+def tenant_get(*, slug: str) -> Tenant:
+    try:
+        return Tenant.objects.get(slug=slug)
+    except Tenant.DoesNotExist:
+        raise NotFound(f"unknown tenant {slug!r}", code="unknown_tenant")
+
+
+def member_get(*, tenant: Tenant, user_id: str) -> Member | None:
+    return Member.objects.for_tenant(tenant).select_related("scope").filter(user_id=user_id).first()
+
+
+def scope_chain_for(*, tenant: Tenant, user_id: str) -> list[Scope]:
+    """The user's own scope node and all its ancestors, leaf first, in one query. [] for an unknown user."""
+    return list(Scope.objects.raw(_MEMBER_CHAIN_SQL, {"tenant": tenant.pk, "user_id": user_id}))
+
+
+def scope_chain_for_scope(*, tenant: Tenant, scope: Scope | int) -> list[Scope]:
+    """A node and all its ancestors, leaf first, in one query ([] when the node is not the tenant's)."""
+    start = scope.pk if isinstance(scope, Scope) else scope
+    return list(Scope.objects.raw(_CHAIN_SQL, {"tenant": tenant.pk, "start": start}))
+
+
+def scope_get_by_tag(*, tenant: Tenant, tag: str) -> Scope:
+    """Resolve ``level:key`` within the tenant; a clear error for a malformed or unknown tag."""
+    level, sep, key = tag.partition(":")
+    if not sep or not level or not key:
+        raise ValidationFailed(f"scope {tag!r} must be a tag `level:key`, e.g. team:platform", code="invalid_scope")
+    scope = Scope.objects.for_tenant(tenant).filter(level=level, key=key).first()
+    if scope is None:
+        raise NotFound(f"unknown scope {tag!r}", code="unknown_scope")
+    return scope
+
+
+def scope_subtree(*, tenant: Tenant, scope: Scope, include_self: bool = True) -> QuerySet[Scope]:
+    """The node and every node below it (depth-first), restricted to the tenant inside the tree CTE."""
+    return (
+        Scope.objects.with_tree_fields()
+        .tree_filter(tenant=tenant)
+        .order_siblings_by("key")
+        .descendants(scope, include_self=include_self)
+    )
+
+
+def scope_tree_with_member_counts(*, tenant: Tenant) -> list[Scope]:
+    """Every node of the tenant depth-first, each with ``tree_depth`` and ``member_count`` (members in its subtree)."""
+    nodes = list(Scope.objects.with_tree_fields().tree_filter(tenant=tenant).order_siblings_by("key"))
+    direct = dict(
+        Member.objects.for_tenant(tenant)
+        .values_list("scope__parent_id")
+        .annotate(n=Count("id"))
+        .values_list("scope__parent_id", "n")
+    )
+    totals: dict[int, int] = {}
+    for node in nodes:
+        for ancestor_id in node.tree_path:
+            totals[ancestor_id] = totals.get(ancestor_id, 0) + direct.get(node.pk, 0)
+    for node in nodes:
+        node.member_count = totals.get(node.pk, 0)
+    return nodes

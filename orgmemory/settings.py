@@ -1,0 +1,153 @@
+"""OrgMemory settings. Everything comes from the environment; production fails closed.
+
+``ORGMEMORY_ENV`` selects the mode: ``production`` (the default: SECRET_KEY and ALLOWED_HOSTS are required,
+DEBUG is off), ``development`` (``make run``: a generated SECRET_KEY kept under the data dir, DEBUG on,
+localhost only) or ``test`` (``orgmemory.settings_test``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from orgmemory.env import database_from_url, env_bool, env_int, env_list
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+ORGMEMORY_ENV = os.environ.get("ORGMEMORY_ENV", "production").strip().lower()
+if ORGMEMORY_ENV not in {"production", "development", "test"}:
+    raise ImproperlyConfigured(f"ORGMEMORY_ENV must be production, development or test, got {ORGMEMORY_ENV!r}")
+IS_PRODUCTION = ORGMEMORY_ENV == "production"
+
+ORGMEMORY_DATA_DIR = Path(os.environ.get("ORGMEMORY_DATA_DIR") or BASE_DIR / ".orgmemory").resolve()
+
+
+def _development_secret_key() -> str:
+    path = ORGMEMORY_DATA_DIR / "secret_key"
+    if not path.exists():
+        ORGMEMORY_DATA_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if IS_PRODUCTION:
+        raise ImproperlyConfigured("SECRET_KEY is not set. Set it, or set ORGMEMORY_ENV=development for a local run.")
+    SECRET_KEY = _development_secret_key()
+
+DEBUG = env_bool("DEBUG", default=ORGMEMORY_ENV == "development")
+if IS_PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DEBUG must be off in production (ORGMEMORY_ENV=production).")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if IS_PRODUCTION else ["127.0.0.1", "localhost", "testserver"])
+if IS_PRODUCTION and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("ALLOWED_HOSTS is not set (comma-separated host names).")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "orgmemory",  # first, so its runserver (with the pgvector check) wins over staticfiles'
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "drf_spectacular",
+    "tree_queries",
+    "memories",
+    "graph",
+    "retrieval",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "orgmemory.urls"
+WSGI_APPLICATION = "orgmemory.wsgi.application"
+ASGI_APPLICATION = "orgmemory.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- database ---------------------------------------------------------------------------------------------
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
+ORGMEMORY_EMBEDDED_DB = not DATABASE_URL
+if ORGMEMORY_EMBEDDED_DB:
+    from orgmemory.embedded_db import embedded_database_url
+
+    DATABASE_URL = embedded_database_url(ORGMEMORY_DATA_DIR)
+DATABASES = {"default": database_from_url(DATABASE_URL)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = ORGMEMORY_DATA_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+if IS_PRODUCTION:
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Celery ---------------------------------------------------------------------------------------------------
+# No broker → tasks run inline right after the transaction commits (announced at start-up).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip()
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = False
+CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or None
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = "orgmemory"
+CELERY_BEAT_SCHEDULE = {
+    "sweep-unindexed-memories": {"task": "memories.tasks.sweep_unindexed", "schedule": 60.0},
+}
+
+# --- OrgMemory ------------------------------------------------------------------------------------------------
+ORGMEMORY_EMBEDDER = os.environ.get("ORGMEMORY_EMBEDDER", "sentence-transformers").strip()
+ORGMEMORY_EMBEDDING_MODEL = os.environ.get("ORGMEMORY_EMBEDDING_MODEL", "").strip()  # "" → the packaged MiniLM
+ORGMEMORY_EMBED_THREADS = env_int("ORGMEMORY_EMBED_THREADS", 1)
+ORGMEMORY_EMBED_BATCH_SIZE = env_int("ORGMEMORY_EMBED_BATCH_SIZE", 32)
+ORGMEMORY_SWEEP_AFTER_SECONDS = env_int("ORGMEMORY_SWEEP_AFTER_SECONDS", 60)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"pgserver": {"level": "WARNING"}},
+}

@@ -1,0 +1,9 @@
+"""Settings for the test suite: the production settings module in ``test`` mode."""
+
+import os
+
+os.environ.setdefault("ORGMEMORY_ENV", "test")
+
+from orgmemory.settings import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast user creation in tests

@@ -1,0 +1,18 @@
+"""Small validation helpers shared by services."""
+
+from __future__ import annotations
+
+import re
+
+from orgmemory.errors import ValidationFailed
+
+_KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
+
+
+def validate_key(value: str, *, field: str) -> str:
+    """A user id or scope key: 1–128 letters, digits and . _ @ + - (no spaces, no NUL)."""
+    if not isinstance(value, str) or not _KEY_RE.match(value):
+        raise ValidationFailed(
+            f"{field} must be 1–128 characters of letters, digits and . _ @ + -", details={field: [repr(value)[:140]]}
+        )
+    return value

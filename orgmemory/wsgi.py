@@ -1,0 +1,13 @@
+"""WSGI entry point. Checks the database's extensions once, so a server without pgvector fails at start-up."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "orgmemory.settings")
+
+application = get_wsgi_application()
+
+from orgmemory.dbcheck import startup_checks  # noqa: E402
+
+startup_checks()

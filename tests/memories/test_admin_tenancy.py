@@ -1,0 +1,103 @@
+"""The tenancy admin: the scope tree with member counts, keys shown once, and every screen inside its tenant."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from memories.models import ApiKey, Member, Scope, TenantStaff
+from memories.services import api_key_authenticate
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def superuser_client(client):
+    user = User.objects.create_superuser("root", "root@example.com", "pw")
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def acme_staff_client(client, acme):
+    user = User.objects.create_user("acme-admin", password="pw", is_staff=True)
+    TenantStaff.objects.create(tenant=acme, user=user)
+    client.force_login(user)
+    return client
+
+
+def test_scope_tree_is_indented_with_member_counts(superuser_client, acme):
+    response = superuser_client.get(f"/admin/memories/scope/?tenant__id__exact={acme.pk}")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "team:platform" in html
+    assert "text-indent" in html
+    counts = dict(re.findall(r'field-tag_display">([a-z]+:[a-z]+)</td><td class="field-members_below">(\d+)<', html))
+    assert counts == {
+        "org:acme": "4",
+        "division:eu": "3",
+        "team:data": "1",
+        "user:dora": "0",
+        "team:platform": "2",
+        "user:albert": "0",
+        "user:bea": "0",
+        "division:us": "1",
+        "team:sales": "1",
+        "user:carlos": "0",
+    }
+
+
+@pytest.mark.parametrize("path", ["scope", "member", "apikey", "policy", "tenant"])
+def test_tenant_staff_sees_only_their_tenant(acme_staff_client, acme, globex, path):
+    response = acme_staff_client.get(f"/admin/memories/{path}/")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "globex" not in html.lower()
+
+
+def test_tenant_staff_cannot_open_another_tenants_rows(acme_staff_client, globex):
+    member = Member.objects.get(tenant=globex, user_id="zed")
+    scope = Scope.objects.get(tenant=globex, level="org")
+
+    assert acme_staff_client.get(f"/admin/memories/member/{member.pk}/change/").status_code in (302, 403, 404)
+    assert acme_staff_client.get(f"/admin/memories/scope/{scope.pk}/change/").status_code in (302, 403, 404)
+
+
+def test_staff_without_a_tenant_sees_nothing(client, acme):
+    user = User.objects.create_user("nobody", password="pw", is_staff=True)
+    client.force_login(user)
+
+    assert client.get("/admin/memories/scope/").status_code == 403
+
+
+def test_api_key_created_in_admin_is_shown_once(superuser_client, acme):
+    response = superuser_client.post(
+        "/admin/memories/apikey/add/",
+        {"tenant": acme.pk, "name": "from-admin", "permissions": ["read", "write"], "scope": ""},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    shown = re.findall(r"om_[0-9a-f]{8}_[A-Za-z0-9_-]{43}", response.content.decode())
+    assert len(shown) == 1
+    key = ApiKey.objects.get(name="from-admin")
+    assert api_key_authenticate(plain=shown[0]).pk == key.pk
+    assert key.permissions == ["read", "write"]
+    detail = superuser_client.get(f"/admin/memories/apikey/{key.pk}/change/").content.decode()
+    assert shown[0] not in detail
+    assert key.key_hash not in detail
+
+
+def test_revoke_action(superuser_client, acme):
+    superuser_client.post(
+        "/admin/memories/apikey/add/",
+        {"tenant": acme.pk, "name": "k", "permissions": ["read"], "scope": ""},
+    )
+    key = ApiKey.objects.get(name="k")
+
+    superuser_client.post("/admin/memories/apikey/", {"action": "revoke_keys", "_selected_action": [key.pk]})
+
+    key.refresh_from_db()
+    assert key.revoked_at is not None
