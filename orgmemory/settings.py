@@ -127,6 +127,8 @@ if IS_PRODUCTION:
 # No broker → tasks run inline right after the transaction commits (announced at start-up).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip()
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_TASK_ALWAYS_EAGER:
+    CELERY_BROKER_URL = "memory://"  # never contacted in eager mode; keeps kombu from guessing localhost
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or None
 CELERY_TASK_ACKS_LATE = True

@@ -1,3 +1,4 @@
+from memories.models.memory import EMBEDDING_DIM, IndexState, Memory, MemoryChunk, MemoryKind
 from memories.models.tenancy import (
     DEFAULT_LEVELS,
     ApiKey,
@@ -8,4 +9,17 @@ from memories.models.tenancy import (
     TenantStaff,
 )
 
-__all__ = ["DEFAULT_LEVELS", "ApiKey", "Member", "Policy", "Scope", "Tenant", "TenantStaff"]
+__all__ = [
+    "EMBEDDING_DIM",
+    "IndexState",
+    "Memory",
+    "MemoryChunk",
+    "MemoryKind",
+    "DEFAULT_LEVELS",
+    "ApiKey",
+    "Member",
+    "Policy",
+    "Scope",
+    "Tenant",
+    "TenantStaff",
+]

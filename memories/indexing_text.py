@@ -1,0 +1,47 @@
+"""Pure helpers that prepare text for indexing: glossary expansion and overlapping chunk windows."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+CHUNK_WORDS = 200
+CHUNK_STRIDE = 150
+_MAX_ACRONYM = 32
+
+
+def expand_glossary(text: str, glossary: Mapping[str, str]) -> str:
+    """Append each glossary expansion after its acronym: "k8s cluster" → "k8s (kubernetes) cluster".
+
+    Case-insensitive, whole words only; the stored content is never changed, only the text that is indexed,
+    embedded or searched. Entries longer than 32 characters are ignored (they are not acronyms).
+    """
+    entries = {key.casefold(): value for key, value in glossary.items() if key and len(key) <= _MAX_ACRONYM}
+    if not entries or not text:
+        return text
+    pattern = re.compile(
+        r"(?<![\w-])(" + "|".join(re.escape(key) for key in sorted(entries, key=len, reverse=True)) + r")(?![\w-])",
+        re.IGNORECASE,
+    )
+    return pattern.sub(lambda match: f"{match.group(0)} ({entries[match.group(0).casefold()]})", text)
+
+
+def chunk_windows(text: str, *, size: int = CHUNK_WORDS, stride: int = CHUNK_STRIDE) -> list[str]:
+    """Overlapping windows of ``size`` words every ``stride`` words, covering the whole text.
+
+    A text of at most ``size`` words is one window; the last window always reaches the end. Empty text → [].
+    """
+    if size < 1 or not 1 <= stride <= size:
+        raise ValueError("need size >= 1 and 1 <= stride <= size")
+    words = text.split()
+    if not words:
+        return []
+    if len(words) <= size:
+        return [" ".join(words)]
+    windows = []
+    start = 0
+    while True:
+        windows.append(" ".join(words[start : start + size]))
+        if start + size >= len(words):
+            return windows
+        start += stride

@@ -1,0 +1,161 @@
+"""Memories and their embedding chunks."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+from django.db.models import Q
+from pgvector.django import HnswIndex, VectorField
+
+from memories.models.tenancy import ForTenantQuerySet, Member, Scope, Tenant
+
+EMBEDDING_DIM = 384
+
+
+class MemoryKind(models.TextChoices):
+    FACT = "fact"
+    POLICY = "policy"
+    PREFERENCE = "preference"
+    EVENT = "event"
+    NOTE = "note"
+
+
+class IndexState(models.TextChoices):
+    PENDING = "pending"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class MemoryQuerySet(ForTenantQuerySet):
+    def live(self) -> MemoryQuerySet:
+        """Not superseded and not expired: what search may return."""
+        from django.utils import timezone
+
+        return self.filter(superseded_by__isnull=True).filter(
+            Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+        )
+
+
+class Memory(models.Model):
+    """One remembered item at one scope of one tenant."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memories")
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="memories")
+    kind = models.CharField(max_length=16, choices=MemoryKind.choices, default=MemoryKind.FACT)
+    title = models.CharField(max_length=300, blank=True)
+    content = models.TextField()
+    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the normalised content.")
+    search_vector = SearchVectorField(null=True, editable=False)
+
+    author_member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="authored_memories"
+    )
+    author_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    author = models.CharField(max_length=200, blank=True, help_text="Display name of the author.")
+
+    source_app = models.CharField(max_length=128, blank=True)
+    source_session = models.CharField(max_length=256, blank=True)
+    source_event_id = models.CharField(max_length=256, blank=True)
+    external_id = models.CharField(max_length=256, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    warnings = models.JSONField(default=list, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=False)
+    updated_at = models.DateTimeField(auto_now=True)
+    superseded_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="supersedes"
+    )
+    superseded_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    access_count = models.PositiveIntegerField(default=0)
+    last_accessed_at = models.DateTimeField(null=True, blank=True)
+
+    embedding_model = models.CharField(max_length=200, blank=True)
+    index_state = models.CharField(max_length=8, choices=IndexState.choices, default=IndexState.PENDING)
+    index_error = models.TextField(blank=True)
+    indexed_at = models.DateTimeField(null=True, blank=True)
+    links_state = models.CharField(max_length=8, choices=IndexState.choices, default=IndexState.PENDING)
+    links_error = models.TextField(blank=True)
+
+    objects = MemoryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "memories"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "source_session", "source_event_id"],
+                condition=~Q(source_event_id=""),
+                name="memory_unique_event_per_session",
+            ),
+            models.UniqueConstraint(
+                fields=["tenant", "external_id"], condition=~Q(external_id=""), name="memory_unique_external_id"
+            ),
+            models.CheckConstraint(condition=~Q(content=""), name="memory_content_not_empty"),
+            models.CheckConstraint(condition=~Q(superseded_by=models.F("id")), name="memory_not_superseding_itself"),
+        ]
+        indexes = [
+            # visibility: every search filters live rows by tenant + the caller's chain of scope ids
+            models.Index(
+                fields=["tenant", "scope", "-created_at"],
+                condition=Q(superseded_by__isnull=True),
+                name="memory_live_by_scope",
+            ),
+            # dedup at store: exact duplicates are found by hash within a scope
+            models.Index(fields=["scope", "content_hash"], name="memory_scope_hash"),
+            # the keyword arm: full text over the stored, weighted tsvector
+            GinIndex(fields=["search_vector"], name="memory_search_vector"),
+            # the keyword arm's trigram part (names, typos) and near-duplicate candidates at write time
+            GinIndex(fields=["title"], opclasses=["gin_trgm_ops"], name="memory_title_trgm"),
+            GinIndex(fields=["content"], opclasses=["gin_trgm_ops"], name="memory_content_trgm"),
+            # the sweeper: rows whose embedding or link extraction is not done yet
+            models.Index(
+                fields=["updated_at"],
+                condition=~Q(index_state="ready") | ~Q(links_state="ready"),
+                name="memory_unindexed",
+            ),
+            models.Index(fields=["tenant", "source_session"], name="memory_session"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or self.content[:60]
+
+    @property
+    def is_live(self) -> bool:
+        from django.utils import timezone
+
+        return self.superseded_by_id is None and (self.expires_at is None or self.expires_at > timezone.now())
+
+
+class MemoryChunk(models.Model):
+    """One embedded window of a memory. The model reads ~256 word pieces (~170 words), so a long memory is
+    embedded as overlapping windows and scored by its best chunk. Tenant and scope are copied from the memory
+    so the vector arm can filter without a join inside the index scan."""
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="chunks")
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="+")
+    ordinal = models.PositiveSmallIntegerField()
+    text = models.TextField()
+    embedding = VectorField(dimensions=EMBEDDING_DIM)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["memory", "ordinal"], name="chunk_unique_ordinal")]
+        indexes = [
+            # the vector arm: approximate nearest neighbours by cosine distance (iterative scans keep the scope
+            # filter from starving the result)
+            HnswIndex(
+                name="chunk_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            models.Index(fields=["tenant", "scope"], name="chunk_tenant_scope"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.memory_id}#{self.ordinal}"

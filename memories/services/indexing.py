@@ -1,0 +1,124 @@
+"""Indexing: embed memories as overlapping chunks (batched), and sweep rows whose indexing never finished."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from memories.embedding import get_embedder
+from memories.indexing_text import chunk_windows, expand_glossary
+from memories.models import IndexState, Memory, MemoryChunk
+from memories.selectors.tenancy import scope_chain_for_scope
+from memories.services.tenancy import policy_effective
+
+logger = logging.getLogger(__name__)
+
+SWEEP_BATCH = 64
+
+
+def chunk_texts_for(memory: Memory, glossary: dict[str, str]) -> list[str]:
+    """What gets embedded for a memory: its (glossary-expanded) content in overlapping windows, each prefixed
+    by the title so that every window knows what it is about."""
+    body = expand_glossary(memory.content, glossary)
+    title = expand_glossary(memory.title, glossary)
+    windows = chunk_windows(body) or [title]
+    return [f"{title}. {window}" if title else window for window in windows]
+
+
+def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
+    """Embed the given memories in one batched model call and replace their chunks.
+
+    A failing embedder leaves each memory saved with ``index_state=failed`` and the error recorded (the sweeper
+    retries it later). A memory whose content changed while it was being embedded stays pending: the change
+    queued its own task. Returns counts and timings.
+    """
+    memories = list(Memory.objects.filter(pk__in=memory_ids).select_related("tenant", "scope").order_by("id"))
+    if not memories:
+        return {"embedded": 0, "failed": 0, "chunks": 0, "seconds": 0.0}
+    glossaries: dict[int, dict[str, str]] = {}
+    texts: list[str] = []
+    spans: list[tuple[Memory, int, int]] = []
+    for memory in memories:
+        if memory.scope_id not in glossaries:
+            chain = scope_chain_for_scope(tenant=memory.tenant, scope=memory.scope)
+            glossaries[memory.scope_id] = policy_effective(tenant=memory.tenant, chain=chain)["glossary"] or {}
+        memory_texts = chunk_texts_for(memory, glossaries[memory.scope_id])
+        spans.append((memory, len(texts), len(texts) + len(memory_texts)))
+        texts.extend(memory_texts)
+
+    started = time.perf_counter()
+    try:
+        embedder = get_embedder()
+        vectors = embedder.embed(texts)
+    except Exception as exc:  # any embedder failure must leave the memory saved and retryable
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+        logger.warning("embedding %d memories failed: %s", len(memories), error)
+        Memory.objects.filter(pk__in=[m.pk for m in memories]).update(
+            index_state=IndexState.FAILED, index_error=error, updated_at=timezone.now()
+        )
+        return {"embedded": 0, "failed": len(memories), "chunks": 0, "seconds": time.perf_counter() - started}
+    embed_seconds = time.perf_counter() - started
+
+    embedded = 0
+    now = timezone.now()
+    with transaction.atomic():
+        for memory, start, end in spans:
+            current = (
+                Memory.objects.select_for_update()
+                .filter(pk=memory.pk, content_hash=memory.content_hash, title=memory.title)
+                .values_list("scope_id", flat=True)
+                .first()
+            )
+            if current is None:
+                continue  # deleted or changed meanwhile; its own task will index the new text
+            MemoryChunk.objects.filter(memory_id=memory.pk).delete()
+            MemoryChunk.objects.bulk_create(
+                MemoryChunk(
+                    memory_id=memory.pk,
+                    tenant_id=memory.tenant_id,
+                    scope_id=current,
+                    ordinal=ordinal,
+                    text=texts[index],
+                    embedding=vectors[index],
+                )
+                for ordinal, index in enumerate(range(start, end))
+            )
+            Memory.objects.filter(pk=memory.pk).update(
+                index_state=IndexState.READY, index_error="", indexed_at=now, embedding_model=embedder.name
+            )
+            embedded += 1
+    return {"embedded": embedded, "failed": 0, "chunks": len(texts), "seconds": embed_seconds}
+
+
+def memories_sweep(*, older_than: timedelta | None = None) -> dict[str, int]:
+    """Re-queue memories whose embedding or link extraction is pending or failed for longer than
+    ``older_than`` (default ORGMEMORY_SWEEP_AFTER_SECONDS), so a lost message never loses a memory's indexing."""
+    from memories.tasks import embed_memories
+
+    cutoff = timezone.now() - (
+        older_than if older_than is not None else timedelta(seconds=settings.ORGMEMORY_SWEEP_AFTER_SECONDS)
+    )
+    stale = Memory.objects.filter(updated_at__lt=cutoff)
+    embed_ids = list(stale.filter(~Q(index_state=IndexState.READY)).order_by("id").values_list("id", flat=True))
+    for start in range(0, len(embed_ids), SWEEP_BATCH):
+        embed_memories.delay(embed_ids[start : start + SWEEP_BATCH])
+    link_ids = list(stale.filter(~Q(links_state=IndexState.READY)).order_by("id").values_list("id", flat=True))
+    queued_links = _queue_link_extraction(link_ids)
+    return {"embeddings": len(embed_ids), "links": queued_links}
+
+
+def _queue_link_extraction(ids: list[int]) -> int:
+    try:
+        from graph.tasks import extract_links_for
+    except ImportError:  # the graph app is optional for the memory store
+        return 0
+    for start in range(0, len(ids), SWEEP_BATCH):
+        extract_links_for.delay(ids[start : start + SWEEP_BATCH])
+    return len(ids)

@@ -1,0 +1,411 @@
+"""The one write path for memories: validation, scope and policy checks, dedup at store, history.
+
+Every caller (API, admin, commands, ADK ingestion) goes through these functions. Nothing here embeds or calls
+the network: saving a memory registers its indexing on commit (see ``memories.signals``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.postgres.search import SearchVector, TrigramSimilarity
+from django.db import IntegrityError, transaction
+from django.db.models import Value
+from django.utils import timezone
+
+from memories.indexing_text import expand_glossary
+from memories.models import IndexState, Member, Memory, MemoryChunk, MemoryKind, Scope, Tenant
+from memories.selectors.tenancy import scope_chain_for_scope, scope_get_by_tag
+from memories.services.tenancy import policy_effective
+from memories.textsim import NEAR_DUPLICATE_JACCARD, jaccard, polarity_twins, shingles
+from orgmemory.errors import ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
+
+TITLE_MAX_CHARS = 300
+METADATA_MAX_BYTES = 16 * 1024
+SOURCE_FIELD_MAX = 256
+NEAR_DUPLICATE_CANDIDATES = 20
+TEXT_SEARCH_CONFIG = "english"
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who writes: an agent acting for a member, an admin user, or an operator import."""
+
+    kind: str  # "agent" | "admin" | "import"
+    member: Member | None = None
+    user: Any = None
+    label: str = ""
+
+    @property
+    def display(self) -> str:
+        if self.label:
+            return self.label
+        if self.member is not None:
+            return self.member.user_id
+        if self.user is not None:
+            return f"admin:{self.user.get_username()}"
+        return self.kind
+
+
+@dataclass
+class WriteResult:
+    memory: Memory
+    created: bool
+    deduplicated: bool = False
+    supersedes: int | None = None
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+
+# --- validation -------------------------------------------------------------------------------------------------
+
+
+def _clean_text(value: Any, *, field_name: str, required: bool) -> str:
+    if value is None:
+        value = ""
+    if isinstance(value, bytes):
+        try:
+            value = value.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValidationFailed(
+                f"{field_name} is not valid UTF-8 (byte {exc.start})",
+                code="invalid_encoding",
+                details={field_name: ["not valid UTF-8"]},
+            )
+    if not isinstance(value, str):
+        raise ValidationFailed(f"{field_name} must be a string", details={field_name: ["must be a string"]})
+    if "\x00" in value:
+        raise ValidationFailed(
+            f"{field_name} contains a NUL byte", code="nul_byte", details={field_name: ["contains a NUL byte"]}
+        )
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationFailed(
+            f"{field_name} contains characters that are not valid Unicode (lone surrogates)",
+            code="invalid_encoding",
+            details={field_name: ["not valid UTF-8"]},
+        )
+    value = unicodedata.normalize("NFC", value).strip()
+    if required and not value:
+        raise ValidationFailed(
+            f"{field_name} is empty", code="empty_content", details={field_name: ["must not be empty or whitespace"]}
+        )
+    return value
+
+
+def _clean_metadata(metadata: Any) -> dict[str, Any]:
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise ValidationFailed("metadata must be a JSON object", details={"metadata": ["must be an object"]})
+    try:
+        encoded = json.dumps(metadata, ensure_ascii=False)
+    except (TypeError, ValueError):
+        raise ValidationFailed("metadata must be JSON-serialisable", details={"metadata": ["not JSON"]})
+    if "\\u0000" in encoded or "\x00" in encoded:
+        raise ValidationFailed("metadata contains a NUL byte", code="nul_byte", details={"metadata": ["NUL byte"]})
+    if len(encoded.encode("utf-8", "surrogatepass")) > METADATA_MAX_BYTES:
+        raise ContentTooLarge(
+            f"metadata is larger than {METADATA_MAX_BYTES} bytes", details={"metadata": ["too large"]}
+        )
+    return metadata
+
+
+def _clean_kind(kind: Any) -> str:
+    if kind not in MemoryKind.values:
+        raise ValidationFailed(
+            f"kind must be one of {', '.join(MemoryKind.values)}", code="invalid_kind", details={"kind": [repr(kind)]}
+        )
+    return kind
+
+
+def content_hash(content: str) -> str:
+    """SHA-256 of the content with case and whitespace normalised: the key of exact dedup."""
+    normalised = " ".join(unicodedata.normalize("NFKC", content).casefold().split())
+    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()
+
+
+def _check_size(content: str, policy: dict[str, Any]) -> None:
+    limit = int(policy["max_content_bytes"])
+    size = len(content.encode("utf-8"))
+    if size > limit:
+        raise ContentTooLarge(
+            f"content is {size} bytes; the limit is {limit}", details={"content": [f"{size} > {limit} bytes"]}
+        )
+
+
+# --- scope and permission ---------------------------------------------------------------------------------------
+
+
+def _resolve_scope(*, tenant: Tenant, author: Author, scope: Scope | str | dict | None) -> tuple[Scope, list[Scope]]:
+    """The target scope and its chain (leaf first), with the author's right to write there checked."""
+    if scope is None or scope == "":
+        if author.member is None:
+            raise ValidationFailed("scope is required when no user_id is given", code="scope_required")
+        target = author.member.scope
+    elif isinstance(scope, Scope):
+        if scope.tenant_id != tenant.pk:
+            raise NotFound("unknown scope", code="unknown_scope")
+        target = scope
+    elif isinstance(scope, dict):
+        target = scope_get_by_tag(tenant=tenant, tag=f"{scope.get('level', '')}:{scope.get('key', '')}")
+    else:
+        target = scope_get_by_tag(tenant=tenant, tag=str(scope))
+    chain = scope_chain_for_scope(tenant=tenant, scope=target)
+    policy = policy_effective(tenant=tenant, chain=chain)
+    if author.kind == "agent":
+        if author.member is None:
+            raise ValidationFailed("an agent write needs a user_id", code="user_required")
+        member_chain_ids = {node.pk for node in scope_chain_for_scope(tenant=tenant, scope=author.member.scope)}
+        if target.pk not in member_chain_ids:
+            raise PermissionDenied(
+                f"{author.member.user_id} cannot write at {target.tag}: it is not on their scope chain",
+                code="scope_not_on_chain",
+            )
+    allowed = (policy["writable_levels"] or {}).get(author.kind if author.kind != "import" else "admin")
+    if allowed is not None and target.level not in allowed:
+        raise PermissionDenied(
+            f"policy does not let {author.kind} authors write at the {target.level} level "
+            f"(allowed: {', '.join(allowed) or 'none'})",
+            code="level_not_writable",
+        )
+    return target, chain
+
+
+def _expiry(*, policy: dict[str, Any], kind: str, level: str, now: datetime) -> datetime | None:
+    retention = policy.get("retention_days") or {}
+    days = retention.get(kind, retention.get(level))
+    return now + timedelta(days=int(days)) if days else None
+
+
+# --- create / update / delete -----------------------------------------------------------------------------------
+
+
+def memory_create(
+    *,
+    tenant: Tenant,
+    author: Author,
+    content: Any,
+    scope: Scope | str | dict | None = None,
+    kind: str = MemoryKind.FACT,
+    title: Any = "",
+    metadata: Any = None,
+    source_app: str = "",
+    source_session: str = "",
+    source_event_id: str = "",
+    external_id: str = "",
+    expires_at: datetime | None = None,
+) -> WriteResult:
+    """Validate and store one memory, deduplicating at its scope.
+
+    Outcomes: an exact duplicate (same normalised content, same scope, live) or a re-ingested event /
+    external id returns the existing memory (``deduplicated``); a near-duplicate (word-shingle Jaccard ≥ 0.5,
+    same scope and kind) is superseded by the new memory (kept as history); an opposite-polarity twin adds a
+    ``possible_contradiction`` warning and archives nothing. Raises a DomainError subclass on bad input.
+    """
+    content = _clean_text(content, field_name="content", required=True)
+    title = _clean_text(title, field_name="title", required=False)
+    if len(title) > TITLE_MAX_CHARS:
+        raise ValidationFailed(f"title is longer than {TITLE_MAX_CHARS} characters", details={"title": ["too long"]})
+    kind = _clean_kind(kind)
+    metadata = _clean_metadata(metadata)
+    sources = {}
+    for name, value in (
+        ("app_name", source_app),
+        ("session_id", source_session),
+        ("event_id", source_event_id),
+        ("external_id", external_id),
+    ):
+        sources[name] = _clean_text(value, field_name=name, required=False)
+        if len(sources[name]) > SOURCE_FIELD_MAX:
+            raise ValidationFailed(f"{name} is longer than {SOURCE_FIELD_MAX} characters", details={name: ["too long"]})
+
+    existing = _existing_by_source(tenant, sources)
+    if existing is not None:
+        return WriteResult(memory=existing, created=False, deduplicated=True)
+
+    target, chain = _resolve_scope(tenant=tenant, author=author, scope=scope)
+    policy = policy_effective(tenant=tenant, chain=chain)
+    _check_size(content, policy)
+    digest = content_hash(content)
+
+    try:
+        with transaction.atomic():
+            duplicate = (
+                Memory.objects.live().filter(tenant=tenant, scope=target, content_hash=digest).order_by("id").first()
+            )
+            if duplicate is not None:
+                return WriteResult(memory=duplicate, created=False, deduplicated=True)
+            older, warnings = _near_duplicates(tenant=tenant, scope=target, kind=kind, content=content)
+            now = timezone.now()
+            memory = Memory(
+                tenant=tenant,
+                scope=target,
+                kind=kind,
+                title=title,
+                content=content,
+                content_hash=digest,
+                author_member=author.member,
+                author_user=author.user,
+                author=author.display[:200],
+                source_app=sources["app_name"],
+                source_session=sources["session_id"],
+                source_event_id=sources["event_id"],
+                external_id=sources["external_id"],
+                metadata=metadata,
+                warnings=warnings,
+                expires_at=expires_at or _expiry(policy=policy, kind=kind, level=target.level, now=now),
+            )
+            memory.full_clean(exclude=["search_vector"])
+            memory.save()
+            _write_search_vector(memory, glossary=policy["glossary"] or {})
+            if older is not None:
+                Memory.objects.filter(pk=older.pk).update(superseded_by=memory, superseded_at=now)
+            return WriteResult(memory=memory, created=True, supersedes=older.pk if older else None, warnings=warnings)
+    except IntegrityError:
+        # a concurrent writer stored the same event / external id first: idempotency says return theirs
+        existing = _existing_by_source(tenant, sources)
+        if existing is None:
+            raise
+        return WriteResult(memory=existing, created=False, deduplicated=True)
+
+
+def _existing_by_source(tenant: Tenant, sources: dict[str, str]) -> Memory | None:
+    if sources["external_id"]:
+        found = Memory.objects.filter(tenant=tenant, external_id=sources["external_id"]).first()
+        if found is not None:
+            return found
+    if sources["event_id"]:
+        return Memory.objects.filter(
+            tenant=tenant, source_session=sources["session_id"], source_event_id=sources["event_id"]
+        ).first()
+    return None
+
+
+def _near_duplicates(*, tenant: Tenant, scope: Scope, kind: str, content: str) -> tuple[Memory | None, list[dict]]:
+    """The live memory this one supersedes (if any) and contradiction warnings, among the most similar
+    memories at the same scope (trigram GIN preselects; word shingles decide)."""
+    candidates = (
+        Memory.objects.live()
+        .filter(tenant=tenant, scope=scope)
+        .annotate(similarity=TrigramSimilarity("content", content))
+        .filter(similarity__gt=0.2)
+        .order_by("-similarity", "-id")
+        .only("id", "content", "kind")[:NEAR_DUPLICATE_CANDIDATES]
+    )
+    new_shingles = shingles(content)
+    superseded: Memory | None = None
+    warnings: list[dict] = []
+    for candidate in candidates:
+        if polarity_twins(content, candidate.content):
+            warnings.append(
+                {
+                    "code": "possible_contradiction",
+                    "memory_id": candidate.pk,
+                    "message": f"this may contradict memory {candidate.pk}: {candidate.content[:120]}",
+                }
+            )
+            continue
+        if superseded is None and candidate.kind == kind:
+            if jaccard(new_shingles, shingles(candidate.content)) >= NEAR_DUPLICATE_JACCARD:
+                superseded = candidate
+    return superseded, warnings
+
+
+def _write_search_vector(memory: Memory, *, glossary: dict[str, str]) -> None:
+    """Title weighted A over content B, after glossary expansion (the stored content stays as written)."""
+    Memory.objects.filter(pk=memory.pk).update(
+        search_vector=SearchVector(
+            Value(expand_glossary(memory.title, glossary)), weight="A", config=TEXT_SEARCH_CONFIG
+        )
+        + SearchVector(Value(expand_glossary(memory.content, glossary)), weight="B", config=TEXT_SEARCH_CONFIG)
+    )
+
+
+@transaction.atomic
+def memory_update(
+    *,
+    memory: Memory,
+    author: Author,
+    content: Any = None,
+    title: Any = None,
+    kind: str | None = None,
+    metadata: Any = None,
+    scope: Scope | str | dict | None = None,
+) -> Memory:
+    """Change a memory in place (fields left None keep their value) and re-index it."""
+    tenant = memory.tenant
+    if scope is not None:
+        target, chain = _resolve_scope(tenant=tenant, author=author, scope=scope)
+    else:
+        target = memory.scope
+        chain = scope_chain_for_scope(tenant=tenant, scope=target)
+        if author.kind == "agent":
+            _resolve_scope(tenant=tenant, author=author, scope=target)
+    policy = policy_effective(tenant=tenant, chain=chain)
+    if content is not None:
+        memory.content = _clean_text(content, field_name="content", required=True)
+        _check_size(memory.content, policy)
+        memory.content_hash = content_hash(memory.content)
+    if title is not None:
+        memory.title = _clean_text(title, field_name="title", required=False)
+        if len(memory.title) > TITLE_MAX_CHARS:
+            raise ValidationFailed(
+                f"title is longer than {TITLE_MAX_CHARS} characters", details={"title": ["too long"]}
+            )
+    if kind is not None:
+        memory.kind = _clean_kind(kind)
+    if metadata is not None:
+        memory.metadata = _clean_metadata(metadata)
+    moved = target.pk != memory.scope_id
+    memory.scope = target
+    memory.index_state = IndexState.PENDING
+    memory.links_state = IndexState.PENDING
+    memory.full_clean(exclude=["search_vector"])
+    memory.save()
+    if moved:
+        MemoryChunk.objects.filter(memory=memory).update(scope=target)
+    _write_search_vector(memory, glossary=policy["glossary"] or {})
+    return memory
+
+
+def memory_move(*, memory: Memory, author: Author, scope: Scope | str) -> Memory:
+    """Move a memory to another scope (validated against policy); its chunks follow without re-embedding."""
+    with transaction.atomic():
+        target, _ = _resolve_scope(tenant=memory.tenant, author=author, scope=scope)
+        Memory.objects.filter(pk=memory.pk).update(scope=target, updated_at=timezone.now())
+        MemoryChunk.objects.filter(memory=memory).update(scope=target)
+    memory.refresh_from_db()
+    return memory
+
+
+def memory_set_kind(*, memory: Memory, kind: str) -> Memory:
+    memory.kind = _clean_kind(kind)
+    Memory.objects.filter(pk=memory.pk).update(kind=memory.kind, updated_at=timezone.now())
+    return memory
+
+
+@transaction.atomic
+def memory_delete(*, memory: Memory) -> int:
+    """Delete a memory; its chunks and graph links go with it (cascade). Returns 1."""
+    memory.delete()
+    return 1
+
+
+def memory_create_batch(*, tenant: Tenant, author: Author, items: list[dict[str, Any]]) -> list[WriteResult]:
+    """Create several memories in one transaction (all or nothing): a bad item raises with its index."""
+    results = []
+    with transaction.atomic():
+        for index, item in enumerate(items):
+            try:
+                results.append(memory_create(tenant=tenant, author=author, **item))
+            except ValidationFailed as exc:
+                exc.details = {"index": index, **(exc.details if isinstance(exc.details, dict) else {})}
+                exc.message = f"memories[{index}]: {exc.message}"
+                raise
+    return results

@@ -1,0 +1,151 @@
+"""Pure text-similarity helpers shared by the memory store (near-duplicate and contradiction checks at write
+time) and by answering (contradiction gaps at read time).
+
+No Django, no database: plain functions over strings, so both sides agree on exactly one definition of
+"near-duplicate" (word-shingle Jaccard >= ``NEAR_DUPLICATE_JACCARD``) and of "opposite polarity".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
+
+__all__ = [
+    "NEAR_DUPLICATE_JACCARD",
+    "is_negated",
+    "jaccard",
+    "normalize_text",
+    "polarity_signature",
+    "polarity_twins",
+    "shingles",
+    "signatures_are_twins",
+    "words",
+]
+
+#: Word-shingle Jaccard at or above which two texts count as near-duplicates (DESIGN §4) and as the same
+#: claim when checking polarity.
+NEAR_DUPLICATE_JACCARD = 0.5
+
+# A word is a run of word characters, optionally joined by inner apostrophes ("don't", "o'brien") so that
+# contractions survive as one token and negations like "don't" stay recognisable. Every repetition needs an
+# apostrophe first, so the pattern cannot backtrack catastrophically.
+_WORD_RE = re.compile(r"\w+(?:'\w+)*")
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
+
+# Words that flip a claim's polarity. "stopped" covers "we stopped deploying on Fridays".
+_NEGATORS = frozenset(
+    {
+        "not", "no", "never", "nor", "cannot", "stopped", "ceased",
+        "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "wont", "cant", "couldnt",
+        "shouldnt", "wouldnt", "hasnt", "havent", "hadnt", "aint",
+    }
+)  # fmt: skip
+# Words dropped together with the negators before comparing two claims: they only carry the negation
+# ("no longer", "not anymore", "any more").
+_NEGATION_FILLERS = frozenset({"longer", "anymore"})
+
+
+def normalize_text(text: str) -> str:
+    """Return ``text`` as lowercase words separated by single spaces.
+
+    Contract: NFKC-normalised, case-folded, typographic apostrophes made straight, punctuation dropped
+    (inner apostrophes of contractions kept). Idempotent. This is the similarity normalisation, not a
+    storage format: it loses punctuation on purpose.
+    """
+    folded = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES).casefold()
+    return " ".join(_WORD_RE.findall(folded))
+
+
+def words(text: str) -> list[str]:
+    """The normalised words of ``text`` (see :func:`normalize_text`)."""
+    return normalize_text(text).split()
+
+
+def _shingles_of(tokens: Sequence[str], n: int) -> frozenset[str]:
+    if n < 1:
+        raise ValueError(f"shingle size must be >= 1, got {n}")
+    if not tokens:
+        return frozenset()
+    if len(tokens) < n:
+        # A text shorter than one shingle is still comparable: it becomes a single shingle of all its words.
+        return frozenset({" ".join(tokens)})
+    return frozenset(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def shingles(text: str, n: int = 2) -> frozenset[str]:
+    """Word ``n``-grams of the normalised text, each joined by single spaces.
+
+    Contract: empty text → empty set; a text with fewer than ``n`` words → one shingle of all its words;
+    ``n < 1`` → ``ValueError``.
+    """
+    return _shingles_of(words(text), n)
+
+
+def jaccard(a: str | AbstractSet[str], b: str | AbstractSet[str]) -> float:
+    """Jaccard similarity |A∩B| / |A∪B| in [0, 1].
+
+    ``a`` and ``b`` are either texts (compared by their 2-word :func:`shingles`) or precomputed shingle sets
+    (so a caller comparing one text against many computes its shingles once). Two empty inputs give 0.0:
+    nothing is not a duplicate of nothing.
+    """
+    set_a = shingles(a) if isinstance(a, str) else a
+    set_b = shingles(b) if isinstance(b, str) else b
+    union = len(set_a | set_b)
+    if union == 0:
+        return 0.0
+    return len(set_a & set_b) / union
+
+
+def _is_negator(token: str) -> bool:
+    return token.replace("'", "") in _NEGATORS or token.endswith("n't")
+
+
+def is_negated(text: str) -> bool:
+    """True when ``text`` contains a negation: not/no/never/nor/cannot, any "n't" contraction (with or without
+    the apostrophe), or "stopped"/"ceased" ("we stopped deploying on Fridays")."""
+    return any(_is_negator(token) for token in words(text))
+
+
+def _stem(token: str) -> str:
+    # Deliberately crude suffix stripping, only so that "deploying"/"deploys"/"deploy" and "uses"/"using"/"use"
+    # compare equal once the negation is removed. The same word always stems the same way, which is all a
+    # symmetric similarity needs.
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if token.endswith(suffix) and len(token) - len(suffix) >= 2:
+            return token[: -len(suffix)]
+    return token
+
+
+def _claim_tokens(tokens: Iterable[str]) -> list[str]:
+    """The words of a claim with its negation removed and stemmed, for comparing a claim with its twin."""
+    return [_stem(t) for t in tokens if not _is_negator(t) and t not in _NEGATION_FILLERS]
+
+
+def polarity_signature(text: str) -> tuple[bool, frozenset[str]]:
+    """``(is_negated(text), claim shingles)`` — what :func:`polarity_twins` compares, computed once per text
+    so that checking one text against many (or all pairs of a result page) does not re-tokenise.
+
+    The claim shingles are the 2-word shingles of the text with negation words ("no longer", "don't",
+    "never", "stopped", …) removed and a crude suffix stem applied.
+    """
+    tokens = words(text)
+    negated = any(_is_negator(t) for t in tokens)
+    return negated, _shingles_of(_claim_tokens(tokens), 2)
+
+
+def signatures_are_twins(a: tuple[bool, frozenset[str]], b: tuple[bool, frozenset[str]]) -> bool:
+    """:func:`polarity_twins` over two precomputed :func:`polarity_signature` values."""
+    return a[0] != b[0] and jaccard(a[1], b[1]) >= NEAR_DUPLICATE_JACCARD
+
+
+def polarity_twins(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` state the same claim with opposite polarity.
+
+    Contract: exactly one of them :func:`is_negated`, and the Jaccard of their claim shingles (see
+    :func:`polarity_signature`) is at least ``NEAR_DUPLICATE_JACCARD``. "We deploy on Fridays" / "We no
+    longer deploy on Fridays" → True; "Acme uses Postgres" / "Acme no longer uses MySQL" → False; two
+    negated (or two affirmative) texts → False.
+    """
+    return signatures_are_twins(polarity_signature(a), polarity_signature(b))
