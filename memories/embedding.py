@@ -45,7 +45,9 @@ class SentenceTransformerEmbedder:
         torch.set_num_threads(max(1, threads))
         self._model = SentenceTransformer(model_path, device="cpu", local_files_only=True)
         self.name = "all-MiniLM-L6-v2" if "minilm" in model_path.lower() else os.path.basename(model_path)
-        dimension = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        dimension = (
+            getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        )
         self.dimensions = int(dimension())
         self._batch_size = batch_size
         self._lock = threading.Lock()

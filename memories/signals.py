@@ -3,6 +3,9 @@ transaction so a bulk write becomes one embedding task."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from django.db import connections, transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
@@ -10,11 +13,27 @@ from django.dispatch import receiver
 from memories.models import IndexState, Memory
 
 _ATTR = "_orgmemory_embed_queue"
+_deferred: list[set[int]] = []
+
+
+@contextlib.contextmanager
+def indexing_deferred() -> Iterator[set[int]]:
+    """Collect the ids that would be queued for embedding instead of queueing them (bulk loads and benchmarks
+    that embed in their own batches). The caller owns indexing the collected ids."""
+    collected: set[int] = set()
+    _deferred.append(collected)
+    try:
+        yield collected
+    finally:
+        _deferred.remove(collected)
 
 
 @receiver(post_save, sender=Memory, dispatch_uid="memories.embed_on_commit")
 def queue_embedding(sender, instance: Memory, using: str, **kwargs) -> None:
     if instance.index_state != IndexState.PENDING:
+        return
+    if _deferred:
+        _deferred[-1].add(instance.pk)
         return
     connection = connections[using]
     queue = getattr(connection, _ATTR, None)

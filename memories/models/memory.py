@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
@@ -48,6 +49,7 @@ class Memory(models.Model):
     content = models.TextField()
     content_hash = models.CharField(max_length=64, help_text="SHA-256 of the normalised content.")
     search_vector = SearchVectorField(null=True, editable=False)
+    dedup_bands = ArrayField(models.BigIntegerField(), default=list, blank=True, editable=False)
 
     author_member = models.ForeignKey(
         Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="authored_memories"
@@ -106,9 +108,11 @@ class Memory(models.Model):
             ),
             # dedup at store: exact duplicates are found by hash within a scope
             models.Index(fields=["scope", "content_hash"], name="memory_scope_hash"),
+            # dedup at store: MinHash LSH bands find near-duplicate / opposite-polarity candidates in O(1)
+            GinIndex(fields=["dedup_bands"], name="memory_dedup_bands"),
             # the keyword arm: full text over the stored, weighted tsvector
             GinIndex(fields=["search_vector"], name="memory_search_vector"),
-            # the keyword arm's trigram part (names, typos) and near-duplicate candidates at write time
+            # the keyword arm's trigram part (names, typos)
             GinIndex(fields=["title"], opclasses=["gin_trgm_ops"], name="memory_title_trgm"),
             GinIndex(fields=["content"], opclasses=["gin_trgm_ops"], name="memory_content_trgm"),
             # the sweeper: rows whose embedding or link extraction is not done yet

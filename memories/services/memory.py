@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib.postgres.search import SearchVector, TrigramSimilarity
+from django.contrib.postgres.search import SearchVector
 from django.db import IntegrityError, transaction
 from django.db.models import Value
 from django.utils import timezone
@@ -22,7 +22,14 @@ from memories.indexing_text import expand_glossary
 from memories.models import IndexState, Member, Memory, MemoryChunk, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import scope_chain_for_scope, scope_get_by_tag
 from memories.services.tenancy import policy_effective
-from memories.textsim import NEAR_DUPLICATE_JACCARD, jaccard, polarity_twins, shingles
+from memories.textsim import (
+    NEAR_DUPLICATE_JACCARD,
+    jaccard,
+    lsh_bands,
+    polarity_signature,
+    shingles,
+    signatures_are_twins,
+)
 from orgmemory.errors import ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
 
 TITLE_MAX_CHARS = 300
@@ -30,6 +37,7 @@ METADATA_MAX_BYTES = 16 * 1024
 SOURCE_FIELD_MAX = 256
 NEAR_DUPLICATE_CANDIDATES = 20
 TEXT_SEARCH_CONFIG = "english"
+_RESOLVED_FIELDS = ["search_vector", "tenant", "scope", "author_member", "author_user", "superseded_by"]
 
 
 @dataclass(frozen=True)
@@ -142,8 +150,8 @@ def _check_size(content: str, policy: dict[str, Any]) -> None:
 # --- scope and permission ---------------------------------------------------------------------------------------
 
 
-def _resolve_scope(*, tenant: Tenant, author: Author, scope: Scope | str | dict | None) -> tuple[Scope, list[Scope]]:
-    """The target scope and its chain (leaf first), with the author's right to write there checked."""
+def _resolve_scope(*, tenant: Tenant, author: Author, scope: Scope | str | dict | None) -> tuple[Scope, dict[str, Any]]:
+    """The target scope and its effective policy, with the author's right to write there checked."""
     if scope is None or scope == "":
         if author.member is None:
             raise ValidationFailed("scope is required when no user_id is given", code="scope_required")
@@ -174,7 +182,7 @@ def _resolve_scope(*, tenant: Tenant, author: Author, scope: Scope | str | dict 
             f"(allowed: {', '.join(allowed) or 'none'})",
             code="level_not_writable",
         )
-    return target, chain
+    return target, policy
 
 
 def _expiry(*, policy: dict[str, Any], kind: str, level: str, now: datetime) -> datetime | None:
@@ -229,8 +237,7 @@ def memory_create(
     if existing is not None:
         return WriteResult(memory=existing, created=False, deduplicated=True)
 
-    target, chain = _resolve_scope(tenant=tenant, author=author, scope=scope)
-    policy = policy_effective(tenant=tenant, chain=chain)
+    target, policy = _resolve_scope(tenant=tenant, author=author, scope=scope)
     _check_size(content, policy)
     digest = content_hash(content)
 
@@ -259,9 +266,12 @@ def memory_create(
                 external_id=sources["external_id"],
                 metadata=metadata,
                 warnings=warnings,
+                dedup_bands=lsh_bands(content),
                 expires_at=expires_at or _expiry(policy=policy, kind=kind, level=target.level, now=now),
             )
-            memory.full_clean(exclude=["search_vector"])
+            # the database enforces the unique/check constraints (and the FKs were resolved above): clean the
+            # fields only, without a query per constraint
+            memory.full_clean(exclude=_RESOLVED_FIELDS, validate_unique=False, validate_constraints=False)
             memory.save()
             _write_search_vector(memory, glossary=policy["glossary"] or {})
             if older is not None:
@@ -288,21 +298,23 @@ def _existing_by_source(tenant: Tenant, sources: dict[str, str]) -> Memory | Non
 
 
 def _near_duplicates(*, tenant: Tenant, scope: Scope, kind: str, content: str) -> tuple[Memory | None, list[dict]]:
-    """The live memory this one supersedes (if any) and contradiction warnings, among the most similar
-    memories at the same scope (trigram GIN preselects; word shingles decide)."""
+    """The live memory this one supersedes (if any) and contradiction warnings, among the newest memories at the
+    same scope that share a MinHash band with it (GIN preselects; exact word-shingle checks decide)."""
+    bands = lsh_bands(content)
+    if not bands:
+        return None, []
     candidates = (
         Memory.objects.live()
-        .filter(tenant=tenant, scope=scope)
-        .annotate(similarity=TrigramSimilarity("content", content))
-        .filter(similarity__gt=0.2)
-        .order_by("-similarity", "-id")
+        .filter(tenant=tenant, scope=scope, dedup_bands__overlap=bands)
+        .order_by("-id")
         .only("id", "content", "kind")[:NEAR_DUPLICATE_CANDIDATES]
     )
     new_shingles = shingles(content)
+    new_signature = polarity_signature(content)
     superseded: Memory | None = None
     warnings: list[dict] = []
     for candidate in candidates:
-        if polarity_twins(content, candidate.content):
+        if signatures_are_twins(new_signature, polarity_signature(candidate.content)):
             warnings.append(
                 {
                     "code": "possible_contradiction",
@@ -341,17 +353,17 @@ def memory_update(
     """Change a memory in place (fields left None keep their value) and re-index it."""
     tenant = memory.tenant
     if scope is not None:
-        target, chain = _resolve_scope(tenant=tenant, author=author, scope=scope)
+        target, policy = _resolve_scope(tenant=tenant, author=author, scope=scope)
+    elif author.kind == "agent":
+        target, policy = _resolve_scope(tenant=tenant, author=author, scope=memory.scope)
     else:
         target = memory.scope
-        chain = scope_chain_for_scope(tenant=tenant, scope=target)
-        if author.kind == "agent":
-            _resolve_scope(tenant=tenant, author=author, scope=target)
-    policy = policy_effective(tenant=tenant, chain=chain)
+        policy = policy_effective(tenant=tenant, chain=scope_chain_for_scope(tenant=tenant, scope=target))
     if content is not None:
         memory.content = _clean_text(content, field_name="content", required=True)
         _check_size(memory.content, policy)
         memory.content_hash = content_hash(memory.content)
+        memory.dedup_bands = lsh_bands(memory.content)
     if title is not None:
         memory.title = _clean_text(title, field_name="title", required=False)
         if len(memory.title) > TITLE_MAX_CHARS:
@@ -366,7 +378,7 @@ def memory_update(
     memory.scope = target
     memory.index_state = IndexState.PENDING
     memory.links_state = IndexState.PENDING
-    memory.full_clean(exclude=["search_vector"])
+    memory.full_clean(exclude=_RESOLVED_FIELDS, validate_unique=False, validate_constraints=False)
     memory.save()
     if moved:
         MemoryChunk.objects.filter(memory=memory).update(scope=target)

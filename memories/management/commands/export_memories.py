@@ -1,0 +1,59 @@
+"""Export a tenant's live memories as JSONL that import_memories reads back losslessly."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from memories.models import Memory
+from memories.selectors import scope_get_by_tag, scope_subtree, tenant_get
+from orgmemory.errors import DomainError
+
+
+def memory_as_record(memory: Memory) -> dict:
+    return {
+        "external_id": memory.external_id or None,
+        "scope": memory.scope.tag,
+        "kind": memory.kind,
+        "title": memory.title,
+        "content": memory.content,
+        "metadata": memory.metadata,
+        "author": memory.author,
+        "app_name": memory.source_app or None,
+        "session_id": memory.source_session or None,
+        "event_id": memory.source_event_id or None,
+        "created_at": memory.created_at.isoformat(),
+        "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
+    }
+
+
+class Command(BaseCommand):
+    help = "Export live memories (optionally one scope's subtree) as JSONL to stdout or --output."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--tenant", required=True)
+        parser.add_argument("--scope", help="only this scope's subtree, as a tag level:key")
+        parser.add_argument("--output", help="file to write (default: stdout)")
+
+    def handle(self, *args, tenant: str, scope: str | None, output: str | None, **options):
+        try:
+            tenant_obj = tenant_get(slug=tenant)
+            memories = Memory.objects.for_tenant(tenant_obj).live().select_related("scope").order_by("id")
+            if scope:
+                node = scope_get_by_tag(tenant=tenant_obj, tag=scope)
+                memories = memories.filter(scope__in=scope_subtree(tenant=tenant_obj, scope=node))
+        except DomainError as exc:
+            raise CommandError(str(exc))
+        stream = open(output, "w", encoding="utf-8") if output else self.stdout  # noqa: SIM115
+        count = 0
+        try:
+            for memory in memories.iterator(chunk_size=500):
+                record = {key: value for key, value in memory_as_record(memory).items() if value is not None}
+                stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+                count += 1
+        finally:
+            if output:
+                stream.close()
+        print(f"exported {count} memories", file=sys.stderr)

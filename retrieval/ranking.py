@@ -1,0 +1,324 @@
+"""Fusion and ranking math for search (DESIGN §5) — pure: no Django, no database, plain floats.
+
+Pipeline of :func:`rank`:
+
+1. RRF over the arms: ``Σ_arm w_arm / (k + rank)``, ranks 0-based, each arm a list of memory ids best first;
+2. normalise by the best RRF score (the best row gets 1.0);
+3. ``base = 0.7·rrf_norm + 0.3·cosine`` (best-chunk cosine from the vector arm, 0.0 when it did not see the row);
+4. ``post_tier = base × tier_boost[level]`` (unknown level → 1.0);
+5. ``floor = floor_ratio × max(post_tier)``, computed once; only rows with ``post_tier ≥ floor`` get the
+   bounded boosts recency × access × title, rows below keep ``post_tier`` (so a weak row can never be lifted
+   past a strong one by popularity or freshness alone);
+6. dedup by content hash (the best-scoring copy wins), sort by score desc then memory id asc;
+7. optional autocut at the largest normalised score gap, then truncation to ``top_k``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any
+
+__all__ = [
+    "DEFAULT_ARM_WEIGHTS",
+    "DEFAULT_TIER_BOOST",
+    "Candidate",
+    "Ranked",
+    "RankingConfig",
+    "access_boost",
+    "autocut",
+    "rank",
+    "recency_boost",
+    "rrf_scores",
+    "title_matches",
+]
+
+# Read-only so that no caller can change the defaults for every later request by mutating them.
+DEFAULT_TIER_BOOST: Mapping[str, float] = MappingProxyType(
+    {"user": 1.0, "team": 0.9, "division": 0.75, "country": 0.7, "corporate": 0.65, "org": 0.6}
+)
+DEFAULT_ARM_WEIGHTS: Mapping[str, float] = MappingProxyType({"keyword": 1.0, "vector": 1.0, "relational": 0.5})
+
+_BASE_RRF_WEIGHT = 0.7
+_BASE_COSINE_WEIGHT = 0.3
+_SECONDS_PER_DAY = 86_400.0
+# A gap written as 0.2 is computed as 0.19999999999999996 from (1.0, 0.8); the tolerance makes the documented
+# threshold mean what it says without letting a 0.19 gap through.
+_GAP_EPSILON = 1e-9
+_TITLE_WORD_RE = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One memory seen by at least one arm, with what ranking needs to know about it."""
+
+    memory_id: int
+    content_hash: str
+    level: str  # the level of the memory's scope: "user", "team", …
+    title: str
+    created_at: datetime  # tz-aware
+    last_accessed_at: datetime | None
+    access_count: int
+    cosine: float | None = None  # best-chunk cosine from the vector arm; None when that arm did not return it
+
+
+def _frozen_mapping(value: Mapping[str, float], what: str) -> Mapping[str, float]:
+    copy = {str(key): float(weight) for key, weight in value.items()}
+    for key, weight in copy.items():
+        if not math.isfinite(weight) or weight < 0:
+            raise ValueError(f"{what}[{key!r}] must be a finite number >= 0, got {weight!r}")
+    return MappingProxyType(copy)
+
+
+@dataclass(frozen=True)
+class RankingConfig:
+    """Tunables of :func:`rank`; the defaults are DESIGN §5.
+
+    Mappings given by the caller are copied into read-only mappings, so later changes to the caller's dicts
+    do not leak into a config in use. A policy's tier overrides go through :meth:`with_tier_overrides`.
+
+    Title boost rule: a row gets ``title_boost`` when its normalised title (case-folded, words only, single
+    spaces) equals the normalised query, or — if that title is at least 3 characters — occurs in the
+    normalised query as a whole-word phrase ("acme robotics" in "who founded acme robotics").
+    """
+
+    arm_weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_ARM_WEIGHTS)
+    rrf_k: int = 60
+    tier_boost: Mapping[str, float] = field(default_factory=lambda: DEFAULT_TIER_BOOST)
+    floor_ratio: float = 0.6
+    recency_max: float = 0.4
+    recency_half_days: float = 30.0
+    access_max: float = 1.6
+    access_slope: float = 0.15
+    title_boost: float = 1.25
+    autocut_min_gap: float = 0.2
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "arm_weights", _frozen_mapping(self.arm_weights, "arm_weights"))
+        object.__setattr__(self, "tier_boost", _frozen_mapping(self.tier_boost, "tier_boost"))
+        if self.rrf_k < 1:
+            raise ValueError(f"rrf_k must be >= 1, got {self.rrf_k}")
+        if not 0.0 <= self.floor_ratio <= 1.0:
+            raise ValueError(f"floor_ratio must be within [0, 1], got {self.floor_ratio}")
+        if self.recency_max < 0 or self.recency_half_days <= 0:
+            raise ValueError("recency_max must be >= 0 and recency_half_days > 0")
+        if self.access_max < 1.0 or self.access_slope < 0:
+            raise ValueError("access_max must be >= 1 and access_slope >= 0")
+        if self.title_boost < 1.0:
+            raise ValueError(f"title_boost must be >= 1, got {self.title_boost}")
+        if self.autocut_min_gap < 0:
+            raise ValueError(f"autocut_min_gap must be >= 0, got {self.autocut_min_gap}")
+
+    def with_tier_overrides(self, overrides: Mapping[str, float]) -> RankingConfig:
+        """A copy whose tier boosts are this config's, with ``overrides`` (a policy's) laid on top."""
+        return replace(self, tier_boost={**self.tier_boost, **overrides})
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One ranked result: the memory id, its final score and how that score came about."""
+
+    memory_id: int
+    score: float
+    explain: Mapping[str, Any]
+
+
+def rrf_scores(arms: Mapping[str, Sequence[int]], *, weights: Mapping[str, float], k: int = 60) -> dict[int, float]:
+    """Reciprocal-rank fusion: ``{memory_id: Σ_arm weights[arm] / (k + rank)}`` with 0-based ranks.
+
+    Contract: every arm name must be in ``weights`` (else ``ValueError``: a misspelt arm would otherwise be
+    silently dropped or weighted arbitrarily). An id repeated within one arm counts once, at its best rank.
+    Ids only appear in the result if some arm returned them.
+    """
+    unknown = sorted(set(arms) - set(weights))
+    if unknown:
+        raise ValueError(f"unknown arm name(s) {unknown}; known: {sorted(weights)}")
+    if k < 1:
+        raise ValueError(f"k must be >= 1 (k = 0 makes rank 0 infinite), got {k}")
+    scores: dict[int, float] = {}
+    for arm, ids in arms.items():
+        weight = float(weights[arm])
+        seen: set[int] = set()
+        for position, memory_id in enumerate(ids):
+            if memory_id in seen:
+                continue
+            seen.add(memory_id)
+            scores[memory_id] = scores.get(memory_id, 0.0) + weight / (k + position)
+    return scores
+
+
+def recency_boost(*, days: float, config: RankingConfig) -> float:
+    """``1 + recency_max · half / (half + days)``, clamped to ``[1, 1 + recency_max]``.
+
+    0 days → 1.4, 30 days → 1.2, very old → 1.0 with the defaults. Negative ``days`` (a timestamp in the
+    future, clock skew) counts as 0.
+    """
+    days = max(0.0, float(days))
+    half = config.recency_half_days
+    value = 1.0 + config.recency_max * half / (half + days)
+    return min(1.0 + config.recency_max, max(1.0, value))
+
+
+def access_boost(*, count: int, config: RankingConfig) -> float:
+    """``min(access_max, 1 + access_slope · ln(1 + count))``; 0 accesses → 1.0, many → 1.6 (defaults).
+
+    A negative count (never expected) counts as 0.
+    """
+    count = max(0, int(count))
+    return min(config.access_max, 1.0 + config.access_slope * math.log1p(count))
+
+
+def _title_words(text: str) -> str:
+    return " ".join(_TITLE_WORD_RE.findall(text.casefold()))
+
+
+def title_matches(*, title: str, query: str) -> bool:
+    """The title-boost rule (see :class:`RankingConfig`): normalised equality, or — for a normalised title of at
+    least 3 characters — the title as a whole-word phrase inside the normalised query."""
+    norm_title = _title_words(title)
+    if not norm_title:
+        return False
+    norm_query = _title_words(query)
+    if norm_title == norm_query:
+        return True
+    return len(norm_title) >= 3 and f" {norm_title} " in f" {norm_query} "
+
+
+def autocut(scores: Sequence[float], *, min_gap: float = 0.2) -> int:
+    """How many of ``scores`` (sorted descending) to keep: cut at the largest gap of max-normalised scores.
+
+    Contract: empty → 0; otherwise 1..len(scores), never 0. Scores are divided by the maximum; if the largest
+    gap between consecutive normalised scores is ``>= min_gap`` (with a 1e-9 float tolerance), keep
+    everything before it, else keep all. Ties for the largest gap → the first (highest) one, so the result is
+    deterministic. A non-positive maximum (all zero) → keep all. Unsorted input → ``ValueError``.
+    """
+    n = len(scores)
+    if n == 0:
+        return 0
+    if any(scores[i] < scores[i + 1] for i in range(n - 1)):
+        raise ValueError("autocut needs scores sorted in descending order")
+    top = scores[0]
+    if n == 1 or top <= 0:
+        return n
+    best_gap = -1.0
+    cut_at = n
+    for i in range(n - 1):
+        gap = scores[i] / top - scores[i + 1] / top
+        if gap > best_gap:  # strict: the first of equal gaps wins
+            best_gap = gap
+            cut_at = i + 1
+    return cut_at if best_gap >= min_gap - _GAP_EPSILON else n
+
+
+def _days_between(earlier: datetime, later: datetime) -> float:
+    return (later - earlier).total_seconds() / _SECONDS_PER_DAY
+
+
+def rank(
+    *,
+    arms: Mapping[str, Sequence[int]],
+    candidates: Mapping[int, Candidate],
+    query: str,
+    now: datetime,
+    top_k: int,
+    autocut_enabled: bool,
+    config: RankingConfig | None = None,
+) -> list[Ranked]:
+    """Fuse the arms' ordered id lists into at most ``top_k`` ranked results (pipeline in the module docstring).
+
+    Contract:
+    - ``arms``: arm name → memory ids best first; names must be in ``config.arm_weights`` (else ``ValueError``).
+    - ``candidates`` must describe every id any arm returned (else ``ValueError``: a caller bug, not a miss);
+      extra candidates no arm returned are ignored.
+    - ``now`` and the candidates' timestamps are tz-aware; ``top_k >= 1`` (else ``ValueError``).
+    - Inputs are not mutated; the result is deterministic (ties by memory id ascending).
+    - Each result's ``explain`` holds ``ranks`` (per known arm, ``None`` if absent), ``rrf``, ``rrf_norm``,
+      ``cosine`` (the value used in ``base``), ``base``, ``tier``, ``post_tier``, ``floor``, ``gated``
+      (True when below the floor), ``boosts`` (recency/access/title, all 1.0 when gated) and ``final``.
+    """
+    config = config if config is not None else RankingConfig()
+    if top_k < 1:
+        raise ValueError(f"top_k must be >= 1, got {top_k}")
+    rrf = rrf_scores(arms, weights=config.arm_weights, k=config.rrf_k)
+    missing = sorted(memory_id for memory_id in rrf if memory_id not in candidates)
+    if missing:
+        raise ValueError(f"arms returned memory ids without a Candidate: {missing}")
+    if not rrf:
+        return []
+
+    ranks: dict[int, dict[str, int | None]] = {
+        memory_id: {arm: None for arm in config.arm_weights} for memory_id in rrf
+    }
+    for arm, ids in arms.items():
+        for position, memory_id in enumerate(ids):
+            if ranks[memory_id][arm] is None:
+                ranks[memory_id][arm] = position
+
+    max_rrf = max(rrf.values())
+    stage: dict[int, dict[str, Any]] = {}
+    for memory_id, rrf_value in rrf.items():
+        candidate = candidates[memory_id]
+        rrf_norm = rrf_value / max_rrf if max_rrf > 0 else 0.0
+        cosine = candidate.cosine
+        # An unseen row and a negative/NaN cosine both contribute nothing: a dissimilar chunk must not push a
+        # row below one the vector arm never saw.
+        cosine_used = min(1.0, max(0.0, cosine)) if cosine is not None and math.isfinite(cosine) else 0.0
+        base = _BASE_RRF_WEIGHT * rrf_norm + _BASE_COSINE_WEIGHT * cosine_used
+        tier = float(config.tier_boost.get(candidate.level, 1.0))
+        stage[memory_id] = {
+            "rrf": rrf_value,
+            "rrf_norm": rrf_norm,
+            "cosine": cosine_used,
+            "base": base,
+            "tier": tier,
+            "post_tier": base * tier,
+        }
+
+    # Computed once, before any boost, so boosts cannot move the gate.
+    floor = config.floor_ratio * max(row["post_tier"] for row in stage.values())
+
+    scored: list[Ranked] = []
+    for memory_id, row in stage.items():
+        candidate = candidates[memory_id]
+        gated = row["post_tier"] < floor
+        if gated:
+            boosts = {"recency": 1.0, "access": 1.0, "title": 1.0}
+        else:
+            last_seen = candidate.last_accessed_at or candidate.created_at
+            boosts = {
+                "recency": recency_boost(days=_days_between(last_seen, now), config=config),
+                "access": access_boost(count=candidate.access_count, config=config),
+                "title": config.title_boost if title_matches(title=candidate.title, query=query) else 1.0,
+            }
+        final = row["post_tier"] * boosts["recency"] * boosts["access"] * boosts["title"]
+        explain = {
+            "ranks": dict(ranks[memory_id]),
+            **row,
+            "floor": floor,
+            "gated": gated,
+            "boosts": boosts,
+            "final": final,
+        }
+        scored.append(Ranked(memory_id=memory_id, score=final, explain=explain))
+
+    scored.sort(key=lambda ranked: (-ranked.score, ranked.memory_id))
+
+    # After sorting, the first copy of a content hash is the best-scoring one. An empty hash is not a
+    # fingerprint, so such rows are never merged.
+    seen_hashes: set[str] = set()
+    unique: list[Ranked] = []
+    for ranked in scored:
+        content_hash = candidates[ranked.memory_id].content_hash
+        if content_hash:
+            if content_hash in seen_hashes:
+                continue
+            seen_hashes.add(content_hash)
+        unique.append(ranked)
+
+    if autocut_enabled:
+        unique = unique[: autocut([ranked.score for ranked in unique], min_gap=config.autocut_min_gap)]
+    return unique[:top_k]
