@@ -97,13 +97,17 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(result))
             return
+        rates = (
+            ("write path (validate, dedup, save, tsvector)", result["write_path_per_second"]),
+            ("embedding task, batched (64/call)", result["embed_batched_per_second"]),
+            ("embedding task, one by one", result["embed_one_by_one_per_second"]),
+        )
+        lines = "".join(f"  {label:<46}{rate:>8.1f} memories/s\n" for label, rate in rates)
         self.stdout.write(
             f"bench_ingest: {count} memories ({chunks} chunks), {result['cores']} cores, "
             f"torch threads {result['torch_threads']}\n"
-            f"  write path (validate, dedup, save, tsvector): {result['write_path_per_second']:>8.1f} memories/s\n"
-            f"  embedding task, batched (64/call):            {result['embed_batched_per_second']:>8.1f} memories/s\n"
-            f"  embedding task, one by one:                   {result['embed_one_by_one_per_second']:>8.1f} memories/s\n"
-            f"  batched / one-by-one:                         {result['batched_speedup']:>8.2f}x\n"
+            f"{lines}"
+            f"  {'batched / one-by-one':<46}{result['batched_speedup']:>8.2f}x\n"
             f"  memories ready: {ready}/{count}"
         )
 
