@@ -13,3 +13,10 @@ def embed_memories(memory_ids: list[int]) -> dict:
 @shared_task(name="memories.tasks.sweep_unindexed", ignore_result=True)
 def sweep_unindexed() -> dict:
     return memories_sweep()
+
+
+@shared_task(name="memories.tasks.record_access", ignore_result=True)
+def record_access(memory_ids: list[int]) -> int:
+    from memories.services.access import access_record
+
+    return access_record(memory_ids=memory_ids)

@@ -128,7 +128,7 @@ if IS_PRODUCTION:
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip()
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 if CELERY_TASK_ALWAYS_EAGER:
-    CELERY_BROKER_URL = "memory://"  # never contacted in eager mode; keeps kombu from guessing localhost
+    CELERY_BROKER_URL = "memory://localhost/"  # never contacted in eager mode; keeps kombu from guessing localhost
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or None
 CELERY_TASK_ACKS_LATE = True

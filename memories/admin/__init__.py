@@ -1,1 +1,1 @@
-from memories.admin import tenancy  # noqa: F401  (registers the tenancy screens)
+from memories.admin import memory, tenancy  # noqa: F401  (importing them registers the admin screens)

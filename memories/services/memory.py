@@ -30,7 +30,7 @@ from memories.textsim import (
     shingles,
     signatures_are_twins,
 )
-from orgmemory.errors import ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
+from orgmemory.errors import Conflict, ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
 
 TITLE_MAX_CHARS = 300
 METADATA_MAX_BYTES = 16 * 1024
@@ -115,13 +115,23 @@ def _clean_metadata(metadata: Any) -> dict[str, Any]:
         encoded = json.dumps(metadata, ensure_ascii=False)
     except (TypeError, ValueError):
         raise ValidationFailed("metadata must be JSON-serialisable", details={"metadata": ["not JSON"]})
-    if "\\u0000" in encoded or "\x00" in encoded:
+    if _has_nul(metadata):
         raise ValidationFailed("metadata contains a NUL byte", code="nul_byte", details={"metadata": ["NUL byte"]})
     if len(encoded.encode("utf-8", "surrogatepass")) > METADATA_MAX_BYTES:
         raise ContentTooLarge(
             f"metadata is larger than {METADATA_MAX_BYTES} bytes", details={"metadata": ["too large"]}
         )
     return metadata
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    return False
 
 
 def _clean_kind(kind: Any) -> str:
@@ -233,11 +243,10 @@ def memory_create(
         if len(sources[name]) > SOURCE_FIELD_MAX:
             raise ValidationFailed(f"{name} is longer than {SOURCE_FIELD_MAX} characters", details={name: ["too long"]})
 
+    target, policy = _resolve_scope(tenant=tenant, author=author, scope=scope)
     existing = _existing_by_source(tenant, sources)
     if existing is not None:
-        return WriteResult(memory=existing, created=False, deduplicated=True)
-
-    target, policy = _resolve_scope(tenant=tenant, author=author, scope=scope)
+        return _replayed(existing, author=author)
     _check_size(content, policy)
     digest = content_hash(content)
 
@@ -282,7 +291,19 @@ def memory_create(
         existing = _existing_by_source(tenant, sources)
         if existing is None:
             raise
-        return WriteResult(memory=existing, created=False, deduplicated=True)
+        return _replayed(existing, author=author)
+
+
+def _replayed(existing: Memory, *, author: Author) -> WriteResult:
+    """A re-sent event / external id: return the stored memory, unless the author could not see it (another
+    user's private memory), which is a conflict that reveals nothing about it."""
+    if author.kind == "agent":
+        chain_ids = {node.pk for node in scope_chain_for_scope(tenant=existing.tenant, scope=author.member.scope)}
+        if existing.scope_id not in chain_ids:
+            raise Conflict(
+                "that session/event id (or external_id) is already used by another memory", code="source_id_conflict"
+            )
+    return WriteResult(memory=existing, created=False, deduplicated=True)
 
 
 def _existing_by_source(tenant: Tenant, sources: dict[str, str]) -> Memory | None:

@@ -361,3 +361,19 @@ def test_scope_rows_untouched_by_memory_writes(acme, write):
     count = Scope.objects.count()
     write("x")
     assert Scope.objects.count() == count
+
+
+def test_replayed_event_of_another_users_private_memory_is_a_conflict(acme, write):
+    from orgmemory.errors import Conflict
+
+    write("Bea's private salary note.", user="bea", source_session="s1", source_event_id="e1")
+
+    with pytest.raises(Conflict) as excinfo:
+        write("Albert guesses the ids.", user="albert", source_session="s1", source_event_id="e1")
+
+    assert "salary" not in excinfo.value.message
+    assert Memory.objects.count() == 1
+
+
+def test_metadata_with_a_literal_backslash_u0000_is_fine(write):
+    assert write("x", metadata={"path": "C:\\u0000dir"}).created is True

@@ -1,0 +1,101 @@
+"""The knowledge graph: entities, their aliases, and the typed links that memories state between them."""
+
+from __future__ import annotations
+
+from django.contrib.postgres.indexes import GinIndex
+from django.db import models
+from django.db.models import Q
+
+from memories.models import Memory, Tenant
+from memories.models.tenancy import ForTenantQuerySet
+
+
+class EntityKind(models.TextChoices):
+    PERSON = "person"
+    COMPANY = "company"
+    ORG = "org"
+    PRODUCT = "product"
+    PLACE = "place"
+    EVENT = "event"
+    UNKNOWN = "unknown"
+
+
+class Entity(models.Model):
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="entities")
+    name = models.CharField(max_length=200)
+    norm = models.CharField(max_length=200, help_text="Normalised name: the identity within the tenant.")
+    kind = models.CharField(max_length=16, choices=EntityKind.choices, default=EntityKind.UNKNOWN)
+    target = models.CharField(max_length=300, blank=True, help_text="Link target it was written with, if any.")
+    mention_count = models.PositiveIntegerField(default=0, help_text="Distinct memories that link to it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ForTenantQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "entities"
+        constraints = [models.UniqueConstraint(fields=["tenant", "norm"], name="entity_unique_norm")]
+        indexes = [
+            # resolution's fuzzy step and the admin/API name search
+            GinIndex(fields=["norm"], opclasses=["gin_trgm_ops"], name="entity_norm_trgm"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntityAlias(models.Model):
+    """Another normalised name that resolves to the entity (merged by an admin or learned by the resolver)."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="aliases")
+    name = models.CharField(max_length=200)
+    norm = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ForTenantQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "entity aliases"
+        constraints = [models.UniqueConstraint(fields=["tenant", "norm"], name="alias_unique_norm")]
+
+    def __str__(self) -> str:
+        return f"{self.name} → {self.entity}"
+
+
+class EntityLink(models.Model):
+    """``subject —relationship→ object`` as stated by one memory (object null for a bare mention or `about`)."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="links")
+    subject = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="links_out")
+    relationship = models.CharField(max_length=32)
+    object = models.ForeignKey(Entity, null=True, blank=True, on_delete=models.CASCADE, related_name="links_in")
+    confidence = models.FloatField()
+    # the normalised names as written: an alias split off later takes exactly the links written with it
+    subject_norm = models.CharField(max_length=200, blank=True)
+    object_norm = models.CharField(max_length=200, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    span_start = models.PositiveIntegerField(default=0)
+    span_end = models.PositiveIntegerField(default=0)
+
+    objects = ForTenantQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(confidence__gte=0) & Q(confidence__lte=1), name="link_confidence_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(object__isnull=False) | Q(relationship__in=["mentioned", "about"]),
+                name="link_object_unless_mention",
+            ),
+        ]
+        indexes = [
+            # relational recall walks typed edges from a resolved entity in either direction
+            models.Index(fields=["tenant", "object", "relationship"], name="link_by_object"),
+            models.Index(fields=["tenant", "subject", "relationship"], name="link_by_subject"),
+            models.Index(fields=["memory"], name="link_by_memory"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subject_id} {self.relationship} {self.object_id}"

@@ -1,0 +1,147 @@
+"""Graph reads. Tenant- and scope-filtered: an edge is visible only if the memory stating it is visible to the
+caller (its scope is on the caller's chain, it is live). ``chain_ids`` is the caller's scope chain."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.postgres.search import TrigramSimilarity
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from graph.extraction import normalize_entity_name
+from graph.models import Entity, EntityLink
+from memories.models import Memory, Tenant
+
+NAME_MATCH_THRESHOLD = 0.5
+
+
+def visible_links(*, tenant: Tenant, chain_ids: Sequence[int]) -> QuerySet[EntityLink]:
+    """Links of the tenant whose stating memory is live and on the caller's chain."""
+    return EntityLink.objects.filter(
+        tenant=tenant,
+        memory__scope_id__in=list(chain_ids),
+        memory__superseded_by__isnull=True,
+    ).filter(Q(memory__expires_at__isnull=True) | Q(memory__expires_at__gt=timezone.now()))
+
+
+def entity_resolve_name(*, tenant: Tenant, name: str, limit: int = 5) -> list[Entity]:
+    """Entities a free-text name refers to, best first: exact norm, then alias, then trigram similarity."""
+    norm = normalize_entity_name(name)[:200]
+    if not norm:
+        return []
+    exact = list(Entity.objects.filter(tenant=tenant, norm=norm))
+    if exact:
+        return exact
+    aliased = list(Entity.objects.filter(tenant=tenant, aliases__norm=norm).distinct())
+    if aliased:
+        return aliased
+    return list(
+        Entity.objects.filter(tenant=tenant, norm__trigram_similar=norm)
+        .annotate(similarity=TrigramSimilarity("norm", norm))
+        .filter(similarity__gte=NAME_MATCH_THRESHOLD)
+        .order_by("-similarity", "-mention_count", "id")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    entity_id: int
+    entity_name: str
+    relationship: str
+    direction: str  # "out": the entity is the subject; "in": it is the object
+    memory_id: int
+    confidence: float
+
+
+def entity_neighbours(
+    *,
+    tenant: Tenant,
+    chain_ids: Sequence[int],
+    entity: Entity | int,
+    relationship: str | None = None,
+    direction: str = "both",
+    limit: int = 200,
+) -> list[Neighbour]:
+    """Entities linked to ``entity`` by visible typed edges (optionally one relationship / direction)."""
+    entity_id = entity.pk if isinstance(entity, Entity) else entity
+    links = visible_links(tenant=tenant, chain_ids=chain_ids).filter(object__isnull=False)
+    if relationship:
+        links = links.filter(relationship=relationship)
+    result: list[Neighbour] = []
+    if direction in ("both", "out"):
+        for link in links.filter(subject_id=entity_id).select_related("object").order_by("-confidence", "id")[:limit]:
+            result.append(Neighbour(link.object_id, link.object.name, link.relationship, "out", link.memory_id,
+                                    link.confidence))
+    if direction in ("both", "in"):
+        for link in links.filter(object_id=entity_id).select_related("subject").order_by("-confidence", "id")[:limit]:
+            result.append(Neighbour(link.subject_id, link.subject.name, link.relationship, "in", link.memory_id,
+                                    link.confidence))
+    return result
+
+
+def entity_counterparts(
+    *, tenant: Tenant, chain_ids: Sequence[int], entity_ids: Sequence[int], relationship: str, direction: str
+) -> list[EntityLink]:
+    """The visible typed edges answering a relational question, best first. ``direction="inbound"``: the
+    entities are objects ("who founded X" → subjects); ``"outbound"``: they are subjects ("what did X found").
+    ``partner_of`` / ``competitor_of`` are symmetric and match either side."""
+    links = visible_links(tenant=tenant, chain_ids=chain_ids).filter(relationship=relationship, object__isnull=False)
+    symmetric = relationship in ("partner_of", "competitor_of")
+    if symmetric:
+        links = links.filter(Q(subject_id__in=entity_ids) | Q(object_id__in=entity_ids))
+    elif direction == "inbound":
+        links = links.filter(object_id__in=entity_ids)
+    else:
+        links = links.filter(subject_id__in=entity_ids)
+    return list(links.select_related("subject", "object").order_by("-confidence", "memory_id", "id")[:500])
+
+
+def memories_about(*, tenant: Tenant, chain_ids: Sequence[int], entity_ids: Sequence[int]) -> list[tuple[int, int]]:
+    """(entity id, memory id) for visible memories that are *about* the entities (their title is the entity)."""
+    return list(
+        visible_links(tenant=tenant, chain_ids=chain_ids)
+        .filter(relationship="about", subject_id__in=list(entity_ids))
+        .order_by("memory_id")
+        .values_list("subject_id", "memory_id")
+    )
+
+
+def memories_mentioning(*, tenant: Tenant, chain_ids: Sequence[int], entity: Entity | int) -> QuerySet[Memory]:
+    entity_id = entity.pk if isinstance(entity, Entity) else entity
+    link_memory_ids = visible_links(tenant=tenant, chain_ids=chain_ids).filter(
+        Q(subject_id=entity_id) | Q(object_id=entity_id)
+    ).values("memory_id")
+    return Memory.objects.filter(tenant=tenant, pk__in=link_memory_ids).order_by("-created_at", "-id")
+
+
+def entity_paths(
+    *, tenant: Tenant, chain_ids: Sequence[int], source: Entity | int, target: Entity | int, max_hops: int = 2
+) -> list[list[Neighbour]]:
+    """Paths of 1 or 2 visible typed edges from ``source`` to ``target`` (either direction per hop)."""
+    if not 1 <= max_hops <= 2:
+        raise ValueError("max_hops must be 1 or 2")
+    source_id = source.pk if isinstance(source, Entity) else source
+    target_id = target.pk if isinstance(target, Entity) else target
+    first = entity_neighbours(tenant=tenant, chain_ids=chain_ids, entity=source_id)
+    paths = [[hop] for hop in first if hop.entity_id == target_id]
+    if max_hops == 2:
+        for hop in first:
+            if hop.entity_id in (target_id, source_id):
+                continue
+            for second in entity_neighbours(tenant=tenant, chain_ids=chain_ids, entity=hop.entity_id):
+                if second.entity_id == target_id:
+                    paths.append([hop, second])
+    return paths
+
+
+def entities_visible(*, tenant: Tenant, chain_ids: Sequence[int], q: str = "") -> QuerySet[Entity]:
+    """Entities with at least one visible link, optionally matching ``q`` (substring or trigram)."""
+    visible = visible_links(tenant=tenant, chain_ids=chain_ids)
+    ids = visible.values("subject_id").union(visible.filter(object__isnull=False).values("object_id"))
+    entities = Entity.objects.filter(tenant=tenant, pk__in=ids)
+    if q:
+        norm = normalize_entity_name(q)[:200] or q.casefold()[:200]
+        entities = entities.filter(Q(norm__contains=norm) | Q(norm__trigram_similar=norm) | Q(aliases__norm=norm))
+    return entities.distinct().order_by("-mention_count", "name")
