@@ -10,7 +10,7 @@ from django.contrib.postgres.search import TrigramSimilarity
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from graph.extraction import normalize_entity_name
+from graph.extraction import normalize_entity_name, split_title
 from graph.models import Entity, EntityLink
 from memories.models import Memory, Tenant
 
@@ -31,12 +31,15 @@ def entity_resolve_name(*, tenant: Tenant, name: str, limit: int = 5) -> list[En
     norm = normalize_entity_name(name)[:200]
     if not norm:
         return []
-    exact = list(Entity.objects.filter(tenant=tenant, norm=norm))
-    if exact:
-        return exact
-    aliased = list(Entity.objects.filter(tenant=tenant, aliases__norm=norm).distinct())
-    if aliased:
-        return aliased
+    # the name as written, then without a tagline ("Meta (Cybersecurity)" → "Meta"), as titles are stored
+    short = normalize_entity_name(split_title(name)[0])[:200]
+    for candidate in dict.fromkeys([norm, short]):
+        exact = list(Entity.objects.filter(tenant=tenant, norm=candidate))
+        if exact:
+            return exact
+        aliased = list(Entity.objects.filter(tenant=tenant, aliases__norm=candidate).distinct())
+        if aliased:
+            return aliased
     return list(
         Entity.objects.filter(tenant=tenant, norm__trigram_similar=norm)
         .annotate(similarity=TrigramSimilarity("norm", norm))
@@ -72,12 +75,14 @@ def entity_neighbours(
     result: list[Neighbour] = []
     if direction in ("both", "out"):
         for link in links.filter(subject_id=entity_id).select_related("object").order_by("-confidence", "id")[:limit]:
-            result.append(Neighbour(link.object_id, link.object.name, link.relationship, "out", link.memory_id,
-                                    link.confidence))
+            result.append(
+                Neighbour(link.object_id, link.object.name, link.relationship, "out", link.memory_id, link.confidence)
+            )
     if direction in ("both", "in"):
         for link in links.filter(object_id=entity_id).select_related("subject").order_by("-confidence", "id")[:limit]:
-            result.append(Neighbour(link.subject_id, link.subject.name, link.relationship, "in", link.memory_id,
-                                    link.confidence))
+            result.append(
+                Neighbour(link.subject_id, link.subject.name, link.relationship, "in", link.memory_id, link.confidence)
+            )
     return result
 
 
@@ -110,9 +115,11 @@ def memories_about(*, tenant: Tenant, chain_ids: Sequence[int], entity_ids: Sequ
 
 def memories_mentioning(*, tenant: Tenant, chain_ids: Sequence[int], entity: Entity | int) -> QuerySet[Memory]:
     entity_id = entity.pk if isinstance(entity, Entity) else entity
-    link_memory_ids = visible_links(tenant=tenant, chain_ids=chain_ids).filter(
-        Q(subject_id=entity_id) | Q(object_id=entity_id)
-    ).values("memory_id")
+    link_memory_ids = (
+        visible_links(tenant=tenant, chain_ids=chain_ids)
+        .filter(Q(subject_id=entity_id) | Q(object_id=entity_id))
+        .values("memory_id")
+    )
     return Memory.objects.filter(tenant=tenant, pk__in=link_memory_ids).order_by("-created_at", "-id")
 
 

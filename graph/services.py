@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db import connection, transaction
 
-from graph.extraction import EntityRef, extract_links, normalize_entity_name
+from graph.extraction import EntityRef, extract_links, normalize_entity_name, split_title
 from graph.models import Entity, EntityAlias, EntityKind, EntityLink
 from memories.models import IndexState, Memory, Tenant
 from orgmemory.errors import NotFound, ValidationFailed
@@ -105,13 +105,24 @@ def _replace_links(memory: Memory, resolver: _Resolver) -> int:
     content, title = locked["content"], locked["title"]
     rows: dict[tuple, EntityLink] = {}
     if title:
+        name = split_title(title)[0] or title  # "Echo - Robotics Startup" is about Echo, as the extractor reads it
         about = resolver.resolve(
-            EntityRef(name=title, norm=normalize_entity_name(title) or title.casefold(),
-                      kind=str(memory.metadata.get("entity_kind", "unknown")))
+            EntityRef(
+                name=name,
+                norm=normalize_entity_name(name) or name.casefold(),
+                kind=str(memory.metadata.get("entity_kind", "unknown")),
+            )
         )
         rows[(about.pk, ABOUT, None)] = EntityLink(
-            tenant_id=memory.tenant_id, memory_id=memory.pk, subject=about, relationship=ABOUT, object=None,
-            confidence=ABOUT_CONFIDENCE, subject_norm=about.norm, span_start=0, span_end=0,
+            tenant_id=memory.tenant_id,
+            memory_id=memory.pk,
+            subject=about,
+            relationship=ABOUT,
+            object=None,
+            confidence=ABOUT_CONFIDENCE,
+            subject_norm=about.norm,
+            span_start=0,
+            span_end=0,
         )
     for link in extract_links(content, self_name=title or None):
         if not link.subject.norm or (link.object is not None and not link.object.norm):
@@ -124,19 +135,28 @@ def _replace_links(memory: Memory, resolver: _Resolver) -> int:
         if key in rows and rows[key].confidence >= link.confidence:
             continue
         rows[key] = EntityLink(
-            tenant_id=memory.tenant_id, memory_id=memory.pk, subject=subject, relationship=link.relationship,
-            object=obj, confidence=round(float(link.confidence), 4), subject_norm=link.subject.norm[:NAME_MAX],
-            object_norm=link.object.norm[:NAME_MAX] if link.object else "", metadata=dict(link.metadata),
-            span_start=link.span[0], span_end=link.span[1],
+            tenant_id=memory.tenant_id,
+            memory_id=memory.pk,
+            subject=subject,
+            relationship=link.relationship,
+            object=obj,
+            confidence=round(float(link.confidence), 4),
+            subject_norm=link.subject.norm[:NAME_MAX],
+            object_norm=link.object.norm[:NAME_MAX] if link.object else "",
+            metadata=dict(link.metadata),
+            span_start=link.span[0],
+            span_end=link.span[1],
         )
-    previous = set(
-        EntityLink.objects.filter(memory_id=memory.pk).values_list("subject_id", flat=True)
-    ) | set(EntityLink.objects.filter(memory_id=memory.pk, object__isnull=False).values_list("object_id", flat=True))
+    previous = set(EntityLink.objects.filter(memory_id=memory.pk).values_list("subject_id", flat=True)) | set(
+        EntityLink.objects.filter(memory_id=memory.pk, object__isnull=False).values_list("object_id", flat=True)
+    )
     EntityLink.objects.filter(memory_id=memory.pk).delete()
     EntityLink.objects.bulk_create(rows.values())
-    touched = previous | {link.subject_id for link in rows.values()} | {
-        link.object_id for link in rows.values() if link.object_id
-    }
+    touched = (
+        previous
+        | {link.subject_id for link in rows.values()}
+        | {link.object_id for link in rows.values() if link.object_id}
+    )
     entities_recount(tenant_id=memory.tenant_id, entity_ids=touched)
     Memory.objects.filter(pk=memory.pk).update(links_state=IndexState.READY, links_error="")
     return len(rows)

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import connection
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,8 @@ class _Recorder:
             except Exception:  # tracking is best effort: never break the process over a counter
                 logger.exception("recording accesses failed")
             finally:
-                close_old_connections()
+                # at most one batch a second: reconnecting is cheap, and an idle thread then holds no connection
+                connection.close()
                 for _ in items:
                     self._queue.task_done()
 

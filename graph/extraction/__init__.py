@@ -1,0 +1,22 @@
+"""Zero-LLM, precision-first link extraction (DESIGN §6). Pure Python: no Django, no database.
+
+Public API::
+
+    from graph.extraction import EntityRef, Link, RELATIONSHIPS, extract_links, normalize_entity_name
+"""
+
+from graph.extraction.extract import extract_links
+from graph.extraction.normalize import normalize_entity_name
+from graph.extraction.selfref import split_title
+from graph.extraction.types import ENTITY_KINDS, RELATIONSHIPS, TYPED_RELATIONSHIPS, EntityRef, Link
+
+__all__ = [
+    "ENTITY_KINDS",
+    "RELATIONSHIPS",
+    "TYPED_RELATIONSHIPS",
+    "EntityRef",
+    "Link",
+    "extract_links",
+    "normalize_entity_name",
+    "split_title",
+]

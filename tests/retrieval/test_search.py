@@ -1,0 +1,254 @@
+"""The search service on real PostgreSQL with the real embedder: visibility in every arm, tiers, relational
+answers, degraded mode, access tracking, gaps, option validation."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from memories.embedding import embedder_override
+from memories.models import Memory, Policy
+from memories.services.access import access_flush
+from memories.services.memory import Author, memory_create
+from orgmemory.errors import NotFound, ValidationFailed
+from retrieval.services import SearchOptions, search_memories
+
+pytestmark = pytest.mark.django_db
+
+ADMIN = Author(kind="admin", label="curator")
+
+
+@pytest.fixture
+def store(acme, globex, django_capture_on_commit_callbacks):
+    """memory_create as an admin at a scope tag (any tenant), with indexing (embedding + links) run."""
+
+    def _store(tenant, scope, content, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return memory_create(tenant=tenant, author=ADMIN, content=content, scope=scope, **kwargs).memory
+
+    return _store
+
+
+@pytest.fixture
+def everywhere(acme, globex, store):
+    """The same fact about the quarterly hackathon at every scope of both tenants."""
+    scopes = {
+        "user:albert": acme,
+        "user:bea": acme,
+        "team:platform": acme,
+        "team:data": acme,
+        "division:eu": acme,
+        "team:sales": acme,
+        "division:us": acme,
+        "org:acme": acme,
+        "org:globex": globex,
+        "user:zed": globex,
+    }
+    return {
+        tag: store(tenant, tag, f"The quarterly hackathon is organised by the {tag.replace(':', ' ')} people.")
+        for tag, tenant in scopes.items()
+    }
+
+
+def tags(result):
+    return sorted(hit.memory.scope.tag for hit in result.hits)
+
+
+@pytest.mark.parametrize(
+    ("user", "visible"),
+    [
+        ("albert", ["division:eu", "org:acme", "team:platform", "user:albert"]),
+        ("bea", ["division:eu", "org:acme", "team:platform", "user:bea"]),
+        ("dora", ["division:eu", "org:acme", "team:data"]),
+        ("carlos", ["division:us", "org:acme", "team:sales"]),
+    ],
+)
+@pytest.mark.parametrize("arms", [("keyword",), ("vector",), ("keyword", "vector", "relational")])
+def test_visibility_matrix_is_exact_in_every_arm(acme, everywhere, user, visible, arms):
+    result = search_memories(
+        tenant=acme, user_id=user, query="quarterly hackathon organised", options=SearchOptions(top_k=50, arms=arms)
+    )
+
+    assert tags(result) == visible
+
+
+def test_other_tenant_sees_only_its_own(globex, everywhere):
+    result = search_memories(
+        tenant=globex, user_id="albert", query="quarterly hackathon", options=SearchOptions(top_k=50)
+    )
+
+    assert tags(result) == ["org:globex"]
+
+
+def test_tier_boost_puts_the_users_own_fact_above_the_orgs(acme, store):
+    org = store(acme, "org:acme", "Standup starts at 09:30 every weekday.")
+    mine = store(acme, "user:albert", "Standup starts at 09:30 every weekday!")
+
+    result = search_memories(
+        tenant=acme, user_id="albert", query="when does standup start", options=SearchOptions(top_k=5, explain=True)
+    )
+
+    assert [hit.memory.pk for hit in result.hits[:2]] == [mine.pk, org.pk]
+    assert result.hits[0].explain["tier"] == 1.0
+    assert result.hits[1].explain["tier"] == 0.6
+
+
+def test_policy_tier_override_changes_the_order(acme, store):
+    org = store(acme, "org:acme", "Standup starts at 09:30 every weekday.")
+    mine = store(acme, "user:albert", "Standup starts at 09:30 every weekday!")
+    Policy.objects.filter(tenant=acme, scope__isnull=True).update(tier_boost={"org": 1.0, "user": 0.5})
+
+    result = search_memories(tenant=acme, user_id="albert", query="when does standup start")
+
+    assert [hit.memory.pk for hit in result.hits[:2]] == [org.pk, mine.pk]
+
+
+def test_relational_question_is_answered_from_edges(acme, store):
+    stating = store(acme, "org:acme", "Acme Robotics was founded by Alice Smith and Bob Lee in 2019.")
+    alice = store(acme, "org:acme", "Alice leads hardware and lives in Lyon.", title="Alice Smith")
+    store(acme, "org:acme", "Bob Lee runs the robotics lab.", title="Bob Lee")
+    store(acme, "org:acme", "The cafeteria serves pasta on Mondays.")
+
+    result = search_memories(
+        tenant=acme,
+        user_id="albert",
+        query="Who founded Acme Robotics?",
+        options=SearchOptions(top_k=5, synthesize=True, explain=True),
+    )
+
+    ids = [hit.memory.pk for hit in result.hits]
+    assert stating.pk in ids and alice.pk in ids
+    assert result.relational.relationship == "founded"
+    assert result.answer.used_llm is False
+    assert result.answer.text.startswith("Acme Robotics was founded by Alice Smith [")
+    assert "Bob Lee [" in result.answer.text
+    assert {memory_id for _, memory_id in result.answer.citations} <= set(ids)
+    relational_ranks = [hit.explain["ranks"]["relational"] for hit in result.hits if hit.memory.pk == alice.pk]
+    assert relational_ranks[0] is not None
+
+
+def test_relational_edges_respect_scope(acme, store):
+    store(acme, "user:bea", "Zeta Labs was founded by Quentin Moss.")
+
+    albert = search_memories(
+        tenant=acme, user_id="albert", query="Who founded Zeta Labs?", options=SearchOptions(synthesize=True)
+    )
+    bea = search_memories(
+        tenant=acme, user_id="bea", query="Who founded Zeta Labs?", options=SearchOptions(synthesize=True)
+    )
+
+    assert albert.hits == []
+    assert "Quentin Moss" not in albert.answer.text
+    assert bea.answer.text.startswith("Zeta Labs was founded by Quentin Moss [1]")
+
+
+def test_degraded_mode_without_embedder(acme, store):
+    store(acme, "org:acme", "The VPN uses WireGuard.")
+
+    class Broken:
+        name, dimensions = "broken", 384
+
+        def embed(self, texts):
+            raise RuntimeError("no model")
+
+    with embedder_override(Broken()):
+        result = search_memories(tenant=acme, user_id="albert", query="VPN WireGuard")
+
+    assert result.degraded == ["vector"]
+    assert [hit.memory.content for hit in result.hits] == ["The VPN uses WireGuard."]
+
+
+@pytest.mark.django_db(transaction=True)  # the recorder thread has its own connection: the data must be committed
+def test_access_is_recorded_off_the_request_path(acme, store):
+    memory = store(acme, "org:acme", "The VPN uses WireGuard.")
+
+    search_memories(tenant=acme, user_id="albert", query="VPN WireGuard")
+    search_memories(tenant=acme, user_id="bea", query="VPN WireGuard")
+    assert access_flush(timeout=10)
+
+    memory.refresh_from_db()
+    assert memory.access_count == 2
+    assert memory.last_accessed_at is not None
+
+
+def test_superseded_and_expired_memories_are_not_returned(acme, store):
+    old = store(acme, "org:acme", "The platform team deploys on Tuesdays and Thursdays.")
+    new = store(acme, "org:acme", "The platform team deploys on Tuesdays and Thursdays after 10:00.")
+    gone = store(acme, "org:acme", "Temporary: the platform deploy freeze lasts until Friday.")
+    Memory.objects.filter(pk=gone.pk).update(expires_at=timezone.now() - timedelta(days=1))
+
+    result = search_memories(tenant=acme, user_id="albert", query="platform deploys", options=SearchOptions(top_k=50))
+
+    ids = [hit.memory.pk for hit in result.hits]
+    assert new.pk in ids
+    assert old.pk not in ids and gone.pk not in ids
+
+
+def test_keyword_or_fallback_and_title_typos(acme, store):
+    kafka = store(acme, "org:acme", "Brokers run in Frankfurt.", title="Kafka cluster")
+
+    both = search_memories(
+        tenant=acme, user_id="albert", query="Kafka nonexistentword", options=SearchOptions(arms=("keyword",))
+    )
+    typo = search_memories(
+        tenant=acme, user_id="albert", query="Kafak cluster", options=SearchOptions(arms=("keyword",))
+    )
+
+    assert [hit.memory.pk for hit in both.hits] == [kafka.pk]
+    assert [hit.memory.pk for hit in typo.hits] == [kafka.pk]
+
+
+def test_kinds_and_scopes_filters(acme, store):
+    fact = store(acme, "team:platform", "On-call rotates weekly.", kind="fact")
+    policy = store(acme, "org:acme", "On-call engineers get a day off after a night page.", kind="policy")
+
+    only_policies = search_memories(
+        tenant=acme, user_id="albert", query="on-call", options=SearchOptions(kinds=("policy",))
+    )
+    only_team = search_memories(
+        tenant=acme, user_id="albert", query="on-call", options=SearchOptions(scopes=("team:platform",))
+    )
+
+    assert [hit.memory.pk for hit in only_policies.hits] == [policy.pk]
+    assert [hit.memory.pk for hit in only_team.hits] == [fact.pk]
+    with pytest.raises(ValidationFailed):
+        search_memories(tenant=acme, user_id="albert", query="x", options=SearchOptions(scopes=("team:sales",)))
+
+
+def test_gaps_report_unknown_terms_and_contradictions(acme, store):
+    yes = store(acme, "team:platform", "We deploy on Fridays.")
+    no = store(acme, "team:platform", "We no longer deploy on Fridays.")
+
+    result = search_memories(
+        tenant=acme, user_id="albert", query="deploy Fridays zanzibar", options=SearchOptions(gaps=True)
+    )
+
+    assert result.gaps.unknown_terms == ("zanzibar",)
+    assert result.gaps.contradictions == ((no.pk, yes.pk),)
+    assert 0 < result.gaps.confidence < 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"query": ""}, ValidationFailed),
+        ({"query": "a\x00b"}, ValidationFailed),
+        ({"query": "x" * 2001}, ValidationFailed),
+        ({"query": "x", "options": SearchOptions(top_k=51)}, ValidationFailed),
+        ({"query": "x", "options": SearchOptions(top_k=0)}, ValidationFailed),
+        ({"query": "x", "options": SearchOptions(kinds=("gossip",))}, ValidationFailed),
+        ({"query": "x", "user_id": "ghost"}, NotFound),
+    ],
+)
+def test_bad_requests(acme, kwargs, error):
+    with pytest.raises(error):
+        search_memories(tenant=acme, **{"user_id": "albert", **kwargs})
+
+
+@pytest.mark.parametrize("query", ["((((", "a" * 1000, "'\"&|!:*<->", "who founded " + "(" * 70, "\\d+$^"])
+def test_hostile_queries_do_not_fail(acme, store, query):
+    store(acme, "org:acme", "Something.")
+
+    result = search_memories(tenant=acme, user_id="albert", query=query)
+
+    assert result.degraded == []
