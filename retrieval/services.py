@@ -28,11 +28,13 @@ logger = logging.getLogger(__name__)
 
 MAX_TOP_K = 50
 MAX_QUERY_CHARS = 2000
-# Chosen with eval_retrieval on world-v1 (see docs/ARCHITECTURE.md): autocut off keeps R@5 highest there.
+# Chosen with eval_retrieval on world-v1: autocut cost R@5 at every relational weight (0.853 vs 0.986 at 4.0);
+# it stays a per-request option for callers who prefer fewer, surer rows.
 DEFAULT_AUTOCUT = False
 # When the relational arm answered with typed edges, the graph knows the answer: its arm weighs this much in RRF
-# (DESIGN's 0.5 applies otherwise, e.g. to "about X" questions). Chosen with eval_retrieval (docs/ARCHITECTURE.md).
-RELATIONAL_WEIGHT_WITH_EDGES = 0.5
+# (DESIGN's 0.5 applies otherwise, e.g. to "about X" questions). Chosen with eval_retrieval on world-v1: full R@5
+# 0.838 / 0.879 / 0.939 / 0.986 / 0.986 at weights 0.5 / 1 / 2 / 4 / 8 (docs/ARCHITECTURE.md).
+RELATIONAL_WEIGHT_WITH_EDGES = 4.0
 
 
 @dataclass(frozen=True)
