@@ -10,3 +10,4 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast use
 
 # A test database per test process, so that two runs (a developer's and `make test`) never share one.
 DATABASES["default"]["TEST"] = {"NAME": f"test_orgmemory_{os.getpid()}"}  # noqa: F405
+LOGGING["loggers"]["celery.app.trace"] = {"level": "WARNING"}  # noqa: F405  (one INFO line per inline task)

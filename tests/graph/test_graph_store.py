@@ -1,0 +1,236 @@
+"""Links on save/update/delete, mention counts, resolution, merge/split, and scope-filtered graph selectors."""
+
+import pytest
+
+from graph.models import Entity, EntityAlias, EntityLink
+from graph.selectors import (
+    entities_visible,
+    entity_counterparts,
+    entity_neighbours,
+    entity_paths,
+    entity_resolve_name,
+    memories_about,
+    memories_mentioning,
+)
+from graph.services import entity_merge, entity_split_alias, link_delete, links_extract_for_memories
+from memories.models import IndexState, Member, Memory
+from memories.selectors import scope_chain_for
+from memories.services.memory import Author, memory_create, memory_delete, memory_update
+
+pytestmark = pytest.mark.django_db
+ADMIN = Author(kind="admin", label="curator")
+
+
+@pytest.fixture
+def store(acme, django_capture_on_commit_callbacks):
+    def _store(content, scope="org:acme", tenant=None, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return memory_create(tenant=tenant or acme, author=ADMIN, content=content, scope=scope, **kwargs).memory
+
+    return _store
+
+
+def edges(memory):
+    return sorted(
+        (link.subject.name, link.relationship, link.object.name if link.object else None)
+        for link in EntityLink.objects.filter(memory=memory).select_related("subject", "object")
+    )
+
+
+def counts(tenant):
+    return dict(Entity.objects.filter(tenant=tenant).values_list("name", "mention_count"))
+
+
+def chain_ids(tenant, user_id):
+    return [scope.pk for scope in scope_chain_for(tenant=tenant, user_id=user_id)]
+
+
+class TestLinksFollowTheMemory:
+    def test_save_extracts_typed_links_and_the_about_link(self, acme, store):
+        memory = store(
+            "Acme Robotics was founded by Alice Smith and Bob Lee. Sequoia invested in Acme Robotics.",
+            title="Acme Robotics",
+        )
+
+        assert edges(memory) == [
+            ("Acme Robotics", "about", None),
+            ("Alice Smith", "founded", "Acme Robotics"),
+            ("Bob Lee", "founded", "Acme Robotics"),
+            ("Sequoia", "invested_in", "Acme Robotics"),
+        ]
+        assert Memory.objects.get(pk=memory.pk).links_state == IndexState.READY
+        assert counts(acme) == {"Acme Robotics": 1, "Alice Smith": 1, "Bob Lee": 1, "Sequoia": 1}
+
+    def test_update_replaces_links_and_counts_stay_exact(self, acme, store, django_capture_on_commit_callbacks):
+        first = store("Alice Smith founded Acme Robotics.")
+        store("Alice Smith advises Beta Labs.")
+
+        with django_capture_on_commit_callbacks(execute=True):
+            memory_update(memory=first, author=ADMIN, content="Carol Diaz founded Acme Robotics.")
+
+        assert edges(first) == [("Carol Diaz", "founded", "Acme Robotics")]
+        assert counts(acme) == {"Acme Robotics": 1, "Alice Smith": 1, "Beta Labs": 1, "Carol Diaz": 1}
+
+    def test_delete_cascades_and_prunes_orphans(self, acme, store, django_capture_on_commit_callbacks):
+        first = store("Alice Smith founded Acme Robotics.")
+        store("Alice Smith advises Beta Labs.")
+
+        with django_capture_on_commit_callbacks(execute=True):
+            memory_delete(memory=first)
+
+        assert EntityLink.objects.filter(memory_id=first.pk).count() == 0
+        assert counts(acme) == {"Alice Smith": 1, "Beta Labs": 1}
+
+    def test_same_name_in_two_tenants_is_two_entities(self, acme, globex, store):
+        store("Alice Smith founded Acme Robotics.")
+        store("Alice Smith founded Globex Labs.", scope="org:globex", tenant=globex)
+
+        assert Entity.objects.filter(norm="alice smith").count() == 2
+        assert counts(globex) == {"Alice Smith": 1, "Globex Labs": 1}
+
+    def test_resolution_uses_aliases_and_fuzzy_names(self, acme, store):
+        store("Alice Smith founded Acme Robotics.")
+        alice = Entity.objects.get(tenant=acme, norm="alice smith")
+        EntityAlias.objects.create(tenant=acme, entity=alice, name="Ally Smith", norm="ally smith")
+
+        store("Ally Smith advises Beta Labs.")
+        store("Acme Robotic was backed by Sequoia.")  # a typo of a known company
+
+        assert Entity.objects.filter(tenant=acme, norm="ally smith").count() == 0
+        assert counts(acme)["Alice Smith"] == 2
+        assert counts(acme)["Acme Robotics"] == 2
+        assert [e.name for e in entity_resolve_name(tenant=acme, name="acme robotics")] == ["Acme Robotics"]
+
+    def test_extraction_failure_marks_the_memory_and_is_retryable(self, acme, store, monkeypatch):
+        memory = store("Alice Smith founded Acme Robotics.")
+
+        def explode(*args, **kwargs):
+            raise RuntimeError("extractor bug")
+
+        monkeypatch.setattr("graph.services.extract_links", explode)
+        assert links_extract_for_memories(memory_ids=[memory.pk]) == {"memories": 0, "failed": 1, "links": 0}
+        memory.refresh_from_db()
+        assert (memory.links_state, memory.links_error) == (IndexState.FAILED, "RuntimeError: extractor bug")
+        assert edges(memory) == [("Alice Smith", "founded", "Acme Robotics")]  # the old links are kept
+        monkeypatch.undo()
+
+        assert links_extract_for_memories(memory_ids=[memory.pk])["memories"] == 1
+        memory.refresh_from_db()
+        assert memory.links_state == IndexState.READY
+
+
+class TestMergeAndSplit:
+    def test_merge_repoints_links_and_split_undoes_it(self, acme, store):
+        store("Alice Smith founded Acme Robotics.")
+        store("Al Smith advises Acme Robotics.")
+        alice = Entity.objects.get(tenant=acme, norm="alice smith")
+        al = Entity.objects.get(tenant=acme, norm="al smith")
+
+        survivor = entity_merge(tenant=acme, survivor=alice, others=[al])
+
+        assert survivor.mention_count == 2
+        assert not Entity.objects.filter(pk=al.pk).exists()
+        assert list(survivor.aliases.values_list("norm", flat=True)) == ["al smith"]
+        assert EntityLink.objects.filter(subject=survivor).count() == 2
+
+        split = entity_split_alias(alias=survivor.aliases.get())
+
+        survivor.refresh_from_db()
+        assert split.norm == "al smith"
+        assert [link.relationship for link in EntityLink.objects.filter(subject=split)] == ["advises"]
+        assert [link.relationship for link in EntityLink.objects.filter(subject=survivor)] == ["founded"]
+        assert (survivor.mention_count, split.mention_count) == (1, 1)
+
+    def test_merge_refuses_another_tenants_entity(self, acme, globex, store):
+        store("Alice Smith founded Acme Robotics.")
+        store("Zed Kowalski founded Globex Labs.", scope="org:globex", tenant=globex)
+        from orgmemory.errors import NotFound
+
+        with pytest.raises(NotFound):
+            entity_merge(
+                tenant=acme,
+                survivor=Entity.objects.get(tenant=acme, norm="alice smith"),
+                others=[Entity.objects.get(tenant=globex, norm="zed kowalski")],
+            )
+
+    def test_link_delete_keeps_counts_exact(self, acme, store):
+        store("Alice Smith founded Acme Robotics. Alice Smith advises Beta Labs.")
+        link = EntityLink.objects.get(relationship="advises")
+
+        link_delete(link=link)
+
+        assert counts(acme) == {"Acme Robotics": 1, "Alice Smith": 1}
+
+
+class TestScopeFilteredSelectors:
+    @pytest.fixture
+    def graph(self, acme, store):
+        store("Acme Robotics was founded by Alice Smith.", scope="org:acme", title="Acme Robotics")
+        store("Alice Smith advises Beta Labs.", scope="team:platform")
+        store("Bea Schmidt advises Relay Freight. Alice Smith invested in Relay Freight.", scope="user:bea")
+        store("Carl Jones works at Relay Freight.", scope="team:sales")
+        return {
+            name: Entity.objects.get(tenant=acme, name=name)
+            for name in ["Acme Robotics", "Alice Smith", "Beta Labs", "Relay Freight", "Bea Schmidt", "Carl Jones"]
+        }
+
+    def test_a_link_in_beas_private_memory_is_invisible_to_albert(self, acme, graph):
+        albert, bea = chain_ids(acme, "albert"), chain_ids(acme, "bea")
+
+        seen_by_albert = {
+            (n.entity_name, n.relationship, n.direction)
+            for n in entity_neighbours(tenant=acme, chain_ids=albert, entity=graph["Alice Smith"])
+        }
+        seen_by_bea = {
+            (n.entity_name, n.relationship, n.direction)
+            for n in entity_neighbours(tenant=acme, chain_ids=bea, entity=graph["Alice Smith"])
+        }
+
+        assert seen_by_albert == {("Acme Robotics", "founded", "out"), ("Beta Labs", "advises", "out")}
+        assert seen_by_bea == seen_by_albert | {("Relay Freight", "invested_in", "out")}
+
+    def test_counterparts_about_and_mentions_are_filtered(self, acme, globex, graph):
+        albert, carlos = chain_ids(acme, "albert"), chain_ids(acme, "carlos")
+
+        assert (
+            entity_counterparts(
+                tenant=acme,
+                chain_ids=albert,
+                entity_ids=[graph["Relay Freight"].pk],
+                relationship="advises",
+                direction="inbound",
+            )
+            == []
+        )
+        carl = entity_counterparts(
+            tenant=acme,
+            chain_ids=carlos,
+            entity_ids=[graph["Relay Freight"].pk],
+            relationship="works_at",
+            direction="inbound",
+        )
+        assert [link.subject.name for link in carl] == ["Carl Jones"]
+        assert len(memories_about(tenant=acme, chain_ids=albert, entity_ids=[graph["Acme Robotics"].pk])) == 1
+        assert memories_mentioning(tenant=acme, chain_ids=albert, entity=graph["Relay Freight"]).count() == 0
+        assert memories_mentioning(tenant=acme, chain_ids=carlos, entity=graph["Relay Freight"]).count() == 1
+        assert entity_neighbours(tenant=globex, chain_ids=albert, entity=graph["Alice Smith"]) == []
+
+    def test_entities_visible_and_paths(self, acme, graph):
+        albert = chain_ids(acme, "albert")
+
+        names = set(entities_visible(tenant=acme, chain_ids=albert).values_list("name", flat=True))
+        paths = entity_paths(tenant=acme, chain_ids=albert, source=graph["Acme Robotics"], target=graph["Beta Labs"])
+
+        assert names == {"Acme Robotics", "Alice Smith", "Beta Labs"}
+        assert [[(hop.entity_name, hop.relationship) for hop in path] for path in paths] == [
+            [("Alice Smith", "founded"), ("Beta Labs", "advises")]
+        ]
+        assert (
+            entity_paths(tenant=acme, chain_ids=albert, source=graph["Acme Robotics"], target=graph["Relay Freight"])
+            == []
+        )
+
+
+def test_member_rows_untouched(acme, store):
+    store("Alice Smith founded Acme Robotics.")
+    assert Member.objects.filter(tenant=acme).count() == 4
