@@ -82,9 +82,7 @@ class EntityLink(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(
-                condition=Q(confidence__gte=0) & Q(confidence__lte=1), name="link_confidence_range"
-            ),
+            models.CheckConstraint(condition=Q(confidence__gte=0) & Q(confidence__lte=1), name="link_confidence_range"),
             models.CheckConstraint(
                 condition=Q(object__isnull=False) | Q(relationship__in=["mentioned", "about"]),
                 name="link_object_unless_mention",

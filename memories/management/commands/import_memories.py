@@ -19,8 +19,19 @@ from orgmemory.errors import DomainError
 
 BATCH = 64
 _FIELDS = {
-    "user_id", "scope", "content", "title", "kind", "metadata", "external_id", "author", "app_name", "session_id",
-    "event_id", "created_at", "expires_at",
+    "user_id",
+    "scope",
+    "content",
+    "title",
+    "kind",
+    "metadata",
+    "external_id",
+    "author",
+    "app_name",
+    "session_id",
+    "event_id",
+    "created_at",
+    "expires_at",
 }
 
 
