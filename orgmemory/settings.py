@@ -66,6 +66,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "orgmemory.api.middleware.RequestIdMiddleware",  # first: every response, errors included, gets X-Request-ID
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -144,6 +145,45 @@ ORGMEMORY_EMBEDDING_MODEL = os.environ.get("ORGMEMORY_EMBEDDING_MODEL", "").stri
 ORGMEMORY_EMBED_THREADS = env_int("ORGMEMORY_EMBED_THREADS", 1)
 ORGMEMORY_EMBED_BATCH_SIZE = env_int("ORGMEMORY_EMBED_BATCH_SIZE", 32)
 ORGMEMORY_SWEEP_AFTER_SECONDS = env_int("ORGMEMORY_SWEEP_AFTER_SECONDS", 60)
+
+# --- REST API -------------------------------------------------------------------------------------------------
+# Deny by default: API views extend orgmemory.api.base.ApiView, which declares its own authentication and
+# permissions; any other DRF view gets none. Throttling is per API key (ORGMEMORY_API_RATE, e.g. "1200/minute").
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["orgmemory.api.auth.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["orgmemory.api.auth.DenyAll"],
+    "DEFAULT_THROTTLE_CLASSES": ["orgmemory.api.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"api_key": os.environ.get("ORGMEMORY_API_RATE", "").strip() or "1200/minute"},
+    "DEFAULT_PARSER_CLASSES": ["orgmemory.api.parsers.StrictJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "orgmemory.api.exceptions.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+# The interactive docs load Swagger UI from a CDN unless the drf-spectacular-sidecar package is installed.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "OrgMemory API",
+    "DESCRIPTION": (
+        "Long-term memory for AI agents, shared along an organisation's hierarchy. Authenticate with "
+        "`Authorization: Bearer <api key>`; every call names the `user_id` the agent acts for, and sees only that "
+        'user\'s scope chain. Errors are `{"error": {"code", "message", "details"}}`.'
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MemoryKindEnum": "memories.models.memory.MemoryKind.choices",
+        "EntityKindEnum": "graph.models.EntityKind.choices",
+    },
+}
+if "drf_spectacular_sidecar" in INSTALLED_APPS:  # self-hosted Swagger UI assets, no CDN
+    SPECTACULAR_SETTINGS.update(SWAGGER_UI_DIST="SIDECAR", SWAGGER_UI_FAVICON_HREF="SIDECAR", REDOC_DIST="SIDECAR")
 
 LOGGING = {
     "version": 1,

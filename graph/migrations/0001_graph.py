@@ -9,91 +9,162 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('memories', '0003_memory_store'),
+        ("memories", "0003_memory_store"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Entity',
+            name="Entity",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('norm', models.CharField(help_text='Normalised name: the identity within the tenant.', max_length=200)),
-                ('kind', models.CharField(choices=[('person', 'Person'), ('company', 'Company'), ('org', 'Org'), ('product', 'Product'), ('place', 'Place'), ('event', 'Event'), ('unknown', 'Unknown')], default='unknown', max_length=16)),
-                ('target', models.CharField(blank=True, help_text='Link target it was written with, if any.', max_length=300)),
-                ('mention_count', models.PositiveIntegerField(default=0, help_text='Distinct memories that link to it.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entities', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                (
+                    "norm",
+                    models.CharField(help_text="Normalised name: the identity within the tenant.", max_length=200),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("person", "Person"),
+                            ("company", "Company"),
+                            ("org", "Org"),
+                            ("product", "Product"),
+                            ("place", "Place"),
+                            ("event", "Event"),
+                            ("unknown", "Unknown"),
+                        ],
+                        default="unknown",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "target",
+                    models.CharField(blank=True, help_text="Link target it was written with, if any.", max_length=300),
+                ),
+                (
+                    "mention_count",
+                    models.PositiveIntegerField(default=0, help_text="Distinct memories that link to it."),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="entities", to="memories.tenant"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'entities',
+                "verbose_name_plural": "entities",
             },
         ),
         migrations.CreateModel(
-            name='EntityAlias',
+            name="EntityAlias",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('norm', models.CharField(max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('entity', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='aliases', to='graph.entity')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                ("norm", models.CharField(max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "entity",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="aliases", to="graph.entity"
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="memories.tenant"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'entity aliases',
+                "verbose_name_plural": "entity aliases",
             },
         ),
         migrations.CreateModel(
-            name='EntityLink',
+            name="EntityLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('relationship', models.CharField(max_length=32)),
-                ('confidence', models.FloatField()),
-                ('subject_norm', models.CharField(blank=True, max_length=200)),
-                ('object_norm', models.CharField(blank=True, max_length=200)),
-                ('metadata', models.JSONField(blank=True, default=dict)),
-                ('span_start', models.PositiveIntegerField(default=0)),
-                ('span_end', models.PositiveIntegerField(default=0)),
-                ('memory', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='links', to='memories.memory')),
-                ('object', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='links_in', to='graph.entity')),
-                ('subject', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='links_out', to='graph.entity')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("relationship", models.CharField(max_length=32)),
+                ("confidence", models.FloatField()),
+                ("subject_norm", models.CharField(blank=True, max_length=200)),
+                ("object_norm", models.CharField(blank=True, max_length=200)),
+                ("metadata", models.JSONField(blank=True, default=dict)),
+                ("span_start", models.PositiveIntegerField(default=0)),
+                ("span_end", models.PositiveIntegerField(default=0)),
+                (
+                    "memory",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="links", to="memories.memory"
+                    ),
+                ),
+                (
+                    "object",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="links_in",
+                        to="graph.entity",
+                    ),
+                ),
+                (
+                    "subject",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="links_out", to="graph.entity"
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="memories.tenant"
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='entity',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['norm'], name='entity_norm_trgm', opclasses=['gin_trgm_ops']),
+            model_name="entity",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["norm"], name="entity_norm_trgm", opclasses=["gin_trgm_ops"]
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entity',
-            constraint=models.UniqueConstraint(fields=('tenant', 'norm'), name='entity_unique_norm'),
+            model_name="entity",
+            constraint=models.UniqueConstraint(fields=("tenant", "norm"), name="entity_unique_norm"),
         ),
         migrations.AddConstraint(
-            model_name='entityalias',
-            constraint=models.UniqueConstraint(fields=('tenant', 'norm'), name='alias_unique_norm'),
+            model_name="entityalias",
+            constraint=models.UniqueConstraint(fields=("tenant", "norm"), name="alias_unique_norm"),
         ),
         migrations.AddIndex(
-            model_name='entitylink',
-            index=models.Index(fields=['tenant', 'object', 'relationship'], name='link_by_object'),
+            model_name="entitylink",
+            index=models.Index(fields=["tenant", "object", "relationship"], name="link_by_object"),
         ),
         migrations.AddIndex(
-            model_name='entitylink',
-            index=models.Index(fields=['tenant', 'subject', 'relationship'], name='link_by_subject'),
+            model_name="entitylink",
+            index=models.Index(fields=["tenant", "subject", "relationship"], name="link_by_subject"),
         ),
         migrations.AddIndex(
-            model_name='entitylink',
-            index=models.Index(fields=['memory'], name='link_by_memory'),
+            model_name="entitylink",
+            index=models.Index(fields=["memory"], name="link_by_memory"),
         ),
         migrations.AddConstraint(
-            model_name='entitylink',
-            constraint=models.CheckConstraint(condition=models.Q(('confidence__gte', 0), ('confidence__lte', 1)), name='link_confidence_range'),
+            model_name="entitylink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("confidence__gte", 0), ("confidence__lte", 1)), name="link_confidence_range"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entitylink',
-            constraint=models.CheckConstraint(condition=models.Q(('object__isnull', False), ('relationship__in', ['mentioned', 'about']), _connector='OR'), name='link_object_unless_mention'),
+            model_name="entitylink",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("object__isnull", False), ("relationship__in", ["mentioned", "about"]), _connector="OR"
+                ),
+                name="link_object_unless_mention",
+            ),
         ),
     ]

@@ -11,131 +11,274 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('memories', '0001_extensions'),
+        ("memories", "0001_extensions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tenant',
+            name="Tenant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=64, unique=True)),
-                ('name', models.CharField(max_length=200)),
-                ('levels', models.JSONField(default=list, help_text="The tree's levels, root first; the last one is the user level.")),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slug", models.SlugField(max_length=64, unique=True)),
+                ("name", models.CharField(max_length=200)),
+                (
+                    "levels",
+                    models.JSONField(
+                        default=list, help_text="The tree's levels, root first; the last one is the user level."
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['slug'],
+                "ordering": ["slug"],
             },
         ),
         migrations.CreateModel(
-            name='Scope',
+            name="Scope",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('level', models.CharField(max_length=32, validators=[django.core.validators.RegexValidator('^[a-z][a-z0-9_]{0,31}$', 'A level is a lowercase word (a-z, 0-9, _).')])),
-                ('key', models.CharField(max_length=128, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$', 'A key is 1–128 characters of letters, digits and . _ @ + - (starting with a letter or digit).')])),
-                ('name', models.CharField(blank=True, max_length=200)),
-                ('parent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='children', to='memories.scope', verbose_name='parent')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scopes', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "level",
+                    models.CharField(
+                        max_length=32,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[a-z][a-z0-9_]{0,31}$", "A level is a lowercase word (a-z, 0-9, _)."
+                            )
+                        ],
+                    ),
+                ),
+                (
+                    "key",
+                    models.CharField(
+                        max_length=128,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$",
+                                "A key is 1–128 characters of letters, digits and . _ @ + - (starting with a letter or digit).",
+                            )
+                        ],
+                    ),
+                ),
+                ("name", models.CharField(blank=True, max_length=200)),
+                (
+                    "parent",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="children",
+                        to="memories.scope",
+                        verbose_name="parent",
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="scopes", to="memories.tenant"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Policy',
+            name="Policy",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('writable_levels', models.JSONField(blank=True, help_text='Levels each kind of author may write at, e.g. {"agent": ["user", "team"]}.', null=True)),
-                ('auto_provision_users', models.BooleanField(blank=True, null=True)),
-                ('max_content_bytes', models.PositiveIntegerField(blank=True, null=True)),
-                ('tier_boost', models.JSONField(blank=True, help_text='Per-level multipliers, e.g. {"org": 0.6}.', null=True)),
-                ('retention_days', models.JSONField(blank=True, help_text='Per kind or level, e.g. {"event": 365}.', null=True)),
-                ('glossary', models.JSONField(blank=True, help_text='Acronym expansions, e.g. {"k8s": "kubernetes"}.', null=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('default_scope', models.ForeignKey(blank=True, help_text='Where auto-provisioned users get their user node (default: the root).', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='memories.scope')),
-                ('scope', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='policy', to='memories.scope')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='policies', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "writable_levels",
+                    models.JSONField(
+                        blank=True,
+                        help_text='Levels each kind of author may write at, e.g. {"agent": ["user", "team"]}.',
+                        null=True,
+                    ),
+                ),
+                ("auto_provision_users", models.BooleanField(blank=True, null=True)),
+                ("max_content_bytes", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "tier_boost",
+                    models.JSONField(blank=True, help_text='Per-level multipliers, e.g. {"org": 0.6}.', null=True),
+                ),
+                (
+                    "retention_days",
+                    models.JSONField(blank=True, help_text='Per kind or level, e.g. {"event": 365}.', null=True),
+                ),
+                (
+                    "glossary",
+                    models.JSONField(
+                        blank=True, help_text='Acronym expansions, e.g. {"k8s": "kubernetes"}.', null=True
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "default_scope",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Where auto-provisioned users get their user node (default: the root).",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="memories.scope",
+                    ),
+                ),
+                (
+                    "scope",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="policy",
+                        to="memories.scope",
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="policies", to="memories.tenant"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'policies',
+                "verbose_name_plural": "policies",
             },
         ),
         migrations.CreateModel(
-            name='Member',
+            name="Member",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('user_id', models.CharField(max_length=128, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$', 'A key is 1–128 characters of letters, digits and . _ @ + - (starting with a letter or digit).')])),
-                ('display_name', models.CharField(blank=True, max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('scope', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='member', to='memories.scope')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "user_id",
+                    models.CharField(
+                        max_length=128,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$",
+                                "A key is 1–128 characters of letters, digits and . _ @ + - (starting with a letter or digit).",
+                            )
+                        ],
+                    ),
+                ),
+                ("display_name", models.CharField(blank=True, max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "scope",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="member", to="memories.scope"
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="members", to="memories.tenant"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['user_id'],
+                "ordering": ["user_id"],
             },
         ),
         migrations.CreateModel(
-            name='ApiKey',
+            name="ApiKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('prefix', models.CharField(editable=False, max_length=16, unique=True)),
-                ('key_hash', models.CharField(editable=False, max_length=64)),
-                ('permissions', models.JSONField(default=list, help_text='Any of read, write, delete, admin.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
-                ('scope', models.ForeignKey(blank=True, help_text='Optional: restrict the key to this subtree.', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='api_keys', to='memories.scope')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_keys', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("prefix", models.CharField(editable=False, max_length=16, unique=True)),
+                ("key_hash", models.CharField(editable=False, max_length=64)),
+                ("permissions", models.JSONField(default=list, help_text="Any of read, write, delete, admin.")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "scope",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Optional: restrict the key to this subtree.",
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="api_keys",
+                        to="memories.scope",
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="api_keys", to="memories.tenant"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tenant', 'name'],
+                "ordering": ["tenant", "name"],
             },
         ),
         migrations.CreateModel(
-            name='TenantStaff',
+            name="TenantStaff",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff', to='memories.tenant')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tenant_staff', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="staff", to="memories.tenant"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tenant_staff",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tenant administrator',
+                "verbose_name": "tenant administrator",
             },
         ),
         migrations.AddIndex(
-            model_name='scope',
-            index=models.Index(fields=['tenant', 'parent'], name='scope_tenant_parent'),
+            model_name="scope",
+            index=models.Index(fields=["tenant", "parent"], name="scope_tenant_parent"),
         ),
         migrations.AddConstraint(
-            model_name='scope',
-            constraint=models.UniqueConstraint(fields=('tenant', 'level', 'key'), name='scope_unique_key_per_tenant_level'),
+            model_name="scope",
+            constraint=models.UniqueConstraint(
+                fields=("tenant", "level", "key"), name="scope_unique_key_per_tenant_level"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='scope',
-            constraint=models.CheckConstraint(condition=models.Q(('parent', models.F('id')), _negated=True), name='scope_not_own_parent'),
+            model_name="scope",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("parent", models.F("id")), _negated=True), name="scope_not_own_parent"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='policy',
-            constraint=models.UniqueConstraint(condition=models.Q(('scope__isnull', True)), fields=('tenant',), name='policy_one_default_per_tenant'),
+            model_name="policy",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("scope__isnull", True)), fields=("tenant",), name="policy_one_default_per_tenant"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='policy',
-            constraint=models.CheckConstraint(condition=models.Q(('max_content_bytes__isnull', True), ('max_content_bytes__gte', 1), _connector='OR'), name='policy_max_content_positive'),
+            model_name="policy",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("max_content_bytes__isnull", True), ("max_content_bytes__gte", 1), _connector="OR"),
+                name="policy_max_content_positive",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='member',
-            constraint=models.UniqueConstraint(fields=('tenant', 'user_id'), name='member_unique_user_id_per_tenant'),
+            model_name="member",
+            constraint=models.UniqueConstraint(fields=("tenant", "user_id"), name="member_unique_user_id_per_tenant"),
         ),
         migrations.AddConstraint(
-            model_name='apikey',
-            constraint=models.UniqueConstraint(condition=models.Q(('revoked_at__isnull', True)), fields=('tenant', 'name'), name='apikey_unique_active_name'),
+            model_name="apikey",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("revoked_at__isnull", True)),
+                fields=("tenant", "name"),
+                name="apikey_unique_active_name",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tenantstaff',
-            constraint=models.UniqueConstraint(fields=('tenant', 'user'), name='tenantstaff_unique'),
+            model_name="tenantstaff",
+            constraint=models.UniqueConstraint(fields=("tenant", "user"), name="tenantstaff_unique"),
         ),
     ]

@@ -16,122 +16,240 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memories', '0002_tenancy'),
+        ("memories", "0002_tenancy"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Memory',
+            name="Memory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('fact', 'Fact'), ('policy', 'Policy'), ('preference', 'Preference'), ('event', 'Event'), ('note', 'Note')], default='fact', max_length=16)),
-                ('title', models.CharField(blank=True, max_length=300)),
-                ('content', models.TextField()),
-                ('content_hash', models.CharField(help_text='SHA-256 of the normalised content.', max_length=64)),
-                ('search_vector', django.contrib.postgres.search.SearchVectorField(editable=False, null=True)),
-                ('dedup_bands', django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), blank=True, default=list, editable=False, size=None)),
-                ('author', models.CharField(blank=True, help_text='Display name of the author.', max_length=200)),
-                ('source_app', models.CharField(blank=True, max_length=128)),
-                ('source_session', models.CharField(blank=True, max_length=256)),
-                ('source_event_id', models.CharField(blank=True, max_length=256)),
-                ('external_id', models.CharField(blank=True, max_length=256)),
-                ('metadata', models.JSONField(blank=True, default=dict)),
-                ('warnings', models.JSONField(blank=True, default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('superseded_at', models.DateTimeField(blank=True, null=True)),
-                ('expires_at', models.DateTimeField(blank=True, null=True)),
-                ('access_count', models.PositiveIntegerField(default=0)),
-                ('last_accessed_at', models.DateTimeField(blank=True, null=True)),
-                ('embedding_model', models.CharField(blank=True, max_length=200)),
-                ('index_state', models.CharField(choices=[('pending', 'Pending'), ('ready', 'Ready'), ('failed', 'Failed')], default='pending', max_length=8)),
-                ('index_error', models.TextField(blank=True)),
-                ('indexed_at', models.DateTimeField(blank=True, null=True)),
-                ('links_state', models.CharField(choices=[('pending', 'Pending'), ('ready', 'Ready'), ('failed', 'Failed')], default='pending', max_length=8)),
-                ('links_error', models.TextField(blank=True)),
-                ('author_member', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='authored_memories', to='memories.member')),
-                ('author_user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('scope', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memories', to='memories.scope')),
-                ('superseded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='supersedes', to='memories.memory')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memories', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("fact", "Fact"),
+                            ("policy", "Policy"),
+                            ("preference", "Preference"),
+                            ("event", "Event"),
+                            ("note", "Note"),
+                        ],
+                        default="fact",
+                        max_length=16,
+                    ),
+                ),
+                ("title", models.CharField(blank=True, max_length=300)),
+                ("content", models.TextField()),
+                ("content_hash", models.CharField(help_text="SHA-256 of the normalised content.", max_length=64)),
+                ("search_vector", django.contrib.postgres.search.SearchVectorField(editable=False, null=True)),
+                (
+                    "dedup_bands",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.BigIntegerField(), blank=True, default=list, editable=False, size=None
+                    ),
+                ),
+                ("author", models.CharField(blank=True, help_text="Display name of the author.", max_length=200)),
+                ("source_app", models.CharField(blank=True, max_length=128)),
+                ("source_session", models.CharField(blank=True, max_length=256)),
+                ("source_event_id", models.CharField(blank=True, max_length=256)),
+                ("external_id", models.CharField(blank=True, max_length=256)),
+                ("metadata", models.JSONField(blank=True, default=dict)),
+                ("warnings", models.JSONField(blank=True, default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("superseded_at", models.DateTimeField(blank=True, null=True)),
+                ("expires_at", models.DateTimeField(blank=True, null=True)),
+                ("access_count", models.PositiveIntegerField(default=0)),
+                ("last_accessed_at", models.DateTimeField(blank=True, null=True)),
+                ("embedding_model", models.CharField(blank=True, max_length=200)),
+                (
+                    "index_state",
+                    models.CharField(
+                        choices=[("pending", "Pending"), ("ready", "Ready"), ("failed", "Failed")],
+                        default="pending",
+                        max_length=8,
+                    ),
+                ),
+                ("index_error", models.TextField(blank=True)),
+                ("indexed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "links_state",
+                    models.CharField(
+                        choices=[("pending", "Pending"), ("ready", "Ready"), ("failed", "Failed")],
+                        default="pending",
+                        max_length=8,
+                    ),
+                ),
+                ("links_error", models.TextField(blank=True)),
+                (
+                    "author_member",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="authored_memories",
+                        to="memories.member",
+                    ),
+                ),
+                (
+                    "author_user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "scope",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="memories", to="memories.scope"
+                    ),
+                ),
+                (
+                    "superseded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="supersedes",
+                        to="memories.memory",
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="memories", to="memories.tenant"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'memories',
+                "verbose_name_plural": "memories",
             },
         ),
         migrations.CreateModel(
-            name='MemoryChunk',
+            name="MemoryChunk",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ordinal', models.PositiveSmallIntegerField()),
-                ('text', models.TextField()),
-                ('embedding', pgvector.django.vector.VectorField(dimensions=384)),
-                ('memory', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='memories.memory')),
-                ('scope', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='memories.scope')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='memories.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ordinal", models.PositiveSmallIntegerField()),
+                ("text", models.TextField()),
+                ("embedding", pgvector.django.vector.VectorField(dimensions=384)),
+                (
+                    "memory",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="chunks", to="memories.memory"
+                    ),
+                ),
+                (
+                    "scope",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="memories.scope"
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="memories.tenant"
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(condition=models.Q(('superseded_by__isnull', True)), fields=['tenant', 'scope', '-created_at'], name='memory_live_by_scope'),
+            model_name="memory",
+            index=models.Index(
+                condition=models.Q(("superseded_by__isnull", True)),
+                fields=["tenant", "scope", "-created_at"],
+                name="memory_live_by_scope",
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['scope', 'content_hash'], name='memory_scope_hash'),
+            model_name="memory",
+            index=models.Index(fields=["scope", "content_hash"], name="memory_scope_hash"),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['dedup_bands'], name='memory_dedup_bands'),
+            model_name="memory",
+            index=django.contrib.postgres.indexes.GinIndex(fields=["dedup_bands"], name="memory_dedup_bands"),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['search_vector'], name='memory_search_vector'),
+            model_name="memory",
+            index=django.contrib.postgres.indexes.GinIndex(fields=["search_vector"], name="memory_search_vector"),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['title'], name='memory_title_trgm', opclasses=['gin_trgm_ops']),
+            model_name="memory",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["title"], name="memory_title_trgm", opclasses=["gin_trgm_ops"]
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['content'], name='memory_content_trgm', opclasses=['gin_trgm_ops']),
+            model_name="memory",
+            index=django.contrib.postgres.indexes.GinIndex(
+                fields=["content"], name="memory_content_trgm", opclasses=["gin_trgm_ops"]
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(condition=models.Q(models.Q(('index_state', 'ready'), _negated=True), models.Q(('links_state', 'ready'), _negated=True), _connector='OR'), fields=['updated_at'], name='memory_unindexed'),
+            model_name="memory",
+            index=models.Index(
+                condition=models.Q(
+                    models.Q(("index_state", "ready"), _negated=True),
+                    models.Q(("links_state", "ready"), _negated=True),
+                    _connector="OR",
+                ),
+                fields=["updated_at"],
+                name="memory_unindexed",
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['tenant', 'source_session'], name='memory_session'),
+            model_name="memory",
+            index=models.Index(fields=["tenant", "source_session"], name="memory_session"),
         ),
         migrations.AddConstraint(
-            model_name='memory',
-            constraint=models.UniqueConstraint(condition=models.Q(('source_event_id', ''), _negated=True), fields=('tenant', 'source_session', 'source_event_id'), name='memory_unique_event_per_session'),
+            model_name="memory",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("source_event_id", ""), _negated=True),
+                fields=("tenant", "source_session", "source_event_id"),
+                name="memory_unique_event_per_session",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='memory',
-            constraint=models.UniqueConstraint(condition=models.Q(('external_id', ''), _negated=True), fields=('tenant', 'external_id'), name='memory_unique_external_id'),
+            model_name="memory",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("external_id", ""), _negated=True),
+                fields=("tenant", "external_id"),
+                name="memory_unique_external_id",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='memory',
-            constraint=models.CheckConstraint(condition=models.Q(('content', ''), _negated=True), name='memory_content_not_empty'),
+            model_name="memory",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("content", ""), _negated=True), name="memory_content_not_empty"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='memory',
-            constraint=models.CheckConstraint(condition=models.Q(('superseded_by', models.F('id')), _negated=True), name='memory_not_superseding_itself'),
+            model_name="memory",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("superseded_by", models.F("id")), _negated=True),
+                name="memory_not_superseding_itself",
+            ),
         ),
         migrations.AddIndex(
-            model_name='memorychunk',
-            index=pgvector.django.indexes.HnswIndex(ef_construction=64, fields=['embedding'], m=16, name='chunk_embedding_hnsw', opclasses=['vector_cosine_ops']),
+            model_name="memorychunk",
+            index=pgvector.django.indexes.HnswIndex(
+                ef_construction=64,
+                fields=["embedding"],
+                m=16,
+                name="chunk_embedding_hnsw",
+                opclasses=["vector_cosine_ops"],
+            ),
         ),
         migrations.AddIndex(
-            model_name='memorychunk',
-            index=models.Index(fields=['tenant', 'scope'], name='chunk_tenant_scope'),
+            model_name="memorychunk",
+            index=models.Index(fields=["tenant", "scope"], name="chunk_tenant_scope"),
         ),
         migrations.AddConstraint(
-            model_name='memorychunk',
-            constraint=models.UniqueConstraint(fields=('memory', 'ordinal'), name='chunk_unique_ordinal'),
+            model_name="memorychunk",
+            constraint=models.UniqueConstraint(fields=("memory", "ordinal"), name="chunk_unique_ordinal"),
         ),
     ]
