@@ -151,4 +151,5 @@ def entities_visible(*, tenant: Tenant, chain_ids: Sequence[int], q: str = "") -
     if q:
         norm = normalize_entity_name(q)[:200] or q.casefold()[:200]
         entities = entities.filter(Q(norm__contains=norm) | Q(norm__trigram_similar=norm) | Q(aliases__norm=norm))
-    return entities.distinct().order_by("-mention_count", "name")
+    # by name: the stored mention_count counts memories the caller may not see
+    return entities.distinct().order_by("name", "id")

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI assets served by us, not a CDN
     "tree_queries",
     "memories",
     "graph",
@@ -149,6 +150,17 @@ ORGMEMORY_SWEEP_AFTER_SECONDS = env_int("ORGMEMORY_SWEEP_AFTER_SECONDS", 60)
 # --- REST API -------------------------------------------------------------------------------------------------
 # Deny by default: API views extend orgmemory.api.base.ApiView, which declares its own authentication and
 # permissions; any other DRF view gets none. Throttling is per API key (ORGMEMORY_API_RATE, e.g. "1200/minute").
+# Throttle counters (and any other cache use) must be shared by every API process in production: set
+# ORGMEMORY_CACHE_URL=redis://…; unset, each process counts for itself (fine for one process / development).
+CACHE_URL = os.environ.get("ORGMEMORY_CACHE_URL", "").strip()
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "orgmemory"}
+    )
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["orgmemory.api.auth.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["orgmemory.api.auth.DenyAll"],
@@ -163,7 +175,6 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
-# The interactive docs load Swagger UI from a CDN unless the drf-spectacular-sidecar package is installed.
 SPECTACULAR_SETTINGS = {
     "TITLE": "OrgMemory API",
     "DESCRIPTION": (
@@ -182,8 +193,7 @@ SPECTACULAR_SETTINGS = {
         "EntityKindEnum": "graph.models.EntityKind.choices",
     },
 }
-if "drf_spectacular_sidecar" in INSTALLED_APPS:  # self-hosted Swagger UI assets, no CDN
-    SPECTACULAR_SETTINGS.update(SWAGGER_UI_DIST="SIDECAR", SWAGGER_UI_FAVICON_HREF="SIDECAR", REDOC_DIST="SIDECAR")
+SPECTACULAR_SETTINGS.update(SWAGGER_UI_DIST="SIDECAR", SWAGGER_UI_FAVICON_HREF="SIDECAR", REDOC_DIST="SIDECAR")
 
 LOGGING = {
     "version": 1,

@@ -30,7 +30,7 @@ from memories.textsim import (
     shingles,
     signatures_are_twins,
 )
-from orgmemory.errors import Conflict, ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
+from orgmemory.errors import Conflict, ContentTooLarge, DomainError, NotFound, PermissionDenied, ValidationFailed
 
 TITLE_MAX_CHARS = 300
 METADATA_MAX_BYTES = 16 * 1024
@@ -160,7 +160,9 @@ def _check_size(content: str, policy: dict[str, Any]) -> None:
 # --- scope and permission ---------------------------------------------------------------------------------------
 
 
-def _resolve_scope(*, tenant: Tenant, author: Author, scope: Scope | str | dict | None) -> tuple[Scope, dict[str, Any]]:
+def memory_scope_resolve(
+    *, tenant: Tenant, author: Author, scope: Scope | str | dict | None
+) -> tuple[Scope, dict[str, Any]]:
     """The target scope and its effective policy, with the author's right to write there checked."""
     if scope is None or scope == "":
         if author.member is None:
@@ -243,7 +245,7 @@ def memory_create(
         if len(sources[name]) > SOURCE_FIELD_MAX:
             raise ValidationFailed(f"{name} is longer than {SOURCE_FIELD_MAX} characters", details={name: ["too long"]})
 
-    target, policy = _resolve_scope(tenant=tenant, author=author, scope=scope)
+    target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=scope)
     existing = _existing_by_source(tenant, sources)
     if existing is not None:
         return _replayed(existing, author=author)
@@ -374,9 +376,9 @@ def memory_update(
     """Change a memory in place (fields left None keep their value) and re-index it."""
     tenant = memory.tenant
     if scope is not None:
-        target, policy = _resolve_scope(tenant=tenant, author=author, scope=scope)
+        target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=scope)
     elif author.kind == "agent":
-        target, policy = _resolve_scope(tenant=tenant, author=author, scope=memory.scope)
+        target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=memory.scope)
     else:
         target = memory.scope
         policy = policy_effective(tenant=tenant, chain=scope_chain_for_scope(tenant=tenant, scope=target))
@@ -410,7 +412,7 @@ def memory_update(
 def memory_move(*, memory: Memory, author: Author, scope: Scope | str) -> Memory:
     """Move a memory to another scope (validated against policy); its chunks follow without re-embedding."""
     with transaction.atomic():
-        target, _ = _resolve_scope(tenant=memory.tenant, author=author, scope=scope)
+        target, _ = memory_scope_resolve(tenant=memory.tenant, author=author, scope=scope)
         Memory.objects.filter(pk=memory.pk).update(scope=target, updated_at=timezone.now())
         MemoryChunk.objects.filter(memory=memory).update(scope=target)
     memory.refresh_from_db()
@@ -425,9 +427,15 @@ def memory_set_kind(*, memory: Memory, kind: str) -> Memory:
 
 @transaction.atomic
 def memory_delete(*, memory: Memory) -> int:
-    """Delete a memory; its chunks and graph links go with it (cascade). Returns 1."""
-    memory.delete()
-    return 1
+    """Delete a memory and the older versions it superseded (they are the same fact's history, and must not come
+    back to life); chunks and graph links go with them (cascade). Returns the number of memories deleted."""
+    ids, frontier = [memory.pk], [memory.pk]
+    while frontier:
+        frontier = list(Memory.objects.filter(superseded_by_id__in=frontier).values_list("pk", flat=True))
+        ids.extend(frontier)
+    for row in Memory.objects.filter(pk__in=ids):
+        row.delete()  # one by one, so the graph's pre_delete hand-off sees each memory's links
+    return len(ids)
 
 
 def memory_create_batch(*, tenant: Tenant, author: Author, items: list[dict[str, Any]]) -> list[WriteResult]:
@@ -437,7 +445,7 @@ def memory_create_batch(*, tenant: Tenant, author: Author, items: list[dict[str,
         for index, item in enumerate(items):
             try:
                 results.append(memory_create(tenant=tenant, author=author, **item))
-            except ValidationFailed as exc:
+            except DomainError as exc:
                 exc.details = {"index": index, **(exc.details if isinstance(exc.details, dict) else {})}
                 exc.message = f"memories[{index}]: {exc.message}"
                 raise

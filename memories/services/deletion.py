@@ -1,0 +1,90 @@
+"""Deletions requested by agents: one memory, or the memories at one scope that match a query. An agent may
+delete only what it could write: the memory's scope is on the member's chain and policy lets agents write at
+that level."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.postgres.search import SearchQuery
+from django.db import connection, transaction
+
+from memories.models import Member, Memory, Scope, Tenant
+from memories.services.memory import Author, memory_delete, memory_scope_resolve
+from orgmemory.errors import ValidationFailed
+
+TEXT_SEARCH_CONFIG = "english"
+QUERY_MAX_CHARS = 2000
+MAX_DELETE_BY_QUERY = 1000
+
+
+@dataclass(frozen=True)
+class DeleteByQueryResult:
+    scope: Scope
+    ids: list[int] = field(default_factory=list)
+    dry_run: bool = False
+
+    @property
+    def deleted(self) -> int:
+        return 0 if self.dry_run else len(self.ids)
+
+
+def _agent(member: Member) -> Author:
+    return Author(kind="agent", member=member)
+
+
+@transaction.atomic
+def memory_delete_by_member(*, tenant: Tenant, member: Member, memory: Memory) -> int:
+    """Delete ``memory`` on behalf of ``member`` (an agent acting for them): PermissionDenied
+    ``scope_not_on_chain`` / ``level_not_writable`` when they could not have written it there. Returns 1."""
+    if memory.tenant_id != tenant.pk:
+        raise ValueError("memory of another tenant")
+    memory_scope_resolve(tenant=tenant, author=_agent(member), scope=memory.scope)
+    return memory_delete(memory=memory)
+
+
+def _plain_tsquery_is_empty(query: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT plainto_tsquery(%s, %s)::text", [TEXT_SEARCH_CONFIG, query])
+        return not cursor.fetchone()[0]
+
+
+@transaction.atomic
+def memories_delete_by_query(
+    *, tenant: Tenant, member: Member, query: str, scope: Scope | str | None = None, dry_run: bool = False
+) -> DeleteByQueryResult:
+    """Delete the memories at exactly one scope (default: the member's own) whose title + content contain every
+    word of ``query`` (``plainto_tsquery``: stemmed words ANDed; no operators, so no negation or wildcard can
+    widen it). History rows (superseded, expired) at that scope that match go too: forgetting means forgetting.
+
+    Refused: a scope off the member's chain or not writable by agents (403), a query with no searchable word
+    (400 ``empty_query``: it would match nothing or everything), more than 1,000 matches (400
+    ``too_many_matches``: narrow the query). ``dry_run`` returns the ids without deleting."""
+    if not isinstance(query, str) or "\x00" in query or len(query) > QUERY_MAX_CHARS:
+        raise ValidationFailed(
+            f"query must be a string of at most {QUERY_MAX_CHARS} characters", details={"query": ["invalid"]}
+        )
+    query = query.strip()
+    if not query or _plain_tsquery_is_empty(query):
+        raise ValidationFailed(
+            "the query has no searchable words (only stopwords or punctuation)",
+            code="empty_query",
+            details={"query": ["no searchable words"]},
+        )
+    target, _ = memory_scope_resolve(tenant=tenant, author=_agent(member), scope=scope or member.scope)
+    matches = (
+        Memory.objects.filter(tenant=tenant, scope=target)
+        .filter(search_vector=SearchQuery(query, search_type="plain", config=TEXT_SEARCH_CONFIG))
+        .order_by("id")
+    )
+    ids = list(matches.values_list("pk", flat=True)[: MAX_DELETE_BY_QUERY + 1])
+    if len(ids) > MAX_DELETE_BY_QUERY:
+        raise ValidationFailed(
+            f"the query matches more than {MAX_DELETE_BY_QUERY} memories at {target.tag}; narrow it",
+            code="too_many_matches",
+            details={"limit": MAX_DELETE_BY_QUERY},
+        )
+    if ids and not dry_run:
+        # a queryset delete still sends pre_delete per row, which queues the entity recounts
+        Memory.objects.filter(pk__in=ids).delete()
+    return DeleteByQueryResult(scope=target, ids=ids, dry_run=dry_run)

@@ -1,0 +1,78 @@
+"""GDPR erasure of one member: what they wrote, what was stored about them at their scope, and their identity."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from django.db import transaction
+from django.db.models import Q
+
+from graph.models import Entity, EntityLink
+from graph.services import entities_recount
+from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
+from memories.selectors import scope_subtree
+from orgmemory.errors import NotFound
+from orgmemory.utils import validate_key
+
+
+@dataclass(frozen=True)
+class ErasureResult:
+    user_id: str
+    memories: int  # at the member's scope (and below it) plus every memory they authored at any scope
+    links: int  # graph links those memories stated
+    entities: int  # entities nothing mentions any more, deleted with them
+    scopes: int  # the member's user node (and any node below it)
+    api_keys: int  # keys restricted to the member's subtree
+    policies: int  # policy overrides on the member's subtree
+
+    def as_dict(self) -> dict[str, int | str]:
+        return asdict(self)
+
+
+@transaction.atomic
+def user_erase(*, tenant: Tenant, user_id: str) -> ErasureResult:
+    """Erase ``user_id`` from the tenant: every memory at their user node (and below it, whoever wrote it), every
+    memory they authored anywhere (team facts included, with their history), the graph links those memories
+    stated, entities left with no mention (their names may be personal data), keys and policy overrides bound to
+    their subtree, their user node and the member row. Unknown user → NotFound ``unknown_user``.
+
+    Memories that merely mention the person by name in someone else's words are not theirs and are kept; an
+    admin can find them through the entity page before erasing if needed.
+    """
+    validate_key(user_id, field="user_id")
+    member = (
+        Member.objects.for_tenant(tenant).select_for_update().select_related("scope").filter(user_id=user_id).first()
+    )
+    if member is None:
+        raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
+    subtree_ids = list(scope_subtree(tenant=tenant, scope=member.scope).values_list("pk", flat=True))
+    memories = Memory.objects.filter(tenant=tenant).filter(Q(scope_id__in=subtree_ids) | Q(author_member=member))
+    memory_ids = list(memories.values_list("pk", flat=True))
+    links = EntityLink.objects.filter(tenant=tenant, memory_id__in=memory_ids)
+    touched: set[int] = set()
+    for subject_id, object_id in links.values_list("subject_id", "object_id"):
+        touched.add(subject_id)
+        if object_id:
+            touched.add(object_id)
+    link_count = links.count()
+
+    _, deleted = Memory.objects.filter(pk__in=memory_ids).delete()
+    memory_count = deleted.get(Memory._meta.label, 0)
+    entities_before = Entity.objects.filter(tenant=tenant, pk__in=touched).count()
+    entities_recount(tenant_id=tenant.pk, entity_ids=touched)
+    pruned = entities_before - Entity.objects.filter(tenant=tenant, pk__in=touched).count()
+
+    key_count = ApiKey.objects.filter(tenant=tenant, scope_id__in=subtree_ids).count()
+    policy_count = Policy.objects.filter(tenant=tenant, scope_id__in=subtree_ids).count()
+    # the user node's deletion cascades to the nodes below it, the member row, and keys/policies bound there
+    _, deleted = member.scope.delete()
+    scope_count = deleted.get(Scope._meta.label, 0)
+    return ErasureResult(
+        user_id=user_id,
+        memories=memory_count,
+        links=link_count,
+        entities=pruned,
+        scopes=scope_count,
+        api_keys=key_count,
+        policies=policy_count,
+    )

@@ -1,0 +1,97 @@
+"""ADK session ingestion: each event with text becomes an ``event`` memory at the member's own scope,
+idempotent per (session, event id); and forgetting one user's session."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from memories.models import Member, Memory, MemoryKind, Tenant
+from memories.selectors import scope_chain_for_scope
+from memories.services.memory import Author, memory_create
+from orgmemory.errors import DomainError, ValidationFailed
+
+SESSION_ID_MAX = 256
+
+
+@dataclass
+class SessionIngestResult:
+    created: int = 0
+    skipped: int = 0  # already stored (same event id, or the same text at the same scope) or no text
+    memory_ids: list[int] = field(default_factory=list)
+
+
+def _clean_session_id(session_id: Any) -> str:
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise ValidationFailed("session_id is required", details={"session_id": ["must be a non-empty string"]})
+    if "\x00" in session_id or len(session_id) > SESSION_ID_MAX:
+        raise ValidationFailed(
+            f"session_id must be at most {SESSION_ID_MAX} characters without NUL bytes",
+            details={"session_id": ["invalid"]},
+        )
+    return session_id.strip()
+
+
+def session_ingest(
+    *, tenant: Tenant, author: Author, app_name: str, session_id: str, events: Sequence[dict[str, Any]]
+) -> SessionIngestResult:
+    """Store the session's events that carry text as ``event`` memories at the author's own scope.
+
+    Each event is ``{"id", "author"?, "timestamp"?, "text"?}``; the ADK author (``user`` or an agent's name) and
+    timestamp go into the memory's metadata. Re-sending an event id of the session stores nothing new
+    (``skipped``). All or nothing: a bad event raises with its index and nothing of the call is kept.
+    """
+    session_id = _clean_session_id(session_id)
+    result = SessionIngestResult()
+    with transaction.atomic():
+        for index, event in enumerate(events):
+            text = event.get("text") or ""
+            if not isinstance(text, str) or not text.strip():
+                result.skipped += 1
+                continue
+            event_id = event.get("id")
+            if not isinstance(event_id, str) or not event_id.strip():
+                raise ValidationFailed(
+                    f"events[{index}]: id is required", details={"index": index, "id": ["must be a non-empty string"]}
+                )
+            metadata: dict[str, Any] = {"author": str(event.get("author") or "")[:200]}
+            if event.get("timestamp") is not None:
+                metadata["timestamp"] = event["timestamp"]
+            try:
+                written = memory_create(
+                    tenant=tenant,
+                    author=author,
+                    content=text,
+                    kind=MemoryKind.EVENT,
+                    metadata=metadata,
+                    source_app=app_name or "",
+                    source_session=session_id,
+                    source_event_id=event_id.strip(),
+                )
+            except DomainError as exc:
+                exc.message = f"events[{index}]: {exc.message}"
+                exc.details = {"index": index, **(exc.details if isinstance(exc.details, dict) else {})}
+                raise
+            if written.created:
+                result.created += 1
+            else:
+                result.skipped += 1
+            result.memory_ids.append(written.memory.pk)
+    return result
+
+
+@transaction.atomic
+def session_delete(*, tenant: Tenant, member: Member, session_id: str) -> int:
+    """Delete the memories ``member`` wrote in ``session_id`` (on their own scope chain); links go with them and
+    entity counts are recounted on commit. Returns how many were deleted (0 for an unknown session)."""
+    session_id = _clean_session_id(session_id)
+    chain_ids = [scope.pk for scope in scope_chain_for_scope(tenant=tenant, scope=member.scope)]
+    memories = Memory.objects.filter(
+        tenant=tenant, source_session=session_id, author_member=member, scope_id__in=chain_ids
+    )
+    # a queryset delete still sends pre_delete per row, which queues the entity recounts
+    _, per_model = memories.delete()
+    return per_model.get(Memory._meta.label, 0)

@@ -1,0 +1,172 @@
+"""The base class of every API view: it denies by default, resolves the tenant once (from the API key) and
+resolves the ``user_id`` an agent acts for, applying the key's subtree restriction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
+from rest_framework.views import APIView
+
+from memories.models import ApiKey, Member, Scope, Tenant
+from memories.selectors import member_get, scope_chain_for_scope, scope_get_by_tag
+from memories.services import member_provision
+from orgmemory.api.auth import PUBLIC, ApiKeyAuthentication, ApiKeyPermission
+from orgmemory.api.parsers import StrictJSONParser
+from orgmemory.api.throttling import ApiKeyRateThrottle
+from orgmemory.errors import ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
+from orgmemory.utils import validate_key
+
+PERMISSIONS = ("read", "write", "delete", "admin")
+# A full batch (100 memories at the default 32 KiB limit) is 3.2 MiB; anything much larger is refused unread.
+DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+_HANDLERS = ("get", "post", "put", "patch", "delete")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The member an agent acts for and their scope chain (leaf first): what they may see."""
+
+    member: Member
+    chain: tuple[Scope, ...]
+
+    @property
+    def chain_ids(self) -> list[int]:
+        return [scope.pk for scope in self.chain]
+
+
+class ApiView(APIView):
+    """Every concrete subclass declares ``required_permission``: one of read / write / delete / admin, a
+    mapping from HTTP method to one of those, or ``PUBLIC``. A class that forgets fails at import; a method the
+    mapping does not name is refused. ``self.tenant`` is the key's tenant (None only for public views)."""
+
+    required_permission: ClassVar[str | Mapping[str, str] | None] = None
+    abstract: ClassVar[bool] = True
+
+    authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [ApiKeyPermission]
+    throttle_classes = [ApiKeyRateThrottle]
+    parser_classes = [StrictJSONParser]
+    renderer_classes = [JSONRenderer]
+    http_method_names = ["get", "post", "patch", "delete", "head"]  # no PUT, no OPTIONS metadata
+
+    tenant: Tenant | None
+    api_key: ApiKey | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("abstract", False):
+            return
+        cls.abstract = False
+        if "required_permission" not in cls.__dict__:
+            raise ImproperlyConfigured(f"{cls.__name__} must declare required_permission (deny by default)")
+        required = cls.required_permission
+        handlers = [name.upper() for name in _HANDLERS if hasattr(cls, name)]
+        if isinstance(required, str):
+            if required != PUBLIC and required not in PERMISSIONS:
+                raise ImproperlyConfigured(f"{cls.__name__}.required_permission {required!r} is not a permission")
+        elif isinstance(required, Mapping):
+            for method in handlers:
+                if required.get(method) not in PERMISSIONS:
+                    raise ImproperlyConfigured(f"{cls.__name__}.required_permission has no permission for {method}")
+        else:
+            raise ImproperlyConfigured(f"{cls.__name__}.required_permission must be a permission or a mapping")
+
+    @classmethod
+    def permission_for(cls, method: str) -> str | None:
+        """The permission ``method`` needs here, or None (refused)."""
+        required = cls.required_permission
+        method = "GET" if method.upper() == "HEAD" else method.upper()
+        if isinstance(required, str):
+            return required
+        if isinstance(required, Mapping):
+            return required.get(method)
+        return None
+
+    def initial(self, request, *args: Any, **kwargs: Any) -> None:
+        self._refuse_large_body(request)
+        super().initial(request, *args, **kwargs)  # authentication, permission, throttling
+        self.api_key = request.auth if isinstance(request.auth, ApiKey) else None
+        self.tenant = self.api_key.tenant if self.api_key is not None else None
+
+    @staticmethod
+    def _refuse_large_body(request) -> None:
+        limit = getattr(settings, "ORGMEMORY_API_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > limit:
+            raise ContentTooLarge(
+                f"The request body is {length} bytes; the limit is {limit}.",
+                code="request_too_large",
+                details={"limit": limit},
+            )
+
+    # --- input ---------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+        """``data`` (a parsed body or the query string) through the serializer; 400 with field errors."""
+        if not hasattr(data, "get"):
+            raise ValidationFailed(
+                "the body must be a JSON object", details={"non_field_errors": ["expected a JSON object"]}
+            )
+        serializer = serializer_class(data=data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    @staticmethod
+    def user_id_from(request, *, body: bool = True) -> str:
+        """``user_id`` from the query string, else (``body``) from a JSON object body."""
+        value = request.query_params.get("user_id")
+        if value is None and body and isinstance(request.data, dict):
+            value = request.data.get("user_id")
+        if not isinstance(value, str) or not value:
+            raise ValidationFailed("user_id: This field is required.", details={"user_id": ["This field is required."]})
+        return value
+
+    # --- acting for a user ---------------------------------------------------------------------------------
+
+    def caller(self, user_id: str, *, provision: bool = False) -> Caller:
+        """The member ``user_id`` of this tenant and their chain. Unknown → 404 ``unknown_user`` (or, with
+        ``provision`` and a policy that allows it, a new member). A key restricted to a subtree may act only for
+        members inside it (403 ``scope_restricted``)."""
+        validate_key(user_id, field="user_id")
+        if provision:
+            member = member_provision(tenant=self.tenant, user_id=user_id)
+        else:
+            member = member_get(tenant=self.tenant, user_id=user_id)
+            if member is None:
+                raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
+        chain = tuple(scope_chain_for_scope(tenant=self.tenant, scope=member.scope))
+        if self.api_key.scope_id is not None and self.api_key.scope_id not in {scope.pk for scope in chain}:
+            raise PermissionDenied(
+                f"This API key is restricted to {self.api_key.scope.tag}; {user_id} is outside it.",
+                code="scope_restricted",
+            )
+        return Caller(member=member, chain=chain)
+
+    def writable_scope(self, tag: str | None) -> Scope | None:
+        """Resolve a scope tag named for a write or delete (None when no tag) and check the key may change it;
+        whether the user may write there is the write services' decision."""
+        if not tag:
+            return None
+        scope = scope_get_by_tag(tenant=self.tenant, tag=tag)
+        self.check_key_may_write(scope)
+        return scope
+
+    def check_key_may_write(self, scope: Scope) -> None:
+        """A key restricted to a subtree writes and deletes only inside it (it still reads the whole chain)."""
+        if self.api_key.scope_id is None:
+            return
+        if self.api_key.scope_id not in {node.pk for node in scope_chain_for_scope(tenant=self.tenant, scope=scope)}:
+            raise PermissionDenied(
+                f"This API key is restricted to {self.api_key.scope.tag}; it cannot change {scope.tag}.",
+                code="scope_restricted",
+            )

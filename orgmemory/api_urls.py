@@ -1,0 +1,40 @@
+"""``/api/v1/``: the agent-facing API (DESIGN §7). Anything else under the prefix is a JSON 404."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, JsonResponse
+from django.urls import path, re_path
+
+from graph.api import EntityDetailApi, EntityListApi
+from memories.api import (
+    MemoryCollectionApi,
+    MemoryDeleteByQueryApi,
+    MemoryDetailApi,
+    SessionDeleteApi,
+    SessionIngestApi,
+    UserEraseApi,
+)
+from orgmemory.api.exceptions import error_body
+from orgmemory.health import HealthApi
+from retrieval.api import SearchApi
+
+app_name = "api"
+
+
+def unknown_endpoint(request: HttpRequest, rest: str = "") -> JsonResponse:
+    return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
+
+
+urlpatterns = [
+    path("memories", MemoryCollectionApi.as_view(), name="memories"),
+    path("memories/delete-by-query", MemoryDeleteByQueryApi.as_view(), name="memories-delete-by-query"),
+    path("memories/<int:memory_id>", MemoryDetailApi.as_view(), name="memory"),
+    path("sessions", SessionIngestApi.as_view(), name="sessions"),
+    path("sessions/<str:session_id>", SessionDeleteApi.as_view(), name="session"),
+    path("search", SearchApi.as_view(), name="search"),
+    path("users/<str:user_id>", UserEraseApi.as_view(), name="user"),
+    path("entities", EntityListApi.as_view(), name="entities"),
+    path("entities/<int:entity_id>", EntityDetailApi.as_view(), name="entity"),
+    path("health", HealthApi.as_view(), name="health"),
+    re_path(r"^(?P<rest>.*)$", unknown_endpoint),
+]

@@ -1,0 +1,186 @@
+"""The search API: ranked memories visible to one user, optionally with a cited answer and gap analysis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from memories.models import MemoryKind
+from orgmemory.api.base import ApiView
+from orgmemory.api.serializers import ScopeField, ScopeRefSerializer, error_responses
+from retrieval.llm import llm_from_settings
+from retrieval.services import DEFAULT_AUTOCUT, MAX_QUERY_CHARS, MAX_TOP_K, SearchOptions, SearchResult, search_memories
+
+
+class SearchInputSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, help_text="Whose scope chain to search.")
+    query = serializers.CharField(max_length=MAX_QUERY_CHARS)
+    top_k = serializers.IntegerField(min_value=1, max_value=MAX_TOP_K, default=10)
+    app_name = serializers.CharField(
+        max_length=128, required=False, allow_blank=True, help_text="The calling app (provenance; not a filter)."
+    )
+    synthesize = serializers.BooleanField(default=False, help_text="Add a cited `answer`.")
+    autocut = serializers.BooleanField(
+        default=DEFAULT_AUTOCUT, help_text="Cut the list at the largest score gap (never returns nothing)."
+    )
+    explain = serializers.BooleanField(default=False, help_text="Add per-result ranking details.")
+    gaps = serializers.BooleanField(default=False, help_text="Add `gaps` and `confidence`.")
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=MemoryKind.choices), required=False, default=list, max_length=10
+    )
+    scopes = serializers.ListField(
+        child=ScopeField(), required=False, default=list, max_length=20, help_text="Nodes of the user's chain only."
+    )
+
+
+class SearchHitSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    content = serializers.CharField()
+    title = serializers.CharField()
+    kind = serializers.ChoiceField(choices=MemoryKind.choices)
+    scope = ScopeRefSerializer()
+    score = serializers.FloatField()
+    author = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    explain = serializers.DictField(required=False, help_text="Only with explain=true: arms' ranks, boosts, score.")
+
+
+class CitationSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The n of [n] in the text.")
+    memory_id = serializers.IntegerField()
+
+
+class AnswerSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    citations = CitationSerializer(many=True)
+    used_llm = serializers.BooleanField(help_text="False: the deterministic answer (no LLM, or it failed).")
+
+
+class GapsSerializer(serializers.Serializer):
+    stale_entities = serializers.ListField(child=serializers.CharField())
+    unknown_terms = serializers.ListField(child=serializers.CharField())
+    contradictions = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()), help_text="[negated id, affirmative id] pairs."
+    )
+
+
+class SearchOutputSerializer(serializers.Serializer):
+    results = SearchHitSerializer(many=True)
+    degraded = serializers.ListField(child=serializers.CharField(), help_text="Arms that were unavailable.")
+    answer = AnswerSerializer(required=False)
+    gaps = GapsSerializer(required=False)
+    confidence = serializers.FloatField(required=False)
+
+
+def _result_body(result: SearchResult) -> dict[str, Any]:
+    created_at = serializers.DateTimeField()
+    results = []
+    for hit in result.hits:
+        memory = hit.memory
+        row = {
+            "id": memory.pk,
+            "content": memory.content,
+            "title": memory.title,
+            "kind": memory.kind,
+            "scope": ScopeRefSerializer(memory.scope).data,
+            "score": round(hit.score, 6),
+            "author": memory.author,
+            "created_at": created_at.to_representation(memory.created_at),
+        }
+        if hit.explain is not None:
+            row["explain"] = hit.explain
+        results.append(row)
+    body: dict[str, Any] = {"results": results, "degraded": list(result.degraded)}
+    if result.answer is not None:
+        body["answer"] = {
+            "text": result.answer.text,
+            "citations": [{"index": index, "memory_id": memory_id} for index, memory_id in result.answer.citations],
+            "used_llm": result.answer.used_llm,
+        }
+    if result.gaps is not None:
+        body["gaps"] = {
+            "stale_entities": list(result.gaps.stale_entities),
+            "unknown_terms": list(result.gaps.unknown_terms),
+            "contradictions": [list(pair) for pair in result.gaps.contradictions],
+        }
+        body["confidence"] = result.gaps.confidence
+    return body
+
+
+class SearchApi(ApiView):
+    required_permission = "read"
+
+    @extend_schema(
+        operation_id="search",
+        tags=["search"],
+        summary="Search the memories a user can see",
+        description=(
+            "Hybrid search (full text + vectors + relationship questions) over the user's scope chain only, "
+            "ranked with tier, recency and access boosts. `degraded` names arms that were unavailable (e.g. "
+            "`vector` when the embedder is down) — the search still answers. `synthesize` adds a cited answer "
+            "from the configured LLM (`ORGMEMORY_LLM_URL`), or a deterministic one (`used_llm: false`)."
+        ),
+        request=SearchInputSerializer,
+        responses={
+            200: OpenApiResponse(
+                SearchOutputSerializer,
+                examples=[
+                    OpenApiExample(
+                        "with an answer",
+                        value={
+                            "results": [
+                                {
+                                    "id": 412,
+                                    "content": "The platform team deploys with Argo CD.",
+                                    "title": "Deploys",
+                                    "kind": "fact",
+                                    "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
+                                    "score": 0.912,
+                                    "author": "albert",
+                                    "created_at": "2025-05-02T09:30:00Z",
+                                }
+                            ],
+                            "degraded": [],
+                            "answer": {
+                                "text": "The platform team deploys with Argo CD [1].",
+                                "citations": [{"index": 1, "memory_id": 412}],
+                                "used_llm": True,
+                            },
+                        },
+                    )
+                ],
+            ),
+            **error_responses(400, 403, 404),
+        },
+        examples=[
+            OpenApiExample(
+                "a question",
+                request_only=True,
+                value={"user_id": "albert", "query": "how does platform deploy?", "top_k": 5, "synthesize": True},
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = self.validated(SearchInputSerializer, request.data)
+        self.caller(data["user_id"])  # 404 unknown_user; a restricted key searches only for users inside it
+        options = SearchOptions(
+            top_k=data["top_k"],
+            autocut=data["autocut"],
+            explain=data["explain"],
+            synthesize=data["synthesize"],
+            gaps=data["gaps"],
+            kinds=tuple(data["kinds"]),
+            scopes=tuple(data["scopes"]),
+        )
+        result = search_memories(
+            tenant=self.tenant,
+            user_id=data["user_id"],
+            query=data["query"],
+            options=options,
+            llm=llm_from_settings() if options.synthesize else None,
+        )
+        return Response(_result_body(result))

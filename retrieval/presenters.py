@@ -1,0 +1,48 @@
+"""Plain-data views of a SearchResult, shared by the API, the admin playground and the `search` command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from retrieval.services import SearchResult
+
+
+def result_as_dict(result: SearchResult, *, content_chars: int | None = None) -> dict[str, Any]:
+    rows = []
+    for hit in result.hits:
+        memory = hit.memory
+        content = memory.content if content_chars is None else memory.content[:content_chars]
+        row = {
+            "id": memory.pk,
+            "content": content,
+            "title": memory.title,
+            "kind": memory.kind,
+            "scope": {"level": memory.scope.level, "key": memory.scope.key, "tag": memory.scope.tag},
+            "score": round(hit.score, 6),
+            "author": memory.author,
+            "created_at": memory.created_at.isoformat(),
+        }
+        if hit.explain is not None:
+            row["explain"] = hit.explain
+        rows.append(row)
+    data: dict[str, Any] = {"results": rows, "degraded": list(result.degraded)}
+    if result.answer is not None:
+        data["answer"] = {
+            "text": result.answer.text,
+            "citations": [{"index": index, "memory_id": memory_id} for index, memory_id in result.answer.citations],
+            "used_llm": result.answer.used_llm,
+        }
+    if result.gaps is not None:
+        data["gaps"] = {
+            "stale_entities": list(result.gaps.stale_entities),
+            "unknown_terms": list(result.gaps.unknown_terms),
+            "contradictions": [list(pair) for pair in result.gaps.contradictions],
+        }
+        data["confidence"] = result.gaps.confidence
+    if result.relational is not None:
+        data["relational"] = {
+            "relationship": result.relational.relationship,
+            "seed": result.relational.seed,
+            "direction": result.relational.direction,
+        }
+    return data

@@ -1,0 +1,62 @@
+"""The admin's search playground: search as any member of a tenant you administer and see why rows rank."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from django.template.response import TemplateResponse
+
+from memories.admin.base import tenants_for
+from memories.models import Member, Tenant
+from orgmemory.errors import DomainError
+from retrieval.llm import llm_from_settings
+from retrieval.presenters import result_as_dict
+from retrieval.services import DEFAULT_AUTOCUT, MAX_TOP_K, SearchOptions, search_memories
+
+
+class PlaygroundForm(forms.Form):
+    tenant = forms.ModelChoiceField(queryset=Tenant.objects.none())
+    user_id = forms.CharField(
+        max_length=128, label="member (user_id)", widget=forms.TextInput(attrs={"list": "members"})
+    )
+    query = forms.CharField(max_length=2000)
+    top_k = forms.IntegerField(min_value=1, max_value=MAX_TOP_K, initial=10)
+    autocut = forms.BooleanField(required=False, initial=DEFAULT_AUTOCUT)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        allowed = tenants_for(user)
+        self.fields["tenant"].queryset = (
+            Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
+        )
+
+
+def playground(request):
+    form = PlaygroundForm(request.GET or None, user=request.user)
+    context = {**admin.site.each_context(request), "title": "Search playground", "form": form}
+    if form.is_valid():
+        tenant = form.cleaned_data["tenant"]
+        context["members"] = list(Member.objects.for_tenant(tenant).values_list("user_id", flat=True)[:500])
+        try:
+            result = search_memories(
+                tenant=tenant,
+                user_id=form.cleaned_data["user_id"],
+                query=form.cleaned_data["query"],
+                options=SearchOptions(
+                    top_k=form.cleaned_data["top_k"],
+                    autocut=form.cleaned_data["autocut"],
+                    explain=True,
+                    synthesize=True,
+                    gaps=True,
+                    track_access=False,
+                ),
+                llm=llm_from_settings(),
+            )
+        except DomainError as exc:
+            context["error"] = exc.message
+        else:
+            context["result"] = result_as_dict(result)
+            context["timings"] = result.timings_ms
+    elif form.is_bound and form.data.get("tenant"):
+        context["members"] = []
+    return TemplateResponse(request, "admin/retrieval/playground.html", context)
