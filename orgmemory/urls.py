@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
+    path("admin/graph/", include("graph.urls")),  # the graph page; before the admin, which owns admin/<app>/
     path("admin/search/", include("retrieval.urls")),  # the search playground
     path("admin/", admin.site.urls),
     path("api/v1/", include("orgmemory.api_urls")),

@@ -219,3 +219,15 @@ class TestPolicy:
         assert member.scope.level == "user"
         with pytest.raises(ValidationFailed):
             member_provision(tenant=acme, user_id="bad id\x00")
+
+
+def test_create_api_key_command_prints_a_working_key(acme):
+    out = StringIO()
+    call_command(
+        "create_api_key", tenant="acme", name="cli", permissions="read,admin", scope="team:platform", stdout=out
+    )
+
+    key = api_key_authenticate(plain=out.getvalue().strip())
+    assert (key.name, key.permissions, key.scope.tag) == ("cli", ["admin", "read"], "team:platform")
+    with pytest.raises(CommandError, match="permissions must be"):
+        call_command("create_api_key", tenant="acme", name="bad", permissions="root", stdout=StringIO())

@@ -1,0 +1,308 @@
+"""The admin's graph page: an interactive force-directed view of one tenant's knowledge graph around an entity.
+
+Staff only (every view is wrapped in ``admin.site.admin_view`` in ``graph.urls``) and tenant-checked: a tenant the
+user does not administer, or an entity of another tenant, is a 404. Unlike the API's graph reads, these views are
+**not scope-filtered**: admins curate the whole tenant, so they see every link of it, whichever scope the stating
+memory lives at (the page says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import admin
+from django.db.models import Q
+from django.http import Http404, JsonResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from graph.extraction import TYPED_RELATIONSHIPS, normalize_entity_name
+from graph.models import Entity, EntityLink
+from memories.admin.base import tenants_for
+from memories.models import Tenant
+from orgmemory.errors import DomainError, NotFound, ValidationFailed
+
+MAX_NODES = 300  # a force layout stays readable (and fast) well below this; the response says when it cut
+MAX_EDGES = 1500
+HOP_ROWS = 5000  # links read per hop from the frontier; a hub with more is cut (and flagged truncated)
+DEPTHS = (1, 2)
+SEARCH_RESULTS = 20
+SEARCH_MAX_CHARS = 200
+RELATIONSHIP_MAX_CHARS = 32  # EntityLink.relationship's max_length
+
+
+# --- the read ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Subgraph:
+    """Entities within ``depth`` hops of the centre (``distance`` per id) and every link among them."""
+
+    distance: dict[int, int]
+    entities: list[Entity]
+    links: list[dict]
+    truncated: bool
+
+
+def tenant_graph_around(
+    *,
+    tenant: Tenant,
+    centre: Entity,
+    depth: int,
+    relationship: str = "",
+    max_nodes: int = MAX_NODES,
+    max_edges: int = MAX_EDGES,
+) -> Subgraph:
+    """The tenant's typed links around ``centre``, breadth first up to ``depth`` (1 or 2) hops in either direction
+    (optionally only one ``relationship``), then every such link among the entities reached (the induced subgraph).
+    Stronger links are followed first, so a cut (``truncated``) keeps the most confident neighbourhood. Not
+    scope-filtered: this is the admins' whole-tenant view."""
+    if depth not in DEPTHS:
+        raise ValueError("depth must be 1 or 2")
+    links = EntityLink.objects.filter(tenant=tenant, object__isnull=False)
+    if relationship:
+        links = links.filter(relationship=relationship)
+    distance = {centre.pk: 0}
+    frontier = [centre.pk]
+    truncated = False
+    for hop in range(1, depth + 1):
+        if not frontier or truncated:
+            break
+        rows = list(
+            links.filter(Q(subject_id__in=frontier) | Q(object_id__in=frontier))
+            .order_by("-confidence", "id")
+            .values_list("subject_id", "object_id")[:HOP_ROWS]
+        )
+        truncated = len(rows) == HOP_ROWS
+        reached: list[int] = []
+        for pair in rows:
+            for entity_id in pair:
+                if entity_id in distance:
+                    continue
+                if len(distance) >= max_nodes:
+                    truncated = True
+                    break
+                distance[entity_id] = hop
+                reached.append(entity_id)
+        frontier = reached
+    ids = list(distance)
+    edges = list(
+        links.filter(subject_id__in=ids, object_id__in=ids)
+        .order_by("-confidence", "id")
+        .values("id", "subject_id", "object_id", "relationship", "confidence", "memory_id")[: max_edges + 1]
+    )
+    if len(edges) > max_edges:
+        truncated, edges = True, edges[:max_edges]
+    entities = list(
+        Entity.objects.filter(tenant=tenant, pk__in=ids).only("id", "name", "kind", "mention_count").order_by("id")
+    )
+    return Subgraph(distance=distance, entities=entities, links=edges, truncated=truncated)
+
+
+# --- parameters -------------------------------------------------------------------------------------------------
+
+
+def _int_param(request, name: str) -> int | None:
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationFailed(f"{name} must be an integer", code="invalid_parameter", details={name: [raw[:50]]})
+    if not 0 < value < 2**63:
+        raise NotFound(f"unknown {name}", code=f"unknown_{name}")
+    return value
+
+
+def _allowed_tenants(request):
+    allowed = tenants_for(request.user)
+    tenants = Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
+    return tenants.order_by("slug")
+
+
+def _tenant(request, *, required: bool) -> Tenant | None:
+    tenant_id = _int_param(request, "tenant")
+    if tenant_id is None:
+        if required:
+            raise ValidationFailed("tenant is required", code="invalid_parameter", details={"tenant": ["required"]})
+        return None
+    tenant = _allowed_tenants(request).filter(pk=tenant_id).first()
+    if tenant is None:  # another tenant's id looks exactly like a missing one
+        raise NotFound("unknown tenant", code="unknown_tenant")
+    return tenant
+
+
+def _entity(request, tenant: Tenant) -> Entity | None:
+    entity_id = _int_param(request, "entity")
+    if entity_id is None:
+        return None
+    entity = Entity.objects.filter(tenant=tenant, pk=entity_id).first()
+    if entity is None:
+        raise NotFound("unknown entity", code="unknown_entity")
+    return entity
+
+
+def _depth(request) -> int:
+    raw = request.GET.get("depth", "").strip() or "1"
+    if raw not in {str(depth) for depth in DEPTHS}:
+        raise ValidationFailed("depth must be 1 or 2", code="invalid_parameter", details={"depth": [raw[:50]]})
+    return int(raw)
+
+
+def _relationship(request) -> str:
+    value = request.GET.get("relationship", "").strip()
+    if len(value) > RELATIONSHIP_MAX_CHARS or "\x00" in value:
+        raise ValidationFailed("unknown relationship", code="invalid_parameter", details={"relationship": ["bad"]})
+    return value
+
+
+def _error(exc: DomainError) -> JsonResponse:
+    return JsonResponse(
+        {"error": {"code": exc.code, "message": exc.message, "details": exc.details}}, status=exc.status
+    )
+
+
+def _default_centre(tenant: Tenant) -> Entity | None:
+    """Where the page opens when no entity is asked for: the tenant's most mentioned entity."""
+    return Entity.objects.filter(tenant=tenant).order_by("-mention_count", "name", "id").first()
+
+
+def _lenient(parse, default):
+    try:
+        return parse()
+    except NotFound as exc:
+        raise Http404(exc.message)
+    except ValidationFailed:
+        return default
+
+
+def _url_maker(name: str):
+    """An admin change-page URL per id without a reverse() per row (hundreds of nodes and edges)."""
+    pattern = reverse(name, args=["__pk__"])
+    return lambda pk: pattern.replace("__pk__", str(pk))
+
+
+# --- views ------------------------------------------------------------------------------------------------------
+
+
+@require_GET
+def graph_page(request):
+    """The page itself; its script asks :func:`graph_data` for the graph. ``?tenant=&entity=`` preselect (the
+    entity change page links here)."""
+    # a malformed preselection just opens the page's defaults; another tenant's tenant or entity is a 404
+    tenant = _lenient(lambda: _tenant(request, required=False), None)
+    entity = _lenient(lambda: _entity(request, tenant), None) if tenant is not None else None
+    depth = _lenient(lambda: _depth(request), DEPTHS[0])
+    relationship = _lenient(lambda: _relationship(request), "")
+    tenants = list(_allowed_tenants(request))
+    if tenant is None and tenants:
+        tenant = tenants[0]
+    config = {
+        "dataUrl": reverse("graph:data"),
+        "entitiesUrl": reverse("graph:entities"),
+        "tenant": tenant.pk if tenant else None,
+        "entity": entity.pk if entity else None,
+        "entityName": entity.name if entity else "",
+        "depth": depth,
+        "relationship": relationship,
+        "maxNodes": MAX_NODES,
+    }
+    context = {
+        **admin.site.each_context(request),
+        "title": "Knowledge graph",
+        "tenants": tenants,
+        "tenant": tenant,
+        "depths": DEPTHS,
+        "relationships": TYPED_RELATIONSHIPS,
+        "config": config,
+        "max_nodes": MAX_NODES,
+    }
+    request.current_app = admin.site.name
+    return TemplateResponse(request, "admin/graph/graph.html", context)
+
+
+@require_GET
+def graph_data(request):
+    """``?tenant=&entity=&depth=&relationship=`` → the subgraph as JSON: ``nodes`` (id, name, kind, mentions,
+    distance, url), ``edges`` (id, source, target, relationship, confidence, memory, memory_url), ``centre`` and
+    ``truncated``. No entity: centred on the tenant's most mentioned one. Errors: 400 for a bad depth or parameter,
+    404 for a tenant the user does not administer or an entity of another tenant."""
+    try:
+        tenant = _tenant(request, required=True)
+        entity = _entity(request, tenant)
+        depth = _depth(request)
+        relationship = _relationship(request)
+    except DomainError as exc:
+        return _error(exc)
+    centre = entity or _default_centre(tenant)
+    payload = {
+        "tenant": {"id": tenant.pk, "slug": tenant.slug},
+        "centre": None,
+        "depth": depth,
+        "relationship": relationship,
+        "nodes": [],
+        "edges": [],
+        "truncated": False,
+        "max_nodes": MAX_NODES,
+    }
+    if centre is None:
+        return JsonResponse(payload)
+    graph = tenant_graph_around(
+        tenant=tenant, centre=centre, depth=depth, relationship=relationship, max_nodes=MAX_NODES, max_edges=MAX_EDGES
+    )
+    entity_url = _url_maker("admin:graph_entity_change")
+    memory_url = _url_maker("admin:memories_memory_change")
+    payload["centre"] = {"id": centre.pk, "name": centre.name}
+    payload["truncated"] = graph.truncated
+    payload["nodes"] = [
+        {
+            "id": node.pk,
+            "name": node.name,
+            "kind": node.kind,
+            "mentions": node.mention_count,
+            "distance": graph.distance[node.pk],
+            "url": entity_url(node.pk),
+        }
+        for node in graph.entities
+    ]
+    payload["edges"] = [
+        {
+            "id": link["id"],
+            "source": link["subject_id"],
+            "target": link["object_id"],
+            "relationship": link["relationship"],
+            "confidence": link["confidence"],
+            "memory": link["memory_id"],
+            "memory_url": memory_url(link["memory_id"]),
+        }
+        for link in graph.links
+    ]
+    return JsonResponse(payload)
+
+
+@require_GET
+def entity_search(request):
+    """``?tenant=&q=`` → up to 20 of the tenant's entities whose name, normalised name or an alias contains ``q``,
+    most mentioned first (the page's search box)."""
+    try:
+        tenant = _tenant(request, required=True)
+    except DomainError as exc:
+        return _error(exc)
+    raw = request.GET.get("q", "").replace("\x00", "")[:SEARCH_MAX_CHARS].strip()
+    entities = Entity.objects.filter(tenant=tenant)
+    if raw:
+        norm = normalize_entity_name(raw) or raw.casefold()
+        entities = entities.filter(
+            Q(name__icontains=raw) | Q(norm__contains=norm) | Q(aliases__norm__contains=norm)
+        ).distinct()
+    rows = entities.order_by("-mention_count", "name", "id").values("id", "name", "kind", "mention_count")
+    return JsonResponse(
+        {
+            "results": [
+                {"id": row["id"], "name": row["name"], "kind": row["kind"], "mentions": row["mention_count"]}
+                for row in rows[:SEARCH_RESULTS]
+            ]
+        }
+    )
