@@ -48,6 +48,7 @@ def startup_checks() -> None:
     """What a serving process does once at start-up: refuse a database without the extensions and say where
     indexing tasks will run."""
     require_extensions()
+    _warm_embedder()
     if settings.CELERY_TASK_ALWAYS_EAGER:
         logger.warning(
             "CELERY_BROKER_URL is not set: indexing tasks run inline after each commit "
@@ -55,6 +56,22 @@ def startup_checks() -> None:
         )
     else:
         logger.info("Indexing tasks go to the Celery broker at %s.", _redact(settings.CELERY_BROKER_URL))
+
+
+def _warm_embedder() -> None:
+    """Load the embedding model in the background at start-up, so the first search or write does not wait
+    ~10 s for it (a failure here only logs: search degrades and indexing retries)."""
+    import threading
+
+    def load() -> None:
+        from memories.embedding import EmbedderUnavailable, get_embedder
+
+        try:
+            get_embedder().embed(["warm-up"])
+        except EmbedderUnavailable:
+            pass
+
+    threading.Thread(target=load, name="orgmemory-embedder-warmup", daemon=True).start()
 
 
 def _redact(url: str) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -13,7 +11,8 @@ from memories.models import MemoryKind
 from orgmemory.api.base import ApiView
 from orgmemory.api.serializers import ScopeField, ScopeRefSerializer, error_responses
 from retrieval.llm import llm_from_settings
-from retrieval.services import DEFAULT_AUTOCUT, MAX_QUERY_CHARS, MAX_TOP_K, SearchOptions, SearchResult, search_memories
+from retrieval.presenters import result_as_dict
+from retrieval.services import DEFAULT_AUTOCUT, MAX_QUERY_CHARS, MAX_TOP_K, SearchOptions, search_memories
 
 
 class SearchInputSerializer(serializers.Serializer):
@@ -46,6 +45,10 @@ class SearchHitSerializer(serializers.Serializer):
     score = serializers.FloatField()
     author = serializers.CharField()
     created_at = serializers.DateTimeField()
+    metadata = serializers.DictField(help_text="The memory's metadata as written (e.g. an ADK event's author).")
+    source = serializers.DictField(
+        help_text="Where it came from: app_name, session_id, event_id (empty strings when not from a session)."
+    )
     explain = serializers.DictField(required=False, help_text="Only with explain=true: arms' ranks, boosts, score.")
 
 
@@ -74,41 +77,6 @@ class SearchOutputSerializer(serializers.Serializer):
     answer = AnswerSerializer(required=False)
     gaps = GapsSerializer(required=False)
     confidence = serializers.FloatField(required=False)
-
-
-def _result_body(result: SearchResult) -> dict[str, Any]:
-    created_at = serializers.DateTimeField()
-    results = []
-    for hit in result.hits:
-        memory = hit.memory
-        row = {
-            "id": memory.pk,
-            "content": memory.content,
-            "title": memory.title,
-            "kind": memory.kind,
-            "scope": ScopeRefSerializer(memory.scope).data,
-            "score": round(hit.score, 6),
-            "author": memory.author,
-            "created_at": created_at.to_representation(memory.created_at),
-        }
-        if hit.explain is not None:
-            row["explain"] = hit.explain
-        results.append(row)
-    body: dict[str, Any] = {"results": results, "degraded": list(result.degraded)}
-    if result.answer is not None:
-        body["answer"] = {
-            "text": result.answer.text,
-            "citations": [{"index": index, "memory_id": memory_id} for index, memory_id in result.answer.citations],
-            "used_llm": result.answer.used_llm,
-        }
-    if result.gaps is not None:
-        body["gaps"] = {
-            "stale_entities": list(result.gaps.stale_entities),
-            "unknown_terms": list(result.gaps.unknown_terms),
-            "contradictions": [list(pair) for pair in result.gaps.contradictions],
-        }
-        body["confidence"] = result.gaps.confidence
-    return body
 
 
 class SearchApi(ApiView):
@@ -183,4 +151,4 @@ class SearchApi(ApiView):
             options=options,
             llm=llm_from_settings() if options.synthesize else None,
         )
-        return Response(_result_body(result))
+        return Response(result_as_dict(result))

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from retrieval.services import SearchResult
+
+
+def iso(value: datetime) -> str:
+    """ISO 8601 with "Z" for UTC, as DRF renders date-times."""
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def result_as_dict(result: SearchResult, *, content_chars: int | None = None) -> dict[str, Any]:
@@ -20,7 +27,13 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
             "scope": {"level": memory.scope.level, "key": memory.scope.key, "tag": memory.scope.tag},
             "score": round(hit.score, 6),
             "author": memory.author,
-            "created_at": memory.created_at.isoformat(),
+            "created_at": iso(memory.created_at),
+            "metadata": memory.metadata,
+            "source": {
+                "app_name": memory.source_app,
+                "session_id": memory.source_session,
+                "event_id": memory.source_event_id,
+            },
         }
         if hit.explain is not None:
             row["explain"] = hit.explain

@@ -54,6 +54,8 @@ class TestResults:
             "score": top["score"],
             "author": "admin:test",
             "created_at": memory.created_at.isoformat().replace("+00:00", "Z"),
+            "metadata": {},
+            "source": {"app_name": "", "session_id": "", "event_id": ""},
         }
         scores = [row["score"] for row in body["results"]]
         assert scores == sorted(scores, reverse=True)

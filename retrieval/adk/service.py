@@ -1,0 +1,271 @@
+"""``OrgMemoryService``: ADK's ``BaseMemoryService`` over the OrgMemory REST API (DESIGN §7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+try:
+    from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemoryResponse
+    from google.adk.memory.memory_entry import MemoryEntry
+    from google.genai import types
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess without ADK
+    raise ImportError(
+        "retrieval.adk needs the Google ADK: install the optional extra with `pip install 'orgmemory[adk]'` "
+        "(google-adk>=2.13,<3)."
+    ) from exc
+
+from retrieval.adk.client import DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT, OrgMemoryHttp, resolve_api_key, resolve_base_url
+
+if TYPE_CHECKING:
+    from google.adk.events.event import Event
+    from google.adk.sessions.session import Session
+
+DEFAULT_TOP_K = 10
+MAX_TOP_K = 50
+# the API takes up to 1,000 events per call, but without a broker the server embeds them before it answers: smaller
+# calls stay well inside the client's timeout (and a retried chunk re-sends only its own events)
+EVENTS_PER_REQUEST = 100
+MEMORIES_PER_REQUEST = 100  # the API's batch limit
+NO_SESSION_ID = "__unknown_session_id__"  # ADK's own placeholder when events come without a session
+# keys of a MemoryEntry's (or add_memory's) custom_metadata that are first-class fields of a memory
+MEMORY_FIELDS = ("scope", "kind", "title")
+
+
+@dataclass(frozen=True)
+class Citation:
+    index: int  # the n of [n] in the answer text
+    memory_id: int
+
+
+@dataclass(frozen=True)
+class OrgMemoryAnswer:
+    """A cited answer synthesized from the top memories (``used_llm`` False: the deterministic fallback)."""
+
+    text: str
+    citations: tuple[Citation, ...]
+    used_llm: bool
+    results: list[MemoryEntry] = field(default_factory=list)
+
+
+def event_text(event: Event) -> str:
+    """The text an event contributes to memory: its text parts without thoughts, function calls or responses
+    (ADK's own joining rule: user parts are separate words, model parts are chunks of one string). Partial
+    (streaming) events give ``""``: their final event carries the whole text."""
+    content = event.content
+    if event.partial or content is None or not content.parts:
+        return ""
+    splitter = " " if event.author == "user" else ""
+    return splitter.join(part.text for part in content.parts if part.text and not part.thought).strip()
+
+
+def session_events_payload(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """``[{id, author, timestamp, text}]`` for the events that carry text (the server dedups on the id)."""
+    payload = []
+    for event in events:
+        text = event_text(event)
+        if text and event.id:
+            payload.append({"id": event.id, "author": event.author, "timestamp": event.timestamp, "text": text})
+    return payload
+
+
+def memory_item(entry: MemoryEntry, *, app_name: str, defaults: Mapping[str, object] | None = None) -> dict[str, Any]:
+    """One item of ``POST /api/v1/memories``: the entry's text; ``scope``, ``kind``, ``title`` and ``session_id``
+    from its custom_metadata (over ``defaults``); the entry id as ``event_id`` (so re-adding it is idempotent);
+    author, timestamp and the other metadata keys in ``metadata``."""
+    text = " ".join(part.text for part in entry.content.parts or [] if part.text and not part.thought).strip()
+    if not text:
+        raise ValueError(f"memory entry {entry.id!r} has no text part to store")
+    metadata: dict[str, Any] = {**(defaults or {}), **entry.custom_metadata}
+    item: dict[str, Any] = {"content": text, "app_name": app_name}
+    for name in MEMORY_FIELDS:
+        if metadata.get(name) is not None:
+            item[name] = metadata.pop(name)
+    if metadata.get("session_id"):
+        item["session_id"] = str(metadata.pop("session_id"))
+    if entry.id:
+        item["event_id"] = entry.id
+    if entry.author:
+        metadata["author"] = entry.author
+    if entry.timestamp:
+        metadata["timestamp"] = entry.timestamp
+    if metadata:
+        item["metadata"] = metadata
+    return item
+
+
+def _iso(timestamp: Any) -> str | None:
+    if isinstance(timestamp, int | float) and not isinstance(timestamp, bool):
+        return datetime.fromtimestamp(timestamp, tz=UTC).isoformat()
+    return timestamp if isinstance(timestamp, str) and timestamp else None
+
+
+def memory_entry(hit: Mapping[str, Any]) -> MemoryEntry:
+    """A search result as a MemoryEntry: ``id`` the memory id (what ``delete_memory`` takes); ``author`` and
+    ``timestamp`` the ADK event's when the memory came from a session (its metadata), else the memory's author and
+    creation time; ``custom_metadata`` the scope tag and level, kind, score, title and memory id."""
+    metadata = hit.get("metadata") if isinstance(hit.get("metadata"), Mapping) else {}
+    scope = hit.get("scope") if isinstance(hit.get("scope"), Mapping) else {}
+    custom = {
+        "memory_id": hit.get("id"),
+        "scope": scope.get("tag"),
+        "scope_level": scope.get("level"),
+        "kind": hit.get("kind"),
+        "score": hit.get("score"),
+        "title": hit.get("title") or "",
+        "created_at": hit.get("created_at"),
+        "orgmemory_author": hit.get("author"),
+    }
+    return MemoryEntry(
+        id=str(hit["id"]),
+        author=str(metadata.get("author") or hit.get("author") or "") or None,
+        timestamp=_iso(metadata.get("timestamp")) or _iso(hit.get("created_at")),
+        content=types.Content(parts=[types.Part(text=str(hit.get("content") or ""))]),
+        custom_metadata={key: value for key, value in custom.items() if value is not None},
+    )
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+class OrgMemoryService(BaseMemoryService):
+    """ADK memory backed by OrgMemory: what an agent remembers for a user is shared along the organisation's
+    hierarchy (the user's own scope, their team, division, org) and searched with OrgMemory's hybrid ranking.
+
+    Configured by arguments or the ``ORGMEMORY_URL`` / ``ORGMEMORY_API_KEY`` environment variables (ValueError
+    naming the variable when missing). Every API failure raises ``OrgMemoryError``; connection errors are retried
+    once. Safe to share between event loops (one HTTP client per loop); ``await aclose()`` when done.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        top_k: int = DEFAULT_TOP_K,
+        retry_delay: float = DEFAULT_RETRY_DELAY,
+    ) -> None:
+        if not 1 <= top_k <= MAX_TOP_K:
+            raise ValueError(f"top_k must be between 1 and {MAX_TOP_K}, got {top_k!r}")
+        self.top_k = top_k
+        self._http = OrgMemoryHttp(
+            base_url=resolve_base_url(base_url),
+            api_key=resolve_api_key(api_key),
+            timeout=timeout,
+            retry_delay=retry_delay,
+        )
+
+    @property
+    def base_url(self) -> str:
+        return self._http.base_url
+
+    @property
+    def timeout(self) -> float:
+        return self._http.timeout
+
+    def __repr__(self) -> str:
+        return f"OrgMemoryService(base_url={self.base_url!r})"  # never the key
+
+    # --- writes ---------------------------------------------------------------------------------------------
+
+    async def add_session_to_memory(self, session: Session) -> None:
+        """Store the session's text events as ``event`` memories at the user's own scope (``POST /sessions``).
+        Idempotent: the server skips event ids it already stored, so a session may be added after every turn."""
+        await self._ingest(
+            app_name=session.app_name, user_id=session.user_id, session_id=session.id, events=session.events
+        )
+
+    async def add_events_to_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        events: Sequence[Event],
+        session_id: str | None = None,
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        """Store a delta of events (same rules as ``add_session_to_memory``). ``custom_metadata`` is not used:
+        the sessions endpoint keeps only each event's author and timestamp."""
+        await self._ingest(app_name=app_name, user_id=user_id, session_id=session_id or NO_SESSION_ID, events=events)
+
+    async def _ingest(self, *, app_name: str, user_id: str, session_id: str, events: Sequence[Event]) -> None:
+        payload = session_events_payload(events)
+        for chunk in _chunks(payload, EVENTS_PER_REQUEST):
+            await self._http.request(
+                "POST",
+                "/sessions",
+                json={"app_name": app_name, "user_id": user_id, "session_id": session_id, "events": chunk},
+            )
+
+    async def add_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        memories: Sequence[MemoryEntry],
+        custom_metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        """Write explicit memories (``POST /memories``, batch form). ``scope`` (a tag such as ``team:platform``),
+        ``kind`` and ``title`` in an entry's custom_metadata, or in ``custom_metadata`` for every entry, become
+        the memory's fields; other keys go to its metadata. Without ``scope`` a memory is private to the user."""
+        items = [memory_item(entry, app_name=app_name, defaults=custom_metadata) for entry in memories]
+        for chunk in _chunks(items, MEMORIES_PER_REQUEST):
+            await self._http.request("POST", "/memories", json={"user_id": user_id, "memories": chunk})
+
+    async def delete_memory(self, *, app_name: str, user_id: str, memory_id: str | None = None) -> None:
+        """Delete one memory by the id ``search_memory`` returned (needs the key's ``delete`` permission). No id:
+        nothing to do. A memory the user cannot see is ``OrgMemoryError`` 404."""
+        if not memory_id:
+            return
+        await self._http.request("DELETE", f"/memories/{quote(str(memory_id), safe='')}", params={"user_id": user_id})
+
+    # --- reads ----------------------------------------------------------------------------------------------
+
+    async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
+        """The memories on the user's scope chain that best match ``query`` (``POST /search``), best first."""
+        if not query or not query.strip():
+            return SearchMemoryResponse()
+        body = await self._search(app_name=app_name, user_id=user_id, query=query, top_k=self.top_k)
+        return SearchMemoryResponse(memories=[memory_entry(hit) for hit in body.get("results", [])])
+
+    async def answer(self, *, app_name: str, user_id: str, query: str, top_k: int | None = None) -> OrgMemoryAnswer:
+        """A cited answer to ``query`` from the user's visible memories (``POST /search`` with ``synthesize``):
+        the server's LLM when one is configured, else its deterministic answer (``used_llm`` False)."""
+        body = await self._search(
+            app_name=app_name, user_id=user_id, query=query, top_k=top_k or self.top_k, synthesize=True
+        )
+        answer = body.get("answer") or {}
+        return OrgMemoryAnswer(
+            text=str(answer.get("text") or ""),
+            citations=tuple(
+                Citation(index=int(cite["index"]), memory_id=int(cite["memory_id"]))
+                for cite in answer.get("citations", [])
+            ),
+            used_llm=bool(answer.get("used_llm", False)),
+            results=[memory_entry(hit) for hit in body.get("results", [])],
+        )
+
+    async def _search(
+        self, *, app_name: str, user_id: str, query: str, top_k: int, synthesize: bool = False
+    ) -> dict[str, Any]:
+        request: dict[str, Any] = {"user_id": user_id, "query": query, "top_k": top_k, "app_name": app_name}
+        if synthesize:
+            request["synthesize"] = True
+        return await self._http.request("POST", "/search", json=request) or {}
+
+    # --- lifecycle ------------------------------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients (the service stays usable: a later call opens a new one)."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> OrgMemoryService:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
