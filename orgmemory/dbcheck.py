@@ -50,9 +50,13 @@ def startup_checks() -> None:
     require_extensions()
     _warm_embedder()
     if settings.CELERY_TASK_ALWAYS_EAGER:
+        from memories.services.indexing import inline_sweeper_start
+
+        inline_sweeper_start()
         logger.warning(
             "CELERY_BROKER_URL is not set: indexing tasks run inline after each commit "
-            "(set CELERY_BROKER_URL=redis://… and start a worker to run them on Celery)."
+            "(set CELERY_BROKER_URL=redis://… and start a worker to run them on Celery); this process sweeps "
+            "unindexed memories every minute."
         )
     else:
         logger.info("Indexing tasks go to the Celery broker at %s.", _redact(settings.CELERY_BROKER_URL))

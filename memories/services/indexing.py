@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from datetime import timedelta
 from typing import Any
@@ -122,3 +123,33 @@ def _queue_link_extraction(ids: list[int]) -> int:
     for start in range(0, len(ids), SWEEP_BATCH):
         extract_links_for.delay(ids[start : start + SWEEP_BATCH])
     return len(ids)
+
+
+_sweeper_stop: threading.Event | None = None
+
+
+def inline_sweeper_start(*, interval_seconds: float | None = None) -> threading.Event | None:
+    """Without a broker there is no Celery beat: a serving process runs the sweeper itself, in a daemon thread,
+    every ``interval_seconds`` (default ORGMEMORY_SWEEP_AFTER_SECONDS). Returns an event that stops it when set,
+    or None if a sweeper already runs in this process."""
+    global _sweeper_stop
+    if _sweeper_stop is not None and not _sweeper_stop.is_set():
+        return None
+    stop = _sweeper_stop = threading.Event()
+    interval = interval_seconds or settings.ORGMEMORY_SWEEP_AFTER_SECONDS
+
+    def loop() -> None:
+        from django.db import connection
+
+        while not stop.wait(interval):
+            try:
+                queued = memories_sweep()
+                if queued["embeddings"] or queued["links"]:
+                    logger.info("sweeper re-queued %s", queued)
+            except Exception:  # keep sweeping: a database blip must not end the thread
+                logger.exception("sweeper run failed")
+            finally:
+                connection.close()
+
+    threading.Thread(target=loop, name="orgmemory-sweeper", daemon=True).start()
+    return stop

@@ -377,3 +377,29 @@ def test_replayed_event_of_another_users_private_memory_is_a_conflict(acme, writ
 
 def test_metadata_with_a_literal_backslash_u0000_is_fine(write):
     assert write("x", metadata={"path": "C:\\u0000dir"}).created is True
+
+
+@pytest.mark.django_db(transaction=True)  # the sweeper thread has its own connection: the rows must be committed
+def test_inline_sweeper_thread_recovers_failed_memories(acme):
+    import time
+
+    from memories.services.indexing import inline_sweeper_start
+
+    memory = memory_create(
+        tenant=acme, author=Author(kind="admin", label="ops"), content="Sweep me.", scope="org:acme"
+    ).memory
+    Memory.objects.filter(pk=memory.pk).update(
+        index_state=IndexState.FAILED, updated_at=timezone.now() - timedelta(minutes=5)
+    )
+
+    stop = inline_sweeper_start(interval_seconds=0.2)
+    try:
+        assert inline_sweeper_start(interval_seconds=0.2) is None  # one sweeper per process
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and Memory.objects.get(pk=memory.pk).index_state != IndexState.READY:
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        time.sleep(0.5)  # let the thread leave its loop and close its connection
+
+    assert Memory.objects.get(pk=memory.pk).index_state == IndexState.READY

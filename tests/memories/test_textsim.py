@@ -145,3 +145,31 @@ def test_polarity_signature_matches_polarity_twins():
 
 def test_threshold_is_the_design_value():
     assert NEAR_DUPLICATE_JACCARD == 0.5
+
+
+class TestLshBands:
+    def test_identical_claims_share_every_band_whatever_the_polarity(self):
+        from memories.textsim import lsh_bands
+
+        assert len(lsh_bands("We deploy on Fridays.")) == 16
+        assert lsh_bands("We deploy on Fridays.") == lsh_bands("We no longer deploy on Fridays.")
+        assert lsh_bands("We deploy on Fridays.") == lsh_bands("we  DEPLOY on fridays")
+
+    def test_unrelated_texts_share_no_band_and_empty_has_none(self):
+        from memories.textsim import lsh_bands
+
+        assert set(lsh_bands("The cafeteria serves pasta on Mondays.")).isdisjoint(
+            lsh_bands("Grafana alerts page the on-call engineer.")
+        )
+        assert lsh_bands("") == []
+        assert lsh_bands("!!!") == []
+
+    def test_near_duplicates_usually_share_a_band(self):
+        from memories.textsim import lsh_bands
+
+        base = "The platform team deploys on Tuesdays and Thursdays"
+        shared = sum(
+            bool(set(lsh_bands(f"{base} {word}.")) & set(lsh_bands(f"{base}.")))
+            for word in ("after ten", "before noon", "only", "at nine", "with approval", "in EU", "weekly", "again")
+        )
+        assert shared >= 7

@@ -174,11 +174,11 @@ class TestTitleMatches:
         ("title", "query", "expected"),
         [
             ("On-call policy", "on-call   POLICY?", True),  # normalised equality
-            ("Acme Robotics", "who founded acme robotics", True),  # whole-word phrase in the query
-            ("Acme", "acme's founders", True),
-            ("Acm", "acme founders", False),  # not a whole word
-            ("Robotics Acme", "who founded acme robotics", False),  # order matters
-            ("Go", "go live plan", False),  # < 3 chars: only exact equality counts
+            ("Acme Robotics", "who founded acme robotics", False),  # inside the query is not a title match
+            ("Acme", "acme's founders", False),
+            ("Acme", "ACME!", True),
+            ("Robotics Acme", "acme robotics", False),  # order matters
+            ("Go", "go live plan", False),
             ("Go", "Go!", True),
             ("", "anything", False),
             ("   ", "", False),
