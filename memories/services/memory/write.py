@@ -1,16 +1,14 @@
-"""The one write path for memories: validation, scope and policy checks, dedup at store, history.
+"""The writes: create (exact and near-duplicate dedup, idempotent event / external ids, contradiction
+warnings), update, move, re-kind, delete with history, and all-or-nothing batches.
 
-Every caller (API, admin, commands, ADK ingestion) goes through these functions. Nothing here embeds or calls
-the network: saving a memory registers its indexing on commit (see ``memories.signals``).
+Writes validate with :mod:`~memories.services.memory.validation` and resolve their scope with
+:mod:`~memories.services.memory.scope`; create and update rewrite the full-text search vector. Embedding happens
+later, on commit (see ``memories.signals``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import unicodedata
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.postgres.search import SearchVector
@@ -19,8 +17,19 @@ from django.db.models import Value
 from django.utils import timezone
 
 from memories.indexing_text import expand_glossary
-from memories.models import IndexState, Member, Memory, MemoryChunk, MemoryKind, Scope, Tenant
-from memories.selectors.tenancy import scope_chain_for_scope, scope_get_by_tag
+from memories.models import IndexState, Memory, MemoryChunk, MemoryKind, Scope, Tenant
+from memories.selectors.tenancy import scope_chain_for_scope
+from memories.services.memory.scope import _expiry, memory_scope_resolve
+from memories.services.memory.types import Author, WriteResult
+from memories.services.memory.validation import (
+    SOURCE_FIELD_MAX,
+    TITLE_MAX_CHARS,
+    _check_size,
+    _clean_kind,
+    _clean_metadata,
+    _clean_text,
+    content_hash,
+)
 from memories.services.tenancy import policy_effective
 from memories.textsim import (
     NEAR_DUPLICATE_JACCARD,
@@ -30,180 +39,11 @@ from memories.textsim import (
     shingles,
     signatures_are_twins,
 )
-from orgmemory.errors import Conflict, ContentTooLarge, DomainError, NotFound, PermissionDenied, ValidationFailed
+from orgmemory.errors import Conflict, DomainError, ValidationFailed
 
-TITLE_MAX_CHARS = 300
-METADATA_MAX_BYTES = 16 * 1024
-SOURCE_FIELD_MAX = 256
 NEAR_DUPLICATE_CANDIDATES = 20
 TEXT_SEARCH_CONFIG = "english"
 _RESOLVED_FIELDS = ["search_vector", "tenant", "scope", "author_member", "author_user", "superseded_by"]
-
-
-@dataclass(frozen=True)
-class Author:
-    """Who writes: an agent acting for a member, an admin user, or an operator import."""
-
-    kind: str  # "agent" | "admin" | "import"
-    member: Member | None = None
-    user: Any = None
-    label: str = ""
-
-    @property
-    def display(self) -> str:
-        if self.label:
-            return self.label
-        if self.member is not None:
-            return self.member.user_id
-        if self.user is not None:
-            return f"admin:{self.user.get_username()}"
-        return self.kind
-
-
-@dataclass
-class WriteResult:
-    memory: Memory
-    created: bool
-    deduplicated: bool = False
-    supersedes: int | None = None
-    warnings: list[dict[str, Any]] = field(default_factory=list)
-
-
-# --- validation -------------------------------------------------------------------------------------------------
-
-
-def _clean_text(value: Any, *, field_name: str, required: bool) -> str:
-    if value is None:
-        value = ""
-    if isinstance(value, bytes):
-        try:
-            value = value.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ValidationFailed(
-                f"{field_name} is not valid UTF-8 (byte {exc.start})",
-                code="invalid_encoding",
-                details={field_name: ["not valid UTF-8"]},
-            )
-    if not isinstance(value, str):
-        raise ValidationFailed(f"{field_name} must be a string", details={field_name: ["must be a string"]})
-    if "\x00" in value:
-        raise ValidationFailed(
-            f"{field_name} contains a NUL byte", code="nul_byte", details={field_name: ["contains a NUL byte"]}
-        )
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationFailed(
-            f"{field_name} contains characters that are not valid Unicode (lone surrogates)",
-            code="invalid_encoding",
-            details={field_name: ["not valid UTF-8"]},
-        )
-    value = unicodedata.normalize("NFC", value).strip()
-    if required and not value:
-        raise ValidationFailed(
-            f"{field_name} is empty", code="empty_content", details={field_name: ["must not be empty or whitespace"]}
-        )
-    return value
-
-
-def _clean_metadata(metadata: Any) -> dict[str, Any]:
-    if metadata is None:
-        return {}
-    if not isinstance(metadata, dict):
-        raise ValidationFailed("metadata must be a JSON object", details={"metadata": ["must be an object"]})
-    try:
-        encoded = json.dumps(metadata, ensure_ascii=False)
-    except (TypeError, ValueError):
-        raise ValidationFailed("metadata must be JSON-serialisable", details={"metadata": ["not JSON"]})
-    if _has_nul(metadata):
-        raise ValidationFailed("metadata contains a NUL byte", code="nul_byte", details={"metadata": ["NUL byte"]})
-    if len(encoded.encode("utf-8", "surrogatepass")) > METADATA_MAX_BYTES:
-        raise ContentTooLarge(
-            f"metadata is larger than {METADATA_MAX_BYTES} bytes", details={"metadata": ["too large"]}
-        )
-    return metadata
-
-
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(item) for item in value)
-    return False
-
-
-def _clean_kind(kind: Any) -> str:
-    if kind not in MemoryKind.values:
-        raise ValidationFailed(
-            f"kind must be one of {', '.join(MemoryKind.values)}", code="invalid_kind", details={"kind": [repr(kind)]}
-        )
-    return kind
-
-
-def content_hash(content: str) -> str:
-    """SHA-256 of the content with case and whitespace normalised: the key of exact dedup."""
-    normalised = " ".join(unicodedata.normalize("NFKC", content).casefold().split())
-    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()
-
-
-def _check_size(content: str, policy: dict[str, Any]) -> None:
-    limit = int(policy["max_content_bytes"])
-    size = len(content.encode("utf-8"))
-    if size > limit:
-        raise ContentTooLarge(
-            f"content is {size} bytes; the limit is {limit}", details={"content": [f"{size} > {limit} bytes"]}
-        )
-
-
-# --- scope and permission ---------------------------------------------------------------------------------------
-
-
-def memory_scope_resolve(
-    *, tenant: Tenant, author: Author, scope: Scope | str | dict | None
-) -> tuple[Scope, dict[str, Any]]:
-    """The target scope and its effective policy, with the author's right to write there checked."""
-    if scope is None or scope == "":
-        if author.member is None:
-            raise ValidationFailed("scope is required when no user_id is given", code="scope_required")
-        target = author.member.scope
-    elif isinstance(scope, Scope):
-        if scope.tenant_id != tenant.pk:
-            raise NotFound("unknown scope", code="unknown_scope")
-        target = scope
-    elif isinstance(scope, dict):
-        target = scope_get_by_tag(tenant=tenant, tag=f"{scope.get('level', '')}:{scope.get('key', '')}")
-    else:
-        target = scope_get_by_tag(tenant=tenant, tag=str(scope))
-    chain = scope_chain_for_scope(tenant=tenant, scope=target)
-    policy = policy_effective(tenant=tenant, chain=chain)
-    if author.kind == "agent":
-        if author.member is None:
-            raise ValidationFailed("an agent write needs a user_id", code="user_required")
-        member_chain_ids = {node.pk for node in scope_chain_for_scope(tenant=tenant, scope=author.member.scope)}
-        if target.pk not in member_chain_ids:
-            raise PermissionDenied(
-                f"{author.member.user_id} cannot write at {target.tag}: it is not on their scope chain",
-                code="scope_not_on_chain",
-            )
-    allowed = (policy["writable_levels"] or {}).get(author.kind if author.kind != "import" else "admin")
-    if allowed is not None and target.level not in allowed:
-        raise PermissionDenied(
-            f"policy does not let {author.kind} authors write at the {target.level} level "
-            f"(allowed: {', '.join(allowed) or 'none'})",
-            code="level_not_writable",
-        )
-    return target, policy
-
-
-def _expiry(*, policy: dict[str, Any], kind: str, level: str, now: datetime) -> datetime | None:
-    retention = policy.get("retention_days") or {}
-    days = retention.get(kind, retention.get(level))
-    return now + timedelta(days=int(days)) if days else None
-
-
-# --- create / update / delete -----------------------------------------------------------------------------------
 
 
 def memory_create(

@@ -1,5 +1,6 @@
-"""The memories API (DESIGN §7): write, list, read, update and delete memories; ingest and forget ADK sessions;
-delete by query; GDPR erasure of a user. Each view parses, calls one service or selector, and serializes."""
+"""The memory endpoints: ``/memories`` (write one or a batch, list what a user can see),
+``/memories/<id>`` (read, update, delete one) and ``/memories/delete-by-query``.
+"""
 
 from __future__ import annotations
 
@@ -16,137 +17,26 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent
+from memories.api.serializers import (
+    _MEMORY_EXAMPLE,
+    _WRITE_EXAMPLE,
+    _WRITE_RESPONSE,
+    MemoryBatchInputSerializer,
+    MemoryDeletedSerializer,
+    MemoryInputSerializer,
+    MemoryOutputSerializer,
+    MemoryPageSerializer,
+    MemoryWriteOutputSerializer,
+)
 from memories.models import Memory, MemoryKind
 from memories.selectors import scope_get_by_tag
 from memories.selectors.memory import memories_visible, memory_get_visible
 from memories.services.deletion import memories_delete_by_query, memory_delete_by_member
-from memories.services.erasure import user_erase
-from memories.services.memory import Author, WriteResult, memory_create, memory_create_batch, memory_update
-from memories.services.sessions import session_delete, session_ingest
+from memories.services.memory import memory_create, memory_create_batch, memory_update
 from orgmemory.api.base import ApiView, Caller
 from orgmemory.api.serializers import CursorPage, ScopeField, ScopeRefSerializer, error_responses
 from orgmemory.errors import NotFound, ValidationFailed
-
-MAX_BATCH = 100
-MAX_EVENTS = 1000
-USER_ID_HELP = "The user the agent acts for (an external id of the tenant): what they may see and write."
-USER_ID_PARAM = OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=True, description=USER_ID_HELP)
-
-
-def _agent(caller: Caller) -> Author:
-    return Author(kind="agent", member=caller.member)
-
-
-# --- serializers ------------------------------------------------------------------------------------------------
-
-
-class MemoryOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    scope = ScopeRefSerializer()
-    kind = serializers.ChoiceField(choices=MemoryKind.choices)
-    title = serializers.CharField()
-    content = serializers.CharField()
-    author = serializers.CharField(help_text="Display name of the author (a user_id, or admin:<name>).")
-    metadata = serializers.DictField(child=serializers.JSONField())
-    app_name = serializers.CharField(source="source_app")
-    session_id = serializers.CharField(source="source_session")
-    event_id = serializers.CharField(source="source_event_id")
-    index_state = serializers.CharField(help_text="pending until embedded; failed rows are retried.")
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
-
-
-class MemoryPageSerializer(serializers.Serializer):
-    next = serializers.URLField(allow_null=True, help_text="The next page (same filters), null on the last page.")
-    previous = serializers.URLField(allow_null=True)
-    results = MemoryOutputSerializer(many=True)
-
-
-class MemoryInputSerializer(serializers.Serializer):
-    user_id = serializers.CharField(max_length=128, required=False, help_text=USER_ID_HELP)
-    content = serializers.CharField(help_text="The memory's text (size limit per tenant policy, default 32 KiB).")
-    title = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
-    kind = serializers.ChoiceField(choices=MemoryKind.choices, default=MemoryKind.FACT)
-    scope = ScopeField(required=False, allow_null=True, help_text="Default: the user's own scope.")
-    metadata = serializers.DictField(child=serializers.JSONField(), required=False, default=dict)
-    app_name = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
-    session_id = serializers.CharField(max_length=256, required=False, allow_blank=True, default="")
-    event_id = serializers.CharField(max_length=256, required=False, allow_blank=True, default="")
-
-
-class MemoryBatchInputSerializer(serializers.Serializer):
-    user_id = serializers.CharField(max_length=128, required=False, help_text="Default user_id of every item.")
-    memories = serializers.ListField(child=MemoryInputSerializer(), min_length=1, max_length=MAX_BATCH)
-
-
-class MemoryWriteOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    scope = ScopeRefSerializer()
-    kind = serializers.ChoiceField(choices=MemoryKind.choices)
-    created_at = serializers.DateTimeField()
-    created = serializers.BooleanField(help_text="False when an existing memory was returned.")
-    deduplicated = serializers.BooleanField(help_text="An exact duplicate or a re-sent event id: nothing stored.")
-    supersedes = serializers.IntegerField(allow_null=True, help_text="The near-duplicate this memory replaced.")
-    warnings = serializers.ListField(child=serializers.DictField(), help_text="e.g. possible_contradiction.")
-
-    def to_representation(self, result: WriteResult) -> dict[str, Any]:
-        memory = result.memory
-        return {
-            "id": memory.pk,
-            "scope": ScopeRefSerializer(memory.scope).data,
-            "kind": memory.kind,
-            "created_at": serializers.DateTimeField().to_representation(memory.created_at),
-            "created": result.created,
-            "deduplicated": result.deduplicated,
-            "supersedes": result.supersedes,
-            "warnings": result.warnings,
-        }
-
-
-class MemoryDeletedSerializer(serializers.Serializer):
-    deleted = serializers.IntegerField()
-    ids = serializers.ListField(child=serializers.IntegerField())
-
-
-class MemoryBatchOutputSerializer(serializers.Serializer):
-    created = serializers.IntegerField()
-    deduplicated = serializers.IntegerField()
-    memories = MemoryWriteOutputSerializer(many=True)
-
-
-_WRITE_RESPONSE = PolymorphicProxySerializer(
-    component_name="MemoryCreateResponse",
-    serializers=[MemoryWriteOutputSerializer, MemoryBatchOutputSerializer],
-    resource_type_field_name=None,
-)
-_WRITE_EXAMPLE = {
-    "id": 412,
-    "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
-    "kind": "fact",
-    "created_at": "2025-05-02T09:30:00Z",
-    "created": True,
-    "deduplicated": False,
-    "supersedes": None,
-    "warnings": [],
-}
-_MEMORY_EXAMPLE = {
-    "id": 412,
-    "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
-    "kind": "fact",
-    "title": "Deploys",
-    "content": "The platform team deploys with Argo CD.",
-    "author": "albert",
-    "metadata": {},
-    "app_name": "support-bot",
-    "session_id": "",
-    "event_id": "",
-    "index_state": "ready",
-    "created_at": "2025-05-02T09:30:00Z",
-    "updated_at": "2025-05-02T09:30:01Z",
-}
-
-
-# --- views ------------------------------------------------------------------------------------------------------
 
 
 class MemoryCollectionApi(ApiView):
@@ -461,161 +351,3 @@ class MemoryDeleteByQueryApi(ApiView):
                 "dry_run": result.dry_run,
             }
         )
-
-
-class SessionEventSerializer(serializers.Serializer):
-    id = serializers.CharField(max_length=256)
-    author = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    timestamp = serializers.FloatField(required=False, allow_null=True, help_text="Seconds since the epoch.")
-    text = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
-
-
-class SessionIngestApi(ApiView):
-    required_permission = "write"
-
-    class SessionIngestInputSerializer(serializers.Serializer):
-        app_name = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
-        user_id = serializers.CharField(max_length=128, help_text=USER_ID_HELP)
-        session_id = serializers.CharField(max_length=256)
-        events = serializers.ListField(child=SessionEventSerializer(), max_length=MAX_EVENTS)
-
-    class SessionIngestOutputSerializer(serializers.Serializer):
-        session_id = serializers.CharField()
-        created = serializers.IntegerField(help_text="Events stored as new memories.")
-        skipped = serializers.IntegerField(help_text="Events already stored (same id or same text) or without text.")
-        memory_ids = serializers.ListField(child=serializers.IntegerField())
-
-    @extend_schema(
-        operation_id="session_ingest",
-        tags=["sessions"],
-        summary="Remember an ADK session's events",
-        description=(
-            "Each event with text becomes an `event` memory at the user's own scope (the ADK author and timestamp "
-            "in its metadata). Idempotent per event id: re-sending the session stores only new events. 201 when "
-            "anything was created, else 200. All or nothing: a bad event fails the call with its index."
-        ),
-        request=SessionIngestInputSerializer,
-        responses={
-            201: SessionIngestOutputSerializer,
-            200: SessionIngestOutputSerializer,
-            **error_responses(400, 403, 404, 409, 413),
-        },
-        examples=[
-            OpenApiExample(
-                "a session",
-                request_only=True,
-                value={
-                    "app_name": "support-bot",
-                    "user_id": "albert",
-                    "session_id": "5f0c6a1e",
-                    "events": [
-                        {
-                            "id": "e1",
-                            "author": "user",
-                            "timestamp": 1746178200.0,
-                            "text": "Our staging DB is pg-stg-2.",
-                        },
-                        {"id": "e2", "author": "support-bot", "timestamp": 1746178201.5, "text": "Noted."},
-                    ],
-                },
-            ),
-            OpenApiExample(
-                "ingested",
-                response_only=True,
-                status_codes=["201"],
-                value={"session_id": "5f0c6a1e", "created": 2, "skipped": 0, "memory_ids": [501, 502]},
-            ),
-        ],
-    )
-    def post(self, request: Request) -> Response:
-        data = self.validated(self.SessionIngestInputSerializer, request.data)
-        caller = self.caller(data["user_id"], provision=True)
-        result = session_ingest(
-            tenant=self.tenant,
-            author=_agent(caller),
-            app_name=data["app_name"],
-            session_id=data["session_id"],
-            events=data["events"],
-        )
-        body = {
-            "session_id": data["session_id"],
-            "created": result.created,
-            "skipped": result.skipped,
-            "memory_ids": result.memory_ids,
-        }
-        return Response(body, status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK)
-
-
-class SessionDeleteApi(ApiView):
-    required_permission = "delete"
-
-    class SessionDeleteOutputSerializer(serializers.Serializer):
-        session_id = serializers.CharField()
-        deleted = serializers.IntegerField()
-
-    @extend_schema(
-        operation_id="session_delete",
-        tags=["sessions"],
-        summary="Forget what a user's session stored",
-        description="Deletes the memories this user wrote in the session (their graph links go with them). "
-        "0 for a session that stored nothing.",
-        parameters=[USER_ID_PARAM],
-        responses={
-            200: OpenApiResponse(
-                SessionDeleteOutputSerializer,
-                examples=[OpenApiExample("deleted", value={"session_id": "5f0c6a1e", "deleted": 2})],
-            ),
-            **error_responses(400, 403, 404),
-        },
-    )
-    def delete(self, request: Request, session_id: str) -> Response:
-        caller = self.caller(self.user_id_from(request))
-        deleted = session_delete(tenant=self.tenant, member=caller.member, session_id=session_id)
-        return Response({"session_id": session_id, "deleted": deleted})
-
-
-class UserEraseApi(ApiView):
-    required_permission = "admin"
-
-    class UserErasureOutputSerializer(serializers.Serializer):
-        user_id = serializers.CharField()
-        memories = serializers.IntegerField(help_text="At their scope, plus everything they authored elsewhere.")
-        links = serializers.IntegerField()
-        entities = serializers.IntegerField(help_text="Entities no memory mentions any more, deleted.")
-        scopes = serializers.IntegerField()
-        api_keys = serializers.IntegerField(help_text="Keys restricted to their subtree, deleted.")
-        policies = serializers.IntegerField()
-
-    @extend_schema(
-        operation_id="user_erase",
-        tags=["users"],
-        summary="Erase a user (GDPR)",
-        description=(
-            "Needs the `admin` permission. Deletes every memory at the user's scope, every memory they authored "
-            "at any scope (with its history), the graph links those memories stated, entities nothing mentions "
-            "any more, keys and policies bound to their node, the node and the member. Irreversible."
-        ),
-        responses={
-            200: OpenApiResponse(
-                UserErasureOutputSerializer,
-                examples=[
-                    OpenApiExample(
-                        "erased",
-                        value={
-                            "user_id": "albert",
-                            "memories": 12,
-                            "links": 9,
-                            "entities": 3,
-                            "scopes": 1,
-                            "api_keys": 0,
-                            "policies": 0,
-                        },
-                    )
-                ],
-            ),
-            **error_responses(400, 403, 404),
-        },
-    )
-    def delete(self, request: Request, user_id: str) -> Response:
-        self.caller(user_id)  # 404 unknown_user; a restricted key erases only inside its subtree
-        return Response(user_erase(tenant=self.tenant, user_id=user_id).as_dict())

@@ -1,0 +1,324 @@
+"""The registered :class:`MemoryAdmin`: the list (deferred heavy columns, full-text search, tenant-aware
+columns), the add and change pages (writes happen in the form, see :mod:`~memories.admin.memory.forms`), and the
+change page's read-only panels (index state, supersedes history, warnings).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.views.main import ChangeList
+from django.contrib.postgres.search import SearchQuery
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import HttpResponseRedirect
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.html import format_html, format_html_join
+
+from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for
+from memories.admin.memory.actions import MemoryActionsMixin, _set_kind_action
+from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, INDENT, _summary, _versions, _with_summary
+from memories.admin.memory.filters import HasWarningFilter, HistoryFilter, LevelFilter, ScopeSubtreeFilter
+from memories.admin.memory.forms import MemoryAdminForm
+from memories.models import Memory, MemoryKind, Scope
+from memories.services.memory import TEXT_SEARCH_CONFIG, WriteResult
+
+SEARCH_MAX_CHARS = 1000  # longer input is not a search; bound the work a pasted novel can cause
+HISTORY_MAX_STEPS = 50  # a supersedes chain is short; the bound only protects the page from a corrupt cycle
+
+
+def _change_url(memory_id: int) -> str:
+    return reverse("admin:memories_memory_change", args=[memory_id])
+
+
+class MemoryChangeList(ChangeList):
+    def get_queryset(self, request, exclude_parameters=None):
+        return _with_summary(super().get_queryset(request, exclude_parameters))
+
+
+@admin.register(Memory)
+class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
+    form = MemoryAdminForm
+    list_display = [
+        "id",
+        "scope_tag",
+        "kind",
+        "summary",
+        "author",
+        "created_at",
+        "index_state",
+        "warning_marker",
+    ]
+    list_display_links = ["id", "summary"]
+    list_filter = [
+        TenantFilter,
+        ScopeSubtreeFilter,
+        LevelFilter,
+        "kind",
+        "index_state",
+        HasWarningFilter,
+        HistoryFilter,
+    ]
+    list_select_related = ["tenant", "scope"]
+    list_per_page = 50
+    show_full_result_count = False  # no second COUNT over the whole table on every page
+    show_facets = admin.ShowFacets.NEVER  # facet counts would re-run every filter, the subtree CTE included
+    ordering = ["-id"]
+    search_fields = ["title", "content"]  # shows the box; the search itself is get_search_results
+    search_help_text = 'Full text (words, "phrases", -exclusions, or) plus substring match on title and content.'
+    actions = ["move_to_scope", *(_set_kind_action(kind) for kind in MemoryKind.values), "reindex"]
+
+    change_fieldsets = [
+        (None, {"fields": ["tenant", "scope_display", *EDITABLE_FIELDS]}),
+        (
+            "Provenance",
+            {
+                "fields": [
+                    "author",
+                    "source_app",
+                    "source_session",
+                    "source_event_id",
+                    "external_id",
+                    "created_at",
+                    "updated_at",
+                    "expires_at",
+                ]
+            },
+        ),
+        (
+            "Indexing and use",
+            {"fields": ["index_status", "embedding_model", "indexed_at", "access_count", "last_accessed_at"]},
+        ),
+        ("History and warnings", {"fields": ["history", "warnings_display"]}),
+    ]
+
+    # --- rows -----------------------------------------------------------------------------------------------
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("search_vector")
+
+    def get_changelist(self, request, **kwargs):
+        return MemoryChangeList
+
+    def get_list_display(self, request):
+        allowed = tenants_for(request.user)
+        if allowed is None or len(allowed) > 1:
+            return ["id", "tenant", *self.list_display[1:]]
+        return self.list_display
+
+    def get_search_results(self, request, queryset, search_term):
+        """Postgres full text (``websearch_to_tsquery``, which accepts any input) OR a substring of the title or
+        content, so short or odd input still matches. NULs and lone surrogates are dropped: Postgres rejects them."""
+        term = search_term.replace("\x00", "").encode("utf-8", "ignore").decode("utf-8").strip()[:SEARCH_MAX_CHARS]
+        if not term:
+            return queryset, False
+        words = SearchQuery(term, search_type="websearch", config=TEXT_SEARCH_CONFIG)
+        matches = Q(search_vector=words) | Q(title__icontains=term) | Q(content__icontains=term)
+        return queryset.filter(matches), False
+
+    # --- columns --------------------------------------------------------------------------------------------
+
+    @admin.display(description="scope", ordering="scope__level")
+    def scope_tag(self, obj: Memory) -> str:
+        query = urlencode({ScopeSubtreeFilter.parameter_name: obj.scope_id})
+        return format_html('<a href="?{}" title="only this scope and below">{}</a>', query, obj.scope.tag)
+
+    @admin.display(description="memory")
+    def summary(self, obj: Memory) -> str:
+        return _summary(obj)
+
+    def action_checkbox(self, obj: Memory) -> str:
+        # Django labels the checkbox with str(obj), which would load each row's deferred content
+        attrs = {"class": "action-select", "aria-label": format_html("Select memory {} - {}", obj.pk, _summary(obj))}
+        return forms.CheckboxInput(attrs, lambda value: False).render(helpers.ACTION_CHECKBOX_NAME, str(obj.pk))
+
+    @admin.display(description="warnings")
+    def warning_marker(self, obj: Memory) -> str:
+        if not obj.warnings:
+            return ""
+        codes = sorted({str(w.get("code", "warning")) if isinstance(w, dict) else "warning" for w in obj.warnings})
+        return format_html('<span title="{}">⚠ {}</span>', ", ".join(codes), len(obj.warnings))
+
+    # --- add and change forms -------------------------------------------------------------------------------
+
+    def get_fieldsets(self, request, obj=None):
+        return [(None, {"fields": ADD_FIELDS})] if obj is None else self.change_fieldsets
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        editable = set(EDITABLE_FIELDS)
+        return [name for _, options in self.change_fieldsets for name in options["fields"] if name not in editable]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.admin_user = request.user
+        return form
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if db_field.name == "scope" and field is not None:
+            allowed = tenants_for(request.user)
+            several = allowed is None or len(allowed) > 1
+            nodes = Scope.objects.with_tree_fields().order_siblings_by("key").select_related("tenant")
+            field.queryset = nodes if allowed is None else nodes.tree_filter(tenant__in=allowed)
+            field.label_from_instance = lambda node: (
+                INDENT * node.tree_depth + (f"{node.tenant.slug} · {node.tag}" if several else node.tag)
+            )
+        return field
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        allowed = tenants_for(request.user)
+        if allowed is not None and len(allowed) == 1:
+            initial.setdefault("tenant", allowed[0])
+        return initial
+
+    def save_form(self, request, form, change):
+        instance = form.save(commit=False)  # the service already wrote during validation; this only sets save_m2m
+        if change or form.write_result is None:
+            return instance
+        memory = form.write_result.memory
+        memory.admin_write_result = form.write_result
+        return memory
+
+    def save_model(self, request, obj, form, change):
+        if not self._tenant_allowed(request, obj):
+            raise PermissionDenied("That tenant is not yours to manage.")
+        result: WriteResult | None = getattr(obj, "admin_write_result", None)
+        if result is None:
+            return
+        if result.supersedes:
+            self.message_user(
+                request,
+                format_html(
+                    'This supersedes <a href="{}">memory {}</a>, which is kept as history.',
+                    _change_url(result.supersedes),
+                    result.supersedes,
+                ),
+                messages.INFO,
+            )
+        for warning in result.warnings:
+            self._warn(request, warning)
+
+    def _warn(self, request, warning: dict) -> None:
+        other = warning.get("memory_id")
+        if isinstance(other, int):
+            message = format_html(
+                '{} (<a href="{}">memory {}</a>)', warning.get("message", ""), _change_url(other), other
+            )
+        else:
+            message = str(warning.get("message", warning))
+        self.message_user(request, message, messages.WARNING)
+
+    def log_addition(self, request, obj, message):
+        result = getattr(obj, "admin_write_result", None)
+        if result is not None and result.deduplicated:
+            return None  # nothing was added
+        return super().log_addition(request, obj, message)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        result = getattr(obj, "admin_write_result", None)
+        if result is not None and result.deduplicated:
+            url = _change_url(obj.pk)
+            self.message_user(
+                request,
+                format_html(
+                    'This content is already stored as memory {} (<a href="{}">open it</a>); nothing new was added.',
+                    obj.pk,
+                    url,
+                ),
+                messages.INFO,
+            )
+            return HttpResponseRedirect(url)
+        return super().response_add(request, obj, post_url_continue)
+
+    # --- read-only panels of the change page ----------------------------------------------------------------
+
+    @admin.display(description="scope")
+    def scope_display(self, obj: Memory) -> str:
+        scope = obj.scope
+        return f"{scope.tag} ({scope.name})" if scope.name else scope.tag
+
+    @admin.display(description="index state")
+    def index_status(self, obj: Memory) -> str:
+        chunks = obj.chunks.count()
+        status = f"{obj.index_state}, {chunks} chunk{'' if chunks == 1 else 's'}"
+        if obj.index_error:
+            return format_html("{}<br><code>{}</code>", status, obj.index_error)
+        return status
+
+    @admin.display(description="history")
+    def history(self, obj: Memory) -> str:
+        """The supersedes chain: the newer memories that replaced this one and the older ones it replaced."""
+        newer: list[Memory] = []
+        current = obj
+        seen = {obj.pk}
+        while current.superseded_by_id and current.superseded_by_id not in seen and len(newer) < HISTORY_MAX_STEPS:
+            seen.add(current.superseded_by_id)
+            current = _versions(Memory.objects.filter(tenant_id=obj.tenant_id, pk=current.superseded_by_id)).first()
+            if current is None:
+                break
+            newer.append(current)
+        older: list[Memory] = []
+        frontier = [obj.pk]
+        while frontier and len(older) < HISTORY_MAX_STEPS:
+            step = list(
+                _versions(Memory.objects.filter(tenant_id=obj.tenant_id, superseded_by_id__in=frontier))
+                .exclude(pk__in=seen)
+                .order_by("-id")[:HISTORY_MAX_STEPS]
+            )
+            seen.update(memory.pk for memory in step)
+            older.extend(step)
+            frontier = [memory.pk for memory in step]
+        if not newer and not older:
+            return "No other versions."
+        rows = [("superseded by", memory, memory.created_at) for memory in newer] + [
+            ("supersedes", memory, memory.superseded_at) for memory in older
+        ]
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                '<li>{} <a href="{}">memory {}</a> ({}): {}</li>',
+                (
+                    (
+                        label,
+                        _change_url(memory.pk),
+                        memory.pk,
+                        formats.localize(timezone.localtime(when)) if when else "—",
+                        _summary(memory),
+                    )
+                    for label, memory, when in rows
+                ),
+            ),
+        )
+
+    @admin.display(description="warnings")
+    def warnings_display(self, obj: Memory) -> str:
+        if not obj.warnings:
+            return "None."
+        items = []
+        for warning in obj.warnings:
+            if not isinstance(warning, dict):
+                items.append(format_html("<li>{}</li>", str(warning)))
+                continue
+            other = warning.get("memory_id")
+            link = (
+                format_html(' — <a href="{}">memory {}</a>', _change_url(other), other)
+                if isinstance(other, int)
+                else ""
+            )
+            items.append(
+                format_html(
+                    "<li><strong>{}</strong>: {}{}</li>",
+                    warning.get("code", "warning"),
+                    warning.get("message", ""),
+                    link,
+                )
+            )
+        return format_html("<ul>{}</ul>", format_html_join("", "{}", ((item,) for item in items)))

@@ -1,0 +1,52 @@
+"""What every part of the memory admin shares: the field lists, the tree indent, and the one-line summary of a
+memory loaded from the head of its content only.
+"""
+
+from __future__ import annotations
+
+from django.db.models.functions import Substr
+from django.utils.text import Truncator
+
+from memories.models import Memory
+
+SUMMARY_CHARS = 80
+INDENT = "\u2003"  # an em space survives HTML whitespace collapsing, so the tree shows its depth
+
+# What the list needs: the list never loads the search vector, the content (only its head, see
+# MemoryChangeList) or any column added later.
+LIST_FIELDS = [
+    "id",
+    "tenant",
+    "scope",
+    "kind",
+    "title",
+    "author",
+    "created_at",
+    "index_state",
+    "warnings",
+    "superseded_by",
+]
+EDITABLE_FIELDS = ["kind", "title", "content", "metadata"]
+ADD_FIELDS = ["tenant", "scope", *EDITABLE_FIELDS]
+
+
+def _with_summary(queryset):
+    """Rows with only the head of their content loaded (``content_head``), enough for a one-line summary."""
+    return queryset.only(*LIST_FIELDS).annotate(content_head=Substr("content", 1, SUMMARY_CHARS * 4))
+
+
+def _versions(queryset):
+    """Rows for the history panel: enough for a dated one-line summary."""
+    return queryset.only("id", "title", "superseded_by", "superseded_at", "created_at").annotate(
+        content_head=Substr("content", 1, SUMMARY_CHARS * 4)
+    )
+
+
+def _summary(memory: Memory) -> str:
+    if memory.title:
+        return Truncator(memory.title).chars(SUMMARY_CHARS)
+    head = getattr(memory, "content_head", None)
+    if head is None:
+        head = memory.content[: SUMMARY_CHARS * 4]
+    first_line = next((line.strip() for line in head.splitlines() if line.strip()), "")
+    return Truncator(first_line).chars(SUMMARY_CHARS)

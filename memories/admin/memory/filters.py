@@ -1,0 +1,114 @@
+"""The memory list's sidebar filters: scope subtree, level, has-warning, live versus history. Each lists only
+what the admin's own tenants have.
+"""
+
+from __future__ import annotations
+
+import operator
+from functools import reduce
+
+from django.contrib import admin
+from django.db.models import Q
+
+from memories.admin.base import tenants_for
+from memories.admin.memory.common import INDENT
+from memories.models import Scope, Tenant
+from memories.selectors.tenancy import scope_subtree
+
+
+def _visible_tenants(request):
+    allowed = tenants_for(request.user)
+    return Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
+
+
+class ScopeSubtreeFilter(admin.SimpleListFilter):
+    """A scope and everything below it. Lists the admin's tenants' nodes above the user level (a tenant has one
+    user node per member, too many to list); a user node is reached from the scope column's link."""
+
+    title = "scope (with everything below)"
+    parameter_name = "scope_subtree"
+
+    def lookups(self, request, model_admin):
+        tenants = [tenant for tenant in _visible_tenants(request) if tenant.levels]
+        if not tenants:
+            return []
+        user_nodes = reduce(operator.or_, (Q(tenant=tenant, level=tenant.user_level) for tenant in tenants))
+        nodes = (
+            Scope.objects.with_tree_fields()
+            .tree_filter(tenant__in=tenants)
+            .order_siblings_by("key")
+            .exclude(user_nodes)
+            .select_related("tenant")
+        )
+        several = len(tenants) > 1
+        return [
+            (str(node.pk), INDENT * node.tree_depth + (f"{node.tenant.slug} · {node.tag}" if several else node.tag))
+            for node in nodes
+        ]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if not value:
+            return queryset
+        try:
+            scope_id = int(value)
+        except (TypeError, ValueError):
+            return queryset.none()
+        if not 0 < scope_id < 2**63:
+            return queryset.none()
+        nodes = Scope.objects.filter(pk=scope_id).select_related("tenant")
+        allowed = tenants_for(request.user)
+        if allowed is not None:
+            nodes = nodes.filter(tenant__in=allowed)
+        node = nodes.first()
+        if node is None:
+            return queryset.none()
+        return queryset.filter(scope__in=scope_subtree(tenant=node.tenant, scope=node).values("pk"))
+
+
+class LevelFilter(admin.SimpleListFilter):
+    """The level of a memory's scope, among the levels of the admin's own tenants."""
+
+    title = "level"
+    parameter_name = "level"
+
+    def lookups(self, request, model_admin):
+        levels: dict[str, None] = {}
+        for tenant_levels in _visible_tenants(request).values_list("levels", flat=True):
+            levels.update(dict.fromkeys(tenant_levels or []))
+        return [(level, level) for level in levels]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(scope__level=self.value()) if self.value() else queryset
+
+
+class HasWarningFilter(admin.SimpleListFilter):
+    title = "has warning"
+    parameter_name = "has_warning"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "yes"), ("no", "no")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(warnings=[])
+        if self.value() == "no":
+            return queryset.filter(warnings=[])
+        return queryset
+
+
+class HistoryFilter(admin.SimpleListFilter):
+    """Live memories versus the history a newer memory superseded."""
+
+    title = "superseded"
+    parameter_name = "superseded"
+
+    def lookups(self, request, model_admin):
+        return [("live", "live"), ("history", "superseded (history)")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "live":
+            return queryset.filter(superseded_by__isnull=True)
+        if self.value() == "history":
+            return queryset.filter(superseded_by__isnull=False)
+        return queryset

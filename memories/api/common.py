@@ -1,0 +1,17 @@
+"""What the memories API views share: the ``user_id`` query parameter and its help text, and the agent author
+every write is made as.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter
+
+from memories.services.memory import Author
+from orgmemory.api.base import Caller
+
+USER_ID_HELP = "The user the agent acts for (an external id of the tenant): what they may see and write."
+USER_ID_PARAM = OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=True, description=USER_ID_HELP)
+
+
+def _agent(caller: Caller) -> Author:
+    return Author(kind="agent", member=caller.member)

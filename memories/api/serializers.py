@@ -1,0 +1,123 @@
+"""The memory shapes of the API: what a write accepts (one memory or a batch), what it returns, a memory as
+read, a page of them, a deletion; plus the OpenAPI response proxy and examples the views document with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import PolymorphicProxySerializer
+from rest_framework import serializers
+
+from memories.api.common import USER_ID_HELP
+from memories.models import MemoryKind
+from memories.services.memory import WriteResult
+from orgmemory.api.serializers import ScopeField, ScopeRefSerializer
+
+MAX_BATCH = 100
+
+
+class MemoryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    scope = ScopeRefSerializer()
+    kind = serializers.ChoiceField(choices=MemoryKind.choices)
+    title = serializers.CharField()
+    content = serializers.CharField()
+    author = serializers.CharField(help_text="Display name of the author (a user_id, or admin:<name>).")
+    metadata = serializers.DictField(child=serializers.JSONField())
+    app_name = serializers.CharField(source="source_app")
+    session_id = serializers.CharField(source="source_session")
+    event_id = serializers.CharField(source="source_event_id")
+    index_state = serializers.CharField(help_text="pending until embedded; failed rows are retried.")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class MemoryPageSerializer(serializers.Serializer):
+    next = serializers.URLField(allow_null=True, help_text="The next page (same filters), null on the last page.")
+    previous = serializers.URLField(allow_null=True)
+    results = MemoryOutputSerializer(many=True)
+
+
+class MemoryInputSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, required=False, help_text=USER_ID_HELP)
+    content = serializers.CharField(help_text="The memory's text (size limit per tenant policy, default 32 KiB).")
+    title = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+    kind = serializers.ChoiceField(choices=MemoryKind.choices, default=MemoryKind.FACT)
+    scope = ScopeField(required=False, allow_null=True, help_text="Default: the user's own scope.")
+    metadata = serializers.DictField(child=serializers.JSONField(), required=False, default=dict)
+    app_name = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
+    session_id = serializers.CharField(max_length=256, required=False, allow_blank=True, default="")
+    event_id = serializers.CharField(max_length=256, required=False, allow_blank=True, default="")
+
+
+class MemoryBatchInputSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, required=False, help_text="Default user_id of every item.")
+    memories = serializers.ListField(child=MemoryInputSerializer(), min_length=1, max_length=MAX_BATCH)
+
+
+class MemoryWriteOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    scope = ScopeRefSerializer()
+    kind = serializers.ChoiceField(choices=MemoryKind.choices)
+    created_at = serializers.DateTimeField()
+    created = serializers.BooleanField(help_text="False when an existing memory was returned.")
+    deduplicated = serializers.BooleanField(help_text="An exact duplicate or a re-sent event id: nothing stored.")
+    supersedes = serializers.IntegerField(allow_null=True, help_text="The near-duplicate this memory replaced.")
+    warnings = serializers.ListField(child=serializers.DictField(), help_text="e.g. possible_contradiction.")
+
+    def to_representation(self, result: WriteResult) -> dict[str, Any]:
+        memory = result.memory
+        return {
+            "id": memory.pk,
+            "scope": ScopeRefSerializer(memory.scope).data,
+            "kind": memory.kind,
+            "created_at": serializers.DateTimeField().to_representation(memory.created_at),
+            "created": result.created,
+            "deduplicated": result.deduplicated,
+            "supersedes": result.supersedes,
+            "warnings": result.warnings,
+        }
+
+
+class MemoryDeletedSerializer(serializers.Serializer):
+    deleted = serializers.IntegerField()
+    ids = serializers.ListField(child=serializers.IntegerField())
+
+
+class MemoryBatchOutputSerializer(serializers.Serializer):
+    created = serializers.IntegerField()
+    deduplicated = serializers.IntegerField()
+    memories = MemoryWriteOutputSerializer(many=True)
+
+
+_WRITE_RESPONSE = PolymorphicProxySerializer(
+    component_name="MemoryCreateResponse",
+    serializers=[MemoryWriteOutputSerializer, MemoryBatchOutputSerializer],
+    resource_type_field_name=None,
+)
+_WRITE_EXAMPLE = {
+    "id": 412,
+    "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
+    "kind": "fact",
+    "created_at": "2025-05-02T09:30:00Z",
+    "created": True,
+    "deduplicated": False,
+    "supersedes": None,
+    "warnings": [],
+}
+_MEMORY_EXAMPLE = {
+    "id": 412,
+    "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
+    "kind": "fact",
+    "title": "Deploys",
+    "content": "The platform team deploys with Argo CD.",
+    "author": "albert",
+    "metadata": {},
+    "app_name": "support-bot",
+    "session_id": "",
+    "event_id": "",
+    "index_state": "ready",
+    "created_at": "2025-05-02T09:30:00Z",
+    "updated_at": "2025-05-02T09:30:01Z",
+}

@@ -1,0 +1,128 @@
+"""The ADK session endpoints: ``POST /sessions`` stores a session's events as memories (idempotent per event
+id); ``DELETE /sessions/<id>`` forgets what a user's session stored.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent
+from memories.services.sessions import session_delete, session_ingest
+from orgmemory.api.base import ApiView
+from orgmemory.api.serializers import error_responses
+
+MAX_EVENTS = 1000
+
+
+class SessionEventSerializer(serializers.Serializer):
+    id = serializers.CharField(max_length=256)
+    author = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    timestamp = serializers.FloatField(required=False, allow_null=True, help_text="Seconds since the epoch.")
+    text = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+
+
+class SessionIngestApi(ApiView):
+    required_permission = "write"
+
+    class SessionIngestInputSerializer(serializers.Serializer):
+        app_name = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
+        user_id = serializers.CharField(max_length=128, help_text=USER_ID_HELP)
+        session_id = serializers.CharField(max_length=256)
+        events = serializers.ListField(child=SessionEventSerializer(), max_length=MAX_EVENTS)
+
+    class SessionIngestOutputSerializer(serializers.Serializer):
+        session_id = serializers.CharField()
+        created = serializers.IntegerField(help_text="Events stored as new memories.")
+        skipped = serializers.IntegerField(help_text="Events already stored (same id or same text) or without text.")
+        memory_ids = serializers.ListField(child=serializers.IntegerField())
+
+    @extend_schema(
+        operation_id="session_ingest",
+        tags=["sessions"],
+        summary="Remember an ADK session's events",
+        description=(
+            "Each event with text becomes an `event` memory at the user's own scope (the ADK author and timestamp "
+            "in its metadata). Idempotent per event id: re-sending the session stores only new events. 201 when "
+            "anything was created, else 200. All or nothing: a bad event fails the call with its index."
+        ),
+        request=SessionIngestInputSerializer,
+        responses={
+            201: SessionIngestOutputSerializer,
+            200: SessionIngestOutputSerializer,
+            **error_responses(400, 403, 404, 409, 413),
+        },
+        examples=[
+            OpenApiExample(
+                "a session",
+                request_only=True,
+                value={
+                    "app_name": "support-bot",
+                    "user_id": "albert",
+                    "session_id": "5f0c6a1e",
+                    "events": [
+                        {
+                            "id": "e1",
+                            "author": "user",
+                            "timestamp": 1746178200.0,
+                            "text": "Our staging DB is pg-stg-2.",
+                        },
+                        {"id": "e2", "author": "support-bot", "timestamp": 1746178201.5, "text": "Noted."},
+                    ],
+                },
+            ),
+            OpenApiExample(
+                "ingested",
+                response_only=True,
+                status_codes=["201"],
+                value={"session_id": "5f0c6a1e", "created": 2, "skipped": 0, "memory_ids": [501, 502]},
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = self.validated(self.SessionIngestInputSerializer, request.data)
+        caller = self.caller(data["user_id"], provision=True)
+        result = session_ingest(
+            tenant=self.tenant,
+            author=_agent(caller),
+            app_name=data["app_name"],
+            session_id=data["session_id"],
+            events=data["events"],
+        )
+        body = {
+            "session_id": data["session_id"],
+            "created": result.created,
+            "skipped": result.skipped,
+            "memory_ids": result.memory_ids,
+        }
+        return Response(body, status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK)
+
+
+class SessionDeleteApi(ApiView):
+    required_permission = "delete"
+
+    class SessionDeleteOutputSerializer(serializers.Serializer):
+        session_id = serializers.CharField()
+        deleted = serializers.IntegerField()
+
+    @extend_schema(
+        operation_id="session_delete",
+        tags=["sessions"],
+        summary="Forget what a user's session stored",
+        description="Deletes the memories this user wrote in the session (their graph links go with them). "
+        "0 for a session that stored nothing.",
+        parameters=[USER_ID_PARAM],
+        responses={
+            200: OpenApiResponse(
+                SessionDeleteOutputSerializer,
+                examples=[OpenApiExample("deleted", value={"session_id": "5f0c6a1e", "deleted": 2})],
+            ),
+            **error_responses(400, 403, 404),
+        },
+    )
+    def delete(self, request: Request, session_id: str) -> Response:
+        caller = self.caller(self.user_id_from(request))
+        deleted = session_delete(tenant=self.tenant, member=caller.member, session_id=session_id)
+        return Response({"session_id": session_id, "deleted": deleted})

@@ -1,0 +1,105 @@
+"""Input checks every write applies: text and metadata cleaning (UTF-8, NUL bytes, NFC, size), the kind, the
+per-policy content size limit, and the normalised content hash that exact dedup keys on.
+
+Each check raises a :class:`~orgmemory.errors.DomainError` subclass whose code and details the API and the admin
+show as they are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from typing import Any
+
+from memories.models import MemoryKind
+from orgmemory.errors import ContentTooLarge, ValidationFailed
+
+TITLE_MAX_CHARS = 300
+METADATA_MAX_BYTES = 16 * 1024
+SOURCE_FIELD_MAX = 256
+
+
+def _clean_text(value: Any, *, field_name: str, required: bool) -> str:
+    if value is None:
+        value = ""
+    if isinstance(value, bytes):
+        try:
+            value = value.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValidationFailed(
+                f"{field_name} is not valid UTF-8 (byte {exc.start})",
+                code="invalid_encoding",
+                details={field_name: ["not valid UTF-8"]},
+            )
+    if not isinstance(value, str):
+        raise ValidationFailed(f"{field_name} must be a string", details={field_name: ["must be a string"]})
+    if "\x00" in value:
+        raise ValidationFailed(
+            f"{field_name} contains a NUL byte", code="nul_byte", details={field_name: ["contains a NUL byte"]}
+        )
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationFailed(
+            f"{field_name} contains characters that are not valid Unicode (lone surrogates)",
+            code="invalid_encoding",
+            details={field_name: ["not valid UTF-8"]},
+        )
+    value = unicodedata.normalize("NFC", value).strip()
+    if required and not value:
+        raise ValidationFailed(
+            f"{field_name} is empty", code="empty_content", details={field_name: ["must not be empty or whitespace"]}
+        )
+    return value
+
+
+def _clean_metadata(metadata: Any) -> dict[str, Any]:
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise ValidationFailed("metadata must be a JSON object", details={"metadata": ["must be an object"]})
+    try:
+        encoded = json.dumps(metadata, ensure_ascii=False)
+    except (TypeError, ValueError):
+        raise ValidationFailed("metadata must be JSON-serialisable", details={"metadata": ["not JSON"]})
+    if _has_nul(metadata):
+        raise ValidationFailed("metadata contains a NUL byte", code="nul_byte", details={"metadata": ["NUL byte"]})
+    if len(encoded.encode("utf-8", "surrogatepass")) > METADATA_MAX_BYTES:
+        raise ContentTooLarge(
+            f"metadata is larger than {METADATA_MAX_BYTES} bytes", details={"metadata": ["too large"]}
+        )
+    return metadata
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    return False
+
+
+def _clean_kind(kind: Any) -> str:
+    if kind not in MemoryKind.values:
+        raise ValidationFailed(
+            f"kind must be one of {', '.join(MemoryKind.values)}", code="invalid_kind", details={"kind": [repr(kind)]}
+        )
+    return kind
+
+
+def content_hash(content: str) -> str:
+    """SHA-256 of the content with case and whitespace normalised: the key of exact dedup."""
+    normalised = " ".join(unicodedata.normalize("NFKC", content).casefold().split())
+    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()
+
+
+def _check_size(content: str, policy: dict[str, Any]) -> None:
+    limit = int(policy["max_content_bytes"])
+    size = len(content.encode("utf-8"))
+    if size > limit:
+        raise ContentTooLarge(
+            f"content is {size} bytes; the limit is {limit}", details={"content": [f"{size} > {limit} bytes"]}
+        )

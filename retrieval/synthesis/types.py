@@ -1,0 +1,46 @@
+"""The values answering passes around — ranked rows, typed edges, cited answers — and the LLM protocol.
+
+Plain frozen dataclasses, no Django: ``retrieval.services`` builds the rows and edges from the database; the
+passes in :mod:`~retrieval.synthesis.answers` and :mod:`~retrieval.synthesis.gaps` read them and return answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+
+class SynthesisLLM(Protocol):
+    """Anything that completes a prompt: ``complete(system, prompt) -> reply text``. May raise."""
+
+    def complete(self, system: str, prompt: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """One ranked result as given to answering."""
+
+    memory_id: int
+    title: str
+    content: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A typed edge supporting a relational answer; citable only if ``memory_id`` is among the rows."""
+
+    subject: str
+    relationship: str
+    object: str
+    memory_id: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer text whose ``[n]`` markers map to memory ids through ``citations`` ((n, memory_id), …)."""
+
+    text: str
+    citations: tuple[tuple[int, int], ...]
+    used_llm: bool
