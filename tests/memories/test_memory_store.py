@@ -403,3 +403,23 @@ def test_inline_sweeper_thread_recovers_failed_memories(acme):
         time.sleep(0.5)  # let the thread leave its loop and close its connection
 
     assert Memory.objects.get(pk=memory.pk).index_state == IndexState.READY
+
+
+def test_move_reindexes_with_the_new_scopes_glossary(acme, django_capture_on_commit_callbacks):
+    from memories.services.memory import memory_move
+
+    sales = Scope.objects.get(tenant=acme, level="team", key="sales")
+    Policy.objects.create(tenant=acme, scope=sales, glossary={"arr": "annual recurring revenue"})
+    with django_capture_on_commit_callbacks(execute=True):
+        memory = memory_create(
+            tenant=acme, author=Author(kind="admin", label="ops"), content="ARR grew 20%.", scope="team:platform"
+        ).memory
+    assert MemoryChunk.objects.get(memory=memory).text == "ARR grew 20%."
+
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = memory_move(memory=memory, author=Author(kind="admin", label="ops"), scope="team:sales")
+
+    assert moved.scope.tag == "team:sales"
+    assert MemoryChunk.objects.get(memory=memory).text == "ARR (annual recurring revenue) grew 20%."
+    assert MemoryChunk.objects.get(memory=memory).scope_id == sales.pk
+    assert Memory.objects.filter(pk=memory.pk, search_vector="recurring").exists()

@@ -250,11 +250,17 @@ def memory_update(
 
 
 def memory_move(*, memory: Memory, author: Author, scope: Scope | str) -> Memory:
-    """Move a memory to another scope (validated against policy); its chunks follow without re-embedding."""
+    """Move a memory to another scope (validated against policy). Its chunks follow at once (so visibility is
+    right immediately); the search vector is rewritten with the new scope's glossary, and the memory is queued for
+    re-embedding, since the glossary that shaped its vectors may differ there."""
     with transaction.atomic():
-        target, _ = memory_scope_resolve(tenant=memory.tenant, author=author, scope=scope)
-        Memory.objects.filter(pk=memory.pk).update(scope=target, updated_at=timezone.now())
+        target, policy = memory_scope_resolve(tenant=memory.tenant, author=author, scope=scope)
         MemoryChunk.objects.filter(memory=memory).update(scope=target)
+        memory = Memory.objects.select_for_update().get(pk=memory.pk)
+        memory.scope = target
+        memory.index_state = IndexState.PENDING
+        memory.save(update_fields=["scope", "index_state", "updated_at"])
+        _write_search_vector(memory, glossary=policy["glossary"] or {})
     memory.refresh_from_db()
     return memory
 
