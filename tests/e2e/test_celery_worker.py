@@ -12,6 +12,7 @@ import pytest
 import redis
 from django.db import connection
 from django.utils import timezone
+from kombu import pools as kombu_pools
 
 from memories.models import IndexState, Memory, MemoryChunk
 from memories.services.memory import Author, memory_create
@@ -29,6 +30,15 @@ def wait_for(predicate, timeout=120.0):
             return True
         time.sleep(0.5)
     return False
+
+
+def _reset_connection_pools() -> None:
+    """Celery caches its connection and producer pools per app; after changing broker_url they must be rebuilt."""
+    kombu_pools.reset()  # closes and forgets kombu's process-wide pools (they are keyed by connection)
+    celery_app._pool = None
+    amqp = celery_app.__dict__.get("amqp")
+    if amqp is not None:
+        amqp._producer_pool = None
 
 
 @pytest.fixture
@@ -67,10 +77,12 @@ def worker():
     )
     previous = {"broker_url": celery_app.conf.broker_url, "task_always_eager": celery_app.conf.task_always_eager}
     celery_app.conf.update(broker_url=BROKER, task_always_eager=False)
+    _reset_connection_pools()  # an earlier test may have built them for the in-memory transport
     try:
         yield process
     finally:
         celery_app.conf.update(**previous)
+        _reset_connection_pools()
         process.terminate()
         try:
             output, _ = process.communicate(timeout=20)
