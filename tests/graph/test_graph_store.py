@@ -234,3 +234,13 @@ class TestScopeFilteredSelectors:
 def test_member_rows_untouched(acme, store):
     store("Alice Smith founded Acme Robotics.")
     assert Member.objects.filter(tenant=acme).count() == 4
+
+
+def test_an_entity_pruned_in_a_batch_is_recreated_for_a_later_memory(acme, store):
+    first = store("Alice Smith founded Acme Robotics.")
+    second = store("Carol Diaz joined Beta Labs.")
+    Memory.objects.filter(pk=first.pk).update(content="Dora Lee founded Acme Robotics.")
+    Memory.objects.filter(pk=second.pk).update(content="Alice Smith joined Beta Labs.")
+
+    assert links_extract_for_memories(memory_ids=[first.pk, second.pk]) == {"memories": 2, "failed": 0, "links": 2}
+    assert counts(acme) == {"Acme Robotics": 1, "Alice Smith": 1, "Beta Labs": 1, "Dora Lee": 1}

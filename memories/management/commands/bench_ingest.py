@@ -11,11 +11,13 @@ import uuid
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from graph.services import links_extract_for_memories
 from memories.embedding import get_embedder
 from memories.models import Memory, Scope, Tenant
 from memories.services.indexing import memories_embed
 from memories.services.memory import Author, memory_create
 from memories.signals import indexing_deferred
+from orgmemory.oncommit import deferred
 
 _PEOPLE = ["Alice Smith", "Bob Lee", "Carla Diaz", "Deniz Kaya", "Emeka Obi", "Fatima Khan", "Goran Ilic", "Hana Sato"]
 _TOPICS = [
@@ -61,13 +63,19 @@ class Command(BaseCommand):
         author = Author(kind="import", label="bench")
         texts = [synthetic_text(rng, i) for i in range(count)]
         try:
-            with indexing_deferred() as ids:
+            with indexing_deferred() as ids, deferred("links") as link_ids:
                 started = time.perf_counter()
                 for text in texts:
                     with transaction.atomic():
                         memory_create(tenant=tenant, author=author, content=text, scope=root)
                 write_seconds = time.perf_counter() - started
             ids = sorted(ids)
+
+            started = time.perf_counter()
+            links = 0
+            for start in range(0, len(link_ids), 64):
+                links += links_extract_for_memories(memory_ids=sorted(link_ids)[start : start + 64])["links"]
+            links_seconds = time.perf_counter() - started
 
             started = time.perf_counter()
             chunks = 0
@@ -89,6 +97,8 @@ class Command(BaseCommand):
             "torch_threads": _torch_threads(),
             "chunks": chunks,
             "write_path_per_second": round(count / write_seconds, 1),
+            "links": links,
+            "link_extraction_per_second": round(count / links_seconds, 1),
             "embed_batched_per_second": round(count / batched_seconds, 1),
             "embed_one_by_one_per_second": round(count / single_seconds, 1),
             "batched_speedup": round(single_seconds / batched_seconds, 2),
@@ -99,6 +109,7 @@ class Command(BaseCommand):
             return
         rates = (
             ("write path (validate, dedup, save, tsvector)", result["write_path_per_second"]),
+            ("link extraction task (64/call)", result["link_extraction_per_second"]),
             ("embedding task, batched (64/call)", result["embed_batched_per_second"]),
             ("embedding task, one by one", result["embed_one_by_one_per_second"]),
         )
