@@ -31,31 +31,55 @@ class _Resolver:
     def __init__(self, tenant: Tenant) -> None:
         self.tenant = tenant
         self.cache: dict[str, Entity] = {}
+        self.missing: set[str] = set()  # norms known to have no exact or alias match (until created)
 
-    def resolve(self, ref: EntityRef) -> Entity:
+    def prefetch(self, refs: Iterable[EntityRef]) -> None:
+        """Load the exact and alias matches of many names in two queries (resolution is then mostly cache hits)."""
+        norms = {ref.norm[:NAME_MAX] for ref in refs} - set(self.cache) - self.missing
+        if not norms:
+            return
+        for entity in Entity.objects.filter(tenant=self.tenant, norm__in=norms):
+            self.cache[entity.norm] = entity
+        for alias in EntityAlias.objects.filter(tenant=self.tenant, norm__in=norms - set(self.cache)).select_related(
+            "entity"
+        ):
+            self.cache.setdefault(alias.norm, alias.entity)
+        self.missing |= norms - set(self.cache)
+
+    def resolve(self, ref: EntityRef, *, fuzzy: bool = True) -> Entity:
+        """The entity for ``ref``; ``fuzzy=False`` skips the trigram step (bare mentions: a guess is not worth a
+        wrong merge)."""
         norm = ref.norm[:NAME_MAX]
         if norm in self.cache:
-            return self.cache[norm]
-        entity = (
-            Entity.objects.filter(tenant=self.tenant, norm=norm).first()
-            or Entity.objects.filter(tenant=self.tenant, aliases__norm=norm).first()
-            or self._fuzzy(norm, ref.kind)
-        )
+            return self._with_kind(self.cache[norm], ref)
+        entity = None
+        if norm not in self.missing:  # prefetch already looked for exact and alias matches of these
+            entity = (
+                Entity.objects.filter(tenant=self.tenant, norm=norm).first()
+                or Entity.objects.filter(tenant=self.tenant, aliases__norm=norm).first()
+            )
+        if entity is None and fuzzy:
+            entity = self._fuzzy(norm, ref.kind)
         if entity is None:
             entity, _ = Entity.objects.get_or_create(
                 tenant=self.tenant,
                 norm=norm,
                 defaults={"name": ref.name[:NAME_MAX], "kind": _kind(ref.kind), "target": (ref.target or "")[:300]},
             )
-        elif entity.kind == "unknown" and _kind(ref.kind) != "unknown":
+        self.cache[norm] = entity
+        self.missing.discard(norm)
+        return self._with_kind(entity, ref)
+
+    def _with_kind(self, entity: Entity, ref: EntityRef) -> Entity:
+        if entity.kind == "unknown" and _kind(ref.kind) != "unknown":
             entity.kind = _kind(ref.kind)
             Entity.objects.filter(pk=entity.pk).update(kind=entity.kind)
-        self.cache[norm] = entity
         return entity
 
     def forget(self, entity_ids: set[int]) -> None:
         """Drop deleted entities from the cache, so a later memory of the batch does not link to them."""
         self.cache = {norm: entity for norm, entity in self.cache.items() if entity.pk not in entity_ids}
+        self.missing.clear()
 
     def _fuzzy(self, norm: str, kind: str) -> Entity | None:
         if len(norm) < 5:  # short names are too ambiguous to match fuzzily
@@ -96,6 +120,7 @@ def links_extract_for_memories(*, memory_ids: Iterable[int]) -> dict[str, int]:
         except Exception as exc:  # one bad memory must not stop the batch; it stays retryable
             logger.warning("link extraction failed for memory %s: %s", memory.pk, exc)
             resolver.cache.clear()
+            resolver.missing.clear()
             Memory.objects.filter(pk=memory.pk).update(
                 links_state=IndexState.FAILED, links_error=f"{type(exc).__name__}: {exc}"[:2000]
             )
@@ -129,10 +154,15 @@ def _replace_links(memory: Memory, resolver: _Resolver) -> int:
             span_start=0,
             span_end=0,
         )
-    for link in extract_links(content, self_name=title or None):
-        if not link.subject.norm or (link.object is not None and not link.object.norm):
-            continue
-        subject = resolver.resolve(link.subject)
+    extracted = [
+        link
+        for link in extract_links(content, self_name=title or None)
+        if link.subject.norm and (link.object is None or link.object.norm)
+    ]
+    resolver.prefetch(ref for link in extracted for ref in (link.subject, link.object) if ref is not None)
+    for link in extracted:
+        typed = link.relationship != "mentioned"
+        subject = resolver.resolve(link.subject, fuzzy=typed)
         obj = resolver.resolve(link.object) if link.object is not None else None
         if obj is not None and obj.pk == subject.pk:
             continue  # "Acme acquired Acme" after resolution: not an edge
