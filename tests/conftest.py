@@ -60,3 +60,30 @@ def acme(db):
 def globex(db):
     """A second tenant that reuses the names `albert` and `team:platform`, to catch cross-tenant leaks."""
     return onboard(GLOBEX_CHART)
+
+
+@pytest.fixture
+def root(db):
+    """A Django superuser (sees every tenant in the admin)."""
+    from django.contrib.auth.models import User
+
+    return User.objects.create_superuser("root", "root@example.com", "pw")
+
+
+@pytest.fixture
+def superuser_client(client, root):
+    client.force_login(root)
+    return client
+
+
+@pytest.fixture
+def acme_staff_client(client, acme):
+    """A staff user who administers only the acme tenant."""
+    from django.contrib.auth.models import User
+
+    from memories.models import TenantStaff
+
+    user = User.objects.create_user("acme-admin", password="pw", is_staff=True)
+    TenantStaff.objects.create(tenant=acme, user=user)
+    client.force_login(user)
+    return client

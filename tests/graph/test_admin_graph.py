@@ -51,25 +51,6 @@ def link_id(seeded, key: str) -> int:
 
 
 @pytest.fixture
-def root(db):
-    return User.objects.create_superuser("root", "root@example.com", "pw")
-
-
-@pytest.fixture
-def superuser_client(client, root):
-    client.force_login(root)
-    return client
-
-
-@pytest.fixture
-def acme_staff_client(client, acme):
-    user = User.objects.create_user("acme-admin", password="pw", is_staff=True)
-    TenantStaff.objects.create(tenant=acme, user=user)
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
 def acmebot(acme, seeded_graph, django_capture_on_commit_callbacks):
     """A duplicate of Acme Robotics under another name, and one memory naming both."""
     with django_capture_on_commit_callbacks(execute=True):

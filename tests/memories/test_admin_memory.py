@@ -5,11 +5,10 @@ import re
 
 import pytest
 from django.contrib import admin
-from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from memories.models import IndexState, Memory, MemoryChunk, MemoryKind, Policy, Scope, TenantStaff
+from memories.models import IndexState, Memory, MemoryChunk, MemoryKind, Policy, Scope
 from memories.services.memory import Author, memory_create
 
 pytestmark = pytest.mark.django_db
@@ -41,25 +40,6 @@ def row_ids(response) -> set[int]:
 def scope(tenant, tag) -> Scope:
     level, key = tag.split(":")
     return Scope.objects.get(tenant=tenant, level=level, key=key)
-
-
-@pytest.fixture
-def root(db):
-    return User.objects.create_superuser("root", "root@example.com", "pw")
-
-
-@pytest.fixture
-def superuser_client(client, root):
-    client.force_login(root)
-    return client
-
-
-@pytest.fixture
-def acme_staff_client(client, acme):
-    user = User.objects.create_user("acme-admin", password="pw", is_staff=True)
-    TenantStaff.objects.create(tenant=acme, user=user)
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -5,25 +5,10 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
-from memories.models import ApiKey, Member, Scope, TenantStaff
+from memories.models import ApiKey, Member, Scope
 from memories.services import api_key_authenticate
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def superuser_client(client):
-    user = User.objects.create_superuser("root", "root@example.com", "pw")
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def acme_staff_client(client, acme):
-    user = User.objects.create_user("acme-admin", password="pw", is_staff=True)
-    TenantStaff.objects.create(tenant=acme, user=user)
-    client.force_login(user)
-    return client
 
 
 def test_scope_tree_is_indented_with_member_counts(superuser_client, acme):
