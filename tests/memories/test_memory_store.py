@@ -423,3 +423,23 @@ def test_move_reindexes_with_the_new_scopes_glossary(acme, django_capture_on_com
     assert MemoryChunk.objects.get(memory=memory).text == "ARR (annual recurring revenue) grew 20%."
     assert MemoryChunk.objects.get(memory=memory).scope_id == sales.pk
     assert Memory.objects.filter(pk=memory.pk, search_vector="recurring").exists()
+
+
+def test_set_kind_moves_a_policy_given_expiry_to_the_new_kinds_rule(acme):
+    from memories.services.memory import memory_set_kind
+
+    Policy.objects.filter(tenant=acme, scope__isnull=True).update(retention_days={"event": 30})
+    admin = Author(kind="admin", label="ops")
+    event = memory_create(tenant=acme, author=admin, content="Offsite happened.", scope="org:acme", kind="event").memory
+    pinned_at = timezone.now() + timedelta(days=3)
+    pinned = memory_create(
+        tenant=acme, author=admin, content="Visitor badge.", scope="org:acme", kind="event", expires_at=pinned_at
+    ).memory
+    assert event.expires_at is not None
+
+    memory_set_kind(memory=event, kind="fact")
+    memory_set_kind(memory=pinned, kind="fact")
+
+    assert Memory.objects.get(pk=event.pk).expires_at is None  # facts have no retention rule here
+    assert Memory.objects.get(pk=pinned.pk).expires_at == pinned_at  # an explicit expiry is kept
+    assert Memory.objects.get(pk=event.pk).kind == "fact"

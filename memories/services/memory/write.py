@@ -8,7 +8,7 @@ later, on commit (see ``memories.signals``).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.postgres.search import SearchVector
@@ -266,8 +266,22 @@ def memory_move(*, memory: Memory, author: Author, scope: Scope | str) -> Memory
 
 
 def memory_set_kind(*, memory: Memory, kind: str) -> Memory:
-    memory.kind = _clean_kind(kind)
-    Memory.objects.filter(pk=memory.pk).update(kind=memory.kind, updated_at=timezone.now())
+    """Change a memory's kind (e.g. promote a fact to a policy). An expiry that the retention policy gave it for
+    its old kind follows the new kind's rule; an explicitly set expiry is kept."""
+    new_kind = _clean_kind(kind)
+    policy = policy_effective(
+        tenant=memory.tenant, chain=scope_chain_for_scope(tenant=memory.tenant, scope=memory.scope)
+    )
+    level, created = memory.scope.level, memory.created_at
+    by_policy = _expiry(policy=policy, kind=memory.kind, level=level, now=created)
+    if memory.expires_at == by_policy or (
+        by_policy is not None
+        and memory.expires_at is not None
+        and abs(memory.expires_at - by_policy) < timedelta(minutes=1)  # computed just before created_at was set
+    ):
+        memory.expires_at = _expiry(policy=policy, kind=new_kind, level=level, now=created)
+    memory.kind = new_kind
+    Memory.objects.filter(pk=memory.pk).update(kind=new_kind, expires_at=memory.expires_at, updated_at=timezone.now())
     return memory
 
 
