@@ -15,6 +15,11 @@ from graph.models import Entity, EntityLink
 from memories.models import Memory, Tenant
 
 NAME_MATCH_THRESHOLD = 0.5
+# the admins' graph page (whole-tenant view)
+MAX_NODES = 300  # a force layout stays readable (and fast) well below this; the response says when it cut
+MAX_EDGES = 1500
+HOP_ROWS = 5000  # links read per hop from the frontier; a hub with more is cut (and flagged truncated)
+DEPTHS = (1, 2)
 
 
 def visible_links(*, tenant: Tenant, chain_ids: Sequence[int]) -> QuerySet[EntityLink]:
@@ -153,3 +158,71 @@ def entities_visible(*, tenant: Tenant, chain_ids: Sequence[int], q: str = "") -
         entities = entities.filter(Q(norm__contains=norm) | Q(norm__trigram_similar=norm) | Q(aliases__norm=norm))
     # by name: the stored mention_count counts memories the caller may not see
     return entities.distinct().order_by("name", "id")
+
+
+# --- the admins' whole-tenant graph (not scope-filtered) ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Subgraph:
+    """Entities within ``depth`` hops of the centre (``distance`` per id) and every link among them."""
+
+    distance: dict[int, int]
+    entities: list[Entity]
+    links: list[dict]
+    truncated: bool
+
+
+def tenant_graph_around(
+    *,
+    tenant: Tenant,
+    centre: Entity,
+    depth: int,
+    relationship: str = "",
+    max_nodes: int = MAX_NODES,
+    max_edges: int = MAX_EDGES,
+) -> Subgraph:
+    """The tenant's typed links around ``centre``, breadth first up to ``depth`` (1 or 2) hops in either direction
+    (optionally only one ``relationship``), then every such link among the entities reached (the induced subgraph).
+    Stronger links are followed first, so a cut (``truncated``) keeps the most confident neighbourhood. Not
+    scope-filtered: this is the admins' whole-tenant view."""
+    if depth not in DEPTHS:
+        raise ValueError("depth must be 1 or 2")
+    links = EntityLink.objects.filter(tenant=tenant, object__isnull=False)
+    if relationship:
+        links = links.filter(relationship=relationship)
+    distance = {centre.pk: 0}
+    frontier = [centre.pk]
+    truncated = False
+    for hop in range(1, depth + 1):
+        if not frontier or truncated:
+            break
+        rows = list(
+            links.filter(Q(subject_id__in=frontier) | Q(object_id__in=frontier))
+            .order_by("-confidence", "id")
+            .values_list("subject_id", "object_id")[:HOP_ROWS]
+        )
+        truncated = len(rows) == HOP_ROWS
+        reached: list[int] = []
+        for pair in rows:
+            for entity_id in pair:
+                if entity_id in distance:
+                    continue
+                if len(distance) >= max_nodes:
+                    truncated = True
+                    break
+                distance[entity_id] = hop
+                reached.append(entity_id)
+        frontier = reached
+    ids = list(distance)
+    edges = list(
+        links.filter(subject_id__in=ids, object_id__in=ids)
+        .order_by("-confidence", "id")
+        .values("id", "subject_id", "object_id", "relationship", "confidence", "memory_id")[: max_edges + 1]
+    )
+    if len(edges) > max_edges:
+        truncated, edges = True, edges[:max_edges]
+    entities = list(
+        Entity.objects.filter(tenant=tenant, pk__in=ids).only("id", "name", "kind", "mention_count").order_by("id")
+    )
+    return Subgraph(distance=distance, entities=entities, links=edges, truncated=truncated)

@@ -8,8 +8,6 @@ memory lives at (the page says so).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib import admin
 from django.db.models import Q
 from django.http import Http404, JsonResponse
@@ -18,86 +16,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from graph.extraction import TYPED_RELATIONSHIPS, normalize_entity_name
-from graph.models import Entity, EntityLink
+from graph.models import Entity
+from graph.selectors import DEPTHS, MAX_EDGES, MAX_NODES, Subgraph, tenant_graph_around  # noqa: F401
 from memories.admin.base import tenants_for
 from memories.models import Tenant
 from orgmemory.errors import DomainError, NotFound, ValidationFailed
 
-MAX_NODES = 300  # a force layout stays readable (and fast) well below this; the response says when it cut
-MAX_EDGES = 1500
-HOP_ROWS = 5000  # links read per hop from the frontier; a hub with more is cut (and flagged truncated)
-DEPTHS = (1, 2)
 SEARCH_RESULTS = 20
 SEARCH_MAX_CHARS = 200
 RELATIONSHIP_MAX_CHARS = 32  # EntityLink.relationship's max_length
-
-
-# --- the read ---------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Subgraph:
-    """Entities within ``depth`` hops of the centre (``distance`` per id) and every link among them."""
-
-    distance: dict[int, int]
-    entities: list[Entity]
-    links: list[dict]
-    truncated: bool
-
-
-def tenant_graph_around(
-    *,
-    tenant: Tenant,
-    centre: Entity,
-    depth: int,
-    relationship: str = "",
-    max_nodes: int = MAX_NODES,
-    max_edges: int = MAX_EDGES,
-) -> Subgraph:
-    """The tenant's typed links around ``centre``, breadth first up to ``depth`` (1 or 2) hops in either direction
-    (optionally only one ``relationship``), then every such link among the entities reached (the induced subgraph).
-    Stronger links are followed first, so a cut (``truncated``) keeps the most confident neighbourhood. Not
-    scope-filtered: this is the admins' whole-tenant view."""
-    if depth not in DEPTHS:
-        raise ValueError("depth must be 1 or 2")
-    links = EntityLink.objects.filter(tenant=tenant, object__isnull=False)
-    if relationship:
-        links = links.filter(relationship=relationship)
-    distance = {centre.pk: 0}
-    frontier = [centre.pk]
-    truncated = False
-    for hop in range(1, depth + 1):
-        if not frontier or truncated:
-            break
-        rows = list(
-            links.filter(Q(subject_id__in=frontier) | Q(object_id__in=frontier))
-            .order_by("-confidence", "id")
-            .values_list("subject_id", "object_id")[:HOP_ROWS]
-        )
-        truncated = len(rows) == HOP_ROWS
-        reached: list[int] = []
-        for pair in rows:
-            for entity_id in pair:
-                if entity_id in distance:
-                    continue
-                if len(distance) >= max_nodes:
-                    truncated = True
-                    break
-                distance[entity_id] = hop
-                reached.append(entity_id)
-        frontier = reached
-    ids = list(distance)
-    edges = list(
-        links.filter(subject_id__in=ids, object_id__in=ids)
-        .order_by("-confidence", "id")
-        .values("id", "subject_id", "object_id", "relationship", "confidence", "memory_id")[: max_edges + 1]
-    )
-    if len(edges) > max_edges:
-        truncated, edges = True, edges[:max_edges]
-    entities = list(
-        Entity.objects.filter(tenant=tenant, pk__in=ids).only("id", "name", "kind", "mention_count").order_by("id")
-    )
-    return Subgraph(distance=distance, entities=entities, links=edges, truncated=truncated)
 
 
 # --- parameters -------------------------------------------------------------------------------------------------
