@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from graph.extraction import TYPED_RELATIONSHIPS, normalize_entity_name
 from graph.models import Entity
-from graph.selectors import DEPTHS, MAX_EDGES, MAX_NODES, Subgraph, tenant_graph_around  # noqa: F401
+from graph.selectors import DEPTHS, MAX_EDGES, MAX_NODES, tenant_graph_around
 from memories.admin.base import tenants_for
 from memories.models import Tenant
 from orgmemory.errors import DomainError, NotFound, ValidationFailed

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+from memories.orgchart import KEY_PATTERN
 from orgmemory.errors import ValidationFailed
 
-_KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
+_KEY_RE = re.compile(KEY_PATTERN)
 
 
 def validate_key(value: str, *, field: str) -> str:

@@ -133,6 +133,7 @@ class RelationalHit:
 
 # A founder works at the company they founded: "who works at X" also follows `founded` edges (after `works_at`).
 _ALSO_FOLLOW = {"works_at": ("founded",)}
+_SYMMETRIC = frozenset({"partner_of", "competitor_of"})
 
 
 def relational_arm(
@@ -165,11 +166,10 @@ def relational_arm(
     stating: list[int] = []
     seed_set = set(seed_ids)
     for link in links:
-        other = link.object_id if link.subject_id in seed_set else link.subject_id
-        if parsed.direction == "inbound" and link.relationship not in ("partner_of", "competitor_of"):
-            other = link.subject_id
-        elif parsed.direction == "outbound" and link.relationship not in ("partner_of", "competitor_of"):
-            other = link.object_id
+        if link.relationship in _SYMMETRIC:  # either side may be the seed: the counterpart is the other one
+            other = link.object_id if link.subject_id in seed_set else link.subject_id
+        else:
+            other = link.subject_id if parsed.direction == "inbound" else link.object_id
         counterparts.append(other)
         stating.append(link.memory_id)
         hit.edges.append((link.subject.name, link.relationship, link.object.name, link.memory_id))

@@ -171,10 +171,11 @@ def search_memories(
         for item in ranked
     ]
     result = SearchResult(hits=hits, degraded=degraded, relational=parsed, timings_ms=timings)
+    rows = [_row(hit.memory) for hit in hits] if options.synthesize or options.gaps else []
     if options.synthesize:
         result.answer = synthesize(
             question=query,
-            rows=[_row(hit.memory) for hit in hits],
+            rows=rows,
             llm=llm,
             relational=parsed,
             edges=[
@@ -185,7 +186,7 @@ def search_memories(
     if options.gaps:
         result.gaps = analyze_gaps(
             query=query,
-            rows=[_row(hit.memory) for hit in hits],
+            rows=rows,
             entity_last_seen=_entity_last_seen(tenant, chain_ids, relational_hit),
             now=timezone.now(),
             top_score=hits[0].score if hits else None,
