@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import path, re_path
+from django.views.decorators.csrf import csrf_exempt
 
 from graph.api import EntityDetailApi, EntityListApi
 from memories.api import (
@@ -21,7 +22,9 @@ from retrieval.api import SearchApi
 app_name = "api"
 
 
+@csrf_exempt  # API clients carry no CSRF token; without this a POST here would get Django's HTML 403 page
 def unknown_endpoint(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Every method on a path that names no endpoint: 404 ``not_found`` in the error shape."""
     return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
 
 

@@ -1,12 +1,15 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from orgmemory.api_urls import unknown_endpoint
 
 urlpatterns = [
     path("admin/graph/", include("graph.urls")),  # the graph page; before the admin, which owns admin/<app>/
     path("admin/search/", include("retrieval.urls")),  # the search playground
     path("admin/", admin.site.urls),
     path("api/v1/", include("orgmemory.api_urls")),
+    re_path(r"^api/v1\Z", unknown_endpoint),  # the prefix itself: a JSON 404, not an APPEND_SLASH redirect
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
