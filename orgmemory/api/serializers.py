@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 from rest_framework.pagination import CursorPagination, PageNumberPagination
@@ -119,10 +120,21 @@ class CursorPage(CursorPagination):
     def decode_cursor(self, request):
         from rest_framework.exceptions import NotFound
 
+        invalid = ValidationFailed("invalid pagination cursor", code="invalid_cursor", details={"cursor": ["invalid"]})
         try:
-            return super().decode_cursor(request)
+            cursor = super().decode_cursor(request)
         except NotFound:
-            raise ValidationFailed("invalid pagination cursor", code="invalid_cursor", details={"cursor": ["invalid"]})
+            raise invalid
+        # DRF hands the position to the ORM unchecked: anything but the aware timestamp of ``ordering``'s first
+        # field (what ``next`` carries) would be a 500 there
+        if cursor is not None and cursor.position is not None:
+            try:
+                position = parse_datetime(cursor.position)
+            except ValueError:
+                position = None
+            if position is None or position.tzinfo is None:
+                raise invalid
+        return cursor
 
 
 class NumberedPage(PageNumberPagination):
