@@ -15,11 +15,14 @@ import yaml
 
 DEFAULT_LEVELS = ("org", "corporate", "country", "division", "team", "user")
 PERMISSIONS = frozenset({"read", "write", "delete", "admin"})
-_LEVEL_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+# Anchored with \A…\Z, never ^…$: ``$`` also matches before a trailing newline, so "alice\n" would pass.
+#: A level name: a lowercase word (the model validator uses it too).
+LEVEL_PATTERN = r"\A[a-z][a-z0-9_]{0,31}\Z"
+_LEVEL_RE = re.compile(LEVEL_PATTERN)
 #: A scope key or user id: 1–128 letters, digits and . _ @ + - (the model validator and the services use it too).
-KEY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$"
+KEY_PATTERN = r"\A[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}\Z"
 _KEY_RE = re.compile(KEY_PATTERN)
-_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+_SLUG_RE = re.compile(r"\A[a-z0-9][a-z0-9-]{0,63}\Z")
 _POLICY_KEYS = frozenset(
     {"auto_provision_users", "writable_levels", "max_content_bytes", "tier_boost", "retention_days", "glossary"}
 )

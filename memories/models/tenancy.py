@@ -8,12 +8,12 @@ from django.db.models import Q
 from tree_queries.models import TreeNode
 from tree_queries.query import TreeQuerySet
 
-from memories.orgchart import KEY_PATTERN
+from memories.orgchart import KEY_PATTERN, LEVEL_PATTERN
 
 DEFAULT_LEVELS = ["org", "corporate", "country", "division", "team", "user"]
 PERMISSIONS = ("read", "write", "delete", "admin")
 
-level_validator = RegexValidator(r"^[a-z][a-z0-9_]{0,31}$", "A level is a lowercase word (a-z, 0-9, _).")
+level_validator = RegexValidator(LEVEL_PATTERN, "A level is a lowercase word (a-z, 0-9, _).")
 key_validator = RegexValidator(
     KEY_PATTERN,
     "A key is 1–128 characters of letters, digits and . _ @ + - (starting with a letter or digit).",

@@ -117,6 +117,7 @@ class ApiView(APIView):
             raise ValidationFailed(
                 "the body must be a JSON object", details={"non_field_errors": ["expected a JSON object"]}
             )
+        _refuse_malformed_user_ids(data)
         serializer = serializer_class(data=data)
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
@@ -170,3 +171,21 @@ class ApiView(APIView):
                 f"This API key is restricted to {self.api_key.scope.tag}; it cannot change {scope.tag}.",
                 code="scope_restricted",
             )
+
+
+def _refuse_malformed_user_ids(data: Any) -> None:
+    """A ``user_id`` (top level, or in the items of a list such as a batch's ``memories``) must be a whole key.
+
+    Checked on the raw input because serializers' CharFields trim whitespace: ``"albert\n"`` would otherwise
+    quietly become ``albert``. An identifier is taken as sent or refused, never repaired."""
+    candidates = [("user_id", data.get("user_id"))]
+    for name, value in data.items():
+        if isinstance(value, list):
+            candidates += [
+                (f"{name}[{index}].user_id", item.get("user_id"))
+                for index, item in enumerate(value)
+                if isinstance(item, Mapping)
+            ]
+    for field, value in candidates:
+        if isinstance(value, str) and value:
+            validate_key(value, field=field)

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 
 HEADER = "X-Request-ID"
 _META_KEY = "HTTP_X_REQUEST_ID"
-_SANE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+_SANE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")  # \Z: "$" would let a trailing newline through
 
 
 def request_id_for(request: HttpRequest) -> str:
