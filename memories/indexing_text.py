@@ -14,16 +14,24 @@ def expand_glossary(text: str, glossary: Mapping[str, str]) -> str:
     """Append each glossary expansion after its acronym: "k8s cluster" → "k8s (kubernetes) cluster".
 
     Case-insensitive, whole words only; the stored content is never changed, only the text that is indexed,
-    embedded or searched. Entries longer than 32 characters are ignored (they are not acronyms).
+    embedded or searched. Entries longer than 32 characters are ignored (they are not acronyms). Never raises:
+    a glossary that is not a mapping, or keys that are not non-empty strings, expand nothing.
     """
-    entries = {key.casefold(): value for key, value in glossary.items() if key and len(key) <= _MAX_ACRONYM}
-    if not entries or not text:
+    if not text or not isinstance(glossary, Mapping):
         return text
+    entries: dict[str, object] = {}
+    for key, value in glossary.items():
+        if isinstance(key, str) and key and len(key) <= _MAX_ACRONYM:
+            entries.setdefault(key.casefold(), value)
+    if not entries:
+        return text
+    # One group per key, and the expansion looked up by which group matched: re.IGNORECASE matches text whose
+    # casefold() is no key ("aı" and "Aİ" match "ai"), so looking the matched text up again can miss.
+    keys = sorted(entries, key=len, reverse=True)
     pattern = re.compile(
-        r"(?<![\w-])(" + "|".join(re.escape(key) for key in sorted(entries, key=len, reverse=True)) + r")(?![\w-])",
-        re.IGNORECASE,
+        r"(?<![\w-])(?:" + "|".join(f"({re.escape(key)})" for key in keys) + r")(?![\w-])", re.IGNORECASE
     )
-    return pattern.sub(lambda match: f"{match.group(0)} ({entries[match.group(0).casefold()]})", text)
+    return pattern.sub(lambda match: f"{match.group(0)} ({entries[keys[match.lastindex - 1]]})", text)
 
 
 def chunk_windows(text: str, *, size: int = CHUNK_WORDS, stride: int = CHUNK_STRIDE) -> list[str]:
