@@ -1,52 +1,93 @@
-"""Import memories from JSONL, one memory per line, through the write service (idempotent by external_id)."""
+"""Import memories from JSONL, one memory per line, through the write service (idempotent by external_id).
+
+Two passes. The first reads every line and refuses, by line number and with its reason, anything the database or
+the write service would choke on (strict JSON without NaN/Infinity, bounded nesting, known fields of the right
+type and length, known users). The second writes the valid lines in one transaction, each in a savepoint: the
+run commits as a whole, so a crash never leaves half a file behind. ``--all-or-nothing`` writes nothing at all
+when any line is bad.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from tqdm import tqdm
 
-from memories.models import Memory
-from memories.selectors import member_get, tenant_get
+from memories.models import Member, Memory, MemoryKind, Tenant
+from memories.selectors import tenant_get
 from memories.services.memory import Author, memory_create
+from orgmemory.api.parsers import check_json_strings
+from orgmemory.api.serializers import SCOPE_TAG_MAX
 from orgmemory.errors import DomainError
+from orgmemory.utils import validate_key
 
-BATCH = 64
-_FIELDS = {
-    "user_id",
-    "scope",
-    "content",
-    "title",
-    "kind",
-    "metadata",
-    "external_id",
-    "author",
-    "app_name",
-    "session_id",
-    "event_id",
-    "created_at",
-    "expires_at",
+MAX_DEPTH = 20
+MAX_LINE_BYTES = 4 * 1024 * 1024
+# field in the file → the Memory column whose length bounds it
+_TEXT_FIELDS = {
+    "title": "title",
+    "external_id": "external_id",
+    "author": "author",
+    "app_name": "source_app",
+    "session_id": "source_session",
+    "event_id": "source_event_id",
 }
+_FIELDS = {"user_id", "scope", "content", "kind", "metadata", "created_at", "expires_at", *_TEXT_FIELDS}
+
+
+class LineError(ValueError):
+    """A line that cannot be imported; the message says why."""
+
+
+@dataclass
+class Record:
+    number: int
+    data: dict[str, Any]
+    member: Member | None = None
+
+
+@dataclass
+class Outcome:
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"created": 0, "deduplicated": 0, "superseded": 0, "failed": 0, "warnings": 0}
+    )
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    def fail(self, number: int, reason: str) -> None:
+        self.counts["failed"] += 1
+        self.errors.append((number, reason))
+
+
+class _RollBack(Exception):
+    pass
 
 
 class Command(BaseCommand):
     help = (
         "Import memories from a JSONL file: {user_id | scope, content, title?, kind?, metadata?, external_id?, ...} "
-        "per line. A bad line is reported with its number and skipped."
+        "per line. Every line is checked first; a bad line is reported with its number and reason and skipped "
+        "(or, with --all-or-nothing, nothing is written). The writes of a run commit together."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
         parser.add_argument("--tenant", required=True, help="tenant slug")
         parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+        parser.add_argument(
+            "--all-or-nothing",
+            action="store_true",
+            help="write nothing when any line is bad (default: write every valid line, report the others)",
+        )
 
-    def handle(self, *args, file: Path, tenant: str, **options):
+    def handle(self, *args, file: Path, tenant: str, all_or_nothing: bool = False, **options):
         try:
             tenant_obj = tenant_get(slug=tenant)
         except DomainError as exc:
@@ -55,81 +96,208 @@ class Command(BaseCommand):
             lines = file.read_bytes().splitlines()
         except OSError as exc:
             raise CommandError(f"cannot read {file}: {exc}")
-        counts = {"created": 0, "deduplicated": 0, "superseded": 0, "failed": 0, "warnings": 0}
-        errors: list[str] = []
-        progress = tqdm(total=len(lines), desc="import", unit="line", file=sys.stderr, disable=options["json"])
-        for start in range(0, len(lines), BATCH):
-            # one transaction per batch: the indexing hand-off then embeds the whole batch in one model call
+        outcome = Outcome()
+        records = self._check_all(tenant_obj, lines, outcome)
+        written = False
+        if not (all_or_nothing and outcome.errors):
+            written = self._write_all(
+                tenant_obj, records, outcome, all_or_nothing=all_or_nothing, quiet=options["json"]
+            )
+        self._report(file, tenant, outcome, written=written, as_json=options["json"])
+        if all_or_nothing and not written:
+            raise CommandError(f"{len(outcome.errors)} bad line(s): nothing was written (--all-or-nothing)")
+
+    # --- first pass: check every line ------------------------------------------------------------------------
+
+    def _check_all(self, tenant: Tenant, lines: list[bytes], outcome: Outcome) -> list[Record]:
+        records = []
+        for number, raw in enumerate(lines, start=1):
+            if not raw.strip():
+                continue
+            try:
+                records.append(Record(number=number, data=parse_line(raw)))
+            except LineError as exc:
+                outcome.fail(number, str(exc))
+        # users in one query: a line naming an unknown user is as bad as a malformed one
+        user_ids = {record.data["user_id"] for record in records if record.data.get("user_id")}
+        members = {
+            m.user_id: m for m in Member.objects.for_tenant(tenant).select_related("scope").filter(user_id__in=user_ids)
+        }
+        checked = []
+        for record in records:
+            user_id = record.data.get("user_id")
+            if user_id:
+                record.member = members.get(user_id)
+                if record.member is None:
+                    outcome.fail(record.number, f"unknown user_id {user_id!r}")
+                    continue
+            checked.append(record)
+        outcome.errors.sort()
+        return checked
+
+    # --- second pass: write ----------------------------------------------------------------------------------
+
+    def _write_all(
+        self, tenant: Tenant, records: list[Record], outcome: Outcome, *, all_or_nothing: bool, quiet: bool
+    ) -> bool:
+        counts_before = dict(outcome.counts)
+        progress = tqdm(total=len(records), desc="import", unit="line", file=sys.stderr, disable=quiet)
+        try:
+            # one transaction for the run (the indexing hand-off then gets every id at once, after the commit)
             with transaction.atomic():
-                for number, raw in enumerate(lines[start : start + BATCH], start=start + 1):
+                for record in records:
                     progress.update(1)
-                    if not raw.strip():
-                        continue
                     try:
-                        result = self._import_line(tenant_obj, raw)
-                    except (DomainError, ValueError) as exc:
-                        counts["failed"] += 1
-                        errors.append(f"line {number}: {getattr(exc, 'message', None) or exc}")
+                        with transaction.atomic():  # a savepoint: a refused line leaves nothing behind
+                            result = _write_line(tenant, record)
+                    except Exception as exc:  # noqa: BLE001 (the savepoint undid the line; it is reported by number)
+                        reason = exc.message if isinstance(exc, DomainError) else f"{type(exc).__name__}: {exc}"
+                        outcome.fail(record.number, reason)
+                        if all_or_nothing:
+                            raise _RollBack
                         continue
-                    counts["deduplicated" if result.deduplicated else "created"] += 1
-                    counts["superseded"] += 1 if result.supersedes else 0
-                    counts["warnings"] += len(result.warnings)
-        progress.close()
-        if options["json"]:
-            self.stdout.write(json.dumps({"tenant": tenant, **counts, "errors": errors}))
+                    outcome.counts["deduplicated" if result.deduplicated else "created"] += 1
+                    outcome.counts["superseded"] += 1 if result.supersedes else 0
+                    outcome.counts["warnings"] += len(result.warnings)
+        except _RollBack:
+            failed = outcome.counts["failed"]
+            outcome.counts = {**counts_before, "failed": failed}
+            return False
+        finally:
+            progress.close()
+            outcome.errors.sort()
+        return True
+
+    # --- report ----------------------------------------------------------------------------------------------
+
+    def _report(self, file: Path, tenant: str, outcome: Outcome, *, written: bool, as_json: bool) -> None:
+        counts = outcome.counts if written else {**outcome.counts, "created": 0, "deduplicated": 0, "superseded": 0}
+        if as_json:
+            errors = [{"line": number, "error": reason} for number, reason in outcome.errors]
+            self.stdout.write(json.dumps({"tenant": tenant, **counts, "written": written, "errors": errors}))
             return
-        for error in errors:
-            self.stderr.write(self.style.ERROR(error))
+        for number, reason in outcome.errors:
+            self.stderr.write(self.style.ERROR(f"line {number}: {reason}"))
+        if not written:
+            self.stdout.write(f"{file}: nothing was written, {counts['failed']} bad line(s)")
+            return
         self.stdout.write(
             f"{file}: {counts['created']} created, {counts['deduplicated']} already present, "
             f"{counts['superseded']} superseded an older memory, {counts['warnings']} warning(s), "
             f"{counts['failed']} failed"
         )
 
-    def _import_line(self, tenant, raw: bytes):
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"not valid UTF-8 (byte {exc.start})")
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"malformed JSON: {exc.msg} at column {exc.colno}")
-        if not isinstance(data, dict):
-            raise ValueError("each line must be a JSON object")
-        unknown = set(data) - _FIELDS
-        if unknown:
-            raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))}")
-        member = None
-        if data.get("user_id"):
-            member = member_get(tenant=tenant, user_id=str(data["user_id"]))
-            if member is None:
-                raise ValueError(f"unknown user_id {data['user_id']!r}")
-        elif not data.get("scope"):
-            raise ValueError("needs `user_id` or `scope`")
-        author = Author(kind="import", member=member, label=str(data.get("author") or "")[:200])
-        result = memory_create(
-            tenant=tenant,
-            author=author,
-            content=data.get("content"),
-            scope=data.get("scope") or None,
-            kind=data.get("kind") or "fact",
-            title=data.get("title") or "",
-            metadata=data.get("metadata"),
-            source_app=data.get("app_name") or "",
-            source_session=data.get("session_id") or "",
-            source_event_id=data.get("event_id") or "",
-            external_id=data.get("external_id") or "",
-            expires_at=_when(data.get("expires_at"), "expires_at"),
-        )
-        created_at = _when(data.get("created_at"), "created_at")
-        if result.created and created_at:
-            Memory.objects.filter(pk=result.memory.pk).update(created_at=created_at)
-        return result
+
+def _reject_constant(name: str) -> Any:
+    raise LineError(f"{name} is not valid JSON (use null or a string)")
 
 
-def _when(value, name: str) -> datetime | None:
-    if not value:
-        return None
-    parsed = parse_datetime(str(value))
+def parse_line(raw: bytes) -> dict[str, Any]:
+    """One line → a checked record dict; LineError says why not. Pure: no database."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise LineError(f"the line is longer than {MAX_LINE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LineError(f"not valid UTF-8 (byte {exc.start})")
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise LineError(f"malformed JSON: {exc.msg} at column {exc.colno}")
+    except RecursionError:
+        raise LineError(f"the JSON is nested deeper than {MAX_DEPTH} levels")
+    if _depth(data) > MAX_DEPTH:
+        raise LineError(f"the JSON is nested deeper than {MAX_DEPTH} levels")
+    try:
+        check_json_strings(data)  # NUL bytes, lone surrogates
+    except DomainError as exc:
+        raise LineError(exc.message)
+    if not isinstance(data, dict):
+        raise LineError("each line must be a JSON object")
+    unknown = set(data) - _FIELDS
+    if unknown:
+        raise LineError(f"unknown field(s) {', '.join(sorted(unknown))}")
+    data = {key: value for key, value in data.items() if value is not None}
+    for name, column in _TEXT_FIELDS.items():
+        _check_text(data, name, Memory._meta.get_field(column).max_length)
+    _check_text(data, "scope", SCOPE_TAG_MAX)
+    _check_text(data, "content", None)
+    if not str(data.get("content") or "").strip():
+        raise LineError("content is empty")
+    if "user_id" in data:
+        if not isinstance(data["user_id"], str) or not _is_key(data["user_id"]):
+            raise LineError(f"user_id {str(data['user_id'])[:140]!r} is not 1–128 letters, digits and . _ @ + -")
+    elif not data.get("scope"):
+        raise LineError("needs `user_id` or `scope`")
+    kind = data.get("kind", MemoryKind.FACT)
+    if kind not in MemoryKind.values:
+        raise LineError(f"kind {str(kind)[:40]!r} is not one of {', '.join(MemoryKind.values)}")
+    if "metadata" in data and not isinstance(data["metadata"], dict):
+        raise LineError("metadata must be a JSON object")
+    for name in ("created_at", "expires_at"):
+        if name in data:
+            data[name] = _when(data[name], name)
+    return data
+
+
+def _check_text(data: dict[str, Any], name: str, max_length: int | None) -> None:
+    if name not in data:
+        return
+    value = data[name]
+    if not isinstance(value, str):
+        raise LineError(f"{name} must be a string")
+    if max_length is not None and len(value) > max_length:
+        raise LineError(f"{name} is longer than {max_length} characters ({len(value)})")
+
+
+def _is_key(value: str) -> bool:
+    try:
+        validate_key(value, field="user_id")
+    except DomainError:
+        return False
+    return True
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth (a scalar is 0, ``{}`` is 1), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+            deepest = max(deepest, depth + 1)
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+            deepest = max(deepest, depth + 1)
+        if deepest > MAX_DEPTH:
+            break
+    return deepest
+
+
+def _when(value: Any, name: str) -> datetime:
+    parsed = parse_datetime(value) if isinstance(value, str) else None
     if parsed is None:
-        raise ValueError(f"{name} must be an ISO 8601 date-time")
+        raise LineError(f"{name} must be an ISO 8601 date-time")
     return parsed
+
+
+def _write_line(tenant: Tenant, record: Record):
+    data = record.data
+    author = Author(kind="import", member=record.member, label=data.get("author", ""))
+    result = memory_create(
+        tenant=tenant,
+        author=author,
+        content=data["content"],
+        scope=data.get("scope") or None,
+        kind=data.get("kind", MemoryKind.FACT),
+        title=data.get("title", ""),
+        metadata=data.get("metadata"),
+        source_app=data.get("app_name", ""),
+        source_session=data.get("session_id", ""),
+        source_event_id=data.get("event_id", ""),
+        external_id=data.get("external_id", ""),
+        expires_at=data.get("expires_at"),
+    )
+    if result.created and data.get("created_at"):
+        Memory.objects.filter(pk=result.memory.pk).update(created_at=data["created_at"])
+    return result
