@@ -2,7 +2,35 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+from tests.services import plain_pg_url, redis_url  # noqa: F401  (session fixtures: servers besides the database)
+
+# --- CI: nothing may be skipped ---------------------------------------------------------------------------------
+# A skip in CI means a part of the product went untested (a missing server, a missing extra); `.ci/run` installs
+# everything the suite needs, so under CI=true any skipped test fails the run.
+
+
+def _skipped_reports(config) -> list:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    return list(reporter.stats.get("skipped", [])) if reporter is not None else []
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get("CI") and _skipped_reports(session.config) and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    skipped = _skipped_reports(config)
+    if os.environ.get("CI") and skipped:
+        terminalreporter.write_sep("=", f"CI=true: {len(skipped)} skipped test(s) fail the run", red=True)
+        for report in skipped:
+            terminalreporter.write_line(f"SKIPPED {report.nodeid}: {report.longrepr[-1] if report.longrepr else ''}")
+
 
 ACME_CHART = """
 tenant: {slug: acme, name: Acme Corp}

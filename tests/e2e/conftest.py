@@ -3,10 +3,23 @@ server (indexing runs inline after commit: a memory is searchable as soon as its
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
 import httpx
 import pytest
+import redis
+from django.db import connection
 
 from tests.conftest import ACME_CHART, onboard
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -42,3 +55,137 @@ def orgmemory_env(live_server, e2e_api_key, monkeypatch) -> str:
     )
     warm_up.raise_for_status()
     return live_server.url
+
+
+# --- the queue for real: Redis and Celery worker processes ---------------------------------------------------
+
+
+def reset_celery_connection_pools() -> None:
+    """Celery caches its connection and producer pools per app; after changing broker_url they must be rebuilt."""
+    from kombu import pools as kombu_pools
+
+    from orgmemory.celery import app as celery_app
+
+    kombu_pools.reset()  # closes and forgets kombu's process-wide pools (they are keyed by connection)
+    celery_app._pool = None
+    amqp = celery_app.__dict__.get("amqp")
+    if amqp is not None:
+        amqp._producer_pool = None
+
+
+@contextlib.contextmanager
+def celery_broker(url: str) -> Iterator[str]:
+    """Send this process's tasks to the broker at ``url`` instead of running them inline."""
+    from orgmemory.celery import app as celery_app
+
+    previous = {"broker_url": celery_app.conf.broker_url, "task_always_eager": celery_app.conf.task_always_eager}
+    celery_app.conf.update(broker_url=url, task_always_eager=False)
+    reset_celery_connection_pools()  # an earlier test may have built them for the in-memory transport
+    try:
+        yield url
+    finally:
+        celery_app.conf.update(**previous)
+        reset_celery_connection_pools()
+
+
+@pytest.fixture
+def broker(redis_url, transactional_db) -> Iterator[str]:
+    """The test Redis, emptied, as this process's broker (tasks are queued, nothing runs eagerly)."""
+    redis.Redis.from_url(redis_url).flushdb()
+    with celery_broker(redis_url) as url:
+        yield url
+
+
+class WorkerProcess:
+    """A real ``celery worker`` subprocess; ``kill()`` is kill -9 (no warm shutdown, nothing acknowledged)."""
+
+    def __init__(self, process: subprocess.Popen, log: Path) -> None:
+        self.process = process
+        self.log = log
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def start_worker(broker, tmp_path) -> Iterator[Callable[..., WorkerProcess]]:
+    """Start Celery workers on the test broker and this test's (committed) database; all are stopped at the end.
+
+    ``start_worker(pool="solo")`` runs tasks in the worker process itself; ``pool="prefork"`` in one child process.
+    ``visibility_timeout`` is how long Redis keeps a message a dead worker took before handing it to another."""
+    started: list[WorkerProcess] = []
+
+    def start(*, pool: str = "solo", visibility_timeout: int = 300) -> WorkerProcess:
+        db = connection.settings_dict
+        env = {
+            **os.environ,
+            "ORGMEMORY_ENV": "test",
+            "DJANGO_SETTINGS_MODULE": "orgmemory.settings",
+            "DATABASE_URL": f"postgresql://{db['USER']}@/{db['NAME']}?host={db['HOST']}",
+            "CELERY_BROKER_URL": broker,
+            "CELERY_VISIBILITY_TIMEOUT_SECONDS": str(visibility_timeout),
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            "OMP_WAIT_POLICY": "PASSIVE",
+        }
+        log = tmp_path / f"worker-{len(started)}.log"
+        pool_args = ["--pool=solo"] if pool == "solo" else ["--pool=prefork", "--concurrency=1"]
+        with log.open("w") as sink:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "orgmemory",
+                    "worker",
+                    *pool_args,
+                    "--loglevel=INFO",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                    f"--hostname=test{len(started)}@%h",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
+        worker = WorkerProcess(process, log)
+        started.append(worker)
+        return worker
+
+    try:
+        yield start
+    finally:
+        for worker in started:
+            worker.stop()
+            print(f"--- worker {worker.pid} ---\n{worker.output()[-4000:]}")
+        connection.close()
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 120.0) -> bool:
+    """Poll ``predicate`` until it holds (True) or ``timeout`` seconds pass (False). A bound on waiting, not a
+    measurement: nothing asserts how long it took."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.5)
+    return False

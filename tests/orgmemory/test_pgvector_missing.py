@@ -1,4 +1,7 @@
-"""Against the machine's PostgreSQL 15 (no pgvector), migrate and start-up fail with one clear message."""
+"""Against a plain PostgreSQL (no pgvector), migrate and start-up fail with one clear message.
+
+The server is ``$ORGMEMORY_TEST_PLAIN_PG_URL`` (started by `.ci/run`) or one the session starts itself (see
+tests/services.py); never the machine's own PostgreSQL."""
 
 import os
 import subprocess
@@ -10,21 +13,21 @@ import psycopg
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SYSTEM_PG = os.environ.get("ORGMEMORY_TEST_PLAIN_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 EXPECTED = "lacks the extension 'vector'"
 
 
 @pytest.fixture
-def plain_pg_url():
+def plain_database_url(plain_pg_url):
+    """A fresh database on the plain server."""
     name = f"orgmemory_nopgvector_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(SYSTEM_PG, autocommit=True) as conn:
+    with psycopg.connect(plain_pg_url, autocommit=True) as conn:
         available = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
         assert available is None, "this test needs a PostgreSQL *without* pgvector"
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield SYSTEM_PG.rsplit("/", 1)[0] + f"/{name}"
+        yield plain_pg_url.rsplit("/", 1)[0] + f"/{name}"
     finally:
-        with psycopg.connect(SYSTEM_PG, autocommit=True) as conn:
+        with psycopg.connect(plain_pg_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
@@ -36,8 +39,8 @@ def run(args, database_url):
     )
 
 
-def test_migrate_names_the_missing_extension_and_the_fix(plain_pg_url):
-    result = run(["manage.py", "migrate", "--no-input"], plain_pg_url)
+def test_migrate_names_the_missing_extension_and_the_fix(plain_database_url):
+    result = run(["manage.py", "migrate", "--no-input"], plain_database_url)
 
     assert result.returncode != 0
     output = result.stdout + result.stderr
@@ -47,16 +50,16 @@ def test_migrate_names_the_missing_extension_and_the_fix(plain_pg_url):
     assert output.count(EXPECTED) == 1
 
 
-def test_start_up_refuses_the_database(plain_pg_url):
-    wsgi = run(["-c", "import orgmemory.wsgi"], plain_pg_url)
+def test_start_up_refuses_the_database(plain_database_url):
+    wsgi = run(["-c", "import orgmemory.wsgi"], plain_database_url)
 
     assert wsgi.returncode != 0
     assert EXPECTED in wsgi.stderr
     assert "ImproperlyConfigured" in wsgi.stderr
 
 
-def test_system_check_reports_it(plain_pg_url):
-    result = run(["manage.py", "check", "--database", "default"], plain_pg_url)
+def test_system_check_reports_it(plain_database_url):
+    result = run(["manage.py", "check", "--database", "default"], plain_database_url)
 
     assert result.returncode != 0
     assert "orgmemory.E001" in result.stderr

@@ -1,0 +1,151 @@
+"""The servers some tests need besides the embedded database: a plain PostgreSQL (no pgvector) and a Redis.
+
+`.ci/run` starts both on free ports in a temporary folder and exports their URLs (``ORGMEMORY_TEST_PLAIN_PG_URL``,
+``ORGMEMORY_TEST_REDIS_URL``). Without those variables a local run starts the same servers itself, once per
+session, on free ports in a temporary folder, and stops them at the end; the machine's own services (5432, 6379)
+are never used. Under ``CI=true`` a missing server fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PLAIN_PG_URL_VARIABLE = "ORGMEMORY_TEST_PLAIN_PG_URL"
+REDIS_URL_VARIABLE = "ORGMEMORY_TEST_REDIS_URL"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def unavailable(reason: str) -> None:
+    """A server a test needs is missing: a failure in CI (nothing may be skipped there), a skip locally."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (.ci/run installs and starts it)")
+    pytest.skip(reason)
+
+
+def postgres_bindir() -> Path | None:
+    """The newest Debian PostgreSQL server's bin directory (postgresql-NN), or None."""
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[-3]))
+    return Path(candidates[-1]).parent if candidates else None
+
+
+def _as_unprivileged(args: list[str]) -> list[str]:
+    # initdb and postgres refuse to run as root; CI runs as root
+    if os.geteuid() != 0:
+        return args
+    user = "postgres" if _user_exists("postgres") else "nobody"
+    return ["runuser", "-u", user, "--", *args]
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def plain_postgres_server() -> Iterator[str]:
+    """initdb + pg_ctl a throwaway cluster on a free port; yields its ``postgres`` database URL."""
+    bindir = postgres_bindir()
+    if bindir is None:
+        unavailable("no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql-15)")
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="orgmemory-plain-pg-") as folder:
+        if os.geteuid() == 0:
+            user = "postgres" if _user_exists("postgres") else "nobody"
+            shutil.chown(folder, user=user)
+        data = f"{folder}/data"
+        subprocess.run(
+            _as_unprivileged([str(bindir / "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
+            check=True,
+            capture_output=True,
+        )
+        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        subprocess.run(
+            _as_unprivileged([str(bindir / "pg_ctl"), "-D", data, "-o", options, "-l", f"{folder}/log", "-w", "start"]),
+            check=True,
+            capture_output=True,
+        )
+        try:
+            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        finally:
+            subprocess.run(
+                _as_unprivileged([str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"]),
+                check=False,
+                capture_output=True,
+            )
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A throwaway ``redis-server`` (no persistence) on a free port; yields its URL."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        unavailable("redis-server is not installed (apt-get install redis-server)")
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="orgmemory-redis-") as folder:
+        process = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            _wait_for_port(port, process)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+def _wait_for_port(port: int, process: subprocess.Popen) -> None:
+    for _ in range(200):
+        if process.poll() is not None:
+            raise RuntimeError(f"redis-server exited with {process.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.1):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"redis-server did not listen on {port}")
+
+
+@pytest.fixture(scope="session")
+def plain_pg_url() -> Iterator[str]:
+    """A PostgreSQL server *without* pgvector: ``$ORGMEMORY_TEST_PLAIN_PG_URL`` or one started for the session."""
+    url = os.environ.get(PLAIN_PG_URL_VARIABLE, "").strip()
+    if url:
+        yield url
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{PLAIN_PG_URL_VARIABLE} is not set (.ci/run starts the server and sets it)")
+    with plain_postgres_server() as started:
+        yield started
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A Redis for the broker tests: ``$ORGMEMORY_TEST_REDIS_URL`` or one started for the session."""
+    url = os.environ.get(REDIS_URL_VARIABLE, "").strip()
+    if url:
+        yield url
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{REDIS_URL_VARIABLE} is not set (.ci/run starts the server and sets it)")
+    with redis_server() as started:
+        yield started
