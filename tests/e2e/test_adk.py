@@ -13,25 +13,22 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
+from google.adk.agents import LlmAgent
+from google.adk.cli import fast_api, service_registry
+from google.adk.cli.fast_api import get_fast_api_app
+from google.adk.cli.utils.agent_loader import AgentLoader
+from google.adk.memory.memory_entry import MemoryEntry
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.models.registry import LLMRegistry
+from google.adk.runners import Runner
+from google.adk.sessions.in_memory_session_service import InMemorySessionService
+from google.adk.tools import load_memory, preload_memory
+from google.genai import types
 
-pytest.importorskip("google.adk")
-
-from fastapi.testclient import TestClient  # noqa: E402
-from google.adk.agents import LlmAgent  # noqa: E402
-from google.adk.cli import fast_api, service_registry  # noqa: E402
-from google.adk.cli.fast_api import get_fast_api_app  # noqa: E402
-from google.adk.cli.utils.agent_loader import AgentLoader  # noqa: E402
-from google.adk.memory.memory_entry import MemoryEntry  # noqa: E402
-from google.adk.models.base_llm import BaseLlm  # noqa: E402
-from google.adk.models.llm_request import LlmRequest  # noqa: E402
-from google.adk.models.llm_response import LlmResponse  # noqa: E402
-from google.adk.models.registry import LLMRegistry  # noqa: E402
-from google.adk.runners import Runner  # noqa: E402
-from google.adk.sessions.in_memory_session_service import InMemorySessionService  # noqa: E402
-from google.adk.tools import load_memory, preload_memory  # noqa: E402
-from google.genai import types  # noqa: E402
-
-from retrieval.adk import OrgMemoryError, OrgMemoryService, register_org_memory_scheme  # noqa: E402
+from retrieval.adk import OrgMemoryError, OrgMemoryService, register_org_memory_scheme
 
 pytestmark = pytest.mark.adk
 

@@ -19,16 +19,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from google.adk.cli.service_registry import get_service_registry
+from google.adk.events.event import Event
+from google.adk.memory.memory_entry import MemoryEntry
+from google.adk.sessions.session import Session
+from google.genai import types
 
-pytest.importorskip("google.adk")
-
-from google.adk.cli.service_registry import get_service_registry  # noqa: E402
-from google.adk.events.event import Event  # noqa: E402
-from google.adk.memory.memory_entry import MemoryEntry  # noqa: E402
-from google.adk.sessions.session import Session  # noqa: E402
-from google.genai import types  # noqa: E402
-
-from retrieval.adk import (  # noqa: E402
+from retrieval.adk import (
     Citation,
     OrgMemoryError,
     OrgMemoryService,
@@ -37,7 +34,7 @@ from retrieval.adk import (  # noqa: E402
     org_memory_service_from_uri,
     register_org_memory_scheme,
 )
-from retrieval.adk.client import logger as client_logger  # noqa: E402
+from retrieval.adk.client import logger as client_logger
 
 pytestmark = pytest.mark.adk
 
