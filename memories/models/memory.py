@@ -68,8 +68,10 @@ class Memory(models.Model):
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=False)
     updated_at = models.DateTimeField(auto_now=True)
+    # CASCADE: deleting a memory deletes the older versions it superseded, on every delete path (a queryset or
+    # scope delete included); SET_NULL made them live again ("forget emacs" brought "vim" back)
     superseded_by = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="supersedes"
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes"
     )
     superseded_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)

@@ -288,14 +288,11 @@ def memory_set_kind(*, memory: Memory, kind: str) -> Memory:
 @transaction.atomic
 def memory_delete(*, memory: Memory) -> int:
     """Delete a memory and the older versions it superseded (they are the same fact's history, and must not come
-    back to life); chunks and graph links go with them (cascade). Returns the number of memories deleted."""
-    ids, frontier = [memory.pk], [memory.pk]
-    while frontier:
-        frontier = list(Memory.objects.filter(superseded_by_id__in=frontier).values_list("pk", flat=True))
-        ids.extend(frontier)
-    for row in Memory.objects.filter(pk__in=ids):
-        row.delete()  # one by one, so the graph's pre_delete hand-off sees each memory's links
-    return len(ids)
+    back to life: ``superseded_by`` cascades, so every delete path does the same); chunks and graph links go with
+    them. Returns the number of memories deleted."""
+    # the collector sends pre_delete per row (history included), so the graph's hand-off sees each one's links
+    _, per_model = Memory.objects.filter(pk=memory.pk).delete()
+    return per_model.get(Memory._meta.label, 0)
 
 
 def memory_create_batch(*, tenant: Tenant, author: Author, items: list[dict[str, Any]]) -> list[WriteResult]:
