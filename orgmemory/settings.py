@@ -98,6 +98,16 @@ TEMPLATES = [
 
 # --- database ---------------------------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
+# The embedded server trusts local connections without a password: fine for a laptop, never a silent fallback in
+# production, which must name its database or ask for the embedded one explicitly.
+_EMBEDDED_ASKED = env_bool("ORGMEMORY_EMBEDDED_DB", False)
+if DATABASE_URL and _EMBEDDED_ASKED:
+    raise ImproperlyConfigured("Set DATABASE_URL or ORGMEMORY_EMBEDDED_DB=1, not both.")
+if IS_PRODUCTION and not DATABASE_URL and not _EMBEDDED_ASKED:
+    raise ImproperlyConfigured(
+        "DATABASE_URL is not set. Set it (postgresql://user:pass@host:port/db), or set ORGMEMORY_EMBEDDED_DB=1 to "
+        "run production on the embedded PostgreSQL (local trust authentication) on purpose."
+    )
 ORGMEMORY_EMBEDDED_DB = not DATABASE_URL
 if ORGMEMORY_EMBEDDED_DB:
     from orgmemory.embedded_db import embedded_database_url
@@ -120,10 +130,17 @@ STATIC_URL = "static/"
 STATIC_ROOT = ORGMEMORY_DATA_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
-if IS_PRODUCTION:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# --- HTTPS: on by default in production, each switch overridable from the environment -----------------------
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", IS_PRODUCTION)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", IS_PRODUCTION)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", IS_PRODUCTION)
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health\Z"]  # load-balancer probes often speak plain HTTP
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if IS_PRODUCTION else 0)
+if SECURE_HSTS_SECONDS < 0:
+    raise ImproperlyConfigured(f"SECURE_HSTS_SECONDS must be >= 0, got {SECURE_HSTS_SECONDS}")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+# X-Forwarded-Proto is anyone's to send: believe it only behind a proxy that sets it (and strips the client's).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("ORGMEMORY_TRUST_PROXY", False) else None
 
 # --- Celery ---------------------------------------------------------------------------------------------------
 # No broker → tasks run inline right after the transaction commits (announced at start-up).

@@ -45,7 +45,9 @@ def test_production_fails_closed(env, message):
 
 
 def test_production_with_its_variables_starts_with_debug_off():
-    result = load_settings(SECRET_KEY="x" * 50, ALLOWED_HOSTS="memory.example.com")
+    result = load_settings(
+        SECRET_KEY="x" * 50, ALLOWED_HOSTS="memory.example.com", DATABASE_URL="postgresql://om@db.internal/orgmemory"
+    )
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False ['memory.example.com']"
