@@ -1,4 +1,6 @@
-"""``GET /api/v1/health``: no authentication; 200 while the database answers, else 503."""
+"""``GET /api/v1/health``: without a key a liveness answer that touches nothing (cheap for anyone to call); with
+any valid key the detailed report (database, pgvector, embedder, queue), 200 while the database answers, else 503.
+The broker probe is cached, so reports cannot be used to tie up workers on slow pings."""
 
 from __future__ import annotations
 
@@ -6,19 +8,25 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 import orgmemory
 from memories.embedding import embedder_status
+from orgmemory.api.auth import ApiKeyAuthentication
 from orgmemory.api.base import PUBLIC, ApiView
+from orgmemory.api.serializers import ErrorSerializer
+from orgmemory.api.throttling import ApiKeyRateThrottle
 
 logger = logging.getLogger(__name__)
 
 WORKER_PING_TIMEOUT_SECONDS = 1.0
+QUEUE_STATUS_CACHE_SECONDS = 30
+_QUEUE_CACHE_KEY = "orgmemory:health:queue"
 
 
 def database_status() -> dict[str, Any]:
@@ -34,9 +42,18 @@ def database_status() -> dict[str, Any]:
 
 
 def queue_status() -> str:
-    """``inline`` without a broker; else ``workers`` when a worker answers a ping within a second, or ``down``."""
+    """``inline`` without a broker; else ``workers`` when a worker answered a ping within a second, or ``down``;
+    the probe's answer is reused for QUEUE_STATUS_CACHE_SECONDS."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "inline"
+    cached = cache.get(_QUEUE_CACHE_KEY)
+    if cached is None:
+        cached = _ping_workers()
+        cache.set(_QUEUE_CACHE_KEY, cached, timeout=QUEUE_STATUS_CACHE_SECONDS)
+    return cached
+
+
+def _ping_workers() -> str:
     try:
         replies = orgmemory.celery_app.control.ping(timeout=WORKER_PING_TIMEOUT_SECONDS)
     except Exception as exc:  # an unreachable broker is "down", not an error page
@@ -54,22 +71,33 @@ class HealthOutputSerializer(serializers.Serializer):
     version = serializers.CharField()
 
 
+class LivenessOutputSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok"])
+    version = serializers.CharField()
+
+
 class HealthApi(ApiView):
-    required_permission = PUBLIC
-    authentication_classes: list = []
-    throttle_classes: list = []
+    required_permission = PUBLIC  # anyone gets liveness; a key (with any permission) gets the report
+    authentication_classes = [ApiKeyAuthentication]
+    throttle_classes = [ApiKeyRateThrottle]  # counts keyed requests only; liveness costs nothing to answer
 
     @extend_schema(
         operation_id="health",
         tags=["health"],
         summary="Liveness and dependencies",
-        description="No authentication. 200 while the database answers (`status` is `degraded` when the embedder "
-        "failed to load or no worker answers), 503 when it does not. `embedder.status` is `not_loaded` until the "
-        "first embedding in this process.",
-        auth=[],
+        description='Without a key: liveness only, `{"status": "ok", "version"}`, touching no dependency. '
+        "With any valid key: the report, 200 while the database answers (`status` is `degraded` when the embedder "
+        "failed to load or no worker answered the last ping, probed at most every 30 s), 503 when it does not. "
+        "`embedder.status` is `not_loaded` until the first embedding in this process. A bad key is a 401, and too "
+        "many bad keys from one address a 429.",
+        auth=[{}, {"ApiKey": []}],
         responses={
             200: OpenApiResponse(
-                HealthOutputSerializer,
+                PolymorphicProxySerializer(
+                    component_name="HealthResponse",
+                    serializers=[HealthOutputSerializer, LivenessOutputSerializer],
+                    resource_type_field_name=None,
+                ),
                 examples=[
                     OpenApiExample(
                         "healthy",
@@ -84,10 +112,14 @@ class HealthApi(ApiView):
                     )
                 ],
             ),
-            503: OpenApiResponse(HealthOutputSerializer, description="The database does not answer."),
+            503: OpenApiResponse(HealthOutputSerializer, description="The database does not answer (keyed report)."),
+            401: OpenApiResponse(ErrorSerializer, description="A bad API key."),
+            429: OpenApiResponse(ErrorSerializer, description="Too many requests (or bad keys from this address)."),
         },
     )
     def get(self, request: Request) -> Response:
+        if self.api_key is None:
+            return Response({"status": "ok", "version": orgmemory.__version__})
         database = database_status()
         # the load error may name files on the server: the public answer keeps only status and model
         embedder = {key: value for key, value in embedder_status().items() if key in ("status", "model")}

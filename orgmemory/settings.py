@@ -8,6 +8,7 @@ localhost only) or ``test`` (``orgmemory.settings_test``).
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -177,6 +178,14 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "orgmemory"}
     )
 }
+
+# Abuse limits, per client address (NUM_PROXIES says how to find it behind proxies): bad API keys → 429 for the
+# address until the window ends; failed admin sign-ins per address and username → the form refuses for a while.
+ORGMEMORY_BAD_KEY_RATE = os.environ.get("ORGMEMORY_BAD_KEY_RATE", "").strip() or "20/minute"
+if not re.fullmatch(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)", ORGMEMORY_BAD_KEY_RATE):
+    raise ImproperlyConfigured(f"ORGMEMORY_BAD_KEY_RATE must look like 20/minute, got {ORGMEMORY_BAD_KEY_RATE!r}")
+ORGMEMORY_LOGIN_FAILURE_LIMIT = env_int("ORGMEMORY_LOGIN_FAILURE_LIMIT", 10)
+ORGMEMORY_LOGIN_LOCKOUT_SECONDS = env_int("ORGMEMORY_LOGIN_LOCKOUT_SECONDS", 15 * 60)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["orgmemory.api.auth.ApiKeyAuthentication"],

@@ -11,3 +11,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast use
 # A test database per test process, so that two runs (a developer's and `make test`) never share one.
 DATABASES["default"]["TEST"] = {"NAME": f"test_orgmemory_{os.getpid()}"}  # noqa: F405
 LOGGING["loggers"]["celery.app.trace"] = {"level": "WARNING"}  # noqa: F405  (one INFO line per inline task)
+# The suite sends many bad keys and failed sign-ins from 127.0.0.1 into one process-wide cache: tests of the
+# limits set their own (override_settings); everything else must not trip them.
+ORGMEMORY_BAD_KEY_RATE = "100000/minute"
+ORGMEMORY_LOGIN_FAILURE_LIMIT = 100000

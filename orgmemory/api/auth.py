@@ -10,6 +10,7 @@ from rest_framework import authentication, exceptions, permissions
 
 from memories.models import ApiKey
 from memories.services import api_key_authenticate
+from orgmemory.api.throttling import bad_key_counter, client_address
 from orgmemory.errors import PermissionDenied
 
 if TYPE_CHECKING:
@@ -41,12 +42,26 @@ class ApiKeyPrincipal:
 
 class ApiKeyAuthentication(authentication.BaseAuthentication):
     """No ``Authorization`` header → anonymous (the permission check then answers 401); a header that is not a
-    valid, active key → 401. Either way the response carries ``WWW-Authenticate: Bearer``."""
+    valid, active key → 401. Either way the response carries ``WWW-Authenticate: Bearer``. Too many bad keys
+    from one client address (``ORGMEMORY_BAD_KEY_RATE``) → 429 for that address until the window ends."""
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request)
         if not header:
             return None
+        # Failures are counted per client address; at the limit the address gets 429 before any key is looked
+        # at, so a flood of guesses costs no database work and a lucky guess cannot be told from a bad one.
+        address, failures = client_address(request), bad_key_counter()
+        wait = failures.blocked(address)
+        if wait is not None:
+            raise exceptions.Throttled(wait=wait, detail="Too many requests with a bad API key from this address.")
+        try:
+            return self._authenticate_header(header)
+        except exceptions.AuthenticationFailed:
+            failures.fail(address)
+            raise
+
+    def _authenticate_header(self, header: bytes):
         try:
             scheme, _, credentials = header.decode("ascii").partition(" ")
         except UnicodeDecodeError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from django.core.cache import cache
 from django.core.management import call_command
 from django.test import override_settings
 from openapi_spec_validator import validate
@@ -17,9 +18,23 @@ pytestmark = pytest.mark.django_db
 HEALTH = "/api/v1/health"
 
 
+@pytest.fixture
+def keyed(acme, make_client):
+    """Any valid key gets the detailed report; the cached broker probe starts empty."""
+    cache.clear()
+    yield make_client(acme, permissions=("read",))
+    cache.clear()
+
+
 class TestHealth:
-    def test_healthy_without_authentication(self):
+    def test_liveness_without_authentication(self):
         response = APIClient().get(HEALTH)
+
+        assert response.status_code == 200
+        assert response.json() == {"status": "ok", "version": orgmemory.__version__}
+
+    def test_healthy_report_with_a_key(self, keyed):
+        response = keyed.get(HEALTH)
 
         assert response.status_code == 200
         body = response.json()
@@ -31,27 +46,27 @@ class TestHealth:
         assert body["version"] == orgmemory.__version__
         assert set(body) == {"status", "database", "pgvector", "embedder", "queue", "version"}
 
-    def test_database_down_is_503(self, monkeypatch):
+    def test_database_down_is_503(self, monkeypatch, keyed):
         monkeypatch.setattr(health, "database_status", lambda: {"status": "down", "error": "OperationalError"})
 
-        response = APIClient().get(HEALTH)
+        response = keyed.get(HEALTH)
 
         assert response.status_code == 503
         assert (response.json()["status"], response.json()["database"]) == ("down", "down")
 
-    def test_a_failed_embedder_is_degraded_without_leaking_its_error(self, monkeypatch):
+    def test_a_failed_embedder_is_degraded_without_leaking_its_error(self, monkeypatch, keyed):
         monkeypatch.setattr(
             health, "embedder_status", lambda: {"status": "degraded", "error": "OSError: /srv/secret/model missing"}
         )
 
-        response = APIClient().get(HEALTH)
+        response = keyed.get(HEALTH)
 
         assert response.status_code == 200
         assert response.json()["status"] == "degraded"
         assert response.json()["embedder"] == {"status": "degraded"}
 
     @pytest.mark.parametrize(("replies", "queue"), [([{"celery@w1": {"ok": "pong"}}], "workers"), ([], "down")])
-    def test_with_a_broker_workers_are_pinged(self, monkeypatch, replies, queue):
+    def test_with_a_broker_workers_are_pinged(self, monkeypatch, keyed, replies, queue):
         calls = []
 
         def ping(timeout):
@@ -61,19 +76,19 @@ class TestHealth:
         monkeypatch.setattr(orgmemory.celery_app.control, "ping", ping)
 
         with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
-            response = APIClient().get(HEALTH)
+            response = keyed.get(HEALTH)
 
         assert response.json()["queue"] == queue
         assert calls == [1.0]
 
-    def test_an_unreachable_broker_is_down(self, monkeypatch):
+    def test_an_unreachable_broker_is_down(self, monkeypatch, keyed):
         def ping(timeout):
             raise ConnectionError("broker gone")
 
         monkeypatch.setattr(orgmemory.celery_app.control, "ping", ping)
 
         with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
-            response = APIClient().get(HEALTH)
+            response = keyed.get(HEALTH)
 
         assert (response.status_code, response.json()["queue"], response.json()["status"]) == (200, "down", "degraded")
 
