@@ -159,7 +159,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- OrgMemory ------------------------------------------------------------------------------------------------
-ORGMEMORY_EMBEDDER = os.environ.get("ORGMEMORY_EMBEDDER", "sentence-transformers").strip()
+ORGMEMORY_EMBEDDER = os.environ.get("ORGMEMORY_EMBEDDER", "onnx-int8").strip()  # or onnx, sentence-transformers
 ORGMEMORY_EMBEDDING_MODEL = os.environ.get("ORGMEMORY_EMBEDDING_MODEL", "").strip()  # "" → the packaged MiniLM
 ORGMEMORY_EMBED_THREADS = env_int("ORGMEMORY_EMBED_THREADS", 1)
 ORGMEMORY_EMBED_BATCH_SIZE = env_int("ORGMEMORY_EMBED_BATCH_SIZE", 32)

@@ -34,7 +34,8 @@ def chunk_texts_for(memory: Memory, glossary: dict[str, str]) -> list[str]:
 
 
 def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
-    """Embed the given memories in one batched model call and replace their chunks.
+    """Embed the given memories in one batched model call (the embedder sorts the texts by length, so each
+    forward pass pads little) and replace their chunks in four statements.
 
     A failing embedder leaves each memory saved with ``index_state=failed`` and the error recorded (the sweeper
     retries it later). A memory whose content changed while it was being embedded stays pending: the change
@@ -46,6 +47,7 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
     glossaries: dict[int, dict[str, str]] = {}
     texts: list[str] = []
     spans: list[tuple[Memory, int, int]] = []
+    snapshot = {memory.pk: (memory.content_hash, memory.title) for memory in memories}
     for memory in memories:
         if memory.scope_id not in glossaries:
             chain = scope_chain_for_scope(tenant=memory.tenant, scope=memory.scope)
@@ -67,34 +69,38 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
         return {"embedded": 0, "failed": len(memories), "chunks": 0, "seconds": time.perf_counter() - started}
     embed_seconds = time.perf_counter() - started
 
-    embedded = 0
     now = timezone.now()
     with transaction.atomic():
-        for memory, start, end in spans:
-            current = (
-                Memory.objects.select_for_update()
-                .filter(pk=memory.pk, content_hash=memory.content_hash, title=memory.title)
-                .values_list("scope_id", flat=True)
-                .first()
-            )
-            if current is None:
-                continue  # deleted or changed meanwhile; its own task will index the new text
-            MemoryChunk.objects.filter(memory_id=memory.pk).delete()
-            MemoryChunk.objects.bulk_create(
+        # one locking read, one delete, one insert and one update for the whole batch (was four statements per
+        # memory); rows are locked in id order so two overlapping batches cannot deadlock
+        current = {
+            pk: scope_id
+            for pk, scope_id, content_hash, title in Memory.objects.select_for_update()
+            .filter(pk__in=[memory.pk for memory, _, _ in spans])
+            .order_by("pk")
+            .values_list("pk", "scope_id", "content_hash", "title")
+            if (content_hash, title) == snapshot[pk]
+        }  # a memory deleted or changed meanwhile is left alone: its own task indexes the new text
+        MemoryChunk.objects.filter(memory_id__in=list(current)).delete()
+        MemoryChunk.objects.bulk_create(
+            (
                 MemoryChunk(
                     memory_id=memory.pk,
                     tenant_id=memory.tenant_id,
-                    scope_id=current,
+                    scope_id=current[memory.pk],
                     ordinal=ordinal,
                     text=texts[index],
                     embedding=vectors[index],
                 )
+                for memory, start, end in spans
+                if memory.pk in current
                 for ordinal, index in enumerate(range(start, end))
-            )
-            Memory.objects.filter(pk=memory.pk).update(
-                index_state=IndexState.READY, index_error="", indexed_at=now, embedding_model=embedder.name
-            )
-            embedded += 1
+            ),
+            batch_size=500,
+        )
+        embedded = Memory.objects.filter(pk__in=list(current)).update(
+            index_state=IndexState.READY, index_error="", indexed_at=now, embedding_model=embedder.name
+        )
     return {"embedded": embedded, "failed": 0, "chunks": len(texts), "seconds": embed_seconds}
 
 

@@ -204,7 +204,7 @@ class TestIndexing:
         memory = Memory.objects.get(pk=result.memory.pk)
         chunk = MemoryChunk.objects.get(memory=memory)
         assert memory.index_state == IndexState.READY
-        assert memory.embedding_model == "all-MiniLM-L6-v2"
+        assert memory.embedding_model == "all-MiniLM-L6-v2/onnx-int8"  # the default ORGMEMORY_EMBEDDER
         assert chunk.text == "Kafka. Our Kafka cluster runs in Frankfurt."
         assert len(chunk.embedding) == 384
         assert chunk.scope_id == memory.scope_id
