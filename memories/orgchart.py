@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from memories.policy_rules import policy_errors
+
 DEFAULT_LEVELS = ("org", "corporate", "country", "division", "team", "user")
 PERMISSIONS = frozenset({"read", "write", "delete", "admin"})
 # Anchored with \A…\Z, never ^…$: ``$`` also matches before a trailing newline, so "alice\n" would pass.
@@ -284,6 +286,10 @@ def _parse_policies(raw: Any, levels: tuple[str, ...]) -> dict[str, Any]:
         isinstance(glossary, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in glossary.items())
     ):
         raise OrgChartError("policies.glossary must map acronyms to expansions (strings)")
+    errors = policy_errors(policies, levels=levels)  # the rules every policy write follows (Policy.clean)
+    if errors:
+        name, reasons = next(iter(errors.items()))
+        raise OrgChartError(f"policies.{name}: {reasons[0]}")
     return policies
 
 

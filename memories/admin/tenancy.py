@@ -13,6 +13,14 @@ from memories.selectors import scope_tree_with_member_counts
 from memories.services import api_key_create, api_key_revoke
 
 
+class TenantFixedOnChange:
+    """A row never moves to another tenant: its relatives (children, members, memories) would stay behind."""
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        return readonly if obj is None or "tenant" in readonly else [*readonly, "tenant"]
+
+
 @admin.register(Tenant)
 class TenantAdmin(TenantScopedModelAdmin):
     tenant_field = "id"
@@ -49,7 +57,7 @@ class TenantAdmin(TenantScopedModelAdmin):
 
 
 @admin.register(Scope)
-class ScopeAdmin(TenantScopedModelAdmin, TreeAdmin):
+class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
     list_display = [*TreeAdmin.list_display, "level", "key", "tag_display", "members_below", "tenant"]
     list_filter = [TenantFilter, "level"]
     search_fields = ["key", "name"]
@@ -82,7 +90,7 @@ class ScopeAdmin(TenantScopedModelAdmin, TreeAdmin):
 
 
 @admin.register(Member)
-class MemberAdmin(TenantScopedModelAdmin):
+class MemberAdmin(TenantFixedOnChange, TenantScopedModelAdmin):
     list_display = ["user_id", "display_name", "parent_tag", "tenant", "created_at"]
     list_filter = [TenantFilter]
     search_fields = ["user_id", "display_name"]
@@ -173,7 +181,7 @@ class ApiKeyAdmin(TenantScopedModelAdmin):
 
 
 @admin.register(Policy)
-class PolicyAdmin(TenantScopedModelAdmin):
+class PolicyAdmin(TenantFixedOnChange, TenantScopedModelAdmin):
     list_display = ["__str__", "tenant", "scope", "auto_provision_users", "max_content_bytes", "updated_at"]
     list_filter = [TenantFilter]
     list_select_related = ["tenant", "scope"]

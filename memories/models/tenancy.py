@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
@@ -9,6 +10,8 @@ from tree_queries.models import TreeNode
 from tree_queries.query import TreeQuerySet
 
 from memories.orgchart import KEY_PATTERN, LEVEL_PATTERN
+from memories.policy_rules import FIELDS as POLICY_FIELDS
+from memories.policy_rules import policy_errors
 
 DEFAULT_LEVELS = ["org", "corporate", "country", "division", "team", "user"]
 PERMISSIONS = ("read", "write", "delete", "admin")
@@ -33,6 +36,20 @@ class Tenant(models.Model):
 
     def __str__(self) -> str:
         return self.slug
+
+    def clean(self) -> None:
+        levels = self.levels
+        if not isinstance(levels, list) or len(levels) < 2 or not all(isinstance(level, str) for level in levels):
+            raise ValidationError({"levels": "List at least two level names, root first (the last is the user level)."})
+        bad = [level for level in levels if not level_validator.regex.match(level)]
+        if bad:
+            raise ValidationError({"levels": f"{bad[0][:40]!r} is not a lowercase word (a-z, 0-9, _)."})
+        if len(set(levels)) != len(levels):
+            raise ValidationError({"levels": "A level is listed twice."})
+        if self.pk is not None:
+            stray = self.scopes.exclude(level__in=levels).values_list("level", flat=True).first()
+            if stray:
+                raise ValidationError({"levels": f"Nodes of this tenant use the level {stray!r}, which is missing."})
 
     @property
     def user_level(self) -> str:
@@ -91,6 +108,16 @@ class Scope(TreeNode):
     def tag(self) -> str:
         return f"{self.level}:{self.key}"
 
+    def clean(self) -> None:
+        super().clean()  # tree-queries refuses a parent that would make a loop
+        errors = {}
+        if self.tenant_id and self.parent_id and self.parent.tenant_id != self.tenant_id:
+            errors["parent"] = "The parent is a node of another tenant."
+        if self.tenant_id and self.level and self.level not in (self.tenant.levels or []):
+            errors["level"] = f"{self.level!r} is not a level of {self.tenant} ({', '.join(self.tenant.levels)})."
+        if errors:
+            raise ValidationError(errors)
+
 
 class Member(models.Model):
     """An external ``user_id`` (as agents send it) bound to its user-level scope node."""
@@ -111,6 +138,10 @@ class Member(models.Model):
 
     def __str__(self) -> str:
         return self.user_id
+
+    def clean(self) -> None:
+        if self.tenant_id and self.scope_id and self.scope.tenant_id != self.tenant_id:
+            raise ValidationError({"scope": "The member's node belongs to another tenant."})
 
 
 class ApiKey(models.Model):
@@ -149,6 +180,10 @@ class ApiKey(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    def clean(self) -> None:
+        if self.tenant_id and self.scope_id and self.scope.tenant_id != self.tenant_id:
+            raise ValidationError({"scope": "The key's subtree belongs to another tenant."})
 
 
 class Policy(models.Model):
@@ -190,3 +225,21 @@ class Policy(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tenant} policy" + (f" for {self.scope.tag}" if self.scope_id else "")
+
+    def clean(self) -> None:
+        """The JSON fields follow ``memories.policy_rules`` for the tenant's levels; both scopes are the tenant's;
+        auto-provisioned users go under an inner node, never under another user's own node."""
+        if not self.tenant_id:
+            return
+        levels = self.tenant.levels or []
+        values = {name: getattr(self, name) for name in POLICY_FIELDS}
+        errors: dict[str, list[str]] = policy_errors(values, levels=levels)
+        if self.scope_id and self.scope.tenant_id != self.tenant_id:
+            errors["scope"] = ["This node belongs to another tenant."]
+        if self.default_scope_id:
+            if self.default_scope.tenant_id != self.tenant_id:
+                errors["default_scope"] = ["This node belongs to another tenant."]
+            elif levels and self.default_scope.level == levels[-1]:
+                errors["default_scope"] = ["A user's own node cannot hold other users: choose a team or above."]
+        if errors:
+            raise ValidationError(errors)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,8 +17,11 @@ from django.utils import timezone
 
 from memories.models import ApiKey, Member, Policy, Scope, Tenant
 from memories.orgchart import OrgChartError, OrgChartPlan
+from memories.policy_rules import policy_field_errors
 from orgmemory.errors import NotFound, ValidationFailed
 from orgmemory.utils import validate_key
+
+logger = logging.getLogger(__name__)
 
 KEY_PREFIX = "om"
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # write last_used_at at most once a minute per key
@@ -224,10 +228,24 @@ def policy_effective(*, tenant: Tenant, chain: list[Scope]) -> dict[str, Any]:
             continue
         for name in _POLICY_FIELDS:
             value = getattr(policy, name)
-            if value is not None:
-                effective[name] = value
-        if policy.default_scope_id:
-            effective["default_scope"] = policy.default_scope
+            if value is None:
+                continue
+            reasons = policy_field_errors(name, value, levels=tenant.levels or [])
+            if reasons:
+                # Saving validates; a row that breaks the rules anyway (older data, SQL) is skipped, so the field
+                # inherits instead of failing every search and write of the tenant.
+                logger.warning(
+                    "policy %s of tenant %s: ignoring invalid %s (%s)", policy.pk, tenant.slug, name, "; ".join(reasons)
+                )
+                continue
+            effective[name] = value
+        default_scope = policy.default_scope if policy.default_scope_id else None
+        if (
+            default_scope is not None
+            and default_scope.tenant_id == tenant.pk
+            and default_scope.level != tenant.user_level
+        ):
+            effective["default_scope"] = default_scope
     return effective
 
 
