@@ -5,6 +5,7 @@ No Django: the management command ``eval_retrieval`` loads the pages, runs the s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Sequence
@@ -99,3 +100,218 @@ def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     index = max(0, math.ceil(q / 100 * len(ordered)) - 1)
     return ordered[index]
+
+
+# --- world-v1 paraphrases --------------------------------------------------------------------------------------
+# Frames (wordings) 1 and 2 of each family are the development half; 3 and 4 are held back: they are scored and
+# reported, never inspected question by question (docs/BENCHMARKS.md).
+DEV_FRAMES = frozenset({1, 2})
+
+
+def load_paraphrases(path: Path, templates: Sequence[Question]) -> list[tuple[Question, bool]]:
+    """(question, is_dev_frame) for each paraphrase: the template question's gold with the reworded text.
+
+    ``query_id`` q-0001… follows the template questions' order (attended, works_at, invested_in, advises), which
+    is the order :func:`build_questions` yields once grouped by family.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    ordered = [
+        q for family in ("attended", "works_at", "invested_in", "advises") for q in templates if q.family == family
+    ]
+    result = []
+    for entry in data["paraphrases"]:
+        index = int(entry["query_id"].split("-")[1]) - 1
+        template = ordered[index]
+        if template.family != entry["template"]:
+            raise ValueError(f"{entry['query_id']}: family {entry['template']} != template {template.family}")
+        result.append(
+            (Question(family=template.family, text=entry["text"], gold=template.gold), entry["frame"] in DEV_FRAMES)
+        )
+    return result
+
+
+# --- path questions (2–3 hops) built from world-v1 _facts --------------------------------------------------------
+# Several wordings per family; wordings marked False are held back (scored, not inspected).
+PATH_WORDINGS: dict[str, tuple[tuple[str, bool], ...]] = {
+    "founders_of_investments": (
+        ("Who founded the companies that {seed} invested in?", True),
+        ("Which founders started the startups {seed} has backed?", True),
+        ("Name the people who founded companies in {seed}'s portfolio.", False),
+    ),
+    "investors_of_employer": (
+        ("Which investors backed the company {seed} works at?", True),
+        ("Who funded {seed}'s employer?", True),
+        ("Who has invested in the firm where {seed} is employed?", False),
+    ),
+    "advisors_of_founded": (
+        ("Who advises the companies founded by {seed}?", True),
+        ("Which advisers help the startups {seed} started?", True),
+        ("List the advisors of companies {seed} co-founded.", False),
+    ),
+    "meetings_of_staff": (
+        ("Which meetings did people from {seed} attend?", True),
+        ("What meetings did employees of {seed} go to?", True),
+        ("Which sessions were attended by {seed}'s staff?", False),
+    ),
+    "advisors_of_attendee_foundings": (
+        ("Who advises the companies founded by people who attended {seed}?", True),
+        ("Which advisors work with startups started by the attendees of {seed}?", False),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class PathQuestion:
+    family: str
+    text: str
+    dev: bool
+    answers: frozenset[str]  # slugs of the final entities
+    needed: frozenset[str]  # slugs of every page on the paths (intermediate and final)
+
+
+def build_path_questions(pages: Sequence[Page], facts: dict[str, dict], *, per_family: int = 12) -> list[PathQuestion]:
+    """Path questions whose answers follow from ``_facts`` (only slugs that exist as pages; empty answers skipped).
+
+    Seeds are taken in slug order, at most ``per_family`` per family, each asked in every wording.
+    """
+    known = {page.slug for page in pages}
+    title = {page.slug: page.title for page in pages}
+    companies = [page.slug for page in pages if page.type == "company"]
+    meetings = [page.slug for page in pages if page.type == "meeting"]
+
+    def fact(slug: str, key: str) -> list[str]:
+        return [s for s in facts.get(slug, {}).get(key) or [] if s in known]
+
+    staff = {c: set(fact(c, "employees")) | set(fact(c, "founders")) for c in companies}
+    invested_by: dict[str, set[str]] = {}
+    founded_by: dict[str, set[str]] = {}
+    works_at: dict[str, set[str]] = {}
+    for company in companies:
+        for investor in fact(company, "investors"):
+            invested_by.setdefault(investor, set()).add(company)
+        for founder in fact(company, "founders"):
+            founded_by.setdefault(founder, set()).add(company)
+        for person in fact(company, "employees"):
+            works_at.setdefault(person, set()).add(company)
+    attended_by: dict[str, set[str]] = {}
+    for meeting in meetings:
+        for person in fact(meeting, "attendees"):
+            attended_by.setdefault(person, set()).add(meeting)
+
+    def expand(sources: set[str], step) -> tuple[set[str], set[str]]:
+        out: set[str] = set()
+        for source in sources:
+            out |= step(source)
+        return out, out
+
+    families: dict[str, list[tuple[str, set[str], set[str]]]] = {name: [] for name in PATH_WORDINGS}
+    for investor in sorted(invested_by):
+        mid = invested_by[investor]
+        final = {f for c in mid for f in fact(c, "founders")} - {investor}
+        families["founders_of_investments"].append((investor, final, mid | final))
+    for person in sorted(works_at):
+        mid = works_at[person]
+        final = {i for c in mid for i in fact(c, "investors")} - {person}
+        families["investors_of_employer"].append((person, final, mid | final))
+    for founder in sorted(founded_by):
+        mid = founded_by[founder]
+        final = {a for c in mid for a in fact(c, "advisors")} - {founder}
+        families["advisors_of_founded"].append((founder, final, mid | final))
+    for company in sorted(companies):
+        mid = staff[company]
+        final = {m for p in mid for m in attended_by.get(p, set())}
+        families["meetings_of_staff"].append((company, final, mid | final))
+    for meeting in sorted(meetings):
+        people = set(fact(meeting, "attendees"))
+        mid = {c for p in people for c in founded_by.get(p, set())}
+        final = {a for c in mid for a in fact(c, "advisors")} - people
+        families["advisors_of_attendee_foundings"].append((meeting, final, people | mid | final))
+
+    questions = []
+    for family, seeds in families.items():
+        kept = [(seed, final, needed) for seed, final, needed in seeds if final and len(final) <= 10][:per_family]
+        for seed, final, needed in kept:
+            for wording, dev in PATH_WORDINGS[family]:
+                questions.append(
+                    PathQuestion(
+                        family=family,
+                        text=wording.format(seed=title[seed]),
+                        dev=dev,
+                        answers=frozenset(final),
+                        needed=frozenset(needed),
+                    )
+                )
+    return questions
+
+
+def share_in(ranked: Sequence[str], wanted: frozenset[str], k: int) -> float:
+    """The share of ``wanted`` among the first ``k`` distinct ranked slugs."""
+    top = set(list(dict.fromkeys(ranked))[:k])
+    return len(top & wanted) / len(wanted) if wanted else 0.0
+
+
+def recall_at(ranked: Sequence[Sequence[str]], golds: Sequence[frozenset[str]], k: int) -> float:
+    if not golds:
+        return 0.0
+    return sum(share_in(r, g, k) for r, g in zip(ranked, golds, strict=True)) / len(golds)
+
+
+def mrr(ranked: Sequence[Sequence[str]], golds: Sequence[frozenset[str]]) -> float:
+    if not golds:
+        return 0.0
+    total = 0.0
+    for slugs, gold in zip(ranked, golds, strict=True):
+        rank = next((i for i, slug in enumerate(dict.fromkeys(slugs), start=1) if slug in gold), None)
+        total += 1.0 / rank if rank else 0.0
+    return total / len(golds)
+
+
+# --- associative-recall-v1 --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RecallPage:
+    key: str  # source_id + "#" + slug: a page's identity
+    title: str
+    text: str
+    visibility: str  # public | private | withdrawn
+
+
+@dataclass(frozen=True)
+class RecallProbe:
+    probe_id: str
+    family_id: str
+    kind: str  # indirect | direct | negative
+    text: str
+    gold: frozenset[str]  # page keys holding a required span
+
+
+def load_associative_recall(directory: Path) -> tuple[list[RecallPage], list[RecallProbe]]:
+    """The pages (never ``role`` or ``family_id``: answer-key information) and the development probes."""
+    sources = json.loads((directory / "sources.json").read_text(encoding="utf-8"))["sources"]
+    probes = json.loads((directory / "probes.json").read_text(encoding="utf-8"))["probes"]
+    spans = json.loads((directory / "qrels.json").read_text(encoding="utf-8"))["spans"]
+    page_of_span = {span["id"]: f"{span['source_id']}#{span['slug']}" for span in spans}
+    pages = [
+        RecallPage(
+            key=f"{source['source_id']}#{source['slug']}",
+            title=source.get("title") or "",
+            text=source["text"],
+            visibility=source.get("visibility", "public"),
+        )
+        for source in sources
+    ]
+    return pages, [
+        RecallProbe(
+            probe_id=probe["id"],
+            family_id=probe["family_id"],
+            kind=probe["kind"],
+            text=probe["text"],
+            gold=frozenset(page_of_span[span_id] for span_id in probe.get("required_span_ids") or []),
+        )
+        for probe in probes
+    ]
+
+
+def is_dev_half(family_id: str) -> bool:
+    """A fixed half of the associative-recall families (by a stable hash of the id) for developing fusion
+    choices; the other half checks that they generalise."""
+    return int(hashlib.sha256(family_id.encode()).hexdigest(), 16) % 2 == 0

@@ -7,10 +7,17 @@ Pipeline of :func:`rank`:
 3. ``base = 0.7·rrf_norm + 0.3·cosine`` (best-chunk cosine from the vector arm, 0.0 when it did not see the row);
 4. ``post_tier = base × tier_boost[level]`` (unknown level → 1.0);
 5. ``floor = floor_ratio × max(post_tier)``, computed once; only rows with ``post_tier ≥ floor`` get the
-   bounded boosts recency × access × title, rows below keep ``post_tier`` (so a weak row can never be lifted
-   past a strong one by popularity or freshness alone);
+   bounded boosts recency × title, rows below keep ``post_tier`` (so a weak row can never be lifted past a
+   strong one by freshness alone);
 6. dedup by content hash (the best-scoring copy wins), sort by score desc then memory id asc;
-7. optional autocut at the largest normalised score gap, then truncation to ``top_k``.
+7. a *lead arm* (``config.lead_arm``, set when the relational arm answered with typed edges) puts its rows
+   first, in its own order: when the graph knows the answer, fusion must not rank it below the other arms;
+8. optional autocut at the largest normalised score gap, then truncation to ``top_k``.
+
+No popularity loop: nothing a search itself writes feeds back into ranking. Recency counts from the memory's
+creation (not from its last access), and access counts are recorded (for stale-entity and dashboard figures)
+but not used as a boost — measured, a boost on them lets the rows a question returned outrank better ones the
+next time it is asked, so a repeated evaluation drifted (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -29,7 +36,6 @@ __all__ = [
     "Candidate",
     "Ranked",
     "RankingConfig",
-    "access_boost",
     "autocut",
     "rank",
     "recency_boost",
@@ -61,8 +67,6 @@ class Candidate:
     level: str  # the level of the memory's scope: "user", "team", …
     title: str
     created_at: datetime  # tz-aware
-    last_accessed_at: datetime | None
-    access_count: int
     cosine: float | None = None  # best-chunk cosine from the vector arm; None when that arm did not return it
 
 
@@ -93,10 +97,9 @@ class RankingConfig:
     floor_ratio: float = 0.6
     recency_max: float = 0.4
     recency_half_days: float = 30.0
-    access_max: float = 1.6
-    access_slope: float = 0.15
     title_boost: float = 1.25
     autocut_min_gap: float = 0.2
+    lead_arm: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "arm_weights", _frozen_mapping(self.arm_weights, "arm_weights"))
@@ -107,8 +110,8 @@ class RankingConfig:
             raise ValueError(f"floor_ratio must be within [0, 1], got {self.floor_ratio}")
         if self.recency_max < 0 or self.recency_half_days <= 0:
             raise ValueError("recency_max must be >= 0 and recency_half_days > 0")
-        if self.access_max < 1.0 or self.access_slope < 0:
-            raise ValueError("access_max must be >= 1 and access_slope >= 0")
+        if self.lead_arm is not None and self.lead_arm not in self.arm_weights:
+            raise ValueError(f"lead_arm {self.lead_arm!r} is not an arm")
         if self.title_boost < 1.0:
             raise ValueError(f"title_boost must be >= 1, got {self.title_boost}")
         if self.autocut_min_gap < 0:
@@ -162,15 +165,6 @@ def recency_boost(*, days: float, config: RankingConfig) -> float:
     half = config.recency_half_days
     value = 1.0 + config.recency_max * half / (half + days)
     return min(1.0 + config.recency_max, max(1.0, value))
-
-
-def access_boost(*, count: int, config: RankingConfig) -> float:
-    """``min(access_max, 1 + access_slope · ln(1 + count))``; 0 accesses → 1.0, many → 1.6 (defaults).
-
-    A negative count (never expected) counts as 0.
-    """
-    count = max(0, int(count))
-    return min(config.access_max, 1.0 + config.access_slope * math.log1p(count))
 
 
 def _title_words(text: str) -> str:
@@ -233,7 +227,8 @@ def rank(
     - Inputs are not mutated; the result is deterministic (ties by memory id ascending).
     - Each result's ``explain`` holds ``ranks`` (per known arm, ``None`` if absent), ``rrf``, ``rrf_norm``,
       ``cosine`` (the value used in ``base``), ``base``, ``tier``, ``post_tier``, ``floor``, ``gated``
-      (True when below the floor), ``boosts`` (recency/access/title, all 1.0 when gated) and ``final``.
+      (True when below the floor), ``boosts`` (recency/title, all 1.0 when gated), ``final`` and, for rows
+      a lead arm put first, ``lead``.
     """
     config = config if config is not None else RankingConfig()
     if top_k < 1:
@@ -281,15 +276,13 @@ def rank(
         candidate = candidates[memory_id]
         gated = row["post_tier"] < floor
         if gated:
-            boosts = {"recency": 1.0, "access": 1.0, "title": 1.0}
+            boosts = {"recency": 1.0, "title": 1.0}
         else:
-            last_seen = candidate.last_accessed_at or candidate.created_at
             boosts = {
-                "recency": recency_boost(days=_days_between(last_seen, now), config=config),
-                "access": access_boost(count=candidate.access_count, config=config),
+                "recency": recency_boost(days=_days_between(candidate.created_at, now), config=config),
                 "title": config.title_boost if title_matches(title=candidate.title, query=query) else 1.0,
             }
-        final = row["post_tier"] * boosts["recency"] * boosts["access"] * boosts["title"]
+        final = row["post_tier"] * boosts["recency"] * boosts["title"]
         explain = {
             "ranks": dict(ranks[memory_id]),
             **row,
@@ -314,6 +307,23 @@ def rank(
             seen_hashes.add(content_hash)
         unique.append(ranked)
 
+    if config.lead_arm is not None:
+        unique = _lead(unique, ranks, config.lead_arm)
+
     if autocut_enabled:
         unique = unique[: autocut([ranked.score for ranked in unique], min_gap=config.autocut_min_gap)]
     return unique[:top_k]
+
+
+def _lead(unique: list[Ranked], ranks: Mapping[int, Mapping[str, int | None]], arm: str) -> list[Ranked]:
+    """The lead arm's rows first in that arm's order, then the rest as ranked; scores raised where needed so
+    that they stay non-increasing down the list (each raised row says so in ``explain["lead"]``)."""
+    led = sorted((r for r in unique if ranks[r.memory_id][arm] is not None), key=lambda r: ranks[r.memory_id][arm])
+    rest = [r for r in unique if ranks[r.memory_id][arm] is None]
+    floor = rest[0].score if rest else 0.0
+    raised: list[Ranked] = []
+    for ranked in reversed(led):
+        score = max(ranked.score, floor)
+        raised.append(replace(ranked, score=score, explain={**ranked.explain, "lead": True, "final": score}))
+        floor = score
+    return [*reversed(raised), *rest]

@@ -1,40 +1,62 @@
-"""Recognise relationship questions ("who founded Acme", "where does Bob work") — pure, no Django, no DB.
+"""Understand relationship questions in any wording — pure: no Django, no database.
 
-:func:`parse_relational_query` turns a search query into a :class:`RelationalQuery` (relationship, seed entity
-phrase, direction) for the relational arm, or ``None`` when the query is not a relationship question.
+No list of per-wording patterns. A question is understood from three general pieces of evidence:
 
-ReDoS safety: a query longer than ``MAX_QUERY_CHARS`` is refused before any regex runs; every pattern is
-anchored (``fullmatch``) and its only free capture is the bounded seed ``.{1,80}`` next to literal words, so
-the work per pattern is bounded by a small constant times the query length.
+1. **Entity mentions**: :func:`mention_candidates` lists the question's word n-grams (a trailing possessive
+   "'s" dropped) as normalised names; the caller looks them up among the tenant's entity names and aliases (the
+   graph knows them) and hands back the matches as :class:`Mention` spans. Overlaps keep the longest span.
+2. **Relation cues**: a lexicon of verbs and nouns with their synonyms (``LEXICON``) names the relation each
+   word signals, and the word's *role*: a verb ("backed"), an agent noun asking for the edge's subjects
+   ("investors", "founders", "attendees"), a patient noun asking for its objects ("portfolio", "employer"), or a
+   generic membership word ("part of", "member", "people") resolved by the kind of the entity it applies to (a
+   meeting's members attended it, a company's work there).
+3. **Roles and types**: each relation has a signature (who can be its subject and object: a person founds a
+   company, attends an event). The direction of a hop follows from the kind of the entity (or set) it starts
+   from when the signature decides it, else from the words: an agent noun asks for subjects; a verb before its
+   noun phrase ("who backed X") makes the phrase the object, after it ("what did X back") the subject, and "by"
+   reverses a passive ("companies founded by X").
 
-``about`` rule: "about X", "tell me about X", "what do we know about X", "info on X" are taken as asked
-unless X starts with a pronoun, determiner or question word ("tell me about our deploys", "about how we …"
-→ ``None``). "who is X" / "what is X" (also "was", "are", "who's", "what's") are ``about`` only when X looks
-like a name: at most 6 words, not starting with a function word, and either some word has an upper-case
-letter or a digit ("what is Kubernetes", "who is Alice Smith", "what is k8s"), or X is one word of 3+
-characters outside a list of common words ("who is alice", but not "who is available"). So "what is our
-on-call policy?" → ``None``.
+Several cues make a path of up to ``MAX_HOPS`` hops, walked from the named entity outwards (the cue nearest to
+it first): "who founded the companies that X invested in" → X -invested_in→ companies ←founded- founders. A hop
+whose relation cannot start from the current kind gets an implicit membership hop first ("which meetings did
+people from Acme attend": Acme ←works_at- people -attended→ meetings).
+
+Bounded work: at most ``MAX_QUERY_CHARS`` characters and ``MAX_TOKENS`` tokens are read, n-grams are at most
+``MAX_NGRAM`` tokens, and the only regular expression is a linear tokenizer. Never raises for any ``str``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from graph.extraction.normalize import normalize_entity_name
 
 __all__ = [
     "ABOUT",
     "DIRECTIONS",
     "INBOUND",
+    "LEXICON",
+    "MAX_HOPS",
     "MAX_QUERY_CHARS",
-    "MAX_SEED_CHARS",
     "OUTBOUND",
     "RELATIONSHIPS",
+    "Hop",
+    "Mention",
+    "RelationalPlan",
     "RelationalQuery",
-    "parse_relational_query",
+    "Token",
+    "mention_candidates",
+    "plan_relational",
+    "tokenize",
 ]
 
-MAX_QUERY_CHARS = 512
-MAX_SEED_CHARS = 80
+MAX_QUERY_CHARS = 2000
+MAX_TOKENS = 80
+MAX_NGRAM = 8
+MAX_HOPS = 3
+MAX_SEED_CHARS = 200
 
 RELATIONSHIPS = (
     "founded",
@@ -48,20 +70,158 @@ RELATIONSHIPS = (
     "reports_to",
     "about",
 )
-INBOUND = "inbound"  # the seed is the edge's object; the question asks for subjects ("who founded Acme")
-OUTBOUND = "outbound"  # the seed is the edge's subject; the question asks for objects ("what did Alice found")
+INBOUND = "inbound"  # the start is the edge's object; the question asks for subjects ("who founded Acme")
+OUTBOUND = "outbound"  # the start is the edge's subject; the question asks for objects ("what did Alice found")
 ABOUT = "about"  # anything known about the seed, either side of any edge
 DIRECTIONS = (INBOUND, OUTBOUND, ABOUT)
+SYMMETRIC = frozenset({"partner_of", "competitor_of"})
+MEMBERSHIP = "member_of"  # a generic cue, resolved by the kind of the entity it applies to
+
+VERB, AGENT, PATIENT, INVERSE_VERB = "verb", "agent", "patient", "inverse_verb"
+
+_PERSON = frozenset({"person"})
+_ORGS = frozenset({"company", "org"})
+_ANY_PARTY = frozenset({"person", "company", "org"})
+# (subject kinds, object kinds); "unknown" and other kinds are compatible with everything.
+SIGNATURES: Mapping[str, tuple[frozenset[str], frozenset[str]]] = {
+    "founded": (_PERSON, _ORGS),
+    "invested_in": (_ANY_PARTY, _ORGS),
+    "works_at": (_PERSON, _ORGS),
+    "advises": (_PERSON, _ORGS | _PERSON),
+    "attended": (_PERSON, frozenset({"event"})),
+    "acquired": (_ORGS, _ORGS),
+    "partner_of": (_ANY_PARTY, _ANY_PARTY),
+    "competitor_of": (_ORGS, _ORGS),
+    "reports_to": (_PERSON, _PERSON),
+}
+_TYPED_KINDS = frozenset({"person", "company", "org", "event"})
+
+
+def _words(relationship: str, role: str, words: str) -> dict[str, tuple[str, str]]:
+    return {word: (relationship, role) for word in words.split()}
+
+
+# The lexicon: word → (relationship, role). Verbs in their inflections, nouns in singular and plural. Words that
+# belong to no single relation in general ("board", "round" alone, "at") are left out on purpose.
+LEXICON: Mapping[str, tuple[str, str]] = {
+    **_words(
+        "founded",
+        VERB,
+        "found founds founded founding cofound cofounds cofounded cofounding co-found co-founded start starts "
+        "started starting establish establishes established create creates created launch launches launched "
+        "incorporate incorporated",
+    ),
+    **_words("founded", AGENT, "founder founders cofounder cofounders co-founder co-founders creator creators"),
+    **_words(
+        "invested_in",
+        VERB,
+        "invest invests invested investing back backs backed backing fund funds funded funding finance finances "
+        "financed financing bankroll bankrolled bankrolls stake stakes sponsor sponsored sponsors",
+    ),
+    **_words(
+        "invested_in",
+        AGENT,
+        "investor investors backer backers funder funders financier financiers shareholder shareholders "
+        "stakeholder stakeholders angel angels vc vcs",
+    ),
+    **_words("invested_in", PATIENT, "portfolio portfolios investments holdings"),
+    **_words(
+        "works_at",
+        VERB,
+        "work works worked working employ employs employed employing hire hires hired hiring payroll",
+    ),
+    **_words(
+        "works_at",
+        AGENT,
+        "employee employees staff staffer staffers worker workers personnel workforce colleague colleagues "
+        "engineer engineers",
+    ),
+    **_words("works_at", PATIENT, "employer employers workplace job jobs"),
+    **_words(
+        "advises",
+        VERB,
+        "advise advises advised advising counsel counsels counselled counseled mentor mentors mentored mentoring "
+        "consult consults consulted",
+    ),
+    **_words(
+        "advises", AGENT, "advisor advisors adviser advisers advisory counselor counselors consultant consultants"
+    ),
+    **_words(
+        "attended",
+        VERB,
+        "attend attends attended attending participate participates participated participating present room went",
+    ),
+    **_words("attended", AGENT, "attendee attendees participant participants invitee invitees guests audience"),
+    **_words("acquired", VERB, "acquire acquires acquired acquiring buy buys bought purchase purchased"),
+    **_words("acquired", AGENT, "acquirer acquirers buyer buyers purchaser"),
+    **_words("acquired", PATIENT, "acquisition acquisitions"),
+    **_words("partner_of", VERB, "partner partners partnered partnering partnership partnerships allied"),
+    **_words("competitor_of", VERB, "compete competes competed competing"),
+    **_words("competitor_of", AGENT, "competitor competitors rival rivals competition"),
+    **_words("reports_to", VERB, "report reports reported reporting"),
+    **_words("reports_to", PATIENT, "manager managers boss bosses supervisor supervisors"),
+    **_words("reports_to", INVERSE_VERB, "manage manages managed managing supervise supervises supervised"),
+    **_words(MEMBERSHIP, VERB, "part member members join joins joined joining belong belongs involved"),
+    **_words(MEMBERSHIP, AGENT, "people folks team"),
+}
+_AUXILIARIES = frozenset("was were is are be been being get gets got".split())
+_PASSIVE_BY = "by"
+_ABOUT_WORDS = frozenset("about regarding know who what tell info information details background".split())
+# Before "works_at" questions count a founder as working at the company they founded.
+ALSO_FOLLOW: Mapping[str, tuple[str, ...]] = {"works_at": ("founded",)}
+
+_TOKEN_RE = re.compile(r"[^\W_][\w&'’.-]*", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # as written, without a trailing possessive
+    lower: str
+    possessive: bool  # written with "'s" / "'" after it
+
+
+@dataclass(frozen=True)
+class Mention:
+    """Tokens ``[start, end)`` of the question name an entity the tenant knows (``entity_ids``, best first)."""
+
+    start: int
+    end: int
+    entity_ids: tuple[int, ...]
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Hop:
+    relationship: str
+    direction: str  # INBOUND or OUTBOUND (either side for a symmetric relationship)
+
+
+@dataclass(frozen=True)
+class RelationalPlan:
+    """What the relational arm walks: from ``seeds`` along ``hops`` (none: everything about the seeds)."""
+
+    seeds: tuple[Mention, ...]
+    hops: tuple[Hop, ...]
+    target: Mention | None = None  # a second named entity the answer must reach, when the question names one
+    truncated: bool = False  # the question asked for more than MAX_HOPS hops; the nearest ones were kept
+
+    @property
+    def is_about(self) -> bool:
+        return not self.hops
+
+    def as_query(self) -> RelationalQuery:
+        """The one-hop view the deterministic answer sentences use (the last hop for a path)."""
+        seed = self.seeds[0].name[:MAX_SEED_CHARS] or "?"
+        if not self.hops:
+            return RelationalQuery(ABOUT, seed, ABOUT)
+        hop = self.hops[-1]
+        return RelationalQuery(hop.relationship, seed, hop.direction)
 
 
 @dataclass(frozen=True)
 class RelationalQuery:
-    """A recognised relationship question.
-
-    ``seed`` is the entity phrase as the user typed it (case kept), 1–80 characters, without surrounding
-    punctuation/quotes, unbalanced or wrapping brackets, a leading "the" or a trailing possessive "'s"
-    (inner punctuation stays: "Meta (Cybersecurity)", "1:1 Julia Davis + Uma Brown").
-    """
+    """A relationship question as one hop: the relationship, the seed as named, and the direction."""
 
     relationship: str
     seed: str
@@ -72,269 +232,249 @@ class RelationalQuery:
             raise ValueError(f"unknown relationship {self.relationship!r}")
         if self.direction not in DIRECTIONS:
             raise ValueError(f"unknown direction {self.direction!r}")
-        if (self.relationship == "about") != (self.direction == ABOUT):
+        if (self.relationship == ABOUT) != (self.direction == ABOUT):
             raise ValueError("relationship 'about' goes with direction 'about' and only with it")
         if not 1 <= len(self.seed) <= MAX_SEED_CHARS:
             raise ValueError(f"seed must be 1..{MAX_SEED_CHARS} characters")
 
 
-# --- pattern vocabulary --------------------------------------------------------------------------------------
-# Placeholders expanded by _compile():
-#   {S}   the seed: an optional "the " then a bounded capture
-#   {AUX} an optional auxiliary verb ("who has founded", "who is employed by")
-#   {DO}  a required auxiliary for questions about the seed's own actions ("what did X found"): required so
-#         that "what caused the outage we found" is not read as "what did <...> found"
-#   {NP}  an optional lead-in for noun phrases ("who are the", "list all the", "name an", …)
-#   {POS} a possessive marker after the seed ("'s", or a bare "'" after a final s)
-_PLACEHOLDERS = {
-    "{S}": r"(?:the )?(?P<seed>.{1,80})",
-    "{AUX}": r"(?:(?:does|do|did|has|have|had|is|are|was|were)(?: been)? )?",
-    "{DO}": r"(?:does|do|did|has|have|had|is|are|was|were) ",
-    "{NP}": r"(?:(?:who|what) (?:are|is|were|was) |(?:list|name|show|give)(?: me)? |)(?:all )?(?:the |an |a )?",
-    "{POS}": r"(?:'s|')",
-}
+def tokenize(query: str) -> list[Token]:
+    """Words of the question (at most MAX_TOKENS), possessives split off, edge punctuation dropped."""
+    if not isinstance(query, str):
+        return []
+    tokens: list[Token] = []
+    for match in _TOKEN_RE.finditer(query[:MAX_QUERY_CHARS]):
+        text = match.group(0).replace("’", "'").rstrip(".-")
+        possessive = False
+        if text.lower().endswith("'s") and len(text) > 2:
+            text, possessive = text[:-2], True
+        elif text.endswith("'") and len(text) > 1:
+            text, possessive = text[:-1], text[-2:-1].lower() == "s"
+        text = text.strip("'")
+        if text:
+            tokens.append(Token(text=text, lower=text.lower(), possessive=possessive))
+        if len(tokens) >= MAX_TOKENS:
+            break
+    return tokens
 
-_FOUNDED_VERBS = r"(?:co-?founded|co founded|cofounded|founded|started)"
-_FOUND_VERBS = r"(?:co-?found|co found|cofound|found|start|co-?founded|co founded|cofounded|founded|started)"
-_COMPANIES = r"(?:companies|company|startups?|businesses|business|firms?|ventures?|organi[sz]ations?)"
 
-# (relationship, direction, pattern). Order matters: the first full match decides, so the specific forms come
-# before the generic "who is X" / "what is X" ones (tried last, separately). Kept as a one-rule-per-line table.
-# fmt: off
-_RULES: tuple[tuple[str, str, str], ...] = (
-    # founded
-    ("founded", INBOUND, r"who {AUX}" + _FOUNDED_VERBS + r" {S}"),
-    ("founded", INBOUND, r"who (?:was|were|is) {S} (?:co-?)?(?:founded|started) by"),
-    ("founded", INBOUND, r"{NP}(?:co-?|co )?(?:founders?|founding team) (?:of|behind) {S}"),
-    ("founded", INBOUND, r"{NP}{S}{POS} (?:co-?|co )?(?:founders?|founding team)"),
-    ("founded", OUTBOUND, r"what {DO}{S} " + _FOUND_VERBS),
-    ("founded", OUTBOUND, r"(?:what|which) " + _COMPANIES + r" {DO}{S} (?:" + _FOUND_VERBS + r"|create|created)"),
-    # invested_in
-    ("invested_in", INBOUND, r"who {AUX}(?:invested in|invests in|funded|funds|backed|backs|financed"
-     r"|led (?:the |a )?(?:\w+ )?round (?:in|for)) {S}"),
-    ("invested_in", INBOUND, r"who (?:was|were|is) {S} (?:funded|backed|financed) by"),
-    ("invested_in", INBOUND, r"{NP}(?:investors?|backers?|funders?|financiers?) (?:in|of|behind|for) {S}"),
-    ("invested_in", INBOUND, r"{NP}{S}{POS} (?:investors?|backers?|funders?)"),
-    ("invested_in", OUTBOUND, r"what {DO}{S} (?:invest|invested|investing) in"),
-    ("invested_in", OUTBOUND, r"(?:what|which) (?:" + _COMPANIES + r"|deals?) {DO}{S} "
-     r"(?:invest in|invested in|investing in|back|backed|backing|fund|funded|funding|finance|financed)"),
-    ("invested_in", OUTBOUND, r"what is in {S}{POS} portfolio"),
-    ("invested_in", OUTBOUND, r"{NP}{S}{POS} (?:portfolio companies|portfolio|investments)"),
-    ("invested_in", OUTBOUND, r"{NP}(?:investments|portfolio companies|portfolio) (?:of|by|made by) {S}"),
-    # works_at
-    ("works_at", INBOUND, r"who {AUX}(?:works|work|worked|working) (?:at|for|in) {S}"),
-    ("works_at", INBOUND, r"who {AUX}employed (?:by|at) {S}"),
-    ("works_at", INBOUND, r"{NP}(?:employees|employee|people|staff|staff members|team members|workers|folks) "
-     r"(?:of|at|in) {S}"),
-    ("works_at", INBOUND, r"{NP}(?:employees|people|staff|folks) (?:working|who work|that work|who worked"
-     r"|employed) (?:at|for|by|in) {S}"),
-    ("works_at", INBOUND, r"{NP}{S}{POS} (?:employees|staff|people|workforce)"),
-    ("works_at", OUTBOUND, r"where {DO}{S} (?:work|works|worked|working)"),
-    ("works_at", OUTBOUND, r"where {DO}{S} employed"),
-    ("works_at", OUTBOUND, r"who {DO}{S} (?:work|works|worked|working) for"),
-    ("works_at", OUTBOUND, r"(?:what|which) (?:company|companies|firm|organi[sz]ation|team|employer) {DO}{S} "
-     r"(?:work|works|worked|working) (?:at|for|in)"),
-    ("works_at", OUTBOUND, r"who (?:employs|employed|hired) {S}"),
-    ("works_at", OUTBOUND, r"{NP}{S}{POS} (?:employer|workplace)"),
-    # advises
-    ("advises", INBOUND, r"who {AUX}(?:advises|advise|advised|advising) {S}"),
-    ("advises", INBOUND, r"who (?:was|were|is) {S} advised by"),
-    ("advises", INBOUND, r"{NP}(?:advisors?|advisers?|board advisors?) (?:of|to|for|at) {S}"),
-    ("advises", INBOUND, r"{NP}{S}{POS} (?:advisors?|advisers?)"),
-    ("advises", OUTBOUND, r"(?:what|who|whom) {DO}{S} (?:advise|advises|advised|advising)"),
-    ("advises", OUTBOUND, r"(?:what|which) (?:" + _COMPANIES + r"|teams?|people) {DO}{S} "
-     r"(?:advise|advises|advised|advising)"),
-    # attended
-    ("attended", INBOUND, r"who {AUX}(?:attended|attends|attend|went to|goes to) {S}"),
-    # "who was in charge of X" / "in favour of X" are not attendance questions.
-    ("attended", INBOUND, r"who (?:was|were) (?:at|in|present at|present in) (?!(?:charge|favou?r) of ){S}"),
-    ("attended", INBOUND, r"{NP}(?:attendees|participants|attendee list) (?:of|at|in|for) {S}"),
-    ("attended", INBOUND, r"{NP}{S}{POS} (?:attendees|participants)"),
-    ("attended", OUTBOUND, r"what {DO}{S} (?:attend|attended|attending)"),
-    ("attended", OUTBOUND, r"(?:what|which) (?:meetings?|events?|schools?|universit(?:y|ies)|colleges?"
-     r"|conferences?|sessions?|calls?|workshops?|offsites?) {DO}{S} (?:attend|attended|attending|go to"
-     r"|went to)"),
-    ("attended", OUTBOUND, r"where {DO}{S} (?:study|studied|go to school|went to school|go to college"
-     r"|went to college)"),
-    # partner_of
-    ("partner_of", INBOUND, r"who {AUX}(?:partners|partner|partnered|partnering) with {S}"),
-    ("partner_of", INBOUND, r"{NP}partners? (?:of|with|to) {S}"),
-    ("partner_of", INBOUND, r"{NP}{S}{POS} partners?"),
-    ("partner_of", OUTBOUND, r"(?:who|what|which " + _COMPANIES + r") {DO}{S} "
-     r"(?:partner|partners|partnered|partnering) with"),
-    # competitor_of
-    ("competitor_of", INBOUND, r"who {AUX}(?:competes|compete|competed|competing) (?:with|against) {S}"),
-    ("competitor_of", INBOUND, r"{NP}(?:competitors?|rivals?|competition) (?:of|to|for) {S}"),
-    ("competitor_of", INBOUND, r"{NP}{S}{POS} (?:competitors?|rivals?|competition)"),
-    ("competitor_of", OUTBOUND, r"(?:who|what|which " + _COMPANIES + r") {DO}{S} "
-     r"(?:compete|competes|competed|competing) (?:with|against)"),
-    # acquired
-    ("acquired", INBOUND, r"who {AUX}(?:acquired|acquires|bought|buys|purchased) {S}"),
-    ("acquired", INBOUND, r"who (?:was|were|is) {S} (?:acquired|bought|purchased) by"),
-    ("acquired", INBOUND, r"{NP}(?:acquirers?|buyers?|purchasers?) of {S}"),
-    ("acquired", OUTBOUND, r"what {DO}{S} (?:acquire|acquired|buy|bought|purchase|purchased)"),
-    ("acquired", OUTBOUND, r"(?:what|which) " + _COMPANIES + r" {DO}{S} (?:acquire|acquired|buy|bought"
-     r"|purchase|purchased)"),
-    ("acquired", OUTBOUND, r"{NP}{S}{POS} acquisitions"),
-    ("acquired", OUTBOUND, r"{NP}acquisitions (?:by|made by) {S}"),
-    # reports_to: "who does X report to" is outbound (X reports to ?), "who reports to X" inbound.
-    ("reports_to", OUTBOUND, r"(?:who|whom) {DO}{S} (?:report|reports|reported|reporting) to"),
-    ("reports_to", OUTBOUND, r"{NP}{S}{POS} (?:line manager|manager|boss|supervisor)"),
-    ("reports_to", OUTBOUND, r"who (?:manages|managed|supervises|supervised) {S}"),
-    ("reports_to", INBOUND, r"who {AUX}(?:reports|report|reported|reporting) to {S}"),
-    ("reports_to", INBOUND, r"who {AUX}managed by {S}"),
-    ("reports_to", INBOUND, r"who (?:does|did) {S} manage"),
-    ("reports_to", INBOUND, r"{NP}(?:direct reports|reports) (?:of|to|for) {S}"),
-    ("reports_to", INBOUND, r"{NP}{S}{POS} (?:direct reports|reports)"),
-)
-# fmt: on
+def mention_candidates(tokens: Sequence[Token]) -> dict[str, list[tuple[int, int]]]:
+    """Normalised name → token spans ``[start, end)`` for every n-gram of up to MAX_NGRAM tokens that could name
+    an entity (it holds a letter or digit and does not start or end with a lexicon cue or a function word)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for start in range(len(tokens)):
+        if tokens[start].lower in _FUNCTION_WORDS:
+            continue
+        for end in range(start + 1, min(len(tokens), start + MAX_NGRAM) + 1):
+            last = tokens[end - 1]
+            if last.lower in _FUNCTION_WORDS and end - start > 1:
+                if last.possessive:
+                    break
+                continue
+            name = " ".join(token.text for token in tokens[start:end])
+            norm = normalize_entity_name(name)[:MAX_SEED_CHARS]
+            if norm and any(ch.isalnum() for ch in norm):
+                spans.setdefault(norm, []).append((start, end))
+            if last.possessive:
+                break  # "Acme's investors": the name ends at the possessive
+    return spans
 
-# "about" forms, tried after every relationship form. Lenient ones take any seed that does not start with a
-# function word; strict ones need a name-like seed (module docstring).
-_ABOUT_LENIENT = (
-    r"(?:tell me|tell us|what do you know|what do we know|what does anyone know|what is known|anything"
-    r"|everything) about {S}",
-    r"(?:info|information|details|background) (?:on|about) {S}",
-    r"about {S}",
-)
-_ABOUT_STRICT = (r"(?:who|what) (?:is|was|are|were) {S}",)
 
-_LEADING_FILLERS = frozenset({"and", "so", "also"})
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
-_CONTRACTION_RE = re.compile(r"\b(who|what|where)'s\b", re.IGNORECASE)
-_SEED_EDGE_CHARS = " \t.,;:!?\"'"
-_BRACKETS = ("()", "[]", "{}", "<>")
-# Words that cannot start (or be) an entity name: pronouns, determiners, question words, prepositions.
+def choose_mentions(
+    query: str, tokens: Sequence[Token], found: Iterable[tuple[int, int, tuple[int, ...], str, str]]
+) -> list[Mention]:
+    """Non-overlapping mentions, longest first, from ``(start, end, entity_ids, name, kind)`` matches. A
+    single all-lower-case word names an entity only when the whole question is lower case (a capitalised
+    name typed casually), so "the vector index" does not mean the company Vector."""
+    lower_question = query == query.lower()
+    taken: set[int] = set()
+    mentions: list[Mention] = []
+    for start, end, entity_ids, name, kind in sorted(found, key=lambda f: (-(f[1] - f[0]), f[0])):
+        if any(i in taken for i in range(start, end)):
+            continue
+        words = tokens[start:end]
+        if len(words) == 1 and words[0].text == words[0].lower and not lower_question:
+            continue
+        if len(words) == 1 and words[0].lower in LEXICON:
+            continue  # a cue word, not a name ("Partner", "Founders")
+        taken.update(range(start, end))
+        mentions.append(Mention(start=start, end=end, entity_ids=tuple(entity_ids), name=name, kind=kind))
+    return sorted(mentions, key=lambda m: m.start)
+
+
+@dataclass(frozen=True)
+class _Cue:
+    position: int
+    relationship: str
+    role: str
+    passive_by: bool  # "by" follows the cue word ("founded by X")
+
+
+def _cues(tokens: Sequence[Token], mentions: Sequence[Mention]) -> list[_Cue]:
+    inside = {i for m in mentions for i in range(m.start, m.end)}
+    cues = []
+    for position, token in enumerate(tokens):
+        if position in inside or token.lower not in LEXICON:
+            continue
+        relationship, role = LEXICON[token.lower]
+        following = tokens[position + 1].lower if position + 1 < len(tokens) else ""
+        cues.append(_Cue(position, relationship, role, following == _PASSIVE_BY))
+    # "investors backed", "founder and co-founder": adjacent cues of one relation make one hop
+    merged: list[_Cue] = []
+    for cue in cues:
+        if merged and merged[-1].relationship == cue.relationship and cue.position - merged[-1].position <= 3:
+            if cue.role == AGENT or merged[-1].role != AGENT:
+                merged[-1] = _Cue(
+                    merged[-1].position,
+                    cue.relationship,
+                    _stronger(merged[-1].role, cue.role),
+                    merged[-1].passive_by or cue.passive_by,
+                )
+            continue
+        merged.append(cue)
+    return merged
+
+
+def _stronger(first: str, second: str) -> str:
+    order = (AGENT, PATIENT, INVERSE_VERB, VERB)
+    return min(first, second, key=order.index)
+
+
+def _kinds_after(relationship: str, direction: str, kinds: frozenset[str]) -> frozenset[str]:
+    if relationship not in SIGNATURES:
+        return frozenset({"unknown"})
+    subjects, objects = SIGNATURES[relationship]
+    if relationship in SYMMETRIC:
+        return kinds
+    return objects if direction == OUTBOUND else subjects
+
+
+def _can(relationship: str, kinds: frozenset[str]) -> tuple[bool, bool]:
+    """(the kinds can be the subject, can be the object) of the relationship; unknown kinds can be either."""
+    subjects, objects = SIGNATURES[relationship]
+    typed = kinds & _TYPED_KINDS
+    if not typed:
+        return True, True
+    return bool(typed & subjects), bool(typed & objects)
+
+
+def _syntax_direction(cue: _Cue, phrase_position: int, phrase_possessive: bool, tokens: Sequence[Token]) -> str:
+    """The direction the words give for a cue applied to the noun phrase at ``phrase_position``."""
+    if cue.role == AGENT:
+        return INBOUND
+    if cue.role == PATIENT:
+        return OUTBOUND
+    if phrase_possessive and phrase_position < cue.position:
+        direction = INBOUND  # "X's payroll", "X's round": the people in it
+    elif cue.position < phrase_position:
+        by_before = phrase_position > 0 and tokens[phrase_position - 1].lower == _PASSIVE_BY
+        direction = OUTBOUND if by_before else INBOUND
+    else:
+        auxiliary_before = cue.position > 0 and tokens[cue.position - 1].lower in _AUXILIARIES
+        direction = (
+            INBOUND if cue.passive_by or (auxiliary_before and tokens[cue.position].lower.endswith("ed")) else OUTBOUND
+        )
+    if cue.role == INVERSE_VERB:
+        direction = OUTBOUND if direction == INBOUND else INBOUND
+    return direction
+
+
+def _membership(kinds: frozenset[str]) -> Hop | None:
+    if "event" in kinds:
+        return Hop("attended", INBOUND)
+    if kinds & _ORGS:
+        return Hop("works_at", INBOUND)
+    return None
+
+
+def plan_relational(query: str, tokens: Sequence[Token], mentions: Sequence[Mention]) -> RelationalPlan | None:
+    """The walk that answers the question, or ``None`` when it names no known entity.
+
+    A named entity with no relation cue is an "about" plan (everything known about it), except that a meeting
+    or event has one kind of typed edge, so "who was at <meeting>" walks its attendance.
+    """
+    if not mentions:
+        return None
+    cues = _cues(tokens, mentions)
+    specific = [cue for cue in cues if cue.relationship != MEMBERSHIP]
+    generic = [cue for cue in cues if cue.relationship == MEMBERSHIP]
+    seed = _seed(mentions, cues)
+    seeds = tuple(m for m in mentions if _same_group(m, seed, tokens)) or (seed,)
+    target = next((m for m in mentions if m not in seeds), None)
+    kinds = frozenset(m.kind for m in seeds)
+
+    if not specific:
+        hop = _membership(kinds) if (generic or "event" in kinds) else None
+        return RelationalPlan(seeds=seeds, hops=(hop,) if hop else (), target=target)
+
+    ordered = sorted(specific, key=lambda cue: (abs(cue.position - _centre(seed)), cue.position))
+    truncated = len(ordered) > MAX_HOPS
+    hops: list[Hop] = []
+    phrase_position, phrase_possessive = seed.start, tokens[seed.end - 1].possessive
+    previous: _Cue | None = None
+    for cue in ordered[:MAX_HOPS]:
+        can_subject, can_object = _can(cue.relationship, kinds)
+        if not can_subject and not can_object:
+            membership = _membership(kinds)
+            if membership is None:
+                break
+            hops.append(membership)
+            kinds = _kinds_after(membership.relationship, membership.direction, kinds)
+            can_subject, can_object = _can(cue.relationship, kinds)
+        if cue.relationship in SYMMETRIC:
+            direction = OUTBOUND
+        elif can_subject and not can_object:
+            direction = OUTBOUND
+        elif can_object and not can_subject:
+            direction = INBOUND
+        elif previous is None:
+            direction = _syntax_direction(cue, phrase_position, phrase_possessive, tokens)
+        else:
+            # an intermediate set: the words between this cue and the previous one are its noun phrase
+            between = previous.position + 1 if cue.position > previous.position else previous.position - 1
+            direction = _syntax_direction(cue, between, False, tokens)
+        hops.append(Hop(cue.relationship, direction))
+        kinds = _kinds_after(cue.relationship, direction, kinds)
+        previous = cue
+    if not hops:
+        return RelationalPlan(seeds=seeds, hops=(), target=target)
+    return RelationalPlan(seeds=seeds, hops=tuple(hops[:MAX_HOPS]), target=target, truncated=truncated)
+
+
+def _centre(mention: Mention) -> float:
+    return (mention.start + mention.end - 1) / 2
+
+
+def _seed(mentions: Sequence[Mention], cues: Sequence[_Cue]) -> Mention:
+    """The mention the walk starts from: the first one whose kind the question's first relation cue can start
+    from (a typed entity — person, company, event — over a word the extractor only saw capitalised), else the
+    first typed one, else the first. Another mention, if any, becomes the target the answer must reach."""
+    if len(mentions) == 1:
+        return mentions[0]
+    typed = [m for m in mentions if m.kind in _TYPED_KINDS]
+    specific = [cue for cue in cues if cue.relationship in SIGNATURES]
+    if specific:
+        for mention in typed:
+            can_subject, can_object = _can(specific[0].relationship, frozenset({mention.kind}))
+            if can_subject or can_object:
+                return mention
+    return typed[0] if typed else mentions[0]
+
+
+def _same_group(mention: Mention, seed: Mention, tokens: Sequence[Token]) -> bool:
+    """Mentions joined to the seed by "and" / "or" / "," and of the same kind are seeds too ("Acme and Beta")."""
+    if mention == seed:
+        return True
+    if mention.kind != seed.kind:
+        return False
+    low, high = sorted((mention, seed), key=lambda m: m.start)
+    between = [token.lower for token in tokens[low.end : high.start]]
+    return bool(between) and all(word in ("and", "or", "&") for word in between) and len(between) <= 2
+
+
 _FUNCTION_WORDS = frozenset(
     """a an the our my your their his her its this that these those it them him me us you we they he she i
-    some any all every each no how what why when where who whom which whose there here if whether
-    on in at to for with of from by about as into over under up down out""".split()
+    some any all every each no how what why when where who whom which whose there here if whether do does did
+    is are was were be been has have had will would can could should on in at to for with of from by about as
+    into over under and or not""".split()
 )
-# Common words that make "who is X" / "what is X" an ordinary question rather than a name lookup.
-_COMMON_WORDS = _FUNCTION_WORDS | frozenset(
-    """happening going wrong new next left done available responsible free busy online offline around
-    today tomorrow yesterday now later time policy process plan status latest best worst better worse
-    right good bad true false possible needed required missing broken working planned
-    important urgent blocked pending open closed up down off""".split()
-)
-
-
-def _compile(pattern: str) -> re.Pattern[str]:
-    for placeholder, expansion in _PLACEHOLDERS.items():
-        pattern = pattern.replace(placeholder, expansion)
-    return re.compile(pattern, re.IGNORECASE)
-
-
-_COMPILED_RULES = tuple((rel, direction, _compile(pattern)) for rel, direction, pattern in _RULES)
-_COMPILED_ABOUT_LENIENT = tuple(_compile(pattern) for pattern in _ABOUT_LENIENT)
-_COMPILED_ABOUT_STRICT = tuple(_compile(pattern) for pattern in _ABOUT_STRICT)
-
-
-def _prepare(query: str) -> str:
-    """Whitespace collapsed, apostrophes straightened, "who's" → "who is", trailing ?/./! and leading
-    "and"/"so"/"also" dropped. Only linear-time operations."""
-    text = " ".join(query.translate(_APOSTROPHES).split())
-    text = _CONTRACTION_RE.sub(r"\1 is", text)
-    text = text.rstrip("?.! ")
-    while True:
-        first, _, rest = text.partition(" ")
-        if rest and first.rstrip(",").casefold() in _LEADING_FILLERS:
-            text = rest
-        else:
-            return text
-
-
-def _balanced(text: str, opening: str, closing: str) -> bool:
-    depth = 0
-    for ch in text:
-        if ch == opening:
-            depth += 1
-        elif ch == closing:
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
-def _strip_edges(seed: str) -> str:
-    """Drop surrounding punctuation and quotes; drop brackets only when unbalanced or wrapping the whole seed,
-    so that "Meta (Cybersecurity)" keeps its parentheses while "(Acme", "Acme)" and "[[Acme]]" lose them."""
-    while True:
-        before = seed
-        seed = seed.strip(_SEED_EDGE_CHARS)
-        for opening, closing in _BRACKETS:
-            if seed.endswith(closing) and seed.count(closing) > seed.count(opening):
-                seed = seed[:-1]
-            if seed.startswith(opening) and seed.count(opening) > seed.count(closing):
-                seed = seed[1:]
-            if (
-                len(seed) >= 2
-                and seed[0] == opening
-                and seed[-1] == closing
-                and _balanced(seed[1:-1], opening, closing)
-            ):
-                seed = seed[1:-1]
-        if seed == before:
-            return seed
-
-
-def _clean_seed(raw: str) -> str | None:
-    seed = _strip_edges(raw)
-    if seed[:4].casefold() == "the " and len(seed) > 4:
-        seed = _strip_edges(seed[4:])
-    if seed[-2:].casefold() == "'s":
-        seed = _strip_edges(seed[:-2])
-    if not 1 <= len(seed) <= MAX_SEED_CHARS or not any(ch.isalnum() for ch in seed):
-        return None
-    first, _, rest = seed.partition(" ")
-    if first.casefold() in _FUNCTION_WORDS and (not rest or first.islower()):
-        return None  # "who founded it", "what did he found", "who backed up the database"
-    return seed
-
-
-def _starts_with_function_word(seed: str) -> bool:
-    return seed.split(" ", 1)[0].casefold() in _FUNCTION_WORDS
-
-
-def _looks_like_name(seed: str) -> bool:
-    tokens = seed.split()
-    if not 1 <= len(tokens) <= 6 or tokens[0].casefold() in _FUNCTION_WORDS:
-        return False
-    if any(ch.isupper() or ch.isdigit() for token in tokens for ch in token):
-        return True
-    return len(tokens) == 1 and len(tokens[0]) >= 3 and tokens[0].casefold() not in _COMMON_WORDS
-
-
-def parse_relational_query(query: str) -> RelationalQuery | None:
-    """Recognise a relationship question, or return ``None``.
-
-    Contract: never raises for any ``str``; ``None`` for non-strings, queries over ``MAX_QUERY_CHARS``
-    (without running any regex), non-relational questions and seeds that would be longer than 80 characters
-    or empty after cleaning. Matching is case-insensitive and tolerant of extra whitespace, a trailing
-    "?"/"."/"!" and a leading "and"/"so"/"also".
-    """
-    if not isinstance(query, str) or len(query) > MAX_QUERY_CHARS:
-        return None
-    text = _prepare(query)
-    if not text:
-        return None
-    for relationship, direction, pattern in _COMPILED_RULES:
-        match = pattern.fullmatch(text)
-        if match:
-            seed = _clean_seed(match.group("seed"))
-            return RelationalQuery(relationship, seed, direction) if seed else None
-    for pattern in _COMPILED_ABOUT_LENIENT:
-        match = pattern.fullmatch(text)
-        if match:
-            seed = _clean_seed(match.group("seed"))
-            if seed and not _starts_with_function_word(seed):
-                return RelationalQuery("about", seed, ABOUT)
-            return None
-    for pattern in _COMPILED_ABOUT_STRICT:
-        match = pattern.fullmatch(text)
-        if match:
-            seed = _clean_seed(match.group("seed"))
-            if seed and _looks_like_name(seed):
-                return RelationalQuery("about", seed, ABOUT)
-            return None
-    return None

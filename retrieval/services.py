@@ -1,9 +1,24 @@
-"""The search service that the API, the admin playground, the ADK adapter and the commands all call."""
+"""The search service that the API, the admin playground, the ADK adapter and the commands all call.
+
+One pipeline with named stages (``search_memories``), each a small function:
+
+1. ``understand`` — validate the input, tokenize the question, list the n-grams that could name entities (pure);
+2. ``context``   — the caller's scope chain, policies and the entities the question names (statement 1);
+3. ``plan``      — link the mentions and plan the relational walk (pure: ``retrieval.relational_query``);
+4. ``retrieve``  — the keyword and vector arms in one statement (2), the relational walk (3);
+5. ``fuse``      — load the candidates (4) and rank them (pure: ``retrieval.ranking``);
+6. ``answer``    — abstention, cited answers and gaps (pure passes over the ranked rows).
+
+At most four SQL statements per search (``tests/retrieval/test_search_pipeline.py`` counts them); gap analysis,
+when asked for, adds one.
+"""
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -11,30 +26,38 @@ from typing import Any
 from django.db.models import Max
 from django.utils import timezone
 
-from graph.models import Entity
+from graph.selectors import visible_links
 from memories.embedding import get_embedder
 from memories.indexing_text import expand_glossary
-from memories.models import Memory, MemoryKind, Tenant
-from memories.selectors import scope_chain_for, scope_get_by_tag
+from memories.models import Memory, MemoryKind, Scope, Tenant
 from memories.services.access import access_schedule
-from memories.services.tenancy import policy_effective
 from orgmemory.errors import NotFound, ValidationFailed
-from retrieval import arms
+from retrieval import selectors
 from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
-from retrieval.relational_query import RelationalQuery, parse_relational_query
-from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, synthesize
+from retrieval.relational_query import (
+    RelationalPlan,
+    RelationalQuery,
+    choose_mentions,
+    mention_candidates,
+    plan_relational,
+    tokenize,
+)
+from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 
 logger = logging.getLogger(__name__)
 
 MAX_TOP_K = 50
 MAX_QUERY_CHARS = 2000
-# Chosen with eval_retrieval on world-v1: autocut cost R@5 at every relational weight (0.885 vs 0.986 final);
-# it stays a per-request option for callers who prefer fewer, surer rows.
+# Chosen with eval_retrieval: autocut cost recall on every set; it stays a per-request option.
 DEFAULT_AUTOCUT = False
-# When the relational arm answered with typed edges, the graph knows the answer: its arm weighs this much in RRF
-# (DESIGN's 0.5 applies otherwise, e.g. to "about X" questions). Chosen with eval_retrieval on world-v1: full R@5
-# 0.838 / 0.879 / 0.939 / 0.986 / 0.986 at weights 0.5 / 1 / 2 / 4 / 8 (docs/ARCHITECTURE.md).
-RELATIONAL_WEIGHT_WITH_EDGES = 4.0
+# DESIGN's relational weight for "about X" plans (the graph knows the entity, not the answer).
+RELATIONAL_WEIGHT_ABOUT = 0.5
+# Abstention (no_relevant_memory): nothing visible is judged relevant when no typed edge answered, the best BM25
+# score reaches less than this share of the best score the query's known terms allow, and the best chunk cosine
+# is below NO_RELEVANT_COSINE. Chosen on one half of associative-recall-v1's families (docs/BENCHMARKS.md).
+NO_RELEVANT_BM25_SHARE = 0.25
+NO_RELEVANT_COSINE = 0.45
+QUERY_EMBEDDING_CACHE = 1024
 
 
 @dataclass(frozen=True)
@@ -48,7 +71,6 @@ class SearchOptions:
     scopes: tuple[str, ...] = ()
     arms: tuple[str, ...] = ("keyword", "vector", "relational")  # the benchmark switches arms off
     track_access: bool = True
-    relational_weight: float | None = None  # None: RELATIONAL_WEIGHT_WITH_EDGES when typed edges answered
 
 
 @dataclass
@@ -65,7 +87,19 @@ class SearchResult:
     answer: Answer | None = None
     gaps: Gaps | None = None
     relational: RelationalQuery | None = None
+    plan: RelationalPlan | None = None
+    no_relevant_memory: bool = False
+    confidence: float = 0.0
     timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class _Retrieved:
+    arms: selectors.ArmCandidates
+    walk: selectors.Walk | None = None
+    relational_ids: list[int] = field(default_factory=list)
+    answered: bool = False  # typed edges reached an answer
+    degraded: list[str] = field(default_factory=list)
 
 
 def search_memories(
@@ -78,116 +112,67 @@ def search_memories(
 ) -> SearchResult:
     """Ranked memories visible to ``user_id`` (their scope chain) for ``query``.
 
-    Visibility is decided in every arm's SQL. A failing embedder drops the vector arm (``degraded:
-    ["vector"]``); a failing relational arm drops itself; neither fails the search.
+    Visibility is decided in every statement's SQL. A failing embedder drops the vector arm (``degraded:
+    ["vector"]``); a failing relational walk drops itself; neither fails the search.
     """
     started = time.perf_counter()
+    timings: dict[str, float] = {}
+    # 1. understand
     query = _clean_query(query)
     if not 1 <= options.top_k <= MAX_TOP_K:
         raise ValidationFailed(f"top_k must be between 1 and {MAX_TOP_K}", details={"top_k": [options.top_k]})
     kinds = _clean_kinds(options.kinds)
-    chain = scope_chain_for(tenant=tenant, user_id=user_id)
-    if not chain:
+    tokens = tokenize(query)
+    spans = mention_candidates(tokens) if "relational" in options.arms else {}
+    # 2. context
+    context = selectors.search_context(tenant=tenant, user_id=user_id, norms=list(spans))
+    if not context.chain:
         raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
-    chain_ids = _restrict_scopes(tenant, chain, options.scopes)
-    policy = policy_effective(tenant=tenant, chain=chain)
-    indexed_query = expand_glossary(query, policy["glossary"] or {})
+    chain_ids = _restrict_scopes(tenant, context.chain, options.scopes)
+    # 3. plan
+    plan = _plan(query, tokens, spans, context)
+    # 4. retrieve
     depth = max(30, 5 * options.top_k)
-    degraded: list[str] = []
-    timings: dict[str, float] = {}
-    arm_ids: dict[str, list[int]] = {}
-    cosines: dict[int, float] = {}
-    relational_hit: arms.RelationalHit | None = None
-    parsed = parse_relational_query(query)
-
-    if "keyword" in options.arms:
-        t0 = time.perf_counter()
-        arm_ids["keyword"] = arms.keyword_arm(
-            tenant=tenant, chain_ids=chain_ids, kinds=kinds, query=indexed_query, depth=depth
-        )
-        timings["keyword"] = _ms(t0)
-    if "vector" in options.arms:
-        t0 = time.perf_counter()
-        try:
-            vector = get_embedder().embed([indexed_query])[0]
-            timings["embed"] = _ms(t0)
-            t1 = time.perf_counter()
-            pairs = arms.vector_arm(tenant=tenant, chain_ids=chain_ids, kinds=kinds, vector=vector, depth=depth)
-            timings["vector"] = _ms(t1)
-            arm_ids["vector"] = [memory_id for memory_id, _ in pairs]
-            cosines = dict(pairs)
-        except Exception as exc:  # the embedder (or its arm) failing degrades search, never fails it
-            logger.warning("vector arm unavailable: %s", exc)
-            degraded.append("vector")
-    if "relational" in options.arms and parsed is not None:
-        t0 = time.perf_counter()
-        try:
-            relational_hit = arms.relational_arm(
-                tenant=tenant, chain_ids=chain_ids, kinds=kinds, parsed=parsed, depth=depth
-            )
-            arm_ids["relational"] = relational_hit.memory_ids
-        except Exception as exc:  # fail-open: an empty arm, never a failed search
-            logger.warning("relational arm failed for %r: %s", query[:100], exc)
-            degraded.append("relational")
-        timings["relational"] = _ms(t0)
-
-    t0 = time.perf_counter()
-    memories = _load(tenant, {memory_id for ids in arm_ids.values() for memory_id in ids})
-    candidates = {
-        memory.pk: Candidate(
-            memory_id=memory.pk,
-            content_hash=memory.content_hash,
-            level=memory.scope.level,
-            title=memory.title,
-            created_at=memory.created_at,
-            last_accessed_at=memory.last_accessed_at,
-            access_count=memory.access_count,
-            cosine=cosines.get(memory.pk),
-        )
-        for memory in memories.values()
-    }
-    config = RankingConfig().with_tier_overrides(policy["tier_boost"] or {})
-    if relational_hit is not None and relational_hit.edges:
-        weight = options.relational_weight if options.relational_weight is not None else RELATIONAL_WEIGHT_WITH_EDGES
-        config = replace(config, arm_weights={**config.arm_weights, "relational": weight})
-    ranked: list[Ranked] = (
-        rank(
-            arms={name: [i for i in ids if i in candidates] for name, ids in arm_ids.items()},
-            candidates=candidates,
-            query=query,
-            now=timezone.now(),
-            top_k=options.top_k,
-            autocut_enabled=options.autocut,
-            config=config,
-        )
-        if candidates
-        else []
+    retrieved = _retrieve(
+        tenant=tenant,
+        chain_ids=chain_ids,
+        kinds=kinds,
+        query=query,
+        glossary=context.glossary,
+        plan=plan,
+        depth=depth,
+        arms=options.arms,
+        timings=timings,
     )
-    timings["rank"] = _ms(t0)
+    # 5. fuse
+    t0 = time.perf_counter()
+    ranked, memories = _fuse(
+        tenant=tenant, query=query, retrieved=retrieved, tier_boost=context.tier_boost, plan=plan, options=options
+    )
+    timings["fuse"] = _ms(t0)
     hits = [
         SearchHit(
             memory=memories[item.memory_id], score=item.score, explain=dict(item.explain) if options.explain else None
         )
         for item in ranked
     ]
-    result = SearchResult(hits=hits, degraded=degraded, relational=parsed, timings_ms=timings)
+    # 6. answer
+    result = SearchResult(
+        hits=hits,
+        degraded=retrieved.degraded,
+        plan=plan,
+        relational=plan.as_query() if plan is not None else None,
+        timings_ms=timings,
+    )
+    result.confidence, result.no_relevant_memory = _relevance(retrieved, hits)
     rows = [_row(hit.memory) for hit in hits] if options.synthesize or options.gaps else []
     if options.synthesize:
-        result.answer = synthesize(
-            question=query,
-            rows=rows,
-            llm=llm,
-            relational=parsed,
-            edges=[
-                Edge(subject=s, relationship=r, object=o, memory_id=m)
-                for s, r, o, m in (relational_hit.edges if relational_hit else [])
-            ],
-        )
+        result.answer = _answer(query=query, rows=rows, llm=llm, plan=plan, retrieved=retrieved, result=result)
     if options.gaps:
         result.gaps = analyze_gaps(
             query=query,
             rows=rows,
-            entity_last_seen=_entity_last_seen(tenant, chain_ids, relational_hit),
+            entity_last_seen=_entity_last_seen(tenant, chain_ids, plan),
             now=timezone.now(),
             top_score=hits[0].score if hits else None,
         )
@@ -195,6 +180,255 @@ def search_memories(
         access_schedule(memory_ids=[hit.memory.pk for hit in hits])
     result.timings_ms["total"] = _ms(started)
     return result
+
+
+# --- stages --------------------------------------------------------------------------------------------------------
+
+
+def _plan(query: str, tokens, spans: dict, context: selectors.SearchContext) -> RelationalPlan | None:
+    found = []
+    for norm, positions in spans.items():
+        refs = context.entities.get(norm)
+        if not refs:
+            continue
+        best = refs[0]
+        for start, end in positions:
+            found.append((start, end, tuple(ref.entity_id for ref in refs), best.name, best.kind))
+    mentions = choose_mentions(query, tokens, found)
+    try:
+        return plan_relational(query, tokens, mentions)
+    except Exception:  # fail-open: a planning bug leaves the relational arm empty, never fails a search
+        logger.exception("relational planning failed for %r", query[:100])
+        return None
+
+
+def _retrieve(
+    *,
+    tenant: Tenant,
+    chain_ids: list[int],
+    kinds: list[str],
+    query: str,
+    glossary: dict[str, str],
+    plan: RelationalPlan | None,
+    depth: int,
+    arms: tuple[str, ...],
+    timings: dict[str, float],
+) -> _Retrieved:
+    indexed_query = expand_glossary(query, glossary)
+    degraded: list[str] = []
+    vector = None
+    if "vector" in arms:
+        t0 = time.perf_counter()
+        try:
+            vector = _query_embedding(indexed_query)
+        except Exception as exc:  # the embedder failing degrades search, never fails it
+            logger.warning("vector arm unavailable: %s", exc)
+            degraded.append("vector")
+        timings["embed"] = _ms(t0)
+    t0 = time.perf_counter()
+    candidates = selectors.arm_candidates(
+        tenant=tenant,
+        chain_ids=chain_ids,
+        kinds=kinds,
+        depth=depth,
+        query=indexed_query if "keyword" in arms else None,
+        vector=vector,
+    )
+    timings["keyword+vector"] = _ms(t0)
+    retrieved = _Retrieved(arms=candidates, degraded=degraded)
+    if "relational" in arms and plan is not None:
+        t0 = time.perf_counter()
+        try:
+            retrieved.walk = selectors.relational_walk(
+                tenant=tenant,
+                chain_ids=chain_ids,
+                kinds=kinds,
+                seed_ids=[entity_id for mention in plan.seeds for entity_id in mention.entity_ids[:3]],
+                hops=plan.hops,
+                depth=depth,
+            )
+            retrieved.relational_ids, retrieved.answered = _relational_order(plan, retrieved.walk, depth)
+        except Exception as exc:  # fail-open: an empty arm, never a failed search
+            logger.warning("relational arm failed for %r: %s", query[:100], exc)
+            degraded.append("relational")
+        timings["relational"] = _ms(t0)
+    return retrieved
+
+
+def _final_entities(plan: RelationalPlan, walk: selectors.Walk) -> list[int]:
+    finals = walk.reached(len(plan.hops))
+    if plan.target is not None:
+        wanted = [entity_id for entity_id in finals if entity_id in plan.target.entity_ids]
+        finals = wanted or finals
+    return finals
+
+
+def _relational_order(plan: RelationalPlan, walk: selectors.Walk, depth: int) -> tuple[list[int], bool]:
+    """The relational arm's memories best first, and whether typed edges reached an answer.
+
+    A relationship plan: the memories about the final entities, then those stating the last hop's edges, then
+    the memories about (and stating) the intermediate steps. An "about" plan: the memories about the seeds.
+    """
+    about: dict[int, list[int]] = {}
+    for entity_id, memory_id in walk.about:
+        about.setdefault(entity_id, []).append(memory_id)
+    if plan.is_about:
+        seeds = [entity_id for mention in plan.seeds for entity_id in mention.entity_ids]
+        return list(dict.fromkeys(m for e in seeds for m in about.get(e, [])))[:depth], False
+    finals = _final_entities(plan, walk)
+    final_set = set(finals)
+    last = len(plan.hops)
+    ordered = [memory_id for entity_id in finals for memory_id in about.get(entity_id, [])]
+    ordered += [e.memory_id for e in walk.edges if e.hop == last and e.reached_id in final_set and e.memory_kind_ok]
+    for hop in range(last - 1, 0, -1):
+        ordered += [memory_id for entity_id in walk.reached(hop) for memory_id in about.get(entity_id, [])]
+        ordered += [edge.memory_id for edge in walk.edges if edge.hop == hop and edge.memory_kind_ok]
+    return list(dict.fromkeys(ordered))[:depth], bool(finals)
+
+
+def _fuse(
+    *,
+    tenant: Tenant,
+    query: str,
+    retrieved: _Retrieved,
+    tier_boost: dict[str, float],
+    plan: RelationalPlan | None,
+    options: SearchOptions,
+) -> tuple[list[Ranked], dict[int, Memory]]:
+    """Load the candidates and rank them. When typed edges answered, the relational arm leads (its rows first,
+    in its order): the graph knows the answer, and fusion must not rank below its best arm."""
+    arm_ids = {}
+    if "keyword" in options.arms:
+        arm_ids["keyword"] = retrieved.arms.keyword
+    if "vector" in options.arms and "vector" not in retrieved.degraded:
+        arm_ids["vector"] = retrieved.arms.vector
+    if retrieved.walk is not None:
+        arm_ids["relational"] = retrieved.relational_ids
+    memories = selectors.memories_load(tenant=tenant, ids=list({i for ids in arm_ids.values() for i in ids}))
+    if not memories:
+        return [], memories
+    config = RankingConfig().with_tier_overrides(tier_boost)
+    if retrieved.answered:
+        config = replace(config, lead_arm="relational")
+    elif plan is not None:
+        config = replace(config, arm_weights={**config.arm_weights, "relational": RELATIONAL_WEIGHT_ABOUT})
+    candidates = {memory.pk: _candidate(memory, retrieved.arms.cosines.get(memory.pk)) for memory in memories.values()}
+    ranked = rank(
+        arms={name: [i for i in ids if i in candidates] for name, ids in arm_ids.items()},
+        candidates=candidates,
+        query=query,
+        now=timezone.now(),
+        top_k=options.top_k,
+        autocut_enabled=options.autocut,
+        config=config,
+    )
+    return ranked, memories
+
+
+def _candidate(memory: Memory, cosine: float | None) -> Candidate:
+    return Candidate(
+        memory_id=memory.pk,
+        content_hash=memory.content_hash,
+        level=memory.scope.level,
+        title=memory.title,
+        created_at=memory.created_at,
+        cosine=cosine,
+    )
+
+
+def _relevance(retrieved: _Retrieved, hits: list[SearchHit]) -> tuple[float, bool]:
+    """(confidence in [0, 1], no_relevant_memory). Typed edges that answered are evidence enough; otherwise the
+    best BM25 score as a share of what the query's known terms allow, and the best chunk cosine."""
+    if not hits:
+        return 0.0, True
+    if retrieved.answered:
+        return 1.0, False
+    arms = retrieved.arms
+    shown = {hit.memory.pk for hit in hits}
+    bm25_share = 0.0
+    if arms.bm25_ceiling > 0 and arms.query_lexemes:
+        best = max((score for memory_id, score in arms.bm25.items() if memory_id in shown), default=0.0)
+        bm25_share = min(1.0, best / arms.bm25_ceiling) * arms.known_lexemes / arms.query_lexemes
+    cosine = max((value for memory_id, value in arms.cosines.items() if memory_id in shown), default=0.0)
+    confidence = max(bm25_share / (2 * NO_RELEVANT_BM25_SHARE), cosine / (2 * NO_RELEVANT_COSINE))
+    no_relevant = bm25_share < NO_RELEVANT_BM25_SHARE and cosine < NO_RELEVANT_COSINE
+    return round(min(1.0, confidence), 3), no_relevant
+
+
+def _answer(
+    *,
+    query: str,
+    rows: list[SourceRow],
+    llm: SynthesisLLM | None,
+    plan: RelationalPlan | None,
+    retrieved: _Retrieved,
+    result: SearchResult,
+) -> Answer:
+    walk = retrieved.walk
+    edges: list[Edge] = []
+    path = None
+    if plan is not None and walk is not None and retrieved.answered:
+        final_set = set(_final_entities(plan, walk))
+        last = len(plan.hops)
+        by_hop: dict[int, list[Edge]] = {}
+        for edge in walk.edges:
+            if edge.hop == last and edge.reached_id not in final_set:
+                continue
+            by_hop.setdefault(edge.hop, []).append(Edge(edge.subject, edge.relationship, edge.object, edge.memory_id))
+        if last > 1:
+            steps = [(hop.relationship, hop.direction, by_hop.get(i, [])) for i, hop in enumerate(plan.hops, start=1)]
+            path = path_answer(seed=plan.seeds[0].name, steps=steps)
+        else:
+            edges = by_hop.get(1, [])
+    elif plan is not None and walk is not None:
+        edges = [Edge(e.subject, e.relationship, e.object, e.memory_id) for e in walk.edges]
+    return synthesize(
+        question=query,
+        rows=rows,
+        llm=llm,
+        relational=result.relational,
+        edges=edges,
+        path=path,
+        no_relevant=result.no_relevant_memory,
+    )
+
+
+# --- helpers ---------------------------------------------------------------------------------------------------------
+
+
+class _EmbeddingCache:
+    """LRU of query embeddings keyed by the embedder's model and the normalised query text: a repeated question
+    (agents re-ask) skips the model call."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> list[float]:
+        embedder = get_embedder()
+        key = (str(getattr(embedder, "model_name", type(embedder).__name__)), " ".join(text.split()).casefold())
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        vector = list(embedder.embed([text])[0])
+        with self._lock:
+            self._items[key] = vector
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return vector
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_embedding_cache = _EmbeddingCache(QUERY_EMBEDDING_CACHE)
+
+
+def _query_embedding(text: str) -> list[float]:
+    return _embedding_cache.get(text)
 
 
 def _ms(start: float) -> float:
@@ -229,44 +463,41 @@ def _clean_kinds(kinds: tuple[str, ...]) -> list[str]:
     return list(kinds)
 
 
-def _restrict_scopes(tenant: Tenant, chain: list, scopes: tuple[str, ...]) -> list[int]:
-    chain_ids = [node.pk for node in chain]
+def _restrict_scopes(tenant: Tenant, chain: list[selectors.ChainNode], scopes: tuple[str, ...]) -> list[int]:
+    """The chain's scope ids, or only the requested tags among them (resolved against the chain itself; a tag
+    off the chain costs one more statement to tell an unknown scope from one the user cannot see)."""
+    chain_ids = [node.scope_id for node in chain]
     if not scopes:
         return chain_ids
+    by_tag = {node.tag: node.scope_id for node in chain}
     wanted = []
     for tag in scopes:
-        scope = scope_get_by_tag(tenant=tenant, tag=str(tag))
-        if scope.pk not in chain_ids:
+        tag = str(tag)
+        level, sep, key = tag.partition(":")
+        if not sep or not level or not key:
+            raise ValidationFailed(f"scope {tag!r} must be a tag `level:key`, e.g. team:platform", code="invalid_scope")
+        if tag not in by_tag:
+            if not Scope.objects.for_tenant(tenant).filter(level=level, key=key).exists():
+                raise NotFound(f"unknown scope {tag!r}", code="unknown_scope")
             raise ValidationFailed(
                 f"scope {tag!r} is not on the user's scope chain", code="scope_not_on_chain", details={"scopes": [tag]}
             )
-        wanted.append(scope.pk)
+        wanted.append(by_tag[tag])
     return wanted
-
-
-def _load(tenant: Tenant, ids: set[int]) -> dict[int, Memory]:
-    if not ids:
-        return {}
-    rows = (
-        Memory.objects.filter(tenant=tenant, pk__in=ids).select_related("scope").defer("search_vector", "dedup_bands")
-    )
-    return {memory.pk: memory for memory in rows}
 
 
 def _row(memory: Memory) -> SourceRow:
     return SourceRow(memory_id=memory.pk, title=memory.title, content=memory.content, created_at=memory.created_at)
 
 
-def _entity_last_seen(tenant: Tenant, chain_ids: list[int], hit: arms.RelationalHit | None) -> dict[str, datetime]:
-    if hit is None or not hit.entity_ids:
+def _entity_last_seen(tenant: Tenant, chain_ids: list[int], plan: RelationalPlan | None) -> dict[str, datetime]:
+    if plan is None:
         return {}
-    from graph.selectors import visible_links
-
+    entity_ids = [entity_id for mention in plan.seeds for entity_id in mention.entity_ids]
     rows = (
         visible_links(tenant=tenant, chain_ids=chain_ids)
-        .filter(subject_id__in=hit.entity_ids)
-        .values("subject_id")
+        .filter(subject_id__in=entity_ids)
+        .values("subject_id", "subject__name")
         .annotate(last=Max("memory__created_at"))
     )
-    names = dict(Entity.objects.filter(pk__in=hit.entity_ids).values_list("pk", "name"))
-    return {names[row["subject_id"]]: row["last"] for row in rows if row["subject_id"] in names}
+    return {row["subject__name"]: row["last"] for row in rows}

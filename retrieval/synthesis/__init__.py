@@ -19,6 +19,7 @@ from retrieval.synthesis.answers import (
     build_prompt,
     cited_list_answer,
     parse_llm_answer,
+    path_answer,
     relational_answer,
     synthesize,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "build_prompt",
     "cited_list_answer",
     "parse_llm_answer",
+    "path_answer",
     "relational_answer",
     "synthesize",
 ]

@@ -22,6 +22,7 @@ LIST_LIMIT = 5  # rows in the deterministic list answer
 PROMPT_LIMIT = 8  # rows given to the LLM
 MAX_LISTED = 10  # names/facts spelled out in a relational sentence before "and N more"
 NO_MATCH_TEXT = "No memories matched."
+NO_RELEVANT_TEXT = "Nothing visible to you answers this."
 _LABEL_CHARS = 160
 _SOURCE_CHARS = 2000  # per source in the prompt: bounds the prompt whatever the policy's max content size
 
@@ -318,8 +319,13 @@ def synthesize(
     llm: SynthesisLLM | None,
     relational: RelationalQuery | None = None,
     edges: Sequence[Edge] = (),
+    path: Answer | None = None,
+    no_relevant: bool = False,
 ) -> Answer:
     """A cited answer over ``rows``; never raises on account of the LLM or the edges.
+
+    ``path`` (a :func:`path_answer`) is the deterministic answer of a path question. ``no_relevant``: the
+    search judged nothing visible relevant, so the deterministic answer says so instead of listing rows.
 
     With an ``llm`` and at least one row: prompt it with the first ``PROMPT_LIMIT`` rows and return its reply
     if :func:`parse_llm_answer` accepts it. Otherwise (no LLM, no rows, an exception from the LLM — logged as
@@ -340,4 +346,64 @@ def synthesize(
                 logger.warning("synthesis LLM reply cited no valid source; using the deterministic answer")
         if answer is not None:
             return answer
+    if path is not None:
+        return path
+    if no_relevant:
+        return Answer(text=NO_RELEVANT_TEXT, citations=(), used_llm=False)
     return _deterministic_answer(rows=rows, relational=relational, edges=edges)
+
+
+# --- path answers (2–3 hops) ------------------------------------------------------------------------------------
+
+_INBOUND_PHRASES = {
+    "founded": "founded by",
+    "invested_in": "backed by",
+    "works_at": "with staff",
+    "advises": "advised by",
+    "attended": "attended by",
+    "partner_of": "partnering with",
+    "competitor_of": "competing with",
+    "acquired": "acquired by",
+    "reports_to": "managing",
+}
+PATH_LISTED = 5  # names shown per intermediate step
+
+
+def path_answer(*, seed: str, steps: Sequence[tuple[str, str, Sequence[Edge]]]) -> Answer | None:
+    """A zero-LLM answer to a path question: the final entities, each cited by the memory stating its last
+    edge, then the path walked ("… — via Sequoia → invested in → Acme [1], Beta [2] → founded by → …").
+
+    ``steps`` are ``(relationship, direction, edges of that hop)`` from the seed outwards; an edge's answer side
+    is its subject for an inbound hop and its object otherwise. ``None`` when the last hop reached nothing.
+    Every edge here comes from the scope-filtered walk, so each cited memory is visible to the caller.
+    """
+    if not steps or not steps[-1][2]:
+        return None
+    citer = _Citer()
+
+    def reached(relationship: str, direction: str, edges: Sequence[Edge]) -> list[tuple[str, int]]:
+        names: dict[str, tuple[str, int]] = {}
+        for edge in edges:
+            name = edge.subject if direction == INBOUND else edge.object
+            key = _name_key(name)
+            if key and key not in names and key != _name_key(seed):
+                names[key] = (name.strip(), edge.memory_id)
+        return list(names.values())
+
+    trail = [seed]
+    for relationship, direction, edges in steps[:-1]:
+        names = reached(relationship, direction, edges)
+        phrase = _VERBS.get(relationship, relationship) if direction != INBOUND else _INBOUND_PHRASES[relationship]
+        shown = [f"{name} {citer.cite(memory_id)}" for name, memory_id in names[:PATH_LISTED]]
+        more = len(names) - len(shown)
+        trail += [phrase, _join(shown, more=more) if shown else "nothing"]
+    relationship, direction, edges = steps[-1]
+    finals = reached(relationship, direction, edges)
+    if not finals:
+        return None
+    answer = [f"{name} {citer.cite(memory_id)}" for name, memory_id in finals[:MAX_LISTED]]
+    more = len(finals) - len(answer)
+    phrase = _VERBS.get(relationship, relationship) if direction != INBOUND else _INBOUND_PHRASES[relationship]
+    trail += [phrase, "…"]
+    text = f"{_join(answer, more=more)} — via {' → '.join(trail)}."
+    return Answer(text=text, citations=citer.citations(), used_llm=False)

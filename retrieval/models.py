@@ -1,0 +1,48 @@
+"""BM25 statistics for the keyword arm (DESIGN §5).
+
+Per tenant: how many live memories there are and their total length (in lexeme occurrences), and for each lexeme
+how many live memories contain it. PostgreSQL keeps them current with triggers on ``memories_memory`` (migration
+``0001_bm25_statistics``): every path that inserts, re-indexes, supersedes or deletes a memory — the write service,
+bulk deletes, erasure, the admin, raw SQL — goes through the same triggers, so the figures cannot drift from the
+rows. A "live" memory here is one that is not superseded and has a search vector; expiry is left to the sweeper's
+deletes (an expired row still counts until it is deleted, which moves IDF by a negligible amount).
+
+Why tables kept by triggers rather than a materialised view: a refresh rescans the whole corpus (cost grows with
+the tenant), while a trigger's work is proportional to the rows a statement changes. Inserts and deletes use
+statement-level triggers with transition tables (one aggregate per statement, so a bulk delete is one update per
+lexeme); updates use a row trigger that fires only when the vector or the superseded state changes. The corpus
+row is updated first in every trigger, so concurrent writers of one tenant queue on it and take the lexeme rows
+in the same order (no deadlock).
+
+The tenant is a plain indexed column (no foreign key): the rows are derived data that the triggers delete when
+their count reaches zero, and a tenant's deletion must not wait on them.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class CorpusStatistic(models.Model):
+    tenant_id = models.BigIntegerField(primary_key=True)
+    doc_count = models.BigIntegerField(default=0, help_text="Live memories with a search vector.")
+    total_length = models.BigIntegerField(default=0, help_text="Their lexeme occurrences, summed.")
+
+    class Meta:
+        db_table = "retrieval_corpus_statistic"
+
+    def __str__(self) -> str:
+        return f"tenant {self.tenant_id}: {self.doc_count} memories"
+
+
+class TermStatistic(models.Model):
+    tenant_id = models.BigIntegerField()
+    lexeme = models.TextField()
+    doc_count = models.BigIntegerField(default=0, help_text="Live memories whose search vector holds the lexeme.")
+
+    class Meta:
+        db_table = "retrieval_term_statistic"
+        constraints = [models.UniqueConstraint(fields=["tenant_id", "lexeme"], name="term_statistic_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.lexeme}: {self.doc_count}"

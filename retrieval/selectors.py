@@ -1,0 +1,411 @@
+"""Reads of the search path — four SQL statements at most per search, visibility (tenant, the caller's scope
+chain, live rows, kinds) enforced inside each:
+
+1. :func:`search_context`: the caller's scope chain, the policies on it and the tenant entities the question may
+   name, in one round trip;
+2. :func:`arm_candidates`: the keyword and the vector arm together (each a CTE), best first;
+3. :func:`relational_walk`: the typed edges of a relational plan hop by hop, and the memories about the entities
+   reached (only when the question names a known entity);
+4. :func:`memories_load`: the rows of the fused candidates.
+
+Keyword arm — Okapi BM25 in PostgreSQL (DESIGN §5):
+
+    score(d, q) = Σ_{t ∈ q} idf(t) · tf·(k1 + 1) / (tf + k1·(1 − b + b·|d| / avgdl))
+    idf(t)      = ln(1 + (N − df + 0.5) / (df + 0.5))          (Lucene's form: never negative)
+
+with ``k1 = 1.2`` and ``b = 0.75`` (the usual values; rank_bm25's defaults are 1.5 / 0.75). ``N``, ``df`` and the
+average length come from the per-tenant statistics the triggers keep (``retrieval/models.py``). ``|d|`` is the
+number of distinct lexemes of the stored vector (what the vector knows without a scan); ``tf`` is read per query
+lexeme from the stored vector with ``ts_rank``, which for a single-lexeme query and unit weights is
+``H₂(tf)/ζ(2)`` (H₂ the partial sums of 1/n²), inverted exactly up to PostgreSQL's 255 stored positions.
+
+Bounded cost: the query's lexemes are ordered by document frequency; the rarest ones whose document counts add up
+to at most ``KEYWORD_CANDIDATES`` (always at least the rarest one) are *probed* through the GIN index, and only
+those candidates are scored — on all query lexemes. A memory holding none of the probed (rare) lexemes could only
+score through the common ones, whose IDF is small (MaxScore-style pruning); so the work per search is bounded by
+the candidate budget, not by how many rows a common term matches.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+
+from memories.models import Memory, Tenant
+from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
+
+TEXT_SEARCH_CONFIG = "english"
+BM25_K1 = 1.2
+BM25_B = 0.75
+KEYWORD_CANDIDATES = 1000  # rows scored per search at most
+_MAX_QUERY_LEXEMES = 32
+_TRIGRAM_MIN_QUERY = 3
+_TRIGRAM_MAX_QUERY = 200
+
+LIVE_MEMORY = """m.tenant_id = %(tenant)s AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
+    AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)"""
+
+# ts_rank('{1,1,1,1}', v, 'x') = H2(tf) / zeta(2); zeta(2) - H2(tf) ~ 1 / (tf + 1/2) inverts it exactly (rounded).
+_TF_FROM_RANK = "least(255, round(1.0 / (1.64493406685 * greatest(1.0 - x.r, 1e-7)) - 0.5))"
+
+_KEYWORD_CTES = f"""
+q AS (
+    SELECT DISTINCT l AS lexeme
+    FROM unnest(tsvector_to_array(to_tsvector(%(config)s::regconfig, %(query)s))) AS l
+    WHERE l !~ '\\\\' LIMIT {_MAX_QUERY_LEXEMES}
+),
+corpus AS (
+    SELECT greatest(s.doc_count, 1)::float8 AS n,
+           greatest(s.total_length::float8 / greatest(s.doc_count, 1), 1.0) AS avgdl
+    FROM retrieval_corpus_statistic s WHERE s.tenant_id = %(tenant)s
+),
+terms AS (
+    SELECT q.lexeme, t.doc_count AS df,
+           ln(1.0 + (c.n - t.doc_count + 0.5) / (t.doc_count + 0.5)) AS idf,
+           quote_literal(q.lexeme)::tsquery AS tsq,
+           sum(t.doc_count) OVER (ORDER BY t.doc_count, q.lexeme) AS cum_df
+    FROM q
+    JOIN retrieval_term_statistic t ON t.tenant_id = %(tenant)s AND t.lexeme = q.lexeme AND t.doc_count > 0
+    CROSS JOIN corpus c
+),
+probe AS (
+    SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS tsq
+    FROM terms WHERE cum_df <= %(budget)s OR cum_df = df
+),
+candidates AS MATERIALIZED (
+    SELECT m.id, m.search_vector AS v
+    FROM memories_memory m, probe p
+    WHERE {LIVE_MEMORY} AND m.search_vector @@ p.tsq
+    LIMIT %(budget)s
+),
+bm25 AS (
+    SELECT c.id, sum(
+        x.idf * {_TF_FROM_RANK} * ({BM25_K1} + 1)
+        / ({_TF_FROM_RANK} + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * length(c.v) / co.avgdl))
+    ) AS score
+    FROM candidates c
+    CROSS JOIN corpus co
+    CROSS JOIN LATERAL (SELECT t.idf, ts_rank('{{1,1,1,1}}', c.v, t.tsq) AS r FROM terms t) x
+    WHERE x.r > 0
+    GROUP BY c.id
+    ORDER BY score DESC, c.id
+    LIMIT %(depth)s
+),
+trigram AS (
+    SELECT m.id, word_similarity(%(raw)s, m.title) AS similarity
+    FROM memories_memory m
+    WHERE %(trigram)s AND {LIVE_MEMORY} AND %(raw)s <%% m.title
+    ORDER BY similarity DESC, m.id
+    LIMIT %(depth)s
+),
+keyword AS (
+    SELECT id, score, 0 AS source FROM bm25
+    UNION ALL
+    SELECT id, similarity, 1 FROM trigram WHERE id NOT IN (SELECT id FROM bm25)
+)"""
+
+# Nearest chunks by cosine distance with the visibility filter inside the ANN scan: pgvector's iterative index
+# scans (hnsw.iterative_scan = relaxed_order, set per connection in RetrievalConfig.ready) keep scanning until
+# enough visible chunks are found, so the filter cannot starve the arm; then max-pooled per memory (its best
+# chunk).
+_VECTOR_CTES = f"""
+nearest AS MATERIALIZED (
+    SELECT c.memory_id, c.embedding <=> %(vector)s::vector AS distance
+    FROM memories_memorychunk c JOIN memories_memory m ON m.id = c.memory_id
+    WHERE c.tenant_id = %(tenant)s AND c.scope_id = ANY(%(chain)s) AND {LIVE_MEMORY}
+    ORDER BY c.embedding <=> %(vector)s::vector
+    LIMIT %(chunk_depth)s
+),
+vector AS (
+    SELECT memory_id AS id, min(distance) AS distance FROM nearest
+    GROUP BY memory_id ORDER BY distance, memory_id LIMIT %(depth)s
+)"""
+
+_KEYWORD_SELECT = """SELECT 'keyword', id, score, source, (SELECT sum(idf) FROM terms), (SELECT count(*) FROM q)::int,
+    (SELECT count(*) FROM terms)::int FROM keyword"""
+_VECTOR_SELECT = "SELECT 'vector', id, 1.0 - distance, 0, NULL::float8, NULL::int, NULL::int FROM vector"
+
+
+@dataclass
+class ArmCandidates:
+    keyword: list[int] = field(default_factory=list)
+    bm25: dict[int, float] = field(default_factory=dict)  # BM25 score of the keyword arm's rows (not trigram-only)
+    bm25_ceiling: float = 0.0  # the best score a memory could reach: Σ idf·(k1+1) over the known query lexemes
+    query_lexemes: int = 0
+    known_lexemes: int = 0  # query lexemes the tenant's corpus holds
+    vector: list[int] = field(default_factory=list)
+    cosines: dict[int, float] = field(default_factory=dict)
+
+
+def _params(*, tenant: Tenant, chain_ids: Sequence[int], kinds: Sequence[str], depth: int, **extra) -> dict:
+    return {"tenant": tenant.pk, "chain": list(chain_ids), "kinds": list(kinds), "depth": depth, **extra}
+
+
+def arm_candidates(
+    *,
+    tenant: Tenant,
+    chain_ids: Sequence[int],
+    kinds: Sequence[str],
+    depth: int,
+    query: str | None,
+    vector: Sequence[float] | None,
+) -> ArmCandidates:
+    """The keyword arm (BM25, then trigram title matches BM25 missed; ``query`` is the glossary-expanded query)
+    and the vector arm (``vector`` the query embedding) in one statement; ``None`` leaves an arm out."""
+    result = ArmCandidates()
+    ctes, selects = [], []
+    raw = (query or "").strip()
+    params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth)
+    if query is not None:
+        ctes.append(_KEYWORD_CTES)
+        selects.append(_KEYWORD_SELECT)
+        params.update(
+            config=TEXT_SEARCH_CONFIG,
+            query=query,
+            raw=raw,
+            trigram=_TRIGRAM_MIN_QUERY <= len(raw) <= _TRIGRAM_MAX_QUERY,
+            budget=KEYWORD_CANDIDATES,
+        )
+    if vector is not None:
+        ctes.append(_VECTOR_CTES)
+        selects.append(_VECTOR_SELECT)
+        params.update(vector="[" + ",".join(f"{value:.7g}" for value in vector) + "]", chunk_depth=depth * 4)
+    if not ctes:
+        return result
+    sql = "WITH " + ",".join(ctes) + "\n" + "\nUNION ALL\n".join(selects)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    keyword_rows = sorted((row for row in rows if row[0] == "keyword"), key=lambda r: (r[3], -r[2], r[1]))
+    for _, memory_id, value, source, idf_sum, lexemes, known in keyword_rows:
+        result.keyword.append(memory_id)
+        if source == 0:
+            result.bm25[memory_id] = float(value)
+        result.bm25_ceiling = float(idf_sum or 0.0) * (BM25_K1 + 1)
+        result.query_lexemes, result.known_lexemes = int(lexemes or 0), int(known or 0)
+    for _, memory_id, value, _, _, _, _ in sorted((r for r in rows if r[0] == "vector"), key=lambda r: (-r[2], r[1])):
+        result.vector.append(memory_id)
+        result.cosines[memory_id] = float(value)
+    result.keyword = result.keyword[:depth]
+    return result
+
+
+# --- search context ----------------------------------------------------------------------------------------------
+_CONTEXT_SQL = """
+WITH RECURSIVE chain AS (
+    SELECT s.id, s.parent_id, s.level, s.key, 0 AS depth
+    FROM memories_scope s JOIN memories_member mb ON mb.scope_id = s.id
+    WHERE mb.tenant_id = %(tenant)s AND mb.user_id = %(user_id)s AND s.tenant_id = %(tenant)s
+  UNION ALL
+    SELECT p.id, p.parent_id, p.level, p.key, c.depth + 1
+    FROM memories_scope p JOIN chain c ON p.id = c.parent_id
+    WHERE p.tenant_id = %(tenant)s AND c.depth < 64
+)
+SELECT
+    (SELECT coalesce(json_agg(json_build_array(id, level, key) ORDER BY depth), '[]') FROM chain),
+    (SELECT coalesce(json_agg(json_build_array(p.scope_id, p.glossary, p.tier_boost)), '[]')
+     FROM memories_policy p
+     WHERE p.tenant_id = %(tenant)s AND (p.scope_id IS NULL OR p.scope_id IN (SELECT id FROM chain))),
+    (SELECT coalesce(json_agg(json_build_array(x.norm, x.id, x.name, x.kind) ORDER BY x.mention_count DESC, x.id),
+                     '[]')
+     FROM (
+        SELECT e.norm, e.id, e.name, e.kind, e.mention_count FROM graph_entity e
+        WHERE e.tenant_id = %(tenant)s AND e.norm = ANY(%(norms)s)
+      UNION
+        SELECT a.norm, e.id, e.name, e.kind, e.mention_count
+        FROM graph_entityalias a JOIN graph_entity e ON e.id = a.entity_id
+        WHERE a.tenant_id = %(tenant)s AND a.norm = ANY(%(norms)s) AND e.tenant_id = %(tenant)s
+     ) x)
+"""
+
+
+@dataclass(frozen=True)
+class ChainNode:
+    scope_id: int
+    level: str
+    key: str
+
+    @property
+    def tag(self) -> str:
+        return f"{self.level}:{self.key}"
+
+
+@dataclass(frozen=True)
+class EntityRef:
+    entity_id: int
+    name: str
+    kind: str
+
+
+@dataclass
+class SearchContext:
+    chain: list[ChainNode]  # the caller's node first, then its ancestors; [] for an unknown user
+    glossary: dict[str, str]
+    tier_boost: dict[str, float]
+    entities: dict[str, list[EntityRef]]  # normalised name → tenant entities with that name or alias
+
+
+def search_context(*, tenant: Tenant, user_id: str, norms: Sequence[str]) -> SearchContext:
+    """The caller's scope chain, the glossary and tier boosts of the policies on it (tenant default first, then
+    root to leaf, a field left null inherits), and the entities named by ``norms`` — one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_CONTEXT_SQL, {"tenant": tenant.pk, "user_id": user_id, "norms": list(norms)})
+        chain_rows, policy_rows, entity_rows = (_json(value) for value in cursor.fetchone())
+    chain = [ChainNode(scope_id=row[0], level=row[1], key=row[2]) for row in chain_rows]
+    by_scope = {row[0]: row for row in policy_rows}
+    glossary: dict[str, str] = {}
+    tier_boost: dict[str, float] = {}
+    for scope_id in [None, *(node.scope_id for node in reversed(chain))]:
+        row = by_scope.get(scope_id)
+        if row is None:
+            continue
+        if row[1] is not None:
+            glossary = _clean_glossary(row[1])
+        if row[2] is not None:
+            tier_boost = _clean_tier_boost(row[2])
+    entities: dict[str, list[EntityRef]] = {}
+    for norm, entity_id, name, kind in entity_rows:
+        refs = entities.setdefault(norm, [])
+        if all(ref.entity_id != entity_id for ref in refs):
+            refs.append(EntityRef(entity_id=entity_id, name=name, kind=kind))
+    return SearchContext(chain=chain, glossary=glossary, tier_boost=tier_boost, entities=entities)
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _clean_glossary(value: Any) -> dict[str, str]:
+    """A stored glossary as a str → str mapping; anything else in it is ignored (search must not fail on a
+    policy an older version let through)."""
+    if not isinstance(value, Mapping):
+        return {}
+    return {key: expansion for key, expansion in value.items() if isinstance(key, str) and isinstance(expansion, str)}
+
+
+def _clean_tier_boost(value: Any) -> dict[str, float]:
+    if not isinstance(value, Mapping):
+        return {}
+    clean = {}
+    for level, boost in value.items():
+        if isinstance(boost, int | float) and not isinstance(boost, bool) and 0 <= boost <= 100:
+            clean[str(level)] = float(boost)
+    return clean
+
+
+# --- relational walk ---------------------------------------------------------------------------------------------
+FANOUT = 500  # edges read per hop at most; a hub with more is cut
+
+_EDGE_VISIBLE = """l.tenant_id = %(tenant)s AND l.object_id IS NOT NULL AND m.scope_id = ANY(%(chain)s)
+        AND m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now())"""
+
+
+@dataclass(frozen=True)
+class WalkEdge:
+    hop: int  # 1-based
+    subject_id: int
+    subject: str
+    relationship: str
+    object_id: int
+    object: str
+    memory_id: int
+    memory_kind_ok: bool  # the stating memory is of a kind the search asked for
+    reached_id: int  # the entity this edge leads to (the answer side)
+
+
+@dataclass
+class Walk:
+    edges: list[WalkEdge] = field(default_factory=list)
+    about: list[tuple[int, int]] = field(default_factory=list)  # (entity id, memory id), best first
+
+    def reached(self, hop: int) -> list[int]:
+        return list(dict.fromkeys(edge.reached_id for edge in self.edges if edge.hop == hop))
+
+
+def _hop_sql(index: int, hop: Hop, previous: str) -> str:
+    relationships = f"%(rel_{index})s"
+    if hop.relationship in SYMMETRIC:
+        start = f"(l.subject_id IN (SELECT reached FROM {previous}) OR l.object_id IN (SELECT reached FROM {previous}))"
+        reached = f"CASE WHEN l.subject_id IN (SELECT reached FROM {previous}) THEN l.object_id ELSE l.subject_id END"
+    elif hop.direction == INBOUND:
+        start, reached = f"l.object_id IN (SELECT reached FROM {previous})", "l.subject_id"
+    else:
+        start, reached = f"l.subject_id IN (SELECT reached FROM {previous})", "l.object_id"
+    return f"""h{index} AS MATERIALIZED (
+    SELECT l.subject_id, l.relationship, l.object_id, l.memory_id, m.kind = ANY(%(kinds)s) AS kind_ok,
+           {reached} AS reached, l.confidence, l.id
+    FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
+    WHERE {_EDGE_VISIBLE} AND l.relationship = ANY({relationships}) AND {start}
+    ORDER BY l.confidence DESC, l.memory_id, l.id
+    LIMIT {FANOUT}
+)"""
+
+
+def relational_walk(
+    *,
+    tenant: Tenant,
+    chain_ids: Sequence[int],
+    kinds: Sequence[str],
+    seed_ids: Sequence[int],
+    hops: Sequence[Hop],
+    depth: int,
+) -> Walk:
+    """Walk visible typed edges from ``seed_ids`` along ``hops`` (an edge is visible when the memory stating it
+    is), and return the edges with the memories *about* the entities reached (their own pages) — or, with no
+    hops, the memories about the seeds. One statement; each hop reads at most FANOUT edges."""
+    params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth, seeds=list(seed_ids))
+    ctes = ["h0 AS (SELECT unnest(%(seeds)s::bigint[]) AS reached)"]
+    selects = []
+    for index, hop in enumerate(hops, start=1):
+        params[f"rel_{index}"] = [hop.relationship, *ALSO_FOLLOW.get(hop.relationship, ())]
+        ctes.append(_hop_sql(index, hop, f"h{index - 1}"))
+        selects.append(
+            f"""SELECT 'edge', {index}, h.subject_id, s.name, h.relationship, h.object_id, o.name, h.memory_id,
+                h.kind_ok, h.reached
+            FROM h{index} h JOIN graph_entity s ON s.id = h.subject_id JOIN graph_entity o ON o.id = h.object_id"""
+        )
+    reached = "SELECT reached FROM h" + "\n    UNION SELECT reached FROM h".join(str(i) for i in range(len(hops) + 1))
+    ctes.append(
+        f"""about AS (
+    SELECT l.subject_id, l.memory_id, min(l.id) AS first
+    FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
+    WHERE l.tenant_id = %(tenant)s AND l.relationship = 'about' AND l.subject_id IN ({reached})
+        AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
+        AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)
+    GROUP BY l.subject_id, l.memory_id
+)"""
+    )
+    selects.append(
+        "SELECT 'about', NULL, a.subject_id, NULL, NULL, NULL, NULL, a.memory_id, TRUE, a.subject_id FROM about a"
+    )
+    sql = "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(selects)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    walk = Walk()
+    for kind, hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id in rows:
+        if kind == "edge":
+            walk.edges.append(
+                WalkEdge(hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id)
+            )
+        else:
+            walk.about.append((subject_id, memory_id))
+    walk.about.sort(key=lambda pair: (pair[1], pair[0]))
+    return walk
+
+
+# --- rows --------------------------------------------------------------------------------------------------------
+def memories_load(*, tenant: Tenant, ids: Sequence[int]) -> dict[int, Memory]:
+    """The candidates' rows with their scope (one statement), without the heavy index columns."""
+    if not ids:
+        return {}
+    rows = (
+        Memory.objects.filter(tenant=tenant, pk__in=list(ids))
+        .select_related("scope")
+        .defer("search_vector", "dedup_bands")
+    )
+    return {memory.pk: memory for memory in rows}
