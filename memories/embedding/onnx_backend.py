@@ -23,6 +23,7 @@ class OnnxEmbedder:
         cache_root: Path,
         threads: int = 1,
         batch_size: int = 32,
+        max_batch_tokens: int = 512,
     ) -> None:
         if variant not in ("int8", "fp32"):
             raise ValueError(f"unknown ONNX variant {variant!r} (int8 or fp32)")
@@ -60,11 +61,15 @@ class OnnxEmbedder:
         tokenizer.enable_truncation(max_length=config.max_seq_length)
         self._tokenizer = tokenizer
         self._batch_size = max(1, batch_size)
+        self.max_batch_tokens = max_batch_tokens
         self.variant = variant
         self.kind = f"onnx-{variant}"
         self.name = f"{model_display_name(source)}/onnx-{variant}"
         self.dimensions = config.dimensions or int(self._session.get_outputs()[0].shape[-1])
         self.model_file = model_file
+
+    def _batches(self, order, lengths):
+        return _token_budget_batches(order, lengths, max_rows=self._batch_size, max_tokens=self.max_batch_tokens)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         import numpy as np
@@ -77,8 +82,7 @@ class OnnxEmbedder:
         # the stable sort keeps equal lengths in input order, and the result goes back to input order
         order = np.argsort(lengths, kind="stable")
         out = np.empty((len(texts), self.dimensions), dtype=np.float32)
-        for start in range(0, len(order), self._batch_size):
-            batch = order[start : start + self._batch_size]
+        for batch in self._batches(order, lengths):
             width = int(lengths[batch].max())
             ids = np.zeros((len(batch), width), dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
@@ -92,6 +96,23 @@ class OnnxEmbedder:
             hidden = self._session.run(None, feed)[0]
             out[batch] = mean_pool_normalise(hidden, mask)
         return out.tolist()
+
+
+def _token_budget_batches(order, lengths, *, max_rows: int, max_tokens: int):
+    """Consecutive runs of the length-sorted ``order``: at most ``max_rows`` texts and, once a batch has more
+    than one text, at most ``max_tokens`` padded tokens (rows × longest). Long texts go in small batches, whose
+    attention scores stay in the CPU cache; short texts in large ones, where batching pays. Measured on int8 per
+    CPU-second, budget 256 / 512 / 1024 / 2048 / none: short texts 297 / 315 / 309 / 278 / 244, 200-word chunks
+    31.6 / 32.2 / 30.7 / 28.1 / 23.2 (short texts one per call: 221)."""
+    batch: list[int] = []
+    for index in order:
+        width = int(lengths[index])  # sorted ascending: the newest text is the longest of its batch
+        if batch and (len(batch) >= max_rows or (len(batch) + 1) * width > max_tokens):
+            yield batch
+            batch = []
+        batch.append(int(index))
+    if batch:
+        yield batch
 
 
 def mean_pool_normalise(hidden, mask):

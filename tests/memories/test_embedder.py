@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from memories.embedding import EmbedderUnavailable, embedder_override, make_embedder, onnx_cache
-from memories.embedding.onnx_backend import OnnxEmbedder, mean_pool_normalise
+from memories.embedding.onnx_backend import OnnxEmbedder, _token_budget_batches, mean_pool_normalise
 from memories.embedding.source import read_config, resolve_source
 
 SENTENCES = [
@@ -104,6 +104,20 @@ class TestBatchOrder:
 
         assert list(similarity.argmax(axis=1)) == list(range(len(SENTENCES)))
         assert similarity.diagonal().min() >= 0.98
+
+
+def test_token_budget_batches_cover_every_text_once_within_limits():
+    lengths = np.array([300, 5, 12, 256, 7, 7, 40, 256, 3, 90])
+    order = np.argsort(lengths, kind="stable")
+
+    batches = list(_token_budget_batches(order, lengths, max_rows=3, max_tokens=100))
+
+    assert sorted(i for batch in batches for i in batch) == list(range(len(lengths)))
+    assert [i for batch in batches for i in batch] == list(order)  # consecutive runs of the sorted order
+    for batch in batches:
+        assert len(batch) <= 3
+        assert len(batch) == 1 or len(batch) * lengths[batch].max() <= 100  # a long text alone may exceed it
+    assert [len(b) for b in batches] == [3, 2, 1, 1, 1, 1, 1]
 
 
 class TestCache:
