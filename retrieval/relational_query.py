@@ -48,6 +48,8 @@ __all__ = [
     "RelationalQuery",
     "Token",
     "mention_candidates",
+    "parse_relational_query",
+    "plan_from_spans",
     "plan_relational",
     "tokenize",
 ]
@@ -78,6 +80,7 @@ SYMMETRIC = frozenset({"partner_of", "competitor_of"})
 MEMBERSHIP = "member_of"  # a generic cue, resolved by the kind of the entity it applies to
 
 VERB, AGENT, PATIENT, INVERSE_VERB = "verb", "agent", "patient", "inverse_verb"
+WEAK_VERB = "weak_verb"  # a verb that signals the relation only when its entity can take it ("go to <meeting>")
 
 _PERSON = frozenset({"person"})
 _ORGS = frozenset({"company", "org"})
@@ -116,7 +119,8 @@ LEXICON: Mapping[str, tuple[str, str]] = {
         "invested_in",
         VERB,
         "invest invests invested investing back backs backed backing fund funds funded funding finance finances "
-        "financed financing bankroll bankrolled bankrolls stake stakes sponsor sponsored sponsors",
+        "financed financing bankroll bankrolled bankrolls stake stakes sponsor sponsored sponsors money equity "
+        "capital",
     ),
     **_words(
         "invested_in",
@@ -141,7 +145,8 @@ LEXICON: Mapping[str, tuple[str, str]] = {
         "advises",
         VERB,
         "advise advises advised advising counsel counsels counselled counseled mentor mentors mentored mentoring "
-        "consult consults consulted",
+        "consult consults consulted advice guidance guide guides guided coach coaches coached coaching "
+        "mentorship",
     ),
     **_words(
         "advises", AGENT, "advisor advisors adviser advisers advisory counselor counselors consultant consultants"
@@ -149,9 +154,15 @@ LEXICON: Mapping[str, tuple[str, str]] = {
     **_words(
         "attended",
         VERB,
-        "attend attends attended attending participate participates participated participating present room went",
+        "attend attends attended attending",
     ),
     **_words("attended", AGENT, "attendee attendees participant participants invitee invitees guests audience"),
+    **_words(
+        "attended",
+        WEAK_VERB,
+        "participate participates participated participating present room went go goes going gone come came comes "
+        "show showed shows sit sits sat invited visit visited",
+    ),
     **_words("acquired", VERB, "acquire acquires acquired acquiring buy buys bought purchase purchased"),
     **_words("acquired", AGENT, "acquirer acquirers buyer buyers purchaser"),
     **_words("acquired", PATIENT, "acquisition acquisitions"),
@@ -166,11 +177,11 @@ LEXICON: Mapping[str, tuple[str, str]] = {
 }
 _AUXILIARIES = frozenset("was were is are be been being get gets got".split())
 _PASSIVE_BY = "by"
-_ABOUT_WORDS = frozenset("about regarding know who what tell info information details background".split())
 # Before "works_at" questions count a founder as working at the company they founded.
 ALSO_FOLLOW: Mapping[str, tuple[str, ...]] = {"works_at": ("founded",)}
 
 _TOKEN_RE = re.compile(r"[^\W_][\w&'’.-]*", re.UNICODE)
+_SEPARATORS = frozenset("-–—:(|")
 
 
 @dataclass(frozen=True)
@@ -178,6 +189,7 @@ class Token:
     text: str  # as written, without a trailing possessive
     lower: str
     possessive: bool  # written with "'s" / "'" after it
+    after_separator: bool = False  # a dash, colon or opening bracket stands between it and the previous word
 
 
 @dataclass(frozen=True)
@@ -243,7 +255,11 @@ def tokenize(query: str) -> list[Token]:
     if not isinstance(query, str):
         return []
     tokens: list[Token] = []
+    previous_end = 0
     for match in _TOKEN_RE.finditer(query[:MAX_QUERY_CHARS]):
+        gap = query[previous_end : match.start()]
+        previous_end = match.end()
+        separated = bool(tokens) and any(ch in gap for ch in _SEPARATORS)
         text = match.group(0).replace("’", "'").rstrip(".-")
         possessive = False
         if text.lower().endswith("'s") and len(text) > 2:
@@ -252,7 +268,7 @@ def tokenize(query: str) -> list[Token]:
             text, possessive = text[:-1], text[-2:-1].lower() == "s"
         text = text.strip("'")
         if text:
-            tokens.append(Token(text=text, lower=text.lower(), possessive=possessive))
+            tokens.append(Token(text=text, lower=text.lower(), possessive=possessive, after_separator=separated))
         if len(tokens) >= MAX_TOKENS:
             break
     return tokens
@@ -297,6 +313,8 @@ def choose_mentions(
             continue
         if len(words) == 1 and words[0].lower in LEXICON:
             continue  # a cue word, not a name ("Partner", "Founders")
+        if words[0].after_separator and (start - 1) in taken:
+            continue  # "Echo - Robotics Startup", "Demo Day W25 - Beta Pitch": a tagline of the name before it
         taken.update(range(start, end))
         mentions.append(Mention(start=start, end=end, entity_ids=tuple(entity_ids), name=name, kind=kind))
     return sorted(mentions, key=lambda m: m.start)
@@ -391,14 +409,17 @@ def plan_relational(query: str, tokens: Sequence[Token], mentions: Sequence[Ment
     """The walk that answers the question, or ``None`` when it names no known entity.
 
     A named entity with no relation cue is an "about" plan (everything known about it), except that a meeting
-    or event has one kind of typed edge, so "who was at <meeting>" walks its attendance.
+    or event has one kind of typed edge, so "who was at <meeting>" walks its attendance. With cues, the hops are
+    chained greedily from the seed: each step takes the nearest remaining cue whose relation can start from the
+    current kinds; when none can, the nearest strong cue gets an implicit membership hop first, and a weak cue
+    ("go to", "present") that cannot apply is dropped.
     """
     if not mentions:
         return None
     cues = _cues(tokens, mentions)
     specific = [cue for cue in cues if cue.relationship != MEMBERSHIP]
     generic = [cue for cue in cues if cue.relationship == MEMBERSHIP]
-    seed = _seed(mentions, cues)
+    seed = _seed(mentions, specific, tokens)
     seeds = tuple(m for m in mentions if _same_group(m, seed, tokens)) or (seed,)
     target = next((m for m in mentions if m not in seeds), None)
     kinds = frozenset(m.kind for m in seeds)
@@ -407,56 +428,74 @@ def plan_relational(query: str, tokens: Sequence[Token], mentions: Sequence[Ment
         hop = _membership(kinds) if (generic or "event" in kinds) else None
         return RelationalPlan(seeds=seeds, hops=(hop,) if hop else (), target=target)
 
-    ordered = sorted(specific, key=lambda cue: (abs(cue.position - _centre(seed)), cue.position))
-    truncated = len(ordered) > MAX_HOPS
     hops: list[Hop] = []
-    phrase_position, phrase_possessive = seed.start, tokens[seed.end - 1].possessive
+    remaining = list(specific)
     previous: _Cue | None = None
-    for cue in ordered[:MAX_HOPS]:
-        can_subject, can_object = _can(cue.relationship, kinds)
-        if not can_subject and not can_object:
+    anchor = seed
+    while remaining and len(hops) < MAX_HOPS:
+        ranked = sorted(remaining, key=lambda cue: _distance(cue, anchor, previous, tokens))
+        compatible = [cue for cue in ranked if any(_can(cue.relationship, kinds))]
+        if compatible:
+            cue = compatible[0]
+        else:
+            strong = [cue for cue in ranked if cue.role != WEAK_VERB]
             membership = _membership(kinds)
-            if membership is None:
+            if not strong or membership is None:
                 break
+            cue = strong[0]
             hops.append(membership)
             kinds = _kinds_after(membership.relationship, membership.direction, kinds)
-            can_subject, can_object = _can(cue.relationship, kinds)
-        if cue.relationship in SYMMETRIC:
-            direction = OUTBOUND
-        elif can_subject and not can_object:
-            direction = OUTBOUND
-        elif can_object and not can_subject:
-            direction = INBOUND
-        elif previous is None:
-            direction = _syntax_direction(cue, phrase_position, phrase_possessive, tokens)
-        else:
-            # an intermediate set: the words between this cue and the previous one are its noun phrase
-            between = previous.position + 1 if cue.position > previous.position else previous.position - 1
-            direction = _syntax_direction(cue, between, False, tokens)
+            if not any(_can(cue.relationship, kinds)):
+                break
+        remaining.remove(cue)
+        direction = _direction(cue, kinds, previous, anchor, tokens)
         hops.append(Hop(cue.relationship, direction))
         kinds = _kinds_after(cue.relationship, direction, kinds)
         previous = cue
+    truncated = bool([cue for cue in remaining if cue.role != WEAK_VERB]) or len(hops) > MAX_HOPS
     if not hops:
         return RelationalPlan(seeds=seeds, hops=(), target=target)
     return RelationalPlan(seeds=seeds, hops=tuple(hops[:MAX_HOPS]), target=target, truncated=truncated)
 
 
-def _centre(mention: Mention) -> float:
-    return (mention.start + mention.end - 1) / 2
+def _distance(cue: _Cue, seed: Mention, previous: _Cue | None, tokens: Sequence[Token]) -> tuple[float, int]:
+    """How far a cue is from where the walk stands: the seed's span for the first hop, else the previous cue.
+    A cue right after a possessive seed is its head noun ("X's employer") and counts as nearest."""
+    if previous is not None:
+        return abs(cue.position - previous.position), cue.position
+    if cue.position >= seed.end:
+        distance = cue.position - (seed.end - 1) - (0.5 if tokens[seed.end - 1].possessive else 0.25)
+    else:
+        distance = seed.start - cue.position
+    return distance, cue.position
 
 
-def _seed(mentions: Sequence[Mention], cues: Sequence[_Cue]) -> Mention:
-    """The mention the walk starts from: the first one whose kind the question's first relation cue can start
-    from (a typed entity — person, company, event — over a word the extractor only saw capitalised), else the
-    first typed one, else the first. Another mention, if any, becomes the target the answer must reach."""
+def _direction(cue: _Cue, kinds: frozenset[str], previous: _Cue | None, seed: Mention, tokens: Sequence[Token]) -> str:
+    if cue.relationship in SYMMETRIC:
+        return OUTBOUND
+    can_subject, can_object = _can(cue.relationship, kinds)
+    if can_subject and not can_object:
+        return OUTBOUND
+    if can_object and not can_subject:
+        return INBOUND
+    if previous is None:
+        return _syntax_direction(cue, seed.start, tokens[seed.end - 1].possessive, tokens)
+    # an intermediate set: its noun phrase stands between this cue and the previous one
+    between = previous.position + 1 if cue.position > previous.position else previous.position - 1
+    return _syntax_direction(cue, between, False, tokens)
+
+
+def _seed(mentions: Sequence[Mention], cues: Sequence[_Cue], tokens: Sequence[Token]) -> Mention:
+    """The mention the walk starts from: the first typed one (person, company, event — not a word the extractor
+    only saw capitalised) that its nearest relation cue can start from, else the first typed one, else the
+    first. Another mention, if any, becomes the target the answer must reach."""
     if len(mentions) == 1:
         return mentions[0]
     typed = [m for m in mentions if m.kind in _TYPED_KINDS]
-    specific = [cue for cue in cues if cue.relationship in SIGNATURES]
-    if specific:
+    if cues:
         for mention in typed:
-            can_subject, can_object = _can(specific[0].relationship, frozenset({mention.kind}))
-            if can_subject or can_object:
+            nearest = min(cues, key=lambda cue: _distance(cue, mention, None, tokens))
+            if any(_can(nearest.relationship, frozenset({mention.kind}))):
                 return mention
     return typed[0] if typed else mentions[0]
 
@@ -478,3 +517,29 @@ _FUNCTION_WORDS = frozenset(
     is are was were be been has have had will would can could should on in at to for with of from by about as
     into over under and or not""".split()
 )
+
+
+EntityIndex = Mapping[str, Sequence[tuple[int, str, str]]]  # normalised name → (entity id, name, kind), best first
+
+
+def plan_from_spans(
+    query: str, tokens: Sequence[Token], spans: Mapping[str, Sequence[tuple[int, int]]], entities: EntityIndex
+) -> RelationalPlan | None:
+    """Link the candidate spans that name known entities, then plan the walk (:func:`plan_relational`)."""
+    found = []
+    for norm, positions in spans.items():
+        refs = entities.get(norm)
+        if not refs:
+            continue
+        ids = tuple(entity_id for entity_id, _, _ in refs)
+        for start, end in positions:
+            found.append((start, end, ids, refs[0][1], refs[0][2]))
+    return plan_relational(query, tokens, choose_mentions(query, tokens, found))
+
+
+def parse_relational_query(query: str, entities: EntityIndex | None = None) -> RelationalPlan | None:
+    """The whole pure pipeline for one question against a known entity index (tests, benchmarks)."""
+    if not isinstance(query, str):
+        return None
+    tokens = tokenize(query)
+    return plan_from_spans(query, tokens, mention_candidates(tokens), entities or {})

@@ -37,9 +37,8 @@ from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
 from retrieval.relational_query import (
     RelationalPlan,
     RelationalQuery,
-    choose_mentions,
     mention_candidates,
-    plan_relational,
+    plan_from_spans,
     tokenize,
 )
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
@@ -186,17 +185,9 @@ def search_memories(
 
 
 def _plan(query: str, tokens, spans: dict, context: selectors.SearchContext) -> RelationalPlan | None:
-    found = []
-    for norm, positions in spans.items():
-        refs = context.entities.get(norm)
-        if not refs:
-            continue
-        best = refs[0]
-        for start, end in positions:
-            found.append((start, end, tuple(ref.entity_id for ref in refs), best.name, best.kind))
-    mentions = choose_mentions(query, tokens, found)
+    entities = {norm: [(ref.entity_id, ref.name, ref.kind) for ref in refs] for norm, refs in context.entities.items()}
     try:
-        return plan_relational(query, tokens, mentions)
+        return plan_from_spans(query, tokens, spans, entities)
     except Exception:  # fail-open: a planning bug leaves the relational arm empty, never fails a search
         logger.exception("relational planning failed for %r", query[:100])
         return None

@@ -20,7 +20,6 @@ from retrieval.ranking import (
     Candidate,
     Ranked,
     RankingConfig,
-    access_boost,
     autocut,
     rank,
     recency_boost,
@@ -42,8 +41,6 @@ def cand(
     content_hash: str | None = None,
     title: str = "",
     created_at: datetime = OLD,
-    last_accessed_at: datetime | None = None,
-    access_count: int = 0,
     cosine: float | None = None,
 ) -> Candidate:
     return Candidate(
@@ -52,8 +49,6 @@ def cand(
         level=level,
         title=title,
         created_at=created_at,
-        last_accessed_at=last_accessed_at,
-        access_count=access_count,
         cosine=cosine,
     )
 
@@ -147,26 +142,6 @@ class TestRecencyBoost:
         config = RankingConfig(recency_max=0.2, recency_half_days=10.0)
         assert recency_boost(days=0, config=config) == pytest.approx(1.2, abs=1e-12)
         assert recency_boost(days=10, config=config) == pytest.approx(1.1, abs=1e-12)
-
-
-class TestAccessBoost:
-    @pytest.mark.parametrize(
-        ("count", "expected"),
-        [
-            (0, 1.0),
-            (1, 1 + 0.15 * math.log(2)),
-            (53, 1 + 0.15 * math.log(54)),  # 1.598..., just under the cap
-            (54, 1.6),  # 1 + 0.15·ln 55 = 1.6011 → clamped
-            (10**9, 1.6),
-            (-3, 1.0),
-        ],
-    )
-    def test_values(self, count, expected):
-        assert access_boost(count=count, config=DEFAULT) == pytest.approx(expected, abs=1e-12)
-
-    def test_exact_numbers(self):
-        assert access_boost(count=1, config=DEFAULT) == pytest.approx(1.1039720770839918, abs=1e-15)
-        assert access_boost(count=53, config=DEFAULT) == pytest.approx(1.5983476069846412, abs=1e-12)
 
 
 class TestTitleMatches:
@@ -288,7 +263,7 @@ class TestRankingConfig:
             {"floor_ratio": -0.1},
             {"rrf_k": 0},
             {"title_boost": 0.9},
-            {"access_max": 0.5},
+            {"lead_arm": "nonsense"},
             {"recency_half_days": 0.0},
             {"autocut_min_gap": -1.0},
             {"arm_weights": {"keyword": -1.0}},
@@ -395,7 +370,7 @@ class TestRankFloorGate:
     ARMS = {"a": [1], "b": [2], "c": [3]}
 
     def ranked(self):
-        fresh = {"created_at": NOW, "access_count": 0}
+        fresh = {"created_at": NOW}
         candidates = [cand(1, level="user", **fresh), cand(2, level="at", **fresh), cand(3, level="below", **fresh)]
         return {r.memory_id: r for r in run(self.ARMS, candidates, config=self.CONFIG)}
 
@@ -408,20 +383,20 @@ class TestRankFloorGate:
         at_floor = self.ranked()[2]
         assert at_floor.explain["post_tier"] == at_floor.explain["floor"]
         assert at_floor.explain["gated"] is False
-        assert at_floor.explain["boosts"] == {"recency": 1.4, "access": 1.0, "title": 1.0}
+        assert at_floor.explain["boosts"] == {"recency": 1.4, "title": 1.0}
         assert at_floor.score == pytest.approx(0.42 * 1.4, abs=1e-12)
 
     def test_row_just_below_the_floor_gets_none(self):
         below = self.ranked()[3]
         assert below.explain["gated"] is True
-        assert below.explain["boosts"] == {"recency": 1.0, "access": 1.0, "title": 1.0}
+        assert below.explain["boosts"] == {"recency": 1.0, "title": 1.0}
         assert below.score == below.explain["post_tier"] == pytest.approx(0.7 * 0.5999999, abs=1e-15)
 
     def test_boosts_cannot_lift_a_gated_row(self):
         # A gated row with every boost available still scores its post-tier value only.
         candidates = [
             cand(1, level="user"),
-            cand(3, level="below", created_at=NOW, access_count=10**6, title="unrelated query"),
+            cand(3, level="below", created_at=NOW, title="unrelated query"),
         ]
         ranked = run({"a": [1], "c": [3]}, candidates, config=self.CONFIG)
         assert [r.memory_id for r in ranked] == [1, 3]
@@ -429,28 +404,24 @@ class TestRankFloorGate:
 
 
 class TestRankBoosts:
-    def test_all_three_boosts_multiply(self):
+    def test_both_boosts_multiply(self):
         [only] = run(
             {"keyword": [1]},
-            [cand(1, created_at=NOW - timedelta(days=30), access_count=3, title="Deploy policy")],
+            [cand(1, created_at=NOW - timedelta(days=30), title="Deploy policy")],
             query="deploy policy",
         )
-        recency, access = 1.2, 1 + 0.15 * math.log(4)
-        assert only.explain["boosts"] == {
-            "recency": pytest.approx(recency, abs=1e-12),
-            "access": pytest.approx(access, abs=1e-12),
-            "title": 1.25,
-        }
-        assert only.score == pytest.approx(0.7 * recency * access * 1.25, abs=1e-12)
-        assert only.score == pytest.approx(1.2683413618763828, abs=1e-12)
+        assert only.explain["boosts"] == {"recency": pytest.approx(1.2, abs=1e-12), "title": 1.25}
+        assert only.score == pytest.approx(0.7 * 1.2 * 1.25, abs=1e-12)
 
-    def test_last_access_wins_over_creation_for_recency(self):
-        [only] = run({"keyword": [1]}, [cand(1, created_at=OLD, last_accessed_at=NOW - timedelta(days=2))])
+    def test_recency_counts_from_creation(self):
+        [only] = run({"keyword": [1]}, [cand(1, created_at=NOW - timedelta(days=2))])
         assert only.explain["boosts"]["recency"] == pytest.approx(1 + 0.4 * 30 / 32, abs=1e-12)
 
-    def test_access_boost_caps_at_1_6(self):
-        [only] = run({"keyword": [1]}, [cand(1, access_count=10**9)])
-        assert only.explain["boosts"]["access"] == 1.6
+    def test_candidates_carry_nothing_a_search_writes(self):
+        # No popularity loop: ranking reads no access count or last-access time, so a search that records
+        # accesses cannot change the next identical search's order.
+        fields = set(Candidate.__dataclass_fields__)
+        assert fields == {"memory_id", "content_hash", "level", "title", "created_at", "cosine"}
 
     def test_title_boost_changes_order(self):
         # Given 2 is second in the arm but its title is the query
@@ -507,7 +478,7 @@ class TestRankExplainAndPurity:
     def test_explain_keys_and_values(self):
         [first, second] = run(
             {"keyword": [1, 2], "vector": [2]},
-            [cand(1, level="team", created_at=NOW, access_count=1), cand(2, cosine=0.8)],
+            [cand(1, level="team", created_at=NOW), cand(2, cosine=0.8)],
         )
         # 2: rrf = 1/61 + 1/60 (max) → base 0.7 + 0.24 = 0.94 → post_tier 0.94
         # 1: rrf = 1/60 → rrf_norm (1/60)/(1/60+1/61) → base 0.7·that → × 0.9
@@ -524,7 +495,7 @@ class TestRankExplainAndPurity:
         assert second.explain["rrf_norm"] == pytest.approx(rrf_norm_1, abs=1e-12)
         assert second.explain["post_tier"] == pytest.approx(0.7 * rrf_norm_1 * 0.9, abs=1e-12)
         assert second.explain["gated"] is True  # 0.7·(61/121)·0.9 = 0.3176 < floor 0.564
-        assert second.explain["boosts"] == {"recency": 1.0, "access": 1.0, "title": 1.0}
+        assert second.explain["boosts"] == {"recency": 1.0, "title": 1.0}
         for ranked in (first, second):
             assert ranked.explain["final"] == ranked.score
 
@@ -533,7 +504,7 @@ class TestRankExplainAndPurity:
         candidates = {
             1: cand(1, content_hash="h", cosine=0.2),
             2: cand(2, content_hash="h", level="org", cosine=0.9, title="Q"),
-            3: cand(3, level="team", access_count=5, last_accessed_at=NOW),
+            3: cand(3, level="team", created_at=NOW),
         }
         config = RankingConfig(tier_boost={"org": 0.5, "team": 0.8})
         arms_before, candidates_before = copy.deepcopy(arms), copy.deepcopy(candidates)
@@ -554,6 +525,24 @@ class TestRankExplainAndPurity:
         assert all(isinstance(r, Ranked) for r in first)
 
 
+class TestLeadArm:
+    def test_the_lead_arms_rows_come_first_in_its_order(self):
+        # Given the relational arm answered (lead), and 9 is the keyword+vector favourite
+        arms = {"keyword": [9, 2], "vector": [9], "relational": [3, 2]}
+        candidates = [cand(9, cosine=0.9), cand(2), cand(3)]
+        config = RankingConfig(lead_arm="relational")
+        ranked = run(arms, candidates, config=config)
+        # Then the relational order leads, the rest follows by score, and scores never increase down the list
+        assert [r.memory_id for r in ranked] == [3, 2, 9]
+        assert ranked[0].score >= ranked[1].score >= ranked[2].score
+        assert ranked[0].explain["lead"] is True and "lead" not in ranked[2].explain
+
+    def test_without_a_lead_arm_rrf_decides(self):
+        arms = {"keyword": [9, 2], "vector": [9], "relational": [3, 2]}
+        ranked = run(arms, [cand(9, cosine=0.9), cand(2), cand(3)])
+        assert ranked[0].memory_id == 9
+
+
 ids = st.integers(min_value=1, max_value=15)
 
 
@@ -569,7 +558,7 @@ ids = st.integers(min_value=1, max_value=15)
 @settings(max_examples=150, deadline=None)
 def test_rank_invariants(keyword, vector, relational, levels, hashes, top_k, cut):
     candidates = {
-        i: cand(i, level=levels[i - 1], content_hash=hashes[i - 1], access_count=i, cosine=(i % 4) / 4)
+        i: cand(i, level=levels[i - 1], content_hash=hashes[i - 1], cosine=(i % 4) / 4)
         for i in range(1, 16)
     }
     arms = {"keyword": keyword, "vector": vector, "relational": relational}
@@ -586,7 +575,7 @@ def test_rank_invariants(keyword, vector, relational, levels, hashes, top_k, cut
             assert r.score == r.explain["post_tier"]
         else:
             assert r.score >= r.explain["post_tier"] >= r.explain["floor"]
-        assert r.score <= r.explain["post_tier"] * 1.4 * 1.6 * 1.25 + 1e-12
+        assert r.score <= r.explain["post_tier"] * 1.4 * 1.25 + 1e-12
 
 
 def test_pure_cores_import_no_django():
