@@ -98,6 +98,14 @@ class Memory(models.Model):
             models.UniqueConstraint(
                 fields=["tenant", "external_id"], condition=~Q(external_id=""), name="memory_unique_external_id"
             ),
+            # exact dedup, enforced: at most one non-superseded row per normalised text and scope, so identical
+            # concurrent writes store one row (the loser gets the winner's row back); expiry cannot be in an index
+            # predicate, so an expired twin is superseded by the new write (see memory_create)
+            models.UniqueConstraint(
+                fields=["tenant", "scope", "content_hash"],
+                condition=Q(superseded_by__isnull=True),
+                name="memory_unique_live_content",
+            ),
             models.CheckConstraint(condition=~Q(content=""), name="memory_content_not_empty"),
             models.CheckConstraint(condition=~Q(superseded_by=models.F("id")), name="memory_not_superseding_itself"),
         ]

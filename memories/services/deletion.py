@@ -10,7 +10,7 @@ from django.contrib.postgres.search import SearchQuery
 from django.db import connection, transaction
 
 from memories.models import Member, Memory, Scope, Tenant
-from memories.services.memory import Author, memory_delete, memory_scope_resolve
+from memories.services.memory import Author, memories_delete, memory_delete, memory_scope_resolve
 from orgmemory.errors import ValidationFailed
 
 TEXT_SEARCH_CONFIG = "english"
@@ -85,6 +85,5 @@ def memories_delete_by_query(
             details={"limit": MAX_DELETE_BY_QUERY},
         )
     if ids and not dry_run:
-        # a queryset delete still sends pre_delete per row, which queues the entity recounts
-        Memory.objects.filter(pk__in=ids).delete()
+        memories_delete(memory_ids=ids)  # with their superseded history, which must not become live again
     return DeleteByQueryResult(scope=target, ids=ids, dry_run=dry_run)

@@ -11,6 +11,7 @@ from graph.models import Entity, EntityLink
 from graph.services import entities_recount
 from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
 from memories.selectors import scope_subtree
+from memories.services.memory import memories_delete
 from orgmemory.errors import NotFound
 from orgmemory.utils import validate_key
 
@@ -40,12 +41,20 @@ def user_erase(*, tenant: Tenant, user_id: str) -> ErasureResult:
     admin can find them through the entity page before erasing if needed.
     """
     validate_key(user_id, field="user_id")
-    member = (
-        Member.objects.for_tenant(tenant).select_for_update().select_related("scope").filter(user_id=user_id).first()
-    )
+    member = Member.objects.for_tenant(tenant).select_related("scope").filter(user_id=user_id).first()
     if member is None:
         raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
     subtree_ids = list(scope_subtree(tenant=tenant, scope=member.scope).values_list("pk", flat=True))
+    # Lock the member's nodes, then the member, in the order writes share-lock them (memory_create): a write in
+    # flight finishes first and its memory is erased below; a later one waits, then finds them gone (404). NO KEY
+    # UPDATE blocks those writes but not the key-share checks of embedding/link tasks inserting chunks and links.
+    nodes = Scope.objects.filter(pk__in=subtree_ids).order_by("pk").select_for_update(no_key=True)
+    list(nodes.values_list("pk", flat=True))
+    member = (
+        Member.objects.select_for_update(no_key=True, of=("self",)).select_related("scope").filter(pk=member.pk).first()
+    )
+    if member is None:  # erased meanwhile by a concurrent request
+        raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
     memories = Memory.objects.filter(tenant=tenant).filter(Q(scope_id__in=subtree_ids) | Q(author_member=member))
     memory_ids = list(memories.values_list("pk", flat=True))
     links = EntityLink.objects.filter(tenant=tenant, memory_id__in=memory_ids)
@@ -56,8 +65,7 @@ def user_erase(*, tenant: Tenant, user_id: str) -> ErasureResult:
             touched.add(object_id)
     link_count = links.count()
 
-    _, deleted = Memory.objects.filter(pk__in=memory_ids).delete()
-    memory_count = deleted.get(Memory._meta.label, 0)
+    memory_count = memories_delete(memory_ids=memory_ids)
     entities_before = Entity.objects.filter(tenant=tenant, pk__in=touched).count()
     entities_recount(tenant_id=tenant.pk, entity_ids=touched)
     pruned = entities_before - Entity.objects.filter(tenant=tenant, pk__in=touched).count()

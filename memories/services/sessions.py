@@ -11,7 +11,7 @@ from django.db import transaction
 
 from memories.models import Member, Memory, MemoryKind, Tenant
 from memories.selectors import scope_chain_for_scope
-from memories.services.memory import Author, memory_create
+from memories.services.memory import Author, memories_delete, memory_create
 from orgmemory.errors import DomainError, ValidationFailed
 
 SESSION_ID_MAX = 256
@@ -92,6 +92,5 @@ def session_delete(*, tenant: Tenant, member: Member, session_id: str) -> int:
     memories = Memory.objects.filter(
         tenant=tenant, source_session=session_id, author_member=member, scope_id__in=chain_ids
     )
-    # a queryset delete still sends pre_delete per row, which queues the entity recounts
-    _, per_model = memories.delete()
-    return per_model.get(Memory._meta.label, 0)
+    # with their superseded history, which must not become live again
+    return memories_delete(memory_ids=list(memories.values_list("pk", flat=True)))

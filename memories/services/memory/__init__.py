@@ -21,6 +21,7 @@ from memories.services.memory.validation import (
 from memories.services.memory.write import (
     NEAR_DUPLICATE_CANDIDATES,
     TEXT_SEARCH_CONFIG,
+    memories_delete,
     memory_create,
     memory_create_batch,
     memory_delete,
@@ -40,6 +41,7 @@ __all__ = [
     "content_hash",
     "memory_create",
     "memory_create_batch",
+    "memories_delete",
     "memory_delete",
     "memory_move",
     "memory_scope_resolve",

@@ -12,12 +12,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.postgres.search import SearchVector
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Value
 from django.utils import timezone
 
 from memories.indexing_text import expand_glossary
-from memories.models import IndexState, Memory, MemoryChunk, MemoryKind, Scope, Tenant
+from memories.models import IndexState, Member, Memory, MemoryChunk, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.memory.scope import _expiry, memory_scope_resolve
 from memories.services.memory.types import Author, WriteResult
@@ -39,7 +39,7 @@ from memories.textsim import (
     shingles,
     signatures_are_twins,
 )
-from orgmemory.errors import Conflict, DomainError, ValidationFailed
+from orgmemory.errors import Conflict, DomainError, NotFound, ValidationFailed
 
 NEAR_DUPLICATE_CANDIDATES = 20
 TEXT_SEARCH_CONFIG = "english"
@@ -94,6 +94,7 @@ def memory_create(
 
     try:
         with transaction.atomic():
+            _lock_against_erasure(scope=target, member=author.member)
             duplicate = (
                 Memory.objects.live().filter(tenant=tenant, scope=target, content_hash=digest).order_by("id").first()
             )
@@ -101,7 +102,18 @@ def memory_create(
                 return WriteResult(memory=duplicate, created=False, deduplicated=True)
             older, warnings = _near_duplicates(tenant=tenant, scope=target, kind=kind, content=content)
             now = timezone.now()
+            # an expired twin still holds the unique (tenant, scope, hash) slot of non-superseded rows: it becomes
+            # history of the new row, whose id is taken first (the FK is checked at commit)
+            expired_twins = list(
+                Memory.objects.filter(
+                    tenant=tenant, scope=target, content_hash=digest, superseded_by__isnull=True, expires_at__lte=now
+                ).values_list("pk", flat=True)
+            )
+            new_id = _next_memory_id() if expired_twins else None
+            if expired_twins:
+                Memory.objects.filter(pk__in=expired_twins).update(superseded_by_id=new_id, superseded_at=now)
             memory = Memory(
+                id=new_id,
                 tenant=tenant,
                 scope=target,
                 kind=kind,
@@ -123,17 +135,43 @@ def memory_create(
             # the database enforces the unique/check constraints (and the FKs were resolved above): clean the
             # fields only, without a query per constraint
             memory.full_clean(exclude=_RESOLVED_FIELDS, validate_unique=False, validate_constraints=False)
-            memory.save()
+            memory.save(force_insert=True)
             _write_search_vector(memory, glossary=policy["glossary"] or {})
             if older is not None:
                 Memory.objects.filter(pk=older.pk).update(superseded_by=memory, superseded_at=now)
             return WriteResult(memory=memory, created=True, supersedes=older.pk if older else None, warnings=warnings)
     except IntegrityError:
-        # a concurrent writer stored the same event / external id first: idempotency says return theirs
+        # a concurrent writer stored the same event / external id, or the same text at the same scope, first (the
+        # unique constraints make us wait for their commit): idempotency and exact dedup say return theirs
         existing = _existing_by_source(tenant, sources)
-        if existing is None:
+        if existing is not None:
+            return _replayed(existing, author=author)
+        duplicate = Memory.objects.live().filter(tenant=tenant, scope=target, content_hash=digest).first()
+        if duplicate is None:
             raise
-        return _replayed(existing, author=author)
+        return WriteResult(memory=duplicate, created=False, deduplicated=True)
+
+
+def _next_memory_id() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence('memories_memory', 'id'))")
+        return cursor.fetchone()[0]
+
+
+def _lock_against_erasure(*, scope: Scope, member: Member | None) -> None:
+    """Share-lock the target scope and the author's member row until the write commits (scope first, as erasure
+    locks them). An erasure holding them makes the write wait and then find them gone: a clean 404, never a row
+    left at an erased node or by an erased author, and never a foreign-key failure at commit. (FOR SHARE, not KEY
+    SHARE: erasure takes NO KEY UPDATE, which must block writes but not the key-share checks of the embedding and
+    link tasks' inserts, or those would deadlock with it.)"""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM memories_scope WHERE id = %s FOR SHARE", [scope.pk])
+        if cursor.fetchone() is None:
+            raise NotFound(f"scope {scope.tag} no longer exists", code="unknown_scope")
+        if member is not None:
+            cursor.execute("SELECT 1 FROM memories_member WHERE id = %s FOR SHARE", [member.pk])
+            if cursor.fetchone() is None:
+                raise NotFound(f"unknown user_id {member.user_id!r} in this tenant", code="unknown_user")
 
 
 def _replayed(existing: Memory, *, author: Author) -> WriteResult:
@@ -213,8 +251,11 @@ def memory_update(
     metadata: Any = None,
     scope: Scope | str | dict | None = None,
 ) -> Memory:
-    """Change a memory in place (fields left None keep their value) and re-index it."""
+    """Change a memory in place (fields left None keep their value) and re-index it. The row is locked first
+    (deleted meanwhile → 404 ``memory_not_found``, never re-inserted); content identical to another live memory at
+    the target scope → 409 ``duplicate_content``."""
     tenant = memory.tenant
+    _lock_memory(memory)
     if scope is not None:
         target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=scope)
     elif author.kind == "agent":
@@ -242,11 +283,43 @@ def memory_update(
     memory.index_state = IndexState.PENDING
     memory.links_state = IndexState.PENDING
     memory.full_clean(exclude=_RESOLVED_FIELDS, validate_unique=False, validate_constraints=False)
-    memory.save()
+    _save_unless_duplicate(memory, force_update=True)
     if moved:
         MemoryChunk.objects.filter(memory=memory).update(scope=target)
     _write_search_vector(memory, glossary=policy["glossary"] or {})
     return memory
+
+
+def _lock_memory(memory: Memory) -> None:
+    if Memory.objects.select_for_update().filter(pk=memory.pk).values_list("pk", flat=True).first() is None:
+        raise NotFound(f"memory {memory.pk} no longer exists", code="memory_not_found")
+
+
+def _save_unless_duplicate(memory: Memory, **save_options: Any) -> None:
+    """Save an existing memory; 409 ``duplicate_content`` when that would make it a second live copy of a text at
+    its scope (the unique index of non-superseded rows refuses it)."""
+    twin = (
+        Memory.objects.live()
+        .filter(tenant_id=memory.tenant_id, scope_id=memory.scope_id, content_hash=memory.content_hash)
+        .exclude(pk=memory.pk)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if twin is not None and memory.superseded_by_id is None:
+        raise _duplicate_content(memory, twin)
+    try:
+        with transaction.atomic():
+            memory.save(**save_options)
+    except IntegrityError:  # a twin committed meanwhile, or an expired one still holds the slot
+        raise _duplicate_content(memory, None)
+
+
+def _duplicate_content(memory: Memory, twin: int | None) -> Conflict:
+    return Conflict(
+        f"an identical memory already exists at {memory.scope.tag}" + (f" (memory {twin})" if twin else ""),
+        code="duplicate_content",
+        details={"memory_id": twin} if twin else {},
+    )
 
 
 def memory_move(*, memory: Memory, author: Author, scope: Scope | str) -> Memory:
@@ -255,11 +328,12 @@ def memory_move(*, memory: Memory, author: Author, scope: Scope | str) -> Memory
     re-embedding, since the glossary that shaped its vectors may differ there."""
     with transaction.atomic():
         target, policy = memory_scope_resolve(tenant=memory.tenant, author=author, scope=scope)
+        _lock_memory(memory)
         MemoryChunk.objects.filter(memory=memory).update(scope=target)
-        memory = Memory.objects.select_for_update().get(pk=memory.pk)
+        memory = Memory.objects.get(pk=memory.pk)
         memory.scope = target
         memory.index_state = IndexState.PENDING
-        memory.save(update_fields=["scope", "index_state", "updated_at"])
+        _save_unless_duplicate(memory, update_fields=["scope", "index_state", "updated_at"])
         _write_search_vector(memory, glossary=policy["glossary"] or {})
     memory.refresh_from_db()
     return memory
@@ -290,8 +364,24 @@ def memory_delete(*, memory: Memory) -> int:
     """Delete a memory and the older versions it superseded (they are the same fact's history, and must not come
     back to life: ``superseded_by`` cascades, so every delete path does the same); chunks and graph links go with
     them. Returns the number of memories deleted."""
+    return memories_delete(memory_ids=[memory.pk])
+
+
+@transaction.atomic
+def memories_delete(*, memory_ids: list[int]) -> int:
+    """Delete memories with their superseded history, chunks and graph links; the rows are locked first (in id
+    order), so an embedding or link task writing chunks or links for one of them finishes before the delete
+    collects them (else its rows would break the foreign keys at commit) and a later one finds the memory gone.
+    Every bulk delete (by query, session, erasure) goes through here. Returns the number of memories deleted."""
+    ids, frontier = set(memory_ids), list(memory_ids)
+    while frontier:
+        frontier = list(
+            Memory.objects.filter(superseded_by_id__in=frontier).exclude(pk__in=ids).values_list("pk", flat=True)
+        )
+        ids.update(frontier)
+    locked = list(Memory.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
     # the collector sends pre_delete per row (history included), so the graph's hand-off sees each one's links
-    _, per_model = Memory.objects.filter(pk=memory.pk).delete()
+    _, per_model = Memory.objects.filter(pk__in=locked).delete()
     return per_model.get(Memory._meta.label, 0)
 
 
