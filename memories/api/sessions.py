@@ -111,8 +111,9 @@ class SessionDeleteApi(ApiView):
         operation_id="session_delete",
         tags=["sessions"],
         summary="Forget what a user's session stored",
-        description="Deletes the memories this user wrote in the session (their graph links go with them). "
-        "0 for a session that stored nothing.",
+        description="Deletes the memories this user wrote in the session, with the older versions they "
+        "superseded and their graph links. A key restricted to a subtree deletes only the session's memories "
+        "inside it. 0 for a session that stored nothing.",
         parameters=[USER_ID_PARAM],
         responses={
             200: OpenApiResponse(
@@ -124,5 +125,7 @@ class SessionDeleteApi(ApiView):
     )
     def delete(self, request: Request, session_id: str) -> Response:
         caller = self.caller(self.user_id_from(request))
-        deleted = session_delete(tenant=self.tenant, member=caller.member, session_id=session_id)
+        deleted = session_delete(
+            tenant=self.tenant, member=caller.member, session_id=session_id, within=self.api_key.scope
+        )
         return Response({"session_id": session_id, "deleted": deleted})

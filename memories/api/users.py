@@ -31,7 +31,9 @@ class UserEraseApi(ApiView):
         description=(
             "Needs the `admin` permission. Deletes every memory at the user's scope, every memory they authored "
             "at any scope (with its history), the graph links those memories stated, entities nothing mentions "
-            "any more, keys and policies bound to their node, the node and the member. Irreversible."
+            "any more, keys and policies bound to their node, the node and the member. Irreversible. A key "
+            "restricted to a subtree erases only a user whose memories all lie inside it (else 403 "
+            "`scope_restricted`, nothing erased)."
         ),
         responses={
             200: OpenApiResponse(
@@ -55,5 +57,6 @@ class UserEraseApi(ApiView):
         },
     )
     def delete(self, request: Request, user_id: str) -> Response:
-        self.caller(user_id)  # 404 unknown_user; a restricted key erases only inside its subtree
-        return Response(user_erase(tenant=self.tenant, user_id=user_id).as_dict())
+        self.caller(user_id)  # 404 unknown_user; a restricted key acts only for users inside its subtree...
+        # ...and erases only a user whose memories all lie inside it (else 403: an erasure is complete or not done)
+        return Response(user_erase(tenant=self.tenant, user_id=user_id, within=self.api_key.scope).as_dict())

@@ -12,7 +12,7 @@ from graph.services import entities_recount
 from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
 from memories.selectors import scope_subtree
 from memories.services.memory import memories_delete
-from orgmemory.errors import NotFound
+from orgmemory.errors import NotFound, PermissionDenied
 from orgmemory.utils import validate_key
 
 
@@ -31,11 +31,13 @@ class ErasureResult:
 
 
 @transaction.atomic
-def user_erase(*, tenant: Tenant, user_id: str) -> ErasureResult:
+def user_erase(*, tenant: Tenant, user_id: str, within: Scope | None = None) -> ErasureResult:
     """Erase ``user_id`` from the tenant: every memory at their user node (and below it, whoever wrote it), every
     memory they authored anywhere (team facts included, with their history), the graph links those memories
     stated, entities left with no mention (their names may be personal data), keys and policy overrides bound to
-    their subtree, their user node and the member row. Unknown user → NotFound ``unknown_user``.
+    their subtree, their user node and the member row. Unknown user → NotFound ``unknown_user``. With ``within``
+    (the subtree a restricted key may change), an erasure that would delete anything outside it is refused whole
+    (PermissionDenied ``scope_restricted``): an erasure is complete or not done.
 
     Memories that merely mention the person by name in someone else's words are not theirs and are kept; an
     admin can find them through the entity page before erasing if needed.
@@ -56,6 +58,13 @@ def user_erase(*, tenant: Tenant, user_id: str) -> ErasureResult:
     if member is None:  # erased meanwhile by a concurrent request
         raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
     memories = Memory.objects.filter(tenant=tenant).filter(Q(scope_id__in=subtree_ids) | Q(author_member=member))
+    if within is not None:
+        inside = scope_subtree(tenant=tenant, scope=within).values_list("pk", flat=True)
+        if memories.exclude(scope_id__in=inside).exists():
+            raise PermissionDenied(
+                f"{user_id} wrote memories outside {within.tag}; erasing them needs a key not restricted to it",
+                code="scope_restricted",
+            )
     memory_ids = list(memories.values_list("pk", flat=True))
     links = EntityLink.objects.filter(tenant=tenant, memory_id__in=memory_ids)
     touched: set[int] = set()

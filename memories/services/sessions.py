@@ -9,8 +9,8 @@ from typing import Any
 
 from django.db import transaction
 
-from memories.models import Member, Memory, MemoryKind, Tenant
-from memories.selectors import scope_chain_for_scope
+from memories.models import Member, Memory, MemoryKind, Scope, Tenant
+from memories.selectors import scope_chain_for_scope, scope_subtree
 from memories.services.memory import Author, memories_delete, memory_create
 from orgmemory.errors import DomainError, ValidationFailed
 
@@ -84,13 +84,19 @@ def session_ingest(
 
 
 @transaction.atomic
-def session_delete(*, tenant: Tenant, member: Member, session_id: str) -> int:
-    """Delete the memories ``member`` wrote in ``session_id`` (on their own scope chain); links go with them and
-    entity counts are recounted on commit. Returns how many were deleted (0 for an unknown session)."""
+def session_delete(*, tenant: Tenant, member: Member, session_id: str, within: Scope | None = None) -> int:
+    """Delete the memories ``member`` wrote in ``session_id`` (on their own scope chain, and inside ``within``'s
+    subtree when given: a key restricted to a subtree deletes nothing outside it), with their superseded history;
+    links go with them and entity counts are recounted on commit. Returns how many of the session's memories were
+    deleted (0 for an unknown session)."""
     session_id = _clean_session_id(session_id)
     chain_ids = [scope.pk for scope in scope_chain_for_scope(tenant=tenant, scope=member.scope)]
+    if within is not None:
+        inside = set(scope_subtree(tenant=tenant, scope=within).values_list("pk", flat=True))
+        chain_ids = [scope_id for scope_id in chain_ids if scope_id in inside]
     memories = Memory.objects.filter(
         tenant=tenant, source_session=session_id, author_member=member, scope_id__in=chain_ids
     )
-    # with their superseded history, which must not become live again
-    return memories_delete(memory_ids=list(memories.values_list("pk", flat=True)))
+    ids = list(memories.values_list("pk", flat=True))
+    memories_delete(memory_ids=ids)  # with their superseded history, which must not become live again
+    return len(ids)

@@ -136,21 +136,23 @@ class ApiView(APIView):
 
     def caller(self, user_id: str, *, provision: bool = False) -> Caller:
         """The member ``user_id`` of this tenant and their chain. Unknown → 404 ``unknown_user`` (or, with
-        ``provision`` and a policy that allows it, a new member). A key restricted to a subtree may act only for
-        members inside it (403 ``scope_restricted``)."""
+        ``provision``, a tenant-wide key and a policy that allows it, a new member). A key restricted to a subtree
+        may act only for members inside it: anyone else, known or not, is the same 403 ``scope_restricted`` (it
+        must not learn who exists outside its subtree), and it never provisions (checked before anything is
+        created)."""
         validate_key(user_id, field="user_id")
-        if provision:
+        restricted = self.api_key.scope_id is not None
+        member = member_get(tenant=self.tenant, user_id=user_id)
+        if member is None and provision and not restricted:
             member = member_provision(tenant=self.tenant, user_id=user_id)
-        else:
-            member = member_get(tenant=self.tenant, user_id=user_id)
-            if member is None:
-                raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
-        chain = tuple(scope_chain_for_scope(tenant=self.tenant, scope=member.scope))
-        if self.api_key.scope_id is not None and self.api_key.scope_id not in {scope.pk for scope in chain}:
+        chain = tuple(scope_chain_for_scope(tenant=self.tenant, scope=member.scope)) if member is not None else ()
+        if restricted and self.api_key.scope_id not in {scope.pk for scope in chain}:
             raise PermissionDenied(
-                f"This API key is restricted to {self.api_key.scope.tag}; {user_id} is outside it.",
+                f"This API key is restricted to {self.api_key.scope.tag}; it cannot act for {user_id!r}.",
                 code="scope_restricted",
             )
+        if member is None:
+            raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
         return Caller(member=member, chain=chain)
 
     def writable_scope(self, tag: str | None) -> Scope | None:
