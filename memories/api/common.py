@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter
 
+from memories.models import ApiKey
 from memories.services.memory import Author
 from orgmemory.api.base import Caller
 
@@ -13,5 +14,11 @@ USER_ID_HELP = "The user the agent acts for (an external id of the tenant): what
 USER_ID_PARAM = OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=True, description=USER_ID_HELP)
 
 
-def _agent(caller: Caller) -> Author:
-    return Author(kind="agent", member=caller.member)
+def _agent(caller: Caller, api_key: ApiKey) -> Author:
+    """The agent author of an API write; a key with the ``admin`` permission may also change admin-curated
+    policies (docs/ARCHITECTURE.md, "Who may change what")."""
+    return Author(kind="agent", member=caller.member, curator=key_is_curator(api_key))
+
+
+def key_is_curator(api_key: ApiKey) -> bool:
+    return "admin" in (api_key.permissions or [])

@@ -17,7 +17,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent
+from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent, key_is_curator
 from memories.api.serializers import (
     _MEMORY_EXAMPLE,
     _WRITE_EXAMPLE,
@@ -94,7 +94,7 @@ class MemoryCollectionApi(ApiView):
         if not data.get("user_id"):
             raise ValidationFailed("user_id: This field is required.", details={"user_id": ["This field is required."]})
         caller = self.caller(data.pop("user_id"), provision=True)
-        result = memory_create(tenant=self.tenant, author=_agent(caller), **self._item_kwargs(data))
+        result = memory_create(tenant=self.tenant, author=_agent(caller, self.api_key), **self._item_kwargs(data))
         code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
         return Response(MemoryWriteOutputSerializer(result).data, status=code)
 
@@ -117,7 +117,7 @@ class MemoryCollectionApi(ApiView):
         for item in data["memories"]:
             item.pop("user_id", None)
             items.append(self._item_kwargs(item))
-        results = memory_create_batch(tenant=self.tenant, author=_agent(caller), items=items)
+        results = memory_create_batch(tenant=self.tenant, author=_agent(caller, self.api_key), items=items)
         created = sum(1 for result in results if result.created)
         body = {
             "created": created,
@@ -238,14 +238,16 @@ class MemoryDetailApi(ApiView):
         tags=["memories"],
         summary="Change a memory's content, title, kind or metadata",
         description="The memory must be visible to the user and at a level agents may write (policy); it is "
-        "re-indexed (embedding and graph links) after the change. `user_id` in the body or the query string.",
+        "re-indexed (embedding and graph links) after the change. `user_id` in the body or the query string. "
+        "An admin-curated `policy` memory needs a key with the `admin` permission (else 403 `policy_protected`); "
+        "content identical to another live memory at its scope → 409 `duplicate_content`.",
         request=MemoryPatchInputSerializer,
         parameters=[
             OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=False, description="Or in the body.")
         ],
         responses={
             200: OpenApiResponse(MemoryOutputSerializer, examples=[OpenApiExample("updated", value=_MEMORY_EXAMPLE)]),
-            **error_responses(400, 403, 404, 413),
+            **error_responses(400, 403, 404, 409, 413),
         },
         examples=[
             OpenApiExample(
@@ -264,16 +266,18 @@ class MemoryDetailApi(ApiView):
             )
         caller, memory = self._visible(request, memory_id)
         self.check_key_may_write(memory.scope)
-        memory = memory_update(memory=memory, author=_agent(caller), **changes)
+        memory = memory_update(memory=memory, author=_agent(caller, self.api_key), **changes)
         return Response(MemoryOutputSerializer(memory).data)
 
     @extend_schema(
         operation_id="memory_delete",
         tags=["memories"],
-        summary="Delete a memory (its graph links go with it)",
+        summary="Delete a memory (its graph links and superseded history go with it)",
         description="Needs the `delete` permission. The memory must be visible to the user (else 404) and at a "
         "level agents may write for them (else 403 `level_not_writable`): an agent deletes only what it could "
-        "have written.",
+        "have written. The older versions it superseded are deleted with it (they never become live again); "
+        "`deleted` counts them. An admin-curated `policy` memory needs a key with the `admin` permission (else "
+        "403 `policy_protected`).",
         parameters=[USER_ID_PARAM],
         responses={
             200: OpenApiResponse(
@@ -286,7 +290,9 @@ class MemoryDetailApi(ApiView):
     def delete(self, request: Request, memory_id: int) -> Response:
         caller, memory = self._visible(request, memory_id)
         self.check_key_may_write(memory.scope)
-        deleted = memory_delete_by_member(tenant=self.tenant, member=caller.member, memory=memory)
+        deleted = memory_delete_by_member(
+            tenant=self.tenant, member=caller.member, memory=memory, curator=key_is_curator(self.api_key)
+        )
         return Response({"deleted": deleted, "ids": [memory_id]})
 
 
@@ -313,8 +319,10 @@ class MemoryDeleteByQueryApi(ApiView):
             "Deletes the memories at exactly `scope` (default: the user's own; it must be on their chain and "
             "writable by agents) whose title + content contain **every** word of `query` (PostgreSQL "
             "`plainto_tsquery`: stemmed words ANDed, no operators, so nothing can widen the match). History "
-            "versions at that scope that match are deleted too. A query with no searchable word → 400 "
-            "`empty_query`; over 1,000 matches → 400 `too_many_matches`. Use `dry_run` to preview."
+            "versions at that scope that match are deleted too, and so are the older versions each match "
+            "superseded. A query with no searchable word → 400 `empty_query`; over 1,000 matches → 400 "
+            "`too_many_matches`; a match that is an admin-curated `policy` memory, unless the key has the `admin` "
+            "permission → 403 `policy_protected` (nothing deleted). Use `dry_run` to preview."
         ),
         request=DeleteByQueryInputSerializer,
         responses={200: DeleteByQueryOutputSerializer, **error_responses(400, 403, 404)},
@@ -341,7 +349,12 @@ class MemoryDeleteByQueryApi(ApiView):
         caller = self.caller(data["user_id"])
         scope = self.writable_scope(data.get("scope"))
         result = memories_delete_by_query(
-            tenant=self.tenant, member=caller.member, query=data["query"], scope=scope, dry_run=data["dry_run"]
+            tenant=self.tenant,
+            member=caller.member,
+            query=data["query"],
+            scope=scope,
+            dry_run=data["dry_run"],
+            curator=key_is_curator(self.api_key),
         )
         return Response(
             {

@@ -86,7 +86,7 @@ class SessionIngestApi(ApiView):
         caller = self.caller(data["user_id"], provision=True)
         result = session_ingest(
             tenant=self.tenant,
-            author=_agent(caller),
+            author=_agent(caller, self.api_key),
             app_name=data["app_name"],
             session_id=data["session_id"],
             events=data["events"],

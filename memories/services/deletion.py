@@ -9,9 +9,15 @@ from dataclasses import dataclass, field
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection, transaction
 
-from memories.models import Member, Memory, Scope, Tenant
-from memories.services.memory import Author, memories_delete, memory_delete, memory_scope_resolve
-from orgmemory.errors import ValidationFailed
+from memories.models import Member, Memory, MemoryKind, Scope, Tenant
+from memories.services.memory import (
+    Author,
+    memories_delete,
+    memory_check_may_change,
+    memory_delete,
+    memory_scope_resolve,
+)
+from orgmemory.errors import PermissionDenied, ValidationFailed
 
 TEXT_SEARCH_CONFIG = "english"
 QUERY_MAX_CHARS = 2000
@@ -29,17 +35,21 @@ class DeleteByQueryResult:
         return 0 if self.dry_run else len(self.ids)
 
 
-def _agent(member: Member) -> Author:
-    return Author(kind="agent", member=member)
+def _agent(member: Member, curator: bool) -> Author:
+    return Author(kind="agent", member=member, curator=curator)
 
 
 @transaction.atomic
-def memory_delete_by_member(*, tenant: Tenant, member: Member, memory: Memory) -> int:
-    """Delete ``memory`` on behalf of ``member`` (an agent acting for them): PermissionDenied
-    ``scope_not_on_chain`` / ``level_not_writable`` when they could not have written it there. Returns 1."""
+def memory_delete_by_member(*, tenant: Tenant, member: Member, memory: Memory, curator: bool = False) -> int:
+    """Delete ``memory`` (with its superseded history) on behalf of ``member`` (an agent acting for them):
+    PermissionDenied ``scope_not_on_chain`` / ``level_not_writable`` when they could not have written it there,
+    ``policy_protected`` for an admin-curated policy unless ``curator`` (the key has the ``admin`` permission).
+    Returns the number of memories deleted."""
     if memory.tenant_id != tenant.pk:
         raise ValueError("memory of another tenant")
-    memory_scope_resolve(tenant=tenant, author=_agent(member), scope=memory.scope)
+    author = _agent(member, curator)
+    memory_scope_resolve(tenant=tenant, author=author, scope=memory.scope)
+    memory_check_may_change(memory=memory, author=author)
     return memory_delete(memory=memory)
 
 
@@ -51,7 +61,13 @@ def _plain_tsquery_is_empty(query: str) -> bool:
 
 @transaction.atomic
 def memories_delete_by_query(
-    *, tenant: Tenant, member: Member, query: str, scope: Scope | str | None = None, dry_run: bool = False
+    *,
+    tenant: Tenant,
+    member: Member,
+    query: str,
+    scope: Scope | str | None = None,
+    dry_run: bool = False,
+    curator: bool = False,
 ) -> DeleteByQueryResult:
     """Delete the memories at exactly one scope (default: the member's own) whose title + content contain every
     word of ``query`` (``plainto_tsquery``: stemmed words ANDed; no operators, so no negation or wildcard can
@@ -59,7 +75,9 @@ def memories_delete_by_query(
 
     Refused: a scope off the member's chain or not writable by agents (403), a query with no searchable word
     (400 ``empty_query``: it would match nothing or everything), more than 1,000 matches (400
-    ``too_many_matches``: narrow the query). ``dry_run`` returns the ids without deleting."""
+    ``too_many_matches``: narrow the query), a match that is an admin-curated policy unless ``curator`` (403
+    ``policy_protected`` with their ids: nothing is deleted). ``dry_run`` returns the ids without deleting. The
+    older versions each match superseded are deleted with it."""
     if not isinstance(query, str) or "\x00" in query or len(query) > QUERY_MAX_CHARS:
         raise ValidationFailed(
             f"query must be a string of at most {QUERY_MAX_CHARS} characters", details={"query": ["invalid"]}
@@ -71,7 +89,7 @@ def memories_delete_by_query(
             code="empty_query",
             details={"query": ["no searchable words"]},
         )
-    target, _ = memory_scope_resolve(tenant=tenant, author=_agent(member), scope=scope or member.scope)
+    target, _ = memory_scope_resolve(tenant=tenant, author=_agent(member, curator), scope=scope or member.scope)
     matches = (
         Memory.objects.filter(tenant=tenant, scope=target)
         .filter(search_vector=SearchQuery(query, search_type="plain", config=TEXT_SEARCH_CONFIG))
@@ -84,6 +102,17 @@ def memories_delete_by_query(
             code="too_many_matches",
             details={"limit": MAX_DELETE_BY_QUERY},
         )
+    if not curator:
+        protected = list(
+            matches.filter(kind=MemoryKind.POLICY, author_member__isnull=True).values_list("pk", flat=True)
+        )
+        if protected:
+            raise PermissionDenied(
+                "the query matches admin-curated policy memories, which only an admin or a key with the `admin` "
+                "permission may delete; narrow the query",
+                code="policy_protected",
+                details={"ids": protected},
+            )
     if ids and not dry_run:
         memories_delete(memory_ids=ids)  # with their superseded history, which must not become live again
     return DeleteByQueryResult(scope=target, ids=ids, dry_run=dry_run)

@@ -271,7 +271,7 @@ def test_add_of_a_near_duplicate_and_a_contradiction_shows_messages(superuser_cl
         superseding.content.decode()
     )
     html = contradicting.content.decode()
-    assert f'<li class="warning">This may contradict memory {affirmative.pk}: ' in html
+    assert f'<li class="warning">This may contradict memory {affirmative.pk} (<a ' in html  # the id, never a quote
     assert f'(<a href="/admin/memories/memory/{affirmative.pk}/change/">memory {affirmative.pk}</a>)</li>' in html
 
 

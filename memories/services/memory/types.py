@@ -16,6 +16,13 @@ class Author:
     member: Member | None = None
     user: Any = None
     label: str = ""
+    curator: bool = False  # an agent whose key has the `admin` permission: may change admin-curated policies
+
+    @property
+    def may_curate(self) -> bool:
+        """May change or delete admin-curated policy memories: an admin user, an operator import, or an agent whose
+        key has the ``admin`` permission."""
+        return self.kind != "agent" or self.curator
 
     @property
     def display(self) -> str:

@@ -39,7 +39,7 @@ from memories.textsim import (
     shingles,
     signatures_are_twins,
 )
-from orgmemory.errors import Conflict, DomainError, NotFound, ValidationFailed
+from orgmemory.errors import Conflict, DomainError, NotFound, PermissionDenied, ValidationFailed
 
 NEAR_DUPLICATE_CANDIDATES = 20
 TEXT_SEARCH_CONFIG = "english"
@@ -100,7 +100,9 @@ def memory_create(
             )
             if duplicate is not None:
                 return WriteResult(memory=duplicate, created=False, deduplicated=True)
-            older, warnings = _near_duplicates(tenant=tenant, scope=target, kind=kind, content=content)
+            older, warnings = _near_duplicates(
+                tenant=tenant, scope=target, kind=kind, content=content, may_curate=author.may_curate
+            )
             now = timezone.now()
             # an expired twin still holds the unique (tenant, scope, hash) slot of non-superseded rows: it becomes
             # history of the new row, whose id is taken first (the FK is checked at commit)
@@ -174,6 +176,22 @@ def _lock_against_erasure(*, scope: Scope, member: Member | None) -> None:
                 raise NotFound(f"unknown user_id {member.user_id!r} in this tenant", code="unknown_user")
 
 
+def memory_is_protected(memory: Memory) -> bool:
+    """An admin-curated policy: kind ``policy`` written by an admin or an operator import (no member authored it)."""
+    return memory.kind == MemoryKind.POLICY and memory.author_member_id is None
+
+
+def memory_check_may_change(*, memory: Memory, author: Author) -> None:
+    """PermissionDenied ``policy_protected`` when ``author`` may not change or delete ``memory``."""
+    if memory_is_protected(memory) and not author.may_curate:
+        raise PermissionDenied(
+            f"memory {memory.pk} is an admin-curated policy: only an admin, or a key with the `admin` permission, "
+            "may change or delete it",
+            code="policy_protected",
+            details={"memory_id": memory.pk},
+        )
+
+
 def _replayed(existing: Memory, *, author: Author) -> WriteResult:
     """A re-sent event / external id: return the stored memory, unless the author could not see it (another
     user's private memory), which is a conflict that reveals nothing about it."""
@@ -198,9 +216,13 @@ def _existing_by_source(tenant: Tenant, sources: dict[str, str]) -> Memory | Non
     return None
 
 
-def _near_duplicates(*, tenant: Tenant, scope: Scope, kind: str, content: str) -> tuple[Memory | None, list[dict]]:
+def _near_duplicates(
+    *, tenant: Tenant, scope: Scope, kind: str, content: str, may_curate: bool
+) -> tuple[Memory | None, list[dict]]:
     """The live memory this one supersedes (if any) and contradiction warnings, among the newest memories at the
-    same scope that share a MinHash band with it (GIN preselects; exact word-shingle checks decide)."""
+    same scope that share a MinHash band with it (GIN preselects; exact word-shingle checks decide). An admin-curated
+    policy is superseded only by an author who may curate: anyone else's near-duplicate is stored beside it, with a
+    ``policy_protected`` warning."""
     bands = lsh_bands(content)
     if not bands:
         return None, []
@@ -208,7 +230,7 @@ def _near_duplicates(*, tenant: Tenant, scope: Scope, kind: str, content: str) -
         Memory.objects.live()
         .filter(tenant=tenant, scope=scope, dedup_bands__overlap=bands)
         .order_by("-id")
-        .only("id", "content", "kind")[:NEAR_DUPLICATE_CANDIDATES]
+        .only("id", "content", "kind", "author_member_id")[:NEAR_DUPLICATE_CANDIDATES]
     )
     new_shingles = shingles(content)
     new_signature = polarity_signature(content)
@@ -216,16 +238,27 @@ def _near_duplicates(*, tenant: Tenant, scope: Scope, kind: str, content: str) -
     warnings: list[dict] = []
     for candidate in candidates:
         if signatures_are_twins(new_signature, polarity_signature(candidate.content)):
+            # the id only, never a quote: a copy of another author's words would outlive their erasure
             warnings.append(
                 {
                     "code": "possible_contradiction",
                     "memory_id": candidate.pk,
-                    "message": f"this may contradict memory {candidate.pk}: {candidate.content[:120]}",
+                    "message": f"this may contradict memory {candidate.pk}",
                 }
             )
             continue
         if superseded is None and candidate.kind == kind:
             if jaccard(new_shingles, shingles(candidate.content)) >= NEAR_DUPLICATE_JACCARD:
+                if memory_is_protected(candidate) and not may_curate:
+                    warnings.append(
+                        {
+                            "code": "policy_protected",
+                            "memory_id": candidate.pk,
+                            "message": f"memory {candidate.pk} is an admin-curated policy: this near-duplicate was "
+                            "stored beside it, not over it",
+                        }
+                    )
+                    continue
                 superseded = candidate
     return superseded, warnings
 
@@ -256,6 +289,7 @@ def memory_update(
     the target scope → 409 ``duplicate_content``."""
     tenant = memory.tenant
     _lock_memory(memory)
+    memory_check_may_change(memory=memory, author=author)
     if scope is not None:
         target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=scope)
     elif author.kind == "agent":
