@@ -27,7 +27,7 @@ class SearchInputSerializer(serializers.Serializer):
         default=DEFAULT_AUTOCUT, help_text="Cut the list at the largest score gap (never returns nothing)."
     )
     explain = serializers.BooleanField(default=False, help_text="Add per-result ranking details.")
-    gaps = serializers.BooleanField(default=False, help_text="Add `gaps` and `confidence`.")
+    gaps = serializers.BooleanField(default=False, help_text="Add `gaps` (stale entities, unknown terms, …).")
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=MemoryKind.choices), required=False, default=list, max_length=10
     )
@@ -69,14 +69,35 @@ class GapsSerializer(serializers.Serializer):
     contradictions = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()), help_text="[negated id, affirmative id] pairs."
     )
+    confidence = serializers.FloatField(help_text="0..1 from the rows' coverage of the query and the gaps found.")
+
+
+class HopSerializer(serializers.Serializer):
+    relationship = serializers.CharField()
+    direction = serializers.ChoiceField(choices=["inbound", "outbound"])
+
+
+class RelationalSerializer(serializers.Serializer):
+    relationship = serializers.CharField(help_text="The last hop's relationship, or `about`.")
+    seed = serializers.CharField(help_text="The entity the walk starts from, as the tenant names it.")
+    direction = serializers.ChoiceField(choices=["inbound", "outbound", "about"])
+    seeds = serializers.ListField(child=serializers.CharField(), help_text="Every entity the walk starts from.")
+    path = HopSerializer(many=True, help_text="The hops walked from the seeds (empty: everything about them).")
+    truncated = serializers.BooleanField(help_text="The question asked for more hops than are walked (3).")
 
 
 class SearchOutputSerializer(serializers.Serializer):
     results = SearchHitSerializer(many=True)
     degraded = serializers.ListField(child=serializers.CharField(), help_text="Arms that were unavailable.")
+    no_relevant_memory = serializers.BooleanField(
+        help_text="True when nothing visible is judged relevant (results may still hold the nearest rows)."
+    )
+    confidence = serializers.FloatField(help_text="0..1: typed edges answered (1.0), else keyword/vector evidence.")
     answer = AnswerSerializer(required=False)
     gaps = GapsSerializer(required=False)
-    confidence = serializers.FloatField(required=False)
+    relational = RelationalSerializer(
+        required=False, help_text="Present when the question names a known entity: how it was understood."
+    )
 
 
 class SearchApi(ApiView):
@@ -88,9 +109,11 @@ class SearchApi(ApiView):
         summary="Search the memories a user can see",
         description=(
             "Hybrid search (full text + vectors + relationship questions) over the user's scope chain only, "
-            "ranked with tier, recency and access boosts. `degraded` names arms that were unavailable (e.g. "
-            "`vector` when the embedder is down) — the search still answers. `synthesize` adds a cited answer "
-            "from the configured LLM (`ORGMEMORY_LLM_URL`), or a deterministic one (`used_llm: false`)."
+            "ranked with tier and recency boosts; a relationship question (in any wording, up to 3 hops: `who "
+            "founded the companies X invested in`) is answered from the knowledge graph first. `degraded` "
+            "names arms that were unavailable (e.g. `vector` when the embedder is down) — the search still "
+            "answers; `no_relevant_memory` says when nothing visible is judged relevant. `synthesize` adds a "
+            "cited answer from the configured LLM (`ORGMEMORY_LLM_URL`), or a deterministic one (`used_llm: false`)."
         ),
         request=SearchInputSerializer,
         responses={
@@ -113,6 +136,8 @@ class SearchApi(ApiView):
                                 }
                             ],
                             "degraded": [],
+                            "no_relevant_memory": False,
+                            "confidence": 0.82,
                             "answer": {
                                 "text": "The platform team deploys with Argo CD [1].",
                                 "citations": [{"index": 1, "memory_id": 412}],

@@ -1,6 +1,7 @@
 """BM25 statistics for the keyword arm (DESIGN §5).
 
-Per tenant: how many live memories there are and their total length (in lexeme occurrences), and for each lexeme
+Per tenant: how many live memories there are and their total length (distinct lexemes of each stored vector,
+the document length BM25 uses here), and for each lexeme
 how many live memories contain it. PostgreSQL keeps them current with triggers on ``memories_memory`` (migration
 ``0001_bm25_statistics``): every path that inserts, re-indexes, supersedes or deletes a memory — the write service,
 bulk deletes, erasure, the admin, raw SQL — goes through the same triggers, so the figures cannot drift from the
@@ -26,7 +27,7 @@ from django.db import models
 class CorpusStatistic(models.Model):
     tenant_id = models.BigIntegerField(primary_key=True)
     doc_count = models.BigIntegerField(default=0, help_text="Live memories with a search vector.")
-    total_length = models.BigIntegerField(default=0, help_text="Their lexeme occurrences, summed.")
+    total_length = models.BigIntegerField(default=0, help_text="Their distinct lexemes, summed.")
 
     class Meta:
         db_table = "retrieval_corpus_statistic"

@@ -38,7 +38,12 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
         if hit.explain is not None:
             row["explain"] = hit.explain
         rows.append(row)
-    data: dict[str, Any] = {"results": rows, "degraded": list(result.degraded)}
+    data: dict[str, Any] = {
+        "results": rows,
+        "degraded": list(result.degraded),
+        "no_relevant_memory": result.no_relevant_memory,
+        "confidence": result.confidence,
+    }
     if result.answer is not None:
         data["answer"] = {
             "text": result.answer.text,
@@ -50,12 +55,15 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
             "stale_entities": list(result.gaps.stale_entities),
             "unknown_terms": list(result.gaps.unknown_terms),
             "contradictions": [list(pair) for pair in result.gaps.contradictions],
+            "confidence": result.gaps.confidence,
         }
-        data["confidence"] = result.gaps.confidence
-    if result.relational is not None:
+    if result.relational is not None and result.plan is not None:
         data["relational"] = {
             "relationship": result.relational.relationship,
             "seed": result.relational.seed,
             "direction": result.relational.direction,
+            "seeds": [mention.name for mention in result.plan.seeds],
+            "path": [{"relationship": hop.relationship, "direction": hop.direction} for hop in result.plan.hops],
+            "truncated": result.plan.truncated,
         }
     return data

@@ -39,8 +39,8 @@ from memories.models import Memory, Tenant
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 
 TEXT_SEARCH_CONFIG = "english"
-BM25_K1 = 1.2
-BM25_B = 0.75
+BM25_K1 = 1.5
+BM25_B = 0.5
 KEYWORD_CANDIDATES = 1000  # rows scored per search at most
 _MAX_QUERY_LEXEMES = 32
 _TRIGRAM_MIN_QUERY = 3

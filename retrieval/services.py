@@ -54,8 +54,8 @@ RELATIONAL_WEIGHT_ABOUT = 0.5
 # Abstention (no_relevant_memory): nothing visible is judged relevant when no typed edge answered, the best BM25
 # score reaches less than this share of the best score the query's known terms allow, and the best chunk cosine
 # is below NO_RELEVANT_COSINE. Chosen on one half of associative-recall-v1's families (docs/BENCHMARKS.md).
-NO_RELEVANT_BM25_SHARE = 0.25
-NO_RELEVANT_COSINE = 0.45
+NO_RELEVANT_BM25_SHARE = 0.37
+NO_RELEVANT_COSINE = 0.39
 QUERY_EMBEDDING_CACHE = 1024
 
 

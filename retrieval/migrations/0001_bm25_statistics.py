@@ -2,19 +2,11 @@
 
 from django.db import migrations, models
 
-DOC_LENGTH_FUNCTION = """
-CREATE OR REPLACE FUNCTION retrieval_doc_length(vector tsvector) RETURNS integer
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT coalesce(sum(greatest(coalesce(cardinality(u.positions), 0), 1)), 0)::integer FROM unnest(vector) u
-$$;
-"""
-
-
 TRIGGERS = r"""
 CREATE OR REPLACE FUNCTION retrieval_bm25_on_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO retrieval_corpus_statistic AS s (tenant_id, doc_count, total_length)
-    SELECT n.tenant_id, count(*), sum(retrieval_doc_length(n.search_vector))
+    SELECT n.tenant_id, count(*), sum(length(n.search_vector))
     FROM new_rows n WHERE n.superseded_by_id IS NULL AND n.search_vector IS NOT NULL
     GROUP BY n.tenant_id ORDER BY n.tenant_id
     ON CONFLICT (tenant_id) DO UPDATE
@@ -33,7 +25,7 @@ BEGIN
     UPDATE retrieval_corpus_statistic s
     SET doc_count = s.doc_count - d.docs, total_length = s.total_length - d.length
     FROM (
-        SELECT o.tenant_id, count(*) AS docs, sum(retrieval_doc_length(o.search_vector)) AS length
+        SELECT o.tenant_id, count(*) AS docs, sum(length(o.search_vector)) AS length
         FROM old_rows o WHERE o.superseded_by_id IS NULL AND o.search_vector IS NOT NULL
         GROUP BY o.tenant_id
     ) d
@@ -58,11 +50,11 @@ DECLARE
     old_live boolean := OLD.superseded_by_id IS NULL AND OLD.search_vector IS NOT NULL;
     new_live boolean := NEW.superseded_by_id IS NULL AND NEW.search_vector IS NOT NULL;
     docs integer := (CASE WHEN new_live THEN 1 ELSE 0 END) - (CASE WHEN old_live THEN 1 ELSE 0 END);
-    length integer := (CASE WHEN new_live THEN retrieval_doc_length(NEW.search_vector) ELSE 0 END)
-                    - (CASE WHEN old_live THEN retrieval_doc_length(OLD.search_vector) ELSE 0 END);
+    doc_length integer := (CASE WHEN new_live THEN length(NEW.search_vector) ELSE 0 END)
+                    - (CASE WHEN old_live THEN length(OLD.search_vector) ELSE 0 END);
 BEGIN
     INSERT INTO retrieval_corpus_statistic AS s (tenant_id, doc_count, total_length)
-    VALUES (NEW.tenant_id, docs, length)
+    VALUES (NEW.tenant_id, docs, doc_length)
     ON CONFLICT (tenant_id) DO UPDATE
         SET doc_count = s.doc_count + EXCLUDED.doc_count, total_length = s.total_length + EXCLUDED.total_length;
     INSERT INTO retrieval_term_statistic AS t (tenant_id, lexeme, doc_count)
@@ -93,7 +85,7 @@ CREATE TRIGGER retrieval_bm25_update AFTER UPDATE OF search_vector, superseded_b
     EXECUTE FUNCTION retrieval_bm25_on_update();
 
 INSERT INTO retrieval_corpus_statistic (tenant_id, doc_count, total_length)
-SELECT m.tenant_id, count(*), sum(retrieval_doc_length(m.search_vector))
+SELECT m.tenant_id, count(*), sum(length(m.search_vector))
 FROM memories_memory m WHERE m.superseded_by_id IS NULL AND m.search_vector IS NOT NULL GROUP BY m.tenant_id;
 INSERT INTO retrieval_term_statistic (tenant_id, lexeme, doc_count)
 SELECT m.tenant_id, l.lexeme, count(*)
@@ -108,7 +100,6 @@ DROP TRIGGER IF EXISTS retrieval_bm25_update ON memories_memory;
 DROP FUNCTION IF EXISTS retrieval_bm25_on_insert();
 DROP FUNCTION IF EXISTS retrieval_bm25_on_delete();
 DROP FUNCTION IF EXISTS retrieval_bm25_on_update();
-DROP FUNCTION IF EXISTS retrieval_doc_length(tsvector);
 """
 
 
@@ -123,7 +114,7 @@ class Migration(migrations.Migration):
             fields=[
                 ("tenant_id", models.BigIntegerField(primary_key=True, serialize=False)),
                 ("doc_count", models.BigIntegerField(default=0, help_text="Live memories with a search vector.")),
-                ("total_length", models.BigIntegerField(default=0, help_text="Their lexeme occurrences, summed.")),
+                ("total_length", models.BigIntegerField(default=0, help_text="Their distinct lexemes, summed.")),
             ],
             options={"db_table": "retrieval_corpus_statistic"},
         ),
@@ -147,5 +138,5 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunSQL(DOC_LENGTH_FUNCTION + TRIGGERS, REVERSE),
+        migrations.RunSQL(TRIGGERS, REVERSE),
     ]

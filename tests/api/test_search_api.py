@@ -41,8 +41,18 @@ class TestResults:
 
         assert response.status_code == 200
         body = response.json()
-        assert set(body) == {"results", "degraded"}
+        # "Zephyr" is an entity of the tenant's graph, but no relation is asked: an "about" reading
+        assert set(body) == {"results", "degraded", "no_relevant_memory", "confidence", "relational"}
+        assert body["relational"] == {
+            "relationship": "about",
+            "seed": "Zephyr",
+            "direction": "about",
+            "seeds": ["Zephyr"],
+            "path": [],
+            "truncated": False,
+        }
         assert body["degraded"] == []
+        assert body["no_relevant_memory"] is False
         top = body["results"][0]
         memory = indexed["team:platform"]
         assert top == {
@@ -88,10 +98,11 @@ class TestResults:
         )
 
         body = response.json()
-        assert set(body) == {"results", "degraded", "gaps", "confidence"}
+        assert set(body) == {"results", "degraded", "gaps", "no_relevant_memory", "confidence", "relational"}
         assert {"ranks", "boosts", "final"} <= set(body["results"][0]["explain"])
         assert body["gaps"]["unknown_terms"] == ["kubernetes"]
         assert body["gaps"]["contradictions"] == []
+        assert 0.0 < body["gaps"]["confidence"] <= 1.0
         assert 0.0 < body["confidence"] <= 1.0
 
     def test_top_k_bounds_the_results(self, indexed, api):

@@ -557,10 +557,7 @@ ids = st.integers(min_value=1, max_value=15)
 )
 @settings(max_examples=150, deadline=None)
 def test_rank_invariants(keyword, vector, relational, levels, hashes, top_k, cut):
-    candidates = {
-        i: cand(i, level=levels[i - 1], content_hash=hashes[i - 1], cosine=(i % 4) / 4)
-        for i in range(1, 16)
-    }
+    candidates = {i: cand(i, level=levels[i - 1], content_hash=hashes[i - 1], cosine=(i % 4) / 4) for i in range(1, 16)}
     arms = {"keyword": keyword, "vector": vector, "relational": relational}
     ranked = rank(arms=arms, candidates=candidates, query="q", now=NOW, top_k=top_k, autocut_enabled=cut)
 

@@ -205,8 +205,8 @@ class TestRelationalAnswer:
         assert relational_answer(query=RelationalQuery("about", "Acme", ABOUT), edges=[], rows=ROWS) is None
 
     def test_parser_output_feeds_the_answer(self):
-        query = parse_relational_query("where does Bob work?")
-        assert query is not None
+        plan = parse_relational_query("where does Bob work?", {"bob": [(1, "Bob", "person")]})
+        query = plan.as_query()
         answer = relational_answer(query=query, edges=[Edge("Bob", "works_at", "Globex", 101)], rows=ROWS)
         assert answer == Answer("Bob works at Globex [1].", ((1, 101),), False)
 
