@@ -8,9 +8,13 @@ flush: the tasks skip rows that do not exist.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Iterator
 
 from django.db import connections, transaction
+from kombu.exceptions import OperationalError as KombuOperationalError
+
+logger = logging.getLogger(__name__)
 
 _deferred: dict[str, list[set[int]]] = {}
 
@@ -34,7 +38,12 @@ def _flush(connection, attr: str, flush: Callable[[list[int]], None]) -> None:
     ids = getattr(connection, attr, None)
     if ids:
         setattr(connection, attr, set())
-        flush(sorted(ids))
+        try:
+            flush(sorted(ids))
+        except KombuOperationalError as exc:
+            # The write has committed: a broker outage must not turn it into an error. The rows stay pending and
+            # the sweeper re-queues them once the broker is back.
+            logger.warning("could not queue %d ids (%s): %s; left for the sweeper", len(ids), attr, exc)
 
 
 @contextlib.contextmanager

@@ -95,12 +95,12 @@ def plain_postgres_server() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """A throwaway ``redis-server`` (no persistence) on a free port; yields its URL."""
+def redis_server(*, port: int | None = None) -> Iterator[str]:
+    """A throwaway ``redis-server`` (no persistence) on ``port`` (default: a free one); yields its URL."""
     binary = shutil.which("redis-server")
     if binary is None:
         unavailable("redis-server is not installed (apt-get install redis-server)")
-    port = free_port()
+    port = port or free_port()
     with tempfile.TemporaryDirectory(prefix="orgmemory-redis-") as folder:
         process = subprocess.Popen(
             [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder],

@@ -86,9 +86,14 @@ def access_schedule(*, memory_ids: list[int]) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         _recorder.submit(list(memory_ids))
     else:
+        from kombu.exceptions import OperationalError
+
         from memories.tasks import record_access
 
-        record_access.delay(list(memory_ids))
+        try:
+            record_access.delay(list(memory_ids))
+        except OperationalError as exc:  # tracking is best effort: a broker outage must not fail the search
+            logger.warning("could not queue %d accesses: %s", len(memory_ids), exc)
 
 
 def access_flush(timeout: float = 10.0) -> bool:

@@ -38,8 +38,9 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
     forward pass pads little) and replace their chunks in four statements.
 
     A failing embedder leaves each memory saved with ``index_state=failed`` and the error recorded (the sweeper
-    retries it later). A memory whose content changed while it was being embedded stays pending: the change
-    queued its own task. Returns counts and timings.
+    retries it later); when the batch call fails, each memory is embedded on its own, so a text the model
+    rejects fails only its own memory. A memory whose content changed while it was being embedded stays pending:
+    the change queued its own task. Returns counts and timings.
     """
     memories = list(Memory.objects.filter(pk__in=memory_ids).select_related("tenant", "scope").order_by("id"))
     if not memories:
@@ -57,16 +58,21 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
         texts.extend(memory_texts)
 
     started = time.perf_counter()
+    failed: dict[int, str] = {}
+    embedder = None
     try:
         embedder = get_embedder()
         vectors = embedder.embed(texts)
     except Exception as exc:  # any embedder failure must leave the memory saved and retryable
         error = f"{type(exc).__name__}: {exc}"[:2000]
         logger.warning("embedding %d memories failed: %s", len(memories), error)
-        Memory.objects.filter(pk__in=[m.pk for m in memories]).update(
-            index_state=IndexState.FAILED, index_error=error, updated_at=timezone.now()
-        )
-        return {"embedded": 0, "failed": len(memories), "chunks": 0, "seconds": time.perf_counter() - started}
+        if embedder is None or len(spans) == 1:
+            _mark_failed({memory.pk: error for memory in memories})
+            return {"embedded": 0, "failed": len(memories), "chunks": 0, "seconds": time.perf_counter() - started}
+        # one text the model rejects must not hold back the rest of the batch: embed it memory by memory
+        vectors, failed = _embed_one_by_one(embedder, texts, spans)
+        spans = [span for span in spans if span[0].pk not in failed]
+        _mark_failed(failed)
     embed_seconds = time.perf_counter() - started
 
     now = timezone.now()
@@ -101,7 +107,27 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
         embedded = Memory.objects.filter(pk__in=list(current)).update(
             index_state=IndexState.READY, index_error="", indexed_at=now, embedding_model=embedder.name
         )
-    return {"embedded": embedded, "failed": 0, "chunks": len(texts), "seconds": embed_seconds}
+    return {"embedded": embedded, "failed": len(failed), "chunks": len(texts), "seconds": embed_seconds}
+
+
+def _embed_one_by_one(
+    embedder, texts: list[str], spans: list[tuple[Memory, int, int]]
+) -> tuple[list[Any], dict[int, str]]:
+    """Vectors for each memory's own texts (None where its call failed) and the failed memories' errors."""
+    vectors: list[Any] = [None] * len(texts)
+    failed: dict[int, str] = {}
+    for memory, start, end in spans:
+        try:
+            vectors[start:end] = embedder.embed(texts[start:end])
+        except Exception as exc:  # this memory alone is marked failed; the sweeper retries it
+            failed[memory.pk] = f"{type(exc).__name__}: {exc}"[:2000]
+    return vectors, failed
+
+
+def _mark_failed(errors: dict[int, str]) -> None:
+    now = timezone.now()
+    for pk, error in errors.items():
+        Memory.objects.filter(pk=pk).update(index_state=IndexState.FAILED, index_error=error, updated_at=now)
 
 
 def memories_sweep(*, older_than: timedelta | None = None) -> dict[str, int]:

@@ -4,6 +4,7 @@ server (indexing runs inline after commit: a memory is searchable as soon as its
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import subprocess
@@ -75,17 +76,24 @@ def reset_celery_connection_pools() -> None:
 
 @contextlib.contextmanager
 def celery_broker(url: str) -> Iterator[str]:
-    """Send this process's tasks to the broker at ``url`` instead of running them inline."""
+    """Configure this process as production does with ``CELERY_BROKER_URL=url``: tasks are sent to the broker,
+    nothing runs inline."""
+    from django.core.cache import cache
+    from django.test import override_settings
+
     from orgmemory.celery import app as celery_app
 
     previous = {"broker_url": celery_app.conf.broker_url, "task_always_eager": celery_app.conf.task_always_eager}
     celery_app.conf.update(broker_url=url, task_always_eager=False)
     reset_celery_connection_pools()  # an earlier test may have built them for the in-memory transport
+    cache.clear()  # health caches its last broker probe
     try:
-        yield url
+        with override_settings(CELERY_BROKER_URL=url, CELERY_TASK_ALWAYS_EAGER=False):
+            yield url
     finally:
         celery_app.conf.update(**previous)
         reset_celery_connection_pools()
+        cache.clear()
 
 
 @pytest.fixture
@@ -124,21 +132,22 @@ class WorkerProcess:
 
 
 @pytest.fixture
-def start_worker(broker, tmp_path) -> Iterator[Callable[..., WorkerProcess]]:
-    """Start Celery workers on the test broker and this test's (committed) database; all are stopped at the end.
+def worker_factory(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerProcess]]:
+    """Start Celery workers on a broker and this test's (committed) database; all are stopped at the end.
 
-    ``start_worker(pool="solo")`` runs tasks in the worker process itself; ``pool="prefork"`` in one child process.
-    ``visibility_timeout`` is how long Redis keeps a message a dead worker took before handing it to another."""
+    ``worker_factory(broker_url=…, pool="solo")`` runs tasks in the worker process itself; ``pool="prefork"`` in
+    one child process. ``visibility_timeout`` is how long Redis keeps a message that a dead worker took before
+    handing it to another."""
     started: list[WorkerProcess] = []
 
-    def start(*, pool: str = "solo", visibility_timeout: int = 300) -> WorkerProcess:
+    def start(*, broker_url: str, pool: str = "solo", visibility_timeout: int = 300) -> WorkerProcess:
         db = connection.settings_dict
         env = {
             **os.environ,
             "ORGMEMORY_ENV": "test",
             "DJANGO_SETTINGS_MODULE": "orgmemory.settings",
             "DATABASE_URL": f"postgresql://{db['USER']}@/{db['NAME']}?host={db['HOST']}",
-            "CELERY_BROKER_URL": broker,
+            "CELERY_BROKER_URL": broker_url,
             "CELERY_VISIBILITY_TIMEOUT_SECONDS": str(visibility_timeout),
             "HF_HUB_OFFLINE": "1",
             "TRANSFORMERS_OFFLINE": "1",
@@ -178,6 +187,12 @@ def start_worker(broker, tmp_path) -> Iterator[Callable[..., WorkerProcess]]:
             worker.stop()
             print(f"--- worker {worker.pid} ---\n{worker.output()[-4000:]}")
         connection.close()
+
+
+@pytest.fixture
+def start_worker(broker, worker_factory) -> Callable[..., WorkerProcess]:
+    """``worker_factory`` on the test Redis (the ``broker`` fixture)."""
+    return functools.partial(worker_factory, broker_url=broker)
 
 
 def wait_for(predicate: Callable[[], bool], timeout: float = 120.0) -> bool:
