@@ -11,7 +11,7 @@ export TRANSFORMERS_OFFLINE := 1
 export OMP_WAIT_POLICY := PASSIVE
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install run test lint format db-stop worker clean-data
+.PHONY: install run serve test lint format db-stop worker clean-data
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -28,6 +28,10 @@ run: install  ## install, start the embedded database, load the demo tenant, ser
 	ORGMEMORY_ENV=development $(PY) manage.py onboard_tenant fixtures/demo_org.yaml
 	ORGMEMORY_ENV=development $(PY) manage.py load_demo
 	ORGMEMORY_ENV=development $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+serve: install  ## production server: gunicorn, one worker per core (production needs SECRET_KEY + ALLOWED_HOSTS)
+	$(PY) manage.py migrate --no-input
+	PORT=$(PORT) $(VENV)/bin/gunicorn -c orgmemory/gunicorn_conf.py
 
 test: install  ## the whole suite on the embedded database
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -115,6 +115,10 @@ if ORGMEMORY_EMBEDDED_DB:
 
     DATABASE_URL = embedded_database_url(ORGMEMORY_DATA_DIR)
 DATABASES = {"default": database_from_url(DATABASE_URL)}
+# persistent connections: a gunicorn worker reuses its connection for CONN_MAX_AGE seconds instead of opening one
+# per request (the test suite keeps 0: its threads must not hold connections past a test); checked before reuse
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 0 if ORGMEMORY_ENV == "test" else 60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -63,6 +63,23 @@ def make_embedder(kind: str, *, model_path: str | None = None, threads: int | No
     raise EmbedderUnavailable(f"unknown ORGMEMORY_EMBEDDER {kind!r} (supported: {', '.join(EMBEDDERS)})")
 
 
+def embedder_prepare() -> Path | None:
+    """Build the configured ONNX model's cache if it is missing (in a child process: no torch here), without
+    loading it. A server's master process calls this once before forking workers, so that they find the cache
+    ready instead of queueing on its lock. Returns the model file, or None for the torch embedder."""
+    kind = _ALIASES.get(settings.ORGMEMORY_EMBEDDER.strip().lower(), settings.ORGMEMORY_EMBEDDER.strip().lower())
+    if kind not in ("onnx-int8", "onnx"):
+        return None
+    from memories.embedding.onnx_cache import ensure_onnx_model
+    from memories.embedding.source import resolve_source
+
+    return ensure_onnx_model(
+        source=resolve_source(settings.ORGMEMORY_EMBEDDING_MODEL or None),
+        cache_root=models_dir(),
+        variant="int8" if kind == "onnx-int8" else "fp32",
+    )
+
+
 def models_dir() -> Path:
     """Where exported models are cached: ``$ORGMEMORY_DATA_DIR/models``."""
     return Path(settings.ORGMEMORY_DATA_DIR) / "models"

@@ -232,3 +232,34 @@ def test_switching_embedders_re_embeds_without_crashing(acme, fp32):
     assert outcome["embedded"] == 1
     assert (memory.index_state, memory.embedding_model) == (IndexState.READY, "all-MiniLM-L6-v2/onnx-fp32")
     assert MemoryChunk.objects.filter(memory_id=memory_id).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_embedding_task_works_through_a_large_batch_in_slices(acme, monkeypatch):
+    from memories import tasks
+    from memories.models import IndexState, Memory, Scope
+    from memories.services.memory import Author, memory_create_batch
+    from memories.signals import indexing_deferred
+
+    scope = Scope.objects.get(tenant=acme, key="acme")
+    with indexing_deferred() as ids:
+        memory_create_batch(
+            tenant=acme,
+            author=Author(kind="import", label="test"),
+            items=[{"content": f"Service {name} is owned by team {name}.", "scope": scope} for name in "abcde"],
+        )
+    seen = []
+    real = tasks.memories_embed
+    monkeypatch.setattr(tasks, "EMBED_SLICE", 2)
+
+    def spy(memory_ids):
+        seen.append(memory_ids)
+        return real(memory_ids=memory_ids)
+
+    monkeypatch.setattr(tasks, "memories_embed", spy)
+
+    totals = tasks.embed_memories(sorted(ids))
+
+    assert [len(s) for s in seen] == [2, 2, 1]
+    assert (totals["embedded"], totals["failed"], totals["chunks"]) == (5, 0, 5)
+    assert set(Memory.objects.filter(pk__in=ids).values_list("index_state", flat=True)) == {IndexState.READY}

@@ -1,21 +1,23 @@
-"""Benchmark the write path and the embedding task (batched vs one-by-one) with the real embedder."""
+"""Benchmark ingest: the write path, link extraction and embedding as separate stages, then end to end (write +
+embeddings + links, tasks inline after each commit as without a broker), once per embedder in the same run."""
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import time
 import uuid
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from graph.services import links_extract_for_memories
-from memories.embedding import get_embedder
-from memories.models import Memory, Scope, Tenant
+from memories.embedding import embedder_override, make_embedder
+from memories.models import IndexState, Memory, MemoryChunk, Scope, Tenant
 from memories.services.indexing import memories_embed
-from memories.services.memory import Author, memory_create
+from memories.services.memory import Author, memory_create, memory_create_batch
 from memories.signals import indexing_deferred
 from orgmemory.oncommit import deferred
 
@@ -33,6 +35,7 @@ _TOPICS = [
     "the EU region",
 ]
 _VERBS = ["owns", "migrated", "reviewed", "is rewriting", "documented", "deprecated", "load-tested", "paged on"]
+EMBEDDERS = ("onnx-int8", "onnx", "sentence-transformers")
 
 
 def synthetic_text(rng: random.Random, index: int) -> str:
@@ -48,82 +51,131 @@ def synthetic_text(rng: random.Random, index: int) -> str:
 
 
 class Command(BaseCommand):
-    help = "Create N memories through the write service, then embed them batched and one-by-one; print rates."
+    help = (
+        "Create N memories through the write service (one per transaction, then in batches), time link extraction "
+        "and embedding per embedder as stages, then ingest end to end per embedder; print memories/s."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--count", type=int, default=2000)
+        parser.add_argument("--batch", type=int, default=64, help="memories per write batch and per task call")
+        parser.add_argument(
+            "--embedders",
+            default="onnx-int8,sentence-transformers",
+            help=f"comma-separated, of {', '.join(EMBEDDERS)} (the first is the default one)",
+        )
         parser.add_argument("--json", action="store_true")
-        parser.add_argument("--keep", action="store_true", help="keep the throw-away tenant")
+        parser.add_argument("--keep", action="store_true", help="keep the throw-away tenants")
 
-    def handle(self, *args, count: int, **options):
+    def handle(self, *args, count: int, batch: int, **options):
+        kinds = [kind.strip() for kind in options["embedders"].split(",") if kind.strip()]
+        if not kinds or set(kinds) - set(EMBEDDERS):
+            raise CommandError(f"--embedders takes a comma-separated list of {', '.join(EMBEDDERS)}")
+        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # one INFO line per inline task
         rng = random.Random(7)
-        get_embedder()  # load the model before timing anything
-        tenant = Tenant.objects.create(slug=f"bench-{uuid.uuid4().hex[:8]}", name="bench", levels=["org", "user"])
-        root = Scope.objects.create(tenant=tenant, level="org", key="bench", name="bench")
-        author = Author(kind="import", label="bench")
         texts = [synthetic_text(rng, i) for i in range(count)]
+        embedders = {}
+        for kind in kinds:  # load (and warm) each model before timing anything
+            embedders[kind] = make_embedder(kind)
+            embedders[kind].embed(["warm-up"])
+        author = Author(kind="import", label="bench")
+        tenants: list[Tenant] = []
+        result: dict = {"count": count, "batch": batch, "cores": os.cpu_count(), "embedders": {}}
         try:
-            with indexing_deferred() as ids, deferred("links") as link_ids:
+            # --- stages, tasks deferred -------------------------------------------------------------------------
+            tenant, root = _tenant(tenants)
+            with indexing_deferred(), deferred("links"):
                 started = time.perf_counter()
                 for text in texts:
                     with transaction.atomic():
                         memory_create(tenant=tenant, author=author, content=text, scope=root)
-                write_seconds = time.perf_counter() - started
-            ids = sorted(ids)
+                result["write_one_per_transaction_per_second"] = _rate(count, started)
+
+            tenant, root = _tenant(tenants)
+            with indexing_deferred() as ids, deferred("links") as link_ids:
+                started = time.perf_counter()
+                for start in range(0, count, batch):
+                    items = [{"content": text, "scope": root} for text in texts[start : start + batch]]
+                    memory_create_batch(tenant=tenant, author=author, items=items)
+                result["write_batched_per_second"] = _rate(count, started)
+            ids, link_ids = sorted(ids), sorted(link_ids)
 
             started = time.perf_counter()
             links = 0
-            for start in range(0, len(link_ids), 64):
-                links += links_extract_for_memories(memory_ids=sorted(link_ids)[start : start + 64])["links"]
-            links_seconds = time.perf_counter() - started
+            for start in range(0, len(link_ids), batch):
+                links += links_extract_for_memories(memory_ids=link_ids[start : start + batch])["links"]
+            result["links"] = links
+            result["link_extraction_per_second"] = _rate(len(link_ids), started)
 
-            started = time.perf_counter()
-            chunks = 0
-            for start in range(0, len(ids), 64):
-                chunks += memories_embed(memory_ids=ids[start : start + 64])["chunks"]
-            batched_seconds = time.perf_counter() - started
+            for kind in kinds:
+                with embedder_override(embedders[kind]):
+                    started = time.perf_counter()
+                    chunks = 0
+                    for start in range(0, len(ids), batch):
+                        chunks += memories_embed(memory_ids=ids[start : start + batch])["chunks"]
+                    seconds = time.perf_counter() - started
+                result["chunks"] = chunks
+                result["embedders"][kind] = {
+                    "name": embedders[kind].name,
+                    "embedding_per_second": round(len(ids) / seconds, 1),
+                    "chunks_per_second": round(chunks / seconds, 1),
+                }
 
-            started = time.perf_counter()
-            for memory_id in ids:
-                memories_embed(memory_ids=[memory_id])
-            single_seconds = time.perf_counter() - started
-            ready = Memory.objects.filter(tenant=tenant, index_state="ready").count()
+            # --- end to end, tasks inline after each batch's commit ---------------------------------------------
+            for kind in kinds:
+                tenant, root = _tenant(tenants)
+                with embedder_override(embedders[kind]):
+                    started = time.perf_counter()
+                    for start in range(0, count, batch):
+                        items = [{"content": text, "scope": root} for text in texts[start : start + batch]]
+                        memory_create_batch(tenant=tenant, author=author, items=items)
+                    seconds = time.perf_counter() - started
+                live = Memory.objects.filter(tenant=tenant)
+                result["embedders"][kind].update(
+                    end_to_end_per_second=round(count / seconds, 1),
+                    stored=live.count(),
+                    embedded=live.filter(index_state=IndexState.READY, embedding_model=embedders[kind].name).count(),
+                    linked=live.filter(links_state=IndexState.READY).count(),
+                    chunk_rows=MemoryChunk.objects.filter(tenant=tenant).count(),
+                )
         finally:
             if not options["keep"]:
-                tenant.delete()
-        result = {
-            "count": count,
-            "cores": os.cpu_count(),
-            "torch_threads": _torch_threads(),
-            "chunks": chunks,
-            "write_path_per_second": round(count / write_seconds, 1),
-            "links": links,
-            "link_extraction_per_second": round(count / links_seconds, 1),
-            "embed_batched_per_second": round(count / batched_seconds, 1),
-            "embed_one_by_one_per_second": round(count / single_seconds, 1),
-            "batched_speedup": round(single_seconds / batched_seconds, 2),
-            "ready": ready,
-        }
+                for tenant in tenants:
+                    tenant.delete()
         if options["json"]:
             self.stdout.write(json.dumps(result))
             return
-        rates = (
-            ("write path (validate, dedup, save, tsvector)", result["write_path_per_second"]),
-            ("link extraction task (64/call)", result["link_extraction_per_second"]),
-            ("embedding task, batched (64/call)", result["embed_batched_per_second"]),
-            ("embedding task, one by one", result["embed_one_by_one_per_second"]),
+        self.stdout.write(render(result))
+
+
+def _tenant(tenants: list[Tenant]) -> tuple[Tenant, Scope]:
+    tenant = Tenant.objects.create(slug=f"bench-{uuid.uuid4().hex[:8]}", name="bench", levels=["org", "user"])
+    tenants.append(tenant)
+    return tenant, Scope.objects.create(tenant=tenant, level="org", key="bench", name="bench")
+
+
+def _rate(count: int, started: float) -> float:
+    return round(count / (time.perf_counter() - started), 1)
+
+
+def render(result: dict) -> str:
+    batch = result["batch"]
+    lines = [
+        f"bench_ingest: {result['count']} memories ({result['chunks']} chunks, {result['links']} links), "
+        f"{result['cores']} cores, batches of {batch}",
+        "  stages (the other tasks deferred):",
+        f"    {'write path, one memory per transaction':<52}{result['write_one_per_transaction_per_second']:>8.1f}/s",
+        f"    {f'write path, memory_create_batch of {batch}':<52}{result['write_batched_per_second']:>8.1f}/s",
+        f"    {f'link extraction task ({batch}/call)':<52}{result['link_extraction_per_second']:>8.1f}/s",
+    ]
+    for kind, figures in result["embedders"].items():
+        label = f"embedding task, {kind} ({batch}/call)"
+        rate, chunks = figures["embedding_per_second"], figures["chunks_per_second"]
+        lines.append(f"    {label:<52}{rate:>8.1f}/s  ({chunks} chunks/s)")
+    lines.append("  end to end (write + embeddings + links, inline after each batch's commit):")
+    for kind, figures in result["embedders"].items():
+        lines.append(
+            f"    {kind:<52}{figures['end_to_end_per_second']:>8.1f}/s  "
+            f"(stored {figures['stored']}, embedded {figures['embedded']}, linked {figures['linked']})"
         )
-        lines = "".join(f"  {label:<46}{rate:>8.1f} memories/s\n" for label, rate in rates)
-        self.stdout.write(
-            f"bench_ingest: {count} memories ({chunks} chunks), {result['cores']} cores, "
-            f"torch threads {result['torch_threads']}\n"
-            f"{lines}"
-            f"  {'batched / one-by-one':<46}{result['batched_speedup']:>8.2f}x\n"
-            f"  memories ready: {ready}/{count}"
-        )
-
-
-def _torch_threads() -> int:
-    import torch
-
-    return torch.get_num_threads()
+    return "\n".join(lines)
