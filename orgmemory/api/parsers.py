@@ -3,10 +3,13 @@ before any view or service sees them; a document nested absurdly deep is malform
 
 from __future__ import annotations
 
+import codecs
+import json
+import math
 from typing import Any
 
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import JSONParser, get_encoding
 
 from orgmemory.errors import ValidationFailed
 
@@ -15,12 +18,30 @@ MAX_DEPTH = 32
 
 class StrictJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None) -> Any:
+        encoding = get_encoding(parser_context or {})
         try:
-            data = super().parse(stream, media_type, parser_context)
+            # NaN/Infinity literals and numbers too large for a float (1e400) are refused: they would become inf,
+            # which PostgreSQL's JSON refuses and no client can read back
+            data = json.load(
+                codecs.getreader(encoding)(stream), parse_constant=_refuse_constant, parse_float=_finite_float
+            )
         except RecursionError:
             raise ParseError("JSON parse error - the document is nested too deeply.")
+        except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            raise ParseError(f"JSON parse error - {exc}")
         check_json_strings(data)
         return data
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
 
 
 def check_json_strings(data: Any) -> None:

@@ -130,6 +130,22 @@ CASES = [
         "scope_not_on_chain",
         {**ALBERT, "content": "x", "scope": "team:sales"},
     ),
+    Case(
+        "create: number overflowing to infinity in metadata",
+        "post",
+        M,
+        400,
+        "malformed_json",
+        raw=b'{"user_id": "albert", "content": "x", "metadata": {"v": 1e400}}',
+    ),
+    Case(
+        "create: number overflowing to infinity as content",
+        "post",
+        M,
+        400,
+        "malformed_json",
+        raw=b'{"user_id": "albert", "content": 1e400}',
+    ),
     # --- POST /memories (batch) -----------------------------------------------------------------------------------
     Case("batch: empty", "post", M, 400, "validation_error", {**ALBERT, "memories": []}),
     Case(
@@ -371,6 +387,14 @@ CASES = [
         400,
         "validation_error",
         {**ALBERT, "query": "zephyr", "synthesize": "please"},
+    ),
+    Case(
+        "search: top_k overflowing to infinity",
+        "post",
+        "/api/v1/search",
+        400,
+        "malformed_json",
+        raw=b'{"user_id": "albert", "query": "zephyr", "top_k": 1e400}',
     ),
     # --- DELETE /users/{user_id} -------------------------------------------------------------------------------------
     Case("users: unknown user", "delete", "/api/v1/users/ghost", 404, "unknown_user", client="admin"),
