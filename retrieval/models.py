@@ -9,9 +9,10 @@ rows. A "live" memory here is one that is not superseded and has a search vector
 deletes (an expired row still counts until it is deleted, which moves IDF by a negligible amount).
 
 Why tables kept by triggers rather than a materialised view: a refresh rescans the whole corpus (cost grows with
-the tenant), while a trigger's work is proportional to the rows a statement changes. Inserts and deletes use
-statement-level triggers with transition tables (one aggregate per statement, so a bulk delete is one update per
-lexeme); updates use a row trigger that fires only when the vector or the superseded state changes. The corpus
+the tenant), while a trigger's work is proportional to the rows a statement changes. Inserts, updates and deletes use
+statement-level triggers with transition tables: one aggregate per statement, so a bulk insert, re-index or delete
+is one update per lexeme, and an update that changes neither the vector nor the superseded state (access counts,
+index states) costs one join of the changed rows and nothing else. The corpus
 row is updated first in every trigger, so concurrent writers of one tenant queue on it and take the lexeme rows
 in the same order (no deadlock).
 
@@ -44,6 +45,10 @@ class TermStatistic(models.Model):
     class Meta:
         db_table = "retrieval_term_statistic"
         constraints = [models.UniqueConstraint(fields=["tenant_id", "lexeme"], name="term_statistic_unique")]
+        # the triggers delete the rows that reach zero: this keeps finding them independent of the vocabulary
+        indexes = [
+            models.Index(fields=["tenant_id"], condition=models.Q(doc_count__lte=0), name="term_statistic_empty")
+        ]
 
     def __str__(self) -> str:
         return f"{self.lexeme}: {self.doc_count}"

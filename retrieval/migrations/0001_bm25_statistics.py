@@ -46,31 +46,43 @@ BEGIN
 END $$;
 
 CREATE OR REPLACE FUNCTION retrieval_bm25_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    old_live boolean := OLD.superseded_by_id IS NULL AND OLD.search_vector IS NOT NULL;
-    new_live boolean := NEW.superseded_by_id IS NULL AND NEW.search_vector IS NOT NULL;
-    docs integer := (CASE WHEN new_live THEN 1 ELSE 0 END) - (CASE WHEN old_live THEN 1 ELSE 0 END);
-    doc_length integer := (CASE WHEN new_live THEN length(NEW.search_vector) ELSE 0 END)
-                    - (CASE WHEN old_live THEN length(OLD.search_vector) ELSE 0 END);
 BEGIN
+    -- only rows whose vector or superseded state changed count (access tracking, index states: nothing to do)
+    CREATE TEMP TABLE IF NOT EXISTS retrieval_bm25_changed (
+        tenant_id bigint, old_v tsvector, new_v tsvector, old_live boolean, new_live boolean
+    ) ON COMMIT DELETE ROWS;
+    TRUNCATE retrieval_bm25_changed;
+    INSERT INTO retrieval_bm25_changed
+    SELECT n.tenant_id, o.search_vector, n.search_vector,
+           o.superseded_by_id IS NULL AND o.search_vector IS NOT NULL,
+           n.superseded_by_id IS NULL AND n.search_vector IS NOT NULL
+    FROM old_rows o JOIN new_rows n ON n.id = o.id
+    WHERE o.search_vector IS DISTINCT FROM n.search_vector
+       OR (o.superseded_by_id IS NULL) <> (n.superseded_by_id IS NULL);
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
     INSERT INTO retrieval_corpus_statistic AS s (tenant_id, doc_count, total_length)
-    VALUES (NEW.tenant_id, docs, doc_length)
+    SELECT c.tenant_id,
+           sum(c.new_live::int - c.old_live::int),
+           sum(CASE WHEN c.new_live THEN length(c.new_v) ELSE 0 END
+               - CASE WHEN c.old_live THEN length(c.old_v) ELSE 0 END)
+    FROM retrieval_bm25_changed c GROUP BY c.tenant_id ORDER BY c.tenant_id
     ON CONFLICT (tenant_id) DO UPDATE
         SET doc_count = s.doc_count + EXCLUDED.doc_count, total_length = s.total_length + EXCLUDED.total_length;
     INSERT INTO retrieval_term_statistic AS t (tenant_id, lexeme, doc_count)
-    SELECT NEW.tenant_id, d.lexeme, sum(d.sign)
+    SELECT d.tenant_id, d.lexeme, sum(d.sign)
     FROM (
-        SELECT l AS lexeme, 1 AS sign FROM unnest(tsvector_to_array(NEW.search_vector)) AS l WHERE new_live
+        SELECT c.tenant_id, l AS lexeme, 1 AS sign
+        FROM retrieval_bm25_changed c, unnest(tsvector_to_array(c.new_v)) AS l WHERE c.new_live
         UNION ALL
-        SELECT l, -1 FROM unnest(tsvector_to_array(OLD.search_vector)) AS l WHERE old_live
+        SELECT c.tenant_id, l, -1
+        FROM retrieval_bm25_changed c, unnest(tsvector_to_array(c.old_v)) AS l WHERE c.old_live
     ) d
-    GROUP BY d.lexeme HAVING sum(d.sign) <> 0 ORDER BY d.lexeme
+    GROUP BY d.tenant_id, d.lexeme HAVING sum(d.sign) <> 0 ORDER BY d.tenant_id, d.lexeme
     ON CONFLICT (tenant_id, lexeme) DO UPDATE SET doc_count = t.doc_count + EXCLUDED.doc_count;
-    IF NOT new_live THEN
-        DELETE FROM retrieval_term_statistic t
-        WHERE t.tenant_id = NEW.tenant_id AND t.doc_count <= 0
-          AND t.lexeme = ANY(tsvector_to_array(OLD.search_vector));
-    END IF;
+    DELETE FROM retrieval_term_statistic t
+    WHERE t.doc_count <= 0 AND t.tenant_id IN (SELECT DISTINCT tenant_id FROM retrieval_bm25_changed);
     RETURN NULL;
 END $$;
 
@@ -78,10 +90,8 @@ CREATE TRIGGER retrieval_bm25_insert AFTER INSERT ON memories_memory
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION retrieval_bm25_on_insert();
 CREATE TRIGGER retrieval_bm25_delete AFTER DELETE ON memories_memory
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION retrieval_bm25_on_delete();
-CREATE TRIGGER retrieval_bm25_update AFTER UPDATE OF search_vector, superseded_by_id ON memories_memory
-    FOR EACH ROW
-    WHEN (OLD.search_vector IS DISTINCT FROM NEW.search_vector
-          OR (OLD.superseded_by_id IS NULL) <> (NEW.superseded_by_id IS NULL))
+CREATE TRIGGER retrieval_bm25_update AFTER UPDATE ON memories_memory
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
     EXECUTE FUNCTION retrieval_bm25_on_update();
 
 INSERT INTO retrieval_corpus_statistic (tenant_id, doc_count, total_length)
@@ -135,6 +145,11 @@ class Migration(migrations.Migration):
                 "db_table": "retrieval_term_statistic",
                 "constraints": [
                     models.UniqueConstraint(fields=("tenant_id", "lexeme"), name="term_statistic_unique")
+                ],
+                "indexes": [
+                    models.Index(
+                        fields=["tenant_id"], condition=models.Q(doc_count__lte=0), name="term_statistic_empty"
+                    )
                 ],
             },
         ),
