@@ -145,7 +145,7 @@ def _params(*, tenant: Tenant, chain_ids: Sequence[int], kinds: Sequence[str], d
     return {"tenant": tenant.pk, "chain": list(chain_ids), "kinds": list(kinds), "depth": depth, **extra}
 
 
-def arm_candidates(
+def arm_statement(
     *,
     tenant: Tenant,
     chain_ids: Sequence[int],
@@ -153,10 +153,9 @@ def arm_candidates(
     depth: int,
     query: str | None,
     vector: Sequence[float] | None,
-) -> ArmCandidates:
-    """The keyword arm (BM25, then trigram title matches BM25 missed; ``query`` is the glossary-expanded query)
-    and the vector arm (``vector`` the query embedding) in one statement; ``None`` leaves an arm out."""
-    result = ArmCandidates()
+) -> tuple[str, dict] | None:
+    """The SQL and parameters of :func:`arm_candidates` (``None`` when both arms are left out); benchmarks
+    EXPLAIN it."""
     ctes, selects = [], []
     raw = (query or "").strip()
     params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth)
@@ -175,10 +174,27 @@ def arm_candidates(
         selects.append(_VECTOR_SELECT)
         params.update(vector="[" + ",".join(f"{value:.7g}" for value in vector) + "]", chunk_depth=depth * 4)
     if not ctes:
+        return None
+    return "WITH " + ",".join(ctes) + "\n" + "\nUNION ALL\n".join(selects), params
+
+
+def arm_candidates(
+    *,
+    tenant: Tenant,
+    chain_ids: Sequence[int],
+    kinds: Sequence[str],
+    depth: int,
+    query: str | None,
+    vector: Sequence[float] | None,
+) -> ArmCandidates:
+    """The keyword arm (BM25, then trigram title matches BM25 missed; ``query`` is the glossary-expanded query)
+    and the vector arm (``vector`` the query embedding) in one statement; ``None`` leaves an arm out."""
+    result = ArmCandidates()
+    statement = arm_statement(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth, query=query, vector=vector)
+    if statement is None:
         return result
-    sql = "WITH " + ",".join(ctes) + "\n" + "\nUNION ALL\n".join(selects)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*statement)
         rows = cursor.fetchall()
     keyword_rows = sorted((row for row in rows if row[0] == "keyword"), key=lambda r: (r[3], -r[2], r[1]))
     for _, memory_id, value, source, idf_sum, lexemes, known in keyword_rows:
