@@ -419,6 +419,83 @@ CASES = [
     Case("health: POST", "post", "/api/v1/health", 405, "method_not_allowed", {}),
     # --- anything else -----------------------------------------------------------------------------------------------
     Case("unknown path: POST", "post", "/api/v1/memories/1/restore", 404, "not_found", {**ALBERT}),
+    # --- more, each found by probing for 5xx (none were) ---------------------------------------------------------
+    Case("list: unknown kind", "get", M, 400, "validation_error", query={**ALBERT, "kind": "rumour"}),
+    Case("list: other tenant's scope", "get", M, 404, "unknown_scope", query={**ALBERT, "scope": "org:globex"}),
+    Case("list: scope not a tag", "get", M, 400, "invalid_scope", query={**ALBERT, "scope": "garbage"}),
+    Case("create: blank user_id", "post", M, 400, "validation_error", {"user_id": "", "content": "x"}),
+    Case("create: blank content", "post", M, 400, "validation_error", {**ALBERT, "content": "   "}),
+    Case("patch: nothing to update", "patch", M + "/{albert}", 400, "validation_error", {**ALBERT}),
+    Case("patch: empty body", "patch", M + "/{albert}", 400, "validation_error", {}),
+    Case(
+        "delete-by-query: only punctuation",
+        "post",
+        M + "/delete-by-query",
+        400,
+        "empty_query",
+        {**ALBERT, "query": "&|!():*"},
+    ),
+    Case(
+        "delete-by-query: a teammate's own scope",
+        "post",
+        M + "/delete-by-query",
+        403,
+        "scope_not_on_chain",
+        {**ALBERT, "query": "zephyr", "scope": "user:bea"},
+    ),
+    Case(
+        "sessions: 5,000 events",
+        "post",
+        "/api/v1/sessions",
+        400,
+        "validation_error",
+        {**ALBERT, "session_id": "s1", "events": [{"id": f"e{i}", "text": "t"} for i in range(5000)]},
+    ),
+    Case(
+        "sessions: event text over the policy limit",
+        "post",
+        "/api/v1/sessions",
+        413,
+        "content_too_large",
+        {**ALBERT, "session_id": "s1", "events": [{"id": "e1", "text": "x" * 200_000}]},
+    ),
+    Case(
+        "session delete: id too long", "delete", "/api/v1/sessions/" + "s" * 300, 400, "validation_error", query=ALBERT
+    ),
+    Case(
+        "search: scope filter too long",
+        "post",
+        "/api/v1/search",
+        400,
+        "validation_error",
+        {**ALBERT, "query": "zephyr", "scopes": ["x" * 1000]},
+    ),
+    Case(
+        "search: app_name too long",
+        "post",
+        "/api/v1/search",
+        400,
+        "validation_error",
+        {**ALBERT, "query": "zephyr", "app_name": "a" * 1000},
+    ),
+    Case("users: 300-character id", "delete", "/api/v1/users/" + "a" * 300, 400, "validation_error", client="admin"),
+    Case(
+        "entities: query too long",
+        "get",
+        "/api/v1/entities",
+        400,
+        "validation_error",
+        query={**ALBERT, "q": "z" * 10_000},
+    ),
+    Case("entities: NUL in query", "get", "/api/v1/entities", 400, "nul_byte", query={**ALBERT, "q": "a\x00b"}),
+    Case(
+        "entities: page past the end",
+        "get",
+        "/api/v1/entities",
+        404,
+        "not_found",
+        query={**ALBERT, "page": "99999999999999999999"},
+    ),
 ]
 
 
