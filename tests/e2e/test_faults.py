@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
 
 import httpx
@@ -123,6 +123,19 @@ def test_embedder_failing_for_part_of_a_batch(api):
 
 
 @pytest.fixture
+def persistent_connections() -> Iterator[None]:
+    """As in production (the test settings close connections after each request): each serving thread keeps its
+    connection for CONN_MAX_AGE seconds and checks it at the start of a request (CONN_HEALTH_CHECKS)."""
+    settings_dict = connection.settings_dict  # the dict every thread's connection is built from
+    previous = settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"]
+    settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"] = 60, True
+    try:
+        yield
+    finally:
+        settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"] = previous
+
+
+@pytest.fixture
 def test_backend_pid() -> int:
     """The test thread's own database backend (the live server's connections are others)."""
     with connection.cursor() as cursor:
@@ -163,7 +176,7 @@ class KillingTheDatabaseConnection:
         return self.real.embed(texts)
 
 
-def test_database_connection_killed_between_and_during_writes(api, test_backend_pid):
+def test_database_connection_killed_between_and_during_writes(api, persistent_connections, test_backend_pid):
     first = write_batch(api, ["Albert's laptop is a ThinkPad."])
     assert Memory.objects.get(pk=first[0]).index_state == IndexState.READY  # the server holds a live connection
 
