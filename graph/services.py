@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 
 from graph.extraction import EntityRef, extract_links, normalize_entity_name, split_title
 from graph.models import Entity, EntityAlias, EntityKind, EntityLink
@@ -223,6 +223,40 @@ def entities_recount(*, tenant_id: int, entity_ids: Iterable[int], prune: bool =
         )
     if prune:
         Entity.objects.filter(tenant_id=tenant_id, pk__in=ids, mention_count=0, aliases__isnull=True).delete()
+
+
+def entity_names_forget_unused(*, tenant_id: int, entity_ids: Iterable[int]) -> set[int]:
+    """After an erasure: forget the names of these entities that no remaining link was written with, then recount
+    and prune them. An alias that only the erased memories used is deleted; an entity whose own name only they
+    used takes the name of an alias still in use; an entity nothing mentions any more is deleted even if it has
+    aliases (the plain recount keeps those, as a curated merge). Names can be personal data. Returns the ids of
+    the entities deleted."""
+    ids = set(entity_ids)
+    if not ids:
+        return set()
+    used: dict[int, set[str]] = {entity_id: set() for entity_id in ids}
+    for subject_id, object_id, subject_norm, object_norm in (
+        EntityLink.objects.filter(tenant_id=tenant_id)
+        .filter(Q(subject_id__in=ids) | Q(object_id__in=ids))
+        .values_list("subject_id", "object_id", "subject_norm", "object_norm")
+    ):
+        if subject_id in used:
+            used[subject_id].add(subject_norm)
+        if object_id in used:
+            used[object_id].add(object_norm)
+    for entity in Entity.objects.filter(tenant_id=tenant_id, pk__in=ids):
+        names = used[entity.pk]
+        aliases = list(EntityAlias.objects.filter(entity=entity))
+        EntityAlias.objects.filter(pk__in=[alias.pk for alias in aliases if alias.norm not in names]).delete()
+        if names and entity.norm not in names:
+            heir = next((alias for alias in aliases if alias.norm in names), None)
+            if heir is not None:
+                heir.delete()
+                Entity.objects.filter(pk=entity.pk).update(name=heir.name, norm=heir.norm)
+    before = set(Entity.objects.filter(tenant_id=tenant_id, pk__in=ids).values_list("pk", flat=True))
+    entities_recount(tenant_id=tenant_id, entity_ids=ids)
+    Entity.objects.filter(tenant_id=tenant_id, pk__in=ids, mention_count=0).delete()
+    return before - set(Entity.objects.filter(tenant_id=tenant_id, pk__in=ids).values_list("pk", flat=True))
 
 
 @transaction.atomic

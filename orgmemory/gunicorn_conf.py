@@ -38,6 +38,9 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT") or 60)
 graceful_timeout = 30
 keepalive = 5
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
+# %(U)s is the path without the query string (which holds user_id and q); the ids in /users/… and /sessions/… are
+# masked by the filter post_worker_init adds
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(L)s'
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 proc_name = "orgmemory"
@@ -65,7 +68,12 @@ def pre_fork(server, worker) -> None:
 
 def post_worker_init(worker) -> None:
     """Worker, after the fork and the app import: load the embedder now, so the first request does not wait."""
+    import logging
+
     from memories.embedding import EmbedderUnavailable, get_embedder
+    from orgmemory.logfilters import RedactRequestDetails
+
+    logging.getLogger("gunicorn.access").addFilter(RedactRequestDetails())
 
     started = time.perf_counter()
     forked_at = _forked_at.get(id(worker), time.time())

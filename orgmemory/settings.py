@@ -228,8 +228,29 @@ SPECTACULAR_SETTINGS.update(SWAGGER_UI_DIST="SIDECAR", SWAGGER_UI_FAVICON_HREF="
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    # request logs name method, path and status: no query strings (user_id, q), no user/session ids, no bodies
+    "filters": {"redact_requests": {"()": "orgmemory.logfilters.RedactRequestDetails"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},  # Django's, re-declared
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"pgserver": {"level": "WARNING"}},
+    "loggers": {
+        "pgserver": {"level": "WARNING"},
+        "django.request": {"filters": ["redact_requests"]},
+        "django.server": {  # runserver's access log
+            "handlers": ["django.server"],
+            "filters": ["redact_requests"],
+            "level": "INFO",
+            "propagate": False,
+        },
+    },
 }

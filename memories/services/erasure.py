@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q
 
 from graph.models import Entity, EntityLink
-from graph.services import entities_recount
+from graph.services import entity_names_forget_unused
 from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
 from memories.selectors import scope_subtree
-from memories.services.memory import memories_delete
+from memories.services.memory import memories_delete, memories_with_history
 from orgmemory.errors import NotFound, PermissionDenied
 from orgmemory.utils import validate_key
 
@@ -66,7 +69,8 @@ def user_erase(*, tenant: Tenant, user_id: str, within: Scope | None = None) -> 
                 code="scope_restricted",
             )
     memory_ids = list(memories.values_list("pk", flat=True))
-    links = EntityLink.objects.filter(tenant=tenant, memory_id__in=memory_ids)
+    doomed = memories_with_history(memory_ids=memory_ids)  # what the delete below takes with it
+    links = EntityLink.objects.filter(tenant=tenant, memory_id__in=doomed)
     touched: set[int] = set()
     for subject_id, object_id in links.values_list("subject_id", "object_id"):
         touched.add(subject_id)
@@ -75,12 +79,14 @@ def user_erase(*, tenant: Tenant, user_id: str, within: Scope | None = None) -> 
     link_count = links.count()
 
     memory_count = memories_delete(memory_ids=memory_ids)
-    entities_before = Entity.objects.filter(tenant=tenant, pk__in=touched).count()
-    entities_recount(tenant_id=tenant.pk, entity_ids=touched)
-    pruned = entities_before - Entity.objects.filter(tenant=tenant, pk__in=touched).count()
+    # names only the erased memories used go, aliases included (a merge must not keep them alive)
+    pruned = entity_names_forget_unused(tenant_id=tenant.pk, entity_ids=touched)
 
-    key_count = ApiKey.objects.filter(tenant=tenant, scope_id__in=subtree_ids).count()
-    policy_count = Policy.objects.filter(tenant=tenant, scope_id__in=subtree_ids).count()
+    key_ids = list(ApiKey.objects.filter(tenant=tenant, scope_id__in=subtree_ids).values_list("pk", flat=True))
+    policy_ids = list(Policy.objects.filter(tenant=tenant, scope_id__in=subtree_ids).values_list("pk", flat=True))
+    _scrub_admin_log(
+        {Memory: doomed, Entity: pruned, Scope: subtree_ids, Member: [member.pk], ApiKey: key_ids, Policy: policy_ids}
+    )
     # the user node's deletion cascades to the nodes below it, the member row, and keys/policies bound there
     _, deleted = member.scope.delete()
     scope_count = deleted.get(Scope._meta.label, 0)
@@ -88,8 +94,22 @@ def user_erase(*, tenant: Tenant, user_id: str, within: Scope | None = None) -> 
         user_id=user_id,
         memories=memory_count,
         links=link_count,
-        entities=pruned,
+        entities=len(pruned),
         scopes=scope_count,
-        api_keys=key_count,
-        policies=policy_count,
+        api_keys=len(key_ids),
+        policies=len(policy_ids),
     )
+
+
+ERASED_REPR = "(erased)"
+
+
+def _scrub_admin_log(objects: dict[type, Iterable[int]]) -> None:
+    """The admin's LogEntry rows keep each object's str() (a memory's title or first 60 characters) and change
+    messages: keep the record that an admin acted, drop the words."""
+    for model, ids in objects.items():
+        ids = [str(pk) for pk in ids]
+        if ids:
+            LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(model), object_id__in=ids).update(
+                object_repr=ERASED_REPR, change_message=""
+            )

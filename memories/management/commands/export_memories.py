@@ -15,6 +15,8 @@ from orgmemory.errors import DomainError
 def memory_as_record(memory: Memory) -> dict:
     return {
         "external_id": memory.external_id or None,
+        # the authoring member: import restores the link, so a later erasure of that user still finds the memory
+        "user_id": memory.author_member.user_id if memory.author_member_id else None,
         "scope": memory.scope.tag,
         "kind": memory.kind,
         "title": memory.title,
@@ -40,7 +42,9 @@ class Command(BaseCommand):
     def handle(self, *args, tenant: str, scope: str | None, output: str | None, **options):
         try:
             tenant_obj = tenant_get(slug=tenant)
-            memories = Memory.objects.for_tenant(tenant_obj).live().select_related("scope").order_by("id")
+            memories = (
+                Memory.objects.for_tenant(tenant_obj).live().select_related("scope", "author_member").order_by("id")
+            )
             if scope:
                 node = scope_get_by_tag(tenant=tenant_obj, tag=scope)
                 memories = memories.filter(scope__in=scope_subtree(tenant=tenant_obj, scope=node))

@@ -401,18 +401,24 @@ def memory_delete(*, memory: Memory) -> int:
     return memories_delete(memory_ids=[memory.pk])
 
 
-@transaction.atomic
-def memories_delete(*, memory_ids: list[int]) -> int:
-    """Delete memories with their superseded history, chunks and graph links; the rows are locked first (in id
-    order), so an embedding or link task writing chunks or links for one of them finishes before the delete
-    collects them (else its rows would break the foreign keys at commit) and a later one finds the memory gone.
-    Every bulk delete (by query, session, erasure) goes through here. Returns the number of memories deleted."""
+def memories_with_history(*, memory_ids: list[int]) -> set[int]:
+    """The ids and every older version they superseded, transitively: what deleting them deletes."""
     ids, frontier = set(memory_ids), list(memory_ids)
     while frontier:
         frontier = list(
             Memory.objects.filter(superseded_by_id__in=frontier).exclude(pk__in=ids).values_list("pk", flat=True)
         )
         ids.update(frontier)
+    return ids
+
+
+@transaction.atomic
+def memories_delete(*, memory_ids: list[int]) -> int:
+    """Delete memories with their superseded history, chunks and graph links; the rows are locked first (in id
+    order), so an embedding or link task writing chunks or links for one of them finishes before the delete
+    collects them (else its rows would break the foreign keys at commit) and a later one finds the memory gone.
+    Every bulk delete (by query, session, erasure) goes through here. Returns the number of memories deleted."""
+    ids = memories_with_history(memory_ids=memory_ids)
     locked = list(Memory.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
     # the collector sends pre_delete per row (history included), so the graph's hand-off sees each one's links
     _, per_model = Memory.objects.filter(pk__in=locked).delete()
