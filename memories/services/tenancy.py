@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -208,7 +209,16 @@ def member_provision(*, tenant: Tenant, user_id: str) -> Member:
     parent = policy["default_scope"] or Scope.objects.for_tenant(tenant).filter(parent__isnull=True).first()
     if parent is None:
         raise ValidationFailed("the tenant has no scope tree to provision users into", code="no_scope_tree")
-    return _member_create(tenant=tenant, user_id=user_id, parent=parent, user_level=tenant.user_level)
+    try:
+        with transaction.atomic():
+            return _member_create(tenant=tenant, user_id=user_id, parent=parent, user_level=tenant.user_level)
+    except (IntegrityError, DjangoValidationError):
+        # a concurrent first request for the same user created them first (full_clean's uniqueness check saw it,
+        # or the unique constraint made us wait for its commit): use theirs
+        member = Member.objects.for_tenant(tenant).select_related("scope").filter(user_id=user_id).first()
+        if member is None:
+            raise
+        return member
 
 
 # --- policies ---------------------------------------------------------------------------------------------------

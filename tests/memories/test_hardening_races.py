@@ -145,3 +145,23 @@ def test_erasing_a_user_while_writes_for_them_are_in_flight_leaves_no_residue(ac
     assert not Memory.objects.filter(tenant=acme, content__contains=marker).exists()
     assert not Memory.objects.filter(scope_id=albert_scope_id).exists()
     assert not Member.objects.filter(tenant=acme, user_id="albert").exists()
+
+
+def test_concurrent_first_writes_of_a_new_user_provision_them_once(acme):
+    from memories.models import Policy
+
+    Policy.objects.filter(tenant=acme, scope__isnull=True).update(auto_provision_users=True)
+    _, plain = api_key_create(tenant=acme, name="provision-key", permissions=["read", "write"])
+
+    def work(index: int):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {plain}")
+        events = [{"id": "e1", "text": "First words of a newcomer."}]
+        return client.post("/api/v1/sessions", {"user_id": "newcomer", "session_id": "first", "events": events})
+
+    responses = run_together(4, work)
+
+    assert [r for r in responses if isinstance(r, Exception)] == []
+    assert sorted(response.status_code for response in responses) == [200, 200, 200, 201]
+    assert Member.objects.filter(tenant=acme, user_id="newcomer").count() == 1
+    assert Memory.objects.filter(tenant=acme, source_session="first").count() == 1
