@@ -56,5 +56,8 @@ def test_sweeper_task_recovers_a_failed_memory_on_the_worker(acme, worker):
 
     sweep_unindexed.delay()
 
-    assert wait_for(lambda: Memory.objects.get(pk=memory.pk).index_state == IndexState.READY)
-    assert Memory.objects.get(pk=memory.pk).links_state == IndexState.READY
+    def recovered():  # the sweeper queues the embedding, then the link extraction: two tasks, in that order
+        row = Memory.objects.get(pk=memory.pk)
+        return row.index_state == IndexState.READY and row.links_state == IndexState.READY
+
+    assert wait_for(recovered), "the sweeper's tasks did not index the memory"
