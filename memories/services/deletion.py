@@ -17,6 +17,7 @@ from memories.services.memory import (
     memory_delete,
     memory_scope_resolve,
 )
+from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import PermissionDenied, ValidationFailed
 
 TEXT_SEARCH_CONFIG = "english"
@@ -59,6 +60,7 @@ def _plain_tsquery_is_empty(query: str) -> bool:
         return not cursor.fetchone()[0]
 
 
+@retried_on_deadlock
 @transaction.atomic
 def memories_delete_by_query(
     *,

@@ -15,6 +15,7 @@ from graph.services import entity_names_forget_unused
 from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
 from memories.selectors import scope_subtree
 from memories.services.memory import memories_delete, memories_with_history
+from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import NotFound, PermissionDenied
 from orgmemory.utils import validate_key
 
@@ -33,6 +34,7 @@ class ErasureResult:
         return asdict(self)
 
 
+@retried_on_deadlock
 @transaction.atomic
 def user_erase(*, tenant: Tenant, user_id: str, within: Scope | None = None) -> ErasureResult:
     """Erase ``user_id`` from the tenant: every memory at their user node (and below it, whoever wrote it), every

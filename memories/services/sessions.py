@@ -12,6 +12,7 @@ from django.db import transaction
 from memories.models import Member, Memory, MemoryKind, Scope, Tenant
 from memories.selectors import scope_chain_for_scope, scope_subtree
 from memories.services.memory import Author, memories_delete, memory_create
+from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import DomainError, ValidationFailed
 
 SESSION_ID_MAX = 256
@@ -35,6 +36,7 @@ def _clean_session_id(session_id: Any) -> str:
     return session_id.strip()
 
 
+@retried_on_deadlock
 def session_ingest(
     *, tenant: Tenant, author: Author, app_name: str, session_id: str, events: Sequence[dict[str, Any]]
 ) -> SessionIngestResult:
@@ -83,6 +85,7 @@ def session_ingest(
     return result
 
 
+@retried_on_deadlock
 @transaction.atomic
 def session_delete(*, tenant: Tenant, member: Member, session_id: str, within: Scope | None = None) -> int:
     """Delete the memories ``member`` wrote in ``session_id`` (on their own scope chain, and inside ``within``'s

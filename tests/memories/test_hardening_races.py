@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,7 @@ from tests.api.conftest import error_of
 pytestmark = pytest.mark.django_db(transaction=True)
 
 THREADS = 8
+ADMIN = Author(kind="admin", label="admin:test")
 
 
 def run_together(count: int, work: Callable[[int], Any]) -> list[Any]:
@@ -165,3 +167,36 @@ def test_concurrent_first_writes_of_a_new_user_provision_them_once(acme):
     assert sorted(response.status_code for response in responses) == [200, 200, 200, 201]
     assert Member.objects.filter(tenant=acme, user_id="newcomer").count() == 1
     assert Memory.objects.filter(tenant=acme, source_session="first").count() == 1
+
+
+def test_a_batch_picked_as_a_deadlock_victim_is_retried_not_failed(acme):
+    """Two transactions write the same two texts in opposite orders: PostgreSQL aborts one of them. The batch
+    (a whole transaction of its own) runs again and finds both texts stored by the other."""
+    from django.db import transaction
+
+    from memories.services.memory import memory_create_batch
+
+    first, second = "Deadlock text one about runbooks.", "Deadlock text two about pagers."
+    holding_first = threading.Event()
+
+    def work(index: int):
+        if index == 0:  # holds `first`, then (once the batch waits on it) wants `second`
+            with transaction.atomic():
+                memory_create(tenant=acme, author=ADMIN, content=first, scope="team:platform")
+                holding_first.set()
+                # the batch stores `second`, then waits for `first`, so this wait closes the cycle: the batch,
+                # waiting longer, is the one PostgreSQL's deadlock check aborts
+                time.sleep(0.3)
+                return memory_create(tenant=acme, author=ADMIN, content=second, scope="team:platform")
+        holding_first.wait(timeout=30)
+        return memory_create_batch(
+            tenant=acme,
+            author=ADMIN,
+            items=[{"content": second, "scope": "team:platform"}, {"content": first, "scope": "team:platform"}],
+        )
+
+    results = run_together(2, work)
+
+    assert [result for result in results if isinstance(result, Exception)] == []
+    assert [result.deduplicated for result in results[1]] == [True, True]
+    assert Memory.objects.live().filter(tenant=acme, scope__key="platform").count() == 2

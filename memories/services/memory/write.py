@@ -30,6 +30,7 @@ from memories.services.memory.validation import (
     _clean_text,
     content_hash,
 )
+from memories.services.retry import retried_on_deadlock
 from memories.services.tenancy import policy_effective
 from memories.textsim import (
     NEAR_DUPLICATE_JACCARD,
@@ -46,6 +47,7 @@ TEXT_SEARCH_CONFIG = "english"
 _RESOLVED_FIELDS = ["search_vector", "tenant", "scope", "author_member", "author_user", "superseded_by"]
 
 
+@retried_on_deadlock
 def memory_create(
     *,
     tenant: Tenant,
@@ -273,6 +275,7 @@ def _write_search_vector(memory: Memory, *, glossary: dict[str, str]) -> None:
     )
 
 
+@retried_on_deadlock
 @transaction.atomic
 def memory_update(
     *,
@@ -412,6 +415,7 @@ def memories_with_history(*, memory_ids: list[int]) -> set[int]:
     return ids
 
 
+@retried_on_deadlock
 @transaction.atomic
 def memories_delete(*, memory_ids: list[int]) -> int:
     """Delete memories with their superseded history, chunks and graph links; the rows are locked first (in id
@@ -425,6 +429,7 @@ def memories_delete(*, memory_ids: list[int]) -> int:
     return per_model.get(Memory._meta.label, 0)
 
 
+@retried_on_deadlock
 def memory_create_batch(*, tenant: Tenant, author: Author, items: list[dict[str, Any]]) -> list[WriteResult]:
     """Create several memories in one transaction (all or nothing): a bad item raises with its index."""
     results = []
