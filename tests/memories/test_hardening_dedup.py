@@ -84,3 +84,51 @@ def test_a_write_at_a_node_deleted_meanwhile_is_a_404(acme):
         memory_create(tenant=acme, author=ADMIN, content="Too late.", scope=data)
 
     assert not Memory.objects.filter(content="Too late.").exists()
+
+
+def test_the_migration_folds_existing_twins_into_the_history_of_a_live_one(acme):
+    """0007 runs on databases that already hold twins (written before the index): each later twin becomes history
+    of the earliest live one, an expired twin included, so the unique index can be built."""
+    import importlib
+
+    from django.db import connection
+
+    fold = importlib.import_module("memories.migrations.0007_unique_live_content").FOLD_TWINS
+    kept = memory_create(tenant=acme, author=ADMIN, content="Twin text.", scope="team:platform").memory
+    other = memory_create(tenant=acme, author=ADMIN, content="Lonely text.", scope="team:platform").memory
+    with connection.cursor() as cursor:
+        cursor.execute("DROP INDEX memory_unique_live_content")  # as before the migration (rolled back after)
+    past = timezone.now() - timedelta(days=1)
+    expired = Memory.objects.create(
+        tenant=acme, scope=kept.scope, content="twin text.", content_hash=kept.content_hash, expires_at=past
+    )
+    Memory.objects.filter(pk=expired.pk).update(id=kept.pk - 1000)  # an older, expired twin: not the keeper
+    later = Memory.objects.create(tenant=acme, scope=kept.scope, content="TWIN text.", content_hash=kept.content_hash)
+
+    with connection.cursor() as cursor:
+        cursor.execute(fold)
+
+    rows = dict(Memory.objects.filter(content_hash=kept.content_hash).values_list("pk", "superseded_by_id"))
+    assert rows == {kept.pk - 1000: kept.pk, kept.pk: None, later.pk: kept.pk}
+    assert Memory.objects.get(pk=other.pk).superseded_by_id is None
+
+
+def test_the_migration_drops_quotes_from_stored_contradiction_warnings(acme):
+    import importlib
+
+    from django.apps import apps
+
+    drop_quotes = importlib.import_module("memories.migrations.0008_warnings_without_quotes").drop_quotes
+    memory = memory_create(tenant=acme, author=ADMIN, content="We deploy on Fridays.", scope="team:platform").memory
+    quoted = [
+        {"code": "possible_contradiction", "memory_id": 7, "message": "this may contradict memory 7: Bea's words"},
+        {"code": "other", "message": "kept as it is"},
+    ]
+    Memory.objects.filter(pk=memory.pk).update(warnings=quoted)
+
+    drop_quotes(apps, None)
+
+    assert Memory.objects.get(pk=memory.pk).warnings == [
+        {"code": "possible_contradiction", "memory_id": 7, "message": "this may contradict memory 7"},
+        {"code": "other", "message": "kept as it is"},
+    ]
