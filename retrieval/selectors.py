@@ -41,7 +41,7 @@ from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 TEXT_SEARCH_CONFIG = "english"
 BM25_K1 = 1.5
 BM25_B = 0.5
-KEYWORD_CANDIDATES = 1000  # rows scored per search at most
+KEYWORD_CANDIDATES = 500  # rows scored per search at most
 _MAX_QUERY_LEXEMES = 32
 _TRIGRAM_MIN_QUERY = 3
 _TRIGRAM_MAX_QUERY = 200
