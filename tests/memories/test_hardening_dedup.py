@@ -132,3 +132,25 @@ def test_the_migration_drops_quotes_from_stored_contradiction_warnings(acme):
         {"code": "possible_contradiction", "memory_id": 7, "message": "this may contradict memory 7"},
         {"code": "other", "message": "kept as it is"},
     ]
+
+
+def test_updating_a_stale_copy_does_not_revive_a_memory_superseded_meanwhile(acme):
+    older = memory_create(
+        tenant=acme,
+        author=ADMIN,
+        content="Our team wiki lives on the confluence space alpha for every project",
+        scope="team:data",
+    ).memory
+    stale_copy = Memory.objects.get(pk=older.pk)
+    newer = memory_create(
+        tenant=acme,
+        author=ADMIN,
+        content="Our team wiki lives on the confluence space beta for every project",
+        scope="team:data",
+    ).memory
+    assert Memory.objects.get(pk=older.pk).superseded_by_id == newer.pk
+
+    memory_update(memory=stale_copy, author=ADMIN, title="Wiki")
+
+    assert Memory.objects.get(pk=older.pk).superseded_by_id == newer.pk
+    assert list(Memory.objects.live().filter(tenant=acme, scope__key="data")) == [newer]

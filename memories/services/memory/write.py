@@ -328,8 +328,14 @@ def memory_update(
 
 
 def _lock_memory(memory: Memory) -> None:
-    if Memory.objects.select_for_update().filter(pk=memory.pk).values_list("pk", flat=True).first() is None:
+    """Lock the row for the rest of the transaction (deleted meanwhile → 404) and take its current history state,
+    so saving the caller's copy can neither re-insert a deleted memory nor revive a since-superseded one."""
+    current = (
+        Memory.objects.select_for_update().filter(pk=memory.pk).values_list("superseded_by_id", "superseded_at").first()
+    )
+    if current is None:
         raise NotFound(f"memory {memory.pk} no longer exists", code="memory_not_found")
+    memory.superseded_by_id, memory.superseded_at = current
 
 
 def _save_unless_duplicate(memory: Memory, **save_options: Any) -> None:
