@@ -67,8 +67,12 @@ def memory_create(
 
     Outcomes: an exact duplicate (same normalised content, same scope, live) or a re-ingested event /
     external id returns the existing memory (``deduplicated``); a near-duplicate (word-shingle Jaccard ≥ 0.5,
-    same scope and kind) is superseded by the new memory (kept as history); an opposite-polarity twin adds a
-    ``possible_contradiction`` warning and archives nothing. Raises a DomainError subclass on bad input.
+    same scope and kind) is superseded by the new memory (kept as history), unless it is an admin-curated policy
+    and the author may not curate (then it is kept, with a ``policy_protected`` warning); an opposite-polarity twin
+    adds a ``possible_contradiction`` warning and archives nothing; an expired exact twin becomes the new memory's
+    history. Identical concurrent writes store one row (a unique index of live content): the others get it back,
+    ``deduplicated``. Raises a DomainError subclass on bad input, NotFound when the scope or the author's member
+    was erased meanwhile.
     """
     content = _clean_text(content, field_name="content", required=True)
     title = _clean_text(title, field_name="title", required=False)
