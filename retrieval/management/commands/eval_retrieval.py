@@ -52,6 +52,7 @@ TOP_K = 10
 WORLD_FAMILIES = ("attended", "works_at", "invested_in", "advises")
 PUBLISHED = "published (gbrain-evals): keyword 0.171/0.624, vector 0.108/0.407, hybrid 0.192/0.687, oracle 0.342/0.979"
 _TOKEN_RE = re.compile(r"\w+")
+_TAGLINE_RE = re.compile(r"\s[-–—:|]\s|\s\(")
 
 
 def bm25_tokens(text: str) -> list[str]:
@@ -411,7 +412,8 @@ def _named_share(answer: str, wanted: frozenset[str], title_of: dict) -> float:
     if not wanted:
         return 0.0
     text = answer.casefold()
-    names = [(title_of.get(slug) or "").split(" - ")[0].split(" (")[0].casefold() for slug in wanted]
+    # a page title's entity name: before a tagline ("Demo Day W24 — Acme", "Meta (Cybersecurity)")
+    names = [_TAGLINE_RE.split(title_of.get(slug) or "")[0].strip().casefold() for slug in wanted]
     return sum(1 for name in names if name and name in text) / len(wanted)
 
 
