@@ -369,6 +369,10 @@ _INBOUND_PHRASES = {
 PATH_LISTED = 5  # names shown per intermediate step
 
 
+def _phrase(relationship: str, direction: str) -> str:
+    return _INBOUND_PHRASES[relationship] if direction == INBOUND else _VERBS.get(relationship, relationship)
+
+
 def path_answer(*, seed: str, steps: Sequence[tuple[str, str, Sequence[Edge]]]) -> Answer | None:
     """A zero-LLM answer to a path question: the final entities, each cited by the memory stating its last
     edge, then the path walked ("… — via Sequoia → invested in → Acme [1], Beta [2] → founded by → …").
@@ -390,20 +394,21 @@ def path_answer(*, seed: str, steps: Sequence[tuple[str, str, Sequence[Edge]]]) 
                 names[key] = (name.strip(), edge.memory_id)
         return list(names.values())
 
-    trail = [seed]
-    for relationship, direction, edges in steps[:-1]:
-        names = reached(relationship, direction, edges)
-        phrase = _VERBS.get(relationship, relationship) if direction != INBOUND else _INBOUND_PHRASES[relationship]
-        shown = [f"{name} {citer.cite(memory_id)}" for name, memory_id in names[:PATH_LISTED]]
-        more = len(names) - len(shown)
-        trail += [phrase, _join(shown, more=more) if shown else "nothing"]
     relationship, direction, edges = steps[-1]
     finals = reached(relationship, direction, edges)
     if not finals:
         return None
+    # the final names are read first, so they take the first numbers
     answer = [f"{name} {citer.cite(memory_id)}" for name, memory_id in finals[:MAX_LISTED]]
     more = len(finals) - len(answer)
-    phrase = _VERBS.get(relationship, relationship) if direction != INBOUND else _INBOUND_PHRASES[relationship]
-    trail += [phrase, "…"]
+    trail = [seed]
+    for step_relationship, step_direction, step_edges in steps[:-1]:
+        names = reached(step_relationship, step_direction, step_edges)
+        shown = [f"{name} {citer.cite(memory_id)}" for name, memory_id in names[:PATH_LISTED]]
+        trail += [
+            _phrase(step_relationship, step_direction),
+            _join(shown, more=len(names) - len(shown)) if shown else "nothing",
+        ]
+    trail += [_phrase(relationship, direction), "…"]
     text = f"{_join(answer, more=more)} — via {' → '.join(trail)}."
     return Answer(text=text, citations=citer.citations(), used_llm=False)

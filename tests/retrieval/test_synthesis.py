@@ -17,6 +17,7 @@ from retrieval.synthesis import (
     build_prompt,
     cited_list_answer,
     parse_llm_answer,
+    path_answer,
     relational_answer,
     synthesize,
 )
@@ -477,3 +478,54 @@ class TestAnalyzeGaps:
         rows_before, seen_before = list(rows), dict(seen)
         analyze_gaps(query="deploy", rows=rows, entity_last_seen=seen, now=NOW, top_score=0.5)
         assert rows == rows_before and seen == seen_before
+
+
+# --- path_answer -------------------------------------------------------------------------------------------------
+
+
+class TestPathAnswer:
+    STEPS = [
+        (
+            "invested_in",
+            OUTBOUND,
+            [Edge("Bob Jones", "invested_in", "Acme", 11), Edge("Bob Jones", "invested_in", "Beta", 12)],
+        ),
+        ("founded", INBOUND, [Edge("Alice Smith", "founded", "Acme", 21), Edge("Frank Ode", "founded", "Beta", 22)]),
+    ]
+
+    def test_names_the_final_entities_with_citations_then_the_path(self):
+        answer = path_answer(seed="Bob Jones", steps=self.STEPS)
+
+        assert answer.text == (
+            "Alice Smith [1] and Frank Ode [2] — via Bob Jones → invested in → Acme [3] and Beta [4] → founded by → …."
+        )
+        assert answer.citations == ((1, 21), (2, 22), (3, 11), (4, 12))
+        assert answer.used_llm is False
+
+    def test_a_name_reached_twice_is_listed_once_and_the_seed_never(self):
+        steps = [
+            self.STEPS[0],
+            (
+                "founded",
+                INBOUND,
+                [
+                    Edge("Alice Smith", "founded", "Acme", 21),
+                    Edge("alice  smith", "founded", "Beta", 23),
+                    Edge("Bob Jones", "founded", "Beta", 24),
+                ],
+            ),
+        ]
+        answer = path_answer(seed="Bob Jones", steps=steps)
+
+        assert answer.text.startswith("Alice Smith [1] — via")
+
+    def test_nothing_reached_is_no_answer(self):
+        assert path_answer(seed="Bob Jones", steps=[self.STEPS[0], ("founded", INBOUND, [])]) is None
+        assert path_answer(seed="Bob Jones", steps=[]) is None
+
+    def test_the_deterministic_synthesis_prefers_the_path_and_says_when_nothing_is_relevant(self):
+        path = path_answer(seed="Bob Jones", steps=self.STEPS)
+
+        assert synthesize(question="q", rows=ROWS, llm=None, path=path) == path
+        nothing = synthesize(question="q", rows=ROWS, llm=None, no_relevant=True)
+        assert nothing == Answer("Nothing visible to you answers this.", (), False)
