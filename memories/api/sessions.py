@@ -9,7 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent
+from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent, key_is_curator
 from memories.services.sessions import session_delete, session_ingest
 from orgmemory.api.base import ApiView
 from orgmemory.api.serializers import error_responses
@@ -126,6 +126,10 @@ class SessionDeleteApi(ApiView):
     def delete(self, request: Request, session_id: str) -> Response:
         caller = self.caller(self.user_id_from(request))
         deleted = session_delete(
-            tenant=self.tenant, member=caller.member, session_id=session_id, within=self.api_key.scope
+            tenant=self.tenant,
+            member=caller.member,
+            session_id=session_id,
+            within=self.api_key.scope,
+            curator=key_is_curator(self.api_key),
         )
         return Response({"session_id": session_id, "deleted": deleted})

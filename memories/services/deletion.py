@@ -9,16 +9,16 @@ from dataclasses import dataclass, field
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection, transaction
 
-from memories.models import Member, Memory, MemoryKind, Scope, Tenant
+from memories.models import Member, Memory, Scope, Tenant
 from memories.services.memory import (
     Author,
+    memories_check_may_delete,
     memories_delete,
-    memory_check_may_change,
     memory_delete,
     memory_scope_resolve,
 )
 from memories.services.retry import retried_on_deadlock
-from orgmemory.errors import PermissionDenied, ValidationFailed
+from orgmemory.errors import ValidationFailed
 
 TEXT_SEARCH_CONFIG = "english"
 QUERY_MAX_CHARS = 2000
@@ -50,7 +50,7 @@ def memory_delete_by_member(*, tenant: Tenant, member: Member, memory: Memory, c
         raise ValueError("memory of another tenant")
     author = _agent(member, curator)
     memory_scope_resolve(tenant=tenant, author=author, scope=memory.scope)
-    memory_check_may_change(memory=memory, author=author)
+    memories_check_may_delete(memory_ids=[memory.pk], author=author)
     return memory_delete(memory=memory)
 
 
@@ -104,17 +104,7 @@ def memories_delete_by_query(
             code="too_many_matches",
             details={"limit": MAX_DELETE_BY_QUERY},
         )
-    if not curator:
-        protected = list(
-            matches.filter(kind=MemoryKind.POLICY, author_member__isnull=True).values_list("pk", flat=True)
-        )
-        if protected:
-            raise PermissionDenied(
-                "the query matches admin-curated policy memories, which only an admin or a key with the `admin` "
-                "permission may delete; narrow the query",
-                code="policy_protected",
-                details={"ids": protected},
-            )
+    memories_check_may_delete(memory_ids=ids, author=_agent(member, curator))
     if ids and not dry_run:
         memories_delete(memory_ids=ids)  # with their superseded history, which must not become live again
     return DeleteByQueryResult(scope=target, ids=ids, dry_run=dry_run)

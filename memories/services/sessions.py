@@ -11,7 +11,7 @@ from django.db import transaction
 
 from memories.models import Member, Memory, MemoryKind, Scope, Tenant
 from memories.selectors import scope_chain_for_scope, scope_subtree
-from memories.services.memory import Author, memories_delete, memory_create
+from memories.services.memory import Author, memories_check_may_delete, memories_delete, memory_create
 from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import DomainError, ValidationFailed
 
@@ -87,11 +87,14 @@ def session_ingest(
 
 @retried_on_deadlock
 @transaction.atomic
-def session_delete(*, tenant: Tenant, member: Member, session_id: str, within: Scope | None = None) -> int:
+def session_delete(
+    *, tenant: Tenant, member: Member, session_id: str, within: Scope | None = None, curator: bool = False
+) -> int:
     """Delete the memories ``member`` wrote in ``session_id`` (on their own scope chain, and inside ``within``'s
     subtree when given: a key restricted to a subtree deletes nothing outside it), with their superseded history;
     links go with them and entity counts are recounted on commit. Returns how many of the session's memories were
-    deleted (0 for an unknown session)."""
+    deleted (0 for an unknown session). Refused (403 ``policy_protected``) when that would delete an admin-curated
+    policy the session's memories replaced, unless ``curator`` (the key has the ``admin`` permission)."""
     session_id = _clean_session_id(session_id)
     chain_ids = [scope.pk for scope in scope_chain_for_scope(tenant=tenant, scope=member.scope)]
     if within is not None:
@@ -101,5 +104,6 @@ def session_delete(*, tenant: Tenant, member: Member, session_id: str, within: S
         tenant=tenant, source_session=session_id, author_member=member, scope_id__in=chain_ids
     )
     ids = list(memories.values_list("pk", flat=True))
+    memories_check_may_delete(memory_ids=ids, author=Author(kind="agent", member=member, curator=curator))
     memories_delete(memory_ids=ids)  # with their superseded history, which must not become live again
     return len(ids)

@@ -97,3 +97,26 @@ def test_an_agent_may_still_change_an_admin_fact(acme, api):
     response = api.patch(f"/api/v1/memories/{fact.pk}", {"user_id": "albert", "title": "CI"}, format="json")
 
     assert response.status_code == 200
+
+
+def test_an_agent_cannot_delete_a_curated_policy_through_the_newer_version_that_superseded_it(
+    acme, api, admin_key, policy
+):
+    """A key with `admin` replaced the policy through an agent write; deleting that newer version would take the
+    curated one with it (history goes with the memory it led to), so a plain agent may not."""
+    newer = admin_key.post(
+        "/api/v1/memories",
+        {"user_id": "albert", "content": AGENT_NEAR, "scope": "team:platform", "kind": "policy", "session_id": "s9"},
+    ).json()
+    assert newer["supersedes"] == policy.pk
+
+    single = api.delete(f"/api/v1/memories/{newer['id']}?user_id=albert")
+    by_query = api.post(
+        "/api/v1/memories/delete-by-query", {"user_id": "albert", "query": "reviewer today", "scope": "team:platform"}
+    )
+    session = api.delete("/api/v1/sessions/s9?user_id=albert")
+
+    assert [single.status_code, by_query.status_code, session.status_code] == [403, 403, 403]
+    assert {error_of(response)["code"] for response in (single, by_query, session)} == {"policy_protected"}
+    assert Memory.objects.filter(pk__in=[policy.pk, newer["id"]]).count() == 2
+    assert admin_key.delete(f"/api/v1/memories/{newer['id']}?user_id=albert").status_code == 200

@@ -21,6 +21,7 @@ from memories.services.memory.validation import (
 from memories.services.memory.write import (
     NEAR_DUPLICATE_CANDIDATES,
     TEXT_SEARCH_CONFIG,
+    memories_check_may_delete,
     memories_delete,
     memories_with_history,
     memory_check_may_change,
@@ -45,6 +46,7 @@ __all__ = [
     "memory_check_may_change",
     "memory_create",
     "memory_create_batch",
+    "memories_check_may_delete",
     "memories_delete",
     "memories_with_history",
     "memory_delete",

@@ -198,6 +198,25 @@ def memory_check_may_change(*, memory: Memory, author: Author) -> None:
         )
 
 
+def memories_check_may_delete(*, memory_ids: list[int], author: Author) -> None:
+    """PermissionDenied ``policy_protected`` (with the ids) when deleting ``memory_ids`` would delete an
+    admin-curated policy — one of them, or one in the history they take with them — and ``author`` may not."""
+    if author.may_curate or not memory_ids:
+        return
+    protected = sorted(
+        Memory.objects.filter(
+            pk__in=memories_with_history(memory_ids=memory_ids), kind=MemoryKind.POLICY, author_member__isnull=True
+        ).values_list("pk", flat=True)
+    )
+    if protected:
+        raise PermissionDenied(
+            "that would delete admin-curated policy memories (or the history they replaced), which only an admin "
+            "or a key with the `admin` permission may delete",
+            code="policy_protected",
+            details={"ids": protected},
+        )
+
+
 def _replayed(existing: Memory, *, author: Author) -> WriteResult:
     """A re-sent event / external id: return the stored memory, unless the author could not see it (another
     user's private memory), which is a conflict that reveals nothing about it."""
