@@ -77,3 +77,15 @@ def test_writing_and_searching_text_with_a_dotless_i_under_an_ai_glossary(acme):
 
     assert Memory.objects.get(pk=memory.pk).search_vector is not None
     assert response.status_code == 200, response.content
+
+
+def test_the_embedding_texts_of_a_memory_with_a_dotless_i_are_built():
+    """The sweep embeds chunk texts built with the glossary: a batch holding such a memory used to fail whole."""
+    from memories.models import Memory
+    from memories.services.indexing import chunk_texts_for
+
+    memory = Memory(title="Aİ plan", content="The aı rollout starts Monday.")
+
+    assert chunk_texts_for(memory, {"ai": "artificial intelligence"}) == [
+        "Aİ (artificial intelligence) plan. The aı (artificial intelligence) rollout starts Monday."
+    ]
