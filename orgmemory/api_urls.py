@@ -17,7 +17,7 @@ from memories.api import (
 )
 from orgmemory.api.exceptions import error_body
 from orgmemory.health import HealthApi
-from retrieval.api import SearchApi
+from retrieval.api import RecallApi, SearchApi
 
 app_name = "api"
 
@@ -35,6 +35,7 @@ urlpatterns = [
     path("sessions", SessionIngestApi.as_view(), name="sessions"),
     path("sessions/<str:session_id>", SessionDeleteApi.as_view(), name="session"),
     path("search", SearchApi.as_view(), name="search"),
+    path("recall", RecallApi.as_view(), name="recall"),
     path("users/<str:user_id>", UserEraseApi.as_view(), name="user"),
     path("entities", EntityListApi.as_view(), name="entities"),
     path("entities/<int:entity_id>", EntityDetailApi.as_view(), name="entity"),

@@ -12,6 +12,14 @@ from orgmemory.api.base import ApiView
 from orgmemory.api.serializers import ScopeField, ScopeRefSerializer, error_responses
 from retrieval.llm import llm_from_settings
 from retrieval.presenters import result_as_dict
+from retrieval.recall import (
+    MAX_BUDGET_CHARS,
+    MAX_BUDGET_TOKENS,
+    MIN_BUDGET_CHARS,
+    MIN_BUDGET_TOKENS,
+    recall_block,
+    recall_budget,
+)
 from retrieval.services import DEFAULT_AUTOCUT, MAX_QUERY_CHARS, MAX_TOP_K, SearchOptions, search_memories
 
 
@@ -177,3 +185,115 @@ class SearchApi(ApiView):
             llm=llm_from_settings() if options.synthesize else None,
         )
         return Response(result_as_dict(result))
+
+
+class RecallInputSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, help_text="Whose scope chain to recall from.")
+    task = serializers.CharField(max_length=MAX_QUERY_CHARS, help_text="What the agent is about to do.")
+    budget_chars = serializers.IntegerField(
+        min_value=MIN_BUDGET_CHARS, max_value=MAX_BUDGET_CHARS, required=False, help_text="Exactly one budget."
+    )
+    budget_tokens = serializers.IntegerField(
+        min_value=MIN_BUDGET_TOKENS,
+        max_value=MAX_BUDGET_TOKENS,
+        required=False,
+        help_text="Exactly one budget; a token counts as 4 characters.",
+    )
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=MemoryKind.choices), required=False, default=list, max_length=10
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        recall_budget(budget_chars=attrs.get("budget_chars"), budget_tokens=attrs.get("budget_tokens"))
+        return attrs
+
+
+class RecallItemSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The memory id cited in the line.")
+    kind = serializers.ChoiceField(choices=MemoryKind.choices)
+    scope = serializers.CharField(help_text="The memory's scope tag, e.g. `team:platform`.")
+    line = serializers.CharField(help_text="The line as it appears in `block`.")
+    pinned = serializers.BooleanField(help_text="An on-topic policy (listed first).")
+
+
+class RecallOutputSerializer(serializers.Serializer):
+    block = serializers.CharField(help_text="Lines `- [kind #id] text` joined by newlines; empty when nothing fits.")
+    items = RecallItemSerializer(many=True)
+    used_chars = serializers.IntegerField(help_text="len(block), never above budget_chars.")
+    budget_chars = serializers.IntegerField(help_text="The budget in characters (budget_tokens × 4).")
+    no_relevant_memory = serializers.BooleanField(help_text="The search found nothing relevant: the block is empty.")
+
+
+class RecallApi(ApiView):
+    required_permission = "read"
+
+    @extend_schema(
+        operation_id="recall",
+        tags=["search"],
+        summary="A prompt-ready block of what a user's chain knows about a task",
+        description=(
+            "Runs the search for `task` on the user's scope chain and returns one line per memory, cited by id "
+            "(`- [policy #123] Title: text`): the **on-topic policies first** (`pinned`: policies the search ranks "
+            "above its relevance floor, the best one and its near ties — never every policy), then the other "
+            "relevant facts, preferences, events and notes, best first, deduplicated by content, cut to the budget "
+            "in whole lines (only a first line longer than the whole budget is shortened, ending with `…`). Give "
+            f"exactly one budget: `budget_chars` ({MIN_BUDGET_CHARS}–{MAX_BUDGET_CHARS}) or `budget_tokens` "
+            f"({MIN_BUDGET_TOKENS}–{MAX_BUDGET_TOKENS}, 4 characters each). When the search judges nothing relevant "
+            "the block is empty and `no_relevant_memory` is true."
+        ),
+        request=RecallInputSerializer,
+        responses={
+            200: OpenApiResponse(
+                RecallOutputSerializer,
+                examples=[
+                    OpenApiExample(
+                        "a deploy task",
+                        value={
+                            "block": "- [policy #77] Deploy days: We no longer deploy on Fridays.\n"
+                            "- [note #68] Standup: Platform standup is at 09:45 CET every day except Friday.",
+                            "items": [
+                                {
+                                    "id": 77,
+                                    "kind": "policy",
+                                    "scope": "team:platform",
+                                    "line": "- [policy #77] Deploy days: We no longer deploy on Fridays.",
+                                    "pinned": True,
+                                },
+                                {
+                                    "id": 68,
+                                    "kind": "note",
+                                    "scope": "team:platform",
+                                    "line": "- [note #68] Standup: Platform standup is at 09:45 CET every day "
+                                    "except Friday.",
+                                    "pinned": False,
+                                },
+                            ],
+                            "used_chars": 139,
+                            "budget_chars": 800,
+                            "no_relevant_memory": False,
+                        },
+                    )
+                ],
+            ),
+            **error_responses(400, 403, 404),
+        },
+        examples=[
+            OpenApiExample(
+                "a task",
+                request_only=True,
+                value={"user_id": "albert", "task": "prepare the Friday deploy", "budget_tokens": 200},
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = self.validated(RecallInputSerializer, request.data)
+        self.caller(data["user_id"])  # 404 unknown_user; a restricted key recalls only for users inside it
+        block = recall_block(
+            tenant=self.tenant,
+            user_id=data["user_id"],
+            task=data["task"],
+            budget_chars=data.get("budget_chars"),
+            budget_tokens=data.get("budget_tokens"),
+            kinds=tuple(data["kinds"]),
+        )
+        return Response(block.as_dict())

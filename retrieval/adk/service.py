@@ -51,6 +51,27 @@ class OrgMemoryAnswer:
     results: list[MemoryEntry] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class RecallItem:
+    id: int  # the memory id cited in the line
+    kind: str
+    scope: str  # the scope tag
+    line: str
+    pinned: bool  # an on-topic policy (listed first)
+
+
+@dataclass(frozen=True)
+class OrgMemoryRecall:
+    """A prompt-ready block (``POST /recall``): lines ``- [kind #id] text``, on-topic policies first, within the
+    budget. ``block`` is empty when nothing relevant is known (``no_relevant_memory``)."""
+
+    block: str
+    items: tuple[RecallItem, ...]
+    used_chars: int
+    budget_chars: int
+    no_relevant_memory: bool
+
+
 def event_text(event: Event) -> str:
     """The text an event contributes to memory: its text parts without thoughts, function calls or responses
     (ADK's own joining rule: user parts are separate words, model parts are chunks of one string). Partial
@@ -248,6 +269,49 @@ class OrgMemoryService(BaseMemoryService):
             ),
             used_llm=bool(answer.get("used_llm", False)),
             results=[memory_entry(hit) for hit in body.get("results", [])],
+        )
+
+    async def recall(
+        self,
+        *,
+        user_id: str,
+        task: str,
+        budget_chars: int | None = None,
+        budget_tokens: int | None = None,
+        kinds: Sequence[str] = (),
+    ) -> OrgMemoryRecall:
+        """What the user's chain knows about ``task`` as a block to put in a prompt (``POST /recall``): give
+        exactly one budget (characters 200–20,000 or tokens 50–5,000). For a ``preload_memory``-style callback::
+
+            async def preload(callback_context, llm_request):
+                task = callback_context.user_content.parts[0].text
+                recall = await memory.recall(user_id=callback_context.user_id, task=task, budget_tokens=500)
+                if recall.block:
+                    llm_request.append_instructions(["What the organisation knows (cite #ids):\n" + recall.block])
+        """
+        request: dict[str, Any] = {"user_id": user_id, "task": task}
+        if budget_chars is not None:
+            request["budget_chars"] = budget_chars
+        if budget_tokens is not None:
+            request["budget_tokens"] = budget_tokens
+        if kinds:
+            request["kinds"] = list(kinds)
+        body = await self._http.request("POST", "/recall", json=request) or {}
+        return OrgMemoryRecall(
+            block=str(body.get("block") or ""),
+            items=tuple(
+                RecallItem(
+                    id=int(item["id"]),
+                    kind=str(item.get("kind") or ""),
+                    scope=str(item.get("scope") or ""),
+                    line=str(item.get("line") or ""),
+                    pinned=bool(item.get("pinned", False)),
+                )
+                for item in body.get("items", [])
+            ),
+            used_chars=int(body.get("used_chars") or 0),
+            budget_chars=int(body.get("budget_chars") or 0),
+            no_relevant_memory=bool(body.get("no_relevant_memory", False)),
         )
 
     async def _search(

@@ -113,6 +113,7 @@ class TestSchema:
             "/api/v1/sessions",
             "/api/v1/sessions/{session_id}",
             "/api/v1/search",
+            "/api/v1/recall",
             "/api/v1/users/{user_id}",
             "/api/v1/entities",
             "/api/v1/entities/{entity_id}",

@@ -28,7 +28,9 @@ from google.genai import types
 from retrieval.adk import (
     Citation,
     OrgMemoryError,
+    OrgMemoryRecall,
     OrgMemoryService,
+    RecallItem,
     base_url_from_uri,
     event_text,
     org_memory_service_from_uri,
@@ -691,3 +693,50 @@ def test_registering_the_scheme_twice_is_harmless(monkeypatch, server):
     assert service.base_url == server.url
     run(service.search_memory(app_name="a", user_id="albert", query="q"))  # and it talks to that server
     assert server.paths() == ["POST /api/v1/search"]
+
+
+# --- recall -----------------------------------------------------------------------------------------------------
+
+
+def test_recall_posts_the_task_and_budget_and_returns_the_block(server, service):
+    line = "- [policy #77] Deploy days: We no longer deploy on Fridays."
+    server.routes[("POST", "/api/v1/recall")] = Canned(
+        body={
+            "block": line,
+            "items": [{"id": 77, "kind": "policy", "scope": "team:platform", "line": line, "pinned": True}],
+            "used_chars": len(line),
+            "budget_chars": 800,
+            "no_relevant_memory": False,
+        }
+    )
+
+    recall = run(service.recall(user_id="albert", task="prepare the Friday deploy", budget_tokens=200))
+
+    (request,) = server.requests
+    assert (request.method, request.path) == ("POST", "/api/v1/recall")
+    assert request.headers["authorization"] == f"Bearer {KEY}"
+    assert request.body == {"user_id": "albert", "task": "prepare the Friday deploy", "budget_tokens": 200}
+    assert recall == OrgMemoryRecall(
+        block=line,
+        items=(RecallItem(id=77, kind="policy", scope="team:platform", line=line, pinned=True),),
+        used_chars=len(line),
+        budget_chars=800,
+        no_relevant_memory=False,
+    )
+
+
+def test_recall_sends_chars_and_kinds_and_maps_errors(server, service):
+    server.routes[("POST", "/api/v1/recall")] = Canned(
+        400, {"error": {"code": "invalid_budget", "message": "give exactly one budget", "details": {}}}
+    )
+
+    with pytest.raises(OrgMemoryError) as failed:
+        run(service.recall(user_id="albert", task="deploy", budget_chars=500, kinds=["policy", "fact"]))
+
+    assert server.requests[0].body == {
+        "user_id": "albert",
+        "task": "deploy",
+        "budget_chars": 500,
+        "kinds": ["policy", "fact"],
+    }
+    assert (failed.value.status, failed.value.code) == (400, "invalid_budget")

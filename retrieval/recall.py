@@ -1,0 +1,194 @@
+"""The recall block: a prompt-ready, budgeted list of what a user's chain knows about one task (DESIGN §11).
+
+``recall_block`` runs the ordinary search for the task and keeps only what it judges relevant:
+
+- nothing at all when the search says ``no_relevant_memory`` (an empty block is better than noise in a prompt);
+- **pinned** first: the policies among the results that are on topic — above the ranking's relevance floor
+  (``explain["gated"]`` false) and with a chunk cosine at least ``PIN_COSINE_SHARE`` of the best such policy's
+  (the best policy and its near ties; never every policy on the chain);
+- then the other results above the floor, best first (facts, preferences, events, notes, other policies);
+- one line per memory, ``- [policy #123] Title: text``, deduplicated by content hash, cut to the budget without
+  breaking a line. Only the very first line may be shortened (with "…"), so that an over-long memory still yields
+  something.
+
+``PIN_COSINE_SHARE`` was chosen with ``manage.py eval_recall`` on its development tasks (figures in
+docs/ARCHITECTURE.md § Recall block); the held-out tasks there were written before it was chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memories.models import Tenant
+from orgmemory.errors import ValidationFailed
+from retrieval.services import SearchHit, SearchOptions, search_memories
+
+MIN_BUDGET_CHARS, MAX_BUDGET_CHARS = 200, 20_000
+MIN_BUDGET_TOKENS, MAX_BUDGET_TOKENS = 50, 5_000
+CHARS_PER_TOKEN = 4  # the usual rough figure for English text with BPE tokenizers
+RECALL_TOP_K = 20
+PIN_COSINE_SHARE = 0.8
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class RecallLine:
+    """One candidate line of the block (pure data: the assembly below needs no database)."""
+
+    memory_id: int
+    kind: str
+    scope: str  # the scope tag
+    text: str
+    pinned: bool
+    content_hash: str = ""
+
+    @property
+    def line(self) -> str:
+        return f"- [{self.kind} #{self.memory_id}] {self.text}"
+
+
+@dataclass(frozen=True)
+class RecallItem:
+    id: int
+    kind: str
+    scope: str
+    line: str
+    pinned: bool
+
+
+@dataclass(frozen=True)
+class RecallBlock:
+    block: str
+    items: list[RecallItem]
+    budget_chars: int
+    no_relevant_memory: bool
+
+    @property
+    def used_chars(self) -> int:
+        return len(self.block)
+
+    def as_dict(self) -> dict:
+        return {
+            "block": self.block,
+            "items": [
+                {"id": i.id, "kind": i.kind, "scope": i.scope, "line": i.line, "pinned": i.pinned} for i in self.items
+            ],
+            "used_chars": self.used_chars,
+            "budget_chars": self.budget_chars,
+            "no_relevant_memory": self.no_relevant_memory,
+        }
+
+
+def recall_budget(*, budget_chars: int | None = None, budget_tokens: int | None = None) -> int:
+    """The budget in characters from exactly one of the two; ValidationFailed (``invalid_budget``) otherwise."""
+    if (budget_chars is None) == (budget_tokens is None):
+        raise ValidationFailed(
+            "give exactly one of budget_chars and budget_tokens",
+            code="invalid_budget",
+            details={"budget_chars": ["give exactly one of budget_chars and budget_tokens"]},
+        )
+    if budget_tokens is not None:
+        _check_int("budget_tokens", budget_tokens, MIN_BUDGET_TOKENS, MAX_BUDGET_TOKENS)
+        return budget_tokens * CHARS_PER_TOKEN
+    _check_int("budget_chars", budget_chars, MIN_BUDGET_CHARS, MAX_BUDGET_CHARS)
+    return budget_chars
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValidationFailed(
+            f"{name} must be an integer from {low} to {high}",
+            code="invalid_budget",
+            details={name: [f"must be an integer from {low} to {high}"]},
+        )
+
+
+def recall_block(
+    *,
+    tenant: Tenant,
+    user_id: str,
+    task: str,
+    budget_chars: int | None = None,
+    budget_tokens: int | None = None,
+    kinds: Sequence[str] = (),
+) -> RecallBlock:
+    """The recall block for ``user_id`` and ``task`` (see the module docstring). Raises ValidationFailed for a bad
+    budget, task or kind, NotFound (``unknown_user``) for a user the tenant does not have; the caller checks that
+    its key may act for the user."""
+    budget = recall_budget(budget_chars=budget_chars, budget_tokens=budget_tokens)
+    result = search_memories(
+        tenant=tenant,
+        user_id=user_id,
+        query=task,
+        options=SearchOptions(top_k=RECALL_TOP_K, explain=True, kinds=tuple(kinds)),
+    )
+    if result.no_relevant_memory:
+        return RecallBlock(block="", items=[], budget_chars=budget, no_relevant_memory=True)
+    lines = recall_lines(result.hits)
+    chosen = assemble(lines, budget)
+    items = [RecallItem(id=c.memory_id, kind=c.kind, scope=c.scope, line=text, pinned=c.pinned) for c, text in chosen]
+    return RecallBlock(
+        block="\n".join(text for _, text in chosen), items=items, budget_chars=budget, no_relevant_memory=False
+    )
+
+
+def recall_lines(hits: Sequence[SearchHit]) -> list[RecallLine]:
+    """Pinned policies, then the other hits above the relevance floor, best first, one per content hash.
+    ``hits`` must carry ``explain`` (search with ``explain=True``)."""
+    relevant = [hit for hit in hits if not (hit.explain or {}).get("gated", False)]
+    policies = [hit for hit in relevant if hit.memory.kind == "policy"]
+    best_cosine = max((float((hit.explain or {}).get("cosine", 0.0)) for hit in policies), default=0.0)
+    pinned_ids = {
+        hit.memory.pk
+        for hit in policies
+        if float((hit.explain or {}).get("cosine", 0.0)) >= PIN_COSINE_SHARE * best_cosine
+    }
+    ordered = [hit for hit in relevant if hit.memory.pk in pinned_ids]
+    ordered += [hit for hit in relevant if hit.memory.pk not in pinned_ids]
+    lines, seen = [], set()
+    for hit in ordered:
+        memory = hit.memory
+        if memory.content_hash and memory.content_hash in seen:
+            continue
+        seen.add(memory.content_hash)
+        lines.append(
+            RecallLine(
+                memory_id=memory.pk,
+                kind=memory.kind,
+                scope=memory.scope.tag,
+                text=line_text(memory.title, memory.content),
+                pinned=memory.pk in pinned_ids,
+                content_hash=memory.content_hash,
+            )
+        )
+    return lines
+
+
+def line_text(title: str, content: str) -> str:
+    """``Title: content`` on one line (whitespace collapsed); the title is left out when the content starts with
+    it."""
+    content = " ".join(content.split())
+    title = " ".join(title.split())
+    if title and not content.casefold().startswith(title.casefold()):
+        return f"{title}: {content}"
+    return content
+
+
+def assemble(lines: Sequence[RecallLine], budget: int) -> list[tuple[RecallLine, str]]:
+    """Whole lines in order while they fit ``budget`` characters (joined by newlines); a line that does not fit is
+    left out and shorter later ones may still fit. Only the first line, when it alone is over the budget, is
+    shortened to fit and ends with "…". Pure."""
+    chosen: list[tuple[RecallLine, str]] = []
+    used = 0
+    for index, candidate in enumerate(lines):
+        text = candidate.line
+        cost = len(text) + (1 if chosen else 0)
+        if used + cost <= budget:
+            chosen.append((candidate, text))
+            used += cost
+        elif index == 0:
+            text = text[: budget - len(ELLIPSIS)].rstrip() + ELLIPSIS
+            chosen.append((candidate, text))
+            used = len(text)
+    return chosen
