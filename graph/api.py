@@ -12,12 +12,20 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from graph.extraction import TYPED_RELATIONSHIPS
 from graph.models import Entity, EntityKind
-from graph.selectors import entities_visible, entity_neighbours, visible_links
+from graph.selectors import (
+    NEIGHBOURHOOD_MAX_EDGES,
+    NEIGHBOURHOOD_PER_NODE,
+    entities_visible,
+    entity_neighbourhood,
+    entity_neighbours,
+    visible_links,
+)
 from memories.models import Tenant
 from orgmemory.api.base import ApiView
 from orgmemory.api.serializers import NumberedPage, error_responses
-from orgmemory.errors import NotFound
+from orgmemory.errors import NotFound, ValidationFailed
 
 NEIGHBOUR_LIMIT = 200
 LINK_LIMIT = 200
@@ -211,3 +219,145 @@ class EntityDetailApi(ApiView):
 
 def _entity(entity: Entity, mentions: int) -> dict:
     return {"id": entity.pk, "name": entity.name, "kind": entity.kind, "mentions": mentions}
+
+
+class NeighbourhoodEntitySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=EntityKind.choices)
+    distance = serializers.IntegerField(help_text="Hops from the entity asked for (0 is that entity).")
+
+
+class NeighbourhoodEdgeSerializer(serializers.Serializer):
+    subject = EntityRefSerializer()
+    relationship = serializers.CharField()
+    object = EntityRefSerializer()
+    memory_ids = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Every memory visible to the user that states this edge."
+    )
+    confidence = serializers.FloatField(help_text="The highest confidence among those statements.")
+    hop = serializers.IntegerField(help_text="1: touches the entity; 2: touches one of its neighbours.")
+
+
+class NeighbourhoodSerializer(serializers.Serializer):
+    entity = NeighbourhoodEntitySerializer()
+    depth = serializers.IntegerField()
+    entities = NeighbourhoodEntitySerializer(many=True, help_text="Every entity the edges touch, nearest first.")
+    edges = NeighbourhoodEdgeSerializer(many=True, help_text="Strongest first.")
+    truncated = serializers.BooleanField(
+        help_text=f"Edges were left out: more than {NEIGHBOURHOOD_PER_NODE} around one entity or "
+        f"{NEIGHBOURHOOD_MAX_EDGES} in all."
+    )
+
+
+class EntityNeighboursApi(ApiView):
+    required_permission = "read"
+
+    class NeighboursParamsSerializer(serializers.Serializer):
+        user_id = serializers.CharField(max_length=128)
+        depth = serializers.IntegerField(min_value=1, max_value=2, default=1)
+        relationships = serializers.CharField(max_length=500, required=False, allow_blank=True)
+
+        def validate_relationships(self, value: str) -> list[str]:
+            names = [name.strip() for name in value.split(",") if name.strip()]
+            unknown = [name for name in names if name not in TYPED_RELATIONSHIPS]
+            if unknown:
+                raise ValidationFailed(
+                    f"unknown relationship(s) {', '.join(unknown)[:200]}; known: {', '.join(TYPED_RELATIONSHIPS)}",
+                    code="unknown_relationship",
+                    details={"relationships": unknown[:20]},
+                )
+            return list(dict.fromkeys(names))
+
+    @extend_schema(
+        operation_id="entity_neighbours",
+        tags=["entities"],
+        summary="The typed neighbourhood of an entity, as one user may see it",
+        description="Typed edges (`founded`, `invested_in`, `works_at`, …) around the entity up to `depth` hops "
+        "(1 or 2) in either direction, optionally only the `relationships` named (comma-separated). An edge is "
+        "visible when a live memory on the user's scope chain states it; each edge lists those memories. Fan-out "
+        f"is bounded: at most {NEIGHBOURHOOD_PER_NODE} edges around one entity and {NEIGHBOURHOOD_MAX_EDGES} in "
+        "all, strongest first (`truncated`). 404 `entity_not_found` when the entity does not exist, is another "
+        "tenant's, or no memory visible to the user links to it; 400 for a depth other than 1 or 2 or an "
+        "unknown relationship (`unknown_relationship`).",
+        parameters=[
+            USER_ID_PARAM,
+            OpenApiParameter("depth", int, enum=[1, 2], description="1 (default) or 2 hops."),
+            OpenApiParameter(
+                "relationships",
+                str,
+                description=f"Comma-separated, any of: {', '.join(TYPED_RELATIONSHIPS)}. Default: all.",
+            ),
+        ],
+        responses={
+            200: OpenApiResponse(
+                NeighbourhoodSerializer,
+                examples=[
+                    OpenApiExample(
+                        "one hop",
+                        value={
+                            "entity": {"id": 7, "name": "Acme Labs", "kind": "company", "distance": 0},
+                            "depth": 1,
+                            "entities": [
+                                {"id": 7, "name": "Acme Labs", "kind": "company", "distance": 0},
+                                {"id": 9, "name": "Alice Smith", "kind": "person", "distance": 1},
+                            ],
+                            "edges": [
+                                {
+                                    "subject": {"id": 9, "name": "Alice Smith"},
+                                    "relationship": "founded",
+                                    "object": {"id": 7, "name": "Acme Labs"},
+                                    "memory_ids": [412, 415],
+                                    "confidence": 0.9,
+                                    "hop": 1,
+                                }
+                            ],
+                            "truncated": False,
+                        },
+                    )
+                ],
+            ),
+            **error_responses(400, 403, 404),
+        },
+    )
+    def get(self, request: Request, entity_id: int) -> Response:
+        params = self.validated(self.NeighboursParamsSerializer, request.query_params)
+        caller = self.caller(params["user_id"])
+        chain_ids = caller.chain_ids
+        if not entities_visible(tenant=self.tenant, chain_ids=chain_ids).filter(pk=entity_id).exists():
+            raise NotFound(f"no entity {entity_id} visible to {caller.member.user_id}", code="entity_not_found")
+        around = entity_neighbourhood(
+            tenant=self.tenant,
+            chain_ids=chain_ids,
+            entity_id=entity_id,
+            depth=params["depth"],
+            relationships=params.get("relationships") or (),
+        )
+        entities = around.entities
+
+        def ref(pk: int) -> dict:
+            return {"id": pk, "name": entities[pk].name}
+
+        listed = sorted(around.distance.items(), key=lambda item: (item[1], entities[item[0]].name, item[0]))
+        body = {
+            "entity": {**_entity_ref(entities[entity_id]), "distance": 0},
+            "depth": params["depth"],
+            "entities": [{**_entity_ref(entities[pk]), "distance": distance} for pk, distance in listed],
+            "edges": [
+                {
+                    "subject": ref(edge.subject_id),
+                    "relationship": edge.relationship,
+                    "object": ref(edge.object_id),
+                    "memory_ids": list(edge.memory_ids),
+                    "confidence": edge.confidence,
+                    "hop": edge.hop,
+                }
+                for edge in around.edges
+            ],
+            "truncated": around.truncated,
+        }
+        return Response(body)
+
+
+def _entity_ref(entity: Entity) -> dict:
+    return {"id": entity.pk, "name": entity.name, "kind": entity.kind}

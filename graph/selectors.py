@@ -10,7 +10,7 @@ from django.contrib.postgres.search import TrigramSimilarity
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from graph.extraction import normalize_entity_name, split_title
+from graph.extraction import TYPED_RELATIONSHIPS, normalize_entity_name, split_title
 from graph.models import Entity, EntityLink
 from memories.models import Memory, Tenant
 
@@ -226,3 +226,98 @@ def tenant_graph_around(
         Entity.objects.filter(tenant=tenant, pk__in=ids).only("id", "name", "kind", "mention_count").order_by("id")
     )
     return Subgraph(distance=distance, entities=entities, links=edges, truncated=truncated)
+
+
+# --- one user's typed neighbourhood (scope-filtered) --------------------------------------------------------
+
+NEIGHBOURHOOD_PER_NODE = 50  # distinct edges kept per entity expanded
+NEIGHBOURHOOD_MAX_EDGES = 200
+
+
+@dataclass(frozen=True)
+class NeighbourhoodEdge:
+    """``subject —relationship→ object`` as stated by one or more visible memories (``memory_ids``, ascending)."""
+
+    subject_id: int
+    relationship: str
+    object_id: int
+    memory_ids: tuple[int, ...]
+    confidence: float  # the highest of the stating links
+    hop: int  # 1: touches the centre; 2: touches an entity one hop away
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    distance: dict[int, int]  # entity id → hops from the centre (the centre is 0)
+    entities: dict[int, Entity]
+    edges: list[NeighbourhoodEdge]
+    truncated: bool
+
+
+def entity_neighbourhood(
+    *,
+    tenant: Tenant,
+    chain_ids: Sequence[int],
+    entity_id: int,
+    depth: int = 1,
+    relationships: Sequence[str] = (),
+    per_node: int = NEIGHBOURHOOD_PER_NODE,
+    max_edges: int = NEIGHBOURHOOD_MAX_EDGES,
+) -> Neighbourhood:
+    """The typed edges around ``entity_id`` that the caller's chain may see, breadth first up to ``depth`` (1 or 2)
+    hops in either direction, optionally only some ``relationships``. An edge is visible when a memory stating it is
+    live and on the chain; it carries the ids of every such memory. Fan-out is bounded: at most ``per_node``
+    edges per entity expanded and ``max_edges`` in all, strongest first (``truncated`` says when something was cut).
+    One statement per hop plus one for the entities."""
+    if depth not in DEPTHS:
+        raise ValueError("depth must be 1 or 2")
+    links = visible_links(tenant=tenant, chain_ids=chain_ids).filter(
+        object__isnull=False, relationship__in=list(relationships) or list(TYPED_RELATIONSHIPS)
+    )
+    distance = {entity_id: 0}
+    edges: dict[tuple[int, str, int], NeighbourhoodEdge] = {}
+    frontier = [entity_id]
+    truncated = False
+    for hop in range(1, depth + 1):
+        if not frontier:
+            break
+        # enough rows for every frontier node's share (a triple may be stated by several memories)
+        limit = min(HOP_ROWS, len(frontier) * per_node * 4)
+        rows = list(
+            links.filter(Q(subject_id__in=frontier) | Q(object_id__in=frontier))
+            .order_by("-confidence", "memory_id", "id")
+            .values_list("subject_id", "relationship", "object_id", "memory_id", "confidence")[: limit + 1]
+        )
+        if len(rows) > limit:
+            truncated, rows = True, rows[:limit]
+        grouped: dict[tuple[int, str, int], list] = {}
+        for subject_id, relationship, object_id, memory_id, confidence in rows:
+            key = (subject_id, relationship, object_id)
+            if key in edges:
+                continue  # already found from the other end at an earlier hop
+            entry = grouped.setdefault(key, [set(), confidence])
+            entry[0].add(memory_id)
+            entry[1] = max(entry[1], confidence)
+        fan_out: dict[int, int] = {}
+        reached: list[int] = []
+        frontier_set = set(frontier)
+        for (subject_id, relationship, object_id), (memory_ids, confidence) in grouped.items():
+            if len(edges) >= max_edges:
+                truncated = True
+                break
+            ends = [end for end in (subject_id, object_id) if end in frontier_set]
+            if any(fan_out.get(end, 0) >= per_node for end in ends):
+                truncated = True
+                continue
+            for end in ends:
+                fan_out[end] = fan_out.get(end, 0) + 1
+            edges[(subject_id, relationship, object_id)] = NeighbourhoodEdge(
+                subject_id, relationship, object_id, tuple(sorted(memory_ids)), confidence, hop
+            )
+            for other in (subject_id, object_id):
+                if other not in distance:
+                    distance[other] = hop
+                    reached.append(other)
+        frontier = reached
+    entities = {entity.pk: entity for entity in Entity.objects.filter(tenant=tenant, pk__in=list(distance))}
+    return Neighbourhood(distance=distance, entities=entities, edges=list(edges.values()), truncated=truncated)

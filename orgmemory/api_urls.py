@@ -6,7 +6,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from graph.api import EntityDetailApi, EntityListApi
+from graph.api import EntityDetailApi, EntityListApi, EntityNeighboursApi
 from memories.api import (
     MemoryCollectionApi,
     MemoryDeleteByQueryApi,
@@ -39,6 +39,7 @@ urlpatterns = [
     path("users/<str:user_id>", UserEraseApi.as_view(), name="user"),
     path("entities", EntityListApi.as_view(), name="entities"),
     path("entities/<int:entity_id>", EntityDetailApi.as_view(), name="entity"),
+    path("entities/<int:entity_id>/neighbours", EntityNeighboursApi.as_view(), name="entity-neighbours"),
     path("health", HealthApi.as_view(), name="health"),
     re_path(r"^(?P<rest>.*)$", unknown_endpoint),
 ]
