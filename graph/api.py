@@ -323,40 +323,57 @@ class EntityNeighboursApi(ApiView):
     def get(self, request: Request, entity_id: int) -> Response:
         params = self.validated(self.NeighboursParamsSerializer, request.query_params)
         caller = self.caller(params["user_id"])
-        chain_ids = caller.chain_ids
-        if not entities_visible(tenant=self.tenant, chain_ids=chain_ids).filter(pk=entity_id).exists():
-            raise NotFound(f"no entity {entity_id} visible to {caller.member.user_id}", code="entity_not_found")
-        around = entity_neighbourhood(
+        body = neighbourhood_as_dict(
             tenant=self.tenant,
-            chain_ids=chain_ids,
+            chain_ids=caller.chain_ids,
+            user_id=caller.member.user_id,
             entity_id=entity_id,
             depth=params["depth"],
             relationships=params.get("relationships") or (),
         )
-        entities = around.entities
-
-        def ref(pk: int) -> dict:
-            return {"id": pk, "name": entities[pk].name}
-
-        listed = sorted(around.distance.items(), key=lambda item: (item[1], entities[item[0]].name, item[0]))
-        body = {
-            "entity": {**_entity_ref(entities[entity_id]), "distance": 0},
-            "depth": params["depth"],
-            "entities": [{**_entity_ref(entities[pk]), "distance": distance} for pk, distance in listed],
-            "edges": [
-                {
-                    "subject": ref(edge.subject_id),
-                    "relationship": edge.relationship,
-                    "object": ref(edge.object_id),
-                    "memory_ids": list(edge.memory_ids),
-                    "confidence": edge.confidence,
-                    "hop": edge.hop,
-                }
-                for edge in around.edges
-            ],
-            "truncated": around.truncated,
-        }
         return Response(body)
+
+
+def neighbourhood_as_dict(
+    *,
+    tenant: Tenant,
+    chain_ids: Sequence[int],
+    user_id: str,
+    entity_id: int,
+    depth: int,
+    relationships: Sequence[str] = (),
+) -> dict:
+    """The neighbours response for a caller already resolved (the API view and the MCP tool share it): 404
+    ``entity_not_found`` unless a visible memory links to the entity; ``depth`` and ``relationships`` are checked
+    by the caller."""
+    if not entities_visible(tenant=tenant, chain_ids=chain_ids).filter(pk=entity_id).exists():
+        raise NotFound(f"no entity {entity_id} visible to {user_id}", code="entity_not_found")
+    around = entity_neighbourhood(
+        tenant=tenant, chain_ids=chain_ids, entity_id=entity_id, depth=depth, relationships=relationships
+    )
+    entities = around.entities
+
+    def ref(pk: int) -> dict:
+        return {"id": pk, "name": entities[pk].name}
+
+    listed = sorted(around.distance.items(), key=lambda item: (item[1], entities[item[0]].name, item[0]))
+    return {
+        "entity": {**_entity_ref(entities[entity_id]), "distance": 0},
+        "depth": depth,
+        "entities": [{**_entity_ref(entities[pk]), "distance": distance} for pk, distance in listed],
+        "edges": [
+            {
+                "subject": ref(edge.subject_id),
+                "relationship": edge.relationship,
+                "object": ref(edge.object_id),
+                "memory_ids": list(edge.memory_ids),
+                "confidence": edge.confidence,
+                "hop": edge.hop,
+            }
+            for edge in around.edges
+        ],
+        "truncated": around.truncated,
+    }
 
 
 def _entity_ref(entity: Entity) -> dict:

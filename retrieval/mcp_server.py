@@ -1,0 +1,342 @@
+"""OrgMemory as a Model Context Protocol server (the official ``mcp`` package): tools ``search``, ``remember``,
+``recall``, ``forget`` and ``neighbours`` over the same services, validation and rules as the REST API.
+
+Authentication is the API's: a tenant API key, re-checked on every call (a revoked key stops working at once). Over
+stdio the key comes from ``ORGMEMORY_API_KEY`` (as the ADK adapter reads it); over streamable HTTP each request
+carries ``Authorization: Bearer <key>`` (a request without a valid key is a 401 before MCP sees it). Each tool
+takes the ``user_id`` it acts for, resolved exactly as the API's ``caller()`` does (404 ``unknown_user``, 403
+``scope_restricted`` for a restricted key outside its subtree) and needs the permission the matching endpoint
+needs (read; remember: write; forget: delete). A refusal is a tool error ``code: message`` (``is_error``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from rest_framework.exceptions import ValidationError as DrfValidationError
+
+from graph.api import EntityNeighboursApi, neighbourhood_as_dict
+from memories.api.common import _agent, key_is_curator
+from memories.api.serializers import MemoryInputSerializer, MemoryWriteOutputSerializer
+from memories.models import ApiKey
+from memories.selectors.memory import memory_get_visible
+from memories.services import api_key_authenticate
+from memories.services.deletion import memory_delete_by_member
+from memories.services.memory import memory_create
+from orgmemory.api.auth import AUTH_SCHEME, MAX_KEY_CHARS
+from orgmemory.api.base import ApiView, Caller
+from orgmemory.errors import DomainError, NotFound, PermissionDenied
+from retrieval.api import RecallInputSerializer, SearchInputSerializer
+from retrieval.presenters import result_as_dict
+from retrieval.recall import recall_block
+from retrieval.services import SearchOptions, search_memories
+
+API_KEY_ENV = "ORGMEMORY_API_KEY"
+SERVER_NAME = "orgmemory"
+INSTRUCTIONS = (
+    "OrgMemory is an organisation's shared long-term memory (org › division › team › user). Every tool acts for "
+    "one user_id and sees only that user's scope chain. Before a task, call `recall` for a short cited block "
+    "(on-topic policies first); `search` for ranked memories; `remember` to store a fact, preference or policy "
+    "(default: private to the user; `scope` such as team:platform to share); `forget` to delete one memory by "
+    "id; `neighbours` for an entity's typed relationships."
+)
+
+
+class KeyRefused(Exception):
+    """No key, or one that is unknown or revoked."""
+
+
+def bearer_key(headers: Mapping[str, str] | None) -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header (None when absent or malformed)."""
+    if not headers:
+        return None
+    value = next((v for k, v in headers.items() if k.lower() == "authorization"), "")
+    scheme, _, credentials = value.partition(" ")
+    credentials = credentials.strip()
+    if scheme.lower() != AUTH_SCHEME.lower() or not credentials or " " in credentials:
+        return None
+    return credentials
+
+
+def key_authenticate(plain: str | None) -> ApiKey:
+    """The active key for ``plain``; KeyRefused otherwise (the API's check: prefix lookup, constant-time hash)."""
+    key = api_key_authenticate(plain=plain) if plain and len(plain) <= MAX_KEY_CHARS else None
+    if key is None:
+        raise KeyRefused("unknown or revoked API key" if plain else "no API key")
+    return key
+
+
+def _actor(key: ApiKey) -> ApiView:
+    """An ``ApiView`` bound to ``key``: its ``caller()``, ``writable_scope()`` and ``check_key_may_write()`` are
+    the API's own rules, not a copy of them."""
+    actor = ApiView()
+    actor.api_key = key
+    actor.tenant = key.tenant
+    return actor
+
+
+def _call_sync(
+    plain_key: str | None, permission: str, user_id: Any, work: Callable[..., Any], arguments: dict[str, Any]
+) -> Any:
+    close_old_connections()  # what Django does around each request: drop broken or expired connections
+    try:
+        key = key_authenticate(plain_key)
+        if permission not in (key.permissions or []):
+            raise PermissionDenied(f"This API key lacks the `{permission}` permission.", code="permission_missing")
+        actor = _actor(key)
+        if not isinstance(user_id, str):
+            raise ToolError("validation_error: user_id must be a string")
+        caller = actor.caller(user_id, provision=permission == "write")
+        return work(actor=actor, caller=caller, **arguments)
+    except KeyRefused as exc:
+        raise ToolError(f"not_authenticated: {exc}") from None
+    except DomainError as exc:
+        raise ToolError(f"{exc.code}: {exc.message}") from None
+    except DrfValidationError as exc:
+        raise ToolError(f"validation_error: {json.dumps(exc.detail, default=str)[:1000]}") from None
+    finally:
+        close_old_connections()
+
+
+def _validated(serializer: type, data: dict[str, Any]) -> dict[str, Any]:
+    return ApiView.validated(serializer, {key: value for key, value in data.items() if value is not None})
+
+
+# --- the tools' work (synchronous: the ORM) -------------------------------------------------------------------
+
+
+def _search(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
+    data = _validated(SearchInputSerializer, {"user_id": caller.member.user_id, **arguments})
+    options = SearchOptions(top_k=data["top_k"], kinds=tuple(data["kinds"]), scopes=tuple(data["scopes"]))
+    result = search_memories(tenant=actor.tenant, user_id=caller.member.user_id, query=data["query"], options=options)
+    return result_as_dict(result)
+
+
+def _remember(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
+    data = _validated(MemoryInputSerializer, arguments)
+    result = memory_create(
+        tenant=actor.tenant,
+        author=_agent(caller, actor.api_key),
+        content=data["content"],
+        title=data.get("title", ""),
+        kind=data["kind"],
+        scope=actor.writable_scope(data.get("scope")),
+        metadata=data.get("metadata") or {},
+        source_app=data.get("app_name", ""),
+    )
+    return dict(MemoryWriteOutputSerializer(result).data)
+
+
+def _recall(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
+    data = _validated(RecallInputSerializer, {"user_id": caller.member.user_id, **arguments})
+    block = recall_block(
+        tenant=actor.tenant,
+        user_id=caller.member.user_id,
+        task=data["task"],
+        budget_chars=data.get("budget_chars"),
+        budget_tokens=data.get("budget_tokens"),
+        kinds=tuple(data["kinds"]),
+    )
+    return block.as_dict()
+
+
+def _forget(*, actor: ApiView, caller: Caller, memory_id: Any) -> dict:
+    if isinstance(memory_id, bool) or not isinstance(memory_id, int) or memory_id < 1:
+        raise ToolError("validation_error: memory_id must be a positive integer")
+    memory = memory_get_visible(tenant=actor.tenant, chain_ids=caller.chain_ids, memory_id=memory_id)
+    if memory is None:
+        raise NotFound(f"no memory {memory_id} visible to {caller.member.user_id}", code="memory_not_found")
+    actor.check_key_may_write(memory.scope)
+    deleted = memory_delete_by_member(
+        tenant=actor.tenant, member=caller.member, memory=memory, curator=key_is_curator(actor.api_key)
+    )
+    return {"deleted": deleted, "ids": [memory_id]}
+
+
+def _neighbours(*, actor: ApiView, caller: Caller, entity_id: Any, depth: Any, relationships: Any) -> dict:
+    if isinstance(entity_id, bool) or not isinstance(entity_id, int):
+        raise ToolError("validation_error: entity_id must be an integer")
+    if isinstance(relationships, list):
+        relationships = ",".join(str(name) for name in relationships)
+    params = _validated(
+        EntityNeighboursApi.NeighboursParamsSerializer,
+        {"user_id": caller.member.user_id, "depth": depth, "relationships": relationships},
+    )
+    return neighbourhood_as_dict(
+        tenant=actor.tenant,
+        chain_ids=caller.chain_ids,
+        user_id=caller.member.user_id,
+        entity_id=entity_id,
+        depth=params["depth"],
+        relationships=params.get("relationships") or (),
+    )
+
+
+# --- the server ------------------------------------------------------------------------------------------------
+
+
+def build_server(*, api_key: str | None = None) -> MCPServer:
+    """The MCP server. ``api_key``: the plain key every call uses (stdio); None: each call must come over HTTP with
+    ``Authorization: Bearer <key>``."""
+    server = MCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS)
+
+    async def run(ctx: Context, permission: str, user_id: Any, work: Callable[..., Any], **arguments: Any) -> Any:
+        plain = api_key if api_key is not None else bearer_key(ctx.headers)
+        return await sync_to_async(_call_sync, thread_sensitive=True)(plain, permission, user_id, work, arguments)
+
+    @server.tool(
+        name="search",
+        description="Ranked memories the user can see for a query (hybrid full text + vectors + knowledge graph). "
+        "Returns results with id, content, kind, scope, score, and no_relevant_memory when nothing is relevant.",
+    )
+    async def search(
+        user_id: str, query: str, ctx: Context, top_k: int = 10, kinds: list[str] | None = None
+    ) -> dict[str, Any]:
+        return await run(ctx, "read", user_id, _search, query=query, top_k=top_k, kinds=kinds)
+
+    @server.tool(
+        name="remember",
+        description="Store a memory for the user: kind fact (default), preference, policy, event or note; scope "
+        "a tag such as team:platform to share it (default: private to the user). Exact duplicates are not stored "
+        "twice.",
+    )
+    async def remember(
+        user_id: str,
+        content: str,
+        ctx: Context,
+        title: str = "",
+        kind: str = "fact",
+        scope: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        return await run(
+            ctx,
+            "write",
+            user_id,
+            _remember,
+            content=content,
+            title=title,
+            kind=kind,
+            scope=scope,
+            metadata=metadata,
+            app_name="mcp",
+        )
+
+    @server.tool(
+        name="recall",
+        description="A prompt-ready block for a task: the on-topic policies first, then relevant facts and "
+        "preferences, one cited line each (`- [policy #123] ...`), within a budget: exactly one of budget_chars "
+        "(200-20000) or budget_tokens (50-5000). Empty when nothing relevant is known.",
+    )
+    async def recall(
+        user_id: str,
+        task: str,
+        ctx: Context,
+        budget_chars: int | None = None,
+        budget_tokens: int | None = None,
+        kinds: list[str] | None = None,
+    ) -> dict[str, Any]:
+        return await run(
+            ctx,
+            "read",
+            user_id,
+            _recall,
+            task=task,
+            budget_chars=budget_chars,
+            budget_tokens=budget_tokens,
+            kinds=kinds,
+        )
+
+    @server.tool(
+        name="forget",
+        description="Delete one memory by id (as returned by search or recall) for the user: it must be visible "
+        "to them and at a level agents may write. Needs the key's delete permission.",
+    )
+    async def forget(user_id: str, memory_id: int, ctx: Context) -> dict[str, Any]:
+        return await run(ctx, "delete", user_id, _forget, memory_id=memory_id)
+
+    @server.tool(
+        name="neighbours",
+        description="The typed relationships (founded, invested_in, works_at, advises, ...) around an entity, "
+        "depth 1 or 2, as the user may see them, each edge with the memory ids that state it.",
+    )
+    async def neighbours(
+        user_id: str, entity_id: int, ctx: Context, depth: int = 1, relationships: list[str] | None = None
+    ) -> dict[str, Any]:
+        return await run(
+            ctx, "read", user_id, _neighbours, entity_id=entity_id, depth=depth, relationships=relationships
+        )
+
+    return server
+
+
+class BearerKeyRequired:
+    """ASGI middleware in front of the streamable HTTP app: an HTTP request without an active API key as
+    ``Authorization: Bearer`` is answered 401 in the API's error shape, before MCP reads it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope.get("headers", [])}
+        try:
+            await sync_to_async(_check_key, thread_sensitive=True)(bearer_key(headers))
+        except KeyRefused as exc:
+            body = json.dumps(
+                {
+                    "error": {
+                        "code": "not_authenticated",
+                        "message": f"Send a valid API key as `Authorization: Bearer <key>` ({exc}).",
+                        "details": {},
+                    }
+                }
+            ).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"www-authenticate", b'Bearer realm="orgmemory"'),
+                        (b"content-length", str(len(body)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+
+def _check_key(plain: str | None) -> None:
+    close_old_connections()
+    try:
+        key_authenticate(plain)
+    finally:
+        close_old_connections()
+
+
+def http_app(*, host: str = "127.0.0.1", path: str = "/mcp") -> Any:
+    """The streamable HTTP ASGI app (Starlette, with the SDK's session manager in its lifespan) behind
+    ``BearerKeyRequired``."""
+    server = build_server()
+    return BearerKeyRequired(server.streamable_http_app(streamable_http_path=path, host=host))
+
+
+def stdio_key_from_env() -> str:
+    """The stdio transport's key: ``ORGMEMORY_API_KEY``, checked once at start-up (KeyRefused naming the
+    variable)."""
+    plain = os.environ.get(API_KEY_ENV, "").strip()
+    if not plain:
+        raise KeyRefused(f"set {API_KEY_ENV} to an OrgMemory API key")
+    key_authenticate(plain)
+    return plain
