@@ -189,7 +189,7 @@ def _plan(query: str, tokens, spans: dict, context: selectors.SearchContext) -> 
     try:
         return plan_from_spans(query, tokens, spans, entities)
     except Exception:  # fail-open: a planning bug leaves the relational arm empty, never fails a search
-        logger.exception("relational planning failed for %r", query[:100])
+        logger.exception("relational planning failed (%d-character query)", len(query))  # no query text: PII
         return None
 
 
@@ -240,7 +240,7 @@ def _retrieve(
             )
             retrieved.relational_ids, retrieved.answered = _relational_order(plan, retrieved.walk, depth)
         except Exception as exc:  # fail-open: an empty arm, never a failed search
-            logger.warning("relational arm failed for %r: %s", query[:100], exc)
+            logger.warning("relational arm failed (%d-character query): %s", len(query), exc)
             degraded.append("relational")
         timings["relational"] = _ms(t0)
     return retrieved
