@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from memories.models import Memory
+from memories.obsidian import export_vault
 from memories.selectors import scope_get_by_tag, scope_subtree, tenant_get
 from orgmemory.errors import DomainError
 
@@ -38,6 +40,8 @@ class Command(BaseCommand):
         parser.add_argument("--tenant", required=True)
         parser.add_argument("--scope", help="only this scope's subtree, as a tag level:key")
         parser.add_argument("--output", help="file to write (default: stdout)")
+        parser.add_argument("--format", choices=["jsonl", "obsidian"], default="jsonl")
+        parser.add_argument("directory", nargs="?", type=Path, help="--format obsidian: the vault folder to write")
 
     def handle(self, *args, tenant: str, scope: str | None, output: str | None, **options):
         try:
@@ -50,6 +54,12 @@ class Command(BaseCommand):
                 memories = memories.filter(scope__in=scope_subtree(tenant=tenant_obj, scope=node))
         except DomainError as exc:
             raise CommandError(str(exc))
+        if options.get("format") == "obsidian":
+            if options.get("directory") is None:
+                raise CommandError("--format obsidian needs the vault folder: export_memories --format obsidian DIR")
+            notes, entities = export_vault(memories=memories, directory=options["directory"])
+            print(f"exported {notes} memories and {entities} entities to {options['directory']}", file=sys.stderr)
+            return
         stream = open(output, "w", encoding="utf-8") if output else self.stdout  # noqa: SIM115
         count = 0
         try:

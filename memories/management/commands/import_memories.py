@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 from tqdm import tqdm
 
 from memories.models import Member, Memory, MemoryKind, Tenant
+from memories.obsidian import vault_lines
 from memories.selectors import tenant_get
 from memories.services.memory import Author, memory_create
 from orgmemory.api.parsers import check_json_strings
@@ -82,6 +83,12 @@ class Command(BaseCommand):
         parser.add_argument("--tenant", required=True, help="tenant slug")
         parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
         parser.add_argument(
+            "--format",
+            choices=["jsonl", "obsidian"],
+            default="jsonl",
+            help="obsidian: FILE is a vault folder written by export_memories --format obsidian (memory notes only)",
+        )
+        parser.add_argument(
             "--all-or-nothing",
             action="store_true",
             help="write nothing when any line is bad (default: write every valid line, report the others)",
@@ -92,11 +99,19 @@ class Command(BaseCommand):
             tenant_obj = tenant_get(slug=tenant)
         except DomainError as exc:
             raise CommandError(str(exc))
+        self._notes, unreadable = [], []
         try:
-            lines = file.read_bytes().splitlines()
+            if options.get("format") == "obsidian":
+                if not file.is_dir():
+                    raise CommandError(f"{file} is not a folder (--format obsidian reads a vault)")
+                self._notes, lines, unreadable = vault_lines(file)
+            else:
+                lines = file.read_bytes().splitlines()
         except OSError as exc:
             raise CommandError(f"cannot read {file}: {exc}")
         outcome = Outcome()
+        for number, reason in unreadable:
+            outcome.fail(number, reason)
         records = self._check_all(tenant_obj, lines, outcome)
         written = False
         if not (all_or_nothing and outcome.errors):
@@ -177,7 +192,8 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps({"tenant": tenant, **counts, "written": written, "errors": errors}))
             return
         for number, reason in outcome.errors:
-            self.stderr.write(self.style.ERROR(f"line {number}: {reason}"))
+            where = self._notes[number - 1] if self._notes else f"line {number}"
+            self.stderr.write(self.style.ERROR(f"{where}: {reason}"))
         if not written:
             self.stdout.write(f"{file}: nothing was written, {counts['failed']} bad line(s)")
             return

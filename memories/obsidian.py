@@ -1,0 +1,258 @@
+"""An Obsidian vault as an export/import format: one note per memory, one per entity.
+
+Layout of the vault::
+
+    memories/000123-deploy-days.md   front matter (id, scope, kind, title, author, user_id, created/updated,
+                                     source, metadata, …), the content exactly as stored, then the memory's
+                                     links as [[wikilinks]] to entity notes after a marker line
+    entities/Nimbus Labs.md          the entity (id, kind) and its typed links, each citing the memory
+
+Import reads the memory notes back into the records ``import_memories`` takes (the same checks and write path as
+JSONL); entity notes are not read (links are extracted again from the content on import). The note text
+functions are pure; ``export_vault`` and ``vault_records`` touch the database or the disk.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+NOTE_TYPE = "orgmemory-memory"
+ENTITY_TYPE = "orgmemory-entity"
+MEMORIES_DIR = "memories"
+ENTITIES_DIR = "entities"
+# between the content and the generated links; an HTML comment, so Obsidian shows nothing for it
+LINKS_MARKER = "<!-- orgmemory:links (generated; not part of the memory) -->"
+# front matter keys that are the import record's fields (the rest — id, updated, type — describe the export)
+RECORD_FIELDS = (
+    "external_id",
+    "user_id",
+    "scope",
+    "kind",
+    "title",
+    "metadata",
+    "author",
+    "app_name",
+    "session_id",
+    "event_id",
+    "created_at",
+    "expires_at",
+)
+_UNSAFE = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f]')
+
+
+class NoteError(ValueError):
+    """A memory note that cannot be read; the message says why."""
+
+
+@dataclass(frozen=True)
+class LinkRef:
+    """One link of a memory: ``subject —relationship→ object`` (object None for a mention or ``about``)."""
+
+    memory_id: int
+    subject_id: int
+    relationship: str
+    object_id: int | None
+
+
+@dataclass(frozen=True)
+class EntityRef:
+    id: int
+    name: str
+    kind: str
+    stem: str  # the note's file name without ``.md``
+
+
+# --- names ----------------------------------------------------------------------------------------------------
+
+
+def safe_stem(text: str, *, limit: int = 80) -> str:
+    """A file-name stem Obsidian and every OS accept: no path or link syntax characters, no leading dot."""
+    text = unicodedata.normalize("NFC", text)
+    text = _UNSAFE.sub("-", text)
+    text = " ".join(text.split()).strip(" .-")
+    return text[:limit].rstrip(" .-") or "untitled"
+
+
+def memory_stem(memory_id: int, title: str, content: str) -> str:
+    words = title or " ".join(content.split()[:8])
+    slug = re.sub(r"[^\w]+", "-", words.casefold()).strip("-")[:60].strip("-")
+    return f"{memory_id:06d}-{slug}" if slug else f"{memory_id:06d}"
+
+
+def entity_stems(entities: Iterable[tuple[int, str]]) -> dict[int, str]:
+    """Entity id → note stem: the safe name, with the id added when two names would share a file."""
+    entities = sorted(entities)
+    counts: dict[str, int] = defaultdict(int)
+    for _, name in entities:
+        counts[safe_stem(name).casefold()] += 1
+    stems = {}
+    for entity_id, name in entities:
+        stem = safe_stem(name)
+        stems[entity_id] = f"{stem} ({entity_id})" if counts[stem.casefold()] > 1 else stem
+    return stems
+
+
+def wikilink(folder: str, stem: str, label: str) -> str:
+    label = label.replace("|", "/").replace("]", ")").replace("[", "(")
+    return f"[[{folder}/{stem}|{label}]]"
+
+
+# --- notes (pure) ---------------------------------------------------------------------------------------------
+
+
+def _front_matter(data: dict[str, Any]) -> str:
+    return "---\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=10_000) + "---\n"
+
+
+def memory_note(
+    *,
+    memory_id: int,
+    record: dict[str, Any],
+    content: str,
+    updated_at: str,
+    links: list[LinkRef],
+    entities: dict[int, EntityRef],
+) -> str:
+    """The note of one memory. ``record`` is the JSONL export's record without ``content`` (None values are
+    left out); the content follows the front matter exactly as stored."""
+    front: dict[str, Any] = {"type": NOTE_TYPE, "id": memory_id}
+    front.update({key: record[key] for key in RECORD_FIELDS if record.get(key) is not None})
+    front["updated_at"] = updated_at
+    named = [entities[i] for i in dict.fromkeys(i for link in links for i in (link.subject_id, link.object_id) if i)]
+    if named:
+        front["entities"] = [wikilink(ENTITIES_DIR, entity.stem, entity.name) for entity in named]
+    lines = []
+    for link in links:
+        subject = entities[link.subject_id]
+        if link.object_id is None:
+            verb = "about" if link.relationship == "about" else "mentions"
+            lines.append(f"- {verb} {wikilink(ENTITIES_DIR, subject.stem, subject.name)}")
+        else:
+            target = entities[link.object_id]
+            lines.append(
+                f"- {wikilink(ENTITIES_DIR, subject.stem, subject.name)} {link.relationship} "
+                f"{wikilink(ENTITIES_DIR, target.stem, target.name)}"
+            )
+    text = _front_matter(front) + content
+    if lines:
+        text += "\n\n" + LINKS_MARKER + "\n" + "\n".join(dict.fromkeys(lines)) + "\n"
+    return text
+
+
+def entity_note(
+    *, entity: EntityRef, links: list[LinkRef], entities: dict[int, EntityRef], memory_stems: dict[int, str]
+) -> str:
+    """The note of one entity: its typed links in both directions and its mentions, each citing the memory."""
+    front = {"type": ENTITY_TYPE, "entity_id": entity.id, "name": entity.name, "kind": entity.kind}
+    lines = [f"# {entity.name}", ""]
+    for link in links:
+        cite = wikilink(MEMORIES_DIR, memory_stems[link.memory_id], f"#{link.memory_id}")
+        if link.object_id is None:
+            lines.append(f"- {'about' if link.relationship == 'about' else 'mentioned'} in {cite}")
+        elif link.subject_id == entity.id:
+            other = entities[link.object_id]
+            lines.append(f"- {link.relationship} {wikilink(ENTITIES_DIR, other.stem, other.name)} ({cite})")
+        else:
+            other = entities[link.subject_id]
+            lines.append(f"- {wikilink(ENTITIES_DIR, other.stem, other.name)} {link.relationship} this ({cite})")
+    return _front_matter(front) + "\n".join(lines) + "\n"
+
+
+def parse_memory_note(text: str) -> dict[str, Any] | None:
+    """A memory note → the import record (``content`` included), or None for a note that is not a memory (an
+    entity note, a note of the user's own). NoteError for a memory note that cannot be read."""
+    if not text.startswith("---\n"):
+        return None
+    end = text.find("\n---\n", 3)
+    if end < 0:
+        return None
+    try:
+        front = yaml.safe_load(text[4 : end + 1])
+    except yaml.YAMLError as exc:
+        raise NoteError(f"the front matter is not valid YAML: {str(exc).splitlines()[0]}")
+    if not isinstance(front, dict) or front.get("type") != NOTE_TYPE:
+        return None
+    body = text[end + len("\n---\n") :]
+    content, marker, _ = body.rpartition("\n\n" + LINKS_MARKER + "\n")
+    record = {key: front[key] for key in RECORD_FIELDS if front.get(key) is not None}
+    record["content"] = content if marker else body
+    return record
+
+
+# --- database and disk --------------------------------------------------------------------------------------
+
+
+def export_vault(*, memories, directory: Path) -> tuple[int, int]:
+    """Write the notes of ``memories`` (a queryset of one tenant's memories) and of the entities they link into
+    ``directory``; returns (memory notes, entity notes). Existing notes of the same names are overwritten."""
+    from graph.models import Entity, EntityLink
+    from memories.management.commands.export_memories import memory_as_record
+
+    memories = list(memories.select_related("scope", "author_member").order_by("id"))
+    links_of: dict[int, list[LinkRef]] = defaultdict(list)
+    rows = EntityLink.objects.filter(memory_id__in=[m.pk for m in memories]).order_by("memory_id", "id")
+    for memory_id, subject_id, relationship, object_id in rows.values_list(
+        "memory_id", "subject_id", "relationship", "object_id"
+    ):
+        links_of[memory_id].append(LinkRef(memory_id, subject_id, relationship, object_id))
+    entity_ids = {i for links in links_of.values() for link in links for i in (link.subject_id, link.object_id) if i}
+    found = list(Entity.objects.filter(pk__in=entity_ids).values_list("pk", "name", "kind"))
+    stems = entity_stems((pk, name) for pk, name, _ in found)
+    entities = {pk: EntityRef(pk, name, kind, stems[pk]) for pk, name, kind in found}
+    (directory / MEMORIES_DIR).mkdir(parents=True, exist_ok=True)
+    (directory / ENTITIES_DIR).mkdir(parents=True, exist_ok=True)
+    memory_stems = {}
+    for memory in memories:
+        stem = memory_stem(memory.pk, memory.title, memory.content)
+        memory_stems[memory.pk] = stem
+        record = memory_as_record(memory)
+        note = memory_note(
+            memory_id=memory.pk,
+            record=record,
+            content=memory.content,
+            updated_at=memory.updated_at.isoformat(),
+            links=links_of.get(memory.pk, []),
+            entities=entities,
+        )
+        (directory / MEMORIES_DIR / f"{stem}.md").write_text(note, encoding="utf-8")
+    by_entity: dict[int, list[LinkRef]] = defaultdict(list)
+    for links in links_of.values():
+        for link in links:
+            for entity_id in dict.fromkeys((link.subject_id, link.object_id)):
+                if entity_id:
+                    by_entity[entity_id].append(link)
+    for entity in entities.values():
+        note = entity_note(entity=entity, links=by_entity[entity.id], entities=entities, memory_stems=memory_stems)
+        (directory / ENTITIES_DIR / f"{entity.stem}.md").write_text(note, encoding="utf-8")
+    return len(memories), len(entities)
+
+
+def vault_lines(directory: Path) -> tuple[list[str], list[bytes], list[tuple[int, str]]]:
+    """The memory notes under ``directory`` (sorted by path; other notes are skipped) as ``import_memories``
+    input: their paths, one JSONL line each (numbered from 1 like a file's lines), and (number, reason) for notes
+    that cannot be read (their line is empty, which the importer skips)."""
+    paths: list[str] = []
+    lines: list[bytes] = []
+    unreadable: list[tuple[int, str]] = []
+    for path in sorted(directory.rglob("*.md")):
+        relative = str(path.relative_to(directory))
+        try:
+            record = parse_memory_note(path.read_text(encoding="utf-8"))
+        except (NoteError, UnicodeDecodeError) as exc:
+            paths.append(relative)
+            lines.append(b"")
+            unreadable.append((len(lines), f"{relative}: {exc}"))
+            continue
+        if record is not None:
+            paths.append(relative)
+            lines.append(json.dumps(record, ensure_ascii=False, default=str).encode("utf-8"))
+    return paths, lines, unreadable
