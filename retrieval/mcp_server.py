@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -32,6 +33,7 @@ from memories.services.deletion import memory_delete_by_member
 from memories.services.memory import memory_create
 from orgmemory.api.auth import AUTH_SCHEME, MAX_KEY_CHARS
 from orgmemory.api.base import ApiView, Caller
+from orgmemory.api.throttling import bad_key_counter, client_address
 from orgmemory.errors import DomainError, NotFound, PermissionDenied
 from retrieval.api import RecallInputSerializer, SearchInputSerializer
 from retrieval.presenters import result_as_dict
@@ -278,8 +280,10 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
 
 
 class BearerKeyRequired:
-    """ASGI middleware in front of the streamable HTTP app: an HTTP request without an active API key as
-    ``Authorization: Bearer`` is answered 401 in the API's error shape, before MCP reads it."""
+    """ASGI middleware in front of the streamable HTTP app, as the API's authentication: a request without an
+    active API key as ``Authorization: Bearer`` is answered 401 in the API's error shape before MCP reads it; bad
+    keys are counted per client address (``ORGMEMORY_BAD_KEY_RATE``) and at the limit the address gets 429 before
+    any key is looked at."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -288,39 +292,53 @@ class BearerKeyRequired:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope.get("headers", [])}
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", [])}
+        meta = {"REMOTE_ADDR": (scope.get("client") or ("", 0))[0]}
+        if "x-forwarded-for" in headers:
+            meta["HTTP_X_FORWARDED_FOR"] = headers["x-forwarded-for"]
+        address = client_address(SimpleNamespace(META=meta))
+        sent = "authorization" in headers
         try:
-            await sync_to_async(_check_key, thread_sensitive=True)(bearer_key(headers))
+            wait = await sync_to_async(_check_key, thread_sensitive=True)(bearer_key(headers), address, sent)
         except KeyRefused as exc:
-            body = json.dumps(
-                {
-                    "error": {
-                        "code": "not_authenticated",
-                        "message": f"Send a valid API key as `Authorization: Bearer <key>` ({exc}).",
-                        "details": {},
-                    }
-                }
-            ).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 401,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"www-authenticate", b'Bearer realm="orgmemory"'),
-                        (b"content-length", str(len(body)).encode()),
-                    ],
-                }
+            message = f"Send a valid API key as `Authorization: Bearer <key>` ({exc})."
+            await _error(
+                send, 401, "not_authenticated", message, {}, [(b"www-authenticate", b'Bearer realm="orgmemory"')]
             )
-            await send({"type": "http.response.body", "body": body})
+            return
+        if wait is not None:
+            message = "Too many requests with a bad API key from this address."
+            await _error(
+                send, 429, "throttled", message, {"retry_after_seconds": wait}, [(b"retry-after", str(wait).encode())]
+            )
             return
         await self.app(scope, receive, send)
 
 
-def _check_key(plain: str | None) -> None:
+async def _error(send: Any, status: int, code: str, message: str, details: dict, extra: list) -> None:
+    body = json.dumps({"error": {"code": code, "message": message, "details": details}}).encode()
+    head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *extra]
+    await send({"type": "http.response.start", "status": status, "headers": head})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _check_key(plain: str | None, address: str, sent: bool) -> int | None:
+    """None when ``plain`` is an active key; the seconds to wait when the address is at its bad-key limit;
+    KeyRefused otherwise (a key that was sent and refused counts as a failure, as in the API)."""
     close_old_connections()
     try:
-        key_authenticate(plain)
+        failures = bad_key_counter()
+        if sent:
+            wait = failures.blocked(address)
+            if wait is not None:
+                return wait
+        try:
+            key_authenticate(plain)
+        except KeyRefused:
+            if sent:
+                failures.fail(address)
+            raise
+        return None
     finally:
         close_old_connections()
 

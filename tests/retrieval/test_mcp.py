@@ -13,6 +13,7 @@ import time
 import httpx2
 import pytest
 import uvicorn
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from mcp import ClientSession
 from mcp.client import Client
@@ -206,6 +207,28 @@ def test_http_without_a_valid_key_is_a_401(acme, mcp_url):
         assert response.status_code == 401
         assert response.json()["error"]["code"] == "not_authenticated"
         assert response.headers["www-authenticate"].startswith("Bearer")
+
+
+def test_bad_keys_are_counted_per_address_as_in_the_api(acme, mcp_url, settings):
+    settings.ORGMEMORY_BAD_KEY_RATE = "3/minute"
+    cache.clear()
+    good = key(acme)
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
+    headers = {"Accept": "application/json, text/event-stream"}
+
+    def post(plain: str | None) -> httpx2.Response:
+        auth = {"Authorization": f"Bearer {plain}"} if plain else {}
+        return httpx2.post(mcp_url, json=init, headers={**headers, **auth}, timeout=30)
+
+    try:
+        assert [post(None).status_code for _ in range(4)] == [401] * 4  # no key sent: nothing counted
+        assert [post("om_bad_guess").status_code for _ in range(3)] == [401] * 3
+        blocked = post(good)  # even a good key: the address is at its limit
+        assert blocked.status_code == 429
+        assert blocked.json()["error"]["code"] == "throttled"
+        assert int(blocked.headers["retry-after"]) >= 1
+    finally:
+        cache.clear()
 
 
 def test_a_revoked_key_stops_working_within_an_open_session(acme, mcp_url):
