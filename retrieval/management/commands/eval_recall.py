@@ -91,8 +91,8 @@ def demo_tenant_load(*, slug: str) -> Tenant:
     """The demo org chart and memories as tenant ``slug`` (created fresh; an existing one is replaced). Indexing
     runs when the import commits (inline without a broker)."""
     Tenant.objects.filter(slug=slug).delete()
-    chart = DEMO_CHART.read_text().replace("{slug: northwind,", f"{{slug: {slug},", 1)
-    tenant_onboard(plan=replace(parse_org_chart(chart), api_keys=[]))  # no keys: nothing calls the API
+    plan = parse_org_chart(DEMO_CHART.read_text())
+    tenant_onboard(plan=replace(plan, tenant_slug=slug, api_keys=[]))  # no keys: nothing calls the API
     call_command("import_memories", str(DEMO_MEMORIES), tenant=slug, json=True, stdout=io.StringIO())
     return Tenant.objects.get(slug=slug)
 
