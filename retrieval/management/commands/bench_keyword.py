@@ -215,8 +215,10 @@ def _format(report: dict) -> str:
         f"{'memories':>9} {'load s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}",
     ]
     for row in report["sizes"]:
+        scan = next((line.strip() for line in row["explain"] if "on memories_memory" in line), "")
         lines.append(
             f"{row['memories']:>9} {row['load_s']:>8} {row['p50_ms']:>8} {row['p95_ms']:>8} {row['p99_ms']:>8}"
+            f"   candidates: {scan.split('(')[0].strip('-> ')}"
         )
     if "p95_ratio_100k_10k" in report:
         lines.append(f"p95(100k) / p95(10k) = {report['p95_ratio_100k_10k']}")
