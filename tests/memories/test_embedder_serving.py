@@ -20,8 +20,9 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 
 def test_config_one_sync_worker_per_core_one_thread_no_preload(monkeypatch):
-    monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
-    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    # the module sets these in os.environ; monkeypatch puts back what was there before
+    for name in ("WEB_CONCURRENCY", "OMP_WAIT_POLICY", "TOKENIZERS_PARALLELISM", "ORGMEMORY_EMBED_THREADS"):
+        monkeypatch.delenv(name, raising=False)
     import orgmemory.gunicorn_conf as conf
 
     conf = importlib.reload(conf)
