@@ -105,6 +105,9 @@ def ensure_onnx_model(
         if target.exists():
             say(f"embedder: the ONNX cache {target} does not match its manifest; rebuilding it")
             _remove(target, cache_root)
+        for leftover in cache_root.glob(f".{target.name}.*"):  # a build killed midway (we hold the lock)
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
         started = time.perf_counter()
         say(f"embedder: exporting {source} to ONNX (fp32 + int8) under {target}, once (~10 s)…")
         building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=cache_root))

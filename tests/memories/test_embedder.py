@@ -154,6 +154,7 @@ class TestCache:
         folder = onnx_cache.cache_folder(source=source, cache_root=root)
         model = folder / onnx_cache.INT8_FILE
         model.write_bytes(model.read_bytes()[: model.stat().st_size // 2])  # a truncated copy
+        (root / f".{folder.name}.killed-build").mkdir()  # and the temporary folder of a build killed midway
         exports = []
         real_export = onnx_cache._export_in_child
 
