@@ -6,7 +6,7 @@ process, offline — nothing downloads weights. ``ORGMEMORY_EMBEDDER`` picks the
 - ``sentence-transformers``: torch, the reference and the fallback.
 
 Each memory records the embedder's ``name`` (``all-MiniLM-L6-v2``, ``all-MiniLM-L6-v2/onnx-int8``, …) in
-``Memory.embedding_model``; vectors of the three share one space (cosine ≥ 0.98), so switching needs no
+``Memory.embedding_model``; vectors of the three share one space (int8 cosine ≥ 0.97), so switching needs no
 migration — ``reindex --embeddings`` re-embeds old rows with the new one when wanted."""
 
 from __future__ import annotations
