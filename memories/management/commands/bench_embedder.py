@@ -63,6 +63,11 @@ class Command(BaseCommand):
         parser.add_argument("--chunks", type=int, default=256, help="200-word chunks to embed")
         parser.add_argument("--queries", type=int, default=300, help="single-text query embeddings")
         parser.add_argument("--threads", type=int, default=None, help="ORGMEMORY_EMBED_THREADS for the children")
+        parser.add_argument(
+            "--bench",
+            default=str(Path(settings.BASE_DIR).parent / "shared" / "bench"),
+            help="shared/bench: adds a vector-only retrieval check on world-v1 (templates + paraphrases) if present",
+        )
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--child", default="", help=argparse_suppress())
         parser.add_argument("--vectors", default="", help=argparse_suppress())
@@ -110,6 +115,7 @@ def spawn_child(kind: str, options: dict, *, threads: int, vectors: Path) -> dic
         "--vectors",
         str(vectors),
         *("--short", str(options["short"]), "--chunks", str(options["chunks"]), "--queries", str(options["queries"])),
+        *("--bench", options["bench"]),
     ]
     env = {**os.environ, "ORGMEMORY_EMBED_THREADS": str(threads), "ORGMEMORY_EMBEDDER": kind}
     completed = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
@@ -163,8 +169,10 @@ def run_child(kind: str, options: dict) -> dict:
     # the same texts for every embedder, mixed lengths in one call: compared to torch by the parent
     sample = shorts[:64] + chunks[:32] + queries[:32]
     Path(options["vectors"]).write_text(json.dumps(embedder.embed(sample)))
+    quality = vector_quality(embedder, Path(options["bench"]))
     memory = process.memory_full_info()
     return {
+        **quality,
         "name": embedder.name,
         "torch_imported": "torch" in sys.modules,
         "torch_imported_before_load": torch_before,
@@ -184,6 +192,43 @@ def run_child(kind: str, options: dict) -> dict:
         "query_p95_ms": round(percentile(latencies, 95), 2),
         "query_cpu_p50_ms": round(statistics.median(cpu_latencies), 2),
     }
+
+
+def vector_quality(embedder, bench: Path) -> dict:
+    """Vector-only retrieval on world-v1, exact cosine over every page's chunks (as the embedding task makes
+    them: title-prefixed 200-word windows), a page scored by its best chunk: R@5 and MRR of the template questions
+    and of their paraphrases. The full search (keyword + vector + relational) is measured by eval_retrieval; this
+    isolates what the embedder changes."""
+    import numpy as np
+
+    from memories.indexing_text import chunk_windows
+    from retrieval.evaluation import build_questions, load_pages, load_paraphrases, mrr, recall_at
+
+    world = bench / "world-v1"
+    if not world.is_dir():
+        return {}
+    pages, facts = load_pages(world)
+    texts, owners = [], []
+    for index, page in enumerate(pages):
+        for window in chunk_windows(page.text) or [page.title]:
+            texts.append(f"{page.title}. {window}")
+            owners.append(index)
+    chunk_vectors = np.array(embedder.embed(texts), dtype=np.float32)
+    owners = np.array(owners)
+    sets = {"world": build_questions(pages, facts)}
+    paraphrases = bench / "world-v1-paraphrases" / "paraphrases.json"
+    if paraphrases.exists():
+        sets["paraphrases"] = [question for question, _ in load_paraphrases(paraphrases, sets["world"])]
+    figures = {}
+    for name, questions in sets.items():
+        similarity = np.array(embedder.embed([q.text for q in questions]), dtype=np.float32) @ chunk_vectors.T
+        best = np.full((len(questions), len(pages)), -2.0, dtype=np.float32)
+        np.maximum.at(best.T, owners, similarity.T)  # each page: its best chunk
+        ranked = [[pages[i].slug for i in np.argsort(-row, kind="stable")[:50]] for row in best]
+        golds = [q.gold for q in questions]
+        figures[f"vector_r5_{name}"] = round(recall_at(ranked, golds, 5), 3)
+        figures[f"vector_mrr_{name}"] = round(mrr(ranked, golds), 3)
+    return figures
 
 
 def compare_to_torch(results: dict) -> None:
@@ -214,6 +259,10 @@ def render(report: dict, options: dict) -> str:
         ("× torch, short texts (CPU)", "short_texts_per_cpu_second_vs_torch", "{:.2f}x"),
         ("× torch, chunks (wall)", "chunks_per_second_vs_torch", "{:.2f}x"),
         ("× torch, chunks (CPU)", "chunks_per_cpu_second_vs_torch", "{:.2f}x"),
+        ("vector R@5 world-v1", "vector_r5_world", "{:.3f}"),
+        ("vector MRR world-v1", "vector_mrr_world", "{:.3f}"),
+        ("vector R@5 paraphrases", "vector_r5_paraphrases", "{:.3f}"),
+        ("vector MRR paraphrases", "vector_mrr_paraphrases", "{:.3f}"),
         ("cosine to torch min", "cosine_to_torch_min", "{:.4f}"),
         ("cosine to torch mean", "cosine_to_torch_mean", "{:.4f}"),
         ("load + warm-up s", "load_seconds", "{:.2f}"),
