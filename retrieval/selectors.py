@@ -343,6 +343,8 @@ class Walk:
 
 
 def _hop_sql(index: int, hop: Hop, previous: str) -> str:
+    # edges of one memory in the order the text states them (span), so answers list names as written, whatever
+    # order the extractor stored them in
     relationships = f"%(rel_{index})s"
     if hop.relationship in SYMMETRIC:
         start = f"(l.subject_id IN (SELECT reached FROM {previous}) OR l.object_id IN (SELECT reached FROM {previous}))"
@@ -353,10 +355,11 @@ def _hop_sql(index: int, hop: Hop, previous: str) -> str:
         start, reached = f"l.subject_id IN (SELECT reached FROM {previous})", "l.object_id"
     return f"""h{index} AS MATERIALIZED (
     SELECT l.subject_id, l.relationship, l.object_id, l.memory_id, m.kind = ANY(%(kinds)s) AS kind_ok,
-           {reached} AS reached, l.confidence, l.id
+           {reached} AS reached,
+           row_number() OVER (ORDER BY l.confidence DESC, l.memory_id, l.span_start, l.id) AS ord
     FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
     WHERE {_EDGE_VISIBLE} AND l.relationship = ANY({relationships}) AND {start}
-    ORDER BY l.confidence DESC, l.memory_id, l.id
+    ORDER BY l.confidence DESC, l.memory_id, l.span_start, l.id
     LIMIT {FANOUT}
 )"""
 
@@ -381,7 +384,7 @@ def relational_walk(
         ctes.append(_hop_sql(index, hop, f"h{index - 1}"))
         selects.append(
             f"""SELECT 'edge', {index}, h.subject_id, s.name, h.relationship, h.object_id, o.name, h.memory_id,
-                h.kind_ok, h.reached
+                h.kind_ok, h.reached, h.ord
             FROM h{index} h JOIN graph_entity s ON s.id = h.subject_id JOIN graph_entity o ON o.id = h.object_id"""
         )
     reached = "SELECT reached FROM h" + "\n    UNION SELECT reached FROM h".join(str(i) for i in range(len(hops) + 1))
@@ -396,14 +399,16 @@ def relational_walk(
 )"""
     )
     selects.append(
-        "SELECT 'about', NULL, a.subject_id, NULL, NULL, NULL, NULL, a.memory_id, TRUE, a.subject_id FROM about a"
+        "SELECT 'about', NULL, a.subject_id, NULL, NULL, NULL, NULL, a.memory_id, TRUE, a.subject_id, 0 FROM about a"
     )
     sql = "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(selects)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     walk = Walk()
-    for kind, hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id in rows:
+    # the joins may return rows in any order: the hop's own order (confidence, memory, text position) decides
+    rows.sort(key=lambda row: (row[0], row[1] or 0, row[10]))
+    for kind, hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id, _ in rows:
         if kind == "edge":
             walk.edges.append(
                 WalkEdge(hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id)
