@@ -316,7 +316,8 @@ def _clean_tier_boost(value: Any) -> dict[str, float]:
 # --- relational walk ---------------------------------------------------------------------------------------------
 FANOUT = 500  # edges read per hop at most; a hub with more is cut
 
-_EDGE_VISIBLE = """l.tenant_id = %(tenant)s AND l.object_id IS NOT NULL AND m.scope_id = ANY(%(chain)s)
+_EDGE_VISIBLE = """l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.object_id IS NOT NULL
+        AND m.scope_id = ANY(%(chain)s)
         AND m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now())"""
 
 
@@ -392,7 +393,8 @@ def relational_walk(
         f"""about AS (
     SELECT l.subject_id, l.memory_id, min(l.id) AS first
     FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
-    WHERE l.tenant_id = %(tenant)s AND l.relationship = 'about' AND l.subject_id IN ({reached})
+    WHERE l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.relationship = 'about'
+        AND l.subject_id IN ({reached})
         AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
         AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)
     GROUP BY l.subject_id, l.memory_id
