@@ -276,7 +276,8 @@ def tokenize(query: str) -> list[Token]:
 
 def mention_candidates(tokens: Sequence[Token]) -> dict[str, list[tuple[int, int]]]:
     """Normalised name → token spans ``[start, end)`` for every n-gram of up to MAX_NGRAM tokens that could name
-    an entity (it holds a letter or digit and does not start or end with a lexicon cue or a function word)."""
+    an entity: it holds a letter or digit, does not start with a function word, ends at a possessive, and ends
+    with a function word only when it is one token long. The caller looks the names up."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for start in range(len(tokens)):
         if tokens[start].lower in _FUNCTION_WORDS:
