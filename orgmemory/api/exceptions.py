@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -47,7 +48,32 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(error_body("permission_denied", str(exc) or "Forbidden."), status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, exceptions.APIException):
         return _api_exception_response(exc)
+    if isinstance(exc, OperationalError | InterfaceError):
+        return _database_unavailable(exc, context)
     return _internal_error(exc, context)
+
+
+# The database went away (stopped, restarted, connection killed) or aborted the statement (deadlock, cancel):
+# nothing was written, and the same request will work once it is back, so say so with a retryable status.
+DATABASE_RETRY_AFTER_SECONDS = 5
+
+
+def _database_unavailable(exc: Exception, context: dict[str, Any]) -> Response:
+    request = context.get("request")
+    request_id = getattr(request, "request_id", None) if request is not None else None
+    logger.warning(
+        "database unavailable in %s (request_id=%s): %s", type(context.get("view")).__name__, request_id, exc
+    )
+    response = Response(
+        error_body(
+            "database_unavailable",
+            "The database is unavailable; nothing was written. Retry the request.",
+            {"request_id": request_id, "retry_after_seconds": DATABASE_RETRY_AFTER_SECONDS},
+        ),
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+    )
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
+    return response
 
 
 def _api_exception_response(exc: exceptions.APIException) -> Response:
