@@ -13,3 +13,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
+
+# A request Django itself refuses before any view (an empty or disallowed Host header, a malformed request) is a
+# 400 like any other under /api/: the JSON error shape, not Django's HTML page.
+handler400 = "orgmemory.api.exceptions.bad_request"

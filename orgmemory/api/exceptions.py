@@ -8,7 +8,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -139,3 +140,13 @@ def _internal_error(exc: Exception, context: dict[str, Any]) -> Response:
         error_body("internal_error", "Internal server error.", {"request_id": request_id}),
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400 handler (``handler400``): requests refused before any view — a missing or disallowed Host, a
+    malformed body Django cannot read. Under ``/api/`` the error shape; elsewhere Django's own page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            error_body("bad_request", "The request could not be read (bad headers or body)."), status=400
+        )
+    return defaults.bad_request(request, exception)

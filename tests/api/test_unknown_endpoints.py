@@ -36,3 +36,20 @@ def test_unknown_path_with_an_api_key_is_the_same_404(acme, api):
 
     assert response.status_code == 404
     assert error_of(response)["code"] == "not_found"
+
+
+@pytest.mark.parametrize("host", ["", "evil.example.com", "bad host"])
+def test_a_request_django_refuses_before_any_view_is_a_json_400_under_the_api(acme, api, host):
+    # found by schemathesis: an empty Host header answered Django's HTML "Bad Request (400)" page
+    response = api.post("/api/v1/memories/delete-by-query", b"\x00", content_type="application/json", HTTP_HOST=host)
+
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    assert error_of(response)["code"] == "bad_request"
+
+
+def test_outside_the_api_django_keeps_its_own_400_page(db, client):
+    response = client.get("/admin/", HTTP_HOST="")
+
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
