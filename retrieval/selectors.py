@@ -29,13 +29,14 @@ the candidate budget, not by how many rows a common term matches.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
 
 from memories.models import Memory, Tenant
+from memories.services.tenancy import policy_fold
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 
 TEXT_SEARCH_CONFIG = "english"
@@ -223,7 +224,7 @@ WITH RECURSIVE chain AS (
 )
 SELECT
     (SELECT coalesce(json_agg(json_build_array(id, level, key) ORDER BY depth), '[]') FROM chain),
-    (SELECT coalesce(json_agg(json_build_array(p.scope_id, p.glossary, p.tier_boost)), '[]')
+    (SELECT coalesce(json_agg(json_build_array(p.scope_id, p.glossary, p.tier_boost, p.id)), '[]')
      FROM memories_policy p
      WHERE p.tenant_id = %(tenant)s AND (p.scope_id IS NULL OR p.scope_id IN (SELECT id FROM chain))),
     (SELECT coalesce(json_agg(json_build_array(x.norm, x.id, x.name, x.kind) ORDER BY x.mention_count DESC, x.id),
@@ -266,51 +267,35 @@ class SearchContext:
 
 
 def search_context(*, tenant: Tenant, user_id: str, norms: Sequence[str]) -> SearchContext:
-    """The caller's scope chain, the glossary and tier boosts of the policies on it (tenant default first, then
-    root to leaf, a field left null inherits), and the entities named by ``norms`` — one statement."""
+    """The caller's scope chain, the glossary and tier boosts of the policies on it (folded by
+    ``memories.services.tenancy.policy_fold``, as every policy reader does), and the entities named by ``norms`` —
+    one statement."""
     with connection.cursor() as cursor:
         cursor.execute(_CONTEXT_SQL, {"tenant": tenant.pk, "user_id": user_id, "norms": list(norms)})
         chain_rows, policy_rows, entity_rows = (_json(value) for value in cursor.fetchone())
     chain = [ChainNode(scope_id=row[0], level=row[1], key=row[2]) for row in chain_rows]
     by_scope = {row[0]: row for row in policy_rows}
-    glossary: dict[str, str] = {}
-    tier_boost: dict[str, float] = {}
-    for scope_id in [None, *(node.scope_id for node in reversed(chain))]:
-        row = by_scope.get(scope_id)
-        if row is None:
-            continue
-        if row[1] is not None:
-            glossary = _clean_glossary(row[1])
-        if row[2] is not None:
-            tier_boost = _clean_tier_boost(row[2])
+    layers = [None, *(node.scope_id for node in reversed(chain))]
+    policy = policy_fold(
+        tenant=tenant,
+        layers=[
+            (row[3], {"glossary": row[1], "tier_boost": row[2]})
+            for row in (by_scope.get(scope_id) for scope_id in layers)
+            if row is not None
+        ],
+    )
     entities: dict[str, list[EntityRef]] = {}
     for norm, entity_id, name, kind in entity_rows:
         refs = entities.setdefault(norm, [])
         if all(ref.entity_id != entity_id for ref in refs):
             refs.append(EntityRef(entity_id=entity_id, name=name, kind=kind))
-    return SearchContext(chain=chain, glossary=glossary, tier_boost=tier_boost, entities=entities)
+    return SearchContext(
+        chain=chain, glossary=policy["glossary"] or {}, tier_boost=policy["tier_boost"] or {}, entities=entities
+    )
 
 
 def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
-
-
-def _clean_glossary(value: Any) -> dict[str, str]:
-    """A stored glossary as a str → str mapping; anything else in it is ignored (search must not fail on a
-    policy an older version let through)."""
-    if not isinstance(value, Mapping):
-        return {}
-    return {key: expansion for key, expansion in value.items() if isinstance(key, str) and isinstance(expansion, str)}
-
-
-def _clean_tier_boost(value: Any) -> dict[str, float]:
-    if not isinstance(value, Mapping):
-        return {}
-    clean = {}
-    for level, boost in value.items():
-        if isinstance(boost, int | float) and not isinstance(boost, bool) and 0 <= boost <= 100:
-            clean[str(level)] = float(boost)
-    return clean
 
 
 # --- relational walk ---------------------------------------------------------------------------------------------
@@ -372,12 +357,11 @@ def relational_walk(
     kinds: Sequence[str],
     seed_ids: Sequence[int],
     hops: Sequence[Hop],
-    depth: int,
 ) -> Walk:
     """Walk visible typed edges from ``seed_ids`` along ``hops`` (an edge is visible when the memory stating it
     is), and return the edges with the memories *about* the entities reached (their own pages) — or, with no
     hops, the memories about the seeds. One statement; each hop reads at most FANOUT edges."""
-    params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth, seeds=list(seed_ids))
+    params = {"tenant": tenant.pk, "chain": list(chain_ids), "kinds": list(kinds), "seeds": list(seed_ids)}
     ctes = ["h0 AS (SELECT unnest(%(seeds)s::bigint[]) AS reached)"]
     selects = []
     for index, hop in enumerate(hops, start=1):

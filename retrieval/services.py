@@ -239,7 +239,6 @@ def _retrieve(
                 kinds=kinds,
                 seed_ids=[entity_id for mention in plan.seeds for entity_id in mention.entity_ids[:3]],
                 hops=plan.hops,
-                depth=depth,
             )
             retrieved.relational_ids, retrieved.answered = _relational_order(plan, retrieved.walk, depth)
         except Exception as exc:  # fail-open: an empty arm, never a failed search

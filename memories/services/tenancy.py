@@ -7,6 +7,7 @@ import hmac
 import logging
 import secrets
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -224,31 +225,43 @@ def member_provision(*, tenant: Tenant, user_id: str) -> Member:
 # --- policies ---------------------------------------------------------------------------------------------------
 
 
-def policy_effective(*, tenant: Tenant, chain: list[Scope]) -> dict[str, Any]:
-    """The tenant policy with each scope override on ``chain`` (leaf first) applied root-to-leaf; fields an
-    override leaves null inherit. Always has every key of POLICY_DEFAULTS plus ``default_scope``."""
-    scope_ids = [scope.pk for scope in chain]
-    policies = Policy.objects.for_tenant(tenant).filter(Q(scope__isnull=True) | Q(scope_id__in=scope_ids))
-    rows = {policy.scope_id: policy for policy in policies.select_related("default_scope")}
+def policy_fold(*, tenant: Tenant, layers: Sequence[tuple[Any, Mapping[str, Any]]]) -> dict[str, Any]:
+    """POLICY_DEFAULTS with each layer's fields laid on top, in order (tenant default, then the chain root to
+    leaf). ``layers`` are ``(label, {field: value})``; a field a layer leaves null inherits, and a stored value that
+    breaks the rules is skipped with a warning naming ``label``. One fold for every reader of policies (the write
+    path here, the search's one-statement context in ``retrieval.selectors``)."""
     effective: dict[str, Any] = dict(POLICY_DEFAULTS)
-    effective["default_scope"] = None
-    ordered = [rows.get(None)] + [rows.get(scope_id) for scope_id in reversed(scope_ids)]
-    for policy in ordered:
-        if policy is None:
-            continue
-        for name in _POLICY_FIELDS:
-            value = getattr(policy, name)
-            if value is None:
+    for label, values in layers:
+        for name, value in values.items():
+            if name not in POLICY_DEFAULTS or value is None:
                 continue
             reasons = policy_field_errors(name, value, levels=tenant.levels or [])
             if reasons:
                 # Saving validates; a row that breaks the rules anyway (older data, SQL) is skipped, so the field
                 # inherits instead of failing every search and write of the tenant.
                 logger.warning(
-                    "policy %s of tenant %s: ignoring invalid %s (%s)", policy.pk, tenant.slug, name, "; ".join(reasons)
+                    "policy %s of tenant %s: ignoring invalid %s (%s)", label, tenant.slug, name, "; ".join(reasons)
                 )
                 continue
             effective[name] = value
+    return effective
+
+
+def policy_effective(*, tenant: Tenant, chain: list[Scope]) -> dict[str, Any]:
+    """The tenant policy with each scope override on ``chain`` (leaf first) applied root-to-leaf; fields an
+    override leaves null inherit. Always has every key of POLICY_DEFAULTS plus ``default_scope``."""
+    scope_ids = [scope.pk for scope in chain]
+    policies = Policy.objects.for_tenant(tenant).filter(Q(scope__isnull=True) | Q(scope_id__in=scope_ids))
+    rows = {policy.scope_id: policy for policy in policies.select_related("default_scope")}
+    ordered = [
+        policy for policy in [rows.get(None), *(rows.get(scope_id) for scope_id in reversed(scope_ids))] if policy
+    ]
+    effective = policy_fold(
+        tenant=tenant,
+        layers=[(policy.pk, {name: getattr(policy, name) for name in _POLICY_FIELDS}) for policy in ordered],
+    )
+    effective["default_scope"] = None
+    for policy in ordered:
         default_scope = policy.default_scope if policy.default_scope_id else None
         if (
             default_scope is not None

@@ -385,7 +385,7 @@ def path_answer(*, seed: str, steps: Sequence[tuple[str, str, Sequence[Edge]]]) 
         return None
     citer = _Citer()
 
-    def reached(relationship: str, direction: str, edges: Sequence[Edge]) -> list[tuple[str, int]]:
+    def reached(direction: str, edges: Sequence[Edge]) -> list[tuple[str, int]]:
         names: dict[str, tuple[str, int]] = {}
         for edge in edges:
             name = edge.subject if direction == INBOUND else edge.object
@@ -395,7 +395,7 @@ def path_answer(*, seed: str, steps: Sequence[tuple[str, str, Sequence[Edge]]]) 
         return list(names.values())
 
     relationship, direction, edges = steps[-1]
-    finals = reached(relationship, direction, edges)
+    finals = reached(direction, edges)
     if not finals:
         return None
     # the final names are read first, so they take the first numbers
@@ -403,7 +403,7 @@ def path_answer(*, seed: str, steps: Sequence[tuple[str, str, Sequence[Edge]]]) 
     more = len(finals) - len(answer)
     trail = [seed]
     for step_relationship, step_direction, step_edges in steps[:-1]:
-        names = reached(step_relationship, step_direction, step_edges)
+        names = reached(step_direction, step_edges)
         shown = [f"{name} {citer.cite(memory_id)}" for name, memory_id in names[:PATH_LISTED]]
         trail += [
             _phrase(step_relationship, step_direction),

@@ -330,10 +330,14 @@ class Command(BaseCommand):
         table = {}
         for name, run in runs.items():
             row = {}
+            halves: tuple[tuple[str, Callable[[str], bool]], ...] = (
+                ("", lambda family: True),
+                ("dev_half", is_dev_half),
+                ("other_half", lambda family: not is_dev_half(family)),
+            )
             for kind in ("indirect", "direct"):
-                for half, in_half in (("", lambda p: True), ("dev_half", is_dev_half), ("other_half", None)):
-                    check: Callable = in_half if in_half is not None else (lambda p: not is_dev_half(p))
-                    picked = [i for i, p in enumerate(probes) if p.kind == kind and check(p.family_id)]
+                for half, in_half in halves:
+                    picked = [i for i, p in enumerate(probes) if p.kind == kind and in_half(p.family_id)]
                     ranked = [run.ranked[i] for i in picked]
                     golds = [probes[i].gold for i in picked]
                     key = f"{kind}{'/' + half if half else ''}"
