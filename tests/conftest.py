@@ -115,3 +115,40 @@ def acme_staff_client(client, acme):
     TenantStaff.objects.create(tenant=acme, user=user)
     client.force_login(user)
     return client
+
+
+# --- Browser tests: pytest-playwright on Debian's chromium ---------------------------------------------------------
+# Playwright never downloads a browser here (`playwright install` is not run): every launch uses the system chromium
+# that .ci/run installs. Screenshots a test saves go to $ORGMEMORY_TEST_ARTIFACTS (default test-artifacts/).
+
+CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+def chromium_executable() -> str | None:
+    import shutil
+
+    return (
+        os.environ.get("CHROMIUM")
+        or next((p for p in CHROMIUM_PATHS if os.path.exists(p)), None)
+        or (shutil.which("chromium"))
+    )
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    executable = chromium_executable()
+    if executable is None:
+        message = "chromium is not installed (.ci/run installs Debian's chromium; locally: apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": executable, "args": ["--no-sandbox"]}
+
+
+@pytest.fixture(scope="session")
+def test_artifacts_dir():
+    from pathlib import Path
+
+    path = Path(os.environ.get("ORGMEMORY_TEST_ARTIFACTS", "test-artifacts"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
