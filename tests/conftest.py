@@ -106,13 +106,15 @@ def superuser_client(client, root):
 
 @pytest.fixture
 def acme_staff_client(client, acme):
-    """A staff user who administers only the acme tenant."""
-    from django.contrib.auth.models import User
+    """A staff user who administers only the acme tenant (the "Tenant admin" role)."""
+    from django.contrib.auth.models import Group, User
 
     from memories.models import TenantStaff
+    from memories.roles import TENANT_ADMIN
 
     user = User.objects.create_user("acme-admin", password="pw", is_staff=True)
     TenantStaff.objects.create(tenant=acme, user=user)
+    user.groups.add(Group.objects.get(name=TENANT_ADMIN))  # memories.roles: everything within the tenant
     client.force_login(user)
     return client
 
@@ -152,3 +154,73 @@ def test_artifacts_dir():
     path = Path(os.environ.get("ORGMEMORY_TEST_ARTIFACTS", "test-artifacts"))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def playwright(playwright):
+    """pytest-playwright's session-long Playwright, with ``DJANGO_ALLOW_ASYNC_UNSAFE=true`` for as long as it runs.
+
+    Playwright's sync API keeps its event loop marked as running in the main thread between calls (it drives the
+    loop from a greenlet), from the first browser test to the end of the session. Django's async-safety check sees
+    that loop and would refuse every ORM call of the test, of the database set-up and of every later test in the
+    process; the variable tells it the calls are synchronous ones (they are: nothing here runs on that loop)."""
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield playwright
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def page_errors(page) -> list[str]:
+    """What went wrong inside ``page`` while the test ran: uncaught exceptions and console errors (a failed load
+    is one), in order. The browser always asks for /favicon.ico, which the site does not serve: not counted.
+    A browser test ends with ``assert page_errors == []``."""
+    errors: list[str] = []
+
+    def on_console(message) -> None:
+        if message.type in ("error", "assert") and not message.location.get("url", "").endswith("/favicon.ico"):
+            errors.append(f"console: {message.text} {message.location.get('url', '')}".strip())
+
+    page.on("pageerror", lambda error: errors.append(f"exception: {error}"))
+    page.on("console", on_console)
+    return errors
+
+
+@pytest.fixture
+def admin_page(live_server, page, page_errors):
+    """``admin_page(user=None) -> Page``: the test's playwright ``page``, signed in to the admin of the live server
+    as ``user`` (a staff user; ``None``: a new superuser ``root``), showing ``/admin/``.
+
+    The session is made by Django's test client (``force_login``) and handed to the browser as its session cookie,
+    so no test types a password. The database is the transactional one (``live_server`` serves from another
+    thread); ``DJANGO_ALLOW_ASYNC_UNSAFE`` is set by the ``playwright`` fixture above. Page errors are collected in
+    the ``page_errors`` fixture. Other browser tests of the admin start here::
+
+        def test_something(admin_page, live_server, page_errors):
+            page = admin_page(User.objects.create_user("ops", is_staff=True))  # or None: a superuser
+            page.goto(f"{live_server.url}/admin/...")
+            page.get_by_role("button", name="Save").click()
+            assert page_errors == []
+    """
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    def log_in(user: User | None = None):
+        if user is None:
+            user = User.objects.create_superuser("root", "root@example.com", "pw")
+        assert user.is_staff, f"{user.username} is not staff: the admin would refuse the session"
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+        page.goto(f"{live_server.url}/admin/")
+        assert page.url == f"{live_server.url}/admin/", f"not signed in: the admin sent the browser to {page.url}"
+        return page
+
+    return log_in
