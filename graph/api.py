@@ -22,8 +22,8 @@ from graph.selectors import (
     entity_neighbours,
     visible_links,
 )
+from memories.api.base import ApiView
 from memories.models import Tenant
-from orgmemory.api.base import ApiView
 from orgmemory.api.serializers import NumberedPage, error_responses
 from orgmemory.errors import NotFound, ValidationFailed
 

@@ -6,4 +6,6 @@ class GraphConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from graph import signals  # noqa: F401  (connects extraction and recount hand-offs)
+        from graph import hooks, signals  # noqa: F401  (signals: connects extraction and recount hand-offs)
+
+        hooks.register()  # the graph's half of erasure, its re-index step, its links in a vault export

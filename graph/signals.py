@@ -6,6 +6,7 @@ from django.db.models.signals import post_save, pre_delete
 from django.dispatch import receiver
 
 from graph.models import EntityLink
+from graph.tasks import extract_links_for, recount_entities
 from memories.models import IndexState, Memory
 from orgmemory.oncommit import queue_on_commit
 
@@ -26,12 +27,8 @@ def queue_recount(sender, instance: Memory, using: str, **kwargs) -> None:
 
 
 def _enqueue_extraction(ids: list[int]) -> None:
-    from graph.tasks import extract_links_for
-
     extract_links_for.delay(ids)
 
 
 def _enqueue_recount(ids: list[int]) -> None:
-    from graph.tasks import recount_entities
-
     recount_entities.delay(ids)

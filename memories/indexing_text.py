@@ -1,10 +1,14 @@
-"""Pure helpers that prepare text for indexing: glossary expansion and overlapping chunk windows."""
+"""Pure helpers that prepare text for indexing: the text-search configuration, glossary expansion and overlapping
+chunk windows."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 
+#: The PostgreSQL text-search configuration of every stored ``search_vector`` and every query against it (writes,
+#: list filters, delete-by-query, the admin, the keyword arm): one value, or stemming would not match.
+TEXT_SEARCH_CONFIG = "english"
 CHUNK_WORDS = 200
 CHUNK_STRIDE = 150
 _MAX_ACRONYM = 32

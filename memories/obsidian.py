@@ -25,6 +25,9 @@ from typing import Any
 
 import yaml
 
+from memories.hooks import vault_links
+from memories.records import memory_as_record
+
 NOTE_TYPE = "orgmemory-memory"
 ENTITY_TYPE = "orgmemory-entity"
 MEMORIES_DIR = "memories"
@@ -194,18 +197,11 @@ def parse_memory_note(text: str) -> dict[str, Any] | None:
 def export_vault(*, memories, directory: Path) -> tuple[int, int]:
     """Write the notes of ``memories`` (a queryset of one tenant's memories) and of the entities they link into
     ``directory``; returns (memory notes, entity notes). Existing notes of the same names are overwritten."""
-    from graph.models import Entity, EntityLink
-    from memories.management.commands.export_memories import memory_as_record
-
     memories = list(memories.select_related("scope", "author_member").order_by("id"))
     links_of: dict[int, list[LinkRef]] = defaultdict(list)
-    rows = EntityLink.objects.filter(memory_id__in=[m.pk for m in memories]).order_by("memory_id", "id")
-    for memory_id, subject_id, relationship, object_id in rows.values_list(
-        "memory_id", "subject_id", "relationship", "object_id"
-    ):
+    rows, found = vault_links([m.pk for m in memories])  # the graph's links and entities (memories.hooks)
+    for memory_id, subject_id, relationship, object_id in rows:
         links_of[memory_id].append(LinkRef(memory_id, subject_id, relationship, object_id))
-    entity_ids = {i for links in links_of.values() for link in links for i in (link.subject_id, link.object_id) if i}
-    found = list(Entity.objects.filter(pk__in=entity_ids).values_list("pk", "name", "kind"))
     stems = entity_stems((pk, name) for pk, name, _ in found)
     entities = {pk: EntityRef(pk, name, kind, stems[pk]) for pk, name, kind in found}
     (directory / MEMORIES_DIR).mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,8 @@ import yaml
 from memories.policy_rules import policy_errors
 
 DEFAULT_LEVELS = ("org", "corporate", "country", "division", "team", "user")
-PERMISSIONS = frozenset({"read", "write", "delete", "admin"})
+#: What an API key may be granted, in display order (the one list: models, services, admin and API use it).
+PERMISSIONS = ("read", "write", "delete", "admin")
 # Anchored with \A…\Z, never ^…$: ``$`` also matches before a trailing newline, so "alice\n" would pass.
 #: A level name: a lowercase word (the model validator uses it too).
 LEVEL_PATTERN = r"\A[a-z][a-z0-9_]{0,31}\Z"
@@ -309,7 +310,7 @@ def _parse_api_keys(raw: Any, plan: OrgChartPlan) -> list[ApiKeyPlan]:
             raise OrgChartError(f"{where}: duplicate API key name {name!r}")
         names.add(name)
         permissions = tuple(entry.get("permissions") or ("read",))
-        bad = set(permissions) - PERMISSIONS
+        bad = set(permissions).difference(PERMISSIONS)
         if bad:
             raise OrgChartError(f"{where}: unknown permission(s) {', '.join(sorted(bad))}")
         scope = None

@@ -9,6 +9,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from memories.models import IndexState, Memory
+from memories.tasks import embed_memories
 from orgmemory.oncommit import deferred, queue_on_commit
 
 QUEUE_KEY = "embed"
@@ -21,8 +22,6 @@ def queue_embedding(sender, instance: Memory, using: str, **kwargs) -> None:
 
 
 def _enqueue(ids: list[int]) -> None:
-    from memories.tasks import embed_memories
-
     embed_memories.delay(ids)
 
 

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import logging
-
-from django.conf import settings
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
-
-logger = logging.getLogger("orgmemory")
 
 REQUIRED_EXTENSIONS = ("vector", "pg_trgm")
 
@@ -42,45 +37,6 @@ def require_extensions(using: str = "default") -> None:
     missing = missing_extensions(using)
     if missing:
         raise ImproperlyConfigured(describe_missing(missing, using))
-
-
-def startup_checks() -> None:
-    """What a serving process does once at start-up: refuse a database without the extensions and say where
-    indexing tasks will run."""
-    require_extensions()
-    _warm_embedder()
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        from memories.services.indexing import inline_sweeper_start
-
-        inline_sweeper_start()
-        logger.warning(
-            "CELERY_BROKER_URL is not set: indexing tasks run inline after each commit "
-            "(set CELERY_BROKER_URL=redis://… and start a worker to run them on Celery); this process sweeps "
-            "unindexed memories every minute."
-        )
-    else:
-        logger.info("Indexing tasks go to the Celery broker at %s.", _redact(settings.CELERY_BROKER_URL))
-
-
-def _warm_embedder() -> None:
-    """Load the embedding model in the background at start-up, so the first search or write does not wait
-    ~10 s for it (a failure here only logs: search degrades and indexing retries)."""
-    import threading
-
-    def load() -> None:
-        from memories.embedding import EmbedderUnavailable, get_embedder
-
-        try:
-            get_embedder().embed(["warm-up"])
-        except EmbedderUnavailable:
-            pass
-
-    threading.Thread(target=load, name="orgmemory-embedder-warmup", daemon=True).start()
-
-
-def _redact(url: str) -> str:
-    head, sep, tail = url.rpartition("@")
-    return f"{head.split('://')[0]}://***@{tail}" if sep else url
 
 
 @checks.register(checks.Tags.database)

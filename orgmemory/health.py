@@ -16,11 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import orgmemory
+from memories.api.auth import ApiKeyAuthentication
+from memories.api.base import PUBLIC, ApiView
+from memories.api.throttling import ApiKeyRateThrottle
 from memories.embedding import embedder_status
-from orgmemory.api.auth import ApiKeyAuthentication
-from orgmemory.api.base import PUBLIC, ApiView
 from orgmemory.api.serializers import ErrorSerializer
-from orgmemory.api.throttling import ApiKeyRateThrottle
 
 logger = logging.getLogger(__name__)
 

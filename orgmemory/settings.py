@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "memories",
     "graph",
     "retrieval",
+    "memories.curation",  # last: its post_migrate hand-off sets the role groups once every app's permissions exist
 ]
 
 MIDDLEWARE = [
@@ -158,8 +159,10 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or N
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "orgmemory"
+# Each app owns its sweep; without a broker the orgmemory-sweeper thread (memories.background) runs these inline.
 CELERY_BEAT_SCHEDULE = {
     "sweep-unindexed-memories": {"task": "memories.tasks.sweep_unindexed", "schedule": 60.0},
+    "sweep-unextracted-links": {"task": "graph.tasks.sweep_unextracted", "schedule": 60.0},
 }
 
 # --- OrgMemory ------------------------------------------------------------------------------------------------
@@ -170,7 +173,7 @@ ORGMEMORY_EMBED_BATCH_SIZE = env_int("ORGMEMORY_EMBED_BATCH_SIZE", 32)
 ORGMEMORY_SWEEP_AFTER_SECONDS = env_int("ORGMEMORY_SWEEP_AFTER_SECONDS", 60)
 
 # --- REST API -------------------------------------------------------------------------------------------------
-# Deny by default: API views extend orgmemory.api.base.ApiView, which declares its own authentication and
+# Deny by default: API views extend memories.api.base.ApiView, which declares its own authentication and
 # permissions; any other DRF view gets none. Throttling is per API key (ORGMEMORY_API_RATE, e.g. "1200/minute").
 # Throttle counters (and any other cache use) must be shared by every API process in production: set
 # ORGMEMORY_CACHE_URL=redis://…; unset, each process counts for itself (fine for one process / development).
@@ -192,9 +195,9 @@ ORGMEMORY_LOGIN_FAILURE_LIMIT = env_int("ORGMEMORY_LOGIN_FAILURE_LIMIT", 10)
 ORGMEMORY_LOGIN_LOCKOUT_SECONDS = env_int("ORGMEMORY_LOGIN_LOCKOUT_SECONDS", 15 * 60)
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["orgmemory.api.auth.ApiKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["orgmemory.api.auth.DenyAll"],
-    "DEFAULT_THROTTLE_CLASSES": ["orgmemory.api.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["memories.api.auth.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["memories.api.auth.DenyAll"],
+    "DEFAULT_THROTTLE_CLASSES": ["memories.api.throttling.ApiKeyRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"api_key": os.environ.get("ORGMEMORY_API_RATE", "").strip() or "1200/minute"},
     "DEFAULT_PARSER_CLASSES": ["orgmemory.api.parsers.StrictJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

@@ -1,4 +1,5 @@
-"""WSGI entry point. Checks the database's extensions once, so a server without pgvector fails at start-up."""
+"""WSGI entry point. Checks the database's extensions once, so a server without pgvector fails at start-up,
+then starts the serving process's background threads (``memories.background``)."""
 
 import os
 
@@ -8,6 +9,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "orgmemory.settings")
 
 application = get_wsgi_application()
 
-from orgmemory.dbcheck import startup_checks  # noqa: E402
+from memories.background import serving_threads_start  # noqa: E402
+from orgmemory.dbcheck import require_extensions  # noqa: E402
 
-startup_checks()
+require_extensions()
+serving_threads_start()

@@ -7,8 +7,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from memories.api.base import ApiView
 from memories.models import MemoryKind
-from orgmemory.api.base import ApiView
 from orgmemory.api.serializers import ScopeField, ScopeRefSerializer, error_responses
 from retrieval.llm import llm_from_settings
 from retrieval.presenters import result_as_dict

@@ -24,16 +24,16 @@ from mcp.server.mcpserver.exceptions import ToolError
 from rest_framework.exceptions import ValidationError as DrfValidationError
 
 from graph.api import EntityNeighboursApi, neighbourhood_as_dict
+from memories.api.auth import AUTH_SCHEME, MAX_KEY_CHARS
+from memories.api.base import ApiView, Caller
 from memories.api.common import _agent, key_is_curator
 from memories.api.serializers import MemoryInputSerializer, MemoryWriteOutputSerializer
+from memories.api.throttling import bad_key_counter, client_address
 from memories.models import ApiKey
 from memories.selectors.memory import memory_get_visible
 from memories.services import api_key_authenticate
 from memories.services.deletion import memory_delete_by_member
 from memories.services.memory import memory_create
-from orgmemory.api.auth import AUTH_SCHEME, MAX_KEY_CHARS
-from orgmemory.api.base import ApiView, Caller
-from orgmemory.api.throttling import bad_key_counter, client_address
 from orgmemory.errors import DomainError, NotFound, PermissionDenied
 from retrieval.api import RecallInputSerializer, SearchInputSerializer
 from retrieval.presenters import result_as_dict

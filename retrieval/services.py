@@ -27,10 +27,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from graph.selectors import visible_links
+from memories.background import access_schedule
 from memories.embedding import get_embedder
 from memories.indexing_text import expand_glossary
 from memories.models import Memory, MemoryKind, Scope, Tenant
-from memories.services.access import access_schedule
 from orgmemory.errors import NotFound, ValidationFailed
 from retrieval import selectors
 from retrieval.ranking import Candidate, Ranked, RankingConfig, rank

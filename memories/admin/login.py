@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 
-from orgmemory.api.throttling import FailureCounter, client_address
+from memories.api.throttling import FailureCounter, client_address
 
 
 def _counter() -> FailureCounter:

@@ -9,6 +9,7 @@ from tree_queries.admin import TreeAdmin
 
 from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for
 from memories.models import ApiKey, Member, Policy, Scope, Tenant, TenantStaff
+from memories.orgchart import PERMISSIONS
 from memories.selectors import scope_tree_with_member_counts
 from memories.services import api_key_create, api_key_revoke
 
@@ -107,7 +108,7 @@ class MemberAdmin(TenantFixedOnChange, TenantScopedModelAdmin):
 
 class ApiKeyCreateForm(forms.ModelForm):
     permissions = forms.MultipleChoiceField(
-        choices=[(p, p) for p in ("read", "write", "delete", "admin")],
+        choices=[(p, p) for p in PERMISSIONS],
         widget=forms.CheckboxSelectMultiple,
         initial=["read"],
     )

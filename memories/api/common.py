@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter
 
+from memories.api.base import Caller
 from memories.models import ApiKey
 from memories.services.memory import Author
-from orgmemory.api.base import Caller
 
 USER_ID_HELP = "The user the agent acts for (an external id of the tenant): what they may see and write."
 USER_ID_PARAM = OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=True, description=USER_ID_HELP)

@@ -17,6 +17,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from memories.api.base import ApiView, Caller
 from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent, key_is_curator
 from memories.api.serializers import (
     _MEMORY_EXAMPLE,
@@ -34,7 +35,6 @@ from memories.selectors import scope_get_by_tag
 from memories.selectors.memory import memories_visible, memory_get_visible
 from memories.services.deletion import memories_delete_by_query, memory_delete_by_member
 from memories.services.memory import memory_create, memory_create_batch, memory_update
-from orgmemory.api.base import ApiView, Caller
 from orgmemory.api.serializers import CursorPage, ScopeField, ScopeRefSerializer, error_responses
 from orgmemory.errors import NotFound, ValidationFailed
 

@@ -9,9 +9,9 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from memories.api.base import ApiView
 from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent, key_is_curator
 from memories.services.sessions import session_delete, session_ingest
-from orgmemory.api.base import ApiView
 from orgmemory.api.serializers import error_responses
 
 MAX_EVENTS = 1000

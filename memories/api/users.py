@@ -7,8 +7,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from memories.api.base import ApiView
 from memories.services.erasure import user_erase
-from orgmemory.api.base import ApiView
 from orgmemory.api.serializers import error_responses
 
 

@@ -9,12 +9,11 @@ from django.db.models import Q
 from tree_queries.models import TreeNode
 from tree_queries.query import TreeQuerySet
 
-from memories.orgchart import KEY_PATTERN, LEVEL_PATTERN
+from memories.orgchart import KEY_PATTERN, LEVEL_PATTERN, PERMISSIONS  # noqa: F401  (PERMISSIONS: re-exported)
 from memories.policy_rules import FIELDS as POLICY_FIELDS
 from memories.policy_rules import policy_errors
 
 DEFAULT_LEVELS = ["org", "corporate", "country", "division", "team", "user"]
-PERMISSIONS = ("read", "write", "delete", "admin")
 
 level_validator = RegexValidator(LEVEL_PATTERN, "A level is a lowercase word (a-z, 0-9, _).")
 key_validator = RegexValidator(

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.postgres.search import SearchQuery
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
-from memories.models import Memory, Tenant
+from memories.indexing_text import TEXT_SEARCH_CONFIG
+from memories.models import IndexState, Memory, Tenant
 
-TEXT_SEARCH_CONFIG = "english"
 _HEAVY_FIELDS = ("search_vector", "dedup_bands")
 
 
@@ -36,3 +39,13 @@ def memory_get_visible(*, tenant: Tenant, chain_ids: Sequence[int], memory_id: i
     """The live memory ``memory_id`` if the chain makes it visible, else None (unknown, another tenant's, another
     scope's or superseded: the caller cannot tell which)."""
     return memories_visible(tenant=tenant, chain_ids=chain_ids).filter(pk=memory_id).first()
+
+
+def memory_ids_index_stale(*, state_field: str, older_than: timedelta | None = None) -> list[int]:
+    """Ids (ascending) of memories, any tenant, whose ``state_field`` (``index_state``: embeddings;
+    ``links_state``: graph links) is pending or failed and that were last changed more than ``older_than`` ago
+    (default ORGMEMORY_SWEEP_AFTER_SECONDS): what the sweeps re-queue."""
+    if older_than is None:
+        older_than = timedelta(seconds=settings.ORGMEMORY_SWEEP_AFTER_SECONDS)
+    stale = Memory.objects.filter(updated_at__lt=timezone.now() - older_than)
+    return list(stale.filter(~Q(**{state_field: IndexState.READY})).order_by("id").values_list("id", flat=True))

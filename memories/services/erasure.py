@@ -10,22 +10,21 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q
 
-from graph.models import Entity, EntityLink
-from graph.services import entity_names_forget_unused
+from memories.hooks import erasure_shares_start
+from memories.keys import validate_key
 from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
 from memories.selectors import scope_subtree
 from memories.services.memory import memories_delete, memories_with_history
 from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import NotFound, PermissionDenied
-from orgmemory.utils import validate_key
 
 
 @dataclass(frozen=True)
 class ErasureResult:
     user_id: str
     memories: int  # at the member's scope (and below it) plus every memory they authored at any scope
-    links: int  # graph links those memories stated
-    entities: int  # entities nothing mentions any more, deleted with them
+    links: int  # graph links those memories stated (the graph's erasure share)
+    entities: int  # entities nothing mentions any more, deleted with them (the graph's erasure share)
     scopes: int  # the member's user node (and any node below it)
     api_keys: int  # keys restricted to the member's subtree
     policies: int  # policy overrides on the member's subtree
@@ -72,31 +71,31 @@ def user_erase(*, tenant: Tenant, user_id: str, within: Scope | None = None) -> 
             )
     memory_ids = list(memories.values_list("pk", flat=True))
     doomed = memories_with_history(memory_ids=memory_ids)  # what the delete below takes with it
-    links = EntityLink.objects.filter(tenant=tenant, memory_id__in=doomed)
-    touched: set[int] = set()
-    for subject_id, object_id in links.values_list("subject_id", "object_id"):
-        touched.add(subject_id)
-        if object_id:
-            touched.add(object_id)
-    link_count = links.count()
-
+    # the apps built on the memory store (the graph: links, entity names) read their part before the delete
+    finishes = erasure_shares_start(tenant=tenant, memory_ids=doomed)
     memory_count = memories_delete(memory_ids=memory_ids)
-    # names only the erased memories used go, aliases included (a merge must not keep them alive)
-    pruned = entity_names_forget_unused(tenant_id=tenant.pk, entity_ids=touched)
+    shares = [finish() for finish in finishes]
 
     key_ids = list(ApiKey.objects.filter(tenant=tenant, scope_id__in=subtree_ids).values_list("pk", flat=True))
     policy_ids = list(Policy.objects.filter(tenant=tenant, scope_id__in=subtree_ids).values_list("pk", flat=True))
-    _scrub_admin_log(
-        {Memory: doomed, Entity: pruned, Scope: subtree_ids, Member: [member.pk], ApiKey: key_ids, Policy: policy_ids}
-    )
+    erased: dict[type, Iterable[int]] = {
+        Memory: doomed,
+        Scope: subtree_ids,
+        Member: [member.pk],
+        ApiKey: key_ids,
+        Policy: policy_ids,
+    }
+    for share in shares:
+        erased.update(share.erased)
+    _scrub_admin_log(erased)
     # the user node's deletion cascades to the nodes below it, the member row, and keys/policies bound there
     _, deleted = member.scope.delete()
     scope_count = deleted.get(Scope._meta.label, 0)
     return ErasureResult(
         user_id=user_id,
         memories=memory_count,
-        links=link_count,
-        entities=len(pruned),
+        links=sum(share.counts.get("links", 0) for share in shares),
+        entities=sum(share.counts.get("entities", 0) for share in shares),
         scopes=scope_count,
         api_keys=len(key_ids),
         policies=len(policy_ids),

@@ -1,16 +1,13 @@
-"""Indexing: embed memories as overlapping chunks (batched), and sweep rows whose indexing never finished."""
+"""Indexing: embed memories as overlapping chunks (batched). Queueing (on commit, and the sweep of rows whose
+indexing never finished) is ``memories.signals`` / ``memories.tasks``'."""
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from memories.embedding import get_embedder
@@ -20,8 +17,6 @@ from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.tenancy import policy_effective
 
 logger = logging.getLogger(__name__)
-
-SWEEP_BATCH = 64
 
 
 def chunk_texts_for(memory: Memory, glossary: dict[str, str]) -> list[str]:
@@ -128,60 +123,3 @@ def _mark_failed(errors: dict[int, str]) -> None:
     now = timezone.now()
     for pk, error in errors.items():
         Memory.objects.filter(pk=pk).update(index_state=IndexState.FAILED, index_error=error, updated_at=now)
-
-
-def memories_sweep(*, older_than: timedelta | None = None) -> dict[str, int]:
-    """Re-queue memories whose embedding or link extraction is pending or failed for longer than
-    ``older_than`` (default ORGMEMORY_SWEEP_AFTER_SECONDS), so a lost message never loses a memory's indexing."""
-    from memories.tasks import embed_memories
-
-    cutoff = timezone.now() - (
-        older_than if older_than is not None else timedelta(seconds=settings.ORGMEMORY_SWEEP_AFTER_SECONDS)
-    )
-    stale = Memory.objects.filter(updated_at__lt=cutoff)
-    embed_ids = list(stale.filter(~Q(index_state=IndexState.READY)).order_by("id").values_list("id", flat=True))
-    for start in range(0, len(embed_ids), SWEEP_BATCH):
-        embed_memories.delay(embed_ids[start : start + SWEEP_BATCH])
-    link_ids = list(stale.filter(~Q(links_state=IndexState.READY)).order_by("id").values_list("id", flat=True))
-    queued_links = _queue_link_extraction(link_ids)
-    return {"embeddings": len(embed_ids), "links": queued_links}
-
-
-def _queue_link_extraction(ids: list[int]) -> int:
-    try:
-        from graph.tasks import extract_links_for
-    except ImportError:  # the graph app is optional for the memory store
-        return 0
-    for start in range(0, len(ids), SWEEP_BATCH):
-        extract_links_for.delay(ids[start : start + SWEEP_BATCH])
-    return len(ids)
-
-
-_sweeper_stop: threading.Event | None = None
-
-
-def inline_sweeper_start(*, interval_seconds: float | None = None) -> threading.Event | None:
-    """Without a broker there is no Celery beat: a serving process runs the sweeper itself, in a daemon thread,
-    every ``interval_seconds`` (default ORGMEMORY_SWEEP_AFTER_SECONDS). Returns an event that stops it when set,
-    or None if a sweeper already runs in this process."""
-    global _sweeper_stop
-    if _sweeper_stop is not None and not _sweeper_stop.is_set():
-        return None
-    stop = _sweeper_stop = threading.Event()
-    interval = interval_seconds or settings.ORGMEMORY_SWEEP_AFTER_SECONDS
-
-    def loop() -> None:
-        from django.db import connection
-
-        while not stop.wait(interval):
-            try:
-                queued = memories_sweep()
-                if queued["embeddings"] or queued["links"]:
-                    logger.info("sweeper re-queued %s", queued)
-            except Exception:  # keep sweeping: a database blip must not end the thread
-                logger.exception("sweeper run failed")
-            finally:
-                connection.close()
-
-    threading.Thread(target=loop, name="orgmemory-sweeper", daemon=True).start()
-    return stop

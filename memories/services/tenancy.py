@@ -17,11 +17,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from memories.keys import validate_key
 from memories.models import ApiKey, Member, Policy, Scope, Tenant
-from memories.orgchart import OrgChartError, OrgChartPlan
+from memories.orgchart import PERMISSIONS, OrgChartError, OrgChartPlan
 from memories.policy_rules import policy_field_errors
 from orgmemory.errors import NotFound, ValidationFailed
-from orgmemory.utils import validate_key
 
 logger = logging.getLogger(__name__)
 
@@ -285,7 +285,7 @@ def api_key_create(
     *, tenant: Tenant, name: str, permissions: list[str], scope: Scope | None = None
 ) -> tuple[ApiKey, str]:
     """Create a key and return it with its plain text (shown once; only the hash is stored)."""
-    bad = set(permissions) - {"read", "write", "delete", "admin"}
+    bad = set(permissions).difference(PERMISSIONS)
     if bad or not permissions:
         raise ValidationFailed(f"permissions must be a non-empty subset of read, write, delete, admin: {sorted(bad)}")
     if scope is not None and scope.tenant_id != tenant.pk:

@@ -8,9 +8,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from memories.api.base import ApiView
 from memories.models import Memory, Scope
 from memories.services import api_key_revoke
-from orgmemory.api.base import ApiView
 from tests.api.conftest import error_of
 
 pytestmark = pytest.mark.django_db

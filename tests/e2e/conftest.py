@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def e2e_tenant(transactional_db):
     """Acme (see tests/conftest.py): albert and bea in team:platform, dora in team:data, carlos in team:sales."""
-    from memories.services.access import access_flush
+    from memories.background import access_flush
 
     yield onboard(ACME_CHART)
     # searches record accesses from a background thread: let it finish before the tables are flushed

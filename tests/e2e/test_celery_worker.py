@@ -39,6 +39,7 @@ def test_worker_embeds_and_extracts_what_the_web_process_writes(acme, worker):
 
 
 def test_sweeper_task_recovers_a_failed_memory_on_the_worker(acme, worker):
+    from graph.tasks import sweep_unextracted
     from memories.signals import indexing_deferred
     from memories.tasks import sweep_unindexed
     from orgmemory.oncommit import deferred
@@ -54,9 +55,10 @@ def test_sweeper_task_recovers_a_failed_memory_on_the_worker(acme, worker):
         index_state=IndexState.FAILED, index_error="lost", updated_at=timezone.now() - timedelta(minutes=5)
     )
 
-    sweep_unindexed.delay()
+    sweep_unindexed.delay()  # beat sends both sweeps: the memory store's (embeddings) and the graph's (links)
+    sweep_unextracted.delay()
 
-    def recovered():  # the sweeper queues the embedding, then the link extraction: two tasks, in that order
+    def recovered():
         row = Memory.objects.get(pk=memory.pk)
         return row.index_state == IndexState.READY and row.links_state == IndexState.READY
 

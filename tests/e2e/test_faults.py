@@ -21,8 +21,9 @@ from django.db.models import Count
 
 from memories.embedding import embedder_override, get_embedder
 from memories.models import IndexState, Memory, MemoryChunk
-from memories.services.indexing import chunk_texts_for, memories_sweep
+from memories.services.indexing import chunk_texts_for
 from memories.signals import indexing_deferred
+from memories.tasks import memories_sweep
 from orgmemory.oncommit import deferred
 from tests.e2e.conftest import celery_broker, wait_for
 from tests.services import free_port, redis_server

@@ -7,11 +7,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
+from memories.keys import validate_key
 from memories.models import Member, Policy, Scope
 from memories.orgchart import OrgChartError, parse_org_chart
 from memories.services import api_key_create
 from orgmemory.errors import ValidationFailed
-from orgmemory.utils import validate_key
 from tests.api.conftest import error_of
 
 TRAILING = ["alice\n", "alice\r\n", "\nalice", "ali\nce"]

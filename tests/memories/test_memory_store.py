@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from memories.embedding import embedder_override, get_embedder
 from memories.models import IndexState, Member, Memory, MemoryChunk, Policy, Scope
-from memories.services.indexing import memories_sweep
 from memories.services.memory import Author, memory_create, memory_create_batch, memory_delete, memory_update
+from memories.tasks import memories_sweep
 from orgmemory.errors import ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
 
 pytestmark = pytest.mark.django_db
@@ -383,7 +383,7 @@ def test_metadata_with_a_literal_backslash_u0000_is_fine(write):
 def test_inline_sweeper_thread_recovers_failed_memories(acme):
     import time
 
-    from memories.services.indexing import inline_sweeper_start
+    from memories.background import inline_sweeper_start
 
     memory = memory_create(
         tenant=acme, author=Author(kind="admin", label="ops"), content="Sweep me.", scope="org:acme"

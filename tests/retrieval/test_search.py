@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from memories.background import access_flush
 from memories.embedding import embedder_override
 from memories.models import Memory, Policy
-from memories.services.access import access_flush
 from memories.services.memory import Author, memory_create
 from orgmemory.errors import NotFound, ValidationFailed
 from retrieval.services import SearchOptions, search_memories

@@ -13,8 +13,8 @@ import uuid
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from graph.services import links_extract_for_memories
 from memories.embedding import embedder_override, make_embedder
+from memories.hooks import index_steps
 from memories.models import IndexState, Memory, MemoryChunk, Scope, Tenant
 from memories.services.indexing import memories_embed
 from memories.services.memory import Author, memory_create, memory_create_batch
@@ -102,8 +102,9 @@ class Command(BaseCommand):
 
             clock = Clock()
             links = 0
+            extract_links = index_steps()["links"].run  # the graph's step (memories does not import the graph)
             for start in range(0, len(link_ids), batch):
-                links += links_extract_for_memories(memory_ids=link_ids[start : start + batch])["links"]
+                links += extract_links(memory_ids=link_ids[start : start + batch])["links"]
             result["links"] = links
             clock.record(result, "link_extraction", len(link_ids))
 

@@ -10,27 +10,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from memories.models import Memory
 from memories.obsidian import export_vault
+from memories.records import memory_as_record
 from memories.selectors import scope_get_by_tag, scope_subtree, tenant_get
 from orgmemory.errors import DomainError
-
-
-def memory_as_record(memory: Memory) -> dict:
-    return {
-        "external_id": memory.external_id or None,
-        # the authoring member: import restores the link, so a later erasure of that user still finds the memory
-        "user_id": memory.author_member.user_id if memory.author_member_id else None,
-        "scope": memory.scope.tag,
-        "kind": memory.kind,
-        "title": memory.title,
-        "content": memory.content,
-        "metadata": memory.metadata,
-        "author": memory.author,
-        "app_name": memory.source_app or None,
-        "session_id": memory.source_session or None,
-        "event_id": memory.source_event_id or None,
-        "created_at": memory.created_at.isoformat(),
-        "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
-    }
 
 
 class Command(BaseCommand):

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from tqdm import tqdm
 
+from memories.keys import validate_key
 from memories.models import Member, Memory, MemoryKind, Tenant
 from memories.obsidian import vault_lines
 from memories.selectors import tenant_get
@@ -28,7 +29,6 @@ from memories.services.memory import Author, memory_create
 from orgmemory.api.parsers import check_json_strings
 from orgmemory.api.serializers import SCOPE_TAG_MAX
 from orgmemory.errors import DomainError
-from orgmemory.utils import validate_key
 
 MAX_DEPTH = 20
 MAX_LINE_BYTES = 4 * 1024 * 1024

@@ -9,9 +9,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 from tqdm import tqdm
 
+from memories.hooks import index_steps
 from memories.models import IndexState, Memory
 from memories.selectors import tenant_get
-from memories.services.indexing import memories_embed
 from orgmemory.errors import DomainError
 
 
@@ -38,14 +38,14 @@ class Command(BaseCommand):
         except DomainError as exc:
             raise CommandError(str(exc))
         memories = Memory.objects.for_tenant(tenant_obj)
-        if embeddings:
-            self._run(memories, "index_state", batch_size, only_pending, memories_embed, "embeddings")
-        if links:
-            try:
-                from graph.services import links_extract_for_memories
-            except ImportError:
-                raise CommandError("--links needs the graph app's link extraction")
-            self._run(memories, "links_state", batch_size, only_pending, links_extract_for_memories, "links")
+        steps = index_steps()  # registered by the apps that own them: embeddings (memories), links (graph)
+        for name, wanted in (("embeddings", embeddings), ("links", links)):
+            if wanted and name not in steps:
+                raise CommandError(f"--{name} needs an installed app that registers the {name!r} index step")
+        for name, wanted in (("embeddings", embeddings), ("links", links)):
+            if wanted:
+                step = steps[name]
+                self._run(memories, step.state_field, batch_size, only_pending, step.run, name)
 
     def _run(self, memories, state_field: str, batch_size: int, only_pending: bool, service, label: str) -> None:
         if not only_pending:

@@ -16,9 +16,9 @@ from django.db import transaction
 from tqdm import tqdm
 
 from graph.services import links_extract_for_memories
+from memories.background import access_flush
 from memories.models import Memory, Scope, Tenant
 from memories.orgchart import parse_org_chart
-from memories.services.access import access_flush
 from memories.services.indexing import memories_embed
 from memories.services.memory import Author, memory_create, memory_delete
 from memories.services.tenancy import tenant_onboard

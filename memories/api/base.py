@@ -13,16 +13,16 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
+from memories.api.auth import PUBLIC, ApiKeyAuthentication, ApiKeyPermission
+from memories.api.throttling import ApiKeyRateThrottle
+from memories.keys import validate_key
 from memories.models import ApiKey, Member, Scope, Tenant
+from memories.orgchart import PERMISSIONS
 from memories.selectors import member_get, scope_chain_for_scope, scope_get_by_tag
 from memories.services import member_provision
-from orgmemory.api.auth import PUBLIC, ApiKeyAuthentication, ApiKeyPermission
 from orgmemory.api.parsers import StrictJSONParser
-from orgmemory.api.throttling import ApiKeyRateThrottle
 from orgmemory.errors import ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
-from orgmemory.utils import validate_key
 
-PERMISSIONS = ("read", "write", "delete", "admin")
 # A full batch (100 memories at the default 32 KiB limit) is 3.2 MiB; anything much larger is refused unread.
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 _HANDLERS = ("get", "post", "put", "patch", "delete")

@@ -3,18 +3,13 @@ API view goes through."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions
 
+from memories.api.throttling import bad_key_counter, client_address
 from memories.models import ApiKey
 from memories.services import api_key_authenticate
-from orgmemory.api.throttling import bad_key_counter, client_address
 from orgmemory.errors import PermissionDenied
-
-if TYPE_CHECKING:
-    from orgmemory.api.base import ApiView
 
 AUTH_SCHEME = "Bearer"
 PUBLIC = "public"  # the permission of views that need no key (health)
@@ -84,8 +79,8 @@ class ApiKeyPermission(permissions.BasePermission):
     """Grants a request only the permission its view declares for the method (see ``ApiView``): anonymous → 401,
     a key without that permission → 403 ``permission_missing`` naming it, a method with no declaration → 403."""
 
-    def has_permission(self, request, view: ApiView) -> bool:
-        needed = view.permission_for(request.method)
+    def has_permission(self, request, view) -> bool:
+        needed = view.permission_for(request.method)  # an ApiView (memories.api.base, which imports this module)
         if needed == PUBLIC:
             return True
         key = request.auth
@@ -113,7 +108,7 @@ class DenyAll(permissions.BasePermission):
 
 
 class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "orgmemory.api.auth.ApiKeyAuthentication"
+    target_class = "memories.api.auth.ApiKeyAuthentication"
     name = "ApiKey"
 
     def get_security_definition(self, auto_schema):

@@ -1,4 +1,5 @@
-"""Small validation helpers shared by services."""
+"""Validation of the identifiers agents send: user ids and scope keys (the pattern lives with the org-chart parser,
+which is pure and the bottom of this app)."""
 
 from __future__ import annotations
 

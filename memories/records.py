@@ -1,0 +1,26 @@
+"""A memory as an export record: what ``export_memories`` writes as one JSONL line (and the front matter of an
+Obsidian note) and ``import_memories`` reads back losslessly."""
+
+from __future__ import annotations
+
+from memories.models import Memory
+
+
+def memory_as_record(memory: Memory) -> dict:
+    """The record's fields (None where the memory has no value); the caller drops the Nones for JSONL."""
+    return {
+        "external_id": memory.external_id or None,
+        # the authoring member: import restores the link, so a later erasure of that user still finds the memory
+        "user_id": memory.author_member.user_id if memory.author_member_id else None,
+        "scope": memory.scope.tag,
+        "kind": memory.kind,
+        "title": memory.title,
+        "content": memory.content,
+        "metadata": memory.metadata,
+        "author": memory.author,
+        "app_name": memory.source_app or None,
+        "session_id": memory.source_session or None,
+        "event_id": memory.source_event_id or None,
+        "created_at": memory.created_at.isoformat(),
+        "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
+    }
