@@ -65,10 +65,29 @@ class OrgChartPlan:
         return self.levels[-1]
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """safe_load that refuses a key repeated in one mapping: PyYAML keeps the last one silently, so a member listed
+    twice under nuvel's ``users:`` (or a node's ``key`` given twice) would vanish without a word."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    continue  # a complex key: the base class refuses unhashable ones
+                key = self.construct_object(key_node, deep=deep)
+                line = key_node.start_mark.line + 1
+                if key in seen:
+                    first = seen[key]
+                    raise OrgChartError(f"line {line}: {key!r} appears twice in one mapping (first at line {first})")
+                seen[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
 def parse_org_chart(text: str) -> OrgChartPlan:
     """Parse YAML text in either supported format into a validated :class:`OrgChartPlan`."""
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506  (a SafeLoader subclass)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -93,21 +112,28 @@ def _parse_tree(data: dict) -> OrgChartPlan:
     if not _SLUG_RE.match(slug):
         raise OrgChartError(f"tenant slug {slug!r} must be lowercase letters, digits and dashes")
     levels = _parse_levels(data.get("levels", list(DEFAULT_LEVELS)))
+    _check_user_level_last(levels)
     plan = OrgChartPlan(tenant_slug=slug, tenant_name=str(tenant.get("name") or slug), levels=levels)
     tree = data.get("tree")
     if not isinstance(tree, list) or not tree:
         raise OrgChartError("`tree` must be a non-empty list of nodes")
     seen: dict[tuple[str, str], str] = {}
     for index, node in enumerate(tree):
-        _walk(node, parent=None, path=f"tree[{index}]", plan=plan, seen=seen)
+        _walk(node, parent=None, path=f"tree[{index}]", plan=plan, seen=seen, above=())
     plan.policies = _parse_policies(data.get("policies"), levels)
     plan.api_keys = _parse_api_keys(data.get("api_keys"), plan)
     return plan
 
 
-def _walk(node: Any, *, parent: NodePlan | None, path: str, plan: OrgChartPlan, seen: dict) -> None:
+def _walk(
+    node: Any, *, parent: NodePlan | None, path: str, plan: OrgChartPlan, seen: dict, above: tuple[int, ...]
+) -> None:
+    """Add ``node`` and its subtree to ``plan``. ``above`` holds the ids of the mappings on the path from the root:
+    a YAML alias (``*name``) can make a node its own descendant, which must read as a cycle, not recurse."""
     if not isinstance(node, dict):
         raise OrgChartError(f"{path}: a node must be a mapping with `level` and `key`")
+    if id(node) in above:
+        raise OrgChartError(f"{path}: cycle in the tree: this node contains itself (a YAML alias loops back)")
     level, key = node.get("level"), node.get("key")
     if level is None or key is None:
         raise OrgChartError(f"{path}: a node needs both `level` and `key`")
@@ -145,7 +171,7 @@ def _walk(node: Any, *, parent: NodePlan | None, path: str, plan: OrgChartPlan, 
     if not isinstance(children, list):
         raise OrgChartError(f"{where}: `children` must be a list of nodes")
     for index, child in enumerate(children):
-        _walk(child, parent=plan_node, path=f"{path}.children[{index}]", plan=plan, seen=seen)
+        _walk(child, parent=plan_node, path=f"{path}.children[{index}]", plan=plan, seen=seen, above=(*above, id(node)))
 
 
 def _add_member(plan: OrgChartPlan, user_id: str, parent: tuple[str, str], where: str) -> None:
@@ -186,6 +212,7 @@ def _parse_nuvel(data: dict) -> OrgChartPlan:
     root_level = root_levels.most_common(1)[0][0]
     if root_level != levels[0] and root_level == levels[-1]:
         levels = tuple(reversed(levels))
+    _check_user_level_last(levels)
     plan = OrgChartPlan(tenant_slug=org_id, tenant_name=str(data.get("name") or org_id), levels=levels)
     parents: dict[tuple[str, str], tuple[str, str] | None] = {}
     for user_id, pairs in chains.items():
@@ -200,6 +227,11 @@ def _parse_nuvel(data: dict) -> OrgChartPlan:
             if level not in levels:
                 raise OrgChartError(
                     f"{where}.chain[{index}]: unknown level {level!r}; the levels are {', '.join(levels)}"
+                )
+            if level == plan.user_level:
+                raise OrgChartError(
+                    f"{where}.chain[{index}]: {level}:{key} is a user-level link above the user; a chain has one "
+                    f"user link, first (leaf first), and nothing sits below a user"
                 )
             if not _KEY_RE.match(key):
                 raise OrgChartError(f"{where}.chain[{index}]: id {key!r} must be letters, digits and . _ @ + -")
@@ -243,6 +275,17 @@ def _tag(node: tuple[str, str] | None) -> str:
 
 
 # --- shared sections --------------------------------------------------------------------------------------------
+
+
+def _check_user_level_last(levels: tuple[str, ...]) -> None:
+    """Members are the leaves: with a level named ``user``, nothing may come after it (the last level is the one
+    every member's own node gets)."""
+    if "user" in levels and levels[-1] != "user":
+        below = levels[levels.index("user") + 1 :]
+        raise OrgChartError(
+            f"levels: {', '.join(repr(level) for level in below)} below `user`; the user level must be the last "
+            f"(members are the leaves of the tree)"
+        )
 
 
 def _parse_levels(raw: Any) -> tuple[str, ...]:

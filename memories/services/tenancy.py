@@ -46,15 +46,18 @@ _POLICY_FIELDS = tuple(POLICY_DEFAULTS)
 class OnboardResult:
     tenant: str
     dry_run: bool
+    sync: bool = False
     created: Counter = field(default_factory=Counter)
     updated: Counter = field(default_factory=Counter)
     unchanged: Counter = field(default_factory=Counter)
+    removed: Counter = field(default_factory=Counter)
     api_keys: list[dict[str, str]] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
+    diff: Any = None  # the OnboardingDiff this run applied (or, dry, would apply)
 
     @property
     def changed(self) -> bool:
-        return bool(sum(self.created.values()) or sum(self.updated.values()))
+        return bool(sum(self.created.values()) or sum(self.updated.values()) or (self.diff and self.diff.changed))
 
     def as_dict(self) -> dict[str, Any]:
         kinds = ("tenant", "scopes", "members", "policies", "api_keys")
@@ -64,8 +67,12 @@ class OnboardResult:
             "created": {kind: self.created[kind] for kind in kinds},
             "updated": {kind: self.updated[kind] for kind in kinds},
             "unchanged": {kind: self.unchanged[kind] for kind in kinds},
+            "removed": {kind: self.removed[kind] for kind in ("scopes", "members")},
             "changes": self.changes,
             "api_keys": self.api_keys,
+            "sync": self.sync,
+            "diff": self.diff.as_dict() if self.diff is not None else None,
+            "fingerprint": self.diff.fingerprint if self.diff is not None else None,
         }
 
 
@@ -73,16 +80,59 @@ class _DryRunRollback(Exception):
     pass
 
 
-def tenant_onboard(*, plan: OrgChartPlan, dry_run: bool = False) -> OnboardResult:
+def tenant_onboard(
+    *,
+    plan: OrgChartPlan,
+    dry_run: bool = False,
+    sync: bool = False,
+    leavers: Mapping[str, str] | None = None,
+    delete_scope_memories: bool = False,
+    expected_fingerprint: str | None = None,
+) -> OnboardResult:
     """Apply an org-chart plan idempotently: create or rename nodes, move nodes and members, set the tenant
-    policy, create missing API keys (their plain keys are in the result, the only time they are shown).
+    policy, create missing API keys (their plain keys are in the result, the only time they are shown). The
+    result's ``diff`` (``memories.services.onboarding.OnboardingDiff``) says what the run does, with the memories
+    each action touches; it is computed after locking the tenant and its tree, in the same transaction.
 
-    All or nothing: any error rolls the whole run back. Nodes and members absent from the plan are left alone.
+    Without ``sync``, nodes and members absent from the plan are left alone. With ``sync`` (an HR re-sync), absent
+    members are leavers, each handled by ``leavers[user_id]`` (``erase`` or ``keep``, required for every leaver),
+    and absent nodes are removed, deepest first (those holding memories only with ``delete_scope_memories``).
+    With ``expected_fingerprint`` (the fingerprint of the diff a person reviewed) a tenant that changed since is
+    refused with ``StaleDiff``. A dry run checks everything the same way, then rolls back; its leavers and removals
+    are reported in the diff but not run.
+
+    All or nothing: any error rolls the whole run back.
     """
-    result = OnboardResult(tenant=plan.tenant_slug, dry_run=dry_run)
+    # imported here: the onboarding module uses the erasure and write services, which import this module
+    from memories.services.onboarding import (
+        StaleDiff,
+        onboarding_check_choices,
+        onboarding_diff_locked,
+        onboarding_sync_apply,
+    )
+
+    result = OnboardResult(tenant=plan.tenant_slug, dry_run=dry_run, sync=sync)
     try:
         with transaction.atomic():
+            tenant, diff = onboarding_diff_locked(plan=plan, sync=sync)
+            result.diff = diff
+            if expected_fingerprint is not None and expected_fingerprint != diff.fingerprint:
+                raise StaleDiff(
+                    f"tenant {plan.tenant_slug} changed since the dry run: review the new diff before applying",
+                    details={"expected": expected_fingerprint, "now": diff.fingerprint},
+                )
+            choices = None
+            if sync and not dry_run:
+                choices = onboarding_check_choices(
+                    diff=diff, leavers=leavers or {}, delete_scope_memories=delete_scope_memories
+                )
             _apply_plan(plan, result)
+            if choices is not None:
+                tenant = Tenant.objects.get(slug=plan.tenant_slug)
+                removed = onboarding_sync_apply(tenant=tenant, diff=diff, leavers=choices)
+                result.changes.extend(removed)
+                result.removed["members"] += len(diff.leavers)
+                result.removed["scopes"] += len(diff.scopes_removed)
             if dry_run:
                 raise _DryRunRollback
     except _DryRunRollback:

@@ -107,6 +107,30 @@ def test_nuvel_format_orients_levels_and_builds_the_tree():
             "level 'org' is not below its parent's level 'team'",
         ),
         ("org_id: n\nusers:\n  a: {chain: []}\n", "users.a: needs a non-empty `chain`"),
+        (
+            "tenant: {slug: x}\nlevels: [org, team, user]\n"
+            "tree:\n  - &n {level: org, key: o, children: [{level: team, key: t, children: [*n]}]}\n",
+            "tree[0].children[0].children[0]: cycle in the tree: this node contains itself",
+        ),
+        (
+            "tenant: {slug: x}\nlevels: [org, team, user, device]\ntree: [{level: org, key: o}]\n",
+            "levels: 'device' below `user`; the user level must be the last",
+        ),
+        (
+            "org_id: n\nlevels: [device, user, team, org]\nusers:\n"
+            "  a: {chain: [{level: team, id: t}, {level: org, id: o}]}\n",
+            "levels: 'device' below `user`",
+        ),
+        (
+            "org_id: n\nlevels: [org, team, user]\nusers:\n"
+            "  a: {chain: [{level: team, id: t}, {level: org, id: o}]}\n"
+            "  a: {chain: [{level: team, id: u}, {level: org, id: o}]}\n",
+            "line 5: 'a' appears twice in one mapping (first at line 4)",
+        ),
+        (
+            "tenant: {slug: x}\nlevels: [org, user]\ntree: [{level: org, key: a, key: b}]\n",
+            "line 3: 'key' appears twice in one mapping (first at line 3)",
+        ),
     ],
 )
 def test_bad_files_name_the_problem(text, message):
