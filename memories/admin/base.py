@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db import models
 
+from memories.curation.services import admin_log_tenant_record
 from memories.models import Tenant, TenantStaff
 
 
@@ -63,10 +66,12 @@ class TenantScopedModelAdmin(admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def has_module_permission(self, request):
+        """A tenant's staff (or a superuser) holding some permission on this app (see ``memories.roles``)."""
         return (
             request.user.is_active
             and request.user.is_staff
             and (request.user.is_superuser or bool(tenants_for(request.user)))
+            and super().has_module_permission(request)
         )
 
     def _tenant_allowed(self, request, obj) -> bool:
@@ -76,19 +81,90 @@ class TenantScopedModelAdmin(admin.ModelAdmin):
         tenant_id = getattr(obj, f"{self.tenant_field}_id", None)
         return tenant_id in allowed
 
+    def _in_tenant(self, request, obj) -> bool:
+        return (
+            request.user.is_active
+            and request.user.is_staff
+            and (request.user.is_superuser or bool(tenants_for(request.user)))
+            and self._tenant_allowed(request, obj)
+        )
+
+    # Tenant membership says where; the user's model permissions (their role's group) say what.
     def has_view_permission(self, request, obj=None):
-        return self.has_module_permission(request) and self._tenant_allowed(request, obj)
+        return self._in_tenant(request, obj) and super().has_view_permission(request, obj)
 
     def has_change_permission(self, request, obj=None):
-        return self.has_module_permission(request) and self._tenant_allowed(request, obj)
+        return self._in_tenant(request, obj) and super().has_change_permission(request, obj)
 
     def has_add_permission(self, request):
-        return self.has_module_permission(request)
+        return self._in_tenant(request, None) and super().has_add_permission(request)
 
     def has_delete_permission(self, request, obj=None):
-        return self.has_module_permission(request) and self._tenant_allowed(request, obj)
+        return self._in_tenant(request, obj) and super().has_delete_permission(request, obj)
+
+    def get_actions(self, request):
+        """An action that declares no permissions (``@admin.action(permissions=…)``) needs the change permission:
+        Django would offer it to anyone who may view the list."""
+        actions = super().get_actions(request)
+        if self.has_change_permission(request):
+            return actions
+        return {
+            name: action
+            for name, action in actions.items()
+            if getattr(action[0], "allowed_permissions", None) is not None
+        }
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        base = kwargs.get("form") or self.form
+        kwargs["form"] = type(base.__name__, (SameTenantChoicesForm, base), {})
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    # --- the audit trail: each entry also records its tenant (memories.curation.AdminLogTenant) ---------------
+
+    def _object_tenant_id(self, obj) -> int | None:
+        return obj.pk if self.tenant_field == "id" else getattr(obj, f"{self.tenant_field}_id", None)
+
+    def log_addition(self, request, obj, message):
+        entry = super().log_addition(request, obj, message)
+        admin_log_tenant_record(entries=[entry], tenant_ids=[self._object_tenant_id(obj)])
+        return entry
+
+    def log_change(self, request, obj, message):
+        entry = super().log_change(request, obj, message)
+        admin_log_tenant_record(entries=[entry], tenant_ids=[self._object_tenant_id(obj)])
+        return entry
+
+    def log_deletions(self, request, queryset):
+        objects = list(queryset)
+        entries = super().log_deletions(request, objects)
+        # LogEntry.objects.log_actions returns the entries in the order of the objects
+        admin_log_tenant_record(entries=list(entries), tenant_ids=[self._object_tenant_id(obj) for obj in objects])
+        return entries
 
     def save_model(self, request, obj, form, change):
         if not self._tenant_allowed(request, obj):
             raise PermissionDenied("That tenant is not yours to manage.")
         super().save_model(request, obj, form, change)
+
+
+class SameTenantChoicesForm(forms.BaseForm):
+    """Every row chosen in a foreign-key (or many-to-many) field belongs to the form's tenant: the ``tenant`` field's
+    choice, else the edited row's. The choice lists are already cut to the user's tenants; a user of two tenants (or
+    a superuser) could still pair one tenant's row with another's node."""
+
+    def clean(self):
+        cleaned = super().clean()
+        tenant = cleaned.get("tenant")
+        if not isinstance(tenant, Tenant):
+            tenant = self.instance.tenant if getattr(self.instance, "tenant_id", None) else None
+        if tenant is None:
+            return cleaned
+        for name, value in list(cleaned.items()):
+            if name == "tenant":
+                continue
+            chosen = list(value) if isinstance(value, models.QuerySet) else [value]
+            for row in chosen:
+                if isinstance(row, models.Model) and getattr(row, "tenant_id", tenant.pk) != tenant.pk:
+                    self.add_error(name, f"{row} is not a {row._meta.verbose_name} of {tenant.slug}.")
+                    break
+        return cleaned

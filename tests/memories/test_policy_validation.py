@@ -7,12 +7,13 @@ from __future__ import annotations
 import logging
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
 from memories.models import ApiKey, Member, Memory, MemoryKind, Policy, Scope, Tenant, TenantStaff
 from memories.policy_rules import MEMORY_KINDS, policy_errors
+from memories.roles import TENANT_ADMIN
 from memories.services import api_key_create, policy_effective
 
 LEVELS = ("org", "division", "team", "user")
@@ -191,6 +192,7 @@ class TestAdminForms:
         user = User.objects.create_user("both", password="pw", is_staff=True)
         TenantStaff.objects.create(tenant=acme, user=user)
         TenantStaff.objects.create(tenant=globex, user=user)
+        user.groups.add(Group.objects.get(name=TENANT_ADMIN))
         client.force_login(user)
         return client
 
