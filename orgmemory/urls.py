@@ -8,6 +8,8 @@ urlpatterns = [
     path("admin/graph/", include("graph.urls")),  # the graph page; before the admin, which owns admin/<app>/
     path("admin/search/", include("retrieval.urls")),  # the search playground
     path("admin/onboard/", include("memories.admin.onboarding")),  # the onboarding wizard
+    path("admin/dashboard/", include("memories.admin.dashboard")),  # the tenant dashboard
+    path("admin/contradictions/", include("memories.admin.contradictions")),  # the contradiction review queue
     path("admin/", admin.site.urls),
     path("api/v1/", include("orgmemory.api_urls")),
     re_path(r"^api/v1\Z", unknown_endpoint),  # the prefix itself: a JSON 404, not an APPEND_SLASH redirect
