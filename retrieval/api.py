@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from memories.api.base import ApiView
+from memories.curation.services import search_gap_record
 from memories.models import MemoryKind
 from orgmemory.api.serializers import ScopeField, ScopeRefSerializer, error_responses
 from retrieval.llm import llm_from_settings
@@ -184,6 +185,8 @@ class SearchApi(ApiView):
             options=options,
             llm=llm_from_settings() if options.synthesize else None,
         )
+        if result.no_relevant_memory:  # a knowledge gap for the tenant dashboard
+            search_gap_record(tenant=self.tenant, user_id=data["user_id"], query=data["query"])
         return Response(result_as_dict(result))
 
 
@@ -296,4 +299,6 @@ class RecallApi(ApiView):
             budget_tokens=data.get("budget_tokens"),
             kinds=tuple(data["kinds"]),
         )
+        if block.no_relevant_memory:  # a knowledge gap for the tenant dashboard
+            search_gap_record(tenant=self.tenant, user_id=data["user_id"], query=data["task"])
         return Response(block.as_dict())
