@@ -77,6 +77,16 @@ def onboard(text: str):
     return Tenant.objects.get(slug=plan.tenant_slug)
 
 
+def remember(tenant, content, *, user=None, scope=None, **kwargs):
+    """Write a memory through the write service and return it: as the agent of member ``user`` (at their own node,
+    or at ``scope`` on their chain), else as an admin (``admin:test``) at ``scope`` (a tag or Scope; default the
+    root). Other ``memory_create`` arguments pass through (``kind``, ``title``, ``source_session``, …). The one
+    helper for this in the suite: ``tests.factories.MemoryFactory`` with the content first."""
+    from tests.factories import MemoryFactory  # Django-dependent: see onboard
+
+    return MemoryFactory(tenant=tenant, content=content, user=user, scope=scope, **kwargs)
+
+
 @pytest.fixture
 def acme(db):
     """Acme: org:acme › division:eu › team:platform (albert, bea), team:data (dora); division:us › team:sales

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -10,11 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from rest_framework.test import APIClient
 
-from memories.models import Member
-from memories.services import api_key_create
-from memories.services.memory import Author, memory_create
-
-_names = itertools.count()
+from tests.conftest import remember
+from tests.factories import ApiKeyFactory
 
 
 @pytest.fixture(autouse=True)
@@ -31,13 +27,11 @@ def make_client():
     """A client authenticated with a new key of ``tenant`` (``client.api_key`` is the ApiKey row)."""
 
     def _make(tenant, permissions=("read", "write", "delete"), scope=None) -> APIClient:
-        key, plain = api_key_create(
-            tenant=tenant, name=f"test-key-{next(_names)}", permissions=list(permissions), scope=scope
-        )
+        key = ApiKeyFactory(tenant=tenant, permissions=list(permissions), scope=scope)
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {plain}")
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {key.plain}")
         client.api_key = key
-        client.plain_key = plain
+        client.plain_key = key.plain
         return client
 
     return _make
@@ -52,15 +46,6 @@ def api(acme, make_client) -> APIClient:
 @pytest.fixture
 def globex_api(globex, make_client) -> APIClient:
     return make_client(globex, permissions=("read", "write", "delete", "admin"))
-
-
-def remember(tenant, content, *, user=None, scope=None, **kwargs):
-    """Write a memory through the service: as an agent for ``user``, or as an admin at ``scope``."""
-    if user is not None:
-        author = Author(kind="agent", member=Member.objects.select_related("scope").get(tenant=tenant, user_id=user))
-    else:
-        author = Author(kind="admin", label="admin:test")
-    return memory_create(tenant=tenant, author=author, content=content, scope=scope, **kwargs).memory
 
 
 @pytest.fixture

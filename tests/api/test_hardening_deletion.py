@@ -9,7 +9,7 @@ import pytest
 
 from memories.models import Memory, Scope
 from memories.services.memory import memory_delete
-from tests.api.conftest import remember
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 

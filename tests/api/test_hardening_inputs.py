@@ -7,7 +7,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.api.conftest import error_of, remember
+from tests.api.conftest import error_of
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 

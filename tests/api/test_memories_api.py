@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from memories.models import IndexState, Member, Memory, Policy
-from tests.api.conftest import ALBERT_VISIBLE, error_of, remember
+from tests.api.conftest import ALBERT_VISIBLE, error_of
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 

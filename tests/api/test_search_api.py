@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.conftest import ALBERT_VISIBLE, error_of, remember
+from tests.api.conftest import ALBERT_VISIBLE, error_of
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 

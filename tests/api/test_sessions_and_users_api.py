@@ -6,7 +6,8 @@ import pytest
 
 from graph.models import Entity, EntityLink
 from memories.models import ApiKey, Member, Memory, Scope
-from tests.api.conftest import error_of, remember
+from tests.api.conftest import error_of
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 

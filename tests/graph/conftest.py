@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from tests.conftest import remember
+
 # One sentence per memory, each stating exactly one typed link (checked against graph.extraction), so the graph is
 # known edge by edge:
 #
@@ -44,14 +46,6 @@ class SeededGraph:
         return {self.entities[name].pk for name in names}
 
 
-def remember(tenant, tag: str, content: str, **kwargs):
-    from memories.services.memory import Author, memory_create
-
-    return memory_create(
-        tenant=tenant, author=Author(kind="import", label="fixture"), scope=tag, content=content, **kwargs
-    ).memory
-
-
 def entities_of(tenant) -> dict:
     from graph.models import Entity
 
@@ -62,8 +56,8 @@ def entities_of(tenant) -> dict:
 def seeded_graph(acme, globex, django_capture_on_commit_callbacks) -> SeededGraph:
     """Acme's and globex's graphs above, written through ``memory_create`` with link extraction run on commit."""
     with django_capture_on_commit_callbacks(execute=True):
-        memories = {key: remember(acme, tag, text) for key, (tag, text) in ACME_STATEMENTS.items()}
-        globex_memories = {key: remember(globex, tag, text) for key, (tag, text) in GLOBEX_STATEMENTS.items()}
+        memories = {key: remember(acme, text, scope=tag) for key, (tag, text) in ACME_STATEMENTS.items()}
+        globex_memories = {key: remember(globex, text, scope=tag) for key, (tag, text) in GLOBEX_STATEMENTS.items()}
     return SeededGraph(
         memories=memories,
         entities=entities_of(acme),

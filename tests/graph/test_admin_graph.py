@@ -7,15 +7,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from graph import views
 from graph.models import Entity, EntityAlias, EntityLink
 from graph.services import entity_merge
-from memories.models import Memory, TenantStaff
-from tests.graph.conftest import entities_of, remember
+from memories.models import Memory
+from tests.conftest import remember
+from tests.factories import EntityLinkFactory, StaffUserFactory
+from tests.graph.conftest import entities_of
 
 pytestmark = pytest.mark.django_db
 
@@ -54,8 +55,8 @@ def link_id(seeded, key: str) -> int:
 def acmebot(acme, seeded_graph, django_capture_on_commit_callbacks):
     """A duplicate of Acme Robotics under another name, and one memory naming both."""
     with django_capture_on_commit_callbacks(execute=True):
-        gina = remember(acme, "team:platform", "Gina Park invested in AcmeBot.")
-        hank = remember(acme, "team:platform", "Hank Lee founded AcmeBot. Hank Lee advises Acme Robotics.")
+        gina = remember(acme, "Gina Park invested in AcmeBot.", scope="team:platform")
+        hank = remember(acme, "Hank Lee founded AcmeBot. Hank Lee advises Acme Robotics.", scope="team:platform")
     entities = entities_of(acme)
     assert entities["AcmeBot"].mention_count == 2
     assert entities["Acme Robotics"].mention_count == 3
@@ -334,11 +335,12 @@ def test_link_list_query_count_does_not_grow_with_rows(acme_staff_client, acme, 
     with CaptureQueriesContext(connection) as few:
         acme_staff_client.get(LINKS)
     for n in range(5):
-        EntityLink.objects.create(
+        EntityLinkFactory(
             tenant=acme,
             memory=seeded_graph.memories["founded"],
             subject=seeded_graph.entities["Carol White"],
             relationship="mentioned",
+            object=None,
             confidence=0.3,
             subject_norm=f"extra {n}",
         )
@@ -572,8 +574,7 @@ def test_graph_data_rejects_bad_parameters(acme_staff_client, acme, params):
 
 @pytest.mark.parametrize("url", [PAGE, DATA, SEARCH])
 def test_graph_views_send_non_staff_to_the_login(client, acme, url):
-    user = User.objects.create_user("agent-owner", password="pw", is_staff=False)
-    TenantStaff.objects.create(tenant=acme, user=user)
+    user = StaffUserFactory(is_staff=False, tenants=[acme])
     client.force_login(user)
 
     response = client.get(url, {"tenant": acme.pk})
@@ -583,7 +584,7 @@ def test_graph_views_send_non_staff_to_the_login(client, acme, url):
 
 
 def test_graph_data_for_a_staff_user_without_tenants_is_404(client, acme, seeded_graph):
-    user = User.objects.create_user("nobody", password="pw", is_staff=True)
+    user = StaffUserFactory()  # administers no tenant
     client.force_login(user)
 
     assert client.get(DATA, {"tenant": acme.pk}).status_code == 404

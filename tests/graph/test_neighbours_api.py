@@ -11,7 +11,8 @@ from graph.models import Entity
 from graph.selectors import entity_neighbourhood
 from memories.models import Memory, Scope
 from memories.services.memory import memory_delete
-from tests.api.conftest import api, error_of, globex_api, make_client, remember  # noqa: F401  (fixtures)
+from tests.api.conftest import api, error_of, globex_api, make_client  # noqa: F401  (fixtures)
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from memories.models import IndexState, Memory, MemoryChunk, MemoryKind, Policy, Scope
-from memories.services.memory import Author, memory_create
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +26,6 @@ NO_FRIDAYS = (
 )
 
 
-def remember(tenant, tag, content, **kwargs):
-    return memory_create(
-        tenant=tenant, author=Author(kind="import", label="fixture"), scope=tag, content=content, **kwargs
-    ).memory
-
-
 def row_ids(response) -> set[int]:
     assert response.status_code == 200
     return {int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', response.content.decode())}
@@ -46,12 +40,12 @@ def scope(tenant, tag) -> Scope:
 def spread(acme, globex):
     """One memory at several nodes of acme's tree and one in globex's look-alike team:platform."""
     return {
-        "org": remember(acme, "org:acme", "Acme's fiscal year starts in February"),
-        "eu": remember(acme, "division:eu", "The EU division hosts everything in Frankfurt"),
-        "platform": remember(acme, "team:platform", "The platform team runs Kubernetes with Argo CD"),
-        "albert": remember(acme, "user:albert", "Albert prefers short answers"),
-        "sales": remember(acme, "team:sales", "Sales closes the quarter on the last Friday"),
-        "globex": remember(globex, "team:platform", "Globex platform deploys with Jenkins"),
+        "org": remember(acme, "Acme's fiscal year starts in February", scope="org:acme"),
+        "eu": remember(acme, "The EU division hosts everything in Frankfurt", scope="division:eu"),
+        "platform": remember(acme, "The platform team runs Kubernetes with Argo CD", scope="team:platform"),
+        "albert": remember(acme, "Albert prefers short answers", scope="user:albert"),
+        "sales": remember(acme, "Sales closes the quarter on the last Friday", scope="team:sales"),
+        "globex": remember(globex, "Globex platform deploys with Jenkins", scope="team:platform"),
     }
 
 
@@ -66,7 +60,7 @@ def test_tenant_staff_lists_only_their_tenants_memories(acme_staff_client, sprea
     html = response.content.decode()
     assert "Jenkins" not in html
     assert "The platform team runs Kubernetes with Argo CD" in html
-    assert "fixture" in html  # the author column
+    assert "admin:test" in html  # the author column
 
 
 def test_superuser_lists_every_tenants_memories(superuser_client, spread):
@@ -118,7 +112,7 @@ def test_level_filter(acme_staff_client, spread):
 
 
 def test_kind_filter(acme_staff_client, acme, spread):
-    rule = remember(acme, "org:acme", "Never share customer data with third parties", kind=MemoryKind.POLICY)
+    rule = remember(acme, "Never share customer data with third parties", kind=MemoryKind.POLICY, scope="org:acme")
 
     assert row_ids(acme_staff_client.get(LIST, {"kind__exact": "policy"})) == {rule.pk}
 
@@ -130,10 +124,10 @@ def test_index_state_filter(acme_staff_client, spread):
 
 
 def test_warning_and_superseded_filters(acme_staff_client, acme):
-    older = remember(acme, "team:platform", TUESDAY)
-    newer = remember(acme, "team:platform", TUESDAY_LATER)
-    affirmative = remember(acme, "team:platform", FRIDAYS)
-    negated = remember(acme, "team:platform", NO_FRIDAYS)
+    older = remember(acme, TUESDAY, scope="team:platform")
+    newer = remember(acme, TUESDAY_LATER, scope="team:platform")
+    affirmative = remember(acme, FRIDAYS, scope="team:platform")
+    negated = remember(acme, NO_FRIDAYS, scope="team:platform")
     older.refresh_from_db()
     assert older.superseded_by_id == newer.pk
     assert negated.warnings[0]["memory_id"] == affirmative.pk
@@ -146,11 +140,11 @@ def test_warning_and_superseded_filters(acme_staff_client, acme):
 
 
 def test_list_query_count_does_not_grow_with_rows(acme_staff_client, acme):
-    remember(acme, "team:platform", "first memory about caching")
+    remember(acme, "first memory about caching", scope="team:platform")
     with CaptureQueriesContext(connection) as few:
         acme_staff_client.get(LIST)
     for n in range(10):
-        remember(acme, "team:data", f"memory number {n} about the {n}th data pipeline")
+        remember(acme, f"memory number {n} about the {n}th data pipeline", scope="team:data")
 
     with CaptureQueriesContext(connection) as many:
         response = acme_staff_client.get(LIST)
@@ -236,7 +230,7 @@ def test_add_creates_through_the_service_and_indexes(superuser_client, acme, dja
 
 
 def test_duplicate_add_says_where_it_is_stored(superuser_client, acme):
-    existing = remember(acme, "team:platform", "The platform on-call rotation changes on Mondays")
+    existing = remember(acme, "The platform on-call rotation changes on Mondays", scope="team:platform")
 
     response = superuser_client.post(
         ADD,
@@ -256,8 +250,8 @@ def test_duplicate_add_says_where_it_is_stored(superuser_client, acme):
 
 
 def test_add_of_a_near_duplicate_and_a_contradiction_shows_messages(superuser_client, acme):
-    older = remember(acme, "team:platform", TUESDAY)
-    affirmative = remember(acme, "team:platform", FRIDAYS)
+    older = remember(acme, TUESDAY, scope="team:platform")
+    affirmative = remember(acme, FRIDAYS, scope="team:platform")
     platform = scope(acme, "team:platform").pk
 
     superseding = superuser_client.post(
@@ -347,10 +341,10 @@ def test_tenant_staff_cannot_add_to_another_tenant(acme_staff_client, acme, glob
 
 
 def test_change_page_shows_history_and_warnings(superuser_client, acme):
-    older = remember(acme, "team:platform", TUESDAY)
-    newer = remember(acme, "team:platform", TUESDAY_LATER)
-    affirmative = remember(acme, "team:platform", FRIDAYS)
-    negated = remember(acme, "team:platform", NO_FRIDAYS)
+    older = remember(acme, TUESDAY, scope="team:platform")
+    newer = remember(acme, TUESDAY_LATER, scope="team:platform")
+    affirmative = remember(acme, FRIDAYS, scope="team:platform")
+    negated = remember(acme, NO_FRIDAYS, scope="team:platform")
 
     newer_page = superuser_client.get(f"{LIST}{newer.pk}/change/").content.decode()
     older_page = superuser_client.get(f"{LIST}{older.pk}/change/").content.decode()
@@ -360,13 +354,13 @@ def test_change_page_shows_history_and_warnings(superuser_client, acme):
     assert f'superseded by <a href="/admin/memories/memory/{newer.pk}/change/">memory {newer.pk}</a>' in older_page
     assert "<strong>possible_contradiction</strong>" in negated_page
     assert f'<a href="/admin/memories/memory/{affirmative.pk}/change/">memory {affirmative.pk}</a>' in negated_page
-    assert '<div class="readonly">fixture</div>' in newer_page  # the author, read-only
+    assert '<div class="readonly">admin:test</div>' in newer_page  # the author, read-only
     assert '<div class="readonly">pending, 0 chunks</div>' in newer_page
 
 
 def test_change_page_edits_through_the_service(superuser_client, acme, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        memory = remember(acme, "team:data", "The data team uses Airflow")
+        memory = remember(acme, "The data team uses Airflow", scope="team:data")
     assert MemoryChunk.objects.get(memory=memory).text == "The data team uses Airflow"
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -383,7 +377,7 @@ def test_change_page_edits_through_the_service(superuser_client, acme, django_ca
 
 
 def test_change_page_refusal_is_a_form_error(superuser_client, acme):
-    memory = remember(acme, "team:data", "The data team uses Airflow")
+    memory = remember(acme, "The data team uses Airflow", scope="team:data")
     Policy.objects.filter(tenant=acme, scope__isnull=True).update(max_content_bytes=30)
 
     response = superuser_client.post(
@@ -419,7 +413,7 @@ def test_move_action_asks_for_a_scope_of_the_same_tenant(acme_staff_client, acme
 
 def test_move_action_moves_memory_and_chunks(acme_staff_client, acme, spread, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        memory = remember(acme, "user:albert", "Albert is on call this week")
+        memory = remember(acme, "Albert is on call this week", scope="user:albert")
     platform = scope(acme, "team:platform")
 
     response = acme_staff_client.post(
@@ -534,8 +528,8 @@ def test_reindex_action_embeds_again(acme_staff_client, spread, django_capture_o
 
 def test_delete_action_removes_memories_and_chunks(acme_staff_client, acme, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        doomed = remember(acme, "team:data", "The data warehouse is Snowflake")
-        kept = remember(acme, "team:data", "The data team meets on Thursdays")
+        doomed = remember(acme, "The data warehouse is Snowflake", scope="team:data")
+        kept = remember(acme, "The data team meets on Thursdays", scope="team:data")
     assert MemoryChunk.objects.filter(memory=doomed).count() == 1
 
     confirm = acme_staff_client.post(LIST, {"action": "delete_selected", "_selected_action": [doomed.pk]})

@@ -63,7 +63,7 @@ def test_writing_and_searching_text_with_a_dotless_i_under_an_ai_glossary(acme):
 
     from memories.models import Memory, Policy
     from memories.services import api_key_create
-    from tests.api.conftest import remember
+    from tests.conftest import remember
 
     Policy.objects.filter(tenant=acme, scope__isnull=True).update(glossary={"ai": "artificial intelligence"})
     memory = remember(acme, "The AI team ships the aı model; Aİ too.", user="albert")

@@ -24,7 +24,7 @@ from graph.models import Entity
 from memories.models import Memory, Scope
 from memories.services import api_key_create
 from retrieval.mcp_server import build_server, http_app
-from tests.api.conftest import remember
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,7 +14,8 @@ from memories.services import api_key_create
 from orgmemory.errors import ValidationFailed
 from retrieval.management.commands.eval_recall import demo_tenant_load
 from retrieval.recall import ELLIPSIS, RecallLine, assemble, line_text, recall_block, recall_budget
-from tests.api.conftest import error_of, remember
+from tests.api.conftest import error_of
+from tests.conftest import remember
 
 RECALL = "/api/v1/recall"
 DEPLOY_POLICIES = {"demo-065", "demo-077", "demo-075"}  # the platform team's deploy days / schedule
