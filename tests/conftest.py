@@ -212,7 +212,7 @@ def admin_page(live_server, page, page_errors):
     the ``page_errors`` fixture. Other browser tests of the admin start here::
 
         def test_something(admin_page, live_server, page_errors):
-            page = admin_page(User.objects.create_user("ops", is_staff=True))  # or None: a superuser
+            page = admin_page(StaffUserFactory(tenants=[tenant]))  # tests/factories.py; None: a superuser
             page.goto(f"{live_server.url}/admin/...")
             page.get_by_role("button", name="Save").click()
             assert page_errors == []

@@ -17,7 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -125,27 +125,27 @@ def _wait_for_port(port: int, process: subprocess.Popen) -> None:
     raise RuntimeError(f"redis-server did not listen on {port}")
 
 
-@pytest.fixture(scope="session")
-def plain_pg_url() -> Iterator[str]:
-    """A PostgreSQL server *without* pgvector: ``$ORGMEMORY_TEST_PLAIN_PG_URL`` or one started for the session."""
-    url = os.environ.get(PLAIN_PG_URL_VARIABLE, "").strip()
+def server_url(variable: str, start: Callable[[], contextlib.AbstractContextManager[str]]) -> Iterator[str]:
+    """The URL of a server a session fixture provides: ``$variable`` when set (``.ci/run`` starts the server and
+    exports it), else a server from ``start()`` for as long as the fixture lives. Under ``CI=true`` the variable
+    must be set: a server started behind the CI's back would hide a broken ``.ci/run``."""
+    url = os.environ.get(variable, "").strip()
     if url:
         yield url
         return
     if os.environ.get("CI"):
-        pytest.fail(f"{PLAIN_PG_URL_VARIABLE} is not set (.ci/run starts the server and sets it)")
-    with plain_postgres_server() as started:
+        pytest.fail(f"{variable} is not set (.ci/run starts the server and sets it)")
+    with start() as started:
         yield started
+
+
+@pytest.fixture(scope="session")
+def plain_pg_url() -> Iterator[str]:
+    """A PostgreSQL server *without* pgvector: ``$ORGMEMORY_TEST_PLAIN_PG_URL`` or one started for the session."""
+    yield from server_url(PLAIN_PG_URL_VARIABLE, plain_postgres_server)
 
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A Redis for the broker tests: ``$ORGMEMORY_TEST_REDIS_URL`` or one started for the session."""
-    url = os.environ.get(REDIS_URL_VARIABLE, "").strip()
-    if url:
-        yield url
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{REDIS_URL_VARIABLE} is not set (.ci/run starts the server and sets it)")
-    with redis_server() as started:
-        yield started
+    yield from server_url(REDIS_URL_VARIABLE, redis_server)
