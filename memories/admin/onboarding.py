@@ -161,6 +161,7 @@ def _review(request, *, plan: OrgChartPlan, text: str, sync: bool, error: str = 
             status=400,
         )
     diff = result.diff
+    chosen = {key[len(LEAVER_FIELD) :]: value for key, value in request.POST.items() if key.startswith(LEAVER_FIELD)}
     context = _context(
         request,
         title=f"Review: onboard {plan.tenant_slug}",
@@ -170,7 +171,7 @@ def _review(request, *, plan: OrgChartPlan, text: str, sync: bool, error: str = 
         sync=sync,
         token=_token(request=request, plan=plan, text=text, sync=sync, fingerprint=diff.fingerprint),
         policy_rows=[(change.field, _json(change.old), _json(change.new)) for change in diff.policies],
-        chosen={key[len(LEAVER_FIELD) :]: value for key, value in request.POST.items() if key.startswith(LEAVER_FIELD)},
+        leaver_rows=[(leaver, chosen.get(leaver.user_id)) for leaver in diff.leavers],
         leaver_field=LEAVER_FIELD,
         may_erase=_may_erase(request.user),
         error=error,

@@ -108,6 +108,7 @@ def test_staff_without_a_tenant_or_without_the_permissions_are_refused(client, a
 
     assert client.get(START).status_code == 403
     assert client.post(START, {"chart": ACME_CHART.replace("name: Europe", "name: EMEA")}).status_code == 403
+    assert 'id="onboard-link"' not in client.get("/admin/").content.decode()
     assert everything() == before
 
 
