@@ -107,32 +107,110 @@ def _compatible(a: str, b: str) -> bool:
 def links_extract_for_memories(*, memory_ids: Iterable[int]) -> dict[str, int]:
     """Extract and store the links of each memory, replacing its previous links atomically (update =
     re-extract). Mention counts of every entity touched stay exact. A failure marks that memory
-    ``links_state=failed`` (the sweeper retries) and never affects the others."""
+    ``links_state=failed`` (the sweeper retries) and never affects the others.
+
+    Each tenant's memories are written as one batch (:func:`_replace_links_batch`: a fixed number of statements
+    whatever the batch's size, plus one or two per entity never seen before); should the batch fail, its memories
+    are redone one by one, so the failure stays with the memory that caused it."""
     done = failed = links = 0
-    memories = Memory.objects.filter(pk__in=list(memory_ids)).select_related("tenant").order_by("id")
-    resolvers: dict[int, _Resolver] = {}
-    for memory in memories:
-        resolver = resolvers.setdefault(memory.tenant_id, _Resolver(memory.tenant))
+    by_tenant: dict[int, list[Memory]] = {}
+    for memory in Memory.objects.filter(pk__in=list(memory_ids)).select_related("tenant").order_by("id"):
+        by_tenant.setdefault(memory.tenant_id, []).append(memory)
+    for memories in by_tenant.values():
+        resolver = _Resolver(memories[0].tenant)
         try:
             with transaction.atomic():
-                links += _replace_links(memory, resolver)
-            done += 1
-        except Exception as exc:  # one bad memory must not stop the batch; it stays retryable
-            logger.warning("link extraction failed for memory %s: %s", memory.pk, exc)
-            resolver.cache.clear()
-            resolver.missing.clear()
-            Memory.objects.filter(pk=memory.pk).update(
-                links_state=IndexState.FAILED, links_error=f"{type(exc).__name__}: {exc}"[:2000]
-            )
-            failed += 1
+                links += _replace_links_batch(memories, resolver)
+            done += len(memories)
+            continue
+        except Exception as exc:  # redone memory by memory below, so that only the culprit is marked failed
+            logger.info("batched link extraction of %d memories failed (%s); one by one", len(memories), exc)
+            resolver = _Resolver(memories[0].tenant)
+        for memory in memories:
+            try:
+                with transaction.atomic():
+                    links += _replace_links(memory, resolver)
+                done += 1
+            except Exception as exc:  # one bad memory must not stop the batch; it stays retryable
+                logger.warning("link extraction failed for memory %s: %s", memory.pk, exc)
+                resolver.cache.clear()
+                resolver.missing.clear()
+                Memory.objects.filter(pk=memory.pk).update(
+                    links_state=IndexState.FAILED, links_error=f"{type(exc).__name__}: {exc}"[:2000]
+                )
+                failed += 1
     return {"memories": done, "failed": failed, "links": links}
 
 
-def _replace_links(memory: Memory, resolver: _Resolver) -> int:
-    locked = Memory.objects.select_for_update().filter(pk=memory.pk).values("content", "title").first()
-    if locked is None:
-        return 0  # deleted meanwhile
-    content, title = locked["content"], locked["title"]
+def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
+    """Replace the links of one tenant's ``memories`` together: one locking read, one read of their old links, one
+    delete, one insert, one mention-count update (the per-entity sums of what each memory added and removed), one
+    prune of entities nothing mentions any more, one state update. Entities are resolved memory by memory in id
+    order, as :func:`_replace_links` would, so a name new to the tenant is created once and found by the later
+    memories of the batch."""
+    locked = {
+        row["pk"]: row
+        for row in Memory.objects.select_for_update()
+        .filter(pk__in=[memory.pk for memory in memories])
+        .order_by("pk")
+        .values("pk", "content", "title")
+    }
+    memories = [memory for memory in memories if memory.pk in locked]  # the others were deleted meanwhile
+    if not memories:
+        return 0
+    extracted: dict[int, list] = {}
+    for memory in memories:
+        row = locked[memory.pk]
+        extracted[memory.pk] = [
+            link
+            for link in extract_links(row["content"], self_name=row["title"] or None)
+            if link.subject.norm and (link.object is None or link.object.norm)
+        ]
+    resolver.prefetch(
+        ref for links in extracted.values() for link in links for ref in (link.subject, link.object) if ref is not None
+    )
+    rows: list[EntityLink] = []
+    current: dict[int, set[int]] = {}
+    for memory in memories:
+        memory_rows = _link_rows(memory, locked[memory.pk]["title"], extracted[memory.pk], resolver)
+        rows.extend(memory_rows)
+        current[memory.pk] = {
+            entity_id for link in memory_rows for entity_id in (link.subject_id, link.object_id) if entity_id
+        }
+    ids = [memory.pk for memory in memories]
+    previous: dict[int, set[int]] = {pk: set() for pk in ids}
+    for memory_id, subject_id, object_id in EntityLink.objects.filter(memory_id__in=ids).values_list(
+        "memory_id", "subject_id", "object_id"
+    ):
+        previous[memory_id].update(entity_id for entity_id in (subject_id, object_id) if entity_id)
+    EntityLink.objects.filter(memory_id__in=ids).delete()
+    EntityLink.objects.bulk_create(rows)
+    # mention_count = distinct memories linking to the entity: each memory adds one to the entities it now links
+    # and takes one from those it no longer links (see _replace_links), summed per entity over the batch
+    delta: dict[int, int] = {}
+    for pk in ids:
+        for entity_id in current[pk] - previous[pk]:
+            delta[entity_id] = delta.get(entity_id, 0) + 1
+        for entity_id in previous[pk] - current[pk]:
+            delta[entity_id] = delta.get(entity_id, 0) - 1
+    changed = {entity_id: change for entity_id, change in delta.items() if change}
+    if changed:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE graph_entity AS e SET mention_count = e.mention_count + d.change "
+                "FROM unnest(%s::bigint[], %s::int[]) AS d(id, change) WHERE e.id = d.id",
+                [list(changed), list(changed.values())],
+            )
+    fewer = [entity_id for entity_id, change in changed.items() if change < 0]
+    if fewer:
+        Entity.objects.filter(pk__in=fewer, mention_count__lte=0, aliases__isnull=True).delete()
+    Memory.objects.filter(pk__in=ids).update(links_state=IndexState.READY, links_error="")
+    return len(rows)
+
+
+def _link_rows(memory: Memory, title: str, extracted: list, resolver: _Resolver) -> list[EntityLink]:
+    """The link rows of one memory: ``about`` its title's entity, then its extracted links resolved to entities,
+    deduplicated on (subject, relationship, object) keeping the highest confidence."""
     rows: dict[tuple, EntityLink] = {}
     if title:
         name = split_title(title)[0] or title  # "Echo - Robotics Startup" is about Echo, as the extractor reads it
@@ -154,12 +232,6 @@ def _replace_links(memory: Memory, resolver: _Resolver) -> int:
             span_start=0,
             span_end=0,
         )
-    extracted = [
-        link
-        for link in extract_links(content, self_name=title or None)
-        if link.subject.norm and (link.object is None or link.object.norm)
-    ]
-    resolver.prefetch(ref for link in extracted for ref in (link.subject, link.object) if ref is not None)
     for link in extracted:
         typed = link.relationship != "mentioned"
         subject = resolver.resolve(link.subject, fuzzy=typed)
@@ -182,11 +254,26 @@ def _replace_links(memory: Memory, resolver: _Resolver) -> int:
             span_start=link.span[0],
             span_end=link.span[1],
         )
+    return list(rows.values())
+
+
+def _replace_links(memory: Memory, resolver: _Resolver) -> int:
+    locked = Memory.objects.select_for_update().filter(pk=memory.pk).values("content", "title").first()
+    if locked is None:
+        return 0  # deleted meanwhile
+    content, title = locked["content"], locked["title"]
+    extracted = [
+        link
+        for link in extract_links(content, self_name=title or None)
+        if link.subject.norm and (link.object is None or link.object.norm)
+    ]
+    resolver.prefetch(ref for link in extracted for ref in (link.subject, link.object) if ref is not None)
+    rows = _link_rows(memory, title, extracted, resolver)
     old_links = EntityLink.objects.filter(memory_id=memory.pk).values_list("subject_id", "object_id")
     previous = {entity_id for pair in old_links for entity_id in pair if entity_id}
     EntityLink.objects.filter(memory_id=memory.pk).delete()
-    EntityLink.objects.bulk_create(rows.values())
-    current = {entity_id for link in rows.values() for entity_id in (link.subject_id, link.object_id) if entity_id}
+    EntityLink.objects.bulk_create(rows)
+    current = {entity_id for link in rows for entity_id in (link.subject_id, link.object_id) if entity_id}
     # mention_count = distinct memories linking to the entity, so this memory adds one to the entities it now
     # links and takes one from those it no longer links: O(links), where a full recount per memory was
     # O(mentions) and made extraction quadratic for frequently named entities (13 → 100+ memories/s).

@@ -11,9 +11,9 @@ from django.db import transaction
 
 from memories.models import Member, Memory, MemoryKind, Scope, Tenant
 from memories.selectors import scope_chain_for_scope, scope_subtree
-from memories.services.memory import Author, memories_check_may_delete, memories_delete, memory_create
+from memories.services.memory import Author, memories_check_may_delete, memories_delete, memory_create_batch
 from memories.services.retry import retried_on_deadlock
-from orgmemory.errors import DomainError, ValidationFailed
+from orgmemory.errors import ValidationFailed
 
 SESSION_ID_MAX = 256
 
@@ -36,52 +36,54 @@ def _clean_session_id(session_id: Any) -> str:
     return session_id.strip()
 
 
-@retried_on_deadlock
 def session_ingest(
     *, tenant: Tenant, author: Author, app_name: str, session_id: str, events: Sequence[dict[str, Any]]
 ) -> SessionIngestResult:
-    """Store the session's events that carry text as ``event`` memories at the author's own scope.
+    """Store the session's events that carry text as ``event`` memories at the author's own scope, as one batch
+    (:func:`~memories.services.memory.memory_create_batch`: one dedup query and one insert for the call).
 
     Each event is ``{"id", "author"?, "timestamp"?, "text"?}``; the ADK author (``user`` or an agent's name) and
     timestamp go into the memory's metadata. Re-sending an event id of the session stores nothing new
-    (``skipped``). All or nothing: a bad event raises with its index and nothing of the call is kept.
+    (``skipped``), and so does an event whose text is already stored at that scope. All or nothing: a bad event
+    raises with its index and nothing of the call is kept.
     """
     session_id = _clean_session_id(session_id)
     result = SessionIngestResult()
-    with transaction.atomic():
-        for index, event in enumerate(events):
-            text = event.get("text") or ""
-            if not isinstance(text, str) or not text.strip():
-                result.skipped += 1
-                continue
-            event_id = event.get("id")
-            if not isinstance(event_id, str) or not event_id.strip():
-                raise ValidationFailed(
-                    f"events[{index}]: id is required", details={"index": index, "id": ["must be a non-empty string"]}
-                )
-            metadata: dict[str, Any] = {"author": str(event.get("author") or "")[:200]}
-            if event.get("timestamp") is not None:
-                metadata["timestamp"] = event["timestamp"]
-            try:
-                written = memory_create(
-                    tenant=tenant,
-                    author=author,
-                    content=text,
-                    kind=MemoryKind.EVENT,
-                    metadata=metadata,
-                    source_app=app_name or "",
-                    source_session=session_id,
-                    source_event_id=event_id.strip(),
-                )
-            except DomainError as exc:
-                exc.message = f"events[{index}]: {exc.message}"
-                exc.details = {"index": index, **(exc.details if isinstance(exc.details, dict) else {})}
-                raise
-            if written.created:
-                result.created += 1
-            else:
-                result.skipped += 1
-            result.memory_ids.append(written.memory.pk)
+    items: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    for index, event in enumerate(events):
+        text = event.get("text") or ""
+        if not isinstance(text, str) or not text.strip():
+            result.skipped += 1
+            continue
+        event_id = event.get("id")
+        if not isinstance(event_id, str) or not event_id.strip():
+            raise ValidationFailed(
+                f"events[{index}]: id is required", details={"index": index, "id": ["must be a non-empty string"]}
+            )
+        metadata: dict[str, Any] = {"author": str(event.get("author") or "")[:200]}
+        if event.get("timestamp") is not None:
+            metadata["timestamp"] = event["timestamp"]
+        items.append(
+            {
+                "content": text,
+                "kind": MemoryKind.EVENT,
+                "metadata": metadata,
+                "source_app": app_name or "",
+                "source_session": session_id,
+                "source_event_id": event_id.strip(),
+            }
+        )
+        numbers.append(index)
+    if not items:
+        return result
+    written = memory_create_batch(tenant=tenant, author=author, items=items, label="events", numbers=numbers)
+    for outcome in written:
+        if outcome.created:
+            result.created += 1
+        else:
+            result.skipped += 1
+        result.memory_ids.append(outcome.memory.pk)
     return result
 
 

@@ -52,8 +52,11 @@ def synthetic_text(rng: random.Random, index: int) -> str:
 
 class Command(BaseCommand):
     help = (
-        "Create N memories through the write service (one per transaction, then in batches), time link extraction "
-        "and embedding per embedder as stages, then ingest end to end per embedder; print memories/s."
+        "Ingest N memories through the write service and print memories/s: the write path one memory per "
+        "transaction, item by item in batches (the path before issue 10) and in bulk (memory_create_batch); link "
+        "extraction one memory per call and batched; embedding per embedder; then end to end (write + embeddings + "
+        "links, inline after each batch's commit as without a broker) per embedder, and item by item with the "
+        "default embedder for comparison — all in one run."
     )
 
     def add_arguments(self, parser):
@@ -64,6 +67,12 @@ class Command(BaseCommand):
             default="onnx-int8,sentence-transformers",
             help=f"comma-separated, of {', '.join(EMBEDDERS)} (the first is the default one)",
         )
+        parser.add_argument(
+            "--no-per-item",
+            action="store_true",
+            help="skip the item-by-item reference stages (one memory per transaction / per link call, and end to "
+            "end item by item)",
+        )
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--keep", action="store_true", help="keep the throw-away tenants")
 
@@ -71,6 +80,7 @@ class Command(BaseCommand):
         kinds = [kind.strip() for kind in options["embedders"].split(",") if kind.strip()]
         if not kinds or set(kinds) - set(EMBEDDERS):
             raise CommandError(f"--embedders takes a comma-separated list of {', '.join(EMBEDDERS)}")
+        per_item = not options["no_per_item"]
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # one INFO line per inline task
         rng = random.Random(7)
         texts = [synthetic_text(rng, i) for i in range(count)]
@@ -79,17 +89,36 @@ class Command(BaseCommand):
             embedders[kind] = make_embedder(kind)
             embedders[kind].embed(["warm-up"])
         author = Author(kind="import", label="bench")
+        extract_links = index_steps()["links"].run  # the graph's step (memories does not import the graph)
         tenants: list[Tenant] = []
-        result: dict = {"count": count, "batch": batch, "cores": os.cpu_count(), "embedders": {}}
+        result: dict = {
+            "count": count,
+            "batch": batch,
+            "cores": os.cpu_count(),
+            "load_average": [round(value, 2) for value in os.getloadavg()],
+            "embedders": {},
+        }
         try:
-            # --- stages, tasks deferred -------------------------------------------------------------------------
-            tenant, root = _tenant(tenants)
-            with indexing_deferred(), deferred("links"):
+            # --- stages, the other tasks deferred ---------------------------------------------------------------
+            if per_item:
+                tenant, root = _tenant(tenants)
+                with indexing_deferred(), deferred("links"):
+                    clock = Clock()
+                    for text in texts:
+                        with transaction.atomic():
+                            memory_create(tenant=tenant, author=author, content=text, scope=root)
+                    clock.record(result, "write_one_per_transaction", count)
+
+                tenant, root = _tenant(tenants)
+                with indexing_deferred(), deferred("links") as link_ids:
+                    clock = Clock()
+                    for start in range(0, count, batch):
+                        _write_item_by_item(tenant, author, root, texts[start : start + batch])
+                    clock.record(result, "write_item_by_item", count)
                 clock = Clock()
-                for text in texts:
-                    with transaction.atomic():
-                        memory_create(tenant=tenant, author=author, content=text, scope=root)
-                clock.record(result, "write_one_per_transaction", count)
+                for memory_id in sorted(link_ids):
+                    extract_links(memory_ids=[memory_id])
+                clock.record(result, "link_extraction_one_per_call", len(link_ids))
 
             tenant, root = _tenant(tenants)
             with indexing_deferred() as ids, deferred("links") as link_ids:
@@ -102,7 +131,6 @@ class Command(BaseCommand):
 
             clock = Clock()
             links = 0
-            extract_links = index_steps()["links"].run  # the graph's step (memories does not import the graph)
             for start in range(0, len(link_ids), batch):
                 links += extract_links(memory_ids=link_ids[start : start + batch])["links"]
             result["links"] = links
@@ -128,13 +156,23 @@ class Command(BaseCommand):
                         items = [{"content": text, "scope": root} for text in texts[start : start + batch]]
                         memory_create_batch(tenant=tenant, author=author, items=items)
                     clock.record(result["embedders"][kind], "end_to_end", count)
-                live = Memory.objects.filter(tenant=tenant)
-                result["embedders"][kind].update(
-                    stored=live.count(),
-                    embedded=live.filter(index_state=IndexState.READY, embedding_model=embedders[kind].name).count(),
-                    linked=live.filter(links_state=IndexState.READY).count(),
-                    chunk_rows=MemoryChunk.objects.filter(tenant=tenant).count(),
-                )
+                result["embedders"][kind].update(_indexed(tenant, embedders[kind].name))
+            if per_item:
+                # the path before issue 10: memory_create item by item in one transaction per batch, embeddings
+                # batched after the commit (as they were), links extracted one memory at a time
+                kind = kinds[0]
+                tenant, root = _tenant(tenants)
+                with embedder_override(embedders[kind]):
+                    clock = Clock()
+                    for start in range(0, count, batch):
+                        with deferred("links") as link_ids:
+                            _write_item_by_item(tenant, author, root, texts[start : start + batch])
+                        for memory_id in sorted(link_ids):
+                            extract_links(memory_ids=[memory_id])
+                    figures = {"embedder": kind}
+                    clock.record(figures, "end_to_end", count)
+                figures.update(_indexed(tenant, embedders[kind].name))
+                result["item_by_item"] = figures
         finally:
             if not options["keep"]:
                 for tenant in tenants:
@@ -143,6 +181,23 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(result))
             return
         self.stdout.write(render(result))
+
+
+def _write_item_by_item(tenant: Tenant, author: Author, root: Scope, texts: list[str]) -> None:
+    """The write path before issue 10: ``memory_create`` per item inside one transaction (12 statements an item)."""
+    with transaction.atomic():
+        for text in texts:
+            memory_create(tenant=tenant, author=author, content=text, scope=root)
+
+
+def _indexed(tenant: Tenant, model_name: str) -> dict[str, int]:
+    live = Memory.objects.filter(tenant=tenant)
+    return {
+        "stored": live.count(),
+        "embedded": live.filter(index_state=IndexState.READY, embedding_model=model_name).count(),
+        "linked": live.filter(links_state=IndexState.READY).count(),
+        "chunk_rows": MemoryChunk.objects.filter(tenant=tenant).count(),
+    }
 
 
 def _tenant(tenants: list[Tenant]) -> tuple[Tenant, Scope]:
@@ -184,22 +239,34 @@ def render(result: dict) -> str:
 
     def row(label: str, figures: dict, stage: str, extra: str = "") -> str:
         wall, cpu = figures[f"{stage}_per_second"], figures.get(f"{stage}_per_cpu_second")
-        return f"    {label:<50}{wall:>8.1f}/s {cpu if cpu is not None else '-':>8}/CPU-s{extra}"
+        return f"    {label:<54}{wall:>8.1f}/s {cpu if cpu is not None else '-':>8}/CPU-s{extra}"
 
+    def counts(figures: dict) -> str:
+        return f"  (stored {figures['stored']}, embedded {figures['embedded']}, linked {figures['linked']})"
+
+    per_item = "write_item_by_item_per_second" in result
     lines = [
         f"bench_ingest: {result['count']} memories ({result['chunks']} chunks, {result['links']} links), "
-        f"{result['cores']} cores, batches of {batch}; memories per second (wall) and per CPU-second "
-        "(this process + its PostgreSQL backend)",
+        f"{result['cores']} cores (load average at start {', '.join(map(str, result['load_average']))}), "
+        f"batches of {batch}; memories per second (wall) and per CPU-second (this process + its PostgreSQL backend)",
         "  stages (the other tasks deferred):",
-        row("write path, one memory per transaction", result, "write_one_per_transaction"),
-        row(f"write path, memory_create_batch of {batch}", result, "write_batched"),
-        row(f"link extraction task ({batch}/call)", result, "link_extraction"),
     ]
+    if per_item:
+        lines += [
+            row("write path, one memory per transaction", result, "write_one_per_transaction"),
+            row(f"write path, item by item in transactions of {batch}", result, "write_item_by_item"),
+        ]
+    lines.append(row(f"write path, memory_create_batch of {batch}", result, "write_batched"))
+    if per_item:
+        lines.append(row("link extraction, one memory per call", result, "link_extraction_one_per_call"))
+    lines.append(row(f"link extraction, batched ({batch}/call)", result, "link_extraction"))
     for kind, figures in result["embedders"].items():
         extra = f"  ({figures['chunks_per_second']} chunks/s)"
         lines.append(row(f"embedding task, {kind} ({batch}/call)", figures, "embedding", extra))
     lines.append("  end to end (write + embeddings + links, inline after each batch's commit):")
     for kind, figures in result["embedders"].items():
-        extra = f"  (stored {figures['stored']}, embedded {figures['embedded']}, linked {figures['linked']})"
-        lines.append(row(kind, figures, "end_to_end", extra))
+        lines.append(row(f"{kind}, memory_create_batch", figures, "end_to_end", counts(figures)))
+    if per_item:
+        figures = result["item_by_item"]
+        lines.append(row(f"{figures['embedder']}, item by item (before)", figures, "end_to_end", counts(figures)))
     return "\n".join(lines)

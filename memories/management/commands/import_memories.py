@@ -2,9 +2,10 @@
 
 Two passes. The first reads every line and refuses, by line number and with its reason, anything the database or
 the write service would choke on (strict JSON without NaN/Infinity, bounded nesting, known fields of the right
-type and length, known users). The second writes the valid lines in one transaction, each in a savepoint: the
-run commits as a whole, so a crash never leaves half a file behind. ``--all-or-nothing`` writes nothing at all
-when any line is bad.
+type and length, known users). The second writes the valid lines in one transaction, in batches of
+``IMPORT_BATCH`` (``memory_create_batch``: one dedup query and one insert per batch; a line the service refuses
+fails alone, with its reason): the run commits as a whole, so a crash never leaves half a file behind.
+``--all-or-nothing`` writes nothing at all when any line is bad.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils.dateparse import parse_datetime
 from tqdm import tqdm
 
@@ -25,13 +26,14 @@ from memories.keys import validate_key
 from memories.models import Member, Memory, MemoryKind, Tenant
 from memories.obsidian import vault_lines
 from memories.selectors import tenant_get
-from memories.services.memory import Author, memory_create
+from memories.services.memory import Author, WriteResult, memory_create_batch
 from orgmemory.api.parsers import check_json_strings
 from orgmemory.api.serializers import SCOPE_TAG_MAX
 from orgmemory.errors import DomainError
 
 MAX_DEPTH = 20
 MAX_LINE_BYTES = 4 * 1024 * 1024
+IMPORT_BATCH = 256
 # field in the file → the Memory column whose length bounds it
 _TEXT_FIELDS = {
     "title": "title",
@@ -158,22 +160,21 @@ class Command(BaseCommand):
         counts_before = dict(outcome.counts)
         progress = tqdm(total=len(records), desc="import", unit="line", file=sys.stderr, disable=quiet)
         try:
-            # one transaction for the run (the indexing hand-off then gets every id at once, after the commit)
+            # one transaction for the run (the indexing hand-off then gets every id at once, after the commit),
+            # written in batches: one dedup query and one insert per IMPORT_BATCH lines
             with transaction.atomic():
-                for record in records:
-                    progress.update(1)
-                    try:
-                        with transaction.atomic():  # a savepoint: a refused line leaves nothing behind
-                            result = _write_line(tenant, record)
-                    except Exception as exc:  # noqa: BLE001 (the savepoint undid the line; it is reported by number)
-                        reason = exc.message if isinstance(exc, DomainError) else f"{type(exc).__name__}: {exc}"
-                        outcome.fail(record.number, reason)
-                        if all_or_nothing:
-                            raise _RollBack
-                        continue
-                    outcome.counts["deduplicated" if result.deduplicated else "created"] += 1
-                    outcome.counts["superseded"] += 1 if result.supersedes else 0
-                    outcome.counts["warnings"] += len(result.warnings)
+                for start in range(0, len(records), IMPORT_BATCH):
+                    batch = records[start : start + IMPORT_BATCH]
+                    for record, result in zip(batch, _write_batch(tenant, batch), strict=True):
+                        if result.error is not None:
+                            outcome.fail(record.number, result.error.message)
+                            if all_or_nothing:
+                                raise _RollBack
+                            continue
+                        outcome.counts["deduplicated" if result.deduplicated else "created"] += 1
+                        outcome.counts["superseded"] += 1 if result.supersedes else 0
+                        outcome.counts["warnings"] += len(result.warnings)
+                    progress.update(len(batch))
         except _RollBack:
             failed = outcome.counts["failed"]
             outcome.counts = {**counts_before, "failed": failed}
@@ -297,23 +298,42 @@ def _when(value: Any, name: str) -> datetime:
     return parsed
 
 
-def _write_line(tenant: Tenant, record: Record):
+def _item(record: Record) -> dict[str, Any]:
     data = record.data
-    author = Author(kind="import", member=record.member, label=data.get("author", ""))
-    result = memory_create(
-        tenant=tenant,
-        author=author,
-        content=data["content"],
-        scope=data.get("scope") or None,
-        kind=data.get("kind", MemoryKind.FACT),
-        title=data.get("title", ""),
-        metadata=data.get("metadata"),
-        source_app=data.get("app_name", ""),
-        source_session=data.get("session_id", ""),
-        source_event_id=data.get("event_id", ""),
-        external_id=data.get("external_id", ""),
-        expires_at=data.get("expires_at"),
-    )
-    if result.created and data.get("created_at"):
-        Memory.objects.filter(pk=result.memory.pk).update(created_at=data["created_at"])
-    return result
+    return {
+        "author": Author(kind="import", member=record.member, label=data.get("author", "")),
+        "content": data["content"],
+        "scope": data.get("scope") or None,
+        "kind": data.get("kind", MemoryKind.FACT),
+        "title": data.get("title", ""),
+        "metadata": data.get("metadata"),
+        "source_app": data.get("app_name", ""),
+        "source_session": data.get("session_id", ""),
+        "source_event_id": data.get("event_id", ""),
+        "external_id": data.get("external_id", ""),
+        "expires_at": data.get("expires_at"),
+        "created_at": data.get("created_at"),
+    }
+
+
+def _write_batch(tenant: Tenant, records: list[Record]) -> list[WriteResult]:
+    """One result per record, in order: a line the write service refuses fails alone, with its reason. Should
+    the batch's statements fail on something the checks did not foresee, its lines are written one by one, each
+    in a savepoint, so the failure is pinned to its line and the others are kept."""
+    author = Author(kind="import")
+    try:
+        with transaction.atomic():
+            return memory_create_batch(
+                tenant=tenant, author=author, items=[_item(record) for record in records], partial=True
+            )
+    except DatabaseError:
+        pass
+    results = []
+    for record in records:
+        try:
+            with transaction.atomic():
+                results.extend(memory_create_batch(tenant=tenant, author=author, items=[_item(record)], partial=True))
+        except DatabaseError as exc:
+            error = DomainError(f"{type(exc).__name__}: {exc}", code="database_error")
+            results.append(WriteResult(memory=None, created=False, error=error))
+    return results

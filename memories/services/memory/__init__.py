@@ -5,11 +5,12 @@ the network: saving a memory registers its indexing on commit (see ``memories.si
 
 Modules: ``types`` (who writes, what a write returns), ``validation`` (cleaning input, the content hash, the
 size limit), ``scope`` (the target scope, the right to write there, retention), ``write`` (create with dedup,
-update, move, re-kind, delete, batch). Callers import from here.
+update, move, re-kind, delete), ``batch`` (create many in a fixed number of statements). Callers import from here.
 """
 
 from __future__ import annotations
 
+from memories.services.memory.batch import memory_create_batch
 from memories.services.memory.scope import memory_scope_resolve
 from memories.services.memory.types import Author, WriteResult
 from memories.services.memory.validation import (
@@ -26,7 +27,6 @@ from memories.services.memory.write import (
     memories_with_history,
     memory_check_may_change,
     memory_create,
-    memory_create_batch,
     memory_delete,
     memory_is_protected,
     memory_move,

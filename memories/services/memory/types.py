@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memories.models import Member, Memory
+from orgmemory.errors import DomainError
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,29 @@ class Author:
 
 @dataclass
 class WriteResult:
-    memory: Memory
+    """What one write did. ``memory`` is the stored row (the new one, or the existing one a duplicate or a re-sent
+    id returned); in a batch written item by item, an item that could not be written has ``memory=None`` and the
+    domain error that says why in ``error``."""
+
+    memory: Memory | None
     created: bool
     deduplicated: bool = False
     supersedes: int | None = None
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    error: DomainError | None = None
+
+    @property
+    def outcome(self) -> str:
+        """``failed``, ``deduplicated``, ``superseded`` (created, replacing a near-duplicate) or ``created``."""
+        if self.error is not None:
+            return "failed"
+        if self.deduplicated:
+            return "deduplicated"
+        return "superseded" if self.supersedes else "created"
+
+    @property
+    def reason(self) -> dict[str, Any] | None:
+        """Why a failed item failed, in the API's error shape (``code``, ``message``, ``details``)."""
+        if self.error is None:
+            return None
+        return {"code": self.error.code, "message": self.error.message, "details": self.error.details}

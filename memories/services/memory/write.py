@@ -14,9 +14,10 @@ from typing import Any
 from django.contrib.postgres.search import SearchVector
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Value
+from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
 
-from memories.indexing_text import expand_glossary
+from memories.indexing_text import TEXT_SEARCH_CONFIG, expand_glossary
 from memories.models import IndexState, Member, Memory, MemoryChunk, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.memory.scope import _expiry, memory_scope_resolve
@@ -40,10 +41,9 @@ from memories.textsim import (
     shingles,
     signatures_are_twins,
 )
-from orgmemory.errors import Conflict, DomainError, NotFound, PermissionDenied, ValidationFailed
+from orgmemory.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 
 NEAR_DUPLICATE_CANDIDATES = 20
-TEXT_SEARCH_CONFIG = "english"
 _RESOLVED_FIELDS = ["search_vector", "tenant", "scope", "author_member", "author_user", "superseded_by"]
 
 
@@ -74,23 +74,16 @@ def memory_create(
     ``deduplicated``. Raises a DomainError subclass on bad input, NotFound when the scope or the author's member
     was erased meanwhile.
     """
-    content = _clean_text(content, field_name="content", required=True)
-    title = _clean_text(title, field_name="title", required=False)
-    if len(title) > TITLE_MAX_CHARS:
-        raise ValidationFailed(f"title is longer than {TITLE_MAX_CHARS} characters", details={"title": ["too long"]})
-    kind = _clean_kind(kind)
-    metadata = _clean_metadata(metadata)
-    sources = {}
-    for name, value in (
-        ("app_name", source_app),
-        ("session_id", source_session),
-        ("event_id", source_event_id),
-        ("external_id", external_id),
-    ):
-        sources[name] = _clean_text(value, field_name=name, required=False)
-        if len(sources[name]) > SOURCE_FIELD_MAX:
-            raise ValidationFailed(f"{name} is longer than {SOURCE_FIELD_MAX} characters", details={name: ["too long"]})
-
+    content, title, kind, metadata, sources = clean_input(
+        content=content,
+        title=title,
+        kind=kind,
+        metadata=metadata,
+        source_app=source_app,
+        source_session=source_session,
+        source_event_id=source_event_id,
+        external_id=external_id,
+    )
     target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=scope)
     existing = _existing_by_source(tenant, sources)
     if existing is not None:
@@ -158,6 +151,39 @@ def memory_create(
         if duplicate is None:
             raise
         return WriteResult(memory=duplicate, created=False, deduplicated=True)
+
+
+def clean_input(
+    *,
+    content: Any,
+    title: Any,
+    kind: Any,
+    metadata: Any,
+    source_app: Any,
+    source_session: Any,
+    source_event_id: Any,
+    external_id: Any,
+) -> tuple[str, str, str, dict[str, Any], dict[str, str]]:
+    """The cleaned content, title, kind, metadata and source ids of a write (no database); a DomainError says what
+    is wrong. Sources are keyed as the API names them (``app_name``, ``session_id``, ``event_id``,
+    ``external_id``)."""
+    content = _clean_text(content, field_name="content", required=True)
+    title = _clean_text(title, field_name="title", required=False)
+    if len(title) > TITLE_MAX_CHARS:
+        raise ValidationFailed(f"title is longer than {TITLE_MAX_CHARS} characters", details={"title": ["too long"]})
+    kind = _clean_kind(kind)
+    metadata = _clean_metadata(metadata)
+    sources = {}
+    for name, value in (
+        ("app_name", source_app),
+        ("session_id", source_session),
+        ("event_id", source_event_id),
+        ("external_id", external_id),
+    ):
+        sources[name] = _clean_text(value, field_name=name, required=False)
+        if len(sources[name]) > SOURCE_FIELD_MAX:
+            raise ValidationFailed(f"{name} is longer than {SOURCE_FIELD_MAX} characters", details={name: ["too long"]})
+    return content, title, kind, metadata, sources
 
 
 def _next_memory_id() -> int:
@@ -257,6 +283,14 @@ def _near_duplicates(
         .order_by("-id")
         .only("id", "content", "kind", "author_member_id")[:NEAR_DUPLICATE_CANDIDATES]
     )
+    return near_duplicate_choice(candidates, kind=kind, content=content, may_curate=may_curate)
+
+
+def near_duplicate_choice(
+    candidates: list[Memory], *, kind: str, content: str, may_curate: bool
+) -> tuple[Memory | None, list[dict]]:
+    """Of ``candidates`` (newest first: live memories at the same scope sharing a MinHash band with ``content``),
+    the one a new memory of ``kind`` supersedes, and the warnings it carries. Pure: no database."""
     new_shingles = shingles(content)
     new_signature = polarity_signature(content)
     superseded: Memory | None = None
@@ -288,13 +322,17 @@ def _near_duplicates(
     return superseded, warnings
 
 
+def search_vector_of(*, title: str, content: str, glossary: dict[str, str]) -> CombinedExpression:
+    """The stored full-text vector, as an SQL expression: title weighted A over content B, after glossary
+    expansion (the stored content stays as written)."""
+    return SearchVector(Value(expand_glossary(title, glossary)), weight="A", config=TEXT_SEARCH_CONFIG) + SearchVector(
+        Value(expand_glossary(content, glossary)), weight="B", config=TEXT_SEARCH_CONFIG
+    )
+
+
 def _write_search_vector(memory: Memory, *, glossary: dict[str, str]) -> None:
-    """Title weighted A over content B, after glossary expansion (the stored content stays as written)."""
     Memory.objects.filter(pk=memory.pk).update(
-        search_vector=SearchVector(
-            Value(expand_glossary(memory.title, glossary)), weight="A", config=TEXT_SEARCH_CONFIG
-        )
-        + SearchVector(Value(expand_glossary(memory.content, glossary)), weight="B", config=TEXT_SEARCH_CONFIG)
+        search_vector=search_vector_of(title=memory.title, content=memory.content, glossary=glossary)
     )
 
 
@@ -456,18 +494,3 @@ def memories_delete(*, memory_ids: list[int]) -> int:
     # the collector sends pre_delete per row (history included), so the graph's hand-off sees each one's links
     _, per_model = Memory.objects.filter(pk__in=locked).delete()
     return per_model.get(Memory._meta.label, 0)
-
-
-@retried_on_deadlock
-def memory_create_batch(*, tenant: Tenant, author: Author, items: list[dict[str, Any]]) -> list[WriteResult]:
-    """Create several memories in one transaction (all or nothing): a bad item raises with its index."""
-    results = []
-    with transaction.atomic():
-        for index, item in enumerate(items):
-            try:
-                results.append(memory_create(tenant=tenant, author=author, **item))
-            except DomainError as exc:
-                exc.details = {"index": index, **(exc.details if isinstance(exc.details, dict) else {})}
-                exc.message = f"memories[{index}]: {exc.message}"
-                raise
-    return results
