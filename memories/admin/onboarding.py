@@ -57,7 +57,8 @@ class ChartForm(forms.Form):
         required=False,
         strip=False,
         label="Paste the org chart (YAML)",
-        widget=forms.Textarea(attrs={"rows": 16, "cols": 100, "spellcheck": "false"}),
+        # maxlength keeps a browser's paste under Django's request-body limit, which would refuse it before this view
+        widget=forms.Textarea(attrs={"rows": 16, "cols": 100, "spellcheck": "false", "maxlength": CHART_MAX_BYTES}),
     )
     upload = forms.FileField(required=False, label="…or upload a file")
     sync = forms.BooleanField(
@@ -76,7 +77,7 @@ class ChartForm(forms.Form):
             if upload.size > CHART_MAX_BYTES:
                 raise forms.ValidationError(
                     f"The file is {upload.size / (1024 * 1024):.1f} MiB; the wizard accepts charts up to {_limit()}. "
-                    f"Split it, or load it with `manage.py onboard_tenant FILE`, which has no limit."
+                    f"Split it, or load it with manage.py onboard_tenant FILE, which has no limit."
                 )
             try:
                 text = upload.read().decode("utf-8")

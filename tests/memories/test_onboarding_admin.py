@@ -169,6 +169,31 @@ def test_a_5_mib_upload_is_refused_with_the_limit(acme_admin_client):
     assert everything() == before
 
 
+def test_a_paste_over_the_request_limit_is_a_message_and_writes_nothing(acme_admin_client):
+    before = everything()
+
+    response = acme_admin_client.post(START, {"chart": ACME_CHART + "#" * (3 * 1024 * 1024)})
+
+    assert response.status_code == 413
+    assert "The upload is larger than the wizard accepts (2 MiB): nothing was read or written." in page_text(response)
+    assert everything() == before
+
+
+def test_a_nuvel_org_graph_is_reviewed_like_the_tree_format(superuser_client):
+    nuvel = (
+        "org_id: nuvel\nlevels: [user, team, org]\nusers:\n"
+        "  ana: {chain: [{level: user, id: ana}, {level: team, id: core}, {level: org, id: nuvel}]}\n"
+        "  ben: {chain: [{level: team, id: core}, {level: org, id: nuvel}]}\n"
+    )
+
+    response = review(superuser_client, nuvel)
+
+    text = page_text(response)
+    assert response.status_code == 200
+    assert "create nuvel — nuvel, levels org › team › user" in text
+    assert "scope team:core core org:nuvel member ana team:core member ben team:core" in text
+
+
 def test_a_file_that_is_not_utf8_is_refused(acme_admin_client):
     response = acme_admin_client.post(START, {"upload": SimpleUploadedFile("org.yaml", b"\xff\xfe\x00tenant")})
 

@@ -159,3 +159,24 @@ def test_re_sync_a_chart_with_a_mover_and_leavers(
     assert (kept.author_member_id, kept.author) == (None, FORMER_MEMBER)
     assert sorted(Member.objects.filter(tenant=acme).values_list("user_id", flat=True)) == ["albert", "carlos"]
     assert page_errors == []
+
+
+def test_bad_charts_are_messages_on_the_page(admin_page, live_server, acme, page_errors, test_artifacts_dir, tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_text(ACME_CHART + "# padding\n" * (5 * 1024 * 1024 // 10))
+    page = admin_page()
+    page.goto(f"{live_server.url}/admin/onboard/")
+
+    page.get_by_label("…or upload a file").set_input_files(big)
+    page.get_by_role("button", name="Review changes").click()
+
+    assert "The file is 5.0 MiB; the wizard accepts charts up to 2 MiB." in page.locator("#content-main").inner_text()
+    page.screenshot(path=test_artifacts_dir / "onboarding_too_large.png", full_page=True)
+
+    page.get_by_label("Paste the org chart (YAML)").fill(ACME_CHART.replace("members: [dora]", "members: [dora, bea]"))
+    page.get_by_role("button", name="Review changes").click()
+
+    assert "member 'bea' is listed twice (also under team:platform)" in page.locator("#content-main").inner_text()
+    assert Member.objects.filter(tenant=acme).count() == 4
+    # a 4xx page is a console error in Chromium ("Failed to load resource"): that is the refusal itself
+    assert all("status of 400" in error for error in page_errors)
