@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 
 from memories.models import Memory, Tenant
-from memories.models.tenancy import ForTenantQuerySet
+from memories.models.tenancy import ForTenantQuerySet, TenantKeyed
 
 
 class EntityKind(models.TextChoices):
@@ -20,7 +20,7 @@ class EntityKind(models.TextChoices):
     UNKNOWN = "unknown"
 
 
-class Entity(models.Model):
+class Entity(TenantKeyed, models.Model):
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="entities")
     name = models.CharField(max_length=200)
     norm = models.CharField(max_length=200, help_text="Normalised name: the identity within the tenant.")
@@ -43,11 +43,11 @@ class Entity(models.Model):
         return self.name
 
 
-class EntityAlias(models.Model):
+class EntityAlias(TenantKeyed, models.Model):
     """Another normalised name that resolves to the entity (merged by an admin or learned by the resolver)."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
-    entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="aliases")
+    entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="aliases", db_constraint=False)
     name = models.CharField(max_length=200)
     norm = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -62,14 +62,16 @@ class EntityAlias(models.Model):
         return f"{self.name} → {self.entity}"
 
 
-class EntityLink(models.Model):
+class EntityLink(TenantKeyed, models.Model):
     """``subject —relationship→ object`` as stated by one memory (object null for a bare mention or `about`)."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
-    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="links")
-    subject = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="links_out")
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="links", db_constraint=False)
+    subject = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="links_out", db_constraint=False)
     relationship = models.CharField(max_length=32)
-    object = models.ForeignKey(Entity, null=True, blank=True, on_delete=models.CASCADE, related_name="links_in")
+    object = models.ForeignKey(
+        Entity, null=True, blank=True, on_delete=models.CASCADE, related_name="links_in", db_constraint=False
+    )
     confidence = models.FloatField()
     # the normalised names as written: an alias split off later takes exactly the links written with it
     subject_norm = models.CharField(max_length=200, blank=True)

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from memories.models.tenancy import TenantKeyed
+
 
 class CorpusStatistic(models.Model):
     tenant_id = models.BigIntegerField(primary_key=True)
@@ -37,7 +39,7 @@ class CorpusStatistic(models.Model):
         return f"tenant {self.tenant_id}: {self.doc_count} memories"
 
 
-class TermStatistic(models.Model):
+class TermStatistic(TenantKeyed, models.Model):
     tenant_id = models.BigIntegerField()
     lexeme = models.TextField()
     doc_count = models.BigIntegerField(default=0, help_text="Live memories whose search vector holds the lexeme.")

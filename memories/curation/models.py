@@ -6,6 +6,7 @@ from django.contrib.admin.models import LogEntry
 from django.db import models
 
 from memories.models import Member, Tenant
+from memories.models.tenancy import TenantKeyed
 
 
 class AdminLogTenant(models.Model):
@@ -26,14 +27,15 @@ class AdminLogTenant(models.Model):
         return f"log entry {self.log_entry_id} of tenant {self.tenant_id}"
 
 
-class SearchGap(models.Model):
+class SearchGap(TenantKeyed, models.Model):
     """A search (or recall) that found nothing relevant: one row per member and normalised query, counted.
 
     Bounded: at most ``memories.curation.services.GAPS_PER_TENANT`` rows a tenant (the least recently seen go first).
     Tied to the member who searched so that erasing them removes their queries too (the foreign key cascades)."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    # (tenant_id, member_id) → member in the database: curation 0004 (TenantKeyed, docs/SCALING.md)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+", db_constraint=False)
     query = models.CharField(max_length=200, help_text="Case-folded, whitespace-collapsed, cut at 200 characters.")
     count = models.PositiveIntegerField(default=1)
     first_seen = models.DateTimeField(auto_now_add=True)

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from pgvector.django import HnswIndex, VectorField
 
-from memories.models.tenancy import ForTenantQuerySet, Member, Scope, Tenant
+from memories.models.tenancy import ForTenantQuerySet, Member, Scope, Tenant, TenantKeyed
 
 EMBEDDING_DIM = 384
 
@@ -39,11 +39,11 @@ class MemoryQuerySet(ForTenantQuerySet):
         )
 
 
-class Memory(models.Model):
+class Memory(TenantKeyed, models.Model):
     """One remembered item at one scope of one tenant."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memories")
-    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="memories")
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="memories", db_constraint=False)
     kind = models.CharField(max_length=16, choices=MemoryKind.choices, default=MemoryKind.FACT)
     title = models.CharField(max_length=300, blank=True)
     content = models.TextField()
@@ -52,7 +52,7 @@ class Memory(models.Model):
     dedup_bands = ArrayField(models.BigIntegerField(), default=list, blank=True, editable=False)
 
     author_member = models.ForeignKey(
-        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="authored_memories"
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="authored_memories", db_constraint=False
     )
     author_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -71,7 +71,7 @@ class Memory(models.Model):
     # CASCADE: deleting a memory deletes the older versions it superseded, on every delete path (a queryset or
     # scope delete included); SET_NULL made them live again ("forget emacs" brought "vim" back)
     superseded_by = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes"
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes", db_constraint=False
     )
     superseded_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)
@@ -144,20 +144,22 @@ class Memory(models.Model):
         return self.superseded_by_id is None and (self.expires_at is None or self.expires_at > timezone.now())
 
 
-class MemoryChunk(models.Model):
+class MemoryChunk(TenantKeyed, models.Model):
     """One embedded window of a memory. The model reads ~256 word pieces (~170 words), so a long memory is
     embedded as overlapping windows and scored by its best chunk. Tenant and scope are copied from the memory
     so the vector arm can filter without a join inside the index scan."""
 
-    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="chunks")
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="chunks", db_constraint=False)
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
-    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="+")
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="+", db_constraint=False)
     ordinal = models.PositiveSmallIntegerField()
     text = models.TextField()
     embedding = VectorField(dimensions=EMBEDDING_DIM)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["memory", "ordinal"], name="chunk_unique_ordinal")]
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "memory", "ordinal"], name="chunk_unique_ordinal_per_tenant")
+        ]
         indexes = [
             # the vector arm: approximate nearest neighbours by cosine distance (iterative scans keep the scope
             # filter from starving the result)

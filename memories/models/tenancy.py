@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
+from tree_queries.fields import TreeNodeForeignKey
 from tree_queries.models import TreeNode
 from tree_queries.query import TreeQuerySet
 
@@ -20,6 +21,19 @@ key_validator = RegexValidator(
     KEY_PATTERN,
     "A key is 1–128 characters of letters, digits and . _ @ + - (starting with a letter or digit).",
 )
+
+
+class TenantKeyed:
+    """A tenant-owned table keyed by its tenant in the database, so it can be distributed by tenant with Citus
+    (docs/SCALING.md): its primary key is ``(id, tenant_id)`` and every foreign key to another tenant-keyed table
+    is ``(tenant_id, x_id) → (tenant_id, id)`` — both made by migrations (memories 0009, graph 0002–0003,
+    retrieval 0002), since Django 5.2 cannot point a ``ForeignKey`` at a composite key. Django keeps addressing
+    rows by ``id`` (unique: one sequence per table, and the first column of the primary key, so ``id`` look-ups
+    use it), and its ``ForeignKey``s between these tables say ``db_constraint=False`` so that the database keeps
+    only the tenant-inclusive constraints. ``tests/orgmemory/test_citus_ready.py`` checks the declaration against
+    the catalog."""
+
+    citus_primary_key = ("id", "tenant_id")
 
 
 class Tenant(models.Model):
@@ -83,10 +97,20 @@ class ScopeQuerySet(TreeQuerySet):
         return self.filter(tenant=tenant)
 
 
-class Scope(TreeNode):
+class Scope(TenantKeyed, TreeNode):
     """A node of a tenant's org tree (org › … › team › user). Its tag is ``level:key``."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="scopes")
+    # tree-queries' parent field, with the database constraint made tenant-inclusive by migration (TenantKeyed)
+    parent = TreeNodeForeignKey(
+        "self",
+        blank=True,
+        null=True,
+        on_delete=models.CASCADE,
+        verbose_name="parent",
+        related_name="children",
+        db_constraint=False,
+    )
     level = models.CharField(max_length=32, validators=[level_validator])
     key = models.CharField(max_length=128, validators=[key_validator])
     name = models.CharField(max_length=200, blank=True)
@@ -118,12 +142,13 @@ class Scope(TreeNode):
             raise ValidationError(errors)
 
 
-class Member(models.Model):
+class Member(TenantKeyed, models.Model):
     """An external ``user_id`` (as agents send it) bound to its user-level scope node."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="members")
     user_id = models.CharField(max_length=128, validators=[key_validator])
-    scope = models.OneToOneField(Scope, on_delete=models.CASCADE, related_name="member")
+    # one member per user node: UniqueConstraint(tenant, scope) below (a node belongs to one tenant)
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="members", db_constraint=False)
     display_name = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -132,6 +157,7 @@ class Member(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["tenant", "user_id"], name="member_unique_user_id_per_tenant"),
+            models.UniqueConstraint(fields=["tenant", "scope"], name="member_unique_scope_per_tenant"),
         ]
         ordering = ["user_id"]
 
@@ -143,12 +169,14 @@ class Member(models.Model):
             raise ValidationError({"scope": "The member's node belongs to another tenant."})
 
 
-class ApiKey(models.Model):
+class ApiKey(TenantKeyed, models.Model):
     """A hashed API key. The plain key (``om_<prefix>_<secret>``) is shown once, when it is created."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="api_keys")
     name = models.CharField(max_length=100)
-    prefix = models.CharField(max_length=16, unique=True, editable=False)
+    # unique per tenant (constraint below); authentication finds the candidates by prefix alone (indexed) and
+    # compares each one's hash, so a prefix shared by two tenants' keys still authenticates each of them
+    prefix = models.CharField(max_length=16, db_index=True, editable=False)
     key_hash = models.CharField(max_length=64, editable=False)
     permissions = models.JSONField(default=list, help_text="Any of read, write, delete, admin.")
     scope = models.ForeignKey(
@@ -158,6 +186,7 @@ class ApiKey(models.Model):
         on_delete=models.CASCADE,
         related_name="api_keys",
         help_text="Optional: restrict the key to this subtree.",
+        db_constraint=False,
     )
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -170,6 +199,7 @@ class ApiKey(models.Model):
             models.UniqueConstraint(
                 fields=["tenant", "name"], condition=Q(revoked_at__isnull=True), name="apikey_unique_active_name"
             ),
+            models.UniqueConstraint(fields=["tenant", "prefix"], name="apikey_unique_prefix_per_tenant"),
         ]
         ordering = ["tenant", "name"]
 
@@ -185,11 +215,14 @@ class ApiKey(models.Model):
             raise ValidationError({"scope": "The key's subtree belongs to another tenant."})
 
 
-class Policy(models.Model):
+class Policy(TenantKeyed, models.Model):
     """Tenant-wide policy (``scope`` null) or an override for a subtree (fields left null inherit)."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="policies")
-    scope = models.OneToOneField(Scope, null=True, blank=True, on_delete=models.CASCADE, related_name="policy")
+    # one override per node: UniqueConstraint(tenant, scope) below
+    scope = models.ForeignKey(
+        Scope, null=True, blank=True, on_delete=models.CASCADE, related_name="policies", db_constraint=False
+    )
     writable_levels = models.JSONField(
         null=True, blank=True, help_text='Levels each kind of author may write at, e.g. {"agent": ["user", "team"]}.'
     )
@@ -201,6 +234,7 @@ class Policy(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
         help_text="Where auto-provisioned users get their user node (default: the root).",
+        db_constraint=False,
     )
     max_content_bytes = models.PositiveIntegerField(null=True, blank=True)
     tier_boost = models.JSONField(null=True, blank=True, help_text='Per-level multipliers, e.g. {"org": 0.6}.')
@@ -216,6 +250,7 @@ class Policy(models.Model):
             models.UniqueConstraint(
                 fields=["tenant"], condition=Q(scope__isnull=True), name="policy_one_default_per_tenant"
             ),
+            models.UniqueConstraint(fields=["tenant", "scope"], name="policy_unique_scope_per_tenant"),
             models.CheckConstraint(
                 condition=Q(max_content_bytes__isnull=True) | Q(max_content_bytes__gte=1),
                 name="policy_max_content_positive",

@@ -368,8 +368,11 @@ def api_key_authenticate(*, plain: str) -> ApiKey | None:
     parts = plain.split("_", 2)
     if len(parts) != 3 or parts[0] != KEY_PREFIX or len(parts[1]) != 8:
         return None
-    key = ApiKey.objects.select_related("tenant", "scope").filter(prefix=parts[1]).first()
-    if key is None or not hmac.compare_digest(key.key_hash, _hash_key(plain)) or key.revoked_at is not None:
+    # the prefix is unique per tenant (the Citus-ready key): compare every candidate's hash
+    digest = _hash_key(plain)
+    candidates = ApiKey.objects.select_related("tenant", "scope").filter(prefix=parts[1])
+    key = next((k for k in candidates if hmac.compare_digest(k.key_hash, digest)), None)
+    if key is None or key.revoked_at is not None:
         return None
     now = timezone.now()
     if key.last_used_at is None or now - key.last_used_at > LAST_USED_RESOLUTION:

@@ -7,13 +7,17 @@ every constraint that names one tenant runs on one node. That holds only if:
     exceptions are reference tables, copied whole to every node;
 (b) every primary key and unique constraint of a distributed table includes the tenant column (Citus refuses
     ``create_distributed_table`` otherwise);
-(c) every foreign key of a distributed table points at a table that carries the tenant too (co-located) or at a
-    reference table, and no reference table points at a distributed one.
+(c) every foreign key of a distributed table points at a table that carries the tenant too (co-located) and
+    includes the tenant column (``(tenant_id, x_id) → (tenant_id, id)``), or at a reference table; no reference
+    table points at a distributed one.
 
 ``citus_findings`` is pure and computes the breaches from plain table descriptions; the tests build those
 descriptions twice — from Django's app registry (the models) and from PostgreSQL's catalog (what the migrations,
-their ``RunSQL`` included, really created) — and require both to give exactly ``KNOWN_EXCEPTIONS``: a new breach
-fails, and so does an exception that no longer exists (remove it here and in docs/SCALING.md).
+their ``RunSQL`` included, really created) — and require both to give exactly ``KNOWN_EXCEPTIONS`` (none today):
+a new breach fails, and so does an exception that no longer exists. The models declare what Django 5.2 cannot
+express (a primary key of ``(id, tenant_id)``, foreign keys that include the tenant) through
+``memories.models.TenantKeyed``; a further test requires the catalog's primary and foreign keys to be exactly
+what the models declare, so the declaration cannot drift from the migrations.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-APPS = ("memories", "graph", "retrieval")
+APPS = ("memories", "graph", "retrieval", "curation")
 TENANT_COLUMN = "tenant_id"
 
 # Reference tables: small, read everywhere, replicated to every node; no distribution column needed.
@@ -34,49 +38,16 @@ REFERENCE_TABLES = {
     "memories_tenantstaff": "which tenants a Django staff user administers: read by user across tenants in the admin, "
     "a few rows per staff user; its foreign keys go to reference tables only (memories_tenant, auth_user)",
     "auth_user": "Django's users (admin staff), global; memories_memory.author_user and TenantStaff point here",
+    "django_admin_log": "Django's admin log, global (its rows name their object by content type and id)",
+    "django_content_type": "Django's content types, global",
+    "curation_adminlogtenant": "the tenant of each admin log entry: keyed by the global log entry and read with "
+    "it (the audit page), so it lives where the log does; its foreign keys go to reference tables only",
 }
 
-# (table, rule, detail) → why it is accepted today and what the Citus migration does about it (docs/SCALING.md).
-_PK_REASON = (
-    "Django's BigAutoField `id` alone is the primary key and every foreign key to the table is (x_id) → (id). "
-    "Citus needs PRIMARY KEY (tenant_id, id) and foreign keys (tenant_id, x_id) → (tenant_id, id): one migration at "
-    "distribution time (ids stay globally unique, so the wider keys change no row); not done while the project runs "
-    "on one PostgreSQL"
-)
-KNOWN_EXCEPTIONS: dict[tuple[str, str, str], str] = {
-    **{
-        (table, "primary-key", "id"): _PK_REASON
-        for table in (
-            "memories_scope",
-            "memories_member",
-            "memories_apikey",
-            "memories_policy",
-            "memories_memory",
-            "memories_memorychunk",
-            "graph_entity",
-            "graph_entityalias",
-            "graph_entitylink",
-            "retrieval_term_statistic",
-        )
-    },
-    ("memories_apikey", "unique", "prefix"): (
-        "authentication finds a key by its prefix before it knows the tenant, so the prefix is unique across "
-        "tenants. Under Citus: a small reference table prefix → tenant_id (or the tenant in the key) routes the "
-        "lookup; the distributed table keeps UNIQUE (tenant_id, prefix)"
-    ),
-    ("memories_member", "unique", "scope_id"): (
-        "OneToOneField(Scope): one member per user node. Equivalent to UNIQUE (tenant_id, scope_id) because a node "
-        "belongs to one tenant (Member.clean checks it; the composite foreign key of the primary-key migration "
-        "enforces it); that migration swaps the constraint"
-    ),
-    ("memories_policy", "unique", "scope_id"): (
-        "OneToOneField(Scope): one override per node. Equivalent to UNIQUE (tenant_id, scope_id), as for members"
-    ),
-    ("memories_memorychunk", "unique", "memory_id,ordinal"): (
-        "one chunk per (memory, ordinal). Equivalent to UNIQUE (tenant_id, memory_id, ordinal): a chunk copies its "
-        "memory's tenant; swapped by the primary-key migration"
-    ),
-}
+# (table, rule, detail) → why it is accepted. Empty: every tenant-owned table is keyed by its tenant
+# (memories.models.TenantKeyed; migrations memories 0009–0010, graph 0002–0003, retrieval 0002). A breach that must
+# be accepted is listed here with its reason, and in docs/SCALING.md.
+KNOWN_EXCEPTIONS: dict[tuple[str, str, str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -112,6 +83,8 @@ def citus_findings(
         for columns, target in table.foreign_keys:
             if target not in distributed and target not in reference:
                 findings.add((table.name, "foreign-key", f"{','.join(columns)} -> {target}"))
+            elif target in distributed and tenant_column not in columns:
+                findings.add((table.name, "foreign-key", f"{','.join(columns)} -> {target} without {tenant_column}"))
     return findings
 
 
@@ -119,7 +92,10 @@ def citus_findings(
 
 
 def table_from_model(model) -> Table:
-    """What one model declares: columns, primary key, unique fields / constraints / unique_together, foreign keys."""
+    """What one model declares: columns, primary key, unique fields / constraints / unique_together, foreign keys.
+    A ``TenantKeyed`` model declares its database primary key (``citus_primary_key``), and its ``ForeignKey``s
+    with ``db_constraint=False`` to another ``TenantKeyed`` model are the ``(tenant_id, x_id)`` constraints its
+    migration made; other unconstrained relations are not foreign keys in the database."""
     from django.db.models import UniqueConstraint
 
     meta = model._meta
@@ -134,16 +110,22 @@ def table_from_model(model) -> Table:
                 uniques.append(("<expression>",))
     for together in meta.unique_together:
         uniques.append(tuple(meta.get_field(name).column for name in together))
+    foreign_keys = []
+    for f in concrete:
+        if not (f.is_relation and (f.many_to_one or f.one_to_one)):
+            continue
+        target = f.related_model._meta.db_table
+        if f.db_constraint:
+            foreign_keys.append(((f.column,), target))
+        elif hasattr(model, "citus_primary_key") and hasattr(f.related_model, "citus_primary_key"):
+            foreign_keys.append(((TENANT_COLUMN, f.column), target))
+    declared = getattr(model, "citus_primary_key", None)
     return Table(
         name=meta.db_table,
         columns=frozenset(f.column for f in concrete),
-        primary_key=tuple(f.column for f in getattr(pk, "fields", [pk])),  # CompositePrimaryKey has .fields
+        primary_key=tuple(declared) if declared else tuple(f.column for f in getattr(pk, "fields", [pk])),
         uniques=tuple(uniques),
-        foreign_keys=tuple(
-            ((f.column,), f.related_model._meta.db_table)
-            for f in concrete
-            if f.is_relation and (f.many_to_one or f.one_to_one) and f.db_constraint
-        ),
+        foreign_keys=tuple(foreign_keys),
     )
 
 
@@ -221,13 +203,22 @@ def test_findings_catch_each_rule_on_a_synthetic_schema():
         Table("chunk", frozenset({"id", "tenant_id", "doc_id"}), ("id",), foreign_keys=((("doc_id",), "doc"),)),
         # (c) a reference table pointing at a distributed one
         Table("kind", frozenset({"id", "doc_id"}), ("id",), foreign_keys=((("doc_id",), "doc"),)),
+        # (c) a foreign key between two distributed tables that leaves the tenant out
+        Table(
+            "page",
+            frozenset({"id", "tenant_id", "doc_id"}),
+            ("id", "tenant_id"),
+            foreign_keys=((("doc_id",), "doc"),),
+        ),
     ]
     assert citus_findings(tables, {"tenant", "kind"}) == {
         ("orphan", "tenant-column", "missing"),
         ("doc", "unique", "external_id"),
         ("doc", "foreign-key", "owner_id -> orphan"),
         ("chunk", "primary-key", "id"),
+        ("chunk", "foreign-key", "doc_id -> doc without tenant_id"),
         ("kind", "foreign-key", "reference table -> doc"),
+        ("page", "foreign-key", "doc_id -> doc without tenant_id"),
     }
 
 
@@ -300,9 +291,63 @@ def test_models_meet_the_citus_rules_except_the_listed_exceptions():
 def test_database_catalog_agrees_with_the_models():
     """What the migrations created (RunSQL included) breaks nothing beyond the models' own listed exceptions."""
     names = [t.name for t in tables_from_models()]
-    catalog = tables_from_catalog(names + ["auth_user"])
+    catalog = tables_from_catalog(names + ["auth_user", "django_admin_log"])
     assert {t.name for t in catalog} >= set(names)
     findings = citus_findings(catalog, REFERENCE_TABLES)
     assert findings == set(KNOWN_EXCEPTIONS), (
         f"catalog-only: {findings - set(KNOWN_EXCEPTIONS)}; missing: {set(KNOWN_EXCEPTIONS) - findings}"
     )
+
+
+@pytest.mark.django_db
+def test_database_keys_are_what_the_models_declare():
+    """The primary and foreign keys in the catalog are exactly the models' (TenantKeyed's declared ones
+    included): a declaration without its migration, or a constraint made in SQL that no model declares, fails."""
+    models = {t.name: t for t in tables_from_models()}
+    catalog = {t.name: t for t in tables_from_catalog(list(models))}
+    for name, declared in models.items():
+        found = catalog[name]
+        assert set(found.primary_key) == set(declared.primary_key), name
+        assert {(frozenset(c), t) for c, t in found.foreign_keys} == {
+            (frozenset(c), t) for c, t in declared.foreign_keys
+        }, name
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_row_pointing_into_another_tenant():
+    """The tenant-inclusive foreign keys are real: a memory of tenant A at a scope of tenant B is refused at
+    commit (the constraint is deferred like Django's), even when written past the ORM's checks."""
+    from django.db import IntegrityError, transaction
+
+    from memories.models import Memory, Scope, Tenant
+
+    first = Tenant.objects.create(slug="citus-a", name="A", levels=["org", "user"])
+    second = Tenant.objects.create(slug="citus-b", name="B", levels=["org", "user"])
+    foreign_scope = Scope.objects.create(tenant=second, level="org", key="root")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Memory.objects.create(tenant=first, scope=foreign_scope, content="crosses tenants", content_hash="x")
+        connection.check_constraints()
+    assert not Memory.objects.filter(tenant=first).exists()
+
+
+@pytest.mark.django_db
+def test_an_api_key_prefix_shared_by_two_tenants_authenticates_each_key():
+    """The prefix is unique per tenant now (Citus needs the tenant in every unique key): two tenants' keys may
+    share one, and authentication still finds each key by its own hash — and refuses a wrong secret."""
+    import hashlib
+
+    from memories.models import ApiKey, Tenant
+    from memories.services.tenancy import api_key_authenticate, api_key_create
+
+    first = Tenant.objects.create(slug="prefix-a", name="A", levels=["org", "user"])
+    second = Tenant.objects.create(slug="prefix-b", name="B", levels=["org", "user"])
+    key_a, plain_a = api_key_create(tenant=first, name="a", permissions=["read"])
+    key_b, plain_b = api_key_create(tenant=second, name="b", permissions=["read"])
+    shared = key_a.prefix
+    ApiKey.objects.filter(pk=key_b.pk).update(prefix=shared)
+    plain_b = plain_b.replace(f"_{key_b.prefix}_", f"_{shared}_", 1)
+    ApiKey.objects.filter(pk=key_b.pk).update(key_hash=hashlib.sha256(plain_b.encode()).hexdigest())
+
+    assert api_key_authenticate(plain=plain_a).pk == key_a.pk
+    assert api_key_authenticate(plain=plain_b).pk == key_b.pk
+    assert api_key_authenticate(plain=plain_a[:-2] + "xx") is None
