@@ -23,15 +23,13 @@ from graph.selectors import (
     visible_links,
 )
 from memories.api.base import ApiView
+from memories.api.common import USER_ID_PARAM
 from memories.models import Tenant
 from orgmemory.api.serializers import NumberedPage, error_responses
 from orgmemory.errors import NotFound, ValidationFailed
 
 NEIGHBOUR_LIMIT = 200
 LINK_LIMIT = 200
-USER_ID_PARAM = OpenApiParameter(
-    "user_id", str, OpenApiParameter.QUERY, required=True, description="The user whose visible graph to read."
-)
 
 
 def _visible_mentions(*, tenant: Tenant, chain_ids: Sequence[int], entity_ids: Sequence[int]) -> dict[int, int]:

@@ -10,7 +10,7 @@ from django.contrib.postgres.search import TrigramSimilarity
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from graph.extraction import TYPED_RELATIONSHIPS, normalize_entity_name, split_title
+from graph.extraction import SYMMETRIC_RELATIONSHIPS, TYPED_RELATIONSHIPS, normalize_entity_name, split_title
 from graph.models import Entity, EntityLink
 from memories.models import Memory, Tenant
 
@@ -98,7 +98,7 @@ def entity_counterparts(
     entities are objects ("who founded X" → subjects); ``"outbound"``: they are subjects ("what did X found").
     ``partner_of`` / ``competitor_of`` are symmetric and match either side."""
     links = visible_links(tenant=tenant, chain_ids=chain_ids).filter(relationship=relationship, object__isnull=False)
-    symmetric = relationship in ("partner_of", "competitor_of")
+    symmetric = relationship in SYMMETRIC_RELATIONSHIPS
     if symmetric:
         links = links.filter(Q(subject_id__in=entity_ids) | Q(object_id__in=entity_ids))
     elif direction == "inbound":

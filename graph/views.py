@@ -18,9 +18,11 @@ from django.views.decorators.http import require_GET
 from graph.extraction import TYPED_RELATIONSHIPS, normalize_entity_name
 from graph.models import Entity
 from graph.selectors import DEPTHS, MAX_EDGES, MAX_NODES, tenant_graph_around
-from memories.admin.base import tenants_for
+from memories.admin.base import tenants_managed
 from memories.models import Tenant
+from orgmemory.api.exceptions import error_body
 from orgmemory.errors import DomainError, NotFound, ValidationFailed
+from orgmemory.text import text_problem, text_storable
 
 SEARCH_RESULTS = 20
 SEARCH_MAX_CHARS = 200
@@ -44,9 +46,7 @@ def _int_param(request, name: str) -> int | None:
 
 
 def _allowed_tenants(request):
-    allowed = tenants_for(request.user)
-    tenants = Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
-    return tenants.order_by("slug")
+    return tenants_managed(request.user).order_by("slug")
 
 
 def _tenant(request, *, required: bool) -> Tenant | None:
@@ -80,15 +80,13 @@ def _depth(request) -> int:
 
 def _relationship(request) -> str:
     value = request.GET.get("relationship", "").strip()
-    if len(value) > RELATIONSHIP_MAX_CHARS or "\x00" in value:
+    if len(value) > RELATIONSHIP_MAX_CHARS or text_problem(value):
         raise ValidationFailed("unknown relationship", code="invalid_parameter", details={"relationship": ["bad"]})
     return value
 
 
 def _error(exc: DomainError) -> JsonResponse:
-    return JsonResponse(
-        {"error": {"code": exc.code, "message": exc.message, "details": exc.details}}, status=exc.status
-    )
+    return JsonResponse(error_body(exc.code, exc.message, exc.details), status=exc.status)
 
 
 def _default_centre(tenant: Tenant) -> Entity | None:
@@ -217,7 +215,7 @@ def entity_search(request):
         tenant = _tenant(request, required=True)
     except DomainError as exc:
         return _error(exc)
-    raw = request.GET.get("q", "").replace("\x00", "")[:SEARCH_MAX_CHARS].strip()
+    raw = text_storable(request.GET.get("q", ""))[:SEARCH_MAX_CHARS].strip()
     entities = Entity.objects.filter(tenant=tenant)
     if raw:
         norm = normalize_entity_name(raw) or raw.casefold()

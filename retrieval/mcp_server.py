@@ -34,6 +34,7 @@ from memories.selectors.memory import memory_get_visible
 from memories.services import api_key_authenticate
 from memories.services.deletion import memory_delete_by_member
 from memories.services.memory import memory_create
+from orgmemory.api.exceptions import error_body
 from orgmemory.errors import DomainError, NotFound, PermissionDenied
 from retrieval.api import RecallInputSerializer, SearchInputSerializer
 from retrieval.presenters import result_as_dict
@@ -316,7 +317,7 @@ class BearerKeyRequired:
 
 
 async def _error(send: Any, status: int, code: str, message: str, details: dict, extra: list) -> None:
-    body = json.dumps({"error": {"code": code, "message": message, "details": details}}).encode()
+    body = json.dumps(error_body(code, message, details)).encode()
     head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *extra]
     await send({"type": "http.response.start", "status": status, "headers": head})
     await send({"type": "http.response.body", "body": body})

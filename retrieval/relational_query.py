@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from graph.extraction import SYMMETRIC_RELATIONSHIPS as SYMMETRIC
 from graph.extraction.normalize import normalize_entity_name
 
 __all__ = [
@@ -76,7 +77,6 @@ INBOUND = "inbound"  # the start is the edge's object; the question asks for sub
 OUTBOUND = "outbound"  # the start is the edge's subject; the question asks for objects ("what did Alice found")
 ABOUT = "about"  # anything known about the seed, either side of any edge
 DIRECTIONS = (INBOUND, OUTBOUND, ABOUT)
-SYMMETRIC = frozenset({"partner_of", "competitor_of"})
 MEMBERSHIP = "member_of"  # a generic cue, resolved by the kind of the entity it applies to
 
 VERB, AGENT, PATIENT, INVERSE_VERB = "verb", "agent", "patient", "inverse_verb"

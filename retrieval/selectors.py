@@ -35,11 +35,11 @@ from typing import Any
 
 from django.db import connection
 
+from memories.indexing_text import TEXT_SEARCH_CONFIG
 from memories.models import Memory, Tenant
 from memories.services.tenancy import policy_fold
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 
-TEXT_SEARCH_CONFIG = "english"
 BM25_K1 = 1.5
 BM25_B = 0.5
 KEYWORD_CANDIDATES = 500  # rows scored per search at most

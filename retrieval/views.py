@@ -6,7 +6,7 @@ from django import forms
 from django.contrib import admin
 from django.template.response import TemplateResponse
 
-from memories.admin.base import tenants_for
+from memories.admin.base import tenants_managed
 from memories.models import Member, Tenant
 from orgmemory.errors import DomainError
 from retrieval.llm import llm_from_settings
@@ -25,10 +25,7 @@ class PlaygroundForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        allowed = tenants_for(user)
-        self.fields["tenant"].queryset = (
-            Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
-        )
+        self.fields["tenant"].queryset = tenants_managed(user)
 
 
 def playground(request):

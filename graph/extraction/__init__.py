@@ -8,11 +8,19 @@ Public API::
 from graph.extraction.extract import extract_links
 from graph.extraction.normalize import normalize_entity_name
 from graph.extraction.selfref import split_title
-from graph.extraction.types import ENTITY_KINDS, RELATIONSHIPS, TYPED_RELATIONSHIPS, EntityRef, Link
+from graph.extraction.types import (
+    ENTITY_KINDS,
+    RELATIONSHIPS,
+    SYMMETRIC_RELATIONSHIPS,
+    TYPED_RELATIONSHIPS,
+    EntityRef,
+    Link,
+)
 
 __all__ = [
     "ENTITY_KINDS",
     "RELATIONSHIPS",
+    "SYMMETRIC_RELATIONSHIPS",
     "TYPED_RELATIONSHIPS",
     "EntityRef",
     "Link",

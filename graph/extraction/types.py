@@ -17,6 +17,9 @@ RELATIONSHIPS: tuple[str, ...] = (
     "mentioned",
 )
 TYPED_RELATIONSHIPS: tuple[str, ...] = RELATIONSHIPS[:-1]
+#: Relationships that read the same both ways ("A partners with B" = "B partners with A"): graph reads, the
+#: relational walk and the answers match them on either side.
+SYMMETRIC_RELATIONSHIPS: frozenset[str] = frozenset({"partner_of", "competitor_of"})
 ENTITY_KINDS: tuple[str, ...] = ("person", "company", "org", "product", "place", "unknown")
 
 

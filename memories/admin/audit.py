@@ -12,9 +12,8 @@ from django.contrib import admin
 from django.contrib.admin.models import LogEntry
 from django.db.models import Exists, OuterRef
 
-from memories.admin.base import tenants_for
+from memories.admin.base import tenants_for, tenants_managed
 from memories.curation.models import AdminLogTenant
-from memories.models import Tenant
 
 
 class AuditTenantFilter(admin.SimpleListFilter):
@@ -22,9 +21,7 @@ class AuditTenantFilter(admin.SimpleListFilter):
     parameter_name = "tenant"
 
     def lookups(self, request, model_admin):
-        allowed = tenants_for(request.user)
-        tenants = Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
-        return [(str(tenant.pk), tenant.slug) for tenant in tenants]
+        return [(str(tenant.pk), tenant.slug) for tenant in tenants_managed(request.user)]
 
     def queryset(self, request, queryset):
         if self.value() and self.value().isdigit():

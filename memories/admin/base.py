@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db import models
+from django.db.models import QuerySet
 
 from memories.curation.services import admin_log_tenant_record
 from memories.models import Tenant, TenantStaff
@@ -22,6 +23,13 @@ def tenants_for(user) -> list[int] | None:
     return cache
 
 
+def tenants_managed(user) -> QuerySet[Tenant]:
+    """The tenants ``user`` administers (every tenant for a superuser): the one answer to "which tenants may this
+    admin see" for admin screens, the graph page and the search playground."""
+    allowed = tenants_for(user)
+    return Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
+
+
 class TenantFilter(admin.SimpleListFilter):
     """A tenant filter that lists only the tenants the admin user manages."""
 
@@ -33,9 +41,7 @@ class TenantFilter(admin.SimpleListFilter):
         super().__init__(request, params, model, model_admin)
 
     def lookups(self, request, model_admin):
-        allowed = tenants_for(request.user)
-        tenants = Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
-        return [(str(tenant.pk), tenant.slug) for tenant in tenants]
+        return [(str(tenant.pk), tenant.slug) for tenant in tenants_managed(request.user)]
 
     def queryset(self, request, queryset):
         if self.value():

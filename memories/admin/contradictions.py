@@ -17,7 +17,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from memories.admin.base import tenants_for
+from memories.admin.base import tenants_managed
 from memories.admin.dashboard import tenant_for_request
 from memories.models import Tenant
 from memories.selectors.contradictions import contradiction_open_count, contradiction_pairs_open
@@ -86,8 +86,7 @@ def _resolve(request, tenant: Tenant):
 
 def contradictions_index(request):
     """``admin/contradictions/``: the user's only tenant's queue, or a choice of tenants."""
-    allowed = tenants_for(request.user)
-    tenants = list(Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed))
+    tenants = list(tenants_managed(request.user))
     if len(tenants) == 1:
         return HttpResponseRedirect(reverse("contradictions:queue", args=[tenants[0].pk]))
     if not tenants:

@@ -17,7 +17,7 @@ from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from memories.admin.base import tenants_for
+from memories.admin.base import tenants_for, tenants_managed
 from memories.models import Tenant
 from memories.selectors import dashboard as figures
 from memories.selectors.dashboard import STALE_AFTER_DAYS, WRITES_DAYS, DayCount
@@ -122,7 +122,7 @@ def index_dashboard_context(request) -> dict:
     allowed = tenants_for(user)
     if allowed is not None and not user.has_perm(VIEW_PERMISSION):
         return {}
-    tenants = list(Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed))
+    tenants = list(tenants_managed(user))
     panel: dict = {
         "tenant_links": [
             (

@@ -7,7 +7,7 @@ from django.contrib import admin, messages
 from django.utils.html import format_html
 from tree_queries.admin import TreeAdmin
 
-from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for
+from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for, tenants_managed
 from memories.models import ApiKey, Member, Policy, Scope, Tenant, TenantStaff
 from memories.orgchart import PERMISSIONS
 from memories.selectors import scope_tree_with_member_counts
@@ -74,10 +74,10 @@ class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
 
     def changelist_view(self, request, extra_context=None):
         # member counts for the whole visible tree in two queries, not one per row
-        allowed = tenants_for(request.user)
-        tenants = Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
         self._member_counts = {
-            node.pk: node.member_count for tenant in tenants for node in scope_tree_with_member_counts(tenant=tenant)
+            node.pk: node.member_count
+            for tenant in tenants_managed(request.user)
+            for node in scope_tree_with_member_counts(tenant=tenant)
         }
         return super().changelist_view(request, extra_context=extra_context)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection, transaction
 
+from memories.indexing_text import TEXT_SEARCH_CONFIG
 from memories.models import Member, Memory, Scope, Tenant
 from memories.services.memory import (
     Author,
@@ -19,8 +20,8 @@ from memories.services.memory import (
 )
 from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import ValidationFailed
+from orgmemory.text import text_problem
 
-TEXT_SEARCH_CONFIG = "english"
 QUERY_MAX_CHARS = 2000
 MAX_DELETE_BY_QUERY = 1000
 
@@ -80,7 +81,7 @@ def memories_delete_by_query(
     ``too_many_matches``: narrow the query), a match that is an admin-curated policy unless ``curator`` (403
     ``policy_protected`` with their ids: nothing is deleted). ``dry_run`` returns the ids without deleting. The
     older versions each match superseded are deleted with it."""
-    if not isinstance(query, str) or "\x00" in query or len(query) > QUERY_MAX_CHARS:
+    if not isinstance(query, str) or text_problem(query) or len(query) > QUERY_MAX_CHARS:
         raise ValidationFailed(
             f"query must be a string of at most {QUERY_MAX_CHARS} characters", details={"query": ["invalid"]}
         )

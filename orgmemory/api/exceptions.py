@@ -34,6 +34,7 @@ _DRF_CODES: list[tuple[type[Exception], str]] = [
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    """The one error envelope of every JSON error OrgMemory sends (API, graph page, MCP over HTTP)."""
     return {"error": {"code": code, "message": message, "details": details if details is not None else {}}}
 
 

@@ -12,6 +12,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser, get_encoding
 
 from orgmemory.errors import ValidationFailed
+from orgmemory.text import INVALID_ENCODING, NUL_BYTE, text_problem
 
 MAX_DEPTH = 32
 
@@ -66,13 +67,12 @@ def check_json_strings(data: Any) -> None:
 
 
 def _check_string(value: str, path: str) -> None:
-    if "\x00" in value:
+    problem = text_problem(value)
+    if problem == NUL_BYTE:
         raise ValidationFailed(
             f"{path} contains a NUL byte", code="nul_byte", details={path: ["NUL bytes are not allowed"]}
         )
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+    if problem == INVALID_ENCODING:
         raise ValidationFailed(
             f"{path} is not valid Unicode (lone surrogate)",
             code="invalid_encoding",

@@ -9,6 +9,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import CursorPagination, PageNumberPagination
 
+from orgmemory.api.exceptions import error_body
 from orgmemory.errors import ValidationFailed
 
 SCOPE_TAG_MAX = 161  # level (32) + ":" + key (128)
@@ -100,7 +101,7 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
             examples=[
                 OpenApiExample(
                     f"{code} {error_code}",
-                    value={"error": {"code": error_code, "message": message, "details": details}},
+                    value=error_body(error_code, message, details),
                     response_only=True,
                     status_codes=[str(code)],
                 )

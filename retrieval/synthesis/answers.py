@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from graph.extraction import SYMMETRIC_RELATIONSHIPS
 from retrieval.relational_query import ABOUT, INBOUND, RelationalQuery
 from retrieval.synthesis.types import Answer, Edge, SourceRow, SynthesisLLM
 
@@ -64,7 +65,6 @@ _VERBS = {
     "reports_to": "reports to",
 }
 # Either side of these edges is "the other party", so both orientations answer a question.
-_SYMMETRIC = frozenset({"partner_of", "competitor_of"})
 _NAME_WORD_RE = re.compile(r"\w+")
 
 
@@ -189,7 +189,7 @@ def relational_answer(*, query: RelationalQuery, edges: Sequence[Edge], rows: Se
     for edge in usable:
         forward = (edge.object, edge.subject) if query.direction == INBOUND else (edge.subject, edge.object)
         readings.append((*forward, edge.memory_id))
-        if query.relationship in _SYMMETRIC:
+        if query.relationship in SYMMETRIC_RELATIONSHIPS:
             readings.append((forward[1], forward[0], edge.memory_id))
 
     anchor_key, anchor = _choose_anchor([(_name_key(a), a.strip()) for a, _, _ in readings], _name_key(query.seed))

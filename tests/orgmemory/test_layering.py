@@ -204,7 +204,8 @@ if __name__ == "__main__":
     graph = import_graph()
     print(f"{len(graph)} modules; arrows between apps (module imports):")
     for (source, target), count in sorted(app_arrows(graph).items(), key=lambda item: FLOORS.index(item[0][0])):
-        direction = "up (wiring)" if FLOORS.index(target) > FLOORS.index(source) else "down"
+        up = FLOORS.index(target) > FLOORS.index(source)
+        direction = ("up (wiring)" if source == "orgmemory" else "UP: a violation") if up else "down"
         print(f"  {source:>9} -> {target:<9} {count:3}  {direction}")
     wiring = sorted(
         {f"{m} -> {_app(t)}" for m, ts in graph.items() for t in ts if m in WIRING and _app(t) != "orgmemory"}

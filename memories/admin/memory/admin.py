@@ -1,5 +1,5 @@
 """The registered :class:`MemoryAdmin`: the list (deferred heavy columns, full-text search, tenant-aware
-columns), the add and change pages (writes happen in the form, see :mod:`~memories.admin.memory.forms`), and the
+columns), the add and change pages (``save_model`` writes through the services; a refusal is a form error), and the
 change page's read-only panels (index state, supersedes history, warnings).
 """
 
@@ -10,6 +10,8 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.options import IS_POPUP_VAR
+from django.contrib.admin.utils import unquote
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.postgres.search import SearchQuery
 from django.core.exceptions import PermissionDenied
@@ -18,14 +20,35 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 
 from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for
 from memories.admin.memory.actions import MemoryActionsMixin, _set_kind_action
 from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, INDENT, _summary, _versions, _with_summary
 from memories.admin.memory.filters import HasWarningFilter, HistoryFilter, LevelFilter, ScopeSubtreeFilter
 from memories.admin.memory.forms import MemoryAdminForm
+from memories.indexing_text import TEXT_SEARCH_CONFIG
 from memories.models import Memory, MemoryKind, Scope
-from memories.services.memory import TEXT_SEARCH_CONFIG, WriteResult
+from memories.services.memory import Author, memory_create, memory_update
+from orgmemory.errors import DomainError
+from orgmemory.text import text_storable
+
+
+class MemoryWriteRefused(Exception):
+    """The write service refused an add or change that passed the form's checks; carries the form and the error."""
+
+    def __init__(self, form, error: DomainError) -> None:
+        super().__init__(error.message)
+        self.form, self.error = form, error
+
+
+class MemoryAlreadyStored(Exception):
+    """An add whose content is already stored at that scope (exact dedup): nothing new was written."""
+
+    def __init__(self, memory: Memory) -> None:
+        super().__init__(f"already stored as memory {memory.pk}")
+        self.memory = memory
+
 
 SEARCH_MAX_CHARS = 1000  # longer input is not a search; bound the work a pasted novel can cause
 HISTORY_MAX_STEPS = 50  # a supersedes chain is short; the bound only protects the page from a corrupt cycle
@@ -113,7 +136,7 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
     def get_search_results(self, request, queryset, search_term):
         """Postgres full text (``websearch_to_tsquery``, which accepts any input) OR a substring of the title or
         content, so short or odd input still matches. NULs and lone surrogates are dropped: Postgres rejects them."""
-        term = search_term.replace("\x00", "").encode("utf-8", "ignore").decode("utf-8").strip()[:SEARCH_MAX_CHARS]
+        term = text_storable(search_term).strip()[:SEARCH_MAX_CHARS]
         if not term:
             return queryset, False
         words = SearchQuery(term, search_type="websearch", config=TEXT_SEARCH_CONFIG)
@@ -154,11 +177,6 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
         editable = set(EDITABLE_FIELDS)
         return [name for _, options in self.change_fieldsets for name in options["fields"] if name not in editable]
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        form.admin_user = request.user
-        return form
-
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         field = super().formfield_for_foreignkey(db_field, request, **kwargs)
         if db_field.name == "scope" and field is not None:
@@ -178,20 +196,26 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
             initial.setdefault("tenant", allowed[0])
         return initial
 
-    def save_form(self, request, form, change):
-        instance = form.save(commit=False)  # the service already wrote during validation; this only sets save_m2m
-        if change or form.write_result is None:
-            return instance
-        memory = form.write_result.memory
-        memory.admin_write_result = form.write_result
-        return memory
-
     def save_model(self, request, obj, form, change):
+        """The one write of the add and change pages: ``memory_create`` / ``memory_update`` as the admin user. A
+        refusal raises MemoryWriteRefused and an exact duplicate MemoryAlreadyStored; ``changeform_view`` turns
+        them into the form with its error, or the stored memory's page (the admin's transaction rolls back)."""
         if not self._tenant_allowed(request, obj):
             raise PermissionDenied("That tenant is not yours to manage.")
-        result: WriteResult | None = getattr(obj, "admin_write_result", None)
-        if result is None:
-            return
+        author = Author(kind="admin", user=request.user)
+        try:
+            if change:
+                if form.changed_data:
+                    memory_update(memory=obj, author=author, **form.service_fields())
+                return
+            result = memory_create(author=author, **form.service_fields())
+        except DomainError as exc:
+            raise MemoryWriteRefused(form, exc) from exc
+        if result.deduplicated:
+            raise MemoryAlreadyStored(result.memory)
+        obj.pk = result.memory.pk  # the page's object becomes the stored row (for the log entry and the redirect)
+        obj._state.adding = False
+        obj.refresh_from_db()
         if result.supersedes:
             self.message_user(
                 request,
@@ -205,6 +229,54 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
         for warning in result.warnings:
             self._warn(request, warning)
 
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except MemoryAlreadyStored as stored:
+            url = _change_url(stored.memory.pk)
+            self.message_user(
+                request,
+                format_html(
+                    'This content is already stored as memory {} (<a href="{}">open it</a>); nothing new was added.',
+                    stored.memory.pk,
+                    url,
+                ),
+                messages.INFO,
+            )
+            return HttpResponseRedirect(url)
+        except MemoryWriteRefused as refused:
+            refused.form.add_domain_error(refused.error)
+            return self._render_refused(request, refused.form, object_id, form_url, extra_context)
+
+    def _render_refused(self, request, form, object_id, form_url, extra_context):
+        """The add or change page again, with the service's refusal on the form (what Django's own view renders
+        for an invalid form; nothing was written)."""
+        add = object_id is None
+        obj = None if add else self.get_object(request, unquote(object_id))
+        admin_form = helpers.AdminForm(
+            form,
+            list(self.get_fieldsets(request, obj)),
+            self.get_prepopulated_fields(request, obj),
+            self.get_readonly_fields(request, obj),
+            model_admin=self,
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": (_("Add %s") if add else _("Change %s")) % self.opts.verbose_name,
+            "subtitle": str(obj) if obj else None,
+            "adminform": admin_form,
+            "object_id": object_id,
+            "original": obj,
+            "is_popup": IS_POPUP_VAR in request.POST or IS_POPUP_VAR in request.GET,
+            "to_field": None,
+            "media": self.media + admin_form.media,
+            "inline_admin_formsets": [],
+            "errors": helpers.AdminErrorList(form, []),
+            "preserved_filters": self.get_preserved_filters(request),
+            **(extra_context or {}),
+        }
+        return self.render_change_form(request, context, add=add, change=not add, obj=obj, form_url=form_url)
+
     def _warn(self, request, warning: dict) -> None:
         other = warning.get("memory_id")
         if isinstance(other, int):
@@ -214,28 +286,6 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
         else:
             message = str(warning.get("message", warning))
         self.message_user(request, message, messages.WARNING)
-
-    def log_addition(self, request, obj, message):
-        result = getattr(obj, "admin_write_result", None)
-        if result is not None and result.deduplicated:
-            return None  # nothing was added
-        return super().log_addition(request, obj, message)
-
-    def response_add(self, request, obj, post_url_continue=None):
-        result = getattr(obj, "admin_write_result", None)
-        if result is not None and result.deduplicated:
-            url = _change_url(obj.pk)
-            self.message_user(
-                request,
-                format_html(
-                    'This content is already stored as memory {} (<a href="{}">open it</a>); nothing new was added.',
-                    obj.pk,
-                    url,
-                ),
-                messages.INFO,
-            )
-            return HttpResponseRedirect(url)
-        return super().response_add(request, obj, post_url_continue)
 
     # --- read-only panels of the change page ----------------------------------------------------------------
 

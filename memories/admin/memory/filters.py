@@ -10,15 +10,10 @@ from functools import reduce
 from django.contrib import admin
 from django.db.models import Q
 
-from memories.admin.base import tenants_for
+from memories.admin.base import tenants_for, tenants_managed
 from memories.admin.memory.common import INDENT
-from memories.models import Scope, Tenant
+from memories.models import Scope
 from memories.selectors.tenancy import scope_subtree
-
-
-def _visible_tenants(request):
-    allowed = tenants_for(request.user)
-    return Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
 
 
 class ScopeSubtreeFilter(admin.SimpleListFilter):
@@ -29,7 +24,7 @@ class ScopeSubtreeFilter(admin.SimpleListFilter):
     parameter_name = "scope_subtree"
 
     def lookups(self, request, model_admin):
-        tenants = [tenant for tenant in _visible_tenants(request) if tenant.levels]
+        tenants = [tenant for tenant in tenants_managed(request.user) if tenant.levels]
         if not tenants:
             return []
         user_nodes = reduce(operator.or_, (Q(tenant=tenant, level=tenant.user_level) for tenant in tenants))
@@ -74,7 +69,7 @@ class LevelFilter(admin.SimpleListFilter):
 
     def lookups(self, request, model_admin):
         levels: dict[str, None] = {}
-        for tenant_levels in _visible_tenants(request).values_list("levels", flat=True):
+        for tenant_levels in tenants_managed(request.user).values_list("levels", flat=True):
             levels.update(dict.fromkeys(tenant_levels or []))
         return [(level, level) for level in levels]
 

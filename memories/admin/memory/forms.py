@@ -1,5 +1,6 @@
-"""The memory admin's forms: the add/change form that writes through ``memories.services.memory`` (a refused
-write becomes a form error), and the target-scope form of the move action.
+"""The memory admin's forms: the add/change form (checks only; ``MemoryAdmin.save_model`` writes through
+``memories.services.memory`` and a refused write becomes a form error), and the target-scope form of the move
+action.
 """
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from django import forms
 
 from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, INDENT
 from memories.models import Memory, Scope, Tenant
-from memories.services.memory import Author, WriteResult, memory_create, memory_update
 from orgmemory.errors import DomainError
 
 # Domain error codes whose message belongs next to a particular form field.
@@ -24,57 +24,42 @@ _ERROR_FIELDS = {
 
 
 class MemoryAdminForm(forms.ModelForm):
-    """Adds and edits through the write service, called as the form's last check (after Django's model
-    validation, so nothing can fail once it wrote): a DomainError becomes a form error and the admin's
-    transaction keeps the row only if the whole request succeeds."""
-
-    admin_user = None  # set per request by MemoryAdmin.get_form (a fresh form class each time)
+    """The add/change form: Django's field and model checks plus "the scope belongs to the tenant". It writes
+    nothing: ``MemoryAdmin.save_model`` calls the write service with ``service_fields()``, and a refusal comes back
+    to this form through ``add_domain_error`` (shown next to the field it concerns)."""
 
     class Meta:
         model = Memory
         fields = ADD_FIELDS
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.write_result: WriteResult | None = None
-
-    def _post_clean(self):
-        # Django's own UserCreationForm validates passwords here for the same reason: after the model checks.
-        super()._post_clean()
-        if self.errors:
-            return
-        try:
-            if self.instance._state.adding:
-                self._create()
-            elif self.changed_data:
-                self._update()
-        except DomainError as exc:
-            self._add_domain_error(exc)
-
-    def _create(self) -> None:
-        data = self.cleaned_data
-        tenant, scope = data["tenant"], data["scope"]
-        if scope.tenant_id != tenant.pk:
+    def clean(self):
+        data = super().clean()
+        tenant, scope = data.get("tenant"), data.get("scope")
+        if self.instance._state.adding and tenant is not None and scope is not None and scope.tenant_id != tenant.pk:
             self.add_error("scope", f"{scope.tag} is not a scope of {tenant.slug}.")
-            return
-        metadata = data.get("metadata")
-        self.write_result = memory_create(
-            tenant=tenant,
-            author=Author(kind="admin", user=self.admin_user),
-            scope=scope,
-            kind=data["kind"],
-            title=data.get("title") or "",
-            content=data["content"],
-            metadata={} if metadata is None else metadata,
-        )
+        return data
 
-    def _update(self) -> None:
-        changes = {name: self.cleaned_data[name] for name in EDITABLE_FIELDS if name in self.changed_data}
+    def service_fields(self) -> dict:
+        """The write service's arguments: on add every field (an emptied metadata box means none); on change only
+        the changed editable fields (an emptied metadata box means ``{}``; None would mean "keep")."""
+        data = self.cleaned_data
+        if self.instance._state.adding:
+            metadata = data.get("metadata")
+            return {
+                "tenant": data["tenant"],
+                "scope": data["scope"],
+                "kind": data["kind"],
+                "title": data.get("title") or "",
+                "content": data["content"],
+                "metadata": {} if metadata is None else metadata,
+            }
+        changes = {name: data[name] for name in EDITABLE_FIELDS if name in self.changed_data}
         if "metadata" in changes and changes["metadata"] is None:
-            changes["metadata"] = {}  # an emptied box means no metadata; None would mean "keep"
-        memory_update(memory=self.instance, author=Author(kind="admin", user=self.admin_user), **changes)
+            changes["metadata"] = {}
+        return changes
 
-    def _add_domain_error(self, exc: DomainError) -> None:
+    def add_domain_error(self, exc: DomainError) -> None:
+        """Show a refusal of the write service on the form, next to the field it names (else above the form)."""
         details = exc.details if isinstance(exc.details, dict) else {}
         candidates = [*details, _ERROR_FIELDS.get(exc.code)]
         field = next((name for name in candidates if name in self.fields), None)

@@ -14,6 +14,7 @@ from typing import Any
 
 from memories.models import MemoryKind
 from orgmemory.errors import ContentTooLarge, ValidationFailed
+from orgmemory.text import INVALID_ENCODING, NUL_BYTE, text_problem
 
 TITLE_MAX_CHARS = 300
 METADATA_MAX_BYTES = 16 * 1024
@@ -34,13 +35,12 @@ def _clean_text(value: Any, *, field_name: str, required: bool) -> str:
             )
     if not isinstance(value, str):
         raise ValidationFailed(f"{field_name} must be a string", details={field_name: ["must be a string"]})
-    if "\x00" in value:
+    problem = text_problem(value)
+    if problem == NUL_BYTE:
         raise ValidationFailed(
             f"{field_name} contains a NUL byte", code="nul_byte", details={field_name: ["contains a NUL byte"]}
         )
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+    if problem == INVALID_ENCODING:
         raise ValidationFailed(
             f"{field_name} contains characters that are not valid Unicode (lone surrogates)",
             code="invalid_encoding",
@@ -74,7 +74,7 @@ def _clean_metadata(metadata: Any) -> dict[str, Any]:
 
 def _has_nul(value: Any) -> bool:
     if isinstance(value, str):
-        return "\x00" in value
+        return text_problem(value) == NUL_BYTE
     if isinstance(value, dict):
         return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
     if isinstance(value, list):
