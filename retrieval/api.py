@@ -142,6 +142,8 @@ class SearchApi(ApiView):
                                     "score": 0.912,
                                     "author": "albert",
                                     "created_at": "2025-05-02T09:30:00Z",
+                                    "metadata": {},
+                                    "source": {"app_name": "", "session_id": "", "event_id": ""},
                                 }
                             ],
                             "degraded": [],
@@ -153,7 +155,29 @@ class SearchApi(ApiView):
                                 "used_llm": True,
                             },
                         },
-                    )
+                    ),
+                    OpenApiExample(
+                        "a session event",
+                        value={
+                            "results": [
+                                {
+                                    "id": 501,
+                                    "content": "Our staging DB is pg-stg-2.",
+                                    "title": "",
+                                    "kind": "event",
+                                    "scope": {"level": "user", "key": "albert", "tag": "user:albert"},
+                                    "score": 0.874,
+                                    "author": "albert",
+                                    "created_at": "2025-05-02T09:30:05Z",
+                                    "metadata": {"author": "user", "timestamp": 1746178200.0},
+                                    "source": {"app_name": "support", "session_id": "s-1", "event_id": "e1"},
+                                }
+                            ],
+                            "degraded": [],
+                            "no_relevant_memory": False,
+                            "confidence": 0.74,
+                        },
+                    ),
                 ],
             ),
             **error_responses(400, 403, 404),

@@ -87,6 +87,15 @@ def remember(tenant, content, *, user=None, scope=None, **kwargs):
     return MemoryFactory(tenant=tenant, content=content, user=user, scope=scope, **kwargs)
 
 
+@pytest.fixture(scope="session")
+def openapi():
+    """The OpenAPI document the app serves (``tests/openapi.py``): documented examples by operation id and status,
+    and strict validation of bodies against the documented schemas. Built once per session, without a database."""
+    from tests.openapi import OpenApi
+
+    return OpenApi.served()
+
+
 @pytest.fixture
 def acme(db):
     """Acme: org:acme › division:eu › team:platform (albert, bea), team:data (dora); division:us › team:sales

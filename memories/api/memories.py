@@ -85,6 +85,12 @@ class MemoryCollectionApi(ApiView):
                 },
             ),
             OpenApiExample("created", response_only=True, status_codes=["201"], value=_WRITE_EXAMPLE),
+            OpenApiExample(
+                "batch created",
+                response_only=True,
+                status_codes=["201"],
+                value={"created": 1, "deduplicated": 0, "memories": [_WRITE_EXAMPLE]},
+            ),
         ],
     )
     def post(self, request: Request) -> Response:

@@ -1,6 +1,10 @@
 """The ADK adapter against a real local HTTP server that records requests and answers canned JSON (no mocks, no
 database): request shapes, event text extraction, error mapping, configuration errors, the one retry, and the
-``orgmemory://`` scheme."""
+``orgmemory://`` scheme.
+
+The canned answers are the API's own: the examples its served OpenAPI document gives (``tests/openapi.py``), each
+validated against the documented schema when the fake server is told to send it, so they cannot drift from the
+real shapes; the adapter's requests are validated against the documented request bodies the same way."""
 
 from __future__ import annotations
 
@@ -19,12 +23,14 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.db import OperationalError
 from google.adk.cli.service_registry import get_service_registry
 from google.adk.events.event import Event
 from google.adk.memory.memory_entry import MemoryEntry
 from google.adk.sessions.session import Session
 from google.genai import types
 
+from orgmemory.api.exceptions import exception_handler
 from retrieval.adk import (
     Citation,
     OrgMemoryError,
@@ -37,6 +43,7 @@ from retrieval.adk import (
     register_org_memory_scheme,
 )
 from retrieval.adk.client import logger as client_logger
+from tests.openapi import OpenApi
 
 pytestmark = pytest.mark.adk
 
@@ -64,15 +71,49 @@ class Canned:
 
 
 class RecordingServer(ThreadingHTTPServer):
+    """Records every request and answers from ``routes``: by default the documented answer of each operation the
+    adapter calls (a session ingested, a batch created, a search with an answer, a recall block), and the documented
+    404 envelope for any other path. ``answer()`` changes one route, checking the body against the schema."""
+
     daemon_threads = True
 
-    def __init__(self) -> None:
+    def __init__(self, openapi: OpenApi) -> None:
         super().__init__(("127.0.0.1", 0), _Handler, bind_and_activate=False)
         self.server_bind()  # the port is ours from now on, but nothing listens until start()
+        self.openapi = openapi
         self.requests: list[Recorded] = []
         self.routes: dict[tuple[str, str], Canned] = {}
+        self.not_found = Canned(404, openapi.validate_error(openapi.example("search", 404)))
         self.drop_next = 0  # read that many requests, then close the connection without answering
         self._thread: threading.Thread | None = None
+        self.answer("session_ingest", status=201)
+        self.answer("memory_create", status=201, example="batch created")
+        self.answer("search", example="with an answer")
+        self.answer("recall")
+
+    def answer(
+        self,
+        operation_id: str,
+        body: Any = None,
+        *,
+        status: int = 200,
+        example: str | None = None,
+        path: str | None = None,
+        delay: float = 0.0,
+    ) -> Any:
+        """Answer ``operation_id`` (at ``path`` when its documented path has parameters) with ``body``, by default
+        the documented example (``example`` names one). The body must be a valid ``status`` response of the
+        operation or, for a status the operation does not document (a 5xx), the API's error envelope. Returns the
+        body sent."""
+        method, documented_path, operation = self.openapi.operation(operation_id)
+        if body is None:
+            body = self.openapi.example(operation_id, status, example)
+        if str(status) in operation["responses"]:
+            self.openapi.validate(body, operation_id, status)
+        else:
+            self.openapi.validate_error(body)
+        self.routes[(method, path or documented_path)] = Canned(status, body, delay=delay)
+        return body
 
     @property
     def url(self) -> str:
@@ -116,7 +157,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.drop_next -= 1
             self.close_connection = True
             return  # no status line: the client sees the connection close under it
-        canned = self.server.routes.get((self.command, split.path), Canned())
+        canned = self.server.routes.get((self.command, split.path), self.server.not_found)
         if canned.delay:
             time.sleep(canned.delay)
         payload = canned.raw if canned.raw is not None else json.dumps(canned.body).encode()
@@ -130,8 +171,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def server():
-    srv = RecordingServer()
+def server(openapi):
+    srv = RecordingServer(openapi)
     srv.start()
     yield srv
     srv.stop()
@@ -188,22 +229,16 @@ def call_event(event_id: str) -> Event:
     )
 
 
-SEARCH_HIT = {
-    "id": 412,
-    "content": "The platform team deploys with Argo CD.",
-    "title": "Deploys",
-    "kind": "fact",
-    "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
-    "score": 0.91,
-    "author": "albert",
-    "created_at": "2025-05-02T09:30:00Z",
-}
+@pytest.fixture
+def search_hit(openapi) -> dict[str, Any]:
+    """The hit of the documented search answer: a team fact, memory 412."""
+    return openapi.example("search", 200, "with an answer")["results"][0]
 
 
 # --- writes -----------------------------------------------------------------------------------------------------
 
 
-def test_add_session_posts_text_events_with_bearer_key(server, service):
+def test_add_session_posts_text_events_with_bearer_key(server, service, openapi):
     # given a session with user and agent text, a thought, a tool call, blank text and a streaming chunk
     session = Session(
         id="s-1",
@@ -228,7 +263,7 @@ def test_add_session_posts_text_events_with_bearer_key(server, service):
     assert (request.method, request.path) == ("POST", "/api/v1/sessions")
     assert request.headers["authorization"] == f"Bearer {KEY}"
     assert request.headers["content-type"] == "application/json"
-    assert request.body == {
+    assert openapi.validate_request(request.body, "session_ingest") == {
         "app_name": "support",
         "user_id": "albert",
         "session_id": "s-1",
@@ -279,7 +314,7 @@ def test_add_events_without_a_session_uses_adks_placeholder_session(server, serv
     assert server.requests[0].body["session_id"] == "__unknown_session_id__"
 
 
-def test_add_memory_posts_one_batch_with_scope_kind_title_and_metadata(server, service):
+def test_add_memory_posts_one_batch_with_scope_kind_title_and_metadata(server, service, openapi):
     # given one entry aimed at the team, one private preference; a default kind for both
     memories = [
         MemoryEntry(
@@ -299,7 +334,7 @@ def test_add_memory_posts_one_batch_with_scope_kind_title_and_metadata(server, s
 
     (request,) = server.requests
     assert (request.method, request.path) == ("POST", "/api/v1/memories")
-    assert request.body == {
+    assert openapi.validate_request(request.body, "memory_create") == {
         "user_id": "albert",
         "memories": [
             {
@@ -324,7 +359,7 @@ def test_add_memory_refuses_an_entry_without_text(server, service):
 
 
 def test_delete_memory_deletes_by_id_for_the_user(server, service):
-    server.routes[("DELETE", "/api/v1/memories/412")] = Canned(body={"deleted": 1, "ids": [412]})
+    server.answer("memory_delete", path="/api/v1/memories/412")
 
     run(service.delete_memory(app_name="support", user_id="albert", memory_id="412"))
     run(service.delete_memory(app_name="support", user_id="albert", memory_id=None))  # nothing to delete
@@ -334,7 +369,7 @@ def test_delete_memory_deletes_by_id_for_the_user(server, service):
 
 
 def test_delete_memory_escapes_the_id_into_one_path_segment(server, service):
-    server.routes[("DELETE", "/api/v1/memories/..%2Fsearch")] = Canned(404, {"error": {"code": "not_found"}})
+    server.answer("memory_delete", status=404, path="/api/v1/memories/..%2Fsearch")
     with pytest.raises(OrgMemoryError):
         run(service.delete_memory(app_name="support", user_id="albert", memory_id="../search"))
     assert server.requests[0].path == "/api/v1/memories/..%2Fsearch"
@@ -343,22 +378,16 @@ def test_delete_memory_escapes_the_id_into_one_path_segment(server, service):
 # --- reads ------------------------------------------------------------------------------------------------------
 
 
-def test_search_memory_maps_results_to_memory_entries(server, service):
-    # given a plain fact and a session event (whose ADK author and time are in its metadata)
-    event_hit = {
-        **SEARCH_HIT,
-        "id": 501,
-        "kind": "event",
-        "title": "",
-        "content": "Our staging DB is pg-stg-2.",
-        "scope": {"level": "user", "key": "albert", "tag": "user:albert"},
-        "metadata": {"author": "user", "timestamp": 1746178200.0},
-    }
-    server.routes[("POST", "/api/v1/search")] = Canned(body={"results": [SEARCH_HIT, event_hit], "degraded": []})
+def test_search_memory_maps_results_to_memory_entries(server, service, openapi, search_hit):
+    # given a plain fact and a session event (whose ADK author and time are in its metadata), as the API documents
+    body = openapi.example("search", 200, "a session event")
+    body["results"].insert(0, search_hit)
+    server.answer("search", body)
 
     response = run(service.search_memory(app_name="support", user_id="albert", query="staging db"))
 
-    assert server.requests[0].body == {"user_id": "albert", "query": "staging db", "top_k": 10, "app_name": "support"}
+    request = openapi.validate_request(server.requests[0].body, "search")
+    assert request == {"user_id": "albert", "query": "staging db", "top_k": 10, "app_name": "support"}
     fact, event = response.memories
     assert fact.id == "412"
     assert fact.author == "albert"
@@ -369,7 +398,7 @@ def test_search_memory_maps_results_to_memory_entries(server, service):
         "scope": "team:platform",
         "scope_level": "team",
         "kind": "fact",
-        "score": 0.91,
+        "score": 0.912,
         "title": "Deploys",
         "created_at": "2025-05-02T09:30:00Z",
         "orgmemory_author": "albert",
@@ -383,31 +412,21 @@ def test_search_memory_with_a_blank_query_asks_nothing(server, service):
     assert (response.memories, server.requests) == ([], [])
 
 
-def test_answer_returns_text_citations_and_results(server, service):
-    server.routes[("POST", "/api/v1/search")] = Canned(
-        body={
-            "results": [SEARCH_HIT],
-            "degraded": [],
-            "answer": {
-                "text": "The platform team deploys with Argo CD [1].",
-                "citations": [{"index": 1, "memory_id": 412}],
-                "used_llm": False,
-            },
-        }
-    )
+def test_answer_returns_text_citations_and_results(server, service, openapi):
+    documented = server.answer("search", example="with an answer")
 
     answer = run(service.answer(app_name="support", user_id="albert", query="how do we deploy?", top_k=5))
 
-    assert server.requests[0].body == {
+    assert openapi.validate_request(server.requests[0].body, "search") == {
         "user_id": "albert",
         "query": "how do we deploy?",
         "top_k": 5,
         "app_name": "support",
         "synthesize": True,
     }
-    assert answer.text == "The platform team deploys with Argo CD [1]."
+    assert answer.text == documented["answer"]["text"] == "The platform team deploys with Argo CD [1]."
     assert answer.citations == (Citation(index=1, memory_id=412),)
-    assert answer.used_llm is False
+    assert answer.used_llm is True
     assert [entry.id for entry in answer.results] == ["412"]
 
 
@@ -415,22 +434,35 @@ def test_answer_returns_text_citations_and_results(server, service):
 
 
 def test_api_errors_raise_org_memory_error_with_status_code_message(server, service):
-    server.routes[("POST", "/api/v1/search")] = Canned(
-        404, {"error": {"code": "unknown_user", "message": "no member 'zed'", "details": {"user_id": "zed"}}}
-    )
+    documented = server.answer("search", status=404)["error"]
 
     with pytest.raises(OrgMemoryError) as caught:
-        run(service.search_memory(app_name="support", user_id="zed", query="anything"))
+        run(service.search_memory(app_name="support", user_id="nobody", query="anything"))
 
     error = caught.value
     assert (error.status, error.code, error.message, error.details) == (
         404,
         "unknown_user",
-        "no member 'zed'",
-        {"user_id": "zed"},
+        "unknown user_id 'nobody' in this tenant",
+        {},
+    )
+    assert (error.code, error.message, error.details) == (
+        documented["code"],
+        documented["message"],
+        documented["details"],
     )
     assert (error.method, error.path) == ("POST", "/search")
-    assert str(error) == "OrgMemory API error 404 unknown_user: no member 'zed' (POST /search)"
+    assert str(error) == "OrgMemory API error 404 unknown_user: unknown user_id 'nobody' in this tenant (POST /search)"
+
+
+def test_error_details_reach_the_exception(server, service):
+    documented = server.answer("search", status=400)["error"]
+
+    with pytest.raises(OrgMemoryError) as caught:
+        run(service.search_memory(app_name="support", user_id="albert", query="anything"))
+
+    assert (caught.value.status, caught.value.code) == (400, "validation_error")
+    assert caught.value.details == documented["details"] == {"user_id": ["This field is required."]}
 
 
 def test_an_error_page_that_is_not_json_still_maps_to_org_memory_error(server, service):
@@ -446,14 +478,16 @@ def test_an_error_page_that_is_not_json_still_maps_to_org_memory_error(server, s
 
 
 def test_a_5xx_answer_is_not_retried(server, service, retry_log):
-    server.routes[("POST", "/api/v1/search")] = Canned(503, {"error": {"code": "unavailable", "message": "busy"}})
-    with pytest.raises(OrgMemoryError, match="503 unavailable"):
+    # a database outage, answered by the API's own exception handler (the search documents no 5xx of its own)
+    outage = exception_handler(OperationalError("the server closed the connection"), {"view": None, "request": None})
+    server.answer("search", outage.data, status=outage.status_code)
+    with pytest.raises(OrgMemoryError, match="503 database_unavailable"):
         run(service.search_memory(app_name="a", user_id="albert", query="q"))
     assert (len(server.requests), retry_log.retries) == (1, 0)
 
 
-def test_a_slow_answer_times_out_without_retry(server, retry_log):
-    server.routes[("POST", "/api/v1/search")] = Canned(body={"results": []}, delay=1.0)
+def test_a_slow_answer_times_out_without_retry(server, openapi, retry_log):
+    server.answer("search", example="with an answer", delay=1.0)
     service = OrgMemoryService(base_url=server.url, api_key=KEY, timeout=0.2, retry_delay=0.0)
 
     with pytest.raises(OrgMemoryError) as caught:
@@ -464,9 +498,10 @@ def test_a_slow_answer_times_out_without_retry(server, retry_log):
 
 
 def test_the_api_key_never_shows_in_errors_or_repr(server, service):
-    server.routes[("POST", "/api/v1/search")] = Canned(401, {"error": {"code": "invalid_api_key", "message": "no"}})
+    server.answer("search", status=401)
     with pytest.raises(OrgMemoryError) as caught:
         run(service.search_memory(app_name="a", user_id="albert", query="q"))
+    assert caught.value.status == 401
     assert KEY not in str(caught.value)
     assert repr(service) == f"OrgMemoryService(base_url={server.url!r})"
 
@@ -474,11 +509,10 @@ def test_the_api_key_never_shows_in_errors_or_repr(server, service):
 # --- the one retry ----------------------------------------------------------------------------------------------
 
 
-def test_a_refused_connection_is_retried_once_and_succeeds_when_the_server_is_up():
+def test_a_refused_connection_is_retried_once_and_succeeds_when_the_server_is_up(openapi):
     # given a port that is bound but not listening yet (connections are refused); it starts listening in the pause
-    # between the failed attempt and the retry
-    server = RecordingServer()
-    server.routes[("POST", "/api/v1/search")] = Canned(body={"results": [SEARCH_HIT]})
+    # between the failed attempt and the retry (then answers the documented search: one hit, memory 412)
+    server = RecordingServer(openapi)
     handler = RetryLog(on_retry=server.start)
     client_logger.addHandler(handler)
     client_logger.setLevel(logging.INFO)
@@ -494,8 +528,8 @@ def test_a_refused_connection_is_retried_once_and_succeeds_when_the_server_is_up
     assert server.paths() == ["POST /api/v1/search"]
 
 
-def test_a_server_that_stays_down_fails_after_exactly_one_retry(retry_log):
-    server = RecordingServer()  # bound, never listening
+def test_a_server_that_stays_down_fails_after_exactly_one_retry(openapi, retry_log):
+    server = RecordingServer(openapi)  # bound, never listening
     try:
         service = OrgMemoryService(base_url=server.url, api_key=KEY, retry_delay=0.0)
         with pytest.raises(OrgMemoryError) as caught:
@@ -509,8 +543,7 @@ def test_a_server_that_stays_down_fails_after_exactly_one_retry(retry_log):
 
 
 def test_a_connection_dropped_without_an_answer_is_retried_once(server, service, retry_log):
-    server.drop_next = 1
-    server.routes[("POST", "/api/v1/search")] = Canned(body={"results": [SEARCH_HIT]})
+    server.drop_next = 1  # then the documented search: one hit, memory 412
 
     response = run(service.search_memory(app_name="a", user_id="albert", query="deploys"))
 
@@ -530,8 +563,6 @@ def test_connections_dropped_twice_give_up_after_the_retry(server, service, retr
 
 
 def test_the_service_works_from_successive_event_loops(server, service):
-    server.routes[("POST", "/api/v1/search")] = Canned(body={"results": [SEARCH_HIT]})
-
     for _ in range(3):  # each asyncio.run is a new loop; a client bound to a closed loop cannot be reused
         assert len(run(service.search_memory(app_name="a", user_id="albert", query="q")).memories) == 1
 
@@ -540,7 +571,6 @@ def test_the_service_works_from_successive_event_loops(server, service):
 
 
 def test_the_service_works_from_concurrent_loops_in_threads(server, service):
-    server.routes[("POST", "/api/v1/search")] = Canned(body={"results": [SEARCH_HIT]})
     results: list[int] = []
     errors: list[BaseException] = []
 
@@ -698,45 +728,54 @@ def test_registering_the_scheme_twice_is_harmless(monkeypatch, server):
 # --- recall -----------------------------------------------------------------------------------------------------
 
 
-def test_recall_posts_the_task_and_budget_and_returns_the_block(server, service):
-    line = "- [policy #77] Deploy days: We no longer deploy on Fridays."
-    server.routes[("POST", "/api/v1/recall")] = Canned(
-        body={
-            "block": line,
-            "items": [{"id": 77, "kind": "policy", "scope": "team:platform", "line": line, "pinned": True}],
-            "used_chars": len(line),
-            "budget_chars": 800,
-            "no_relevant_memory": False,
-        }
-    )
+def test_recall_posts_the_task_and_budget_and_returns_the_block(server, service, openapi):
+    documented = server.answer("recall")  # a pinned policy and a note
 
     recall = run(service.recall(user_id="albert", task="prepare the Friday deploy", budget_tokens=200))
 
     (request,) = server.requests
     assert (request.method, request.path) == ("POST", "/api/v1/recall")
     assert request.headers["authorization"] == f"Bearer {KEY}"
-    assert request.body == {"user_id": "albert", "task": "prepare the Friday deploy", "budget_tokens": 200}
+    assert openapi.validate_request(request.body, "recall") == {
+        "user_id": "albert",
+        "task": "prepare the Friday deploy",
+        "budget_tokens": 200,
+    }
+    policy_line = "- [policy #77] Deploy days: We no longer deploy on Fridays."
+    note_line = "- [note #68] Standup: Platform standup is at 09:45 CET every day except Friday."
     assert recall == OrgMemoryRecall(
-        block=line,
-        items=(RecallItem(id=77, kind="policy", scope="team:platform", line=line, pinned=True),),
-        used_chars=len(line),
+        block=f"{policy_line}\n{note_line}",
+        items=(
+            RecallItem(id=77, kind="policy", scope="team:platform", line=policy_line, pinned=True),
+            RecallItem(id=68, kind="note", scope="team:platform", line=note_line, pinned=False),
+        ),
+        used_chars=documented["used_chars"],
         budget_chars=800,
         no_relevant_memory=False,
     )
 
 
-def test_recall_sends_chars_and_kinds_and_maps_errors(server, service):
-    server.routes[("POST", "/api/v1/recall")] = Canned(
-        400, {"error": {"code": "invalid_budget", "message": "give exactly one budget", "details": {}}}
-    )
+def test_recall_sends_chars_and_kinds_and_maps_errors(server, service, openapi):
+    documented = server.answer("recall", status=400)["error"]
 
     with pytest.raises(OrgMemoryError) as failed:
         run(service.recall(user_id="albert", task="deploy", budget_chars=500, kinds=["policy", "fact"]))
 
-    assert server.requests[0].body == {
+    assert openapi.validate_request(server.requests[0].body, "recall") == {
         "user_id": "albert",
         "task": "deploy",
         "budget_chars": 500,
         "kinds": ["policy", "fact"],
     }
-    assert (failed.value.status, failed.value.code) == (400, "invalid_budget")
+    assert (failed.value.status, failed.value.code, failed.value.message) == (
+        400,
+        documented["code"],
+        documented["message"],
+    )
+
+
+def test_the_fake_server_refuses_an_answer_the_api_would_not_give(server):
+    with pytest.raises(AssertionError, match="not a 200 response of search"):
+        server.answer("search", {"results": [], "degraded": [], "no_relevant_memory": True})  # no confidence
+    with pytest.raises(AssertionError, match="not an error envelope"):
+        server.answer("search", {"error": {"code": "busy"}}, status=503)  # no message, no details
