@@ -21,7 +21,7 @@ from django.db import connection, transaction
 
 from memories.models import IndexState, Memory, Scope, Tenant
 from memories.orgchart import parse_org_chart
-from memories.services.tenancy import tenant_onboard
+from memories.services.onboarding import tenant_onboard
 from retrieval import selectors
 from retrieval.evaluation import percentile
 

@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from memories.models import Memory, Tenant
 from memories.orgchart import parse_org_chart
-from memories.services.tenancy import tenant_onboard
+from memories.services.onboarding import tenant_onboard
 from retrieval.recall import recall_block
 
 DEMO_CHART = Path(settings.BASE_DIR) / "fixtures" / "demo_org.yaml"

@@ -21,7 +21,7 @@ from memories.models import Memory, Scope, Tenant
 from memories.orgchart import parse_org_chart
 from memories.services.indexing import memories_embed
 from memories.services.memory import Author, memory_create, memory_delete
-from memories.services.tenancy import tenant_onboard
+from memories.services.onboarding import tenant_onboard
 from memories.signals import indexing_deferred
 from orgmemory.oncommit import deferred
 from retrieval.evaluation import (

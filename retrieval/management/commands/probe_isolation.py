@@ -19,7 +19,7 @@ from memories.orgchart import parse_org_chart
 from memories.selectors import scope_chain_for
 from memories.services.indexing import memories_embed
 from memories.services.memory import Author, memory_create
-from memories.services.tenancy import tenant_onboard
+from memories.services.onboarding import tenant_onboard
 from memories.signals import indexing_deferred
 from orgmemory.oncommit import deferred
 from retrieval.services import SearchOptions, search_memories
