@@ -24,7 +24,8 @@ def scheduled_accesses(monkeypatch) -> list[int]:
 
 @pytest.fixture
 def make_client():
-    """A client authenticated with a new key of ``tenant`` (``client.api_key`` is the ApiKey row)."""
+    """A client authenticated with a new key of ``tenant`` (``client.api_key`` is the ApiKey row), restricted to the
+    subtree ``scope`` (a Scope or a tag) when given."""
 
     def _make(tenant, permissions=("read", "write", "delete"), scope=None) -> APIClient:
         key = ApiKeyFactory(tenant=tenant, permissions=list(permissions), scope=scope)

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from memories.models import Member, Memory, Policy, Scope
+from memories.models import Member, Memory, Policy
 from tests.api.conftest import error_of
 from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 
 
-def node(acme, tag: str) -> Scope:
-    level, key = tag.split(":")
-    return Scope.objects.get(tenant=acme, level=level, key=key)
-
-
 def test_a_key_restricted_to_a_user_deletes_only_their_own_memories_of_a_session(acme, make_client):
     own = remember(acme, "Session note for me only.", user="albert", source_session="s1", source_event_id="e1")
     team = remember(acme, "Session note for the whole team.", user="albert", scope="team:platform", source_session="s1")
-    albert_only = make_client(acme, scope=node(acme, "user:albert"))
+    albert_only = make_client(acme, scope="user:albert")
 
     response = albert_only.delete("/api/v1/sessions/s1?user_id=albert")
 
@@ -41,7 +36,7 @@ def test_a_tenant_wide_key_deletes_the_whole_session(acme, api):
 
 def test_a_restricted_key_cannot_erase_a_user_whose_memories_reach_outside_its_subtree(acme, make_client):
     remember(acme, "Albert's note on the platform team.", user="albert", scope="team:platform")
-    albert_admin = make_client(acme, permissions=["admin"], scope=node(acme, "user:albert"))
+    albert_admin = make_client(acme, permissions=["admin"], scope="user:albert")
 
     response = albert_admin.delete("/api/v1/users/albert")
 
@@ -54,7 +49,7 @@ def test_a_restricted_key_cannot_erase_a_user_whose_memories_reach_outside_its_s
 def test_a_restricted_key_erases_a_user_whose_memories_are_all_inside_its_subtree(acme, make_client):
     remember(acme, "Albert's own note.", user="albert")
     remember(acme, "Albert's note on the platform team.", user="albert", scope="team:platform")
-    platform_admin = make_client(acme, permissions=["admin"], scope=node(acme, "team:platform"))
+    platform_admin = make_client(acme, permissions=["admin"], scope="team:platform")
 
     response = platform_admin.delete("/api/v1/users/albert")
 
@@ -64,7 +59,7 @@ def test_a_restricted_key_erases_a_user_whose_memories_are_all_inside_its_subtre
 
 def test_a_restricted_key_never_auto_provisions_and_leaves_no_member_behind(acme, make_client):
     Policy.objects.filter(tenant=acme, scope__isnull=True).update(auto_provision_users=True)
-    data_only = make_client(acme, scope=node(acme, "team:data"))
+    data_only = make_client(acme, scope="team:data")
 
     response = data_only.post("/api/v1/memories", {"user_id": "newcomer", "content": "Hello."}, format="json")
     session = data_only.post(
@@ -99,7 +94,7 @@ def test_a_tenant_wide_key_still_auto_provisions(acme, api):
 def test_a_restricted_key_gets_the_same_answer_for_an_existing_user_outside_and_an_unknown_one(
     acme, make_client, method, path, body
 ):
-    data_only = make_client(acme, permissions=["read", "write", "delete", "admin"], scope=node(acme, "team:data"))
+    data_only = make_client(acme, permissions=["read", "write", "delete", "admin"], scope="team:data")
 
     def ask(user: str):
         filled = {

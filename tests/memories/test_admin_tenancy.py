@@ -3,10 +3,10 @@
 import re
 
 import pytest
-from django.contrib.auth.models import User
 
 from memories.models import ApiKey, Member, Scope
 from memories.services import api_key_authenticate
+from tests.factories import StaffUserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -51,8 +51,7 @@ def test_tenant_staff_cannot_open_another_tenants_rows(acme_staff_client, globex
 
 
 def test_staff_without_a_tenant_sees_nothing(client, acme):
-    user = User.objects.create_user("nobody", password="pw", is_staff=True)
-    client.force_login(user)
+    client.force_login(StaffUserFactory())  # staff, administers no tenant
 
     assert client.get("/admin/memories/scope/").status_code == 403
 

@@ -4,28 +4,24 @@ import json
 from io import StringIO
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from memories.models import TenantStaff
-from memories.services.memory import Author, memory_create
+from tests.conftest import remember
+from tests.factories import StaffUserFactory, SuperUserFactory
 
 pytestmark = pytest.mark.django_db
-ADMIN = Author(kind="admin", label="curator")
 
 
 @pytest.fixture
 def facts(acme, globex, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        memory_create(tenant=acme, author=ADMIN, content="Acme Robotics was founded by Alice Smith.", scope="org:acme")
-        memory_create(tenant=acme, author=ADMIN, content="Bea's private note about Acme Robotics.", scope="user:bea")
-        memory_create(
-            tenant=globex, author=ADMIN, content="Globex was founded by Acme Robotics people.", scope="org:globex"
-        )
+        remember(acme, "Acme Robotics was founded by Alice Smith.", scope="org:acme")
+        remember(acme, "Bea's private note about Acme Robotics.", scope="user:bea")
+        remember(globex, "Globex was founded by Acme Robotics people.", scope="org:globex")
 
 
 def test_playground_shows_ranks_answer_and_gaps(client, acme, facts):
-    client.force_login(User.objects.create_superuser("root", "r@example.com", "pw"))
+    client.force_login(SuperUserFactory())
 
     response = client.get(
         "/admin/search/", {"tenant": acme.pk, "user_id": "albert", "query": "Who founded Acme Robotics?", "top_k": 5}
@@ -41,9 +37,7 @@ def test_playground_shows_ranks_answer_and_gaps(client, acme, facts):
 
 
 def test_playground_is_limited_to_the_staff_members_tenants(client, acme, globex, facts):
-    user = User.objects.create_user("acme-admin", password="pw", is_staff=True)
-    TenantStaff.objects.create(tenant=acme, user=user)
-    client.force_login(user)
+    client.force_login(StaffUserFactory(tenants=[acme]))
 
     response = client.get("/admin/search/", {"tenant": globex.pk, "user_id": "albert", "query": "founded", "top_k": 5})
 
@@ -57,7 +51,7 @@ def test_playground_needs_staff(client, acme):
 
 
 def test_playground_reports_unknown_member(client, acme):
-    client.force_login(User.objects.create_superuser("root", "r@example.com", "pw"))
+    client.force_login(SuperUserFactory())
 
     response = client.get("/admin/search/", {"tenant": acme.pk, "user_id": "ghost", "query": "x", "top_k": 5})
 
