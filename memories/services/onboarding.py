@@ -30,7 +30,7 @@ from django.utils import timezone
 from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
 from memories.orgchart import OrgChartError, OrgChartPlan
 from memories.services.erasure import user_erase
-from memories.services.memory import memories_delete, memories_with_history
+from memories.services.memory import memories_delete
 from memories.services.tenancy import _POLICY_FIELDS, POLICY_DEFAULTS, _member_create, api_key_create
 from orgmemory.errors import Conflict, ValidationFailed
 
@@ -316,16 +316,13 @@ def _diff(*, plan: OrgChartPlan, tenant: Tenant | None, sync: bool) -> Onboardin
         diff.untouched_scopes = sorted(tag_of(node_id) for node_id in absent_nodes)
         diff.untouched_members = sorted(departing)
     else:
+        gone = [members[user_id] for user_id in departing]
+        own_nodes = {member["id"]: subtree(member["scope_id"]) for member in gone}
+        rows = _RowsAt(tenant, gone=gone, own_nodes=own_nodes, removed_nodes=absent_nodes)
         diff.leavers = [
-            _leaver(
-                tenant,
-                members[user_id],
-                own_nodes=subtree(members[user_id]["scope_id"]),
-                parent=tag_of(scopes[members[user_id]["scope_id"]]["parent_id"]) or "—",
-            )
-            for user_id in departing
+            _leaver(rows, member, parent=tag_of(scopes[member["scope_id"]]["parent_id"]) or "—") for member in gone
         ]
-        diff.scopes_removed = _removals(tenant, absent_nodes, scopes, tag_of)
+        diff.scopes_removed = _removals(rows, absent_nodes, scopes, tag_of)
 
     diff.policies = _policy_changes(tenant, plan)
     active = set(ApiKey.objects.for_tenant(tenant).filter(revoked_at__isnull=True).values_list("name", flat=True))
@@ -334,61 +331,95 @@ def _diff(*, plan: OrgChartPlan, tenant: Tenant | None, sync: bool) -> Onboardin
     return diff
 
 
-def _leaver(tenant: Tenant, member: dict, *, own_nodes: list[int], parent: str) -> Leaver:
-    own_ids = list(Memory.objects.for_tenant(tenant).filter(scope_id__in=own_nodes).values_list("pk", flat=True))
-    elsewhere_ids = list(
-        Memory.objects.for_tenant(tenant)
-        .filter(author_member_id=member["id"])
-        .exclude(scope_id__in=own_nodes)
-        .values_list("pk", flat=True)
-    )
-    keep_deletes = memories_with_history(memory_ids=own_ids)
+class _RowsAt:
+    """The memory, key and policy rows the leavers and removed nodes of one diff touch, read in a fixed number of
+    queries whatever their number (one per kind of row, plus one per generation of superseded history)."""
+
+    def __init__(self, tenant: Tenant, *, gone: list[dict], own_nodes: dict[int, list[int]], removed_nodes: list[int]):
+        self.own_nodes = {member_id: set(nodes) for member_id, nodes in own_nodes.items()}
+        owner = {node: member_id for member_id, nodes in own_nodes.items() for node in nodes}
+        nodes = [*owner, *removed_nodes]
+        self.own: dict[int, list[int]] = defaultdict(list)  # member id -> rows at their own node(s)
+        self.at_node: dict[int, list[int]] = defaultdict(list)  # removed node id -> rows at it
+        self.elsewhere: dict[int, list[int]] = defaultdict(list)  # member id -> rows they wrote at other nodes
+        self.keys: Counter[int] = Counter()  # node id -> keys restricted to it
+        self.policies: Counter[int] = Counter()  # node id -> policy overrides on it
+        self.older: dict[int, list[int]] = defaultdict(list)  # memory id -> the ids it superseded
+        if not nodes:
+            return
+        memories = Memory.objects.for_tenant(tenant)
+        for memory_id, scope_id in memories.filter(scope_id__in=nodes).values_list("pk", "scope_id"):
+            if scope_id in owner:
+                self.own[owner[scope_id]].append(memory_id)
+            else:
+                self.at_node[scope_id].append(memory_id)
+        authored = memories.filter(author_member_id__in=[member["id"] for member in gone])
+        for memory_id, author_id, scope_id in authored.values_list("pk", "author_member_id", "scope_id"):
+            if scope_id not in self.own_nodes[author_id]:
+                self.elsewhere[author_id].append(memory_id)
+        for model, counter in ((ApiKey, self.keys), (Policy, self.policies)):
+            counted = model.objects.for_tenant(tenant).filter(scope_id__in=nodes).values("scope_id")
+            counter.update(dict(counted.annotate(n=Count("id")).values_list("scope_id", "n")))
+        # the history a delete takes with each row (as memories_with_history walks it), one generation a query
+        frontier = [
+            memory_id
+            for ids in (*self.own.values(), *self.at_node.values(), *self.elsewhere.values())
+            for memory_id in ids
+        ]
+        seen = set(frontier)
+        while frontier:
+            superseded = memories.filter(superseded_by_id__in=frontier).values_list("pk", "superseded_by_id")
+            frontier = []
+            for memory_id, newer_id in superseded:
+                self.older[newer_id].append(memory_id)
+                if memory_id not in seen:
+                    seen.add(memory_id)
+                    frontier.append(memory_id)
+
+    def with_history(self, ids: list[int]) -> set[int]:
+        found, stack = set(ids), list(ids)
+        while stack:
+            for older_id in self.older.get(stack.pop(), ()):
+                if older_id not in found:
+                    found.add(older_id)
+                    stack.append(older_id)
+        return found
+
+    def bound(self, counter: Counter[int], member_id: int) -> int:
+        return sum(counter[node] for node in self.own_nodes[member_id])
+
+
+def _leaver(rows: _RowsAt, member: dict, *, parent: str) -> Leaver:
+    own, elsewhere = rows.own[member["id"]], rows.elsewhere[member["id"]]
+    keep_deletes = rows.with_history(own)
     return Leaver(
         user_id=member["user_id"],
         parent=parent,
-        own_memories=len(own_ids),
-        authored_memories=len(elsewhere_ids),
-        erase_deletes=len(memories_with_history(memory_ids=[*own_ids, *elsewhere_ids])),
+        own_memories=len(own),
+        authored_memories=len(elsewhere),
+        erase_deletes=len(rows.with_history([*own, *elsewhere])),
         keep_deletes=len(keep_deletes),
-        keep_deattributes=len(set(elsewhere_ids) - keep_deletes),
-        api_keys=ApiKey.objects.for_tenant(tenant).filter(scope_id__in=own_nodes).count(),
-        policies=Policy.objects.for_tenant(tenant).filter(scope_id__in=own_nodes).count(),
+        keep_deattributes=len(set(elsewhere) - keep_deletes),
+        api_keys=rows.bound(rows.keys, member["id"]),
+        policies=rows.bound(rows.policies, member["id"]),
     )
 
 
-def _removals(tenant: Tenant, node_ids: list[int], scopes: dict[int, dict], tag_of) -> list[ScopeRemove]:
-    if not node_ids:
-        return []
-
+def _removals(rows: _RowsAt, node_ids: list[int], scopes: dict[int, dict], tag_of) -> list[ScopeRemove]:
     def depth(node_id: int) -> int:
         steps = 0
         while scopes[node_id]["parent_id"] is not None:
             node_id, steps = scopes[node_id]["parent_id"], steps + 1
         return steps
 
-    at_node: dict[int, list[int]] = defaultdict(list)
-    for memory_id, scope_id in (
-        Memory.objects.for_tenant(tenant).filter(scope_id__in=node_ids).values_list("pk", "scope_id")
-    ):
-        at_node[scope_id].append(memory_id)
-    keys = Counter(
-        dict(
-            ApiKey.objects.for_tenant(tenant)
-            .filter(scope_id__in=node_ids)
-            .values("scope_id")
-            .annotate(n=Count("id"))
-            .values_list("scope_id", "n")
-        )
-    )
-    policies = set(Policy.objects.for_tenant(tenant).filter(scope_id__in=node_ids).values_list("scope_id", flat=True))
     ordered = sorted(node_ids, key=lambda node_id: (-depth(node_id), tag_of(node_id)))
     return [
         ScopeRemove(
             tag=tag_of(node_id),
             name=scopes[node_id]["name"],
-            memories=len(memories_with_history(memory_ids=at_node[node_id])) if at_node[node_id] else 0,
-            api_keys=keys[node_id],
-            policies=int(node_id in policies),
+            memories=len(rows.with_history(rows.at_node[node_id])),
+            api_keys=rows.keys[node_id],
+            policies=rows.policies[node_id],
         )
         for node_id in ordered
     ]
