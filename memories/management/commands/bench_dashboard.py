@@ -14,6 +14,7 @@ a figure as the tenant grows. A benchmark, not a test: it prints figures.
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 
@@ -89,6 +90,8 @@ class Command(BaseCommand):
             "built": built,
             "build_seconds": build_seconds,
             "repeats": repeats,
+            "cores": os.cpu_count(),
+            "load_average_before": [round(x, 1) for x in os.getloadavg()],
             "queries": {},
             "pages": {},
         }
@@ -114,6 +117,7 @@ class Command(BaseCommand):
             with CaptureQueriesContext(connection) as captured:
                 client.get(url)
             out["pages"][name] = {**_percentiles(samples), "url": url, "sql_statements": len(captured)}
+        out["load_average_after"] = [round(x, 1) for x in os.getloadavg()]
         context = dashboard_context(tenant)
         out["figures"] = {
             "live": context["live_total"],
@@ -142,6 +146,10 @@ class Command(BaseCommand):
                 f"{figure['sql_statements']} SQL statements, {figure['url']}"
             )
         self.stdout.write(f"  figures: {out['figures']}")
+        self.stdout.write(
+            f"  machine: {out['cores']} cores, load average {out['load_average_before']} before, "
+            f"{out['load_average_after']} after (other work on the machine inflates every figure)"
+        )
 
     # --- the tenant ---------------------------------------------------------------------------------------------
 
