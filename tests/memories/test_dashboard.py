@@ -255,6 +255,7 @@ def test_the_dashboard_page_for_every_role_of_the_tenant(client, acme_data, role
     assert html.count('class="bar"') == 30
     assert "<script" not in html.split('id="tenant-dashboard"')[1].split("</svg>")[0]
     assert "Globex" not in html
+    assert ('id="audit-link"' in html) is (role != CURATOR)  # curators do not read the audit log
 
 
 @pytest.mark.parametrize("role", [TENANT_ADMIN, CURATOR, AUDITOR])
