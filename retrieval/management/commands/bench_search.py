@@ -1,151 +1,462 @@
-"""Search latency through the HTTP API (the full Django + DRF stack, in-process), query embedding included,
-with N memories in one tenant among several; the same queries straight through the service as a baseline."""
+"""Search latency through real HTTP against the production server, on generated corpora (``load_corpus``).
+
+For each corpus size (the large tenant of ``corpus_plan(seed, size)``, loaded beforehand with ``manage.py
+load_corpus --size N``; all sizes live side by side in one database, so every search runs against one shared
+HNSW index and one memory table), with 1, 8 and 32 concurrent clients in turn: ``POST /api/v1/search`` (top_k 10,
+every arm) with realistic questions of the tenant's users — a quarter each keyword, paraphrase, relational and
+names — each a question the server has not seen before (the workers' query-embedding cache never answers, so
+query embedding is always included). The server is gunicorn with ``orgmemory/gunicorn_conf.py`` in production
+mode, started on a free loopback port (or ``--url``); one API key per client, as agents have.
+
+Printed: p50/p95/p99, requests/s and errors per size and client count, p95(largest)/p95(smallest), the server's
+workers (memory, start-up), and the server-side split (query embedding, keyword+vector statement, relational walk,
+fusion) measured in-process on the same kind of questions, so it is clear what limits. ``--explain`` writes
+``EXPLAIN (ANALYZE, BUFFERS)`` of the arm statements per size.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import os
-import random
+import re
+import secrets
+import subprocess
 import sys
+import tempfile
+import threading
 import time
-import uuid
+from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
-from django.test import Client
-from django.test.utils import override_settings
-from tqdm import tqdm
 
-from memories.management.commands.bench_ingest import synthetic_text
-from memories.models import Tenant
-from memories.orgchart import parse_org_chart
-from memories.services import api_key_create
-from memories.services.indexing import memories_embed
-from memories.services.memory import Author, memory_create
-from memories.services.tenancy import tenant_onboard
-from memories.signals import indexing_deferred
-from orgmemory.oncommit import deferred
+from memories.corpus.generator import BenchQuery, benchmark_queries, corpus_plan
 from retrieval.evaluation import percentile
-from retrieval.services import SearchOptions, search_memories
 
-QUERIES = (
-    "who reviewed the billing service",
-    "k8s cluster migration",
-    "on-call in June",
-    "Alice Smith",
-    "Who owns the data warehouse?",
-    "incident review tickets",
-    "EU region latency",
-    "SSO rollout",
-    "mobile release plan",
-    "customer onboarding notes",
-)
+READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
+WARMUP = 24
 
 
 class Command(BaseCommand):
-    help = "p50/p95 search latency through the API with --count memories in one tenant among --tenants."
+    help = "Search p50/p95/p99 and requests/s through real HTTP (gunicorn) on generated corpora of several sizes."
 
     def add_arguments(self, parser):
-        parser.add_argument("--count", type=int, default=10000)
-        parser.add_argument("--tenants", type=int, default=3, help="tenants in all (the others get count/4 each)")
-        parser.add_argument("--queries", type=int, default=200)
+        parser.add_argument("--sizes", default="10000,100000", help="corpus sizes (loaded with load_corpus)")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--clients", default="1,8,32", help="concurrent clients, in turn")
+        parser.add_argument("--requests", type=int, default=400, help="measured requests per size and client count")
+        parser.add_argument("--url", help="an already running server (default: start gunicorn)")
+        parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="gunicorn workers")
+        parser.add_argument("--split", type=int, default=120, help="in-process searches for the per-stage split")
+        parser.add_argument("--explain", help="write EXPLAIN ANALYZE of the arm statements to this file")
         parser.add_argument("--json", action="store_true")
-        parser.add_argument("--keep", action="store_true")
 
-    def handle(self, *args, count: int, tenants: int, queries: int, **options):
-        if count < 1 or tenants < 1 or queries < 1:
-            raise CommandError("--count, --tenants and --queries must be positive")
+    def handle(self, *args, **options):
+        sizes = _ints(options["sizes"])
+        clients = _ints(options["clients"])
+        if not sizes or not clients or options["requests"] < 1:
+            raise CommandError("--sizes, --clients and --requests must be positive")
         quiet = options["json"]
-        rng = random.Random(11)
-        created = []
+        logging.getLogger("httpx").setLevel(logging.WARNING)  # one INFO line per request otherwise
+        corpora = [self._corpus(size, options, clients) for size in sizes]
+        report: dict = {"sizes": sizes, "clients": clients, "cores": os.cpu_count(), "runs": [], "split": {}}
+        keys: list = []
         try:
-            started = time.perf_counter()
-            for index in range(tenants):
-                created.append(self._tenant(rng, count if index == 0 else max(1, count // 4), quiet))
-            setup_s = time.perf_counter() - started
-            tenant = created[0]
-            _, key = api_key_create(tenant=tenant, name="bench", permissions=["read"])
-            client = Client(HTTP_AUTHORIZATION=f"Bearer {key}")
-            users = [f"u{i}" for i in range(8)]
-            plan = [(rng.choice(users), rng.choice(QUERIES)) for _ in range(queries)]
-            with override_settings(REST_FRAMEWORK={**_rest_settings(), "DEFAULT_THROTTLE_CLASSES": []}):
-                for user, query in plan[:5]:  # warm-up: model, connections, plans
-                    client.post("/api/v1/search", {"user_id": user, "query": query}, content_type="application/json")
-                api_ms = []
-                for user, query in tqdm(plan, desc="api", file=sys.stderr, disable=quiet):
-                    t0 = time.perf_counter()
-                    response = client.post(
-                        "/api/v1/search",
-                        {"user_id": user, "query": query, "top_k": 10},
-                        content_type="application/json",
-                    )
-                    api_ms.append((time.perf_counter() - t0) * 1000)
-                    if response.status_code != 200:
-                        raise CommandError(f"search answered {response.status_code}: {response.content[:300]!r}")
-            service_ms = []
-            for user, query in tqdm(plan, desc="service", file=sys.stderr, disable=quiet):
-                t0 = time.perf_counter()
-                search_memories(
-                    tenant=tenant, user_id=user, query=query, options=SearchOptions(top_k=10, track_access=False)
-                )
-                service_ms.append((time.perf_counter() - t0) * 1000)
+            for corpus in corpora:
+                keys.extend(corpus["keys"])
+            if options["explain"]:
+                self._explain(corpora, Path(options["explain"]))
+            server_cm = contextlib.nullcontext({"url": options["url"]}) if options["url"] else _server(options)
+            with server_cm as server:
+                report["server"] = {k: v for k, v in server.items() if k != "log"}
+                for n_clients in clients:
+                    for corpus in corpora:  # sizes interleaved per client count: same conditions for the ratio
+                        run = asyncio.run(_load(server["url"], corpus, n_clients, options["requests"]))
+                        report["runs"].append(run)
+                        if not quiet:
+                            self.stderr.write(_run_line(run))
+                if "log" in server:
+                    report["server"]["workers"] = _worker_figures(server)
+            for corpus in corpora:
+                report["split"][corpus["size"]] = _split(corpus, options["split"])
         finally:
-            if not options["keep"]:
-                for tenant in created:
-                    tenant.delete()
-        report = {
-            "memories": count,
-            "tenants": tenants,
-            "other_tenants_memories": max(1, count // 4) * (tenants - 1),
-            "queries": queries,
-            "cores": os.cpu_count(),
-            "setup_s": round(setup_s, 1),
-            "api_p50_ms": round(percentile(api_ms, 50), 1),
-            "api_p95_ms": round(percentile(api_ms, 95), 1),
-            "service_p50_ms": round(percentile(service_ms, 50), 1),
-            "service_p95_ms": round(percentile(service_ms, 95), 1),
-        }
-        report["api_over_service_p50"] = round(report["api_p50_ms"] / report["service_p50_ms"], 2)
+            from memories.models import ApiKey
+
+            ApiKey.objects.filter(pk__in=[key.pk for key, _ in keys]).delete()
+        _ratios(report)
         if quiet:
             self.stdout.write(json.dumps(report))
-            return
-        self.stdout.write(
-            f"bench_search: {count} memories in the searched tenant, {tenants} tenants, {queries} queries, "
-            f"{report['cores']} cores (setup {report['setup_s']} s)\n"
-            f"  through the API (POST /api/v1/search, top_k 10): p50 {report['api_p50_ms']} ms, "
-            f"p95 {report['api_p95_ms']} ms\n"
-            f"  service baseline, same queries:                 p50 {report['service_p50_ms']} ms, "
-            f"p95 {report['service_p95_ms']} ms\n"
-            f"  API / service at p50: {report['api_over_service_p50']}x"
-        )
+        else:
+            self.stdout.write(_format(report))
 
-    def _tenant(self, rng: random.Random, count: int, quiet: bool) -> Tenant:
-        slug = f"bench-search-{uuid.uuid4().hex[:8]}"
-        members = ", ".join(f"u{i}" for i in range(8))
-        tenant_onboard(
-            plan=parse_org_chart(
-                f"tenant: {{slug: {slug}, name: bench}}\nlevels: [org, team, user]\n"
-                f"tree: [{{level: org, key: o, children: [{{level: team, key: a, members: [{members}]}}, "
-                "{level: team, key: b}]}]\n"
+    # --- set-up -------------------------------------------------------------------------------------------------
+
+    def _corpus(self, size: int, options: dict, clients: list[int]) -> dict:
+        from memories.models import Memory, MemoryChunk, Tenant
+        from memories.services.tenancy import api_key_create
+
+        plan = corpus_plan(seed=options["seed"], size=size)
+        large = plan.tenants[0]
+        tenant = Tenant.objects.filter(slug=large.slug).first()
+        if tenant is None:
+            raise CommandError(f"corpus of size {size} is not loaded: manage.py load_corpus --size {size}")
+        needed = WARMUP + options["requests"] * len(clients) + options["split"]
+        queries = _unique_queries(plan, needed)
+        keys = [
+            api_key_create(tenant=tenant, name=f"bench-search-{secrets.token_hex(4)}", permissions=["read"])
+            for _ in range(max(clients))
+        ]
+        return {
+            "size": size,
+            "plan": plan,
+            "tenant": tenant,
+            "memories": Memory.objects.filter(tenant=tenant).count(),
+            "chunks": MemoryChunk.objects.filter(tenant=tenant).count(),
+            "all_memories": Memory.objects.count(),
+            "queries": queries,
+            "next": 0,
+            "keys": keys,
+        }
+
+    def _explain(self, corpora: list[dict], path: Path) -> None:
+        from django.db import connection
+
+        from memories.embedding import get_embedder
+        from memories.models import MemoryKind
+        from retrieval import selectors
+        from retrieval.relational_query import mention_candidates, tokenize
+
+        lines = []
+        for corpus in corpora:
+            samples = {}
+            for query in corpus["queries"][-40:]:
+                samples.setdefault(query.kind, query)
+            for kind, query in samples.items():
+                tokens = tokenize(query.text)
+                context = selectors.search_context(
+                    tenant=corpus["tenant"], user_id=query.user_id, norms=list(mention_candidates(tokens))
+                )
+                chain = [node.scope_id for node in context.chain]
+                sql, params = selectors.arm_statement(
+                    tenant=corpus["tenant"],
+                    chain_ids=chain,
+                    kinds=list(MemoryKind.values),
+                    depth=50,
+                    query=query.text,
+                    vector=get_embedder().embed([query.text])[0],
+                )
+                with connection.cursor() as cursor:
+                    cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+                    plan = "\n".join(row[0] for row in cursor.fetchall())
+                plan = re.sub(r"'\[[-0-9.e,]{200,}\]'", "'[<query vector>]'", plan)
+                lines.append(
+                    f"== size {corpus['size']}, {kind} query {query.text!r} (user {query.user_id}, "
+                    f"chain of {len(chain)})\n{plan}\n"
+                )
+        path.write_text("\n".join(lines))
+
+
+# --- helpers ------------------------------------------------------------------------------------------------------
+
+
+def _ints(text: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError as exc:
+        raise CommandError(f"not a list of integers: {text!r}") from exc
+    if any(value < 1 for value in values):
+        raise CommandError(f"values must be positive: {text!r}")
+    return values
+
+
+def _unique_queries(plan, count: int) -> list[BenchQuery]:
+    """``count`` questions with distinct texts (a repeated text would be answered by the workers' embedding
+    cache), in the generator's order (the kinds interleaved)."""
+    seen: set[str] = set()
+    out: list[BenchQuery] = []
+    seed = 7
+    while len(out) < count and seed < 40:
+        for query in benchmark_queries(plan, count=count * 2, seed=seed):
+            key = " ".join(query.text.split()).casefold()
+            if key not in seen:
+                seen.add(key)
+                out.append(query)
+                if len(out) >= count:
+                    break
+        seed += 1
+    if len(out) < count:
+        raise CommandError(f"only {len(out)} distinct questions for {count} requests")
+    return out
+
+
+def _take(corpus: dict, count: int) -> list[BenchQuery]:
+    start = corpus["next"]
+    corpus["next"] = start + count
+    return corpus["queries"][start : start + count]
+
+
+async def _load(url: str, corpus: dict, n_clients: int, requests: int) -> dict:
+    import httpx
+
+    warm = _take(corpus, WARMUP if corpus["next"] == 0 else 0)
+    queries = _take(corpus, requests)
+    samples: list[float] = []
+    errors: list[str] = []
+    kinds: dict[str, list[float]] = {}
+    limits = httpx.Limits(max_connections=n_clients + 4, max_keepalive_connections=n_clients + 4)
+    async with httpx.AsyncClient(base_url=f"{url}/api/v1", timeout=60, limits=limits) as client:
+        for index, query in enumerate(warm):  # worker start-up paths, connections, plans
+            key = corpus["keys"][index % len(corpus["keys"])][1]
+            await client.post(
+                "/search",
+                json={"user_id": query.user_id, "query": query.text},
+                headers={"Authorization": f"Bearer {key}"},
             )
+        pending = list(enumerate(queries))
+
+        async def worker(n: int) -> None:
+            key = corpus["keys"][n][1]
+            headers = {"Authorization": f"Bearer {key}"}
+            while pending:
+                _, query = pending.pop()
+                started = time.perf_counter()
+                try:
+                    response = await client.post(
+                        "/search", json={"user_id": query.user_id, "query": query.text, "top_k": 10}, headers=headers
+                    )
+                    ok = response.status_code == 200
+                    if not ok:
+                        errors.append(f"{response.status_code}: {response.text[:200]}")
+                except httpx.HTTPError as exc:
+                    ok = False
+                    errors.append(f"{type(exc).__name__}: {exc}")
+                ms = (time.perf_counter() - started) * 1000
+                if ok:
+                    samples.append(ms)
+                    kinds.setdefault(query.kind, []).append(ms)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker(n) for n in range(n_clients)))
+        elapsed = time.perf_counter() - started
+    return {
+        "size": corpus["size"],
+        "tenant_memories": corpus["memories"],
+        "tenant_chunks": corpus["chunks"],
+        "database_memories": corpus["all_memories"],
+        "clients": n_clients,
+        "requests": len(queries),
+        "seconds": round(elapsed, 2),
+        "requests_per_second": round(len(queries) / elapsed, 1),
+        "errors": len(errors),
+        "first_errors": errors[:3],
+        "p50_ms": round(percentile(samples, 50), 1),
+        "p95_ms": round(percentile(samples, 95), 1),
+        "p99_ms": round(percentile(samples, 99), 1),
+        "by_kind_p50_p95_ms": {
+            kind: [round(percentile(values, 50), 1), round(percentile(values, 95), 1)]
+            for kind, values in sorted(kinds.items())
+        },
+    }
+
+
+def _split(corpus: dict, count: int) -> dict:
+    """The same kind of questions through the search service in this process: where the time goes."""
+    from retrieval.services import SearchOptions, search_memories
+
+    stages: dict[str, list[float]] = {}
+    for query in _take(corpus, count):
+        result = search_memories(
+            tenant=corpus["tenant"],
+            user_id=query.user_id,
+            query=query.text,
+            options=SearchOptions(top_k=10, track_access=False),
         )
-        tenant = Tenant.objects.get(slug=slug)
-        scopes = ["org:o", "team:a", "team:b"] + [f"user:u{i}" for i in range(8)]
-        author = Author(kind="import", label="bench")
-        with indexing_deferred() as ids, deferred("links"):
-            for start in tqdm(range(0, count, 500), desc=f"write {slug}", file=sys.stderr, disable=quiet):
-                with transaction.atomic():
-                    for index in range(start, min(count, start + 500)):
-                        memory_create(
-                            tenant=tenant, author=author, content=synthetic_text(rng, index), scope=rng.choice(scopes)
-                        )
-        ordered = sorted(ids)
-        for start in tqdm(range(0, len(ordered), 128), desc="embed", file=sys.stderr, disable=quiet):
-            memories_embed(memory_ids=ordered[start : start + 128])
-        return tenant
+        for stage, ms in result.timings_ms.items():
+            stages.setdefault(stage, []).append(ms)
+    return {
+        stage: {"p50_ms": round(percentile(v, 50), 2), "p95_ms": round(percentile(v, 95), 2), "n": len(v)}
+        for stage, v in stages.items()
+    }
 
 
-def _rest_settings() -> dict:
-    from django.conf import settings
+def _ratios(report: dict) -> None:
+    sizes = report["sizes"]
+    if len(sizes) < 2:
+        return
+    report["p95_ratios"] = {}
+    for n_clients in report["clients"]:
+        runs = {run["size"]: run for run in report["runs"] if run["clients"] == n_clients}
+        small, large = runs[min(sizes)], runs[max(sizes)]
+        if small["p95_ms"]:
+            report["p95_ratios"][n_clients] = round(large["p95_ms"] / small["p95_ms"], 2)
 
-    return dict(settings.REST_FRAMEWORK)
+
+def _run_line(run: dict) -> str:
+    kinds = ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in run["by_kind_p50_p95_ms"].items())
+    return (
+        f"  {run['size']:>8} {run['clients']:>7} {run['requests']:>8} {run['p50_ms']:>8} {run['p95_ms']:>8} "
+        f"{run['p99_ms']:>8} {run['requests_per_second']:>7} {run['errors']:>6}   {kinds}"
+    )
+
+
+def _format(report: dict) -> str:
+    server = report["server"]
+    lines = [
+        f"bench_search: POST /api/v1/search (top_k 10, all arms) through real HTTP at {server['url']} "
+        f"({server.get('command', 'external server')}), {report['cores']} cores; distinct questions (no "
+        "query-embedding cache hits), one API key per client",
+    ]
+    for run in report["runs"][:1]:
+        lines.append(f"  database: {run['database_memories']} memories in all tenants")
+    sizes_seen = set()
+    for run in report["runs"]:
+        if run["size"] not in sizes_seen:
+            sizes_seen.add(run["size"])
+            lines.append(
+                f"  corpus {run['size']}: searched tenant holds {run['tenant_memories']} memories, "
+                f"{run['tenant_chunks']} chunks"
+            )
+    lines.append("      size clients requests   p50 ms   p95 ms   p99 ms   req/s errors   p50/p95 ms by kind")
+    lines.extend(_run_line(run) for run in report["runs"])
+    for n_clients, ratio in report.get("p95_ratios", {}).items():
+        lines.append(f"  p95({max(report['sizes'])})/p95({min(report['sizes'])}) with {n_clients} client(s): {ratio}")
+    for size, stages in report["split"].items():
+        parts = ", ".join(f"{stage} {v['p50_ms']}/{v['p95_ms']}" for stage, v in stages.items())
+        lines.append(f"  server-side split at {size} (in-process, p50/p95 ms): {parts}")
+    for worker in server.get("workers", []):
+        lines.append(
+            f"  worker {worker['pid']}: ready {worker.get('ready_after_fork_s', '?')} s after fork (embedder "
+            f"{worker.get('embedder_load_s', '?')} s), RSS {worker.get('rss_mb', '?')} MB, USS "
+            f"{worker.get('uss_mb', '?')} MB after the run"
+        )
+    if "all_ready_s" in server:
+        lines.append(f"  server: all workers ready {server['all_ready_s']} s after start")
+    return "\n".join(lines)
+
+
+# --- the production server --------------------------------------------------------------------------------------
+
+
+def _database_url() -> str:
+    from urllib.parse import quote
+
+    from django.db import connection
+
+    db = connection.settings_dict
+    credentials = quote(db["USER"] or "", safe="") + (":" + quote(db["PASSWORD"], safe="") if db["PASSWORD"] else "")
+    name = quote(db["NAME"], safe="")
+    if (db["HOST"] or "").startswith("/"):
+        return f"postgresql://{credentials}@/{name}?host={quote(db['HOST'], safe='')}"
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgresql://{credentials}@{db['HOST'] or '127.0.0.1'}{port}/{name}"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def _server(options: dict):
+    """gunicorn -c orgmemory/gunicorn_conf.py in production mode on a free loopback port (plain HTTP, a throwaway
+    SECRET_KEY, throttling off for the benchmark's keys); stopped on exit. Its log is read for the workers'
+    ready lines."""
+    import httpx
+
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "orgmemory.settings",
+        "ORGMEMORY_ENV": "production",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": _database_url(),
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "DEBUG": "0",
+        "LOG_LEVEL": "WARNING",
+        "ORGMEMORY_BIND": f"127.0.0.1:{port}",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": str(options["workers"]),
+        "ORGMEMORY_API_RATE": "1000000/minute",
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "OMP_WAIT_POLICY": "PASSIVE",
+    }
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")),
+        "-c",
+        str(Path(settings.BASE_DIR) / "orgmemory" / "gunicorn_conf.py"),
+    ]
+    folder = tempfile.mkdtemp(prefix="orgmemory-bench-search-")
+    log_path = Path(folder) / "server.log"
+    log: list[str] = []
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=settings.BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    ready: dict[int, dict] = {}
+
+    def read_log() -> None:
+        for line in process.stdout:
+            log.append(line)
+            match = READY.search(line)
+            if match:
+                ready[int(match[1])] = {
+                    "ready_after_fork_s": float(match[2]),
+                    "embedder": match[3],
+                    "embedder_load_s": float(match[4]),
+                    "logged_rss_mb": int(match[5]),
+                    "ready_at_s": round(time.perf_counter() - started, 2),
+                }
+
+    threading.Thread(target=read_log, daemon=True).start()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 300
+        while len(ready) < options["workers"]:
+            if process.poll() is not None or time.monotonic() > deadline:
+                log_path.write_text("".join(log))
+                raise CommandError(f"gunicorn did not start ({log_path}):\n{''.join(log[-20:])}")
+            time.sleep(0.2)
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(f"{url}/api/v1/health", timeout=10)
+        yield {
+            "url": url,
+            "command": "gunicorn -c orgmemory/gunicorn_conf.py",
+            "workers_n": options["workers"],
+            "all_ready_s": max(w["ready_at_s"] for w in ready.values()),
+            "log": ready,
+            "pid": process.pid,
+        }
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _worker_figures(server: dict) -> list[dict]:
+    import psutil
+
+    out = []
+    try:
+        master = psutil.Process(server["pid"])
+        children = master.children()
+    except psutil.Error:
+        return out
+    for child in children:
+        row = {"pid": child.pid, **server["log"].get(child.pid, {})}
+        with contextlib.suppress(psutil.Error):
+            info = child.memory_full_info()
+            row.update(rss_mb=round(info.rss / 2**20), uss_mb=round(info.uss / 2**20))
+        out.append(row)
+    return out
