@@ -1,0 +1,96 @@
+"""The HR re-sync steps ``tenant_onboard`` runs inside its transaction: the leaver choices checked, then leavers
+erased or kept de-attributed, then the nodes the chart dropped removed, deepest first."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils import timezone
+
+from memories.models import Member, Memory, Scope, Tenant
+from memories.services.erasure import user_erase
+from memories.services.memory import memories_delete
+from memories.services.onboarding.types import FORMER_MEMBER, LEAVER_CHOICES, LEAVER_ERASE, OnboardingDiff
+from orgmemory.errors import ValidationFailed
+
+
+def onboarding_check_choices(
+    *, diff: OnboardingDiff, leavers: Mapping[str, str], delete_scope_memories: bool
+) -> dict[str, str]:
+    """The leaver choices for ``diff``, checked: one of ``erase`` / ``keep`` for every leaver and no choice for
+    anyone else; removed nodes that hold memories need ``delete_scope_memories``. ValidationFailed otherwise,
+    before anything is written."""
+    expected = {leaver.user_id for leaver in diff.leavers}
+    missing = sorted(user_id for user_id in expected if leavers.get(user_id) not in LEAVER_CHOICES)
+    if missing:
+        raise ValidationFailed(
+            f"choose erase or keep for each leaver: {', '.join(missing)}",
+            code="leaver_choice_required",
+            details={"leavers": missing},
+        )
+    strangers = sorted(set(leavers) - expected)
+    if strangers:
+        raise ValidationFailed(
+            f"not leavers in this diff: {', '.join(strangers)}",
+            code="not_a_leaver",
+            details={"leavers": strangers},
+        )
+    holding = [removal for removal in diff.scopes_removed if removal.memories]
+    if holding and not delete_scope_memories:
+        listed = ", ".join(f"{removal.tag} ({removal.memories})" for removal in holding)
+        raise ValidationFailed(
+            f"removing {listed} deletes {diff.removed_scope_memories} memories: confirm their deletion, or keep "
+            f"those nodes in the chart",
+            code="confirmation_required",
+            details={"scopes": [removal.tag for removal in holding]},
+        )
+    return {user_id: leavers[user_id] for user_id in expected}
+
+
+def onboarding_sync_apply(*, tenant: Tenant, diff: OnboardingDiff, leavers: Mapping[str, str]) -> list[str]:
+    """Handle the leavers (by their checked choices), then remove the nodes the chart dropped, deepest first.
+    Runs after the chart's creates and moves, so no member the chart lists is still below a removed node.
+    Returns one line per action, with the memories it deleted or de-attributed."""
+    changes = []
+    for leaver in diff.leavers:
+        if leavers[leaver.user_id] == LEAVER_ERASE:
+            erased = user_erase(tenant=tenant, user_id=leaver.user_id)
+            changes.append(f"leaver {leaver.user_id} erased: {erased.memories} memories deleted")
+        else:
+            deleted, kept = _leaver_keep(tenant=tenant, user_id=leaver.user_id)
+            changes.append(
+                f"leaver {leaver.user_id} removed: {kept} authored memories kept de-attributed, "
+                f"{deleted} at their own node deleted"
+            )
+    for removal in diff.scopes_removed:
+        level, _, key = removal.tag.partition(":")
+        scope = Scope.objects.for_tenant(tenant).get(level=level, key=key)
+        if Scope.objects.filter(parent=scope).exists():  # the diff is computed under lock: a bug, not a race
+            raise ValidationFailed(f"{removal.tag} still has nodes below it", code="scope_not_empty")
+        ids = list(Memory.objects.for_tenant(tenant).filter(scope=scope).values_list("pk", flat=True))
+        deleted = memories_delete(memory_ids=ids) if ids else 0
+        scope.delete()  # its key and policy rows go with it (on_delete CASCADE), as the diff said
+        changes.append(f"scope {removal.tag} removed" + (f": {deleted} memories deleted" if deleted else ""))
+    return changes
+
+
+def _leaver_keep(*, tenant: Tenant, user_id: str) -> tuple[int, int]:
+    """Remove a leaver but keep what they authored outside their own node, with the author removed. Returns
+    (memories deleted at their node, memories kept de-attributed)."""
+    member = Member.objects.for_tenant(tenant).select_related("scope").get(user_id=user_id)
+    member = Member.objects.select_for_update(no_key=True, of=("self",)).select_related("scope").get(pk=member.pk)
+    own_nodes = list(
+        Scope.objects.with_tree_fields()
+        .tree_filter(tenant=tenant)
+        .descendants(member.scope, include_self=True)
+        .values_list("pk", flat=True)
+    )
+    own_ids = list(Memory.objects.for_tenant(tenant).filter(scope_id__in=own_nodes).values_list("pk", flat=True))
+    deleted = memories_delete(memory_ids=own_ids) if own_ids else 0
+    kept = (
+        Memory.objects.for_tenant(tenant)
+        .filter(author_member=member)
+        .update(author_member=None, author=FORMER_MEMBER, updated_at=timezone.now())
+    )
+    member.scope.delete()  # the member row, nodes below, and keys/policies bound there go with it
+    return deleted, kept
