@@ -308,3 +308,18 @@ def test_the_queue_needs_a_signed_in_staff_user(client, acme, pair):
 
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/")
+
+
+def test_a_pair_across_tenants_is_not_found(acme, globex, pair, globex_pair):
+    older, newer = pair
+    globex_older, _ = globex_pair
+    admin = staff("acme-admin", TENANT_ADMIN, acme)
+
+    with pytest.raises(NotFound):
+        contradiction_resolve(
+            tenant=acme, memory_id=newer.pk, other_id=globex_older.pk, choice="keep_memory", user=admin
+        )
+
+    globex_older.refresh_from_db()
+    assert globex_older.is_live
+    assert LogEntry.objects.count() == 0
