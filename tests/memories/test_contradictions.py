@@ -323,3 +323,41 @@ def test_a_pair_across_tenants_is_not_found(acme, globex, pair, globex_pair):
     globex_older.refresh_from_db()
     assert globex_older.is_live
     assert LogEntry.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_admins_resolving_at_once_get_one_resolution_and_one_conflict(acme):
+    import threading
+
+    from django.db import connection
+
+    older, newer = write(acme, "We deploy on Fridays."), write(acme, "We no longer deploy on Fridays.")
+    admins = [staff("first", TENANT_ADMIN, acme), staff("second", TENANT_ADMIN, acme)]
+    start = threading.Barrier(2)
+    outcomes: dict[str, str] = {}
+
+    def resolve(user, choice):
+        try:
+            start.wait()
+            contradiction_resolve(tenant=acme, memory_id=newer.pk, other_id=older.pk, choice=choice, user=user)
+            outcomes[user.username] = "resolved"
+        except Conflict as exc:
+            outcomes[user.username] = exc.code
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=resolve, args=(admins[0], "keep_memory")),
+        threading.Thread(target=resolve, args=(admins[1], "keep_other")),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert sorted(outcomes.values()) == ["not_open", "resolved"]
+    older.refresh_from_db()
+    newer.refresh_from_db()
+    assert [older.is_live, newer.is_live].count(True) == 1  # exactly one of the two choices happened
+    winner = next(name for name, outcome in outcomes.items() if outcome == "resolved")
+    assert newer.warnings[0]["resolution"]["by"] == winner
