@@ -373,3 +373,18 @@ def test_command_sync_needs_a_leaver_choice_and_honours_expect(acme, acme_memori
 
     assert "done: leaver dora removed: 1 authored memories kept de-attributed" in out.getvalue()
     assert not Member.objects.filter(tenant=acme, user_id="dora").exists()
+
+
+def test_nodes_below_a_members_own_node_are_theirs_not_removed_scopes(acme, acme_memories):
+    # e.g. a project sub-scope: it lives under the member's node and moves or leaves with them
+    albert = Member.objects.select_related("scope").get(tenant=acme, user_id="albert")
+    below = Scope.objects.create(tenant=acme, level="user", key="albert-alpha", name="alpha", parent=albert.scope)
+    Memory.objects.filter(pk=acme_memories["albert_private"][0].pk).update(scope=below)
+
+    unchanged = onboarding_diff(plan=parse_org_chart(ACME_CHART), sync=True)
+    leaving = onboarding_diff(plan=parse_org_chart(chart(**{"members: [albert, bea]": "members: [bea]"})), sync=True)
+
+    assert unchanged.scopes_removed == [] and unchanged.changed is False
+    assert [(leaver.user_id, leaver.own_memories, leaver.erase_deletes) for leaver in leaving.leavers] == [
+        ("albert", 2, 3)
+    ]

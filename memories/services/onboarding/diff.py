@@ -154,8 +154,10 @@ def _diff(*, plan: OrgChartPlan, tenant: Tenant | None, sync: bool) -> Onboardin
         )
 
     # what the chart no longer lists
+    # a member's own node, and anything below it, belongs to the member (it moves or leaves with them)
+    members_own = {node for scope_id in member_nodes for node in subtree(scope_id)}
     absent_nodes = [
-        row["id"] for tag, row in by_tag.items() if tag not in planned_tags and row["id"] not in member_nodes
+        row["id"] for tag, row in by_tag.items() if tag not in planned_tags and row["id"] not in members_own
     ]
     if not sync:
         diff.untouched_scopes = sorted(tag_of(node_id) for node_id in absent_nodes)
