@@ -7,6 +7,7 @@ written after the commit."""
 from __future__ import annotations
 
 import json
+import random
 from io import StringIO
 
 import pytest
@@ -16,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from graph.models import EntityLink
+from memories import textsim
 from memories.models import IndexState, Member, Memory, MemoryChunk, Policy
 from memories.services import api_key_create
 from memories.services.memory import Author, memory_create, memory_create_batch
@@ -355,3 +357,14 @@ class TestIndexingAfterCommit:
             .values_list("subject__name", "relationship", "object__name")
         )
         assert edges == {("Alice Smith", "founded", "Nimbus Labs"), ("Bob Lee", "works_at", "Nimbus Labs")}
+
+
+class TestMinHash:
+    def test_the_64_bit_minhash_equals_the_integer_formula(self):
+        rng = random.Random(3)
+        values = [rng.getrandbits(64) for _ in range(500)] + [0, 1, 2**61 - 2, 2**61 - 1, 2**61, 2**63, 2**64 - 1]
+
+        for start in range(0, len(values), 50):
+            hashed = values[start : start + 50]
+            expected = [min((a * h + b) % textsim._MERSENNE for h in hashed) for a, b in textsim._PERMUTATIONS]
+            assert textsim._minima(hashed) == expected

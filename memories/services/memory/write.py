@@ -8,6 +8,8 @@ later, on commit (see ``memories.signals``).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,11 +37,11 @@ from memories.services.retry import retried_on_deadlock
 from memories.services.tenancy import policy_effective
 from memories.textsim import (
     NEAR_DUPLICATE_JACCARD,
+    is_negated,
     jaccard,
     lsh_bands,
     polarity_signature,
     shingles,
-    signatures_are_twins,
 )
 from orgmemory.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 
@@ -286,17 +288,69 @@ def _near_duplicates(
     return near_duplicate_choice(candidates, kind=kind, content=content, may_curate=may_curate)
 
 
+class _TextFeatures:
+    """What near-duplicate checks need of a candidate's text, computed when first needed: its polarity, its word
+    shingles (the supersede check), and its claim shingles (the contradiction check, only against a text of the
+    other polarity)."""
+
+    __slots__ = ("claim", "content", "negated", "shingles")
+
+    def __init__(self, content: str) -> None:
+        self.content = content
+        self.negated = is_negated(content)
+        self.shingles: frozenset[str] | None = None
+        self.claim: frozenset[str] | None = None
+
+    def word_shingles(self) -> frozenset[str]:
+        if self.shingles is None:
+            self.shingles = shingles(self.content)
+        return self.shingles
+
+    def claim_shingles(self) -> frozenset[str]:
+        if self.claim is None:
+            self.claim = polarity_signature(self.content)[1]
+        return self.claim
+
+
+# candidates recur from write to write (the newest memories of a busy scope): their features are kept, by id
+# and text, for the last few thousand seen in this process
+_FEATURES: OrderedDict[tuple[int, int], _TextFeatures] = OrderedDict()
+_FEATURES_MAX = 4096
+
+
+_FEATURES_LOCK = threading.Lock()
+
+
+def _features_of(memory: Memory) -> _TextFeatures:
+    key = (memory.pk, hash(memory.content))
+    with _FEATURES_LOCK:
+        features = _FEATURES.get(key)
+        if features is not None:
+            _FEATURES.move_to_end(key)
+            return features
+    features = _TextFeatures(memory.content)
+    with _FEATURES_LOCK:
+        _FEATURES[key] = features
+        if len(_FEATURES) > _FEATURES_MAX:
+            _FEATURES.popitem(last=False)
+    return features
+
+
 def near_duplicate_choice(
     candidates: list[Memory], *, kind: str, content: str, may_curate: bool
 ) -> tuple[Memory | None, list[dict]]:
     """Of ``candidates`` (newest first: live memories at the same scope sharing a MinHash band with ``content``),
-    the one a new memory of ``kind`` supersedes, and the warnings it carries. Pure: no database."""
-    new_shingles = shingles(content)
-    new_signature = polarity_signature(content)
+    the one a new memory of ``kind`` supersedes, and the warnings it carries. No database."""
+    new = _TextFeatures(content)
     superseded: Memory | None = None
     warnings: list[dict] = []
     for candidate in candidates:
-        if signatures_are_twins(new_signature, polarity_signature(candidate.content)):
+        features = _features_of(candidate)
+        # opposite-polarity twins (signatures_are_twins): one negated, the other not, and the same claim
+        if (
+            features.negated != new.negated
+            and jaccard(new.claim_shingles(), features.claim_shingles()) >= NEAR_DUPLICATE_JACCARD
+        ):
             # the id only, never a quote: a copy of another author's words would outlive their erasure
             warnings.append(
                 {
@@ -307,7 +361,7 @@ def near_duplicate_choice(
             )
             continue
         if superseded is None and candidate.kind == kind:
-            if jaccard(new_shingles, shingles(candidate.content)) >= NEAR_DUPLICATE_JACCARD:
+            if jaccard(new.word_shingles(), features.word_shingles()) >= NEAR_DUPLICATE_JACCARD:
                 if memory_is_protected(candidate) and not may_curate:
                     warnings.append(
                         {
