@@ -19,6 +19,7 @@ import json
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth.models import Permission
 from django.core import signing
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
@@ -297,7 +298,34 @@ def onboarding_apply(request):
         return _review(request, plan=plan, text=text, sync=sync, error=f"{message}. Nothing was written.", status=400)
     context = _context(request, title=f"Onboarded {plan.tenant_slug}", result=result, diff=result.diff)
     context["tenant"] = Tenant.objects.filter(slug=plan.tenant_slug).first()
+    if context["tenant"] is not None and result.diff.changed:
+        _log(request, context["tenant"], result)
     return TemplateResponse(request, "admin/onboarding/done.html", context)
+
+
+def _log(request, tenant: Tenant, result) -> None:
+    """One admin-log row on the tenant: who onboarded it, when, and how much changed. Counts only, never user ids:
+    an erased leaver's id must not outlive them in the log."""
+    diff = result.diff
+    counts = {
+        "scopes created": len(diff.scopes_created),
+        "scopes renamed": len(diff.scopes_renamed),
+        "scopes moved": len(diff.scopes_moved),
+        "scopes removed": len(diff.scopes_removed),
+        "members added": len(diff.members_added),
+        "members moved": len(diff.members_moved),
+        "leavers": len(diff.leavers),
+        "policy fields changed": len(diff.policies),
+        "API keys created": len(result.api_keys),
+    }
+    summary = ", ".join(f"{count} {what}" for what, count in counts.items() if count)
+    LogEntry.objects.log_actions(
+        user_id=request.user.pk,
+        queryset=[tenant],
+        action_flag=CHANGE if diff.tenant_exists else ADDITION,
+        change_message=f"Onboarded from an org chart{' (re-sync)' if diff.sync else ''}: {summary or 'no change'}.",
+        single_object=True,
+    )
 
 
 app_name = "onboarding"

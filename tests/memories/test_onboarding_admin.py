@@ -7,6 +7,7 @@ import re
 from html import unescape
 
 import pytest
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import Permission, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -278,6 +279,9 @@ def test_a_re_sync_needs_a_choice_per_leaver_and_applies_it(acme_admin_client, a
     )
     assert Memory.objects.get(pk=team.pk).author_member_id is None
     assert not Member.objects.filter(tenant=acme, user_id="dora").exists()
+    entry = LogEntry.objects.get(object_id=str(acme.pk), content_type__model="tenant")
+    assert (entry.user.username, entry.action_flag) == ("acme-admin", CHANGE)
+    assert entry.change_message == "Onboarded from an org chart (re-sync): 1 leavers."
 
 
 def test_an_altered_chart_or_token_is_refused(acme_admin_client, acme):
