@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
-from memories.orgchart import parse_org_chart
+from memories.orgchart import OrgChartError, parse_org_chart
 from memories.selectors import scope_chain_for
 from memories.services import tenant_onboard
 from memories.services.memory import Author, memory_create
@@ -388,3 +388,26 @@ def test_nodes_below_a_members_own_node_are_theirs_not_removed_scopes(acme, acme
     assert [(leaver.user_id, leaver.own_memories, leaver.erase_deletes) for leaver in leaving.leavers] == [
         ("albert", 2, 3)
     ]
+
+
+def test_a_re_sync_may_drop_a_level_with_every_node_at_it(acme, acme_memories):
+    flat = (
+        "tenant: {slug: acme, name: Acme Corp}\nlevels: [org, team, user]\n"
+        "tree: [{level: org, key: acme, name: Acme Corp, children: [\n"
+        "  {level: team, key: platform, name: Platform, members: [albert, bea]},\n"
+        "  {level: team, key: data, name: Data, members: [dora]},\n"
+        "  {level: team, key: sales, name: Sales, members: [carlos]}]}]\n"
+        "policies: {auto_provision_users: false, writable_levels: {agent: [user, team]}}\n"
+    )
+    before = Memory.objects.filter(tenant=acme).count()
+
+    with pytest.raises(OrgChartError, match="existing nodes use level 'division'"):
+        tenant_onboard(plan=parse_org_chart(flat))  # without sync the divisions would stay: refused
+    result = tenant_onboard(plan=parse_org_chart(flat), sync=True, leavers={})
+
+    assert [removal.tag for removal in result.diff.scopes_removed] == ["division:eu", "division:us"]
+    assert [move.tag for move in result.diff.scopes_moved] == ["team:platform", "team:data", "team:sales"]
+    assert Tenant.objects.get(pk=acme.pk).levels == ["org", "team", "user"]
+    assert not Scope.objects.filter(tenant=acme, level="division").exists()
+    assert [s.tag for s in scope_chain_for(tenant=acme, user_id="dora")] == ["user:dora", "team:data", "org:acme"]
+    assert Memory.objects.filter(tenant=acme).count() == before

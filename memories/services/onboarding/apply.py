@@ -94,7 +94,8 @@ def tenant_onboard(
                 choices = onboarding_check_choices(
                     diff=diff, leavers=leavers or {}, delete_scope_memories=delete_scope_memories
                 )
-            _apply_plan(plan, result)
+            # a re-sync may drop a level together with every node at it: those nodes go after the moves
+            _apply_plan(plan, result, removing={removal.tag for removal in diff.scopes_removed} if sync else set())
             if choices is not None:
                 tenant = Tenant.objects.get(slug=plan.tenant_slug)
                 removed = onboarding_sync_apply(tenant=tenant, diff=diff, leavers=choices)
@@ -108,7 +109,7 @@ def tenant_onboard(
     return result
 
 
-def _apply_plan(plan: OrgChartPlan, result: OnboardResult) -> None:
+def _apply_plan(plan: OrgChartPlan, result: OnboardResult, *, removing: set[str]) -> None:
     tenant = Tenant.objects.select_for_update().filter(slug=plan.tenant_slug).first()
     levels = list(plan.levels)
     if tenant is None:
@@ -118,7 +119,8 @@ def _apply_plan(plan: OrgChartPlan, result: OnboardResult) -> None:
         result.created["tenant"] += 1
         result.changes.append(f"tenant {tenant.slug} created")
     elif tenant.name != plan.tenant_name or tenant.levels != levels:
-        stray = Scope.objects.for_tenant(tenant).exclude(level__in=levels).values_list("level", flat=True).first()
+        strays = Scope.objects.for_tenant(tenant).exclude(level__in=levels).values_list("level", "key")
+        stray = next((level for level, key in strays if f"{level}:{key}" not in removing), None)
         if stray:
             raise OrgChartError(f"levels: existing nodes use level {stray!r}, which the new `levels` drops")
         tenant.name, tenant.levels = plan.tenant_name, levels
