@@ -3,6 +3,7 @@ erased or kept de-attributed, then the nodes the chart dropped removed, deepest 
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 
 from django.utils import timezone
@@ -10,6 +11,7 @@ from django.utils import timezone
 from memories.models import Member, Memory, Scope, Tenant
 from memories.services.erasure import user_erase
 from memories.services.memory import memories_delete
+from memories.services.onboarding.diff import _RowsAt
 from memories.services.onboarding.types import FORMER_MEMBER, LEAVER_CHOICES, LEAVER_ERASE, OnboardingDiff
 from orgmemory.errors import ValidationFailed
 
@@ -56,12 +58,12 @@ def onboarding_sync_apply(*, tenant: Tenant, diff: OnboardingDiff, leavers: Mapp
         if leavers[leaver.user_id] == LEAVER_ERASE:
             erased = user_erase(tenant=tenant, user_id=leaver.user_id)
             changes.append(f"leaver {leaver.user_id} erased: {erased.memories} memories deleted")
-        else:
-            deleted, kept = _leaver_keep(tenant=tenant, user_id=leaver.user_id)
-            changes.append(
-                f"leaver {leaver.user_id} removed: {kept} authored memories kept de-attributed, "
-                f"{deleted} at their own node deleted"
-            )
+    kept = [leaver.user_id for leaver in diff.leavers if leavers[leaver.user_id] != LEAVER_ERASE]
+    for user_id, (deleted, deattributed) in _leavers_keep(tenant=tenant, user_ids=kept).items():
+        changes.append(
+            f"leaver {user_id} removed: {deattributed} authored memories kept de-attributed, "
+            f"{deleted} at their own node deleted"
+        )
     for removal in diff.scopes_removed:
         level, _, key = removal.tag.partition(":")
         scope = Scope.objects.for_tenant(tenant).get(level=level, key=key)
@@ -74,23 +76,41 @@ def onboarding_sync_apply(*, tenant: Tenant, diff: OnboardingDiff, leavers: Mapp
     return changes
 
 
-def _leaver_keep(*, tenant: Tenant, user_id: str) -> tuple[int, int]:
-    """Remove a leaver but keep what they authored outside their own node, with the author removed. Returns
-    (memories deleted at their node, memories kept de-attributed)."""
-    member = Member.objects.for_tenant(tenant).select_related("scope").get(user_id=user_id)
-    member = Member.objects.select_for_update(no_key=True, of=("self",)).select_related("scope").get(pk=member.pk)
-    own_nodes = list(
-        Scope.objects.with_tree_fields()
-        .tree_filter(tenant=tenant)
-        .descendants(member.scope, include_self=True)
-        .values_list("pk", flat=True)
+def _leavers_keep(*, tenant: Tenant, user_ids: list[str]) -> dict[str, tuple[int, int]]:
+    """Remove leavers but keep what they authored outside their own nodes, with the author removed — all of them
+    together, in a fixed number of statements. Returns, per user id, (memories deleted at their own node with the
+    older versions those superseded, memories kept de-attributed)."""
+    if not user_ids:
+        return {}
+    # the member rows, locked after the tree (tenant_onboard holds its nodes), as the erasure service does
+    members = list(
+        Member.objects.for_tenant(tenant)
+        .filter(user_id__in=user_ids)
+        .select_for_update(no_key=True, of=("self",))
+        .order_by("pk")
+        .values("id", "user_id", "scope_id")
     )
-    own_ids = list(Memory.objects.for_tenant(tenant).filter(scope_id__in=own_nodes).values_list("pk", flat=True))
-    deleted = memories_delete(memory_ids=own_ids) if own_ids else 0
-    kept = (
-        Memory.objects.for_tenant(tenant)
-        .filter(author_member=member)
-        .update(author_member=None, author=FORMER_MEMBER, updated_at=timezone.now())
+    children: dict[int | None, list[int]] = defaultdict(list)
+    for node_id, parent_id in Scope.objects.for_tenant(tenant).values_list("pk", "parent_id"):
+        children[parent_id].append(node_id)
+
+    def below(node_id: int) -> list[int]:
+        found, frontier = [node_id], [node_id]
+        while frontier:
+            frontier = [child for node in frontier for child in children.get(node, [])]
+            found.extend(frontier)
+        return found
+
+    own_nodes = {member["id"]: below(member["scope_id"]) for member in members}
+    rows = _RowsAt(tenant, gone=members, own_nodes=own_nodes, removed_nodes=[])
+    doomed = {member["id"]: rows.with_history(rows.own[member["id"]]) for member in members}
+    every_doomed = set().union(*doomed.values())
+    if every_doomed:
+        memories_delete(memory_ids=sorted(every_doomed))
+    kept = {member["id"]: len(set(rows.elsewhere[member["id"]]) - every_doomed) for member in members}
+    Memory.objects.for_tenant(tenant).filter(author_member_id__in=list(own_nodes)).update(
+        author_member=None, author=FORMER_MEMBER, updated_at=timezone.now()
     )
-    member.scope.delete()  # the member row, nodes below, and keys/policies bound there go with it
-    return deleted, kept
+    # each user node's delete cascades to the nodes below it, the member row, and keys/policies bound there
+    Scope.objects.filter(pk__in=[member["scope_id"] for member in members]).delete()
+    return {member["user_id"]: (len(doomed[member["id"]]), kept[member["id"]]) for member in members}
