@@ -19,8 +19,7 @@ from memories.obsidian import (
     parse_memory_note,
     safe_stem,
 )
-from tests.api.conftest import remember
-from tests.conftest import ACME_CHART, onboard
+from tests.conftest import ACME_CHART, onboard, remember
 
 # --- pure ---------------------------------------------------------------------------------------------------------
 
