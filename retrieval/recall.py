@@ -112,16 +112,18 @@ def recall_block(
     budget_chars: int | None = None,
     budget_tokens: int | None = None,
     kinds: Sequence[str] = (),
+    project: str | None = None,
 ) -> RecallBlock:
     """The recall block for ``user_id`` and ``task`` (see the module docstring). Raises ValidationFailed for a bad
     budget, task or kind, NotFound (``unknown_user``) for a user the tenant does not have; the caller checks that
-    its key may act for the user."""
+    its key may act for the user. With ``project``, that project's memories join the chain's (404
+    ``unknown_project`` when the user has no such project)."""
     budget = recall_budget(budget_chars=budget_chars, budget_tokens=budget_tokens)
     result = search_memories(
         tenant=tenant,
         user_id=user_id,
         query=task,
-        options=SearchOptions(top_k=RECALL_TOP_K, explain=True, kinds=tuple(kinds)),
+        options=SearchOptions(top_k=RECALL_TOP_K, explain=True, kinds=tuple(kinds), project=project),
     )
     if result.no_relevant_memory:
         return RecallBlock(block="", items=[], budget_chars=budget, no_relevant_memory=True)

@@ -36,7 +36,7 @@ from typing import Any
 from django.db import connection
 
 from memories.indexing_text import TEXT_SEARCH_CONFIG
-from memories.models import Memory, Tenant
+from memories.models import PROJECT_LEVEL, Memory, Tenant
 from memories.services.tenancy import policy_fold
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 
@@ -224,6 +224,9 @@ WITH RECURSIVE chain AS (
 )
 SELECT
     (SELECT coalesce(json_agg(json_build_array(id, level, key) ORDER BY depth), '[]') FROM chain),
+    (SELECT coalesce(json_agg(json_build_array(ps.id, ps.parent_id) ORDER BY ps.id), '[]') FROM memories_scope ps
+     WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s AND ps.key = %(project)s
+       AND ps.parent_id IN (SELECT id FROM chain)),
     (SELECT coalesce(json_agg(json_build_array(p.scope_id, p.glossary, p.tier_boost, p.id)), '[]')
      FROM memories_policy p
      WHERE p.tenant_id = %(tenant)s AND (p.scope_id IS NULL OR p.scope_id IN (SELECT id FROM chain))),
@@ -264,15 +267,23 @@ class SearchContext:
     glossary: dict[str, str]
     tier_boost: dict[str, float]
     entities: dict[str, list[EntityRef]]  # normalised name → tenant entities with that name or alias
+    projects: dict[int, int] = field(default_factory=dict)  # the named project's nodes under the chain → owner
 
 
-def search_context(*, tenant: Tenant, user_id: str, norms: Sequence[str]) -> SearchContext:
-    """The caller's scope chain, the glossary and tier boosts of the policies on it (folded by
-    ``memories.services.tenancy.policy_fold``, as every policy reader does), and the entities named by ``norms`` —
-    one statement."""
+def search_context(*, tenant: Tenant, user_id: str, norms: Sequence[str], project: str | None = None) -> SearchContext:
+    """The caller's scope chain, the nodes of ``project`` hanging under it, the glossary and tier boosts of the
+    policies on the chain (folded by ``memories.services.tenancy.policy_fold``, as every policy reader does), and
+    the entities named by ``norms`` — one statement."""
+    params = {
+        "tenant": tenant.pk,
+        "user_id": user_id,
+        "norms": list(norms),
+        "project": project,
+        "project_level": PROJECT_LEVEL,
+    }
     with connection.cursor() as cursor:
-        cursor.execute(_CONTEXT_SQL, {"tenant": tenant.pk, "user_id": user_id, "norms": list(norms)})
-        chain_rows, policy_rows, entity_rows = (_json(value) for value in cursor.fetchone())
+        cursor.execute(_CONTEXT_SQL, params)
+        chain_rows, project_rows, policy_rows, entity_rows = (_json(value) for value in cursor.fetchone())
     chain = [ChainNode(scope_id=row[0], level=row[1], key=row[2]) for row in chain_rows]
     by_scope = {row[0]: row for row in policy_rows}
     layers = [None, *(node.scope_id for node in reversed(chain))]
@@ -290,7 +301,11 @@ def search_context(*, tenant: Tenant, user_id: str, norms: Sequence[str]) -> Sea
         if all(ref.entity_id != entity_id for ref in refs):
             refs.append(EntityRef(entity_id=entity_id, name=name, kind=kind))
     return SearchContext(
-        chain=chain, glossary=policy["glossary"] or {}, tier_boost=policy["tier_boost"] or {}, entities=entities
+        chain=chain,
+        glossary=policy["glossary"] or {},
+        tier_boost=policy["tier_boost"] or {},
+        entities=entities,
+        projects={node_id: owner_id for node_id, owner_id in project_rows},
     )
 
 

@@ -31,6 +31,7 @@ from memories.background import access_schedule
 from memories.embedding import get_embedder
 from memories.indexing_text import expand_glossary
 from memories.models import Memory, MemoryKind, Scope, Tenant
+from memories.selectors import project_name_clean
 from orgmemory.errors import NotFound, ValidationFailed
 from retrieval import selectors
 from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
@@ -71,6 +72,7 @@ class SearchOptions:
     gaps: bool = False
     kinds: tuple[str, ...] = ()
     scopes: tuple[str, ...] = ()
+    project: str | None = None  # also search this project's memories (404 unknown_project if none on the chain)
     arms: tuple[str, ...] = ("keyword", "vector", "relational")  # the benchmark switches arms off
     track_access: bool = True
 
@@ -127,10 +129,15 @@ def search_memories(
     tokens = tokenize(query)
     spans = mention_candidates(tokens) if "relational" in options.arms else {}
     # 2. context
-    context = selectors.search_context(tenant=tenant, user_id=user_id, norms=list(spans))
+    project = project_name_clean(options.project)
+    context = selectors.search_context(tenant=tenant, user_id=user_id, norms=list(spans), project=project)
     if not context.chain:
         raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
+    if project is not None and not context.projects:
+        raise NotFound(f"unknown project {project!r} on this user's scope chain", code="unknown_project")
     chain_ids = _restrict_scopes(tenant, context.chain, options.scopes)
+    # a project adds its nodes under the (restricted) chain: global memories plus that project's, nothing wider
+    chain_ids += [node for node, owner in context.projects.items() if owner in chain_ids]
     # 3. plan
     plan = _plan(query, tokens, spans, context)
     # 4. retrieve

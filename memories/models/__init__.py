@@ -1,6 +1,7 @@
 from memories.models.memory import EMBEDDING_DIM, IndexState, Memory, MemoryChunk, MemoryKind
 from memories.models.tenancy import (
     DEFAULT_LEVELS,
+    PROJECT_LEVEL,
     ApiKey,
     Member,
     Policy,
@@ -16,6 +17,7 @@ __all__ = [
     "MemoryChunk",
     "MemoryKind",
     "DEFAULT_LEVELS",
+    "PROJECT_LEVEL",
     "ApiKey",
     "Member",
     "Policy",

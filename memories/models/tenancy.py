@@ -15,6 +15,11 @@ from memories.policy_rules import FIELDS as POLICY_FIELDS
 from memories.policy_rules import policy_errors
 
 DEFAULT_LEVELS = ["org", "corporate", "country", "division", "team", "user"]
+# A project sub-scope is a node of this reserved level under a user node or a team node (the level just above
+# users): its key is the project's name, unique under its owner. It is never on a scope chain by itself — a
+# request that names the project adds it (see memories.selectors.tenancy.project_nodes) — so a write, delete or
+# search without a project never touches its memories, and a user's erasure takes the projects under their node.
+PROJECT_LEVEL = "project"
 
 level_validator = RegexValidator(LEVEL_PATTERN, "A level is a lowercase word (a-z, 0-9, _).")
 key_validator = RegexValidator(
@@ -59,8 +64,10 @@ class Tenant(models.Model):
             raise ValidationError({"levels": f"{bad[0][:40]!r} is not a lowercase word (a-z, 0-9, _)."})
         if len(set(levels)) != len(levels):
             raise ValidationError({"levels": "A level is listed twice."})
+        if PROJECT_LEVEL in levels:
+            raise ValidationError({"levels": f"{PROJECT_LEVEL!r} is reserved for project sub-scopes."})
         if self.pk is not None:
-            stray = self.scopes.exclude(level__in=levels).values_list("level", flat=True).first()
+            stray = self.scopes.exclude(level__in=[*levels, PROJECT_LEVEL]).values_list("level", flat=True).first()
             if stray:
                 raise ValidationError({"levels": f"Nodes of this tenant use the level {stray!r}, which is missing."})
 
@@ -71,6 +78,11 @@ class Tenant(models.Model):
     def level_index(self, level: str) -> int:
         """Depth of ``level`` (0 = root); ValueError for a level the tenant does not have."""
         return self.levels.index(level)
+
+    @property
+    def project_owner_levels(self) -> tuple[str, ...]:
+        """The levels a project may hang under: the user level and the one just above it (the team)."""
+        return tuple(self.levels[-2:])
 
 
 class TenantStaff(models.Model):
@@ -119,7 +131,20 @@ class Scope(TenantKeyed, TreeNode):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["tenant", "level", "key"], name="scope_unique_key_per_tenant_level"),
+            models.UniqueConstraint(
+                fields=["tenant", "level", "key"],
+                condition=~Q(level=PROJECT_LEVEL),
+                name="scope_unique_key_per_tenant_level",
+            ),
+            # a project's name is unique under its owner node (two teams may each have an "alpha")
+            models.UniqueConstraint(
+                fields=["tenant", "parent", "key"],
+                condition=Q(level=PROJECT_LEVEL),
+                name="scope_unique_project_per_owner",
+            ),
+            models.CheckConstraint(
+                condition=~Q(level=PROJECT_LEVEL) | Q(parent__isnull=False), name="scope_project_has_owner"
+            ),
             models.CheckConstraint(condition=~Q(parent=models.F("id")), name="scope_not_own_parent"),
         ]
         indexes = [models.Index(fields=["tenant", "parent"], name="scope_tenant_parent")]
@@ -131,12 +156,22 @@ class Scope(TenantKeyed, TreeNode):
     def tag(self) -> str:
         return f"{self.level}:{self.key}"
 
+    @property
+    def is_project(self) -> bool:
+        return self.level == PROJECT_LEVEL
+
     def clean(self) -> None:
         super().clean()  # tree-queries refuses a parent that would make a loop
         errors = {}
         if self.tenant_id and self.parent_id and self.parent.tenant_id != self.tenant_id:
             errors["parent"] = "The parent is a node of another tenant."
-        if self.tenant_id and self.level and self.level not in (self.tenant.levels or []):
+        if self.is_project:
+            owner = self.parent if self.parent_id else None
+            if owner is None or owner.is_project or owner.level not in self.tenant.project_owner_levels:
+                errors["parent"] = (
+                    f"A project hangs under a node of level {' or '.join(self.tenant.project_owner_levels)}."
+                )
+        elif self.tenant_id and self.level and self.level not in (self.tenant.levels or []):
             errors["level"] = f"{self.level!r} is not a level of {self.tenant} ({', '.join(self.tenant.levels)})."
         if errors:
             raise ValidationError(errors)
@@ -270,6 +305,8 @@ class Policy(TenantKeyed, models.Model):
         errors: dict[str, list[str]] = policy_errors(values, levels=levels)
         if self.scope_id and self.scope.tenant_id != self.tenant_id:
             errors["scope"] = ["This node belongs to another tenant."]
+        elif self.scope_id and self.scope.level == PROJECT_LEVEL:
+            errors["scope"] = ["A project holds no policy of its own: set it on the project's owner node."]
         if self.default_scope_id:
             if self.default_scope.tenant_id != self.tenant_id:
                 errors["default_scope"] = ["This node belongs to another tenant."]

@@ -1,5 +1,7 @@
 from memories.selectors.tenancy import (
     member_get,
+    project_name_clean,
+    project_nodes,
     scope_chain_for,
     scope_chain_for_scope,
     scope_get_by_tag,
@@ -10,6 +12,8 @@ from memories.selectors.tenancy import (
 
 __all__ = [
     "member_get",
+    "project_name_clean",
+    "project_nodes",
     "scope_chain_for",
     "scope_chain_for_scope",
     "scope_get_by_tag",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Count, QuerySet
 
-from memories.models import Member, Scope, Tenant
+from memories.keys import validate_key
+from memories.models import PROJECT_LEVEL, Member, Scope, Tenant
 from orgmemory.errors import NotFound, ValidationFailed
 
 # Walks *up* from one node: cost is the depth of the tree, not its size, and it is one round trip.
@@ -54,10 +55,41 @@ def scope_get_by_tag(*, tenant: Tenant, tag: str) -> Scope:
     level, sep, key = tag.partition(":")
     if not sep or not level or not key:
         raise ValidationFailed(f"scope {tag!r} must be a tag `level:key`, e.g. team:platform", code="invalid_scope")
+    if level == PROJECT_LEVEL:
+        raise ValidationFailed(
+            "a project is not a scope tag: name it with `project` (and its owner node as `scope`)",
+            code="invalid_scope",
+        )
     scope = Scope.objects.for_tenant(tenant).filter(level=level, key=key).first()
     if scope is None:
         raise NotFound(f"unknown scope {tag!r}", code="unknown_scope")
     return scope
+
+
+def project_name_clean(project: object) -> str | None:
+    """None for no project (None or ""); the name for a well-formed one; 400 ``invalid_project`` otherwise."""
+    if project is None or project == "":
+        return None
+    if not isinstance(project, str):
+        raise ValidationFailed("project must be a string", code="invalid_project", details={"project": ["invalid"]})
+    try:
+        return validate_key(project, field="project")
+    except ValidationFailed as exc:
+        raise ValidationFailed(exc.message, code="invalid_project", details=exc.details) from None
+
+
+def project_nodes(*, tenant: Tenant, chain_ids: list[int], project: str) -> list[Scope]:
+    """The nodes of project ``project`` that hang under a node of the chain (a user's own project and their
+    teams' projects of that name), in one query. 404 ``unknown_project`` when there is none: naming a project
+    never silently widens nor silently empties a read or a delete."""
+    nodes = list(
+        Scope.objects.for_tenant(tenant)
+        .filter(level=PROJECT_LEVEL, key=project, parent_id__in=chain_ids)
+        .order_by("id")
+    )
+    if not nodes:
+        raise NotFound(f"unknown project {project!r} on this user's scope chain", code="unknown_project")
+    return nodes
 
 
 def scope_subtree(*, tenant: Tenant, scope: Scope, include_self: bool = True) -> QuerySet[Scope]:

@@ -42,15 +42,17 @@ def _agent(member: Member, curator: bool) -> Author:
 
 
 @transaction.atomic
-def memory_delete_by_member(*, tenant: Tenant, member: Member, memory: Memory, curator: bool = False) -> int:
+def memory_delete_by_member(
+    *, tenant: Tenant, member: Member, memory: Memory, curator: bool = False, project: str | None = None
+) -> int:
     """Delete ``memory`` (with its superseded history) on behalf of ``member`` (an agent acting for them):
     PermissionDenied ``scope_not_on_chain`` / ``level_not_writable`` when they could not have written it there,
-    ``policy_protected`` for an admin-curated policy unless ``curator`` (the key has the ``admin`` permission).
-    Returns the number of memories deleted."""
+    ``policy_protected`` for an admin-curated policy unless ``curator`` (the key has the ``admin`` permission),
+    ``project_required`` for a project's memory unless ``project`` names it. Returns the number deleted."""
     if memory.tenant_id != tenant.pk:
         raise ValueError("memory of another tenant")
     author = _agent(member, curator)
-    memory_scope_resolve(tenant=tenant, author=author, scope=memory.scope)
+    memory_scope_resolve(tenant=tenant, author=author, scope=memory.scope, project=project)
     memories_check_may_delete(memory_ids=[memory.pk], author=author)
     return memory_delete(memory=memory)
 
@@ -71,10 +73,13 @@ def memories_delete_by_query(
     scope: Scope | str | None = None,
     dry_run: bool = False,
     curator: bool = False,
+    project: str | None = None,
 ) -> DeleteByQueryResult:
-    """Delete the memories at exactly one scope (default: the member's own) whose title + content contain every
-    word of ``query`` (``plainto_tsquery``: stemmed words ANDed; no operators, so no negation or wildcard can
-    widen it). History rows (superseded, expired) at that scope that match go too: forgetting means forgetting.
+    """Delete the memories at exactly one scope (default: the member's own; with ``project``, that project's node
+    under it — 404 ``unknown_project`` if it has none — and then never the scope's own memories) whose title +
+    content contain every word of ``query`` (``plainto_tsquery``: stemmed words ANDed; no operators, so no
+    negation or wildcard can widen it). History rows (superseded, expired) at that scope that match go too:
+    forgetting means forgetting.
 
     Refused: a scope off the member's chain or not writable by agents (403), a query with no searchable word
     (400 ``empty_query``: it would match nothing or everything), more than 1,000 matches (400
@@ -92,7 +97,9 @@ def memories_delete_by_query(
             code="empty_query",
             details={"query": ["no searchable words"]},
         )
-    target, _ = memory_scope_resolve(tenant=tenant, author=_agent(member, curator), scope=scope or member.scope)
+    target, _ = memory_scope_resolve(
+        tenant=tenant, author=_agent(member, curator), scope=scope or member.scope, project=project
+    )
     matches = (
         Memory.objects.filter(tenant=tenant, scope=target)
         .filter(search_vector=SearchQuery(query, search_type="plain", config=TEXT_SEARCH_CONFIG))

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from memories.models import Member, Memory, MemoryKind, Scope, Tenant
-from memories.selectors import scope_chain_for_scope, scope_subtree
+from memories.selectors import project_name_clean, project_nodes, scope_chain_for_scope, scope_subtree
 from memories.services.memory import Author, memories_check_may_delete, memories_delete, memory_create_batch
 from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import ValidationFailed
@@ -37,9 +37,16 @@ def _clean_session_id(session_id: Any) -> str:
 
 
 def session_ingest(
-    *, tenant: Tenant, author: Author, app_name: str, session_id: str, events: Sequence[dict[str, Any]]
+    *,
+    tenant: Tenant,
+    author: Author,
+    app_name: str,
+    session_id: str,
+    events: Sequence[dict[str, Any]],
+    project: str | None = None,
 ) -> SessionIngestResult:
-    """Store the session's events that carry text as ``event`` memories at the author's own scope, as one batch
+    """Store the session's events that carry text as ``event`` memories at the author's own scope (in its project
+    ``project`` when given, created by the first write), as one batch
     (:func:`~memories.services.memory.memory_create_batch`: one dedup query and one insert for the call).
 
     Each event is ``{"id", "author"?, "timestamp"?, "text"?}``; the ADK author (``user`` or an agent's name) and
@@ -72,6 +79,7 @@ def session_ingest(
                 "source_app": app_name or "",
                 "source_session": session_id,
                 "source_event_id": event_id.strip(),
+                "project": project,
             }
         )
         numbers.append(index)
@@ -90,15 +98,25 @@ def session_ingest(
 @retried_on_deadlock
 @transaction.atomic
 def session_delete(
-    *, tenant: Tenant, member: Member, session_id: str, within: Scope | None = None, curator: bool = False
+    *,
+    tenant: Tenant,
+    member: Member,
+    session_id: str,
+    within: Scope | None = None,
+    curator: bool = False,
+    project: str | None = None,
 ) -> int:
     """Delete the memories ``member`` wrote in ``session_id`` (on their own scope chain, and inside ``within``'s
     subtree when given: a key restricted to a subtree deletes nothing outside it), with their superseded history;
     links go with them and entity counts are recounted on commit. Returns how many of the session's memories were
     deleted (0 for an unknown session). Refused (403 ``policy_protected``) when that would delete an admin-curated
-    policy the session's memories replaced, unless ``curator`` (the key has the ``admin`` permission)."""
+    policy the session's memories replaced, unless ``curator`` (the key has the ``admin`` permission). Without
+    ``project`` only the chain's own memories go; with it only that project's (404 ``unknown_project``)."""
     session_id = _clean_session_id(session_id)
     chain_ids = [scope.pk for scope in scope_chain_for_scope(tenant=tenant, scope=member.scope)]
+    project = project_name_clean(project)
+    if project is not None:
+        chain_ids = [node.pk for node in project_nodes(tenant=tenant, chain_ids=chain_ids, project=project)]
     if within is not None:
         inside = set(scope_subtree(tenant=tenant, scope=within).values_list("pk", flat=True))
         chain_ids = [scope_id for scope_id in chain_ids if scope_id in inside]

@@ -27,7 +27,13 @@ from django.utils import timezone
 from memories.indexing_text import TEXT_SEARCH_CONFIG, expand_glossary
 from memories.models import Member, Memory, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import scope_chain_for_scope
-from memories.services.memory.scope import _expiry, memory_scope_resolve
+from memories.services.memory.scope import (
+    _expiry,
+    memory_scope_owner,
+    memory_scope_resolve,
+    project_node_save,
+    scope_seen_from,
+)
 from memories.services.memory.types import Author, WriteResult
 from memories.services.memory.validation import _check_size, content_hash
 from memories.services.memory.write import (
@@ -102,8 +108,11 @@ class _Scopes:
         self.tenant = tenant
         self.targets: dict[tuple, tuple[Scope, dict[str, Any]] | DomainError] = {}
         self.chains: dict[int, set[int]] = {}
+        self.new_projects: list[Scope] = []  # project nodes the batch creates, saved inside its transaction
 
-    def resolve(self, author: Author, scope: Scope | str | dict | None) -> tuple[Scope, dict[str, Any]]:
+    def resolve(
+        self, author: Author, scope: Scope | str | dict | None, project: str | None = None
+    ) -> tuple[Scope, dict[str, Any]]:
         if isinstance(scope, Scope):
             spec: tuple = ("pk", scope.pk)
         elif isinstance(scope, dict):
@@ -112,10 +121,14 @@ class _Scopes:
             spec = ("own",)
         else:
             spec = ("tag", str(scope))
-        key = (author.kind, author.member.pk if author.member is not None else None, spec)
+        key = (author.kind, author.member.pk if author.member is not None else None, spec, project)
         if key not in self.targets:
             try:
-                self.targets[key] = memory_scope_resolve(tenant=self.tenant, author=author, scope=scope)
+                self.targets[key] = memory_scope_resolve(
+                    tenant=self.tenant, author=author, scope=scope, project=project, create_project="deferred"
+                )
+                if self.targets[key][0].pk is None:
+                    self.new_projects.append(self.targets[key][0])
             except DomainError as exc:
                 self.targets[key] = exc
         found = self.targets[key]
@@ -183,7 +196,7 @@ def _prepare(index: int, raw: dict[str, Any], *, author: Author, scopes: _Scopes
         source_event_id=raw.get("source_event_id", ""),
         external_id=raw.get("external_id", ""),
     )
-    target, policy = scopes.resolve(item_author, raw.get("scope"))
+    target, policy = scopes.resolve(item_author, raw.get("scope"), raw.get("project"))
     return _Item(
         index=index,
         author=item_author,
@@ -217,6 +230,8 @@ def _write(
             raise _at(exc, item.index, label=label, numbers=numbers)
         results[item.index] = WriteResult(memory=None, created=False, error=exc)
 
+    for node in scopes.new_projects:  # (again on a retry: the rolled-back attempt's rows are gone)
+        project_node_save(node)
     items = _lock_against_erasure(items, fail)
     if not items:
         return results
@@ -297,7 +312,8 @@ def _write(
             metadata=item.metadata,
             warnings=warnings,
             dedup_bands=item.bands,
-            expires_at=item.expires_at or _expiry(policy=item.policy, kind=item.kind, level=item.target.level, now=now),
+            expires_at=item.expires_at
+            or _expiry(policy=item.policy, kind=item.kind, level=memory_scope_owner(item.target).level, now=now),
         )
         try:
             # the fields only: the database enforces the constraints, and the FKs were resolved above
@@ -401,7 +417,7 @@ def _dedup_hits(tenant: Tenant, items: list[_Item], *, now: datetime) -> dict[st
 def _check_may_replay(existing: Memory, *, author: Author, scopes: _Scopes) -> None:
     """A re-sent event / external id returns the stored memory, unless the author could not see it (another user's
     private memory): a conflict that reveals nothing about it."""
-    if author.kind == "agent" and existing.scope_id not in scopes.chain_ids(author.member):
+    if author.kind == "agent" and not scope_seen_from(existing.scope, scopes.chain_ids(author.member)):
         raise Conflict(
             "that session/event id (or external_id) is already used by another memory", code="source_id_conflict"
         )

@@ -22,7 +22,7 @@ from django.utils import timezone
 from memories.indexing_text import TEXT_SEARCH_CONFIG, expand_glossary
 from memories.models import IndexState, Member, Memory, MemoryChunk, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import scope_chain_for_scope
-from memories.services.memory.scope import _expiry, memory_scope_resolve
+from memories.services.memory.scope import _expiry, memory_scope_owner, memory_scope_resolve, scope_seen_from
 from memories.services.memory.types import Author, WriteResult
 from memories.services.memory.validation import (
     SOURCE_FIELD_MAX,
@@ -64,8 +64,10 @@ def memory_create(
     source_event_id: str = "",
     external_id: str = "",
     expires_at: datetime | None = None,
+    project: str | None = None,
 ) -> WriteResult:
-    """Validate and store one memory, deduplicating at its scope.
+    """Validate and store one memory, deduplicating at its scope (with ``project``: in that project under the
+    scope, created by its first write; dedup then stays inside the project).
 
     Outcomes: an exact duplicate (same normalised content, same scope, live) or a re-ingested event /
     external id returns the existing memory (``deduplicated``); a near-duplicate (word-shingle Jaccard ≥ 0.5,
@@ -86,11 +88,12 @@ def memory_create(
         source_event_id=source_event_id,
         external_id=external_id,
     )
-    target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=scope)
+    target, policy = memory_scope_resolve(
+        tenant=tenant, author=author, scope=scope, project=project, create_project=True, content=content
+    )
     existing = _existing_by_source(tenant, sources)
     if existing is not None:
         return _replayed(existing, author=author)
-    _check_size(content, policy)
     digest = content_hash(content)
 
     try:
@@ -133,7 +136,8 @@ def memory_create(
                 metadata=metadata,
                 warnings=warnings,
                 dedup_bands=lsh_bands(content),
-                expires_at=expires_at or _expiry(policy=policy, kind=kind, level=target.level, now=now),
+                expires_at=expires_at
+                or _expiry(policy=policy, kind=kind, level=memory_scope_owner(target).level, now=now),
             )
             # the database enforces the unique/check constraints (and the FKs were resolved above): clean the
             # fields only, without a query per constraint
@@ -250,7 +254,7 @@ def _replayed(existing: Memory, *, author: Author) -> WriteResult:
     user's private memory), which is a conflict that reveals nothing about it."""
     if author.kind == "agent":
         chain_ids = {node.pk for node in scope_chain_for_scope(tenant=existing.tenant, scope=author.member.scope)}
-        if existing.scope_id not in chain_ids:
+        if not scope_seen_from(existing.scope, chain_ids):
             raise Conflict(
                 "that session/event id (or external_id) is already used by another memory", code="source_id_conflict"
             )
@@ -401,6 +405,7 @@ def memory_update(
     kind: str | None = None,
     metadata: Any = None,
     scope: Scope | str | dict | None = None,
+    project: str | None = None,
 ) -> Memory:
     """Change a memory in place (fields left None keep their value) and re-index it. The row is locked first
     (deleted meanwhile → 404 ``memory_not_found``, never re-inserted); content identical to another live memory at
@@ -409,9 +414,11 @@ def memory_update(
     _lock_memory(memory)
     memory_check_may_change(memory=memory, author=author)
     if scope is not None:
-        target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=scope)
-    elif author.kind == "agent":
-        target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=memory.scope)
+        target, policy = memory_scope_resolve(
+            tenant=tenant, author=author, scope=scope, project=project, create_project=True
+        )
+    elif author.kind == "agent":  # an agent names a project memory's project (403 project_required otherwise)
+        target, policy = memory_scope_resolve(tenant=tenant, author=author, scope=memory.scope, project=project)
     else:
         target = memory.scope
         policy = policy_effective(tenant=tenant, chain=scope_chain_for_scope(tenant=tenant, scope=target))
@@ -504,7 +511,7 @@ def memory_set_kind(*, memory: Memory, kind: str) -> Memory:
     policy = policy_effective(
         tenant=memory.tenant, chain=scope_chain_for_scope(tenant=memory.tenant, scope=memory.scope)
     )
-    level, created = memory.scope.level, memory.created_at
+    level, created = memory_scope_owner(memory.scope).level, memory.created_at
     by_policy = _expiry(policy=policy, kind=memory.kind, level=level, now=created)
     if memory.expires_at == by_policy or (
         by_policy is not None
