@@ -39,6 +39,7 @@ RECORD_FIELDS = (
     "external_id",
     "user_id",
     "scope",
+    "project",
     "kind",
     "title",
     "metadata",
@@ -197,7 +198,7 @@ def parse_memory_note(text: str) -> dict[str, Any] | None:
 def export_vault(*, memories, directory: Path) -> tuple[int, int]:
     """Write the notes of ``memories`` (a queryset of one tenant's memories) and of the entities they link into
     ``directory``; returns (memory notes, entity notes). Existing notes of the same names are overwritten."""
-    memories = list(memories.select_related("scope", "author_member").order_by("id"))
+    memories = list(memories.select_related("scope__parent", "author_member").order_by("id"))
     links_of: dict[int, list[LinkRef]] = defaultdict(list)
     rows, found = vault_links([m.pk for m in memories])  # the graph's links and entities (memories.hooks)
     for memory_id, subject_id, relationship, object_id in rows:

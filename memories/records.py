@@ -3,7 +3,7 @@ Obsidian note) and ``import_memories`` reads back losslessly."""
 
 from __future__ import annotations
 
-from memories.models import Memory
+from memories.models import PROJECT_LEVEL, Memory
 
 
 def memory_as_record(memory: Memory) -> dict:
@@ -12,7 +12,9 @@ def memory_as_record(memory: Memory) -> dict:
         "external_id": memory.external_id or None,
         # the authoring member: import restores the link, so a later erasure of that user still finds the memory
         "user_id": memory.author_member.user_id if memory.author_member_id else None,
-        "scope": memory.scope.tag,
+        # a project memory: its owner node's tag and the project's name (import recreates the project)
+        "scope": memory.scope.parent.tag if memory.scope.level == PROJECT_LEVEL else memory.scope.tag,
+        "project": memory.scope.key if memory.scope.level == PROJECT_LEVEL else None,
         "kind": memory.kind,
         "title": memory.title,
         "content": memory.content,

@@ -121,17 +121,19 @@ def acme_memories(acme, django_capture_on_commit_callbacks):
             ),
             remember(acme, "Dora keeps runbooks in Notion.", user="dora", kind="note"),
             remember(acme, "Carlos tracks deals in Salesforce.", user="carlos", scope="team:sales", kind="event"),
+            remember(acme, "The alpha launch slips to May.", user="bea", scope="team:platform", project="alpha"),
         ]
 
 
 def snapshot(tenant, scope_prefixes=None) -> list[tuple]:
     rows = []
-    for memory in Memory.objects.filter(tenant=tenant).live().select_related("scope", "author_member"):
+    for memory in Memory.objects.filter(tenant=tenant).live().select_related("scope__parent", "author_member"):
         row = (
             memory.content,
             memory.title,
             memory.kind,
             memory.scope.tag,
+            memory.scope.parent.tag if memory.scope.level == "project" else None,  # a project's owner node
             memory.author_member.user_id if memory.author_member_id else None,
             memory.metadata,
             memory.author,
@@ -167,7 +169,7 @@ def test_round_trip_into_a_fresh_tenant_loses_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         call_command("import_memories", str(tmp_path), "--format", "obsidian", tenant="acme-copy", stdout=out)
 
-    assert "6 created" in out.getvalue() and "0 failed" in out.getvalue()
+    assert "7 created" in out.getvalue() and "0 failed" in out.getvalue()
     assert snapshot(copy) == snapshot(acme)
     # the links come back too (extracted from the content again)
     assert Memory.objects.get(tenant=copy, content__startswith="Alice").links.filter(relationship="founded").exists()
@@ -179,7 +181,7 @@ def test_importing_the_vault_twice_adds_nothing(acme, acme_memories, tmp_path):
     out = io.StringIO()
     call_command("import_memories", str(tmp_path), "--format", "obsidian", tenant="acme", stdout=out)
 
-    assert "0 created, 6 already present" in out.getvalue()
+    assert "0 created, 7 already present" in out.getvalue()
     assert Memory.objects.filter(tenant=acme).count() == len(acme_memories)
 
 
@@ -216,8 +218,8 @@ def test_a_bad_note_is_reported_by_path_and_the_others_imported(acme, acme_memor
 
     assert f"memories/{broken.name}: memories/{broken.name}: the front matter is not valid YAML" in err.getvalue()
     assert "memories/000999-unknown-kind.md: kind 'rumour' is not one of" in err.getvalue()
-    assert "5 created" in out.getvalue() and "2 failed" in out.getvalue()
-    assert Memory.objects.filter(tenant=copy).count() == 5
+    assert "6 created" in out.getvalue() and "2 failed" in out.getvalue()
+    assert Memory.objects.filter(tenant=copy).count() == 6
 
 
 @pytest.mark.django_db

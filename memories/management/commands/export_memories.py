@@ -29,7 +29,10 @@ class Command(BaseCommand):
         try:
             tenant_obj = tenant_get(slug=tenant)
             memories = (
-                Memory.objects.for_tenant(tenant_obj).live().select_related("scope", "author_member").order_by("id")
+                Memory.objects.for_tenant(tenant_obj)
+                .live()
+                .select_related("scope__parent", "author_member")
+                .order_by("id")
             )
             if scope:
                 node = scope_get_by_tag(tenant=tenant_obj, tag=scope)

@@ -43,7 +43,7 @@ _TEXT_FIELDS = {
     "session_id": "source_session",
     "event_id": "source_event_id",
 }
-_FIELDS = {"user_id", "scope", "content", "kind", "metadata", "created_at", "expires_at", *_TEXT_FIELDS}
+_FIELDS = {"user_id", "scope", "project", "content", "kind", "metadata", "created_at", "expires_at", *_TEXT_FIELDS}
 
 
 class LineError(ValueError):
@@ -238,6 +238,7 @@ def parse_line(raw: bytes) -> dict[str, Any]:
     for name, column in _TEXT_FIELDS.items():
         _check_text(data, name, Memory._meta.get_field(column).max_length)
     _check_text(data, "scope", SCOPE_TAG_MAX)
+    _check_text(data, "project", SCOPE_TAG_MAX)
     _check_text(data, "content", None)
     if not str(data.get("content") or "").strip():
         raise LineError("content is empty")
@@ -304,6 +305,7 @@ def _item(record: Record) -> dict[str, Any]:
         "author": Author(kind="import", member=record.member, label=data.get("author", "")),
         "content": data["content"],
         "scope": data.get("scope") or None,
+        "project": data.get("project") or None,
         "kind": data.get("kind", MemoryKind.FACT),
         "title": data.get("title", ""),
         "metadata": data.get("metadata"),
