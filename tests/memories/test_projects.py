@@ -225,3 +225,13 @@ def test_a_tenant_cannot_use_the_project_level_in_its_tree(acme):
     node = Scope(tenant=acme, level=PROJECT_LEVEL, key="alpha", parent=Scope.objects.get(tenant=acme, key="eu"))
     with pytest.raises(ValidationError):
         node.full_clean()
+
+
+def test_the_admin_tree_shows_projects_under_their_owner_only_to_their_tenants_admins(world, acme_staff_client):
+    page = acme_staff_client.get("/admin/memories/scope/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    cell = 'field-tag_display">{}<'.format
+    assert html.count(cell("project:alpha")) == 4  # albert's, bea's, platform's, data's — not globex albert's
+    assert html.index(cell("team:platform")) < html.index(cell("project:alpha"))
+    assert html.count(cell("project:beta")) == 1
