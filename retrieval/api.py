@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from memories.api.base import ApiView
+from memories.api.serializers import project_field
 from memories.curation.services import search_gap_record
 from memories.models import MemoryKind
 from orgmemory.api.serializers import ScopeField, ScopeRefSerializer, error_responses
@@ -43,6 +44,7 @@ class SearchInputSerializer(serializers.Serializer):
     scopes = serializers.ListField(
         child=ScopeField(), required=False, default=list, max_length=20, help_text="Nodes of the user's chain only."
     )
+    project = project_field()
 
 
 class SearchHitSerializer(serializers.Serializer):
@@ -50,7 +52,8 @@ class SearchHitSerializer(serializers.Serializer):
     content = serializers.CharField()
     title = serializers.CharField()
     kind = serializers.ChoiceField(choices=MemoryKind.choices)
-    scope = ScopeRefSerializer()
+    scope = ScopeRefSerializer(help_text="The node it lives at (a project's owner node).")
+    project = serializers.CharField(allow_null=True, help_text="Its project, or null.")
     score = serializers.FloatField()
     author = serializers.CharField()
     created_at = serializers.DateTimeField()
@@ -201,6 +204,7 @@ class SearchApi(ApiView):
             gaps=data["gaps"],
             kinds=tuple(data["kinds"]),
             scopes=tuple(data["scopes"]),
+            project=data.get("project") or None,
         )
         result = search_memories(
             tenant=self.tenant,
@@ -229,6 +233,7 @@ class RecallInputSerializer(serializers.Serializer):
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=MemoryKind.choices), required=False, default=list, max_length=10
     )
+    project = project_field()
 
     def validate(self, attrs: dict) -> dict:
         recall_budget(budget_chars=attrs.get("budget_chars"), budget_tokens=attrs.get("budget_tokens"))
@@ -239,6 +244,7 @@ class RecallItemSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The memory id cited in the line.")
     kind = serializers.ChoiceField(choices=MemoryKind.choices)
     scope = serializers.CharField(help_text="The memory's scope tag, e.g. `team:platform`.")
+    project = serializers.CharField(allow_null=True, help_text="Its project, or null.")
     line = serializers.CharField(help_text="The line as it appears in `block`.")
     pinned = serializers.BooleanField(help_text="An on-topic policy (listed first).")
 
@@ -283,6 +289,7 @@ class RecallApi(ApiView):
                                     "id": 77,
                                     "kind": "policy",
                                     "scope": "team:platform",
+                                    "project": None,
                                     "line": "- [policy #77] Deploy days: We no longer deploy on Fridays.",
                                     "pinned": True,
                                 },
@@ -290,6 +297,7 @@ class RecallApi(ApiView):
                                     "id": 68,
                                     "kind": "note",
                                     "scope": "team:platform",
+                                    "project": None,
                                     "line": "- [note #68] Standup: Platform standup is at 09:45 CET every day "
                                     "except Friday.",
                                     "pinned": False,
@@ -322,6 +330,7 @@ class RecallApi(ApiView):
             budget_chars=data.get("budget_chars"),
             budget_tokens=data.get("budget_tokens"),
             kinds=tuple(data["kinds"]),
+            project=data.get("project") or None,
         )
         if block.no_relevant_memory:  # a knowledge gap for the tenant dashboard
             search_gap_record(tenant=self.tenant, user_id=data["user_id"], query=data["task"])

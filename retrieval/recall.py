@@ -38,10 +38,11 @@ class RecallLine:
 
     memory_id: int
     kind: str
-    scope: str  # the scope tag
+    scope: str  # the scope tag (a project memory: its owner node's)
     text: str
     pinned: bool
     content_hash: str = ""
+    project: str | None = None
 
     @property
     def line(self) -> str:
@@ -55,6 +56,7 @@ class RecallItem:
     scope: str
     line: str
     pinned: bool
+    project: str | None = None
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,8 @@ class RecallBlock:
         return {
             "block": self.block,
             "items": [
-                {"id": i.id, "kind": i.kind, "scope": i.scope, "line": i.line, "pinned": i.pinned} for i in self.items
+                {"id": i.id, "kind": i.kind, "scope": i.scope, "project": i.project, "line": i.line, "pinned": i.pinned}
+                for i in self.items
             ],
             "used_chars": self.used_chars,
             "budget_chars": self.budget_chars,
@@ -129,7 +132,10 @@ def recall_block(
         return RecallBlock(block="", items=[], budget_chars=budget, no_relevant_memory=True)
     lines = recall_lines(result.hits)
     chosen = assemble(lines, budget)
-    items = [RecallItem(id=c.memory_id, kind=c.kind, scope=c.scope, line=text, pinned=c.pinned) for c, text in chosen]
+    items = [
+        RecallItem(id=c.memory_id, kind=c.kind, scope=c.scope, line=text, pinned=c.pinned, project=c.project)
+        for c, text in chosen
+    ]
     return RecallBlock(
         block="\n".join(text for _, text in chosen), items=items, budget_chars=budget, no_relevant_memory=False
     )
@@ -158,10 +164,11 @@ def recall_lines(hits: Sequence[SearchHit]) -> list[RecallLine]:
             RecallLine(
                 memory_id=memory.pk,
                 kind=memory.kind,
-                scope=memory.scope.tag,
+                scope=memory.home_scope.tag,
                 text=line_text(memory.title, memory.content),
                 pinned=memory.pk in pinned_ids,
                 content_hash=memory.content_hash,
+                project=memory.project,
             )
         )
     return lines

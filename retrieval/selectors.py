@@ -427,7 +427,7 @@ def memories_load(*, tenant: Tenant, ids: Sequence[int]) -> dict[int, Memory]:
         return {}
     rows = (
         Memory.objects.filter(tenant=tenant, pk__in=list(ids))
-        .select_related("scope")
+        .select_related("scope__parent")  # a project memory is shown at its owner node
         .defer("search_vector", "dedup_bands")
     )
     return {memory.pk: memory for memory in rows}

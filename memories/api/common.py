@@ -7,11 +7,30 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiParameter
 
 from memories.api.base import Caller
-from memories.models import ApiKey
+from memories.models import ApiKey, Tenant
+from memories.selectors import project_name_clean, project_nodes
 from memories.services.memory import Author
 
 USER_ID_HELP = "The user the agent acts for (an external id of the tenant): what they may see and write."
 USER_ID_PARAM = OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=True, description=USER_ID_HELP)
+PROJECT_PARAM = OpenApiParameter(
+    "project",
+    str,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Also the memories of this project of the user's chain (404 `unknown_project` if it has none).",
+)
+
+
+def visible_scope_ids(*, tenant: Tenant, caller: Caller, project: object = None) -> list[int]:
+    """The scopes a request acting for ``caller`` sees: their chain, plus the nodes of ``project`` under it when
+    one is named (400 ``invalid_project`` for a malformed name, 404 ``unknown_project`` when there is none)."""
+    name = project_name_clean(project)
+    if name is None:
+        return caller.chain_ids
+    return caller.chain_ids + [
+        node.pk for node in project_nodes(tenant=tenant, chain_ids=caller.chain_ids, project=name)
+    ]
 
 
 def _agent(caller: Caller, api_key: ApiKey) -> Author:

@@ -18,7 +18,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from memories.api.base import ApiView, Caller
-from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent, key_is_curator
+from memories.api.common import (
+    PROJECT_PARAM,
+    USER_ID_HELP,
+    USER_ID_PARAM,
+    _agent,
+    key_is_curator,
+    visible_scope_ids,
+)
 from memories.api.serializers import (
     _MEMORY_EXAMPLE,
     _WRITE_EXAMPLE,
@@ -29,8 +36,9 @@ from memories.api.serializers import (
     MemoryOutputSerializer,
     MemoryPageSerializer,
     MemoryWriteOutputSerializer,
+    project_field,
 )
-from memories.models import Memory, MemoryKind
+from memories.models import PROJECT_LEVEL, Memory, MemoryKind, Scope
 from memories.selectors import scope_get_by_tag
 from memories.selectors.memory import memories_visible, memory_get_visible
 from memories.services.deletion import memories_delete_by_query, memory_delete_by_member
@@ -48,7 +56,8 @@ class MemoryCollectionApi(ApiView):
         summary="Write a memory, or a batch of up to 100",
         description=(
             "Stores at the user's own scope unless `scope` names another node of their chain that policy lets "
-            "agents write at. An exact duplicate at the same scope, or a re-sent `session_id`+`event_id`, returns "
+            "agents write at; with `project`, in that project under the scope (a user or team node; created by "
+            "its first write). An exact duplicate at the same scope, or a re-sent `session_id`+`event_id`, returns "
             "the existing memory (200, `deduplicated`); a near-duplicate is superseded (`supersedes`). A batch "
             '`{"memories": [...]}` is all or nothing; 201 when any item was created, else 200. Unknown `user_id` '
             "→ 404 `unknown_user` unless the tenant policy auto-provisions users."
@@ -122,6 +131,8 @@ class MemoryCollectionApi(ApiView):
         items = []
         for item in data["memories"]:
             item.pop("user_id", None)
+            if not item.get("project"):
+                item["project"] = data.get("project")
             items.append(self._item_kwargs(item))
         results = memory_create_batch(tenant=self.tenant, author=_agent(caller, self.api_key), items=items)
         created = sum(1 for result in results if result.created)
@@ -138,6 +149,7 @@ class MemoryCollectionApi(ApiView):
             "title": data.get("title", ""),
             "kind": data.get("kind", MemoryKind.FACT),
             "scope": self.writable_scope(data.get("scope")),
+            "project": data.get("project") or None,
             "metadata": data.get("metadata") or {},
             "source_app": data.get("app_name", ""),
             "source_session": data.get("session_id", ""),
@@ -147,6 +159,7 @@ class MemoryCollectionApi(ApiView):
     class ListFilterSerializer(serializers.Serializer):
         user_id = serializers.CharField(max_length=128)
         scope = ScopeField(required=False)
+        project = project_field()
         kind = serializers.ChoiceField(choices=MemoryKind.choices, required=False)
         q = serializers.CharField(max_length=2000, required=False)
 
@@ -157,12 +170,13 @@ class MemoryCollectionApi(ApiView):
         description=(
             "Live memories on the user's scope chain (their own scope and every ancestor: never a peer's user "
             "scope, never a sibling team), newest first, cursor-paginated (`next`). `scope` narrows to one node "
-            "of the chain (400 `scope_not_on_chain` otherwise); `q` is full text (web-search syntax) over title "
-            "and content."
+            "of the chain (400 `scope_not_on_chain` otherwise); `project` adds that project's memories under "
+            "the (narrowed) chain; `q` is full text (web-search syntax) over title and content."
         ),
         parameters=[
             USER_ID_PARAM,
             OpenApiParameter("scope", str, description="A scope tag on the user's chain, e.g. `team:platform`."),
+            PROJECT_PARAM,
             OpenApiParameter("kind", str, enum=MemoryKind.values),
             OpenApiParameter("q", str, description="Full-text filter, e.g. `deploy argo`."),
             OpenApiParameter("cursor", str, description="From `next` / `previous`."),
@@ -189,6 +203,8 @@ class MemoryCollectionApi(ApiView):
         params = self.validated(self.ListFilterSerializer, request.query_params)
         caller = self.caller(params["user_id"])
         chain_ids = caller.chain_ids
+        visible = visible_scope_ids(tenant=self.tenant, caller=caller, project=params.get("project"))
+        projects = {scope_id for scope_id in visible if scope_id not in chain_ids}
         if params.get("scope"):
             scope = scope_get_by_tag(tenant=self.tenant, tag=params["scope"])
             if scope.pk not in chain_ids:
@@ -198,8 +214,9 @@ class MemoryCollectionApi(ApiView):
                     details={"scope": [params["scope"]]},
                 )
             chain_ids = [scope.pk]
+            projects = {node.pk for node in Scope.objects.filter(pk__in=projects, parent_id=scope.pk)}
         memories = memories_visible(
-            tenant=self.tenant, chain_ids=chain_ids, kind=params.get("kind"), q=params.get("q", "")
+            tenant=self.tenant, chain_ids=[*chain_ids, *projects], kind=params.get("kind"), q=params.get("q", "")
         )
         paginator = CursorPage()
         page = paginator.paginate_queryset(memories, request, view=self)
@@ -209,31 +226,38 @@ class MemoryCollectionApi(ApiView):
 class MemoryDetailApi(ApiView):
     required_permission = {"GET": "read", "PATCH": "write", "DELETE": "delete"}
 
-    def _visible(self, request: Request, memory_id: int) -> tuple[Caller, Memory]:
+    def _visible(self, request: Request, memory_id: int) -> tuple[Caller, Memory, str | None]:
+        """The caller, the memory (404 unless visible to them — with ``project``, in it too) and the project."""
         caller = self.caller(self.user_id_from(request))
-        memory = memory_get_visible(tenant=self.tenant, chain_ids=caller.chain_ids, memory_id=memory_id)
+        project = request.query_params.get("project")
+        if project is None and isinstance(request.data, dict):
+            project = request.data.get("project")
+        scope_ids = visible_scope_ids(tenant=self.tenant, caller=caller, project=project)
+        memory = memory_get_visible(tenant=self.tenant, chain_ids=scope_ids, memory_id=memory_id)
         if memory is None:
             raise NotFound(f"no memory {memory_id} visible to {caller.member.user_id}", code="memory_not_found")
-        return caller, memory
+        return caller, memory, project or None
 
     @extend_schema(
         operation_id="memory_get",
         tags=["memories"],
         summary="Read one memory",
         description="404 `memory_not_found` for an id that does not exist, is another tenant's, or is not on the "
-        "user's scope chain (never 403: the id's existence is not revealed).",
-        parameters=[USER_ID_PARAM],
+        "user's scope chain (never 403: the id's existence is not revealed). A project's memory needs its "
+        "`project`.",
+        parameters=[USER_ID_PARAM, PROJECT_PARAM],
         responses={
             200: OpenApiResponse(MemoryOutputSerializer, examples=[OpenApiExample("a memory", value=_MEMORY_EXAMPLE)]),
             **error_responses(400, 403, 404),
         },
     )
     def get(self, request: Request, memory_id: int) -> Response:
-        _, memory = self._visible(request, memory_id)
+        _, memory, _ = self._visible(request, memory_id)
         return Response(MemoryOutputSerializer(memory).data)
 
     class MemoryPatchInputSerializer(serializers.Serializer):
         user_id = serializers.CharField(max_length=128, required=False, help_text=USER_ID_HELP)
+        project = project_field()
         content = serializers.CharField(required=False)
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)
         kind = serializers.ChoiceField(choices=MemoryKind.choices, required=False)
@@ -249,7 +273,8 @@ class MemoryDetailApi(ApiView):
         "content identical to another live memory at its scope → 409 `duplicate_content`.",
         request=MemoryPatchInputSerializer,
         parameters=[
-            OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=False, description="Or in the body.")
+            OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=False, description="Or in the body."),
+            PROJECT_PARAM,
         ],
         responses={
             200: OpenApiResponse(MemoryOutputSerializer, examples=[OpenApiExample("updated", value=_MEMORY_EXAMPLE)]),
@@ -270,9 +295,9 @@ class MemoryDetailApi(ApiView):
             raise ValidationFailed(
                 "nothing to update: send content, title, kind or metadata", details={"non_field_errors": ["empty"]}
             )
-        caller, memory = self._visible(request, memory_id)
+        caller, memory, project = self._visible(request, memory_id)
         self.check_key_may_write(memory.scope)
-        memory = memory_update(memory=memory, author=_agent(caller, self.api_key), **changes)
+        memory = memory_update(memory=memory, author=_agent(caller, self.api_key), project=project, **changes)
         return Response(MemoryOutputSerializer(memory).data)
 
     @extend_schema(
@@ -283,8 +308,8 @@ class MemoryDetailApi(ApiView):
         "level agents may write for them (else 403 `level_not_writable`): an agent deletes only what it could "
         "have written. The older versions it superseded are deleted with it (they never become live again); "
         "`deleted` counts them. An admin-curated `policy` memory needs a key with the `admin` permission (else "
-        "403 `policy_protected`).",
-        parameters=[USER_ID_PARAM],
+        "403 `policy_protected`). A project's memory is deleted only by naming its `project`.",
+        parameters=[USER_ID_PARAM, PROJECT_PARAM],
         responses={
             200: OpenApiResponse(
                 MemoryDeletedSerializer,
@@ -294,10 +319,14 @@ class MemoryDetailApi(ApiView):
         },
     )
     def delete(self, request: Request, memory_id: int) -> Response:
-        caller, memory = self._visible(request, memory_id)
+        caller, memory, project = self._visible(request, memory_id)
         self.check_key_may_write(memory.scope)
         deleted = memory_delete_by_member(
-            tenant=self.tenant, member=caller.member, memory=memory, curator=key_is_curator(self.api_key)
+            tenant=self.tenant,
+            member=caller.member,
+            memory=memory,
+            curator=key_is_curator(self.api_key),
+            project=project,
         )
         return Response({"deleted": deleted, "ids": [memory_id]})
 
@@ -309,12 +338,14 @@ class MemoryDeleteByQueryApi(ApiView):
         user_id = serializers.CharField(max_length=128, help_text=USER_ID_HELP)
         query = serializers.CharField(max_length=2000, help_text="Every word must occur (stemmed, ANDed).")
         scope = ScopeField(required=False, allow_null=True, help_text="Default: the user's own scope.")
+        project = project_field()
         dry_run = serializers.BooleanField(default=False, help_text="Return the matching ids without deleting.")
 
     class DeleteByQueryOutputSerializer(serializers.Serializer):
         deleted = serializers.IntegerField()
         ids = serializers.ListField(child=serializers.IntegerField())
         scope = ScopeRefSerializer()
+        project = serializers.CharField(allow_null=True)
         dry_run = serializers.BooleanField()
 
     @extend_schema(
@@ -328,7 +359,8 @@ class MemoryDeleteByQueryApi(ApiView):
             "versions at that scope that match are deleted too, and so are the older versions each match "
             "superseded. A query with no searchable word → 400 `empty_query`; over 1,000 matches → 400 "
             "`too_many_matches`; a match that is an admin-curated `policy` memory, unless the key has the `admin` "
-            "permission → 403 `policy_protected` (nothing deleted). Use `dry_run` to preview."
+            "permission → 403 `policy_protected` (nothing deleted). Use `dry_run` to preview. With `project`, "
+            "only that project's memories under `scope` (404 `unknown_project`); without, never a project's."
         ),
         request=DeleteByQueryInputSerializer,
         responses={200: DeleteByQueryOutputSerializer, **error_responses(400, 403, 404)},
@@ -345,6 +377,7 @@ class MemoryDeleteByQueryApi(ApiView):
                     "deleted": 2,
                     "ids": [17, 18],
                     "scope": {"level": "user", "key": "albert", "tag": "user:albert"},
+                    "project": None,
                     "dry_run": False,
                 },
             ),
@@ -361,12 +394,16 @@ class MemoryDeleteByQueryApi(ApiView):
             scope=scope,
             dry_run=data["dry_run"],
             curator=key_is_curator(self.api_key),
+            project=data.get("project") or None,
         )
         return Response(
             {
                 "deleted": result.deleted,
                 "ids": result.ids,
-                "scope": ScopeRefSerializer(result.scope).data,
+                "scope": ScopeRefSerializer(
+                    result.scope.parent if result.scope.level == PROJECT_LEVEL else result.scope
+                ).data,
+                "project": result.scope.key if result.scope.level == PROJECT_LEVEL else None,
                 "dry_run": result.dry_run,
             }
         )

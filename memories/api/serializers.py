@@ -17,9 +17,22 @@ from orgmemory.api.serializers import ScopeField, ScopeRefSerializer
 MAX_BATCH = 100
 
 
+PROJECT_HELP = (
+    "A project sub-scope under the scope (a user or team node), e.g. `alpha`: created by its first write; reads "
+    "and deletes that name it see the chain's memories plus that project's (404 `unknown_project` if none)."
+)
+
+
+def project_field() -> serializers.CharField:
+    return serializers.CharField(
+        max_length=128, required=False, allow_null=True, allow_blank=True, help_text=PROJECT_HELP
+    )
+
+
 class MemoryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    scope = ScopeRefSerializer()
+    scope = ScopeRefSerializer(source="home_scope", help_text="The node it lives at (a project's owner node).")
+    project = serializers.CharField(allow_null=True, help_text="Its project, or null for the node's own memories.")
     kind = serializers.ChoiceField(choices=MemoryKind.choices)
     title = serializers.CharField()
     content = serializers.CharField()
@@ -45,6 +58,7 @@ class MemoryInputSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
     kind = serializers.ChoiceField(choices=MemoryKind.choices, default=MemoryKind.FACT)
     scope = ScopeField(required=False, allow_null=True, help_text="Default: the user's own scope.")
+    project = project_field()
     metadata = serializers.DictField(child=serializers.JSONField(), required=False, default=dict)
     app_name = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
     session_id = serializers.CharField(max_length=256, required=False, allow_blank=True, default="")
@@ -53,12 +67,14 @@ class MemoryInputSerializer(serializers.Serializer):
 
 class MemoryBatchInputSerializer(serializers.Serializer):
     user_id = serializers.CharField(max_length=128, required=False, help_text="Default user_id of every item.")
+    project = project_field()  # the default project of every item
     memories = serializers.ListField(child=MemoryInputSerializer(), min_length=1, max_length=MAX_BATCH)
 
 
 class MemoryWriteOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     scope = ScopeRefSerializer()
+    project = serializers.CharField(allow_null=True)
     kind = serializers.ChoiceField(choices=MemoryKind.choices)
     created_at = serializers.DateTimeField()
     created = serializers.BooleanField(help_text="False when an existing memory was returned.")
@@ -70,7 +86,8 @@ class MemoryWriteOutputSerializer(serializers.Serializer):
         memory = result.memory
         return {
             "id": memory.pk,
-            "scope": ScopeRefSerializer(memory.scope).data,
+            "scope": ScopeRefSerializer(memory.home_scope).data,
+            "project": memory.project,
             "kind": memory.kind,
             "created_at": serializers.DateTimeField().to_representation(memory.created_at),
             "created": result.created,
@@ -99,6 +116,7 @@ _WRITE_RESPONSE = PolymorphicProxySerializer(
 _WRITE_EXAMPLE = {
     "id": 412,
     "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
+    "project": None,
     "kind": "fact",
     "created_at": "2025-05-02T09:30:00Z",
     "created": True,
@@ -109,6 +127,7 @@ _WRITE_EXAMPLE = {
 _MEMORY_EXAMPLE = {
     "id": 412,
     "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
+    "project": None,
     "kind": "fact",
     "title": "Deploys",
     "content": "The platform team deploys with Argo CD.",

@@ -10,7 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from memories.api.base import ApiView
-from memories.api.common import USER_ID_HELP, USER_ID_PARAM, _agent, key_is_curator
+from memories.api.common import PROJECT_PARAM, USER_ID_HELP, USER_ID_PARAM, _agent, key_is_curator
+from memories.api.serializers import project_field
 from memories.services.sessions import session_delete, session_ingest
 from orgmemory.api.serializers import error_responses
 
@@ -31,6 +32,7 @@ class SessionIngestApi(ApiView):
         app_name = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
         user_id = serializers.CharField(max_length=128, help_text=USER_ID_HELP)
         session_id = serializers.CharField(max_length=256)
+        project = project_field()
         events = serializers.ListField(child=SessionEventSerializer(), max_length=MAX_EVENTS)
 
     class SessionIngestOutputSerializer(serializers.Serializer):
@@ -44,9 +46,10 @@ class SessionIngestApi(ApiView):
         tags=["sessions"],
         summary="Remember an ADK session's events",
         description=(
-            "Each event with text becomes an `event` memory at the user's own scope (the ADK author and timestamp "
-            "in its metadata). Idempotent per event id: re-sending the session stores only new events. 201 when "
-            "anything was created, else 200. All or nothing: a bad event fails the call with its index."
+            "Each event with text becomes an `event` memory at the user's own scope (in its `project` when "
+            "given; the ADK author and timestamp in its metadata). Idempotent per event id: re-sending the "
+            "session stores only new events. 201 when anything was created, else 200. All or nothing: a bad "
+            "event fails the call with its index."
         ),
         request=SessionIngestInputSerializer,
         responses={
@@ -90,6 +93,7 @@ class SessionIngestApi(ApiView):
             app_name=data["app_name"],
             session_id=data["session_id"],
             events=data["events"],
+            project=data.get("project") or None,
         )
         body = {
             "session_id": data["session_id"],
@@ -113,8 +117,9 @@ class SessionDeleteApi(ApiView):
         summary="Forget what a user's session stored",
         description="Deletes the memories this user wrote in the session, with the older versions they "
         "superseded and their graph links. A key restricted to a subtree deletes only the session's memories "
-        "inside it. 0 for a session that stored nothing.",
-        parameters=[USER_ID_PARAM],
+        "inside it. 0 for a session that stored nothing. Without `project` a project's memories stay; with it, "
+        "only that project's go (404 `unknown_project`).",
+        parameters=[USER_ID_PARAM, PROJECT_PARAM],
         responses={
             200: OpenApiResponse(
                 SessionDeleteOutputSerializer,
@@ -131,5 +136,6 @@ class SessionDeleteApi(ApiView):
             session_id=session_id,
             within=self.api_key.scope,
             curator=key_is_curator(self.api_key),
+            project=request.query_params.get("project") or None,
         )
         return Response({"session_id": session_id, "deleted": deleted})

@@ -25,7 +25,7 @@ def memories_visible(
     memories = (
         Memory.objects.live()
         .filter(tenant=tenant, scope_id__in=list(chain_ids))
-        .select_related("scope")
+        .select_related("scope__parent")  # a project memory is shown at its owner node
         .defer(*_HEAVY_FIELDS)
     )
     if kind:

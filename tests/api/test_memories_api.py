@@ -34,6 +34,7 @@ class TestCreate:
         assert body == {
             "id": memory.pk,
             "scope": {"level": "user", "key": "albert", "tag": "user:albert"},
+            "project": None,
             "kind": "fact",
             "created_at": memory.created_at.isoformat().replace("+00:00", "Z"),
             "created": True,
@@ -267,6 +268,7 @@ class TestList:
         assert item == {
             "id": memory.pk,
             "scope": {"level": "user", "key": "albert", "tag": "user:albert"},
+            "project": None,
             "kind": "fact",
             "title": "Deploys",
             "content": "Deploys use Argo.",
@@ -489,6 +491,7 @@ class TestDeleteByQuery:
             "deleted": 1,
             "ids": [notes["dark"].pk],
             "scope": {"level": "user", "key": "albert", "tag": "user:albert"},
+            "project": None,
             "dry_run": False,
         }
         assert set(Memory.objects.values_list("pk", flat=True)) == {

@@ -62,6 +62,7 @@ class TestResults:
             "title": "",
             "kind": "fact",
             "scope": {"level": "team", "key": "platform", "tag": "team:platform"},
+            "project": None,
             "score": top["score"],
             "author": "admin:test",
             "created_at": memory.created_at.isoformat().replace("+00:00", "Z"),
