@@ -26,7 +26,7 @@ from rest_framework.exceptions import ValidationError as DrfValidationError
 from graph.api import EntityNeighboursApi, neighbourhood_as_dict
 from memories.api.auth import AUTH_SCHEME, MAX_KEY_CHARS
 from memories.api.base import ApiView, Caller
-from memories.api.common import _agent, key_is_curator
+from memories.api.common import _agent, key_is_curator, visible_scope_ids
 from memories.api.serializers import MemoryInputSerializer, MemoryWriteOutputSerializer
 from memories.api.throttling import bad_key_counter, client_address
 from memories.models import ApiKey
@@ -48,7 +48,8 @@ INSTRUCTIONS = (
     "one user_id and sees only that user's scope chain. Before a task, call `recall` for a short cited block "
     "(on-topic policies first); `search` for ranked memories; `remember` to store a fact, preference or policy "
     "(default: private to the user; `scope` such as team:platform to share); `forget` to delete one memory by "
-    "id; `neighbours` for an entity's typed relationships."
+    "id; `neighbours` for an entity's typed relationships. Give `project` (e.g. alpha) to work inside one project: "
+    "its memories are seen, written and forgotten only when it is named."
 )
 
 
@@ -117,7 +118,12 @@ def _validated(serializer: type, data: dict[str, Any]) -> dict[str, Any]:
 
 def _search(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
     data = _validated(SearchInputSerializer, {"user_id": caller.member.user_id, **arguments})
-    options = SearchOptions(top_k=data["top_k"], kinds=tuple(data["kinds"]), scopes=tuple(data["scopes"]))
+    options = SearchOptions(
+        top_k=data["top_k"],
+        kinds=tuple(data["kinds"]),
+        scopes=tuple(data["scopes"]),
+        project=data.get("project") or None,
+    )
     result = search_memories(tenant=actor.tenant, user_id=caller.member.user_id, query=data["query"], options=options)
     return result_as_dict(result)
 
@@ -131,6 +137,7 @@ def _remember(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
         title=data.get("title", ""),
         kind=data["kind"],
         scope=actor.writable_scope(data.get("scope")),
+        project=data.get("project") or None,
         metadata=data.get("metadata") or {},
         source_app=data.get("app_name", ""),
     )
@@ -146,19 +153,25 @@ def _recall(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
         budget_chars=data.get("budget_chars"),
         budget_tokens=data.get("budget_tokens"),
         kinds=tuple(data["kinds"]),
+        project=data.get("project") or None,
     )
     return block.as_dict()
 
 
-def _forget(*, actor: ApiView, caller: Caller, memory_id: Any) -> dict:
+def _forget(*, actor: ApiView, caller: Caller, memory_id: Any, project: Any = None) -> dict:
     if isinstance(memory_id, bool) or not isinstance(memory_id, int) or memory_id < 1:
         raise ToolError("validation_error: memory_id must be a positive integer")
-    memory = memory_get_visible(tenant=actor.tenant, chain_ids=caller.chain_ids, memory_id=memory_id)
+    scope_ids = visible_scope_ids(tenant=actor.tenant, caller=caller, project=project)
+    memory = memory_get_visible(tenant=actor.tenant, chain_ids=scope_ids, memory_id=memory_id)
     if memory is None:
         raise NotFound(f"no memory {memory_id} visible to {caller.member.user_id}", code="memory_not_found")
     actor.check_key_may_write(memory.scope)
     deleted = memory_delete_by_member(
-        tenant=actor.tenant, member=caller.member, memory=memory, curator=key_is_curator(actor.api_key)
+        tenant=actor.tenant,
+        member=caller.member,
+        memory=memory,
+        curator=key_is_curator(actor.api_key),
+        project=project or None,
     )
     return {"deleted": deleted, "ids": [memory_id]}
 
@@ -200,15 +213,20 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         "Returns results with id, content, kind, scope, score, and no_relevant_memory when nothing is relevant.",
     )
     async def search(
-        user_id: str, query: str, ctx: Context, top_k: int = 10, kinds: list[str] | None = None
+        user_id: str,
+        query: str,
+        ctx: Context,
+        top_k: int = 10,
+        kinds: list[str] | None = None,
+        project: str | None = None,
     ) -> dict[str, Any]:
-        return await run(ctx, "read", user_id, _search, query=query, top_k=top_k, kinds=kinds)
+        return await run(ctx, "read", user_id, _search, query=query, top_k=top_k, kinds=kinds, project=project)
 
     @server.tool(
         name="remember",
         description="Store a memory for the user: kind fact (default), preference, policy, event or note; scope "
-        "a tag such as team:platform to share it (default: private to the user). Exact duplicates are not stored "
-        "twice.",
+        "a tag such as team:platform to share it (default: private to the user); project (e.g. alpha) to keep it "
+        "inside one project under that scope. Exact duplicates are not stored twice.",
     )
     async def remember(
         user_id: str,
@@ -217,6 +235,7 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         title: str = "",
         kind: str = "fact",
         scope: str | None = None,
+        project: str | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         return await run(
@@ -228,6 +247,7 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
             title=title,
             kind=kind,
             scope=scope,
+            project=project,
             metadata=metadata,
             app_name="mcp",
         )
@@ -245,6 +265,7 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         budget_chars: int | None = None,
         budget_tokens: int | None = None,
         kinds: list[str] | None = None,
+        project: str | None = None,
     ) -> dict[str, Any]:
         return await run(
             ctx,
@@ -255,6 +276,7 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
             budget_chars=budget_chars,
             budget_tokens=budget_tokens,
             kinds=kinds,
+            project=project,
         )
 
     @server.tool(
@@ -262,8 +284,8 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         description="Delete one memory by id (as returned by search or recall) for the user: it must be visible "
         "to them and at a level agents may write. Needs the key's delete permission.",
     )
-    async def forget(user_id: str, memory_id: int, ctx: Context) -> dict[str, Any]:
-        return await run(ctx, "delete", user_id, _forget, memory_id=memory_id)
+    async def forget(user_id: str, memory_id: int, ctx: Context, project: str | None = None) -> dict[str, Any]:
+        return await run(ctx, "delete", user_id, _forget, memory_id=memory_id, project=project)
 
     @server.tool(
         name="neighbours",

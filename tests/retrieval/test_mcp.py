@@ -138,6 +138,7 @@ def test_the_tools_end_to_end_over_http(acme, globex, mcp_url):
         "id": written["id"],
         "kind": "policy",
         "scope": "team:platform",
+        "project": None,
         "line": f"- [policy #{written['id']}] Deploy days: The platform team deploys on Tuesdays and Thursdays "
         "after 10:00.",
         "pinned": True,
@@ -150,6 +151,36 @@ def test_the_tools_end_to_end_over_http(acme, globex, mcp_url):
     assert data(out["forget"]) == {"deleted": 1, "ids": [written["id"]]}
     assert written["id"] not in {hit["id"] for hit in data(out["after"])["results"]}
     assert not Memory.objects.filter(tenant=globex, content__contains="Tuesdays").exists()
+
+
+def test_project_memories_over_mcp_are_seen_and_forgotten_only_by_naming_the_project(acme, mcp_url):
+    plain = key(acme)
+    question = {"user_id": "albert", "query": "when is the alpha launch?"}
+
+    async def calls(session: ClientSession):
+        out = {}
+        out["remember"] = await session.call_tool(
+            "remember", {"user_id": "albert", "content": "The alpha launch is on 3 June.", "project": "alpha"}
+        )
+        memory_id = data(out["remember"])["id"]
+        out["plain"] = await session.call_tool("search", question)
+        out["alpha"] = await session.call_tool("search", {**question, "project": "alpha"})
+        out["unknown"] = await session.call_tool("search", {**question, "project": "gamma"})
+        out["forget plain"] = await session.call_tool("forget", {"user_id": "albert", "memory_id": memory_id})
+        out["forget"] = await session.call_tool(
+            "forget", {"user_id": "albert", "memory_id": memory_id, "project": "alpha"}
+        )
+        return out
+
+    out = asyncio.run(over_http(mcp_url, plain, calls))
+
+    written = data(out["remember"])
+    assert (written["scope"]["tag"], written["project"]) == ("user:albert", "alpha")
+    assert written["id"] not in {hit["id"] for hit in data(out["plain"])["results"]}
+    assert data(out["alpha"])["results"][0]["id"] == written["id"]
+    assert error_text(out["unknown"]).startswith("unknown_project")
+    assert error_text(out["forget plain"]).startswith("memory_not_found")
+    assert data(out["forget"]) == {"deleted": 1, "ids": [written["id"]]}
 
 
 def test_refusals_are_tool_errors_with_the_apis_codes(acme, globex, mcp_url):
