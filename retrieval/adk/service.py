@@ -160,6 +160,11 @@ class OrgMemoryService(BaseMemoryService):
     Configured by arguments or the ``ORGMEMORY_URL`` / ``ORGMEMORY_API_KEY`` environment variables (ValueError
     naming the variable when missing). Every API failure raises ``OrgMemoryError``; connection errors are retried
     once. Safe to share between event loops (one HTTP client per loop); ``await aclose()`` when done.
+
+    ``project`` scopes the service to one project sub-scope (as adk-rust's ``supports_project_scoping``): sessions
+    and memories it writes go into that project under their scope, its searches, answers and recalls see the
+    user's chain plus that project, and it deletes only that project's memories. Without it, no call ever touches
+    a project's memories.
     """
 
     def __init__(
@@ -170,10 +175,14 @@ class OrgMemoryService(BaseMemoryService):
         timeout: float = DEFAULT_TIMEOUT,
         top_k: int = DEFAULT_TOP_K,
         retry_delay: float = DEFAULT_RETRY_DELAY,
+        project: str | None = None,
     ) -> None:
         if not 1 <= top_k <= MAX_TOP_K:
             raise ValueError(f"top_k must be between 1 and {MAX_TOP_K}, got {top_k!r}")
+        if project is not None and (not isinstance(project, str) or not project.strip()):
+            raise ValueError(f"project must be a non-empty string or None, got {project!r}")
         self.top_k = top_k
+        self.project = project
         self._http = OrgMemoryHttp(
             base_url=resolve_base_url(base_url),
             api_key=resolve_api_key(api_key),
@@ -190,7 +199,12 @@ class OrgMemoryService(BaseMemoryService):
         return self._http.timeout
 
     def __repr__(self) -> str:
-        return f"OrgMemoryService(base_url={self.base_url!r})"  # never the key
+        project = f", project={self.project!r}" if self.project else ""
+        return f"OrgMemoryService(base_url={self.base_url!r}{project})"  # never the key
+
+    def _scoped(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """``payload`` with the service's project, if it has one."""
+        return {**payload, "project": self.project} if self.project else payload
 
     # --- writes ---------------------------------------------------------------------------------------------
 
@@ -220,7 +234,9 @@ class OrgMemoryService(BaseMemoryService):
             await self._http.request(
                 "POST",
                 "/sessions",
-                json={"app_name": app_name, "user_id": user_id, "session_id": session_id, "events": chunk},
+                json=self._scoped(
+                    {"app_name": app_name, "user_id": user_id, "session_id": session_id, "events": chunk}
+                ),
             )
 
     async def add_memory(
@@ -236,14 +252,16 @@ class OrgMemoryService(BaseMemoryService):
         the memory's fields; other keys go to its metadata. Without ``scope`` a memory is private to the user."""
         items = [memory_item(entry, app_name=app_name, defaults=custom_metadata) for entry in memories]
         for chunk in _chunks(items, MEMORIES_PER_REQUEST):
-            await self._http.request("POST", "/memories", json={"user_id": user_id, "memories": chunk})
+            await self._http.request("POST", "/memories", json=self._scoped({"user_id": user_id, "memories": chunk}))
 
     async def delete_memory(self, *, app_name: str, user_id: str, memory_id: str | None = None) -> None:
         """Delete one memory by the id ``search_memory`` returned (needs the key's ``delete`` permission). No id:
         nothing to do. A memory the user cannot see is ``OrgMemoryError`` 404."""
         if not memory_id:
             return
-        await self._http.request("DELETE", f"/memories/{quote(str(memory_id), safe='')}", params={"user_id": user_id})
+        await self._http.request(
+            "DELETE", f"/memories/{quote(str(memory_id), safe='')}", params=self._scoped({"user_id": user_id})
+        )
 
     # --- reads ----------------------------------------------------------------------------------------------
 
@@ -296,7 +314,7 @@ class OrgMemoryService(BaseMemoryService):
             request["budget_tokens"] = budget_tokens
         if kinds:
             request["kinds"] = list(kinds)
-        body = await self._http.request("POST", "/recall", json=request) or {}
+        body = await self._http.request("POST", "/recall", json=self._scoped(request)) or {}
         return OrgMemoryRecall(
             block=str(body.get("block") or ""),
             items=tuple(
@@ -320,7 +338,7 @@ class OrgMemoryService(BaseMemoryService):
         request: dict[str, Any] = {"user_id": user_id, "query": query, "top_k": top_k, "app_name": app_name}
         if synthesize:
             request["synthesize"] = True
-        return await self._http.request("POST", "/search", json=request) or {}
+        return await self._http.request("POST", "/search", json=self._scoped(request)) or {}
 
     # --- lifecycle ------------------------------------------------------------------------------------------
 
