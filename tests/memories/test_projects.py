@@ -12,7 +12,7 @@ from memories.services.deletion import memories_delete_by_query, memory_delete_b
 from memories.services.erasure import user_erase
 from memories.services.memory import Author, memory_create, memory_update
 from memories.services.sessions import session_delete, session_ingest
-from orgmemory.errors import NotFound, PermissionDenied, ValidationFailed
+from orgmemory.errors import DomainError, NotFound, PermissionDenied, ValidationFailed
 from retrieval.recall import recall_block
 from retrieval.services import SearchOptions, search_memories
 
@@ -235,3 +235,32 @@ def test_the_admin_tree_shows_projects_under_their_owner_only_to_their_tenants_a
     assert html.count(cell("project:alpha")) == 4  # albert's, bea's, platform's, data's — not globex albert's
     assert html.index(cell("team:platform")) < html.index(cell("project:alpha"))
     assert html.count(cell("project:beta")) == 1
+
+
+def test_a_refused_write_creates_no_project(acme):
+    from memories.models import Policy
+    from memories.services.memory import memory_create_batch
+
+    Policy.objects.filter(tenant=acme, scope__isnull=True).update(max_content_bytes=100)
+    projects = Scope.objects.filter(tenant=acme, level=PROJECT_LEVEL)
+    with pytest.raises(ValidationFailed):  # the second item is refused: all or nothing, no project either
+        memory_create_batch(
+            tenant=acme,
+            author=agent(acme, "albert"),
+            items=[{"content": "fine", "project": "alpha"}, {"content": "", "project": "beta"}],
+        )
+    with pytest.raises(PermissionDenied):  # a team off albert's chain
+        write(acme, "albert", "sneaky", scope="team:data", project="gamma")
+    with pytest.raises(DomainError) as too_big:  # over the tenant's size limit
+        write(acme, "albert", "x" * 200, project="delta")
+    assert too_big.value.code == "content_too_large"
+    assert not projects.exists() and not Memory.objects.filter(tenant=acme).exists()
+    partial = memory_create_batch(
+        tenant=acme,
+        author=agent(acme, "albert"),
+        items=[{"content": "kept", "project": "alpha"}, {"content": "x" * 200, "project": "alpha"}],
+        partial=True,
+    )
+    assert [result.error is None for result in partial] == [True, False]
+    assert [node.key for node in projects] == ["alpha"]
+    assert Memory.objects.get(tenant=acme).scope.key == "alpha"
