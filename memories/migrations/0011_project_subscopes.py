@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memories', '0008_warnings_without_quotes'),
+        ('memories', '0010_citus_keys'),
     ]
 
     operations = [
