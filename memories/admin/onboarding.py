@@ -28,6 +28,7 @@ from django.urls import path
 from django.views.decorators.http import require_POST
 
 from memories.admin.base import tenants_for
+from memories.curation.services import admin_log_tenant_record
 from memories.models import Tenant
 from memories.orgchart import OrgChartError, OrgChartPlan, parse_org_chart
 from memories.services import tenant_onboard
@@ -319,13 +320,14 @@ def _log(request, tenant: Tenant, result) -> None:
         "API keys created": len(result.api_keys),
     }
     summary = ", ".join(f"{count} {what}" for what, count in counts.items() if count)
-    LogEntry.objects.log_actions(
+    entry = LogEntry.objects.log_actions(
         user_id=request.user.pk,
         queryset=[tenant],
         action_flag=CHANGE if diff.tenant_exists else ADDITION,
         change_message=f"Onboarded from an org chart{' (re-sync)' if diff.sync else ''}: {summary or 'no change'}.",
         single_object=True,
     )
+    admin_log_tenant_record(entries=[entry], tenant_ids=[tenant.pk])  # the tenant's audit log shows it
 
 
 app_name = "onboarding"

@@ -12,6 +12,7 @@ from django.contrib.auth.models import Permission, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from memories.admin.onboarding import ONBOARD_PERMISSIONS
+from memories.curation.models import AdminLogTenant
 from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant, TenantStaff
 from memories.services import api_key_authenticate
 from memories.services.memory import Author, memory_create
@@ -282,6 +283,7 @@ def test_a_re_sync_needs_a_choice_per_leaver_and_applies_it(acme_admin_client, a
     entry = LogEntry.objects.get(object_id=str(acme.pk), content_type__model="tenant")
     assert (entry.user.username, entry.action_flag) == ("acme-admin", CHANGE)
     assert entry.change_message == "Onboarded from an org chart (re-sync): 1 leavers."
+    assert AdminLogTenant.objects.get(log_entry=entry).tenant_id == acme.pk  # in the tenant's audit log
 
 
 def test_an_altered_chart_or_token_is_refused(acme_admin_client, acme):
