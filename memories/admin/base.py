@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import QuerySet
@@ -139,6 +140,43 @@ class TenantScopedModelAdmin(admin.ModelAdmin):
         entry = super().log_change(request, obj, message)
         admin_log_tenant_record(entries=[entry], tenant_ids=[self._object_tenant_id(obj)])
         return entry
+
+    def response_action(self, request, queryset):
+        """Django logs no admin action but "delete selected": a completed action (one that redirects back to the
+        list) also leaves an entry per selected row — a deletion when the row is gone afterwards, else a change."""
+        action = request.POST.get("action", "")
+        selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        select_across = request.POST.get("select_across") == "1"
+        targets = []
+        if action and action != "delete_selected" and (selected or select_across):
+            targets = list(queryset if select_across else queryset.filter(pk__in=selected))
+        response = super().response_action(request, queryset)
+        if targets and response is not None and response.status_code == 302:
+            self._log_action_run(request, action, targets)
+        return response
+
+    def _log_action_run(self, request, action: str, targets: list) -> None:
+        from django.contrib.admin.models import CHANGE, DELETION, LogEntry
+
+        known = self.get_actions(request).get(action)
+        description = str(known[2]) if known else action
+        remaining = set(
+            self.model._default_manager.filter(pk__in=[obj.pk for obj in targets]).values_list("pk", flat=True)
+        )
+        for flag, objects in (
+            (CHANGE, [obj for obj in targets if obj.pk in remaining]),
+            (DELETION, [obj for obj in targets if obj.pk not in remaining]),
+        ):
+            if objects:
+                entries = LogEntry.objects.log_actions(
+                    user_id=request.user.pk,
+                    queryset=objects,
+                    action_flag=flag,
+                    change_message=f"Ran the action “{description}”.",
+                )
+                admin_log_tenant_record(
+                    entries=list(entries), tenant_ids=[self._object_tenant_id(obj) for obj in objects]
+                )
 
     def log_deletions(self, request, queryset):
         objects = list(queryset)

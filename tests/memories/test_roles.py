@@ -322,3 +322,44 @@ def test_auditors_and_curators_read_the_log_as_their_role_allows(client, acme):
     assert client.post(f"{AUDIT}{addition.pk}/delete/", {"post": "yes"}).status_code == 403
     assert LogEntry.objects.filter(pk=addition.pk, action_flag=ADDITION).exists()
     assert not LogEntry.objects.filter(action_flag=CHANGE).exists()
+
+
+def test_admin_actions_are_logged_per_row_with_their_tenant(client, acme, key, memory):
+    admin = staff("acme-admin", TENANT_ADMIN, acme)
+    client.force_login(admin)
+
+    revoked = client.post(KEYS, {"action": "revoke_keys", "_selected_action": [key.pk]})
+    made = client.post(MEMORIES, {"action": "make_policy", "_selected_action": [memory.pk]})
+
+    assert revoked.status_code == 302 and made.status_code == 302
+    key_entry = LogEntry.objects.get(user=admin, object_id=str(key.pk), content_type__model="apikey")
+    memory_entry = LogEntry.objects.get(user=admin, object_id=str(memory.pk), content_type__model="memory")
+    assert (key_entry.action_flag, key_entry.change_message) == (CHANGE, "Ran the action “Revoke selected keys”.")
+    assert (memory_entry.action_flag, memory_entry.change_message) == (CHANGE, "Ran the action “Make policy”.")
+    assert set(
+        AdminLogTenant.objects.filter(log_entry__in=[key_entry, memory_entry]).values_list("tenant_id", flat=True)
+    ) == {acme.pk}
+    auditor = Client()
+    auditor.force_login(staff("acme-auditor", AUDITOR, acme))
+    assert "Ran the action “Revoke selected keys”." in auditor.get(AUDIT).content.decode()
+
+
+def test_an_action_that_deletes_is_logged_as_deletions(client, acme, globex):
+    from graph.models import Entity, EntityLink
+
+    memory = write(acme, "Alice Smith leads the platform team.")
+    alice = Entity.objects.create(tenant=acme, name="Alice Smith", norm="alice smith", kind="person", mention_count=1)
+    link = EntityLink.objects.create(tenant=acme, memory=memory, subject=alice, relationship="mentioned", confidence=1)
+    admin = staff("acme-admin", TENANT_ADMIN, acme)
+    client.force_login(admin)
+
+    confirm = client.post("/admin/graph/entitylink/", {"action": "delete_links", "_selected_action": [link.pk]})
+    done = client.post(
+        "/admin/graph/entitylink/", {"action": "delete_links", "_selected_action": [link.pk], "post": "yes"}
+    )
+
+    assert confirm.status_code == 200 and done.status_code == 302
+    assert not EntityLink.objects.filter(pk=link.pk).exists()
+    entry = LogEntry.objects.get(user=admin, object_id=str(link.pk))
+    assert entry.action_flag == DELETION
+    assert AdminLogTenant.objects.get(log_entry=entry).tenant_id == acme.pk
