@@ -52,15 +52,54 @@ def entities_of(tenant) -> dict:
     return {entity.name: entity for entity in Entity.objects.filter(tenant=tenant)}
 
 
-@pytest.fixture
-def seeded_graph(acme, globex, django_capture_on_commit_callbacks) -> SeededGraph:
-    """Acme's and globex's graphs above, written through ``memory_create`` with link extraction run on commit."""
-    with django_capture_on_commit_callbacks(execute=True):
-        memories = {key: remember(acme, text, scope=tag) for key, (tag, text) in ACME_STATEMENTS.items()}
-        globex_memories = {key: remember(globex, text, scope=tag) for key, (tag, text) in GLOBEX_STATEMENTS.items()}
+def _graph_of(acme, globex, memory_ids: dict, globex_memory_ids: dict) -> SeededGraph:
+    from memories.models import Memory
+
+    rows = Memory.objects.in_bulk([*memory_ids.values(), *globex_memory_ids.values()])
     return SeededGraph(
-        memories=memories,
+        memories={key: rows[pk] for key, pk in memory_ids.items()},
         entities=entities_of(acme),
-        globex_memories=globex_memories,
+        globex_memories={key: rows[pk] for key, pk in globex_memory_ids.items()},
         globex_entities=entities_of(globex),
     )
+
+
+def _seed(acme, globex) -> tuple[dict, dict]:
+    """Write both tenants' statements through ``memory_create``; returns their memory ids by statement key."""
+    acme_ids = {key: remember(acme, text, scope=tag).pk for key, (tag, text) in ACME_STATEMENTS.items()}
+    globex_ids = {key: remember(globex, text, scope=tag).pk for key, (tag, text) in GLOBEX_STATEMENTS.items()}
+    return acme_ids, globex_ids
+
+
+@pytest.fixture(scope="module")
+def _committed_graph(django_db_setup, django_db_blocker):
+    """Acme, globex and their graphs, written once per test module and committed (each memory's embedding and link
+    extraction run at its commit, as in production); the tenants are deleted after the module. Tests see them
+    through ``seeded_graph`` inside their own rolled-back transaction, so what a test changes is undone."""
+    from memories.models import Tenant
+    from tests.conftest import ACME_CHART, GLOBEX_CHART, onboard
+
+    with django_db_blocker.unblock():
+        acme, globex = onboard(ACME_CHART), onboard(GLOBEX_CHART)
+        try:
+            yield _seed(acme, globex)
+        finally:
+            Tenant.objects.filter(pk__in=[acme.pk, globex.pk]).delete()
+
+
+@pytest.fixture
+def seeded_graph(_committed_graph, db) -> SeededGraph:
+    """Acme's and globex's graphs above (``acme``/``globex`` of tests/conftest.py, whose onboarding finds them),
+    written through ``memory_create`` with link extraction run on commit. Written once per module (the seeding is
+    the slowest set-up of these tests) and read afresh for each test, which runs in a transaction rolled back at its
+    end. For a test on the live server (whose flush would wipe committed rows), use ``seeded_graph_live``."""
+    from memories.models import Tenant
+
+    acme, globex = Tenant.objects.get(slug="acme"), Tenant.objects.get(slug="globex")
+    return _graph_of(acme, globex, *_committed_graph)
+
+
+@pytest.fixture
+def seeded_graph_live(acme, globex, transactional_db) -> SeededGraph:
+    """The same graph for one test on the transactional database (a live server's test): written by the test."""
+    return _graph_of(acme, globex, *_seed(acme, globex))

@@ -34,10 +34,10 @@ def reloaded(page, previous_loads: int, *, until: str = READY) -> None:
 
 
 def test_graph_page_draws_recentres_and_opens_memories(
-    admin_page, live_server, acme, seeded_graph, page_errors, test_artifacts_dir
+    admin_page, live_server, acme, seeded_graph_live, page_errors, test_artifacts_dir
 ):
     page = admin_page()
-    entities = seeded_graph.entities
+    entities = seeded_graph_live.entities
     acme_robotics = entities["Acme Robotics"]
 
     page.goto(f"{live_server.url}/admin/graph/?tenant={acme.pk}&entity={acme_robotics.pk}&depth=2")
@@ -47,7 +47,7 @@ def test_graph_page_draws_recentres_and_opens_memories(
     assert graph(page, "nodeCount()") == 5
     assert graph(page, "edgeCount()") == 5
     assert graph(page, "nodeIds()") == sorted(
-        seeded_graph.ids("Acme Robotics", "Alice Smith", "Bob Jones", "Carol White", "Stanford University")
+        seeded_graph_live.ids("Acme Robotics", "Alice Smith", "Bob Jones", "Carol White", "Stanford University")
     )
     assert "5 entities and 5 links within 2 hops of Acme Robotics." in page.locator("#kg-status").text_content()
     page.screenshot(path=test_artifacts_dir / "graph_page.png")
@@ -63,7 +63,7 @@ def test_graph_page_draws_recentres_and_opens_memories(
 
     assert graph(page, "centre()") == carol.pk
     assert graph(page, "nodeIds()") == sorted(
-        seeded_graph.ids("Carol White", "Bob Jones", "Acme Robotics", "Alice Smith")
+        seeded_graph_live.ids("Carol White", "Bob Jones", "Acme Robotics", "Alice Smith")
     )
     assert page.evaluate("location.search") == f"?tenant={acme.pk}&depth=2&entity={carol.pk}"
     assert page.locator("#kg-entity").input_value() == "Carol White"
@@ -71,7 +71,7 @@ def test_graph_page_draws_recentres_and_opens_memories(
 
     # a click on the edge Carol —advises→ Bob opens the memory that states it
     advises = next(edge for edge in graph(page, "edges()") if edge["relationship"] == "advises")
-    assert advises["memory"] == seeded_graph.memories["advises"].pk
+    assert advises["memory"] == seeded_graph_live.memories["advises"].pk
     click_on_canvas(page, graph(page, f"edgeScreenPosition({advises['id']})"))
     page.wait_for_url(f"{live_server.url}/admin/memories/memory/{advises['memory']}/change/")
 
@@ -79,9 +79,9 @@ def test_graph_page_draws_recentres_and_opens_memories(
     assert page_errors == []
 
 
-def test_graph_page_search_box_and_filters(admin_page, live_server, acme, seeded_graph, page_errors):
+def test_graph_page_search_box_and_filters(admin_page, live_server, acme, seeded_graph_live, page_errors):
     page = admin_page()
-    entities = seeded_graph.entities
+    entities = seeded_graph_live.entities
 
     page.goto(f"{live_server.url}/admin/graph/")
     page.wait_for_function(READY)
@@ -93,19 +93,19 @@ def test_graph_page_search_box_and_filters(admin_page, live_server, acme, seeded
     page.get_by_role("button", name="Show").click()
     reloaded(page, loads)
     assert graph(page, "centre()") == entities["Stanford University"].pk
-    assert graph(page, "nodeIds()") == sorted(seeded_graph.ids("Stanford University", "Alice Smith"))
+    assert graph(page, "nodeIds()") == sorted(seeded_graph_live.ids("Stanford University", "Alice Smith"))
 
     loads = graph(page, "loads()")
     page.get_by_label("Depth").select_option("2")
     reloaded(page, loads)
     assert graph(page, "nodeIds()") == sorted(
-        seeded_graph.ids("Stanford University", "Alice Smith", "Acme Robotics", "Bob Jones")
+        seeded_graph_live.ids("Stanford University", "Alice Smith", "Acme Robotics", "Bob Jones")
     )
 
     loads = graph(page, "loads()")
     page.get_by_label("Relationship").select_option("attended")
     reloaded(page, loads)
-    assert graph(page, "nodeIds()") == sorted(seeded_graph.ids("Stanford University", "Alice Smith"))
+    assert graph(page, "nodeIds()") == sorted(seeded_graph_live.ids("Stanford University", "Alice Smith"))
 
     page.get_by_label("Entity").fill("no such entity")
     page.get_by_role("button", name="Show").click()
