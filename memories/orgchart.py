@@ -22,6 +22,12 @@ PERMISSIONS = ("read", "write", "delete", "admin")
 #: A level name: a lowercase word (the model validator uses it too).
 LEVEL_PATTERN = r"\A[a-z][a-z0-9_]{0,31}\Z"
 _LEVEL_RE = re.compile(LEVEL_PATTERN)
+# A project sub-scope is a node of this reserved level under a user node or a team node (the level just above
+# users): its key is the project's name, unique under its owner. It is never on a scope chain by itself — a
+# request that names the project adds it (see memories.selectors.tenancy.project_nodes) — so a write, delete or
+# search without a project never touches its memories, and a user's erasure takes the projects under their node.
+# A chart never lists projects and may not use the name as a tree level.
+PROJECT_LEVEL = "project"
 #: A scope key or user id: 1–128 letters, digits and . _ @ + - (the model validator and the services use it too).
 KEY_PATTERN = r"\A[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}\Z"
 _KEY_RE = re.compile(KEY_PATTERN)
@@ -295,6 +301,8 @@ def _parse_levels(raw: Any) -> tuple[str, ...]:
     for level in levels:
         if not _LEVEL_RE.match(level):
             raise OrgChartError(f"level {level!r} must be a lowercase word (a-z, 0-9, _)")
+        if level == PROJECT_LEVEL:
+            raise OrgChartError(f"level {level!r} is reserved for project sub-scopes; name the level otherwise")
     if len(set(levels)) != len(levels):
         raise OrgChartError(f"`levels` lists a level twice: {', '.join(levels)}")
     return levels

@@ -10,16 +10,16 @@ from tree_queries.fields import TreeNodeForeignKey
 from tree_queries.models import TreeNode
 from tree_queries.query import TreeQuerySet
 
-from memories.orgchart import KEY_PATTERN, LEVEL_PATTERN, PERMISSIONS  # noqa: F401  (PERMISSIONS: re-exported)
+from memories.orgchart import (  # noqa: F401  (PERMISSIONS, PROJECT_LEVEL: re-exported)
+    KEY_PATTERN,
+    LEVEL_PATTERN,
+    PERMISSIONS,
+    PROJECT_LEVEL,
+)
 from memories.policy_rules import FIELDS as POLICY_FIELDS
 from memories.policy_rules import policy_errors
 
 DEFAULT_LEVELS = ["org", "corporate", "country", "division", "team", "user"]
-# A project sub-scope is a node of this reserved level under a user node or a team node (the level just above
-# users): its key is the project's name, unique under its owner. It is never on a scope chain by itself — a
-# request that names the project adds it (see memories.selectors.tenancy.project_nodes) — so a write, delete or
-# search without a project never touches its memories, and a user's erasure takes the projects under their node.
-PROJECT_LEVEL = "project"
 
 level_validator = RegexValidator(LEVEL_PATTERN, "A level is a lowercase word (a-z, 0-9, _).")
 key_validator = RegexValidator(

@@ -264,3 +264,47 @@ def test_a_refused_write_creates_no_project(acme):
     assert [result.error is None for result in partial] == [True, False]
     assert [node.key for node in projects] == ["alpha"]
     assert Memory.objects.get(tenant=acme).scope.key == "alpha"
+
+
+def test_an_hr_resync_keeps_projects_with_their_owner_nodes(world):
+    """A chart says nothing of projects: a re-sync neither removes them nor their memories (team projects stay
+    with the team, a member's with the member, who may move)."""
+    from memories.orgchart import parse_org_chart
+    from memories.services import tenant_onboard
+    from tests.conftest import ACME_CHART
+
+    moved = ACME_CHART.replace("members: [albert, bea]", "members: [bea]").replace(
+        "members: [dora]", "members: [dora, albert]"
+    )
+    result = tenant_onboard(plan=parse_org_chart(moved), sync=True, leavers={})
+    removed = [scope.tag for scope in result.diff.scopes_removed]
+    assert not [tag for tag in removed if tag.startswith("project:")]
+    assert Scope.objects.filter(tenant=world, level=PROJECT_LEVEL).count() == 5
+    assert seen(world, "albert", project="alpha") == {"albert global", "albert alpha", "data alpha"}  # now in data
+    assert seen(world, "bea", project="alpha") == {"platform global", "platform alpha", "bea alpha"}
+
+
+def test_a_team_removed_by_a_resync_takes_its_projects_only_when_confirmed(world):
+    from memories.orgchart import parse_org_chart
+    from memories.services import tenant_onboard
+    from tests.conftest import ACME_CHART
+
+    without_data = ACME_CHART.replace(
+        "          - {level: team, key: data, name: Data, members: [dora]}\n", ""
+    ).replace("members: [albert, bea]", "members: [albert, bea, dora]")
+    plan = parse_org_chart(without_data)
+    with pytest.raises(ValidationFailed) as refused:
+        tenant_onboard(plan=plan, sync=True, leavers={})
+    assert "team:data › project:alpha" in refused.value.message
+    assert Scope.objects.filter(tenant=world, level=PROJECT_LEVEL, parent__key="data").exists()
+    result = tenant_onboard(plan=plan, sync=True, leavers={}, delete_scope_memories=True)
+    assert [removal.tag for removal in result.diff.scopes_removed] == ["team:data › project:alpha", "team:data"]
+    assert not Memory.objects.filter(tenant=world, content__startswith="data alpha").exists()
+    assert seen(world, "dora", project="alpha") == {"platform global", "platform alpha"}
+
+
+def test_a_chart_may_not_name_a_level_project():
+    from memories.orgchart import OrgChartError, parse_org_chart
+
+    with pytest.raises(OrgChartError, match="reserved for project sub-scopes"):
+        parse_org_chart("tenant: {slug: x, name: X}\nlevels: [org, project, user]\ntree: [{level: org, key: x}]\n")

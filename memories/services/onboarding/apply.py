@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from memories.models import ApiKey, Member, Policy, Scope, Tenant
+from memories.models import PROJECT_LEVEL, ApiKey, Member, Policy, Scope, Tenant
 from memories.orgchart import OrgChartError, OrgChartPlan
 from memories.services.onboarding.diff import onboarding_diff_locked
 from memories.services.onboarding.resync import onboarding_check_choices, onboarding_sync_apply
@@ -119,7 +119,9 @@ def _apply_plan(plan: OrgChartPlan, result: OnboardResult, *, removing: set[str]
         result.created["tenant"] += 1
         result.changes.append(f"tenant {tenant.slug} created")
     elif tenant.name != plan.tenant_name or tenant.levels != levels:
-        strays = Scope.objects.for_tenant(tenant).exclude(level__in=levels).values_list("level", "key")
+        strays = (
+            Scope.objects.for_tenant(tenant).exclude(level__in=[*levels, PROJECT_LEVEL]).values_list("level", "key")
+        )
         stray = next((level for level, key in strays if f"{level}:{key}" not in removing), None)
         if stray:
             raise OrgChartError(f"levels: existing nodes use level {stray!r}, which the new `levels` drops")
@@ -130,7 +132,7 @@ def _apply_plan(plan: OrgChartPlan, result: OnboardResult, *, removing: set[str]
     else:
         result.unchanged["tenant"] += 1
 
-    existing = {(s.level, s.key): s for s in Scope.objects.for_tenant(tenant)}
+    existing = {(s.level, s.key): s for s in Scope.objects.for_tenant(tenant).exclude(level=PROJECT_LEVEL)}
     for node in plan.nodes:  # parents come before children
         parent = existing[node.parent] if node.parent else None
         scope = existing.get((node.level, node.key))

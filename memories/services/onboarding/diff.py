@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 
 from django.db.models import Count
 
-from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant
+from memories.models import PROJECT_LEVEL, ApiKey, Member, Memory, Policy, Scope, Tenant
 from memories.orgchart import OrgChartPlan
 from memories.services.onboarding.types import (
     KeyCreate,
@@ -79,7 +79,8 @@ def _diff(*, plan: OrgChartPlan, tenant: Tenant | None, sync: bool) -> Onboardin
     scopes = {
         row["id"]: row for row in Scope.objects.for_tenant(tenant).values("id", "level", "key", "name", "parent_id")
     }
-    by_tag = {_tag(row["level"], row["key"]): row for row in scopes.values()}
+    # project nodes are no chart's business: they stay with their owner node (moved, kept or removed with it)
+    by_tag = {_tag(row["level"], row["key"]): row for row in scopes.values() if row["level"] != PROJECT_LEVEL}
     children: dict[int | None, list[int]] = defaultdict(list)
     for row in scopes.values():
         children[row["parent_id"]].append(row["id"])
@@ -100,7 +101,11 @@ def _diff(*, plan: OrgChartPlan, tenant: Tenant | None, sync: bool) -> Onboardin
         return found
 
     def tag_of(scope_id: int | None) -> str | None:
-        return None if scope_id is None else _tag(scopes[scope_id]["level"], scopes[scope_id]["key"])
+        if scope_id is None:
+            return None
+        row = scopes[scope_id]
+        tag = _tag(row["level"], row["key"])
+        return f"{tag_of(row['parent_id'])} › {tag}" if row["level"] == PROJECT_LEVEL else tag
 
     # nodes
     planned_tags = set()
@@ -158,6 +163,9 @@ def _diff(*, plan: OrgChartPlan, tenant: Tenant | None, sync: bool) -> Onboardin
     members_own = {node for scope_id in member_nodes for node in subtree(scope_id)}
     absent_nodes = [
         row["id"] for tag, row in by_tag.items() if tag not in planned_tags and row["id"] not in members_own
+    ]
+    absent_nodes += [  # a removed team's projects go with it (deeper, so removed first)
+        child for node in list(absent_nodes) for child in children[node] if scopes[child]["level"] == PROJECT_LEVEL
     ]
     if not sync:
         diff.untouched_scopes = sorted(tag_of(node_id) for node_id in absent_nodes)
@@ -267,6 +275,7 @@ def _removals(rows: _RowsAt, node_ids: list[int], scopes: dict[int, dict], tag_o
             memories=len(rows.with_history(rows.at_node[node_id])),
             api_keys=rows.keys[node_id],
             policies=rows.policies[node_id],
+            scope_id=node_id,
         )
         for node_id in ordered
     ]

@@ -65,8 +65,7 @@ def onboarding_sync_apply(*, tenant: Tenant, diff: OnboardingDiff, leavers: Mapp
             f"{deleted} at their own node deleted"
         )
     for removal in diff.scopes_removed:
-        level, _, key = removal.tag.partition(":")
-        scope = Scope.objects.for_tenant(tenant).get(level=level, key=key)
+        scope = Scope.objects.for_tenant(tenant).get(pk=removal.scope_id)
         if Scope.objects.filter(parent=scope).exists():  # the diff is computed under lock: a bug, not a race
             raise ValidationFailed(f"{removal.tag} still has nodes below it", code="scope_not_empty")
         ids = list(Memory.objects.for_tenant(tenant).filter(scope=scope).values_list("pk", flat=True))

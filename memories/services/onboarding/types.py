@@ -55,6 +55,7 @@ class ScopeRemove:
     memories: int  # rows at this node, with the older versions they superseded: deleted with it
     api_keys: int  # keys restricted to this node: deleted with it
     policies: int  # the policy override on this node: deleted with it
+    scope_id: int = field(default=0, compare=False)  # the node (a project node's tag is not unique in a tenant)
 
 
 @dataclass(frozen=True)
