@@ -13,7 +13,7 @@ Keyword arm — Okapi BM25 in PostgreSQL (DESIGN §5):
     score(d, q) = Σ_{t ∈ q} idf(t) · tf·(k1 + 1) / (tf + k1·(1 − b + b·|d| / avgdl))
     idf(t)      = ln(1 + (N − df + 0.5) / (df + 0.5))          (Lucene's form: never negative)
 
-with ``k1 = 1.2`` and ``b = 0.75`` (the usual values; rank_bm25's defaults are 1.5 / 0.75). ``N``, ``df`` and the
+with ``k1 = 1.5`` and ``b = 0.5`` (swept on the development sets; rank_bm25's defaults are 1.5 / 0.75). ``N``, ``df`` and the
 average length come from the per-tenant statistics the triggers keep (``retrieval/models.py``). ``|d|`` is the
 number of distinct lexemes of the stored vector (what the vector knows without a scan); ``tf`` is read per query
 lexeme from the stored vector with ``ts_rank``, which for a single-lexeme query and unit weights is
