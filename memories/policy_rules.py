@@ -11,6 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from orgmemory.text import text_problem
+
 AUTHOR_KINDS = ("agent", "admin")  # imports write with the admin's rights
 MEMORY_KINDS = ("fact", "policy", "preference", "event", "note")
 TIER_BOOST_RANGE = (0.01, 10.0)  # a multiplier: 0 would hide a level, anything past 10 drowns every other signal
@@ -105,12 +107,12 @@ def _glossary(value: Any, levels: Sequence[str]) -> list[str]:
         return [f"has {len(value)} entries; at most {GLOSSARY_MAX_ENTRIES}"]
     errors = []
     for key, expansion in value.items():
-        if not isinstance(key, str) or not key.strip() or len(key) > GLOSSARY_MAX_KEY_CHARS or "\x00" in key:
+        if not isinstance(key, str) or not key.strip() or len(key) > GLOSSARY_MAX_KEY_CHARS or text_problem(key):
             errors.append(f"{str(key)[:40]!r}: an acronym is 1–{GLOSSARY_MAX_KEY_CHARS} characters")
         elif not isinstance(expansion, str) or not expansion.strip() or len(expansion) > GLOSSARY_MAX_VALUE_CHARS:
             errors.append(f"{key}: the expansion must be text of 1–{GLOSSARY_MAX_VALUE_CHARS} characters")
-        elif "\x00" in expansion:
-            errors.append(f"{key}: the expansion contains a NUL byte")
+        elif text_problem(expansion):
+            errors.append(f"{key}: the expansion contains a NUL byte or is not valid UTF-8")
     return errors
 
 

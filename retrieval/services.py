@@ -33,6 +33,7 @@ from memories.indexing_text import expand_glossary
 from memories.models import Memory, MemoryKind, Scope, Tenant
 from memories.selectors import project_name_clean
 from orgmemory.errors import NotFound, ValidationFailed
+from orgmemory.text import NUL_BYTE, text_problem
 from retrieval import selectors
 from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
 from retrieval.relational_query import (
@@ -438,17 +439,16 @@ def _ms(start: float) -> float:
 def _clean_query(query: Any) -> str:
     if not isinstance(query, str):
         raise ValidationFailed("query must be a string", details={"query": ["must be a string"]})
-    if "\x00" in query:
-        raise ValidationFailed("query contains a NUL byte", code="nul_byte", details={"query": ["NUL byte"]})
+    problem = text_problem(query)
+    if problem == NUL_BYTE:
+        raise ValidationFailed("query contains a NUL byte", code=NUL_BYTE, details={"query": ["NUL byte"]})
     query = query.strip()
     if not query:
         raise ValidationFailed("query is empty", code="empty_query", details={"query": ["must not be empty"]})
     if len(query) > MAX_QUERY_CHARS:
         raise ValidationFailed(f"query is longer than {MAX_QUERY_CHARS} characters", details={"query": ["too long"]})
-    try:
-        query.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationFailed("query is not valid Unicode", code="invalid_encoding", details={"query": ["bad"]})
+    if problem is not None:
+        raise ValidationFailed("query is not valid Unicode", code=problem, details={"query": ["bad"]})
     return query
 
 

@@ -14,6 +14,7 @@ from memories.selectors import project_name_clean, project_nodes, scope_chain_fo
 from memories.services.memory import Author, memories_check_may_delete, memories_delete, memory_create_batch
 from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import ValidationFailed
+from orgmemory.text import text_problem
 
 SESSION_ID_MAX = 256
 
@@ -28,9 +29,9 @@ class SessionIngestResult:
 def _clean_session_id(session_id: Any) -> str:
     if not isinstance(session_id, str) or not session_id.strip():
         raise ValidationFailed("session_id is required", details={"session_id": ["must be a non-empty string"]})
-    if "\x00" in session_id or len(session_id) > SESSION_ID_MAX:
+    if text_problem(session_id) or len(session_id) > SESSION_ID_MAX:
         raise ValidationFailed(
-            f"session_id must be at most {SESSION_ID_MAX} characters without NUL bytes",
+            f"session_id must be at most {SESSION_ID_MAX} characters of valid text (no NUL bytes)",
             details={"session_id": ["invalid"]},
         )
     return session_id.strip()
