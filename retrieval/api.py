@@ -147,6 +147,7 @@ class SearchApi(ApiView):
                                     "created_at": "2025-05-02T09:30:00Z",
                                     "metadata": {},
                                     "source": {"app_name": "", "session_id": "", "event_id": ""},
+                                    "project": None,
                                 }
                             ],
                             "degraded": [],
@@ -174,6 +175,7 @@ class SearchApi(ApiView):
                                     "created_at": "2025-05-02T09:30:05Z",
                                     "metadata": {"author": "user", "timestamp": 1746178200.0},
                                     "source": {"app_name": "support", "session_id": "s-1", "event_id": "e1"},
+                                    "project": None,
                                 }
                             ],
                             "degraded": [],
