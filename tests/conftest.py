@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
@@ -75,6 +76,24 @@ def onboard(text: str):
     plan = parse_org_chart(text)
     tenant_onboard(plan=plan)
     return Tenant.objects.get(slug=plan.tenant_slug)
+
+
+@contextlib.contextmanager
+def committed_tenants(django_db_blocker, *charts: str):
+    """Onboard ``charts`` outside any test's transaction, so what is written for them stays committed (on-commit
+    indexing runs at each write's commit, as in production); yields the tenants and deletes them at the end.
+
+    For data many tests of a module only read: a module-scoped fixture writes it once inside this block, and each
+    test reads it in its own transaction (``db``), rolled back at its end so what a test changes is undone. Not for
+    transactional tests (their flush empties every table)."""
+    from memories.models import Tenant
+
+    with django_db_blocker.unblock():
+        tenants = [onboard(chart) for chart in charts]
+        try:
+            yield tenants
+        finally:
+            Tenant.objects.filter(pk__in=[tenant.pk for tenant in tenants]).delete()
 
 
 def remember(tenant, content, *, user=None, scope=None, **kwargs):

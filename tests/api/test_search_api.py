@@ -5,31 +5,44 @@ from __future__ import annotations
 
 import pytest
 
+from memories.models import Memory
 from tests.api.conftest import ALBERT_VISIBLE, error_of
-from tests.conftest import remember
+from tests.conftest import ACME_CHART, GLOBEX_CHART, committed_tenants, remember
 
 pytestmark = pytest.mark.django_db
 
 SEARCH = "/api/v1/search"
 
 
+INDEXED = {  # scope tag (globex's: "globex:" + tag) -> (author: a user id or None for an admin, content)
+    "user:albert": ("albert", "Albert prefers Python examples for Zephyr."),
+    "user:bea": ("bea", "Bea negotiates her Zephyr bonus privately."),
+    "team:platform": (None, "The platform team deploys Zephyr with Argo CD."),
+    "team:data": (None, "The data team runs Zephyr batch jobs on Airflow."),
+    "division:eu": (None, "EU offices close for Zephyr maintenance on Whit Monday."),
+    "org:acme": (None, "Acme's Zephyr fiscal year starts in February."),
+    "team:sales": (None, "Sales tracks Zephyr deals in Salesforce."),
+    "globex:user:albert": ("albert", "Globex albert likes Zephyr in Rust."),
+}
+
+
+@pytest.fixture(scope="module")
+def _indexed_ids(django_db_setup, django_db_blocker) -> dict[str, int]:
+    """INDEXED, written through the service once for this module and committed (embedded and linked at commit)."""
+    with committed_tenants(django_db_blocker, ACME_CHART, GLOBEX_CHART) as (acme, globex):
+        ids = {}
+        for key, (user, content) in INDEXED.items():
+            tenant, tag = (globex, key.removeprefix("globex:")) if key.startswith("globex:") else (acme, key)
+            ids[key] = remember(tenant, content, user=user, scope=None if user else tag).pk
+        yield ids
+
+
 @pytest.fixture
-def indexed(acme, globex, django_capture_on_commit_callbacks):
-    """acme_memories, embedded and linked (the on-commit indexing runs), so every arm can find them."""
-    with django_capture_on_commit_callbacks(execute=True):
-        memories = {
-            "user:albert": remember(acme, "Albert prefers Python examples for Zephyr.", user="albert"),
-            "user:bea": remember(acme, "Bea negotiates her Zephyr bonus privately.", user="bea"),
-            "team:platform": remember(acme, "The platform team deploys Zephyr with Argo CD.", scope="team:platform"),
-            "team:data": remember(acme, "The data team runs Zephyr batch jobs on Airflow.", scope="team:data"),
-            "division:eu": remember(
-                acme, "EU offices close for Zephyr maintenance on Whit Monday.", scope="division:eu"
-            ),
-            "org:acme": remember(acme, "Acme's Zephyr fiscal year starts in February.", scope="org:acme"),
-            "team:sales": remember(acme, "Sales tracks Zephyr deals in Salesforce.", scope="team:sales"),
-            "globex:user:albert": remember(globex, "Globex albert likes Zephyr in Rust.", user="albert"),
-        }
-    return memories
+def indexed(_indexed_ids, db) -> dict:
+    """acme_memories, embedded and linked (the on-commit indexing ran), so every arm can find them: read afresh in
+    this test's transaction (``acme``/``globex`` find the same committed tenants)."""
+    rows = Memory.objects.in_bulk(_indexed_ids.values())
+    return {key: rows[pk] for key, pk in _indexed_ids.items()}
 
 
 def tags(response) -> set[str]:

@@ -76,15 +76,10 @@ def _committed_graph(django_db_setup, django_db_blocker):
     """Acme, globex and their graphs, written once per test module and committed (each memory's embedding and link
     extraction run at its commit, as in production); the tenants are deleted after the module. Tests see them
     through ``seeded_graph`` inside their own rolled-back transaction, so what a test changes is undone."""
-    from memories.models import Tenant
-    from tests.conftest import ACME_CHART, GLOBEX_CHART, onboard
+    from tests.conftest import ACME_CHART, GLOBEX_CHART, committed_tenants
 
-    with django_db_blocker.unblock():
-        acme, globex = onboard(ACME_CHART), onboard(GLOBEX_CHART)
-        try:
-            yield _seed(acme, globex)
-        finally:
-            Tenant.objects.filter(pk__in=[acme.pk, globex.pk]).delete()
+    with committed_tenants(django_db_blocker, ACME_CHART, GLOBEX_CHART) as (acme, globex):
+        yield _seed(acme, globex)
 
 
 @pytest.fixture
