@@ -213,6 +213,28 @@ def playwright(playwright):
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+PLAYWRIGHT_FIXTURES = {"playwright", "browser", "context", "page"}
+
+
+@pytest.fixture(autouse=True)
+def _no_playwright_loop_outside_browser_tests(request):
+    """Once a browser test ran, playwright's loop stays marked as running in the main thread for the rest of the
+    session (see ``playwright`` above), and ``asyncio.run()`` in any later test fails ("cannot be called from a
+    running event loop"). A test that does not use playwright runs with the mark cleared; it is put back after the
+    test, since playwright's next call resumes that loop where it left off."""
+    import asyncio
+
+    loop = asyncio._get_running_loop()
+    if loop is None or PLAYWRIGHT_FIXTURES.intersection(request.fixturenames):
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+
+
 @pytest.fixture
 def page_errors(page) -> list[str]:
     """What went wrong inside ``page`` while the test ran: uncaught exceptions and console errors (a failed load
