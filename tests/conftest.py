@@ -220,19 +220,23 @@ PLAYWRIGHT_FIXTURES = {"playwright", "browser", "context", "page"}
 def _no_playwright_loop_outside_browser_tests(request):
     """Once a browser test ran, playwright's loop stays marked as running in the main thread for the rest of the
     session (see ``playwright`` above), and ``asyncio.run()`` in any later test fails ("cannot be called from a
-    running event loop"). A test that does not use playwright runs with the mark cleared; it is put back after the
-    test, since playwright's next call resumes that loop where it left off."""
+    running event loop"). A test that does not use playwright runs with the mark cleared, and without
+    ``DJANGO_ALLOW_ASYNC_UNSAFE`` (Django's check of ORM calls from async code applies again); both are put back
+    after the test, since playwright's next call resumes that loop where it left off."""
     import asyncio
 
     loop = asyncio._get_running_loop()
     if loop is None or PLAYWRIGHT_FIXTURES.intersection(request.fixturenames):
         yield
         return
+    allowed = os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     asyncio._set_running_loop(None)
     try:
         yield
     finally:
         asyncio._set_running_loop(loop)
+        if allowed is not None:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = allowed
 
 
 @pytest.fixture
