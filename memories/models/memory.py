@@ -132,6 +132,14 @@ class Memory(TenantKeyed, models.Model):
                 name="memory_unindexed",
             ),
             models.Index(fields=["tenant", "source_session"], name="memory_session"),
+            # the tenant dashboard's writes per day (a range of created_at within one tenant)
+            models.Index(fields=["tenant", "created_at"], name="memory_tenant_created"),
+            # the contradiction queue and the dashboard's count: only live rows carrying such a warning (few)
+            models.Index(
+                fields=["tenant"],
+                condition=Q(superseded_by__isnull=True) & Q(warnings__contains=[{"code": "possible_contradiction"}]),
+                name="memory_open_contradiction",
+            ),
         ]
 
     def __str__(self) -> str:
