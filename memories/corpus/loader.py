@@ -117,6 +117,7 @@ class LoadReport:
     chunks: int = 0
     entities: int = 0
     links: int = 0
+    duplicates: int = 0  # generated texts identical to an earlier one at the same scope, not stored
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add(self, stage: str, seconds: float) -> None:
@@ -131,12 +132,22 @@ def _ids(cursor, sequence_of: str, count: int) -> list[int]:
 
 
 def deferred_index_definitions() -> dict[str, str]:
+    """The deferred indexes' definitions: from the catalog, or — for one a failed run dropped and did not build
+    again — from the copy kept beside the embedding cache when it was dropped."""
+    import json
+
+    saved_file = cache_root().parent / "deferred_indexes.json"
+    saved = json.loads(saved_file.read_text()) if saved_file.exists() else {}
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY(%s)",
             [list(DEFERRED_INDEXES)],
         )
-        return dict(cursor.fetchall())
+        found = dict(cursor.fetchall())
+    definitions = {**saved, **found}
+    saved_file.parent.mkdir(parents=True, exist_ok=True)
+    saved_file.write_text(json.dumps(definitions, indent=1))
+    return definitions
 
 
 def indexes_drop(names: list[str]) -> None:
@@ -229,6 +240,7 @@ def _load_tenant(
     report.tenants[tp.slug] = tenant.pk
     report.add("tree", time.perf_counter() - started)
 
+    stored: set[tuple[str, str]] = set()  # (scope tag, content hash): exact duplicates are skipped
     entity_ids: dict[str, int] = {}  # norm -> id
     entity_rows: list[tuple] = []
     mentions: dict[int, set[int]] = {}
@@ -258,6 +270,11 @@ def _load_tenant(
                 entity_rows.append((entity_id, tenant.pk, name[:200], norm[:200], kind, "", 0, now))
             stage_memories, chunk_rows, link_rows = [], [], []
             for memory, memory_id in zip(memories, memory_ids, strict=True):
+                digest = content_hash(memory.content)
+                if (memory.scope, digest) in stored:  # the write path would return the stored twin
+                    report.duplicates += 1
+                    continue
+                stored.add((memory.scope, digest))
                 created = now - timedelta(days=memory.days_ago)
                 author_member = member_ids.get(memory.author)
                 stage_memories.append(
@@ -268,7 +285,7 @@ def _load_tenant(
                         memory.kind,
                         memory.title,
                         memory.content,
-                        content_hash(memory.content),
+                        digest,
                         author_member,
                         tp.user_names.get(memory.author, "import"),
                         created,
@@ -333,7 +350,7 @@ def _load_tenant(
                     for row in link_rows:
                         copy.write_row((*row[:8], "{}", *row[8:]))
             report.add("copy graph", time.perf_counter() - t0)
-        report.memories += len(memories)
+        report.memories += len(stage_memories)
         report.chunks += len(chunk_rows)
         report.entities += len(entity_rows)
         report.links += len(link_rows)

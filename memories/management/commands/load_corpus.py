@@ -86,6 +86,7 @@ class Command(BaseCommand):
                 "chunks": report.chunks,
                 "entities": report.entities,
                 "links": report.links,
+                "duplicates_skipped": report.duplicates,
                 "seconds": round(load_s, 1),
                 "memories_per_second": round(report.memories / load_s, 1),
                 "stages_s": report.seconds,
@@ -122,7 +123,8 @@ class Command(BaseCommand):
             stages = ", ".join(f"{k} {v} s" for k, v in sorted(load["stages_s"].items(), key=lambda kv: -kv[1]))
             lines.append(
                 f"  load: {load['memories']} memories, {load['chunks']} chunks, {load['entities']} entities, "
-                f"{load['links']} links in {load['seconds']} s = {load['memories_per_second']} memories/s"
+                f"{load['links']} links in {load['seconds']} s = {load['memories_per_second']} memories/s "
+                f"({load['duplicates_skipped']} exact duplicates at the same scope skipped, as the write path would)"
             )
             lines.append(f"    stages: {stages}")
             if out["indexes_s"]:

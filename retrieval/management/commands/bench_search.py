@@ -74,7 +74,16 @@ class Command(BaseCommand):
                 report["server"] = {k: v for k, v in server.items() if k != "log"}
                 for n_clients in clients:
                     for corpus in corpora:  # sizes interleaved per client count: same conditions for the ratio
+                        cpu_before = _cpu_seconds(server)
+                        load_before = os.getloadavg()[0]
                         run = asyncio.run(_load(server["url"], corpus, n_clients, options["requests"]))
+                        cpu_after = _cpu_seconds(server)
+                        for part in ("app", "database"):
+                            if cpu_before.get(part) is not None and cpu_after.get(part) is not None:
+                                run[f"{part}_cpu_ms_per_request"] = round(
+                                    (cpu_after[part] - cpu_before[part]) * 1000 / run["requests"], 1
+                                )
+                        run["load_average"] = round((load_before + os.getloadavg()[0]) / 2, 1)
                         report["runs"].append(run)
                         if not quiet:
                             self.stderr.write(_run_line(run))
@@ -268,6 +277,7 @@ def _split(corpus: dict, count: int) -> dict:
 
     stages: dict[str, list[float]] = {}
     for query in _take(corpus, count):
+        cpu = time.process_time()
         result = search_memories(
             tenant=corpus["tenant"],
             user_id=query.user_id,
@@ -276,6 +286,7 @@ def _split(corpus: dict, count: int) -> dict:
         )
         for stage, ms in result.timings_ms.items():
             stages.setdefault(stage, []).append(ms)
+        stages.setdefault("python_cpu", []).append((time.process_time() - cpu) * 1000)
     return {
         stage: {"p50_ms": round(percentile(v, 50), 2), "p95_ms": round(percentile(v, 95), 2), "n": len(v)}
         for stage, v in stages.items()
@@ -296,9 +307,11 @@ def _ratios(report: dict) -> None:
 
 def _run_line(run: dict) -> str:
     kinds = ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in run["by_kind_p50_p95_ms"].items())
+    cpu = f"{run.get('app_cpu_ms_per_request', '-')}/{run.get('database_cpu_ms_per_request', '-')}"
     return (
         f"  {run['size']:>8} {run['clients']:>7} {run['requests']:>8} {run['p50_ms']:>8} {run['p95_ms']:>8} "
-        f"{run['p99_ms']:>8} {run['requests_per_second']:>7} {run['errors']:>6}   {kinds}"
+        f"{run['p99_ms']:>8} {run['requests_per_second']:>7} {run['errors']:>6} {cpu:>11} "
+        f"{run.get('load_average', '-'):>5}   {kinds}"
     )
 
 
@@ -319,7 +332,10 @@ def _format(report: dict) -> str:
                 f"  corpus {run['size']}: searched tenant holds {run['tenant_memories']} memories, "
                 f"{run['tenant_chunks']} chunks"
             )
-    lines.append("      size clients requests   p50 ms   p95 ms   p99 ms   req/s errors   p50/p95 ms by kind")
+    lines.append(
+        "      size clients requests   p50 ms   p95 ms   p99 ms   req/s errors  CPU ms/req  load   p50/p95 ms by kind"
+    )
+    lines.append("  (CPU ms/req: gunicorn workers / database server, per request; load: the machine's 1-min average)")
     lines.extend(_run_line(run) for run in report["runs"])
     for n_clients, ratio in report.get("p95_ratios", {}).items():
         lines.append(f"  p95({max(report['sizes'])})/p95({min(report['sizes'])}) with {n_clients} client(s): {ratio}")
@@ -442,6 +458,29 @@ def _server(options: dict):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def _cpu_seconds(server: dict) -> dict:
+    """CPU seconds used so far by the gunicorn workers ("app") and by the database server ("database": every
+    process of the PostgreSQL whose data folder this process uses — the benchmark's own server), so that a run
+    reports CPU per request beside wall-clock latency (on a shared machine the wall clock includes waiting
+    for a core)."""
+    import psutil
+
+    out: dict = {"app": None, "database": None}
+    if "pid" in server:
+        with contextlib.suppress(psutil.Error):
+            out["app"] = sum(_cpu(child) for child in psutil.Process(server["pid"]).children())
+    pid_file = Path(settings.ORGMEMORY_DATA_DIR) / "pgdata" / "postmaster.pid"
+    with contextlib.suppress(OSError, ValueError, psutil.Error):
+        postmaster = psutil.Process(int(pid_file.read_text().split()[0]))
+        out["database"] = _cpu(postmaster) + sum(_cpu(child) for child in postmaster.children())
+    return out
+
+
+def _cpu(process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
 
 
 def _worker_figures(server: dict) -> list[dict]:
