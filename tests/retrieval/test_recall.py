@@ -223,7 +223,8 @@ class TestApi:
         assert body["used_chars"] == len(body["block"]) <= 800
         assert body["no_relevant_memory"] is False
         first = body["items"][0]
-        assert set(first) == {"id", "kind", "scope", "line", "pinned"}
+        assert set(first) == {"id", "kind", "scope", "project", "line", "pinned"}
+        assert first["project"] is None
         assert first["pinned"] is True and ext[first["id"]] in DEPLOY_POLICIES
         assert first["scope"] == "team:platform"
         assert body["block"].split("\n")[0] == first["line"]
