@@ -73,6 +73,13 @@ class Command(BaseCommand):
             help="skip the item-by-item reference stages (one memory per transaction / per link call, and end to "
             "end item by item)",
         )
+        parser.add_argument(
+            "--corpus",
+            choices=["synthetic", "realistic"],
+            default="synthetic",
+            help="synthetic: templated, every tenth memory 25-40 sentences (a worst case); realistic: the large "
+            "tenant's memories of memories.corpus (titles, kinds, 1 in 25 long), all written at one scope",
+        )
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--keep", action="store_true", help="keep the throw-away tenants")
 
@@ -82,8 +89,7 @@ class Command(BaseCommand):
             raise CommandError(f"--embedders takes a comma-separated list of {', '.join(EMBEDDERS)}")
         per_item = not options["no_per_item"]
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # one INFO line per inline task
-        rng = random.Random(7)
-        texts = [synthetic_text(rng, i) for i in range(count)]
+        texts = _corpus(options["corpus"], count)
         embedders = {}
         for kind in kinds:  # load (and warm) each model before timing anything
             embedders[kind] = make_embedder(kind)
@@ -95,6 +101,7 @@ class Command(BaseCommand):
             "count": count,
             "batch": batch,
             "cores": os.cpu_count(),
+            "corpus": options["corpus"],
             "load_average": [round(value, 2) for value in os.getloadavg()],
             "embedders": {},
         }
@@ -106,7 +113,7 @@ class Command(BaseCommand):
                     clock = Clock()
                     for text in texts:
                         with transaction.atomic():
-                            memory_create(tenant=tenant, author=author, content=text, scope=root)
+                            memory_create(tenant=tenant, author=author, scope=root, **text)
                     clock.record(result, "write_one_per_transaction", count)
 
                 tenant, root = _tenant(tenants)
@@ -124,7 +131,7 @@ class Command(BaseCommand):
             with indexing_deferred() as ids, deferred("links") as link_ids:
                 clock = Clock()
                 for start in range(0, count, batch):
-                    items = [{"content": text, "scope": root} for text in texts[start : start + batch]]
+                    items = [{**text, "scope": root} for text in texts[start : start + batch]]
                     memory_create_batch(tenant=tenant, author=author, items=items)
                 clock.record(result, "write_batched", count)
             ids, link_ids = sorted(ids), sorted(link_ids)
@@ -153,7 +160,7 @@ class Command(BaseCommand):
                 with embedder_override(embedders[kind]):
                     clock = Clock()
                     for start in range(0, count, batch):
-                        items = [{"content": text, "scope": root} for text in texts[start : start + batch]]
+                        items = [{**text, "scope": root} for text in texts[start : start + batch]]
                         memory_create_batch(tenant=tenant, author=author, items=items)
                     clock.record(result["embedders"][kind], "end_to_end", count)
                 result["embedders"][kind].update(_indexed(tenant, embedders[kind].name))
@@ -183,11 +190,23 @@ class Command(BaseCommand):
         self.stdout.write(render(result))
 
 
-def _write_item_by_item(tenant: Tenant, author: Author, root: Scope, texts: list[str]) -> None:
+def _corpus(name: str, count: int) -> list[dict[str, str]]:
+    """``count`` memories as ``memory_create`` arguments (content, and title and kind for the realistic corpus)."""
+    if name == "realistic":
+        from memories.corpus.generator import corpus_plan, memory_at
+
+        plan = corpus_plan(seed=7, size=count, small_tenants=0)
+        generated = (memory_at(plan, 0, ordinal) for ordinal in range(count))
+        return [{"content": memory.content, "title": memory.title, "kind": memory.kind} for memory in generated]
+    rng = random.Random(7)
+    return [{"content": synthetic_text(rng, index)} for index in range(count)]
+
+
+def _write_item_by_item(tenant: Tenant, author: Author, root: Scope, texts: list[dict[str, str]]) -> None:
     """The write path before issue 10: ``memory_create`` per item inside one transaction (12 statements an item)."""
     with transaction.atomic():
         for text in texts:
-            memory_create(tenant=tenant, author=author, content=text, scope=root)
+            memory_create(tenant=tenant, author=author, scope=root, **text)
 
 
 def _indexed(tenant: Tenant, model_name: str) -> dict[str, int]:
@@ -246,7 +265,8 @@ def render(result: dict) -> str:
 
     per_item = "write_item_by_item_per_second" in result
     lines = [
-        f"bench_ingest: {result['count']} memories ({result['chunks']} chunks, {result['links']} links), "
+        f"bench_ingest: {result['count']} {result.get('corpus', 'synthetic')} memories ({result['chunks']} chunks, "
+        f"{result['links']} links), "
         f"{result['cores']} cores (load average at start {', '.join(map(str, result['load_average']))}), "
         f"batches of {batch}; memories per second (wall) and per CPU-second (this process + its PostgreSQL backend)",
         "  stages (the other tasks deferred):",
