@@ -19,6 +19,8 @@ $(VENV)/.installed: pyproject.toml
 	# the CPU build of torch first: a plain `torch` requirement would pull a multi-GB CUDA build
 	$(PY) -m pip install --quiet torch==2.13.0
 	$(PY) -m pip install --quiet -e ".[dev,adk]"
+	# the bundled pgvector uses AVX-512 outside its runtime dispatch: rebuild it portably on a CPU without it
+	$(PY) orgmemory/pgvector_cpu.py
 	@touch $@
 
 install: $(VENV)/.installed
