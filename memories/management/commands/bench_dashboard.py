@@ -37,6 +37,7 @@ ADMIN_USERNAME = "bench-dashboard-admin"
 ROOT_USERNAME = "bench-dashboard-root"
 DIVISIONS, TEAMS, MEMBERS = 4, 5, 5  # 4 divisions × 5 teams × 5 members = 100 users
 ENTITIES = 2000
+STALE_ENTITIES = 100  # of them, mentioned by history rows only
 GAPS = 300
 
 
@@ -82,7 +83,9 @@ class Command(BaseCommand):
         tenant, built = self._tenant(size=size, rebuild=rebuild, quiet=quiet)
         build_seconds = round(time.perf_counter() - started, 1)
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE memories_memory; ANALYZE graph_entitylink; ANALYZE curation_searchgap")
+            # the steady state autovacuum keeps: fresh statistics and a visibility map (index-only scans)
+            for table in ("memories_memory", "graph_entitylink", "graph_entity", "curation_searchgap"):
+                cursor.execute(f"VACUUM (ANALYZE) {table}")
         out = {
             "tenant": SLUG,
             "memories": Memory.objects.filter(tenant=tenant).count(),
@@ -240,16 +243,25 @@ class Command(BaseCommand):
             )
             cursor.execute("SELECT min(id) FROM graph_entity WHERE tenant_id = %s", [tenant.pk])
             (first_entity,) = cursor.fetchone()
-            # one mention a memory, entity by rotation
+            # one mention a memory, entity by rotation; half of the history rows mention 100 entities of their
+            # own, which no live memory mentions: those are the stale ones
             cursor.execute(
                 """
                 INSERT INTO graph_entitylink (tenant_id, memory_id, subject_id, relationship, object_id, confidence,
                                               subject_norm, object_norm, metadata, span_start, span_end)
-                SELECT %(tenant)s, m.id, %(first_entity)s + (m.id %% %(entities)s), 'mentioned', NULL, 1.0, '', '',
-                       '{}', 0, 0
+                SELECT %(tenant)s, m.id,
+                       %(first_entity)s + CASE WHEN m.superseded_by_id IS NOT NULL AND m.id %% 2 = 0
+                                               THEN %(live_entities)s + m.id %% %(stale_entities)s
+                                               ELSE m.id %% %(live_entities)s END,
+                       'mentioned', NULL, 1.0, '', '', '{}', 0, 0
                 FROM memories_memory m WHERE m.tenant_id = %(tenant)s
                 """,
-                {"tenant": tenant.pk, "first_entity": first_entity, "entities": ENTITIES},
+                {
+                    "tenant": tenant.pk,
+                    "first_entity": first_entity,
+                    "live_entities": ENTITIES - STALE_ENTITIES,
+                    "stale_entities": STALE_ENTITIES,
+                },
             )
             cursor.execute(
                 """
