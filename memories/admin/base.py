@@ -26,9 +26,14 @@ def tenants_for(user) -> list[int] | None:
 
 def tenants_managed(user) -> QuerySet[Tenant]:
     """The tenants ``user`` administers (every tenant for a superuser): the one answer to "which tenants may this
-    admin see" for admin screens, the graph page and the search playground."""
+    admin see" for admin screens, the graph page and the search playground. A staff user without a role (no
+    ``memories.view_memory``, which every role of ``memories.roles`` holds) sees none: those pages show memories."""
     allowed = tenants_for(user)
-    return Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
+    if allowed is None:
+        return Tenant.objects.all()
+    if not user.has_perm("memories.view_memory"):
+        return Tenant.objects.none()
+    return Tenant.objects.filter(pk__in=allowed)
 
 
 class TenantFilter(admin.SimpleListFilter):

@@ -480,8 +480,9 @@ def test_graph_data_reads_a_bounded_number_of_queries(
 ):
     centre = seeded_graph.entities["Acme Robotics"]
 
-    # session, user, the user's tenants, tenant, entity, one per hop, the links among the nodes, the nodes
-    with django_assert_max_num_queries(9):
+    # session, user, the user's permissions (own and groups': the role), the user's tenants, tenant, entity, one per
+    # hop, the links among the nodes, the nodes
+    with django_assert_max_num_queries(11):
         graph(acme_staff_client, tenant=acme.pk, entity=centre.pk, depth=2)
 
 

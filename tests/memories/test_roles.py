@@ -363,3 +363,18 @@ def test_an_action_that_deletes_is_logged_as_deletions(client, acme, globex):
     entry = LogEntry.objects.get(user=admin, object_id=str(link.pk))
     assert entry.action_flag == DELETION
     assert AdminLogTenant.objects.get(log_entry=entry).tenant_id == acme.pk
+
+
+@pytest.mark.parametrize("url", ["/admin/graph/data/?tenant={}", "/admin/search/?tenant={}&user_id=albert&query=x"])
+def test_the_graph_page_and_playground_need_a_role(client, acme, memory, url):
+    client.force_login(staff("no-role", None, acme))
+    no_role = client.get(url.format(acme.pk))
+    client.force_login(staff("auditor", AUDITOR, acme))
+    auditor = client.get(url.format(acme.pk))
+
+    assert auditor.status_code == 200
+    if "graph" in url:
+        assert no_role.status_code == 404
+    else:
+        assert "Select a valid choice" in no_role.content.decode()
+        assert "Select a valid choice" not in auditor.content.decode()
