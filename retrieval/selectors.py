@@ -13,10 +13,10 @@ Keyword arm — Okapi BM25 in PostgreSQL (DESIGN §5):
     score(d, q) = Σ_{t ∈ q} idf(t) · tf·(k1 + 1) / (tf + k1·(1 − b + b·|d| / avgdl))
     idf(t)      = ln(1 + (N − df + 0.5) / (df + 0.5))          (Lucene's form: never negative)
 
-with ``k1 = 1.5`` and ``b = 0.5`` (swept on the development sets; rank_bm25's defaults are 1.5 / 0.75). ``N``, ``df`` and the
-average length come from the per-tenant statistics the triggers keep (``retrieval/models.py``). ``|d|`` is the
-number of distinct lexemes of the stored vector (what the vector knows without a scan); ``tf`` is read per query
-lexeme from the stored vector with ``ts_rank``, which for a single-lexeme query and unit weights is
+with ``k1 = 1.5`` and ``b = 0.5`` (swept on the development sets; rank_bm25's defaults are 1.5 / 0.75). ``N``,
+``df`` and the average length come from the per-tenant statistics the triggers keep (``retrieval/models.py``).
+``|d|`` is the number of distinct lexemes of the stored vector (what the vector knows without a scan); ``tf`` is
+read per query lexeme from the stored vector with ``ts_rank``, which for a single-lexeme query and unit weights is
 ``H₂(tf)/ζ(2)`` (H₂ the partial sums of 1/n²), inverted exactly up to PostgreSQL's 255 stored positions.
 
 Bounded cost: the query's lexemes are ordered by document frequency; the rarest ones whose document counts add up
@@ -43,6 +43,8 @@ from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 BM25_K1 = 1.5
 BM25_B = 0.5
 KEYWORD_CANDIDATES = 500  # rows scored per search at most
+VECTOR_EXACT_MAX = 2000  # visible chunks up to which the vector arm scans exactly; HNSW above (see _VECTOR_CTES)
+VECTOR_ANN_CANDIDATES = 1000  # nearest chunks of the whole index the HNSW path filters (chosen with bench_vector)
 _MAX_QUERY_LEXEMES = 32
 _TRIGRAM_MIN_QUERY = 3
 _TRIGRAM_MAX_QUERY = 200
@@ -109,17 +111,48 @@ keyword AS (
     SELECT id, similarity, 1 FROM trigram WHERE id NOT IN (SELECT id FROM bm25)
 )"""
 
-# Nearest chunks by cosine distance with the visibility filter inside the ANN scan: pgvector's iterative index
-# scans (hnsw.iterative_scan = relaxed_order, set per connection in RetrievalConfig.ready) keep scanning until
-# enough visible chunks are found, so the filter cannot starve the arm; then max-pooled per memory (its best
-# chunk).
+# Nearest chunks by cosine distance, by one of two paths chosen inside the statement by a bounded count of the
+# caller's visible chunks (at most VECTOR_EXACT_MAX index entries are read, whatever the tenant's size):
+# - few visible chunks: an exact scan of them (the planner walks the tenant/scope index; its cost is bounded by
+#   VECTOR_EXACT_MAX, and the result is exact);
+# - more: the VECTOR_ANN_CANDIDATES nearest chunks of the whole HNSW index (pgvector's iterative scan,
+#   hnsw.iterative_scan = relaxed_order set per connection in RetrievalConfig.ready, keeps reading the graph
+#   past ef_search), then the caller's visible, live ones among them. A fixed number of index tuples whatever the
+#   tenant's size; with the visibility filter inside the same scan the planner instead read and sorted every
+#   visible chunk (150 ms at 100k memories, docs/BENCHMARKS.md). The price: a caller who sees less than
+#   chunk_depth / VECTOR_ANN_CANDIDATES of the index gets fewer than chunk_depth vector candidates (docs/SCALING.md).
+# Then max-pooled per memory (its best chunk).
 _VECTOR_CTES = f"""
-nearest AS MATERIALIZED (
+visible_chunks AS MATERIALIZED (
+    SELECT count(*) AS n FROM (
+        SELECT 1 FROM memories_memorychunk c
+        WHERE c.tenant_id = %(tenant)s AND c.scope_id = ANY(%(chain)s) LIMIT {VECTOR_EXACT_MAX}
+    ) x
+),
+nearest_exact AS MATERIALIZED (
     SELECT c.memory_id, c.embedding <=> %(vector)s::vector AS distance
     FROM memories_memorychunk c JOIN memories_memory m ON m.id = c.memory_id
-    WHERE c.tenant_id = %(tenant)s AND c.scope_id = ANY(%(chain)s) AND {LIVE_MEMORY}
+    WHERE (SELECT n FROM visible_chunks) < {VECTOR_EXACT_MAX}
+        AND c.tenant_id = %(tenant)s AND c.scope_id = ANY(%(chain)s) AND {LIVE_MEMORY}
     ORDER BY c.embedding <=> %(vector)s::vector
     LIMIT %(chunk_depth)s
+),
+nearest_ann AS MATERIALIZED (
+    SELECT a.memory_id, a.distance
+    FROM (
+        SELECT c.memory_id, c.tenant_id, c.scope_id, c.embedding <=> %(vector)s::vector AS distance
+        FROM memories_memorychunk c
+        WHERE (SELECT n FROM visible_chunks) >= {VECTOR_EXACT_MAX}
+        ORDER BY c.embedding <=> %(vector)s::vector
+        LIMIT %(ann_candidates)s
+    ) a
+    WHERE a.tenant_id = %(tenant)s AND a.scope_id = ANY(%(chain)s)
+        AND (SELECT TRUE FROM memories_memory m WHERE m.id = a.memory_id AND {LIVE_MEMORY})
+    ORDER BY a.distance
+    LIMIT %(chunk_depth)s
+),
+nearest AS (
+    SELECT memory_id, distance FROM nearest_exact UNION ALL SELECT memory_id, distance FROM nearest_ann
 ),
 vector AS (
     SELECT memory_id AS id, min(distance) AS distance FROM nearest
@@ -154,9 +187,10 @@ def arm_statement(
     depth: int,
     query: str | None,
     vector: Sequence[float] | None,
+    ann_candidates: int | None = None,
 ) -> tuple[str, dict] | None:
     """The SQL and parameters of :func:`arm_candidates` (``None`` when both arms are left out); benchmarks
-    EXPLAIN it."""
+    EXPLAIN it (and ``bench_vector`` varies ``ann_candidates``)."""
     ctes, selects = [], []
     raw = (query or "").strip()
     params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth)
@@ -173,7 +207,11 @@ def arm_statement(
     if vector is not None:
         ctes.append(_VECTOR_CTES)
         selects.append(_VECTOR_SELECT)
-        params.update(vector="[" + ",".join(f"{value:.7g}" for value in vector) + "]", chunk_depth=depth * 4)
+        params.update(
+            vector="[" + ",".join(f"{value:.7g}" for value in vector) + "]",
+            chunk_depth=depth * 4,
+            ann_candidates=ann_candidates or VECTOR_ANN_CANDIDATES,
+        )
     if not ctes:
         return None
     return "WITH " + ",".join(ctes) + "\n" + "\nUNION ALL\n".join(selects), params

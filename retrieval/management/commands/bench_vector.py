@@ -33,6 +33,7 @@ class Command(BaseCommand):
         parser.add_argument("--ef-search", default="20,40,64,100,200")
         parser.add_argument("--build", default="", help="m:ef_construction,... to rebuild and measure in turn")
         parser.add_argument("--depth", type=int, default=50, help="the arm's depth (search uses max(30, 5*top_k))")
+        parser.add_argument("--ann-candidates", default="", help="VECTOR_ANN_CANDIDATES values to compare")
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, size: int, seed: int, queries: int, depth: int, **options):
@@ -49,6 +50,11 @@ class Command(BaseCommand):
 
         questions = _unique_queries(plan, queries)
         embedder = get_embedder()
+        import retrieval.selectors as selectors_module
+
+        candidates_list = [int(x) for x in options["ann_candidates"].split(",") if x.strip()] or [
+            selectors_module.VECTOR_ANN_CANDIDATES
+        ]
         cases = []
         for question in questions:
             context = selectors.search_context(
@@ -63,17 +69,17 @@ class Command(BaseCommand):
                 vector=embedder.embed([question.text])[0],
             )
             cases.append((sql, params))
-        exact = [self._run(sql, params, exact=True)[0] for sql, params in cases]
+        exact = [self._exact(params) for _, params in cases]
         builds = [tuple(int(x) for x in part.split(":")) for part in options["build"].split(",") if part.strip()]
         results = []
         original = self._definition()
         try:
             for build in builds or [None]:
                 build_s = self._rebuild(*build) if build else None
-                for ef in [int(x) for x in options["ef_search"].split(",") if x.strip()]:
+                for ef, ann in [(e, a) for e in _ints(options["ef_search"]) for a in candidates_list]:
                     ms, recall10, recall_all = [], [], []
                     for (sql, params), truth in zip(cases, exact, strict=True):
-                        ids, elapsed = self._run(sql, params, ef_search=ef)
+                        ids, elapsed = self._run(sql, {**params, "ann_candidates": ann}, ef_search=ef)
                         ms.append(elapsed)
                         recall10.append(_recall(ids[:10], truth[:10]))
                         recall_all.append(_recall(ids, truth))
@@ -82,6 +88,7 @@ class Command(BaseCommand):
                             "index": self._params(),
                             "build_s": build_s,
                             "ef_search": ef,
+                            "ann_candidates": ann,
                             "p50_ms": round(percentile(ms, 50), 2),
                             "p95_ms": round(percentile(ms, 95), 2),
                             "recall_at_10": round(sum(recall10) / len(recall10), 4),
@@ -94,7 +101,7 @@ class Command(BaseCommand):
                     cursor.execute(f"DROP INDEX IF EXISTS {INDEX}")
                     cursor.execute("SET maintenance_work_mem = '1GB'")
                     cursor.execute(original)
-        exact_ms = [self._run(sql, params, exact=True)[1] for sql, params in cases[:20]]
+        exact_ms = [self._exact(params, timed=True) for _, params in cases[:20]]
         report = {
             "size": size,
             "queries": len(cases),
@@ -109,14 +116,31 @@ class Command(BaseCommand):
         lines = [
             f"bench_vector: corpus {size}, {len(cases)} questions, vector arm depth {depth} (chunks {depth * 4}); "
             f"exact scan (no index) p50 {report['exact_scan_p50_ms']} ms",
-            "  index (m, ef_construction)  build s  ef_search  p50 ms  p95 ms  recall@10  recall@depth",
+            "  index (m, ef_construction)  build s  ef_search  candidates  p50 ms  p95 ms  recall@10  recall@depth",
         ]
         for r in results:
             lines.append(
-                f"  {str(r['index']):<27} {str(r['build_s'] or '-'):>7} {r['ef_search']:>10} {r['p50_ms']:>7} "
+                f"  {str(r['index']):<27} {str(r['build_s'] or '-'):>7} {r['ef_search']:>10} "
+                f"{r['ann_candidates']:>11} {r['p50_ms']:>7} "
                 f"{r['p95_ms']:>7} {r['recall_at_10']:>10} {r[f'recall_at_{depth}']:>13}"
             )
         self.stdout.write("\n".join(lines))
+
+    def _exact(self, params: dict, timed: bool = False):
+        """The visible, live chunks' exact nearest memories (every visible chunk's distance, sorted)."""
+        from retrieval.selectors import LIVE_MEMORY
+
+        sql = f"""
+            WITH nearest AS (
+                SELECT c.memory_id, c.embedding <=> %(vector)s::vector AS distance
+                FROM memories_memorychunk c JOIN memories_memory m ON m.id = c.memory_id
+                WHERE c.tenant_id = %(tenant)s AND c.scope_id = ANY(%(chain)s) AND {LIVE_MEMORY}
+                ORDER BY 2 LIMIT %(chunk_depth)s
+            )
+            SELECT 'vector', memory_id, 1.0 - min(distance), 0 FROM nearest GROUP BY memory_id
+            ORDER BY min(distance), memory_id LIMIT %(depth)s"""
+        ids, elapsed = self._run(sql, params, exact=True)
+        return elapsed if timed else ids
 
     def _run(self, sql: str, params: dict, *, exact: bool = False, ef_search: int | None = None):
         with transaction.atomic(), connection.cursor() as cursor:
@@ -151,6 +175,10 @@ class Command(BaseCommand):
                 f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)})"
             )
         return round(time.perf_counter() - started, 1)
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x.strip()]
 
 
 def _recall(found: list[int], truth: list[int]) -> float:
