@@ -3,7 +3,7 @@ from django.db.backends.signals import connection_created
 
 # pgvector's HNSW scans, per connection (so a search spends no statement on them): iterative scans keep reading
 # the index until enough rows pass the visibility filter (relaxed order, re-sorted by the query), starting from
-# an ef_search chosen with bench_search (docs/BENCHMARKS.md).
+# an ef_search chosen with bench_vector (recall against an exact scan vs latency, docs/BENCHMARKS.md).
 HNSW_SETTINGS = "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100"
 
 
