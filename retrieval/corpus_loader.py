@@ -34,6 +34,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from graph.extraction.normalize import normalize_entity_name
 from memories.corpus.embedcache import EmbeddingCache, text_key
 from memories.corpus.generator import CorpusPlan, GeneratedMemory, TenantPlan, chunk_texts, memory_at
 
@@ -200,7 +201,6 @@ def corpus_load(
 def _load_tenant(
     plan: CorpusPlan, tp: TenantPlan, *, cache: EmbeddingCache, report: LoadReport, progress, batch: int
 ) -> None:
-    from graph.extraction.normalize import normalize_entity_name
     from memories.models import Member, Scope, Tenant
     from memories.services.memory.validation import content_hash
 

@@ -10,7 +10,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from memories.corpus.generator import corpus_plan
-from memories.corpus.loader import (
+from retrieval.corpus_loader import (
     DEFERRED_INDEXES,
     bm25_statistics_check,
     corpus_embed,
