@@ -32,10 +32,10 @@ def memory_scope_resolve(
     With ``project`` the target is that project's node under the resolved scope (its owner, a user or team node):
     created on a write (``create_project``) once every check has passed — or, with ``create_project="deferred"``,
     returned unsaved for the caller to save inside its own transaction (:func:`project_node_save`) — else 404
-    ``unknown_project``. The right to
-    write is the owner's: its place on the agent's chain and the level policy lets agents write at; the policy is
-    the owner's chain's (a project holds no policy of its own). An agent acting on a memory that lives in a project
-    must name that project (403 ``project_required``): nothing without a project touches one.
+    ``unknown_project``. The right to write is the owner's: its place on the agent's chain and the level policy
+    lets agents write at; the policy is the owner's chain's (a project holds no policy of its own). An agent acting
+    on a memory that lives in a project must name that project (403 ``project_required``): nothing without a
+    project touches one.
     """
     project = project_name_clean(project)
     target = _scope_target(tenant=tenant, author=author, scope=scope)
