@@ -3,7 +3,7 @@ Obsidian note) and ``import_memories`` reads back losslessly."""
 
 from __future__ import annotations
 
-from memories.models import PROJECT_LEVEL, Memory
+from memories.models import Memory
 
 
 def memory_as_record(memory: Memory) -> dict:
@@ -13,8 +13,8 @@ def memory_as_record(memory: Memory) -> dict:
         # the authoring member: import restores the link, so a later erasure of that user still finds the memory
         "user_id": memory.author_member.user_id if memory.author_member_id else None,
         # a project memory: its owner node's tag and the project's name (import recreates the project)
-        "scope": memory.scope.parent.tag if memory.scope.level == PROJECT_LEVEL else memory.scope.tag,
-        "project": memory.scope.key if memory.scope.level == PROJECT_LEVEL else None,
+        "scope": memory.home_scope.tag,
+        "project": memory.project,
         "kind": memory.kind,
         "title": memory.title,
         "content": memory.content,

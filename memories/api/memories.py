@@ -38,7 +38,7 @@ from memories.api.serializers import (
     MemoryWriteOutputSerializer,
     project_field,
 )
-from memories.models import PROJECT_LEVEL, Memory, MemoryKind, Scope
+from memories.models import Memory, MemoryKind, Scope
 from memories.selectors import scope_get_by_tag
 from memories.selectors.memory import memories_visible, memory_get_visible
 from memories.services.deletion import memories_delete_by_query, memory_delete_by_member
@@ -400,10 +400,8 @@ class MemoryDeleteByQueryApi(ApiView):
             {
                 "deleted": result.deleted,
                 "ids": result.ids,
-                "scope": ScopeRefSerializer(
-                    result.scope.parent if result.scope.level == PROJECT_LEVEL else result.scope
-                ).data,
-                "project": result.scope.key if result.scope.level == PROJECT_LEVEL else None,
+                "scope": ScopeRefSerializer(result.scope.home).data,
+                "project": result.scope.project_name,
                 "dry_run": result.dry_run,
             }
         )

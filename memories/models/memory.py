@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from pgvector.django import HnswIndex, VectorField
 
-from memories.models.tenancy import PROJECT_LEVEL, ForTenantQuerySet, Member, Scope, Tenant, TenantKeyed
+from memories.models.tenancy import ForTenantQuerySet, Member, Scope, Tenant, TenantKeyed
 
 EMBEDDING_DIM = 384
 
@@ -148,12 +148,12 @@ class Memory(TenantKeyed, models.Model):
     @property
     def project(self) -> str | None:
         """The project the memory belongs to (its scope is that project's node), else None."""
-        return self.scope.key if self.scope.level == PROJECT_LEVEL else None
+        return self.scope.project_name
 
     @property
     def home_scope(self) -> Scope:
         """The tree node the memory is shown at: a project memory's owner (user or team) node, else its scope."""
-        return self.scope.parent if self.scope.level == PROJECT_LEVEL else self.scope
+        return self.scope.home
 
     @property
     def is_live(self) -> bool:

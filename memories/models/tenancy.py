@@ -160,6 +160,16 @@ class Scope(TenantKeyed, TreeNode):
     def is_project(self) -> bool:
         return self.level == PROJECT_LEVEL
 
+    @property
+    def home(self) -> Scope:
+        """The tree node this scope stands for in policy and presentation: a project's owner node, else itself."""
+        return self.parent if self.is_project else self
+
+    @property
+    def project_name(self) -> str | None:
+        """The project's name for a project node, else None."""
+        return self.key if self.is_project else None
+
     def clean(self) -> None:
         super().clean()  # tree-queries refuses a parent that would make a loop
         errors = {}
@@ -305,7 +315,7 @@ class Policy(TenantKeyed, models.Model):
         errors: dict[str, list[str]] = policy_errors(values, levels=levels)
         if self.scope_id and self.scope.tenant_id != self.tenant_id:
             errors["scope"] = ["This node belongs to another tenant."]
-        elif self.scope_id and self.scope.level == PROJECT_LEVEL:
+        elif self.scope_id and self.scope.is_project:
             errors["scope"] = ["A project holds no policy of its own: set it on the project's owner node."]
         if self.default_scope_id:
             if self.default_scope.tenant_id != self.tenant_id:

@@ -11,7 +11,7 @@ update, move, re-kind, delete), ``batch`` (create many in a fixed number of stat
 from __future__ import annotations
 
 from memories.services.memory.batch import memory_create_batch
-from memories.services.memory.scope import memory_scope_owner, memory_scope_resolve
+from memories.services.memory.scope import memory_scope_resolve
 from memories.services.memory.types import Author, WriteResult
 from memories.services.memory.validation import (
     METADATA_MAX_BYTES,
@@ -52,7 +52,6 @@ __all__ = [
     "memory_delete",
     "memory_is_protected",
     "memory_move",
-    "memory_scope_owner",
     "memory_scope_resolve",
     "memory_set_kind",
     "memory_update",

@@ -29,7 +29,6 @@ from memories.models import Member, Memory, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.memory.scope import (
     _expiry,
-    memory_scope_owner,
     memory_scope_resolve,
     project_node_save,
     scope_seen_from,
@@ -313,7 +312,7 @@ def _write(
             warnings=warnings,
             dedup_bands=item.bands,
             expires_at=item.expires_at
-            or _expiry(policy=item.policy, kind=item.kind, level=memory_scope_owner(item.target).level, now=now),
+            or _expiry(policy=item.policy, kind=item.kind, level=item.target.home.level, now=now),
         )
         try:
             # the fields only: the database enforces the constraints, and the FKs were resolved above

@@ -39,7 +39,7 @@ def memory_scope_resolve(
     """
     project = project_name_clean(project)
     target = _scope_target(tenant=tenant, author=author, scope=scope)
-    if target.level == PROJECT_LEVEL:
+    if target.is_project:
         if project is not None and project != target.key:
             raise NotFound(f"the memory is not in project {project!r}", code="unknown_project")
         if project is None and author.kind == "agent":
@@ -103,12 +103,7 @@ def project_node_save(node: Scope) -> Scope:
 
 def scope_seen_from(scope: Scope, chain_ids: set[int] | list[int]) -> bool:
     """Whether a member with the scope chain ``chain_ids`` can see ``scope``'s memories (a project's by naming it)."""
-    return scope.pk in chain_ids or (scope.level == PROJECT_LEVEL and scope.parent_id in chain_ids)
-
-
-def memory_scope_owner(scope: Scope) -> Scope:
-    """The tree node a scope stands for in policy and presentation: a project's owner, else the scope itself."""
-    return scope.parent if scope.level == PROJECT_LEVEL else scope
+    return scope.pk in chain_ids or (scope.is_project and scope.parent_id in chain_ids)
 
 
 def _scope_target(*, tenant: Tenant, author: Author, scope: Scope | str | dict | None) -> Scope:

@@ -22,7 +22,7 @@ from django.utils import timezone
 from memories.indexing_text import TEXT_SEARCH_CONFIG, expand_glossary
 from memories.models import IndexState, Member, Memory, MemoryChunk, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import scope_chain_for_scope
-from memories.services.memory.scope import _expiry, memory_scope_owner, memory_scope_resolve, scope_seen_from
+from memories.services.memory.scope import _expiry, memory_scope_resolve, scope_seen_from
 from memories.services.memory.types import Author, WriteResult
 from memories.services.memory.validation import (
     SOURCE_FIELD_MAX,
@@ -136,8 +136,7 @@ def memory_create(
                 metadata=metadata,
                 warnings=warnings,
                 dedup_bands=lsh_bands(content),
-                expires_at=expires_at
-                or _expiry(policy=policy, kind=kind, level=memory_scope_owner(target).level, now=now),
+                expires_at=expires_at or _expiry(policy=policy, kind=kind, level=target.home.level, now=now),
             )
             # the database enforces the unique/check constraints (and the FKs were resolved above): clean the
             # fields only, without a query per constraint
@@ -511,7 +510,7 @@ def memory_set_kind(*, memory: Memory, kind: str) -> Memory:
     policy = policy_effective(
         tenant=memory.tenant, chain=scope_chain_for_scope(tenant=memory.tenant, scope=memory.scope)
     )
-    level, created = memory_scope_owner(memory.scope).level, memory.created_at
+    level, created = memory.scope.home.level, memory.created_at
     by_policy = _expiry(policy=policy, kind=memory.kind, level=level, now=created)
     if memory.expires_at == by_policy or (
         by_policy is not None
