@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,17 +23,16 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import yaml
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
 
 from memories.load_benchmark import DEFAULT_MIX, OPERATIONS, Ledger, check_database, report_figures, run_load
 from memories.models import Memory, Tenant
 from memories.orgchart import parse_org_chart
 from memories.services import api_key_create, tenant_onboard
+from orgmemory.benchserver import database_url, free_port
 
 TEAMS = 5
 
@@ -136,27 +134,11 @@ def _benchmark_tenant(users: int) -> tuple[Tenant, list[tuple[str, str]]]:
     return tenant, keys
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    credentials = quote(db["USER"] or "", safe="") + (":" + quote(db["PASSWORD"], safe="") if db["PASSWORD"] else "")
-    name = quote(db["NAME"], safe="")
-    if (db["HOST"] or "").startswith("/"):  # a Unix socket directory (the embedded server)
-        return f"postgresql://{credentials}@/{name}?host={quote(db['HOST'], safe='')}"
-    port = f":{db['PORT']}" if db["PORT"] else ""
-    return f"postgresql://{credentials}@{db['HOST'] or '127.0.0.1'}{port}/{name}"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @contextlib.contextmanager
 def _production_server(*, workers: int) -> Iterator[dict]:
     """gunicorn in production mode (DEBUG off, a throwaway SECRET_KEY) on a free loopback port; plain HTTP, so
     the HTTPS redirect is off. Stopped (gracefully, then killed) on exit."""
-    port = _free_port()
+    port = free_port()
     config = Path(settings.BASE_DIR) / "orgmemory" / "gunicorn_conf.py"
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     env = {
@@ -165,7 +147,7 @@ def _production_server(*, workers: int) -> Iterator[dict]:
         "ORGMEMORY_ENV": "production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": database_url(),
         "SECURE_SSL_REDIRECT": "0",
         "SECURE_HSTS_SECONDS": "0",
         "DEBUG": "0",

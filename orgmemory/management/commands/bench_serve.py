@@ -8,7 +8,6 @@ import json
 import logging
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -18,6 +17,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+
+from orgmemory.benchserver import free_port
 
 READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
 
@@ -61,7 +62,7 @@ def serve_once(kind: str, *, workers: int, requests: int, options: dict) -> dict
     import httpx
     import psutil
 
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "ORGMEMORY_EMBEDDER": kind,
@@ -138,9 +139,3 @@ def serve_once(kind: str, *, workers: int, requests: int, options: dict) -> dict
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]

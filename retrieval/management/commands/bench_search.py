@@ -34,6 +34,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from memories.corpus.generator import BenchQuery, benchmark_queries, corpus_plan
+from orgmemory.benchserver import database_url, free_port
 from retrieval.evaluation import percentile
 
 READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
@@ -356,28 +357,6 @@ def _format(report: dict) -> str:
 # --- the production server --------------------------------------------------------------------------------------
 
 
-def _database_url() -> str:
-    from urllib.parse import quote
-
-    from django.db import connection
-
-    db = connection.settings_dict
-    credentials = quote(db["USER"] or "", safe="") + (":" + quote(db["PASSWORD"], safe="") if db["PASSWORD"] else "")
-    name = quote(db["NAME"], safe="")
-    if (db["HOST"] or "").startswith("/"):
-        return f"postgresql://{credentials}@/{name}?host={quote(db['HOST'], safe='')}"
-    port = f":{db['PORT']}" if db["PORT"] else ""
-    return f"postgresql://{credentials}@{db['HOST'] or '127.0.0.1'}{port}/{name}"
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @contextlib.contextmanager
 def _server(options: dict):
     """gunicorn -c orgmemory/gunicorn_conf.py in production mode on a free loopback port (plain HTTP, a throwaway
@@ -385,14 +364,14 @@ def _server(options: dict):
     ready lines."""
     import httpx
 
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "orgmemory.settings",
         "ORGMEMORY_ENV": "production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": database_url(),
         "SECURE_SSL_REDIRECT": "0",
         "SECURE_HSTS_SECONDS": "0",
         "DEBUG": "0",
