@@ -7,7 +7,7 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiParameter
 
 from memories.api.base import Caller
-from memories.models import ApiKey, Tenant
+from memories.models import ApiKey, Scope, Tenant
 from memories.selectors import project_name_clean, project_nodes
 from memories.services.memory import Author
 
@@ -22,15 +22,17 @@ PROJECT_PARAM = OpenApiParameter(
 )
 
 
+def visible_project_nodes(*, tenant: Tenant, caller: Caller, project: object = None) -> list[Scope]:
+    """The nodes of ``project`` under ``caller``'s chain ([] when no project is named; 400 ``invalid_project`` for
+    a malformed name, 404 ``unknown_project`` when the chain has none)."""
+    name = project_name_clean(project)
+    return [] if name is None else project_nodes(tenant=tenant, chain_ids=caller.chain_ids, project=name)
+
+
 def visible_scope_ids(*, tenant: Tenant, caller: Caller, project: object = None) -> list[int]:
     """The scopes a request acting for ``caller`` sees: their chain, plus the nodes of ``project`` under it when
-    one is named (400 ``invalid_project`` for a malformed name, 404 ``unknown_project`` when there is none)."""
-    name = project_name_clean(project)
-    if name is None:
-        return caller.chain_ids
-    return caller.chain_ids + [
-        node.pk for node in project_nodes(tenant=tenant, chain_ids=caller.chain_ids, project=name)
-    ]
+    one is named."""
+    return caller.chain_ids + [node.pk for node in visible_project_nodes(tenant=tenant, caller=caller, project=project)]
 
 
 def _agent(caller: Caller, api_key: ApiKey) -> Author:

@@ -24,6 +24,7 @@ from memories.api.common import (
     USER_ID_PARAM,
     _agent,
     key_is_curator,
+    visible_project_nodes,
     visible_scope_ids,
 )
 from memories.api.serializers import (
@@ -38,7 +39,7 @@ from memories.api.serializers import (
     MemoryWriteOutputSerializer,
     project_field,
 )
-from memories.models import Memory, MemoryKind, Scope
+from memories.models import Memory, MemoryKind
 from memories.selectors import scope_get_by_tag
 from memories.selectors.memory import memories_visible, memory_get_visible
 from memories.services.deletion import memories_delete_by_query, memory_delete_by_member
@@ -203,8 +204,7 @@ class MemoryCollectionApi(ApiView):
         params = self.validated(self.ListFilterSerializer, request.query_params)
         caller = self.caller(params["user_id"])
         chain_ids = caller.chain_ids
-        visible = visible_scope_ids(tenant=self.tenant, caller=caller, project=params.get("project"))
-        projects = {scope_id for scope_id in visible if scope_id not in chain_ids}
+        projects = visible_project_nodes(tenant=self.tenant, caller=caller, project=params.get("project"))
         if params.get("scope"):
             scope = scope_get_by_tag(tenant=self.tenant, tag=params["scope"])
             if scope.pk not in chain_ids:
@@ -214,9 +214,12 @@ class MemoryCollectionApi(ApiView):
                     details={"scope": [params["scope"]]},
                 )
             chain_ids = [scope.pk]
-            projects = {node.pk for node in Scope.objects.filter(pk__in=projects, parent_id=scope.pk)}
+            projects = [node for node in projects if node.parent_id == scope.pk]
         memories = memories_visible(
-            tenant=self.tenant, chain_ids=[*chain_ids, *projects], kind=params.get("kind"), q=params.get("q", "")
+            tenant=self.tenant,
+            chain_ids=[*chain_ids, *(node.pk for node in projects)],
+            kind=params.get("kind"),
+            q=params.get("q", ""),
         )
         paginator = CursorPage()
         page = paginator.paginate_queryset(memories, request, view=self)
