@@ -4,13 +4,18 @@ from django.db.backends.signals import connection_created
 # pgvector's HNSW scans, per connection (so a search spends no statement on them): iterative scans keep reading
 # the index until enough rows pass the visibility filter (relaxed order, re-sorted by the query), starting from
 # an ef_search chosen with bench_vector (recall against an exact scan vs latency, docs/BENCHMARKS.md).
-HNSW_SETTINGS = "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100"
+# No parallel workers for a query: a search is many small statements from many clients on few cores, and the
+# planner launched two workers (~7 ms, and their CPU) for the vector arm's exact branch even when its one-time
+# filter then skipped it (docs/BENCHMARKS.md, search at scale).
+SEARCH_CONNECTION_SETTINGS = (
+    "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100; SET max_parallel_workers_per_gather = 0"
+)
 
 
-def _hnsw_settings(sender, connection, **kwargs) -> None:
+def _search_connection_settings(sender, connection, **kwargs) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(HNSW_SETTINGS)
+            cursor.execute(SEARCH_CONNECTION_SETTINGS)
 
 
 class RetrievalConfig(AppConfig):
@@ -18,4 +23,4 @@ class RetrievalConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        connection_created.connect(_hnsw_settings, dispatch_uid="retrieval-hnsw-settings")
+        connection_created.connect(_search_connection_settings, dispatch_uid="retrieval-search-connection-settings")
