@@ -13,23 +13,18 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from orgmemory import benchserver
+from orgmemory.benchserver import free_port
+
 PLAIN_PG_URL_VARIABLE = "ORGMEMORY_TEST_PLAIN_PG_URL"
 REDIS_URL_VARIABLE = "ORGMEMORY_TEST_REDIS_URL"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def unavailable(reason: str) -> None:
@@ -97,32 +92,10 @@ def plain_postgres_server() -> Iterator[str]:
 @contextlib.contextmanager
 def redis_server(*, port: int | None = None) -> Iterator[str]:
     """A throwaway ``redis-server`` (no persistence) on ``port`` (default: a free one); yields its URL."""
-    binary = shutil.which("redis-server")
-    if binary is None:
+    if shutil.which("redis-server") is None:
         unavailable("redis-server is not installed (apt-get install redis-server)")
-    port = port or free_port()
-    with tempfile.TemporaryDirectory(prefix="orgmemory-redis-") as folder:
-        process = subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            _wait_for_port(port, process)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
-
-
-def _wait_for_port(port: int, process: subprocess.Popen) -> None:
-    for _ in range(200):
-        if process.poll() is not None:
-            raise RuntimeError(f"redis-server exited with {process.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.1):
-            return
-        time.sleep(0.05)
-    raise RuntimeError(f"redis-server did not listen on {port}")
+    with benchserver.redis_server(port=port) as url:
+        yield url
 
 
 def server_url(variable: str, start: Callable[[], contextlib.AbstractContextManager[str]]) -> Iterator[str]:

@@ -3,7 +3,6 @@ server (indexing runs inline after commit: a memory is searchable as soon as its
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import signal
@@ -18,6 +17,7 @@ import pytest
 import redis
 from django.db import connection
 
+from orgmemory.benchserver import celery_broker
 from tests.conftest import ACME_CHART, onboard
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,41 +59,6 @@ def orgmemory_env(live_server, e2e_api_key, monkeypatch) -> str:
 
 
 # --- the queue for real: Redis and Celery worker processes ---------------------------------------------------
-
-
-def reset_celery_connection_pools() -> None:
-    """Celery caches its connection and producer pools per app; after changing broker_url they must be rebuilt."""
-    from kombu import pools as kombu_pools
-
-    from orgmemory.celery import app as celery_app
-
-    kombu_pools.reset()  # closes and forgets kombu's process-wide pools (they are keyed by connection)
-    celery_app._pool = None
-    amqp = celery_app.__dict__.get("amqp")
-    if amqp is not None:
-        amqp._producer_pool = None
-
-
-@contextlib.contextmanager
-def celery_broker(url: str) -> Iterator[str]:
-    """Configure this process as production does with ``CELERY_BROKER_URL=url``: tasks are sent to the broker,
-    nothing runs inline."""
-    from django.core.cache import cache
-    from django.test import override_settings
-
-    from orgmemory.celery import app as celery_app
-
-    previous = {"broker_url": celery_app.conf.broker_url, "task_always_eager": celery_app.conf.task_always_eager}
-    celery_app.conf.update(broker_url=url, task_always_eager=False)
-    reset_celery_connection_pools()  # an earlier test may have built them for the in-memory transport
-    cache.clear()  # health caches its last broker probe
-    try:
-        with override_settings(CELERY_BROKER_URL=url, CELERY_TASK_ALWAYS_EAGER=False):
-            yield url
-    finally:
-        celery_app.conf.update(**previous)
-        reset_celery_connection_pools()
-        cache.clear()
 
 
 @pytest.fixture

@@ -80,6 +80,13 @@ class Command(BaseCommand):
             help="synthetic: templated, every tenth memory 25-40 sentences (a worst case); realistic: the large "
             "tenant's memories of memories.corpus (titles, kinds, 1 in 25 long), all written at one scope",
         )
+        parser.add_argument(
+            "--worker-processes",
+            type=int,
+            default=2,
+            help="end to end with a broker as production runs it: a throwaway Redis and a real Celery worker of this "
+            "many processes embed and link while this process writes (0: skip)",
+        )
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--keep", action="store_true", help="keep the throw-away tenants")
 
@@ -180,6 +187,10 @@ class Command(BaseCommand):
                     clock.record(figures, "end_to_end", count)
                 figures.update(_indexed(tenant, embedders[kind].name))
                 result["item_by_item"] = figures
+            if options["worker_processes"] > 0:
+                result["broker"] = _end_to_end_broker(
+                    texts, batch, options["worker_processes"], tenants, author, embedders[kinds[0]].name
+                )
         finally:
             if not options["keep"]:
                 for tenant in tenants:
@@ -200,6 +211,63 @@ def _corpus(name: str, count: int) -> list[dict[str, str]]:
         return [{"content": memory.content, "title": memory.title, "kind": memory.kind} for memory in generated]
     rng = random.Random(7)
     return [{"content": synthetic_text(rng, index)} for index in range(count)]
+
+
+def _end_to_end_broker(
+    texts: list[dict[str, str]], batch: int, processes: int, tenants: list[Tenant], author: Author, model_name: str
+) -> dict:
+    """Ingest as production does with a broker: this process writes in ``memory_create_batch`` calls (each commit
+    queues one embedding and one link task), a real Celery worker of ``processes`` processes runs them; timed from
+    the first write until every memory is embedded and linked. CPU: the machine's user + system time over the
+    run (niced processes excluded), i.e. the writer, the worker, Redis and every PostgreSQL backend."""
+    import tempfile
+    from pathlib import Path
+
+    import psutil
+
+    from orgmemory.benchserver import celery_broker, celery_worker, redis_server
+
+    def wait_indexed(tenant: Tenant, count: int, timeout: float = 1800.0) -> dict[str, int]:
+        deadline = time.monotonic() + timeout
+        while True:
+            figures = _indexed(tenant, model_name)
+            if figures["embedded"] >= count and figures["linked"] >= count:
+                return figures
+            if time.monotonic() > deadline:
+                raise CommandError(f"the worker did not index {count} memories in {timeout:.0f} s: {figures}")
+            time.sleep(0.02)
+
+    def busy() -> float:
+        times = psutil.cpu_times()
+        return times.user + times.system
+
+    with tempfile.TemporaryDirectory(prefix="orgmemory-bench-ingest-") as folder:
+        log = Path(folder) / "worker.log"
+        with redis_server() as url, celery_broker(url), celery_worker(broker_url=url, concurrency=processes, log=log):
+            # not timed: each pool process loads the embedder on its first task
+            tenant, root = _tenant(tenants)
+            warm = [{"content": f"Warm-up note {i} for the worker.", "scope": root} for i in range(4 * processes)]
+            for start in range(0, len(warm), 2):
+                memory_create_batch(tenant=tenant, author=author, items=warm[start : start + 2])
+            wait_indexed(tenant, len(warm))
+
+            tenant, root = _tenant(tenants)
+            started, cpu_started = time.perf_counter(), busy()
+            for start in range(0, len(texts), batch):
+                items = [{**text, "scope": root} for text in texts[start : start + batch]]
+                memory_create_batch(tenant=tenant, author=author, items=items)
+            written = time.perf_counter() - started
+            figures = wait_indexed(tenant, len(texts))
+            seconds, cpu = time.perf_counter() - started, busy() - cpu_started
+    return {
+        "worker_processes": processes,
+        "end_to_end_per_second": round(len(texts) / seconds, 1),
+        "end_to_end_per_cpu_second": round(len(texts) / cpu, 1) if cpu > 0 else None,
+        "write_seconds": round(written, 2),
+        "seconds": round(seconds, 2),
+        "machine_cpu_seconds": round(cpu, 2),
+        **figures,
+    }
 
 
 def _write_item_by_item(tenant: Tenant, author: Author, root: Scope, texts: list[dict[str, str]]) -> None:
@@ -289,4 +357,12 @@ def render(result: dict) -> str:
     if per_item:
         figures = result["item_by_item"]
         lines.append(row(f"{figures['embedder']}, item by item (before)", figures, "end_to_end", counts(figures)))
+    if "broker" in result:
+        figures = result["broker"]
+        lines.append(
+            f"  end to end with a broker (Redis + a Celery worker of {figures['worker_processes']} processes; CPU: the "
+            "machine's, niced processes excluded):"
+        )
+        extra = f"  (writes done after {figures['write_seconds']} s; {counts(figures).strip()})"
+        lines.append(row("memory_create_batch, tasks on the worker", figures, "end_to_end", extra))
     return "\n".join(lines)
