@@ -197,7 +197,7 @@ class SearchApi(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = self.validated(SearchInputSerializer, request.data)
-        self.caller(data["user_id"])  # 404 unknown_user; a restricted key searches only for users inside it
+        self.check_may_act_for(data["user_id"])  # a restricted key searches only for users inside it
         options = SearchOptions(
             top_k=data["top_k"],
             autocut=data["autocut"],
@@ -324,7 +324,7 @@ class RecallApi(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = self.validated(RecallInputSerializer, request.data)
-        self.caller(data["user_id"])  # 404 unknown_user; a restricted key recalls only for users inside it
+        self.check_may_act_for(data["user_id"])  # a restricted key recalls only for users inside it
         block = recall_block(
             tenant=self.tenant,
             user_id=data["user_id"],

@@ -155,6 +155,14 @@ class ApiView(APIView):
             raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
         return Caller(member=member, chain=chain)
 
+    def check_may_act_for(self, user_id: str) -> None:
+        """For views whose service resolves the member itself in its first statement and answers 404
+        ``unknown_user`` (search, recall): only a key restricted to a subtree needs the member and their chain
+        here (403 ``scope_restricted`` first, as :meth:`caller`); a tenant-wide key spends no statement on it."""
+        validate_key(user_id, field="user_id")
+        if self.api_key.scope_id is not None:
+            self.caller(user_id)
+
     def writable_scope(self, tag: str | None) -> Scope | None:
         """Resolve a scope tag named for a write or delete (None when no tag) and check the key may change it;
         whether the user may write there is the write services' decision."""

@@ -238,3 +238,34 @@ def test_returned_memories_are_scheduled_for_access_tracking(indexed, api, sched
 
     assert scheduled_accesses == [row["id"] for row in response.json()["results"]]
     assert len(scheduled_accesses) == 3
+
+
+def test_a_request_spends_one_statement_on_the_key_and_at_most_four_on_the_search(indexed, api):
+    """The view does not read the member and chain again for a tenant-wide key: the search's first statement
+    resolves them (and answers 404 unknown_user itself)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    api.post(SEARCH, {"user_id": "albert", "query": "warm up"})  # last_used_at is touched at most once a minute
+    with CaptureQueriesContext(connection) as queries:
+        response = api.post(SEARCH, {"user_id": "albert", "query": "who deploys Zephyr with Argo CD?"})
+
+    assert response.status_code == 200 and response.json()["results"]
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert 'FROM "memories_apikey"' in statements[0]
+    assert 2 <= len(statements) <= 5, statements
+
+
+def test_a_restricted_key_searches_only_for_users_inside_its_subtree(indexed, acme, make_client):
+    from memories.models import Scope
+
+    data_only = make_client(acme, scope=Scope.objects.get(tenant=acme, level="team", key="data"))
+
+    outside = data_only.post(SEARCH, {"user_id": "albert", "query": "Zephyr"})
+    unknown = data_only.post(SEARCH, {"user_id": "nobody", "query": "Zephyr"})
+    inside = data_only.post(SEARCH, {"user_id": "dora", "query": "Zephyr"})
+
+    # an unknown user looks the same as one outside the subtree: the key must not learn who exists
+    assert [r.status_code for r in (outside, unknown, inside)] == [403, 403, 200]
+    assert error_of(outside)["code"] == error_of(unknown)["code"] == "scope_restricted"
+    assert "team:data" in tags(inside) and "team:platform" not in tags(inside)
