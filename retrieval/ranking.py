@@ -4,7 +4,9 @@ Pipeline of :func:`rank`:
 
 1. RRF over the arms: ``Σ_arm w_arm / (k + rank)``, ranks 0-based, each arm a list of memory ids best first;
 2. normalise by the best RRF score (the best row gets 1.0);
-3. ``base = 0.7·rrf_norm + 0.3·cosine`` (best-chunk cosine from the vector arm, 0.0 when it did not see the row);
+3. ``base = (1 - 0.3·f)·rrf_norm + 0.3·f·cosine`` (best-chunk cosine from the vector arm, 0.0 when it did not see
+   the row), where ``f = 1 - keyword_trust · keyword_confidence`` also scales the vector arm's RRF weight: the
+   more of its possible BM25 score the keyword arm's best row reached, the less the vectors count;
 4. ``post_tier = base × tier_boost[level]`` (unknown level → 1.0);
 5. ``floor = floor_ratio × max(post_tier)``, computed once; only rows with ``post_tier ≥ floor`` get the
    bounded boosts recency × title, rows below keep ``post_tier`` (so a weak row can never be lifted past a
@@ -44,13 +46,22 @@ __all__ = [
 ]
 
 # Read-only so that no caller can change the defaults for every later request by mutating them.
+# DESIGN's cascade (user 1.0, team 0.9, division 0.75, country 0.7, corporate 0.65, org 0.6) raised to the power
+# 0.25, the strength chosen on the development half of generated multi-level corpora (bench_search's source-memory
+# check, docs/BENCHMARKS.md): at full strength an org fact lost ~40 places of relevance to a user one (normalised
+# RRF falls only from 1.0 to 0.55 over 50 ranks), and the search fell below a plain rank_bm25 on such data. A
+# closer scope still wins among comparably relevant memories; a policy's overrides are taken as written.
 DEFAULT_TIER_BOOST: Mapping[str, float] = MappingProxyType(
-    {"user": 1.0, "team": 0.9, "division": 0.75, "country": 0.7, "corporate": 0.65, "org": 0.6}
+    {"user": 1.0, "team": 0.97, "division": 0.93, "country": 0.91, "corporate": 0.9, "org": 0.88}
 )
 DEFAULT_ARM_WEIGHTS: Mapping[str, float] = MappingProxyType({"keyword": 1.0, "vector": 1.0, "relational": 0.5})
 
-_BASE_RRF_WEIGHT = 0.7
-_BASE_COSINE_WEIGHT = 0.3
+_BASE_COSINE_WEIGHT = 0.3  # of base at a vector factor of 1 (the rest is the normalised RRF)
+# How far the keyword arm's confidence (its best BM25 score as a share of the most the query's known terms allow)
+# turns the vector arm down: vector weight and cosine share × (1 - KEYWORD_TRUST·confidence). A question whose
+# rare words a memory holds is answered by them; one the keyword arm barely matches (a paraphrase) leans on the
+# vectors. Chosen with the tier strength above (docs/BENCHMARKS.md).
+KEYWORD_TRUST = 1.0
 _SECONDS_PER_DAY = 86_400.0
 # A gap written as 0.2 is computed as 0.19999999999999996 from (1.0, 0.8); the tolerance makes the documented
 # threshold mean what it says without letting a 0.19 gap through.
@@ -100,6 +111,7 @@ class RankingConfig:
     title_boost: float = 1.25
     autocut_min_gap: float = 0.2
     lead_arm: str | None = None
+    keyword_trust: float = KEYWORD_TRUST
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "arm_weights", _frozen_mapping(self.arm_weights, "arm_weights"))
@@ -114,6 +126,8 @@ class RankingConfig:
             raise ValueError(f"lead_arm {self.lead_arm!r} is not an arm")
         if self.title_boost < 1.0:
             raise ValueError(f"title_boost must be >= 1, got {self.title_boost}")
+        if not 0.0 <= self.keyword_trust <= 1.0:
+            raise ValueError(f"keyword_trust must be within [0, 1], got {self.keyword_trust}")
         if self.autocut_min_gap < 0:
             raise ValueError(f"autocut_min_gap must be >= 0, got {self.autocut_min_gap}")
 
@@ -216,6 +230,7 @@ def rank(
     top_k: int,
     autocut_enabled: bool,
     config: RankingConfig | None = None,
+    keyword_confidence: float = 0.0,
 ) -> list[Ranked]:
     """Fuse the arms' ordered id lists into at most ``top_k`` ranked results (pipeline in the module docstring).
 
@@ -224,6 +239,9 @@ def rank(
     - ``candidates`` must describe every id any arm returned (else ``ValueError``: a caller bug, not a miss);
       extra candidates no arm returned are ignored.
     - ``now`` and the candidates' timestamps are tz-aware; ``top_k >= 1`` (else ``ValueError``).
+    - ``keyword_confidence`` in [0, 1] (clamped; NaN counts as 0): the keyword arm's best BM25 score as a share of
+      its ceiling; the vector arm's weight and the cosine share of ``base`` are scaled by
+      ``1 - config.keyword_trust · keyword_confidence`` (``explain["vector_factor"]``).
     - Inputs are not mutated; the result is deterministic (ties by memory id ascending).
     - Each result's ``explain`` holds ``ranks`` (per known arm, ``None`` if absent), ``rrf``, ``rrf_norm``,
       ``cosine`` (the value used in ``base``), ``base``, ``tier``, ``post_tier``, ``floor``, ``gated``
@@ -233,7 +251,13 @@ def rank(
     config = config if config is not None else RankingConfig()
     if top_k < 1:
         raise ValueError(f"top_k must be >= 1, got {top_k}")
-    rrf = rrf_scores(arms, weights=config.arm_weights, k=config.rrf_k)
+    confidence = min(1.0, max(0.0, keyword_confidence)) if math.isfinite(keyword_confidence) else 0.0
+    vector_factor = 1.0 - config.keyword_trust * confidence
+    weights = dict(config.arm_weights)
+    if "vector" in weights:
+        weights["vector"] *= vector_factor
+    cosine_weight = _BASE_COSINE_WEIGHT * vector_factor
+    rrf = rrf_scores(arms, weights=weights, k=config.rrf_k)
     missing = sorted(memory_id for memory_id in rrf if memory_id not in candidates)
     if missing:
         raise ValueError(f"arms returned memory ids without a Candidate: {missing}")
@@ -257,13 +281,14 @@ def rank(
         # An unseen row and a negative/NaN cosine both contribute nothing: a dissimilar chunk must not push a
         # row below one the vector arm never saw.
         cosine_used = min(1.0, max(0.0, cosine)) if cosine is not None and math.isfinite(cosine) else 0.0
-        base = _BASE_RRF_WEIGHT * rrf_norm + _BASE_COSINE_WEIGHT * cosine_used
+        base = (1.0 - cosine_weight) * rrf_norm + cosine_weight * cosine_used
         tier = float(config.tier_boost.get(candidate.level, 1.0))
         stage[memory_id] = {
             "rrf": rrf_value,
             "rrf_norm": rrf_norm,
             "cosine": cosine_used,
             "base": base,
+            "vector_factor": vector_factor,
             "tier": tier,
             "post_tier": base * tier,
         }

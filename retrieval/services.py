@@ -322,8 +322,16 @@ def _fuse(
         top_k=options.top_k,
         autocut_enabled=options.autocut,
         config=config,
+        keyword_confidence=_keyword_confidence(retrieved.arms),
     )
     return ranked, memories
+
+
+def _keyword_confidence(arms: selectors.ArmCandidates) -> float:
+    """The keyword arm's best BM25 score as a share of the most the query's known terms allow (0 without one)."""
+    if not arms.bm25 or arms.bm25_ceiling <= 0:
+        return 0.0
+    return min(1.0, max(arms.bm25.values()) / arms.bm25_ceiling)
 
 
 def _candidate(memory: Memory, cosine: float | None) -> Candidate:

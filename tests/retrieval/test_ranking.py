@@ -53,7 +53,9 @@ def cand(
     )
 
 
-def run(arms, candidates, *, query="unrelated query", top_k=10, autocut_enabled=False, config=None):
+def run(
+    arms, candidates, *, query="unrelated query", top_k=10, autocut_enabled=False, config=None, keyword_confidence=0.0
+):
     by_id = {c.memory_id: c for c in candidates}
     return rank(
         arms=arms,
@@ -63,6 +65,7 @@ def run(arms, candidates, *, query="unrelated query", top_k=10, autocut_enabled=
         top_k=top_k,
         autocut_enabled=autocut_enabled,
         config=config,
+        keyword_confidence=keyword_confidence,
     )
 
 
@@ -214,15 +217,19 @@ class TestAutocut:
 
 
 class TestRankingConfig:
-    def test_defaults_are_the_design_values(self):
+    def test_defaults(self):
+        # DESIGN's cascade (1.0 / 0.9 / 0.75 / 0.7 / 0.65 / 0.6) at the measured strength 0.25, rounded
         assert dict(DEFAULT.tier_boost) == {
             "user": 1.0,
-            "team": 0.9,
-            "division": 0.75,
-            "country": 0.7,
-            "corporate": 0.65,
-            "org": 0.6,
+            "team": 0.97,
+            "division": 0.93,
+            "country": 0.91,
+            "corporate": 0.9,
+            "org": 0.88,
         }
+        for level, design in {"team": 0.9, "division": 0.75, "country": 0.7, "corporate": 0.65, "org": 0.6}.items():
+            assert DEFAULT.tier_boost[level] == pytest.approx(design**0.25, abs=0.006)
+        assert DEFAULT.keyword_trust == 1.0
         assert dict(DEFAULT.arm_weights) == {"keyword": 1.0, "vector": 1.0, "relational": 0.5}
         assert (DEFAULT.rrf_k, DEFAULT.floor_ratio, DEFAULT.title_boost, DEFAULT.autocut_min_gap) == (
             60,
@@ -247,14 +254,14 @@ class TestRankingConfig:
         config = DEFAULT.with_tier_overrides({"org": 1.0, "project": 0.95})
         assert dict(config.tier_boost) == {
             "user": 1.0,
-            "team": 0.9,
-            "division": 0.75,
-            "country": 0.7,
-            "corporate": 0.65,
+            "team": 0.97,
+            "division": 0.93,
+            "country": 0.91,
+            "corporate": 0.9,
             "org": 1.0,
             "project": 0.95,
         }
-        assert DEFAULT.tier_boost["org"] == 0.6
+        assert DEFAULT.tier_boost["org"] == 0.88
 
     @pytest.mark.parametrize(
         "kwargs",
@@ -325,11 +332,11 @@ class TestRankTier:
         ("level", "factor"),
         [
             ("user", 1.0),
-            ("team", 0.9),
-            ("division", 0.75),
-            ("country", 0.7),
-            ("corporate", 0.65),
-            ("org", 0.6),
+            ("team", 0.97),
+            ("division", 0.93),
+            ("country", 0.91),
+            ("corporate", 0.9),
+            ("org", 0.88),
             ("project", 1.0),  # unknown level
         ],
     )
@@ -343,10 +350,24 @@ class TestRankTier:
         # Given the org fact ranks first in the only arm and the user fact second
         ranked = run({"keyword": [1, 2]}, [cand(1, level="org"), cand(2, level="user")])
 
-        # Then the user fact wins: 0.7·(60/61)·1.0 = 0.6885 > 0.7·1·0.6 = 0.42
+        # Then the user fact wins: 0.7·(60/61)·1.0 = 0.6885 > 0.7·1·0.88 = 0.616
         assert [r.memory_id for r in ranked] == [2, 1]
         assert ranked[0].explain["post_tier"] == pytest.approx(0.7 * 60 / 61, abs=1e-12)
-        assert ranked[1].explain["post_tier"] == pytest.approx(0.42, abs=1e-12)
+        assert ranked[1].explain["post_tier"] == pytest.approx(0.616, abs=1e-12)
+
+    @pytest.mark.parametrize(("user_rank", "winner"), [(3, "user"), (8, "user"), (9, "org"), (30, "org")])
+    def test_tier_moves_a_fact_only_a_few_places(self, user_rank, winner):
+        # Given an org fact first in the only arm and a user fact further down (other user facts between them)
+        order = [100 + i for i in range(user_rank)]
+        order[0] = 1
+        order.append(2)
+        candidates = [cand(1, level="org"), cand(2), *(cand(i) for i in order if i >= 100)]
+
+        ranked = run({"keyword": order}, candidates, top_k=50)
+
+        # Then the user fact passes it only within 8 places: 0.7·60/(60+r) > 0.7·0.88 ⇔ r ≤ 8
+        position = {r.memory_id: i for i, r in enumerate(ranked)}
+        assert (position[2] < position[1]) == (winner == "user")
 
     def test_policy_override(self):
         config = DEFAULT.with_tier_overrides({"org": 1.0})
@@ -358,6 +379,49 @@ class TestRankTier:
         config = RankingConfig(tier_boost={"team": 2.0})
         ranked = run({"keyword": [1], "vector": [2]}, [cand(1, level="team"), cand(2, level="org")], config=config)
         assert {r.memory_id: r.explain["tier"] for r in ranked} == {1: 2.0, 2: 1.0}
+
+
+class TestKeywordConfidence:
+    """The more of its possible BM25 score the keyword arm's best row reached, the less the vector arm counts."""
+
+    ARMS = {"keyword": [1, 2], "vector": [3, 2]}
+    CANDIDATES = [cand(1), cand(2, cosine=0.5), cand(3, cosine=0.9)]
+
+    def test_no_confidence_is_the_plain_fusion(self):
+        ranked = run(self.ARMS, self.CANDIDATES, keyword_confidence=0.0)
+        # 2 is in both arms; 3 leads the vector arm with a high cosine
+        assert [r.memory_id for r in ranked] == [2, 3, 1]
+        assert {r.explain["vector_factor"] for r in ranked} == {1.0}
+        assert ranked[0].explain["base"] == pytest.approx(0.7 + 0.3 * 0.5, abs=1e-12)
+
+    def test_full_confidence_leaves_the_keyword_order(self):
+        ranked = run(self.ARMS, self.CANDIDATES, keyword_confidence=1.0)
+
+        assert [r.memory_id for r in ranked] == [1, 2, 3]
+        assert {r.explain["vector_factor"] for r in ranked} == {0.0}
+        assert ranked[2].explain["base"] == 0.0  # seen only by the vector arm
+
+    def test_half_confidence_halves_the_vector_weight_and_cosine_share(self):
+        [first, *_] = run(self.ARMS, self.CANDIDATES, keyword_confidence=0.5)
+        rrf = {1: 1 / 60, 2: 1 / 61 + 0.5 / 61, 3: 0.5 / 60}
+        assert first.memory_id == 2
+        assert first.explain["vector_factor"] == 0.5
+        assert first.explain["rrf"] == pytest.approx(rrf[2], abs=1e-12)
+        assert first.explain["base"] == pytest.approx(0.85 * 1.0 + 0.15 * 0.5, abs=1e-12)
+
+    @pytest.mark.parametrize(("confidence", "factor"), [(-3.0, 1.0), (7.0, 0.0), (math.nan, 1.0), (math.inf, 1.0)])
+    def test_out_of_range_confidence_is_clamped(self, confidence, factor):
+        [first, *_] = run(self.ARMS, self.CANDIDATES, keyword_confidence=confidence)
+        assert first.explain["vector_factor"] == factor
+
+    def test_keyword_trust_zero_ignores_the_confidence(self):
+        ranked = run(self.ARMS, self.CANDIDATES, keyword_confidence=1.0, config=RankingConfig(keyword_trust=0.0))
+        assert [r.memory_id for r in ranked] == [2, 3, 1]
+
+    @pytest.mark.parametrize("trust", [-0.1, 1.5, math.nan])
+    def test_keyword_trust_must_be_a_share(self, trust):
+        with pytest.raises(ValueError, match="keyword_trust"):
+            RankingConfig(keyword_trust=trust)
 
 
 class TestRankFloorGate:
@@ -484,7 +548,8 @@ class TestRankExplainAndPurity:
         # 1: rrf = 1/60 → rrf_norm (1/60)/(1/60+1/61) → base 0.7·that → × 0.9
         assert second.memory_id == 1 and first.memory_id == 2
         assert set(first.explain) == {
-            "ranks", "rrf", "rrf_norm", "cosine", "base", "tier", "post_tier", "floor", "gated", "boosts", "final",
+            "ranks", "rrf", "rrf_norm", "cosine", "base", "vector_factor", "tier", "post_tier", "floor", "gated",
+            "boosts", "final",
         }  # fmt: skip
         assert first.explain["ranks"] == {"keyword": 1, "vector": 0, "relational": None}
         assert second.explain["ranks"] == {"keyword": 0, "vector": None, "relational": None}
@@ -493,8 +558,9 @@ class TestRankExplainAndPurity:
         assert first.explain["floor"] == pytest.approx(0.6 * 0.94, abs=1e-12)
         rrf_norm_1 = (1 / 60) / (1 / 60 + 1 / 61)
         assert second.explain["rrf_norm"] == pytest.approx(rrf_norm_1, abs=1e-12)
-        assert second.explain["post_tier"] == pytest.approx(0.7 * rrf_norm_1 * 0.9, abs=1e-12)
-        assert second.explain["gated"] is True  # 0.7·(61/121)·0.9 = 0.3176 < floor 0.564
+        assert second.explain["post_tier"] == pytest.approx(0.7 * rrf_norm_1 * 0.97, abs=1e-12)
+        assert second.explain["gated"] is True  # 0.7·(61/121)·0.97 = 0.3423 < floor 0.564
+        assert first.explain["vector_factor"] == second.explain["vector_factor"] == 1.0
         assert second.explain["boosts"] == {"recency": 1.0, "title": 1.0}
         for ranked in (first, second):
             assert ranked.explain["final"] == ranked.score

@@ -90,7 +90,7 @@ def test_tier_boost_puts_the_users_own_fact_above_the_orgs(acme, store):
 
     assert [hit.memory.pk for hit in result.hits[:2]] == [mine.pk, org.pk]
     assert result.hits[0].explain["tier"] == 1.0
-    assert result.hits[1].explain["tier"] == 0.6
+    assert result.hits[1].explain["tier"] == 0.88
 
 
 def test_policy_tier_override_changes_the_order(acme, store):
