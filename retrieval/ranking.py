@@ -33,6 +33,7 @@ from types import MappingProxyType
 from typing import Any
 
 __all__ = [
+    "DESIGN_TIER_BOOST",
     "DEFAULT_ARM_WEIGHTS",
     "DEFAULT_TIER_BOOST",
     "Candidate",
@@ -45,14 +46,19 @@ __all__ = [
     "title_matches",
 ]
 
+# DESIGN §5's scope-tier cascade, applied at TIER_STRENGTH: each default is its value raised to that power,
+# rounded (team 0.97, division 0.93, country 0.91, corporate 0.9, org 0.88). The strength was chosen on the
+# development half of generated multi-level corpora (``tune_fusion``, docs/BENCHMARKS.md): at full strength an org
+# fact lost ~40 places of relevance to a user one (normalised RRF falls only from 1.0 to 0.55 over 50 ranks), and
+# the search fell below a plain rank_bm25 on such data. A closer scope still wins among comparably relevant
+# memories (within ~8 places for org vs user); a policy's overrides are taken as written.
+DESIGN_TIER_BOOST: Mapping[str, float] = MappingProxyType(
+    {"user": 1.0, "team": 0.9, "division": 0.75, "country": 0.7, "corporate": 0.65, "org": 0.6}
+)
+TIER_STRENGTH = 0.25
 # Read-only so that no caller can change the defaults for every later request by mutating them.
-# DESIGN's cascade (user 1.0, team 0.9, division 0.75, country 0.7, corporate 0.65, org 0.6) raised to the power
-# 0.25, the strength chosen on the development half of generated multi-level corpora (bench_search's source-memory
-# check, docs/BENCHMARKS.md): at full strength an org fact lost ~40 places of relevance to a user one (normalised
-# RRF falls only from 1.0 to 0.55 over 50 ranks), and the search fell below a plain rank_bm25 on such data. A
-# closer scope still wins among comparably relevant memories; a policy's overrides are taken as written.
 DEFAULT_TIER_BOOST: Mapping[str, float] = MappingProxyType(
-    {"user": 1.0, "team": 0.97, "division": 0.93, "country": 0.91, "corporate": 0.9, "org": 0.88}
+    {level: round(value**TIER_STRENGTH, 2) for level, value in DESIGN_TIER_BOOST.items()}
 )
 DEFAULT_ARM_WEIGHTS: Mapping[str, float] = MappingProxyType({"keyword": 1.0, "vector": 1.0, "relational": 0.5})
 

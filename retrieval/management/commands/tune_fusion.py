@@ -1,0 +1,166 @@
+"""How the fusion's tunables were chosen, reproducibly: on generated multi-level corpora (``load_corpus``), every
+question of ``memories.corpus.benchmark_queries`` is searched once with the defaults and the ranking's inputs are
+kept; then each point of a grid re-ranks them (``retrieval.ranking.rank`` is pure) and is scored by how often the
+memory the question was drawn from comes back in the top 10. Questions alternate between a development half
+(chosen on) and a held-out half (reported as it comes out), and rank_bm25 over the same visible texts is printed
+beside them. The shared/bench sets are checked separately with ``eval_retrieval``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import replace
+
+from django.core.management.base import BaseCommand, CommandError
+
+from memories.corpus.generator import corpus_plan, memory_at
+from memories.models import Memory, Tenant
+from memories.selectors import scope_chain_for
+from memories.services.memory.validation import content_hash
+from retrieval import ranking, services
+from retrieval.evaluation import BASELINE, Bm25Baseline
+from retrieval.management.commands.bench_search import _unique_queries
+
+SKIP = 400  # the first questions of the generator's order are bench_search's; these come after them
+GRID = {
+    "tier_strength": (1.0, 0.5, 0.25, 0.0),  # ranking.DESIGN_TIER_BOOST raised to this power
+    "keyword_trust": (0.0, 0.5, 1.0),
+    "vector_weight": (1.0, 0.5),
+    "recency_max": (0.4, 0.2),
+}
+
+
+class Command(BaseCommand):
+    help = "Sweep the fusion's tunables on generated corpora (dev / held-out halves, beside rank_bm25)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--sizes", default="10000,100000", help="corpus sizes (loaded with load_corpus)")
+        parser.add_argument("--questions", type=int, default=400, help="per size (half development, half held out)")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--top", type=int, default=12, help="grid points printed, best development score first")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, sizes: str, questions: int, seed: int, **options):
+        captured = []
+        baseline = {}
+        for size in [int(part) for part in sizes.split(",") if part.strip()]:
+            rows, hits = self._capture(size, questions, seed)
+            captured += rows
+            baseline[size] = hits
+        points = []
+        for strength, trust, vector, recency in itertools.product(*GRID.values()):
+            config = ranking.RankingConfig(
+                tier_boost={level: value**strength for level, value in ranking.DESIGN_TIER_BOOST.items()},
+                keyword_trust=trust,
+                arm_weights={**ranking.DEFAULT_ARM_WEIGHTS, "vector": vector},
+                recency_max=recency,
+            )
+            points.append(
+                {
+                    "tier_strength": strength,
+                    "keyword_trust": trust,
+                    "vector_weight": vector,
+                    "recency_max": recency,
+                    "scores": _score(captured, config),
+                }
+            )
+        for point in points:
+            point["development"] = sum(v for (_, half), v in point["scores"].items() if half == "dev")
+        points.sort(key=lambda p: -p["development"])
+        current = next(
+            p
+            for p in points
+            if (p["tier_strength"], p["keyword_trust"], p["vector_weight"], p["recency_max"])
+            == (
+                ranking.TIER_STRENGTH,
+                ranking.KEYWORD_TRUST,
+                ranking.DEFAULT_ARM_WEIGHTS["vector"],
+                ranking.RankingConfig().recency_max,
+            )
+        )
+        design_point = next(
+            p
+            for p in points
+            if (p["tier_strength"], p["keyword_trust"], p["vector_weight"], p["recency_max"]) == (1.0, 0.0, 1.0, 0.4)
+        )
+        if options["json"]:
+            out = {"baseline": baseline, "points": points}
+            self.stdout.write(json.dumps(out, default=lambda key: "/".join(map(str, key))))
+            return
+        keys = sorted({key for p in points for key in p["scores"]})
+        header = " ".join(f"{f'{size} {half}':>14}" for size, half in keys)
+        lines = [
+            f"tune_fusion: source memory in the top 10, {questions} questions per size (even: development, odd: "
+            "held out)",
+            f"  {'tier str  kw trust  vec w  recency':<48} {header}",
+            f"  {BASELINE + ' (same visible texts)':<48} "
+            + " ".join(f"{baseline[size][half]:>14.3f}" for size, half in keys),
+        ]
+
+        def line(label: str, point: dict) -> str:
+            return f"  {label:<48} " + " ".join(f"{point['scores'][key]:>14.3f}" for key in keys)
+
+        def knobs(p: dict) -> str:
+            return f"{p['tier_strength']:<9}{p['keyword_trust']:<10}{p['vector_weight']:<7}{p['recency_max']}"
+
+        lines.append(line(f"{knobs(design_point)}  (DESIGN as written)", design_point))
+        lines.append(line(f"{knobs(current)}  (the defaults, unrounded)", current))
+        lines.append("  best on the development halves:")
+        lines += [line(knobs(p), p) for p in points[: options["top"]]]
+        self.stdout.write("\n".join(lines))
+
+    def _capture(self, size: int, count: int, seed: int) -> tuple[list[dict], dict[str, float]]:
+        plan = corpus_plan(seed=seed, size=size)
+        tenant = Tenant.objects.filter(slug=plan.tenants[0].slug).first()
+        if tenant is None:
+            raise CommandError(f"corpus of size {size} is not loaded: manage.py load_corpus --size {size}")
+        rows = list(
+            Memory.objects.filter(tenant=tenant, superseded_by__isnull=True).values_list(
+                "pk", "scope_id", "title", "content", "content_hash"
+            )
+        )
+        bm25 = Bm25Baseline([row[0] for row in rows], [f"{row[2]}\n{row[3]}" for row in rows])
+        by_hash: dict[str, set[int]] = {}
+        for pk, _, _, _, digest in rows:
+            by_hash.setdefault(digest, set()).add(pk)
+        real_rank = services.rank
+        inputs: dict = {}
+
+        def keep(**kwargs):
+            inputs.update(kwargs)
+            return real_rank(**kwargs)
+
+        captured, found = [], {"dev": 0, "held": 0}
+        services.rank = keep
+        try:
+            for index, query in enumerate(_unique_queries(plan, SKIP + count)[SKIP:]):
+                half = "dev" if index % 2 == 0 else "held"
+                inputs.clear()
+                services.search_memories(
+                    tenant=tenant,
+                    user_id=query.user_id,
+                    query=query.text,
+                    options=services.SearchOptions(top_k=10, track_access=False),
+                )
+                source = by_hash.get(content_hash(memory_at(plan, 0, query.source).content), set())
+                visible = {scope.pk for scope in scope_chain_for(tenant=tenant, user_id=query.user_id)}
+                found[half] += bool(source & set(bm25.search(query.text, 10, [row[1] in visible for row in rows])))
+                if inputs:
+                    captured.append({"key": (size, half), "source": source, "inputs": dict(inputs)})
+        finally:
+            services.rank = real_rank
+        return captured, {half: hits / (count / 2) for half, hits in found.items()}
+
+
+def _score(captured: list[dict], config: ranking.RankingConfig) -> dict[tuple, float]:
+    found: dict[tuple, int] = {}
+    total: dict[tuple, int] = {}
+    for row in captured:
+        inputs = row["inputs"]
+        policy = {k: v for k, v in inputs["config"].tier_boost.items() if k not in ranking.DEFAULT_TIER_BOOST}
+        ranked = ranking.rank(
+            **{**inputs, "config": replace(config.with_tier_overrides(policy), lead_arm=inputs["config"].lead_arm)}
+        )
+        found[row["key"]] = found.get(row["key"], 0) + bool(row["source"] & {r.memory_id for r in ranked})
+        total[row["key"]] = total.get(row["key"], 0) + 1
+    return {key: found[key] / total[key] for key in total}
