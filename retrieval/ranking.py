@@ -250,8 +250,8 @@ def rank(
       ``1 - config.keyword_trust · keyword_confidence`` (``explain["vector_factor"]``).
     - Inputs are not mutated; the result is deterministic (ties by memory id ascending).
     - Each result's ``explain`` holds ``ranks`` (per known arm, ``None`` if absent), ``rrf``, ``rrf_norm``,
-      ``cosine`` (the value used in ``base``), ``base``, ``tier``, ``post_tier``, ``floor``, ``gated``
-      (True when below the floor), ``boosts`` (recency/title, all 1.0 when gated), ``final`` and, for rows
+      ``cosine`` (the value used in ``base``), ``base``, ``vector_factor``, ``tier``, ``post_tier``, ``floor``,
+      ``gated`` (True when below the floor), ``boosts`` (recency/title, all 1.0 when gated), ``final`` and, for rows
       a lead arm put first, ``lead``.
     """
     config = config if config is not None else RankingConfig()

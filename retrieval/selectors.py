@@ -44,7 +44,9 @@ BM25_K1 = 1.5
 BM25_B = 0.5
 KEYWORD_CANDIDATES = 500  # rows scored per search at most
 VECTOR_EXACT_MAX = 2000  # visible chunks up to which the vector arm scans exactly; HNSW above (see _VECTOR_CTES)
-VECTOR_ANN_CANDIDATES = 500  # nearest chunks of the whole index the HNSW path filters (chosen with bench_vector)
+# nearest chunks of the whole index the HNSW path filters: cost is linear in it (bench_vector); at 100k memories 500
+# kept the source-memory hit rate of 1,000 (docs/BENCHMARKS.md) at half the index reads
+VECTOR_ANN_CANDIDATES = 500
 _MAX_QUERY_LEXEMES = 32
 _TRIGRAM_MIN_QUERY = 3
 _TRIGRAM_MAX_QUERY = 200
