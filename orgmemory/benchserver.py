@@ -37,6 +37,27 @@ def database_url() -> str:
     return f"postgresql://{credentials}@{db['HOST'] or '127.0.0.1'}{port}/{name}"
 
 
+def production_env(**extra: str) -> dict[str, str]:
+    """The environment of a server or worker process a benchmark starts: production mode on this process's
+    database, a throwaway SECRET_KEY, plain HTTP on loopback (no HTTPS redirect), the model offline; ``extra``
+    on top."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "orgmemory.settings",
+        "ORGMEMORY_ENV": "production",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": database_url(),
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "DEBUG": "0",
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "OMP_WAIT_POLICY": "PASSIVE",
+        **extra,
+    }
+
+
 @contextlib.contextmanager
 def redis_server(*, port: int | None = None) -> Iterator[str]:
     """A throwaway ``redis-server`` (no persistence) on ``port`` (default: a free one); yields its URL."""
@@ -107,16 +128,7 @@ def celery_broker(url: str) -> Iterator[str]:
 def celery_worker(*, broker_url: str, concurrency: int, log: Path) -> Iterator[subprocess.Popen]:
     """A real ``celery worker`` (prefork, ``concurrency`` processes, one task prefetched each) on ``broker_url``
     and this process's database, in production mode; yields it once it reports ready, stops it at the end."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "orgmemory.settings",
-        "ORGMEMORY_ENV": "production",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": broker_url,
-        "OMP_WAIT_POLICY": "PASSIVE",
-    }
+    env = production_env(CELERY_BROKER_URL=broker_url)
     env.pop("ORGMEMORY_EMBEDDED_DB", None)
     command = [
         sys.executable, "-m", "celery", "-A", "orgmemory", "worker", "--pool=prefork",

@@ -8,11 +8,36 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 K = 5
+BASELINE = "rank_bm25"
+_TOKEN_RE = re.compile(r"\w+")
+
+
+def bm25_tokens(text: str) -> list[str]:
+    """The baseline's tokeniser: lower-cased word characters, nothing else (a plain rank_bm25)."""
+    return _TOKEN_RE.findall(text.lower())
+
+
+class Bm25Baseline:
+    """rank_bm25's BM25Okapi (default k1 1.5, b 0.75) over the same texts the tenant holds (``eval_retrieval``;
+    ``bench_search`` at scale, where ``allowed`` keeps each question to what its user may see)."""
+
+    def __init__(self, keys: Sequence, texts: Sequence[str]) -> None:
+        from rank_bm25 import BM25Okapi
+
+        self.keys = list(keys)
+        self.index = BM25Okapi([bm25_tokens(text) or ["\x00"] for text in texts])
+
+    def search(self, query: str, k: int = 10, allowed: Sequence[bool] | None = None) -> list:
+        scores = self.index.get_scores(bm25_tokens(query))
+        candidates = range(len(self.keys)) if allowed is None else (i for i, ok in enumerate(allowed) if ok)
+        order = sorted((i for i in candidates if scores[i] > 0), key=lambda i: (-scores[i], i))
+        return [self.keys[i] for i in order[:k]]
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ import contextlib
 import json
 import logging
 import os
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from memories.load_benchmark import DEFAULT_MIX, OPERATIONS, Ledger, check_datab
 from memories.models import Memory, Tenant
 from memories.orgchart import parse_org_chart
 from memories.services import api_key_create, tenant_onboard
-from orgmemory.benchserver import database_url, free_port
+from orgmemory.benchserver import free_port, production_env
 
 TEAMS = 5
 
@@ -141,24 +140,9 @@ def _production_server(*, workers: int) -> Iterator[dict]:
     port = free_port()
     config = Path(settings.BASE_DIR) / "orgmemory" / "gunicorn_conf.py"
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "orgmemory.settings",
-        "ORGMEMORY_ENV": "production",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": database_url(),
-        "SECURE_SSL_REDIRECT": "0",
-        "SECURE_HSTS_SECONDS": "0",
-        "DEBUG": "0",
-        "LOG_LEVEL": "WARNING",
-        "ORGMEMORY_BIND": f"127.0.0.1:{port}",
-        "PORT": str(port),
-        "WEB_CONCURRENCY": str(workers),
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "OMP_WAIT_POLICY": "PASSIVE",
-    }
+    env = production_env(
+        LOG_LEVEL="WARNING", ORGMEMORY_BIND=f"127.0.0.1:{port}", PORT=str(port), WEB_CONCURRENCY=str(workers)
+    )
     if config.exists():
         command = [gunicorn, "-c", str(config)]
     else:

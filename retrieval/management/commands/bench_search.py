@@ -10,7 +10,8 @@ mode, started on a free loopback port (or ``--url``); one API key per client, as
 
 Printed: p50/p95/p99, requests/s and errors per size and client count, p95(largest)/p95(smallest), the server's
 workers (memory, start-up), and the server-side split (query embedding, keyword+vector statement, relational walk,
-fusion) measured in-process on the same kind of questions, so it is clear what limits. ``--explain`` writes
+fusion) measured in-process on the same kind of questions, so it is clear what limits, with how often the memory
+each question was drawn from comes back (quality at that size). ``--explain`` writes
 ``EXPLAIN (ANALYZE, BUFFERS)`` of the arm statements per size.
 """
 
@@ -34,8 +35,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from memories.corpus.generator import BenchQuery, benchmark_queries, corpus_plan
-from orgmemory.benchserver import database_url, free_port
-from retrieval.evaluation import percentile
+from orgmemory.benchserver import free_port, production_env
+from retrieval.evaluation import BASELINE, Bm25Baseline, percentile
 
 READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
 WARMUP = 24
@@ -273,11 +274,28 @@ async def _load(url: str, corpus: dict, n_clients: int, requests: int) -> dict:
 
 
 def _split(corpus: dict, count: int) -> dict:
-    """The same kind of questions through the search service in this process: where the time goes."""
+    """The same kind of questions through the search service in this process: where the time goes, and how often
+    the memory a question was drawn from comes back (in the top 10, first) — quality at this size, beside its
+    latency — with rank_bm25 over the same texts, kept to what each question's user may see, in the same run."""
+    from memories.corpus.generator import memory_at
+    from memories.models import Memory
+    from memories.selectors import scope_chain_for
+    from memories.services.memory.validation import content_hash
     from retrieval.services import SearchOptions, search_memories
 
+    rows = list(
+        Memory.objects.filter(tenant=corpus["tenant"], superseded_by__isnull=True).values_list(
+            "pk", "scope_id", "title", "content", "content_hash"
+        )
+    )
+    baseline = Bm25Baseline([row[0] for row in rows], [f"{row[2]}\n{row[3]}" for row in rows])
+    by_hash: dict[str, set[int]] = {}
+    for pk, _, _, _, digest in rows:
+        by_hash.setdefault(digest, set()).add(pk)
     stages: dict[str, list[float]] = {}
-    for query in _take(corpus, count):
+    hits = {"search": [0, 0], BASELINE: [0, 0]}  # in the top 10, first
+    queries = _take(corpus, count)
+    for query in queries:
         cpu = time.process_time()
         result = search_memories(
             tenant=corpus["tenant"],
@@ -288,10 +306,24 @@ def _split(corpus: dict, count: int) -> dict:
         for stage, ms in result.timings_ms.items():
             stages.setdefault(stage, []).append(ms)
         stages.setdefault("python_cpu", []).append((time.process_time() - cpu) * 1000)
-    return {
+        sources = by_hash.get(content_hash(memory_at(corpus["plan"], 0, query.source).content), set())
+        visible = {scope.pk for scope in scope_chain_for(tenant=corpus["tenant"], user_id=query.user_id)}
+        ranked = {
+            "search": [hit.memory.pk for hit in result.hits],
+            BASELINE: baseline.search(query.text, 10, allowed=[row[1] in visible for row in rows]),
+        }
+        for name, ids in ranked.items():
+            hits[name][0] += bool(sources & set(ids))
+            hits[name][1] += bool(ids) and ids[0] in sources
+    split: dict = {
         stage: {"p50_ms": round(percentile(v, 50), 2), "p95_ms": round(percentile(v, 95), 2), "n": len(v)}
         for stage, v in stages.items()
     }
+    split["source_memory"] = {
+        name: {"in_top_10": round(top / len(queries), 3), "first": round(one / len(queries), 3)}
+        for name, (top, one) in hits.items()
+    }
+    return split
 
 
 def _ratios(report: dict) -> None:
@@ -341,8 +373,15 @@ def _format(report: dict) -> str:
     for n_clients, ratio in report.get("p95_ratios", {}).items():
         lines.append(f"  p95({max(report['sizes'])})/p95({min(report['sizes'])}) with {n_clients} client(s): {ratio}")
     for size, stages in report["split"].items():
-        parts = ", ".join(f"{stage} {v['p50_ms']}/{v['p95_ms']}" for stage, v in stages.items())
+        source = stages["source_memory"]
+        parts = ", ".join(f"{stage} {v['p50_ms']}/{v['p95_ms']}" for stage, v in stages.items() if "p50_ms" in v)
         lines.append(f"  server-side split at {size} (in-process, p50/p95 ms): {parts}")
+        ours, baseline = source["search"], source[BASELINE]
+        lines.append(
+            f"    the memory each question was drawn from, in the top 10 / first: search {ours['in_top_10']:.1%} / "
+            f"{ours['first']:.1%}, {BASELINE} over the same visible texts {baseline['in_top_10']:.1%} / "
+            f"{baseline['first']:.1%} ({stages['total']['n']} questions)"
+        )
     for worker in server.get("workers", []):
         lines.append(
             f"  worker {worker['pid']}: ready {worker.get('ready_after_fork_s', '?')} s after fork (embedder "
@@ -365,25 +404,13 @@ def _server(options: dict):
     import httpx
 
     port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "orgmemory.settings",
-        "ORGMEMORY_ENV": "production",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": database_url(),
-        "SECURE_SSL_REDIRECT": "0",
-        "SECURE_HSTS_SECONDS": "0",
-        "DEBUG": "0",
-        "LOG_LEVEL": "WARNING",
-        "ORGMEMORY_BIND": f"127.0.0.1:{port}",
-        "PORT": str(port),
-        "WEB_CONCURRENCY": str(options["workers"]),
-        "ORGMEMORY_API_RATE": "1000000/minute",
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "OMP_WAIT_POLICY": "PASSIVE",
-    }
+    env = production_env(
+        LOG_LEVEL="WARNING",
+        ORGMEMORY_BIND=f"127.0.0.1:{port}",
+        PORT=str(port),
+        WEB_CONCURRENCY=str(options["workers"]),
+        ORGMEMORY_API_RATE="1000000/minute",
+    )
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
         "-c",

@@ -25,6 +25,8 @@ from memories.services.onboarding import tenant_onboard
 from memories.signals import indexing_deferred
 from orgmemory.oncommit import deferred
 from retrieval.evaluation import (
+    BASELINE,
+    Bm25Baseline,
     build_path_questions,
     build_questions,
     is_dev_half,
@@ -46,33 +48,11 @@ ARM_CONFIGS: dict[str, tuple[str, ...]] = {
     "hybrid": ("keyword", "vector"),
     "full": ("keyword", "vector", "relational"),
 }
-BASELINE = "rank_bm25"
 SETS = ("world", "paraphrases", "paths", "assoc")
 TOP_K = 10
 WORLD_FAMILIES = ("attended", "works_at", "invested_in", "advises")
 PUBLISHED = "published (gbrain-evals): keyword 0.171/0.624, vector 0.108/0.407, hybrid 0.192/0.687, oracle 0.342/0.979"
-_TOKEN_RE = re.compile(r"\w+")
 _TAGLINE_RE = re.compile(r"\s[-–—:|]\s|\s\(")
-
-
-def bm25_tokens(text: str) -> list[str]:
-    """The baseline's tokeniser: lower-cased word characters, nothing else (a plain rank_bm25)."""
-    return _TOKEN_RE.findall(text.lower())
-
-
-class Bm25Baseline:
-    """rank_bm25's BM25Okapi (default k1 1.5, b 0.75) over title + text of the same pages the tenant holds."""
-
-    def __init__(self, keys: Sequence[str], texts: Sequence[str]) -> None:
-        from rank_bm25 import BM25Okapi
-
-        self.keys = list(keys)
-        self.index = BM25Okapi([bm25_tokens(text) or ["\x00"] for text in texts])
-
-    def search(self, query: str, k: int = TOP_K) -> list[str]:
-        scores = self.index.get_scores(bm25_tokens(query))
-        order = sorted(range(len(self.keys)), key=lambda i: (-scores[i], i))
-        return [self.keys[i] for i in order[:k] if scores[i] > 0]
 
 
 @dataclass
