@@ -37,6 +37,17 @@ def database_url() -> str:
     return f"postgresql://{credentials}@{db['HOST'] or '127.0.0.1'}{port}/{name}"
 
 
+def process_stop(process: subprocess.Popen, *, timeout: float = 60.0) -> None:
+    """Stop a server or worker a benchmark started: SIGTERM (a gunicorn master or a Celery worker stops its
+    children gracefully), SIGKILL after ``timeout`` seconds; reaped either way."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def production_env(**extra: str) -> dict[str, str]:
     """The environment of a server or worker process a benchmark starts: production mode on this process's
     database, a throwaway SECRET_KEY, plain HTTP on loopback (no HTTPS redirect), the model offline; ``extra``
@@ -75,8 +86,7 @@ def redis_server(*, port: int | None = None) -> Iterator[str]:
             _wait_for_port(port, process)
             yield f"redis://127.0.0.1:{port}/0"
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            process_stop(process, timeout=10)
 
 
 def _wait_for_port(port: int, process: subprocess.Popen) -> None:
@@ -145,8 +155,4 @@ def celery_worker(*, broker_url: str, concurrency: int, log: Path) -> Iterator[s
             time.sleep(0.1)
         yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        process_stop(process, timeout=30)

@@ -31,7 +31,7 @@ from memories.load_benchmark import DEFAULT_MIX, OPERATIONS, Ledger, check_datab
 from memories.models import Memory, Tenant
 from memories.orgchart import parse_org_chart
 from memories.services import api_key_create, tenant_onboard
-from orgmemory.benchserver import free_port, production_env
+from orgmemory.benchserver import free_port, process_stop, production_env
 
 TEAMS = 5
 
@@ -156,12 +156,7 @@ def _production_server(*, workers: int) -> Iterator[dict]:
             _wait_until_serving(process, url, log_path)
             yield {"url": url, "command": " ".join(Path(part).name for part in command[:3]), "workers": workers}
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            process_stop(process)
 
 
 def _wait_until_serving(process: subprocess.Popen, url: str, log_path: Path, timeout: float = 300.0) -> None:

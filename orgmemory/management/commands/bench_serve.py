@@ -18,7 +18,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from orgmemory.benchserver import free_port
+from orgmemory.benchserver import free_port, process_stop
 
 READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
 
@@ -133,9 +133,4 @@ def serve_once(kind: str, *, workers: int, requests: int, options: dict) -> dict
             "workers": sorted(rows, key=lambda row: row["pid"]),
         }
     finally:
-        server.terminate()  # the master we started: it stops its workers gracefully
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        process_stop(server)  # the master we started: it stops its workers gracefully

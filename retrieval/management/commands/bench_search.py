@@ -35,7 +35,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from memories.corpus.generator import BenchQuery, benchmark_queries, corpus_plan
-from orgmemory.benchserver import free_port, production_env
+from orgmemory.benchserver import free_port, process_stop, production_env
 from retrieval.evaluation import BASELINE, Bm25Baseline, percentile
 
 READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
@@ -464,12 +464,7 @@ def _server(options: dict):
             "pid": process.pid,
         }
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        process_stop(process)
 
 
 def _cpu_seconds(server: dict) -> dict:
