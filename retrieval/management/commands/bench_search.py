@@ -279,23 +279,49 @@ async def _load(url: str, corpus: dict, n_clients: int, requests: int) -> dict:
     }
 
 
+class SourceCheck:
+    """Quality on a generated corpus: the memories a question was drawn from (the same text may sit at several
+    scopes) and, up to ``baseline_max`` memories, rank_bm25's top ``k`` over the texts the question's user may see
+    (rank_bm25 scores every document in Python, a dict per document). Shared by ``bench_search`` and
+    ``tune_fusion``."""
+
+    def __init__(self, plan, tenant, *, baseline_max: int) -> None:
+        from memories.models import Memory
+
+        self.plan, self.tenant = plan, tenant
+        self.live = Memory.objects.filter(tenant=tenant, superseded_by__isnull=True)
+        self.rows: list[tuple] = []
+        self.baseline: Bm25Baseline | None = None
+        if self.live.count() <= baseline_max:
+            self.rows = list(self.live.values_list("pk", "scope_id", "title", "content"))
+            self.baseline = Bm25Baseline([row[0] for row in self.rows], [f"{row[2]}\n{row[3]}" for row in self.rows])
+
+    def sources(self, query: BenchQuery) -> set[int]:
+        from memories.corpus.generator import memory_at
+        from memories.services.memory.validation import content_hash
+
+        digest = content_hash(memory_at(self.plan, 0, query.source).content)
+        return set(self.live.filter(content_hash=digest).values_list("pk", flat=True))
+
+    def baseline_top(self, query: BenchQuery, k: int = 10) -> list[int] | None:
+        """rank_bm25's top ``k`` for the question's user, or None above ``baseline_max`` memories."""
+        from memories.selectors import scope_chain_for
+
+        if self.baseline is None:
+            return None
+        visible = {scope.pk for scope in scope_chain_for(tenant=self.tenant, user_id=query.user_id)}
+        return self.baseline.search(query.text, k, allowed=[row[1] in visible for row in self.rows])
+
+
 def _split(corpus: dict, count: int, baseline_max: int) -> dict:
     """The same kind of questions through the search service in this process: where the time goes, and how often
     the memory a question was drawn from comes back (in the top 10, first) — quality at this size, beside its
     latency — with rank_bm25 over the same texts, kept to what each question's user may see, in the same run."""
-    from memories.corpus.generator import memory_at
-    from memories.models import Memory
-    from memories.selectors import scope_chain_for
-    from memories.services.memory.validation import content_hash
     from retrieval.services import SearchOptions, search_memories
 
-    live = Memory.objects.filter(tenant=corpus["tenant"], superseded_by__isnull=True)
-    rows, baseline = [], None
-    if corpus["memories"] <= baseline_max:  # rank_bm25 scores every document in Python, a dict per document
-        rows = list(live.values_list("pk", "scope_id", "title", "content"))
-        baseline = Bm25Baseline([row[0] for row in rows], [f"{row[2]}\n{row[3]}" for row in rows])
+    check = SourceCheck(corpus["plan"], corpus["tenant"], baseline_max=baseline_max)
     stages: dict[str, list[float]] = {}
-    hits = {"search": [0, 0], **({BASELINE: [0, 0]} if baseline else {})}  # in the top 10, first
+    hits = {"search": [0, 0], **({BASELINE: [0, 0]} if check.baseline else {})}  # in the top 10, first
     queries = _take(corpus, count)
     for query in queries:
         cpu = time.process_time()
@@ -308,12 +334,10 @@ def _split(corpus: dict, count: int, baseline_max: int) -> dict:
         for stage, ms in result.timings_ms.items():
             stages.setdefault(stage, []).append(ms)
         stages.setdefault("python_cpu", []).append((time.process_time() - cpu) * 1000)
-        digest = content_hash(memory_at(corpus["plan"], 0, query.source).content)
-        sources = set(live.filter(content_hash=digest).values_list("pk", flat=True))
+        sources = check.sources(query)
         ranked = {"search": [hit.memory.pk for hit in result.hits]}
-        if baseline is not None:
-            visible = {scope.pk for scope in scope_chain_for(tenant=corpus["tenant"], user_id=query.user_id)}
-            ranked[BASELINE] = baseline.search(query.text, 10, allowed=[row[1] in visible for row in rows])
+        if check.baseline is not None:
+            ranked[BASELINE] = check.baseline_top(query)
         for name, ids in ranked.items():
             hits[name][0] += bool(sources & set(ids))
             hits[name][1] += bool(ids) and ids[0] in sources

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 from dataclasses import replace
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memories.corpus.generator import corpus_plan, memory_at
-from memories.models import Memory, Tenant
-from memories.selectors import scope_chain_for
-from memories.services.memory.validation import content_hash
+from memories.corpus.generator import corpus_plan
+from memories.models import Tenant
 from retrieval import ranking, services
-from retrieval.evaluation import BASELINE, Bm25Baseline
-from retrieval.management.commands.bench_search import _unique_queries
+from retrieval.evaluation import BASELINE
+from retrieval.management.commands.bench_search import SourceCheck, _unique_queries
 
 SKIP = 400  # the first questions of the generator's order are bench_search's; these come after them
 GRID = {
@@ -92,13 +91,13 @@ class Command(BaseCommand):
         lines = [
             f"tune_fusion: source memory in the top 10, {questions} questions per size (even: development, odd: "
             "held out)",
-            f"  {'tier str  kw trust  vec w  recency':<48} {header}",
-            f"  {BASELINE + ' (same visible texts)':<48} "
+            f"  {'tier str  kw trust  vec w  recency':<58} {header}",
+            f"  {BASELINE + ' (same visible texts)':<58} "
             + " ".join(f"{baseline[size][half]:>14.3f}" for size, half in keys),
         ]
 
         def line(label: str, point: dict) -> str:
-            return f"  {label:<48} " + " ".join(f"{point['scores'][key]:>14.3f}" for key in keys)
+            return f"  {label:<58} " + " ".join(f"{point['scores'][key]:>14.3f}" for key in keys)
 
         def knobs(p: dict) -> str:
             return f"{p['tier_strength']:<9}{p['keyword_trust']:<10}{p['vector_weight']:<7}{p['recency_max']}"
@@ -114,15 +113,7 @@ class Command(BaseCommand):
         tenant = Tenant.objects.filter(slug=plan.tenants[0].slug).first()
         if tenant is None:
             raise CommandError(f"corpus of size {size} is not loaded: manage.py load_corpus --size {size}")
-        rows = list(
-            Memory.objects.filter(tenant=tenant, superseded_by__isnull=True).values_list(
-                "pk", "scope_id", "title", "content", "content_hash"
-            )
-        )
-        bm25 = Bm25Baseline([row[0] for row in rows], [f"{row[2]}\n{row[3]}" for row in rows])
-        by_hash: dict[str, set[int]] = {}
-        for pk, _, _, _, digest in rows:
-            by_hash.setdefault(digest, set()).add(pk)
+        check = SourceCheck(plan, tenant, baseline_max=sys.maxsize)
         real_rank = services.rank
         inputs: dict = {}
 
@@ -142,9 +133,8 @@ class Command(BaseCommand):
                     query=query.text,
                     options=services.SearchOptions(top_k=10, track_access=False),
                 )
-                source = by_hash.get(content_hash(memory_at(plan, 0, query.source).content), set())
-                visible = {scope.pk for scope in scope_chain_for(tenant=tenant, user_id=query.user_id)}
-                found[half] += bool(source & set(bm25.search(query.text, 10, [row[1] in visible for row in rows])))
+                source = check.sources(query)
+                found[half] += bool(source & set(check.baseline_top(query)))
                 if inputs:
                     captured.append({"key": (size, half), "source": source, "inputs": dict(inputs)})
         finally:
@@ -157,7 +147,8 @@ def _score(captured: list[dict], config: ranking.RankingConfig) -> dict[tuple, f
     total: dict[tuple, int] = {}
     for row in captured:
         inputs = row["inputs"]
-        policy = {k: v for k, v in inputs["config"].tier_boost.items() if k not in ranking.DEFAULT_TIER_BOOST}
+        # the policy's overrides: every level whose boost is not the default's
+        policy = {k: v for k, v in inputs["config"].tier_boost.items() if ranking.DEFAULT_TIER_BOOST.get(k) != v}
         ranked = ranking.rank(
             **{**inputs, "config": replace(config.with_tier_overrides(policy), lead_arm=inputs["config"].lead_arm)}
         )
