@@ -92,8 +92,10 @@ class EntityLink(TenantKeyed, models.Model):
         ]
         indexes = [
             # relational recall walks typed edges from a resolved entity in either direction
-            models.Index(fields=["tenant", "object", "relationship"], name="link_by_object"),
-            models.Index(fields=["tenant", "subject", "relationship"], name="link_by_subject"),
+            # the relational walk reads an entity's edges of one relationship newest first and stops at its budget
+            # (retrieval.selectors.relational_walk): memory last, so a hub is not read whole
+            models.Index(fields=["tenant", "object", "relationship", "memory"], name="link_by_object_memory"),
+            models.Index(fields=["tenant", "subject", "relationship", "memory"], name="link_by_subject_memory"),
             models.Index(fields=["memory"], name="link_by_memory"),
         ]
 

@@ -79,12 +79,15 @@ def embedder_warm_up_start() -> threading.Thread:
 _sweeper_stop: threading.Event | None = None
 
 
-def beat_tasks_run_inline() -> dict[str, object]:
-    """Run every task of ``CELERY_BEAT_SCHEDULE`` once, in this thread (what beat would send to a worker); a task
-    that fails is logged and the others still run. Returns each entry's result (None when it failed)."""
+def beat_tasks_run_inline(entries: set[str] | None = None) -> dict[str, object]:
+    """Run every task of ``CELERY_BEAT_SCHEDULE`` (or only ``entries``) once, in this thread (what beat would send
+    to a worker); a task that fails is logged and the others still run. Returns each entry's result (None when it
+    failed)."""
     celery_app.loader.import_default_modules()  # every app's tasks module, so each scheduled name resolves
     results: dict[str, object] = {}
     for entry, spec in settings.CELERY_BEAT_SCHEDULE.items():
+        if entries is not None and entry not in entries:
+            continue
         try:
             results[entry] = celery_app.tasks[spec["task"]]()
         except Exception:  # keep sweeping: one failing sweep (or a database blip) must not stop the others
@@ -95,18 +98,28 @@ def beat_tasks_run_inline() -> dict[str, object]:
 
 def inline_sweeper_start(*, interval_seconds: float | None = None) -> threading.Event | None:
     """Start the ``orgmemory-sweeper`` thread: every ``interval_seconds`` (default ORGMEMORY_SWEEP_AFTER_SECONDS)
-    it runs the beat schedule inline. Returns the event that stops it when set, or None if a sweeper already runs
-    in this process."""
+    it runs the entries of the beat schedule that are due (each entry at most once per its own ``schedule``
+    seconds, as beat would). Returns the event that stops it when set, or None if a sweeper already runs in this
+    process."""
     global _sweeper_stop
     if _sweeper_stop is not None and not _sweeper_stop.is_set():
         return None
     stop = _sweeper_stop = threading.Event()
     interval = interval_seconds or settings.ORGMEMORY_SWEEP_AFTER_SECONDS
 
+    last_run: dict[str, float] = {}
+
     def loop() -> None:
         while not stop.wait(interval):
+            now = time.monotonic()
+            due = {
+                entry
+                for entry, spec in settings.CELERY_BEAT_SCHEDULE.items()
+                if now - last_run.get(entry, -float("inf")) >= float(spec["schedule"]) - interval / 2
+            }
+            last_run.update(dict.fromkeys(due, now))
             try:
-                results = beat_tasks_run_inline()
+                results = beat_tasks_run_inline(due)
                 queued = {name: result for name, result in results.items() if result}
                 if any(any(counts.values()) for counts in queued.values() if isinstance(counts, dict)):
                     logger.info("sweeper re-queued %s", queued)

@@ -159,10 +159,19 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or N
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "orgmemory"
-# Each app owns its sweep; without a broker the orgmemory-sweeper thread (memories.background) runs these inline.
+# Each app owns its sweep; without a broker the orgmemory-sweeper thread (memories.background) runs these inline,
+# each entry at its own schedule (checked every ORGMEMORY_SWEEP_AFTER_SECONDS).
+ORGMEMORY_SWEEP_AFTER_SECONDS = env_int("ORGMEMORY_SWEEP_AFTER_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-unindexed-memories": {"task": "memories.tasks.sweep_unindexed", "schedule": 60.0},
-    "sweep-unextracted-links": {"task": "graph.tasks.sweep_unextracted", "schedule": 60.0},
+    "sweep-unindexed-memories": {
+        "task": "memories.tasks.sweep_unindexed",
+        "schedule": float(ORGMEMORY_SWEEP_AFTER_SECONDS),
+    },
+    "sweep-unextracted-links": {
+        "task": "graph.tasks.sweep_unextracted",
+        "schedule": float(ORGMEMORY_SWEEP_AFTER_SECONDS),
+    },
+    "sync-vector-indexes": {"task": "retrieval.tasks.sync_vector_indexes", "schedule": 300.0},
 }
 
 # --- OrgMemory ------------------------------------------------------------------------------------------------
@@ -170,7 +179,10 @@ ORGMEMORY_EMBEDDER = os.environ.get("ORGMEMORY_EMBEDDER", "onnx-int8").strip()  
 ORGMEMORY_EMBEDDING_MODEL = os.environ.get("ORGMEMORY_EMBEDDING_MODEL", "").strip()  # "" → the packaged MiniLM
 ORGMEMORY_EMBED_THREADS = env_int("ORGMEMORY_EMBED_THREADS", 1)
 ORGMEMORY_EMBED_BATCH_SIZE = env_int("ORGMEMORY_EMBED_BATCH_SIZE", 32)
-ORGMEMORY_SWEEP_AFTER_SECONDS = env_int("ORGMEMORY_SWEEP_AFTER_SECONDS", 60)
+# the vector arm (retrieval/vector_indexes.py): a scope with this many chunks gets its own partial HNSW index (built
+# by the sync on the beat schedule), a smaller one is scanned exactly; builds use this much maintenance_work_mem
+ORGMEMORY_VECTOR_INDEX_MIN_CHUNKS = env_int("ORGMEMORY_VECTOR_INDEX_MIN_CHUNKS", 2000)
+ORGMEMORY_VECTOR_INDEX_BUILD_MEMORY = os.environ.get("ORGMEMORY_VECTOR_INDEX_BUILD_MEMORY", "").strip() or "512MB"
 
 # --- REST API -------------------------------------------------------------------------------------------------
 # Deny by default: API views extend memories.api.base.ApiView, which declares its own authentication and

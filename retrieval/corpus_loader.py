@@ -40,7 +40,7 @@ from memories.corpus.generator import CorpusPlan, GeneratedMemory, TenantPlan, c
 
 BATCH = 20_000
 DEFERRED_INDEXES = (
-    "chunk_embedding_hnsw",
+    "chunk_embedding_hnsw",  # the shared HNSW index of databases before memories/0013 (one per large scope since)
     "memory_search_vector",
     "memory_title_trgm",
     "memory_content_trgm",

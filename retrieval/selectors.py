@@ -6,7 +6,8 @@ chain, live rows, kinds) enforced inside each:
 2. :func:`arm_candidates`: the keyword and the vector arm together (each a CTE), best first;
 3. :func:`relational_walk`: the typed edges of a relational plan hop by hop, and the memories about the entities
    reached (only when the question names a known entity);
-4. :func:`memories_load`: the rows of the fused candidates.
+4. :func:`memories_load`: the rows of the hits (the arms' statements return what ranking needs of every candidate,
+   so only the top-k ranked memories are loaded whole).
 
 Keyword arm — Okapi BM25 in PostgreSQL (DESIGN §5):
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -43,10 +45,6 @@ from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 BM25_K1 = 1.5
 BM25_B = 0.5
 KEYWORD_CANDIDATES = 500  # rows scored per search at most
-VECTOR_EXACT_MAX = 2000  # visible chunks up to which the vector arm scans exactly; HNSW above (see _VECTOR_CTES)
-# nearest chunks of the whole index the HNSW path filters: cost is linear in it (bench_vector); at 100k memories 500
-# kept the source-memory hit rate of 1,000 (docs/BENCHMARKS.md) at half the index reads
-VECTOR_ANN_CANDIDATES = 500
 _MAX_QUERY_LEXEMES = 32
 _TRIGRAM_MIN_QUERY = 3
 _TRIGRAM_MAX_QUERY = 200
@@ -115,57 +113,63 @@ keyword AS (
     SELECT id, similarity, 1 FROM trigram WHERE id NOT IN (SELECT id FROM bm25)
 )"""
 
-# Nearest chunks by cosine distance, by one of two paths chosen inside the statement by a bounded count of the
-# caller's visible chunks (at most VECTOR_EXACT_MAX index entries are read, whatever the tenant's size):
-# - few visible chunks: an exact scan of them (the planner walks the tenant/scope index; its cost is bounded by
-#   VECTOR_EXACT_MAX, and the result is exact);
-# - more: the VECTOR_ANN_CANDIDATES nearest chunks of the whole HNSW index (pgvector's iterative scan,
-#   hnsw.iterative_scan = relaxed_order set per connection in RetrievalConfig.ready, keeps reading the graph
-#   past ef_search), then the caller's visible, live ones among them. A fixed number of index tuples whatever the
-#   tenant's size; with the visibility filter inside the same scan the planner instead read and sorted every
-#   visible chunk (150 ms at 100k memories, docs/BENCHMARKS.md). The price: a caller who sees less than
-#   chunk_depth / VECTOR_ANN_CANDIDATES of the index gets fewer than chunk_depth vector candidates (docs/SCALING.md).
-# Then max-pooled per memory (its best chunk).
-_VECTOR_CTES = f"""
-visible_chunks AS MATERIALIZED (
-    SELECT count(*) AS n FROM (
-        SELECT 1 FROM memories_memorychunk c
-        WHERE c.tenant_id = %(tenant)s AND c.scope_id = ANY(%(chain)s) LIMIT {VECTOR_EXACT_MAX}
-    ) x
-),
-nearest_exact AS MATERIALIZED (
-    SELECT c.memory_id, c.embedding <=> %(vector)s::vector AS distance
-    FROM memories_memorychunk c JOIN memories_memory m ON m.id = c.memory_id
-    WHERE (SELECT n FROM visible_chunks) < {VECTOR_EXACT_MAX}
-        AND c.tenant_id = %(tenant)s AND c.scope_id = ANY(%(chain)s) AND {LIVE_MEMORY}
-    ORDER BY c.embedding <=> %(vector)s::vector
-    LIMIT %(chunk_depth)s
-),
-nearest_ann AS MATERIALIZED (
-    SELECT a.memory_id, a.distance
-    FROM (
-        SELECT c.memory_id, c.tenant_id, c.scope_id, c.embedding <=> %(vector)s::vector AS distance
-        FROM memories_memorychunk c
-        WHERE (SELECT n FROM visible_chunks) >= {VECTOR_EXACT_MAX}
-        ORDER BY c.embedding <=> %(vector)s::vector
-        LIMIT %(ann_candidates)s
-    ) a
-    WHERE a.tenant_id = %(tenant)s AND a.scope_id = ANY(%(chain)s)
-        AND (SELECT TRUE FROM memories_memory m WHERE m.id = a.memory_id AND {LIVE_MEMORY})
-    ORDER BY a.distance
-    LIMIT %(chunk_depth)s
-),
-nearest AS (
-    SELECT memory_id, distance FROM nearest_exact UNION ALL SELECT memory_id, distance FROM nearest_ann
+# Nearest chunks by cosine distance, searched scope by scope (retrieval/vector_indexes.py): one branch per scope of
+# the caller's chain, naming the scope as a literal so the planner can use that scope's partial HNSW index when it
+# has one (a scope with at least ORGMEMORY_VECTOR_INDEX_MIN_CHUNKS chunks); a smaller scope is scanned exactly
+# through the (tenant, scope) b-tree. Each branch keeps its chunk_depth nearest, the chain's chunk_pool nearest of
+# those are checked against their memory (live, of the kinds asked for: twice chunk_depth, so superseded or filtered
+# memories rarely starve the arm, at a fraction of the row lookups of every branch's chunks) and max-pooled per
+# memory (its best chunk). The work per search follows the caller's chain, not the
+# size of the tenant or of the database, and the ANN part needs no visibility filter inside the index scan.
+_VECTOR_BRANCH = """(SELECT c.memory_id, c.embedding <=> (SELECT v FROM query_vector) AS distance
+        FROM memories_memorychunk c WHERE c.tenant_id = %(tenant)s AND c.scope_id = {scope}
+        ORDER BY c.embedding <=> (SELECT v FROM query_vector) LIMIT %(chunk_depth)s)"""
+
+
+def _vector_ctes(chain_ids: Sequence[int]) -> str:
+    # scope ids are inlined as integer literals (never text from the caller): a parameter would hide the scope from
+    # the planner's partial-index match whatever the driver's binding mode
+    branches = "\n    UNION ALL ".join(
+        _VECTOR_BRANCH.format(scope=int(scope_id)) for scope_id in dict.fromkeys(chain_ids)
+    )
+    nearest = (
+        f"""SELECT n.memory_id, n.distance FROM (
+    SELECT * FROM (
+    {branches}
+    ) b ORDER BY distance LIMIT %(chunk_pool)s
+    ) n JOIN memories_memory m ON m.id = n.memory_id
+    WHERE {LIVE_MEMORY}"""
+        if chain_ids
+        else "SELECT NULL::bigint AS memory_id, NULL::float8 AS distance WHERE FALSE"
+    )
+    # the query vector is sent once (an HNSW scan takes it from the init-plan like any constant)
+    return f"""
+query_vector AS MATERIALIZED (SELECT %(vector)s::vector AS v),
+nearest AS MATERIALIZED (
+    {nearest}
 ),
 vector AS (
     SELECT memory_id AS id, min(distance) AS distance FROM nearest
     GROUP BY memory_id ORDER BY distance, memory_id LIMIT %(depth)s
 )"""
 
-_KEYWORD_SELECT = """SELECT 'keyword', id, score, source, (SELECT sum(idf) FROM terms), (SELECT count(*) FROM q)::int,
-    (SELECT count(*) FROM terms)::int FROM keyword"""
-_VECTOR_SELECT = "SELECT 'vector', id, 1.0 - distance, 0, NULL::float8, NULL::int, NULL::int FROM vector"
+
+_KEYWORD_SELECT = """SELECT 'keyword' AS arm, id, score AS value, source, (SELECT sum(idf) FROM terms) AS idf_sum,
+    (SELECT count(*) FROM q)::int AS lexemes, (SELECT count(*) FROM terms)::int AS known FROM keyword"""
+_VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, 0 AS source, NULL::float8 AS idf_sum,
+    NULL::int AS lexemes, NULL::int AS known FROM vector"""
+# every arm row carries what ranking needs of its memory (RankingRow), so the full rows are loaded for the hits only
+_RANKING_COLUMNS = "m.content_hash, m.title, m.created_at, m.scope_id"
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """What ranking needs of a candidate memory, read by the statement that found it."""
+
+    content_hash: str
+    title: str
+    created_at: datetime
+    scope_id: int
 
 
 @dataclass
@@ -177,6 +181,7 @@ class ArmCandidates:
     known_lexemes: int = 0  # query lexemes the tenant's corpus holds
     vector: list[int] = field(default_factory=list)
     cosines: dict[int, float] = field(default_factory=dict)
+    rows: dict[int, RankingRow] = field(default_factory=dict)  # every candidate of either arm
 
 
 def _params(*, tenant: Tenant, chain_ids: Sequence[int], kinds: Sequence[str], depth: int, **extra) -> dict:
@@ -191,10 +196,9 @@ def arm_statement(
     depth: int,
     query: str | None,
     vector: Sequence[float] | None,
-    ann_candidates: int | None = None,
 ) -> tuple[str, dict] | None:
     """The SQL and parameters of :func:`arm_candidates` (``None`` when both arms are left out); benchmarks
-    EXPLAIN it (and ``bench_vector`` varies ``ann_candidates``)."""
+    EXPLAIN it."""
     ctes, selects = [], []
     raw = (query or "").strip()
     params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth)
@@ -209,16 +213,23 @@ def arm_statement(
             budget=KEYWORD_CANDIDATES,
         )
     if vector is not None:
-        ctes.append(_VECTOR_CTES)
+        ctes.append(_vector_ctes(chain_ids))
         selects.append(_VECTOR_SELECT)
         params.update(
             vector="[" + ",".join(f"{value:.7g}" for value in vector) + "]",
             chunk_depth=depth * 4,
-            ann_candidates=ann_candidates or VECTOR_ANN_CANDIDATES,
+            chunk_pool=depth * 8,
         )
     if not ctes:
         return None
-    return "WITH " + ",".join(ctes) + "\n" + "\nUNION ALL\n".join(selects), params
+    found = "found AS (\n" + "\nUNION ALL\n".join(selects) + "\n)"
+    return (
+        "WITH "
+        + ",".join([*ctes, found])
+        + f"\nSELECT f.*, {_RANKING_COLUMNS} FROM found f JOIN memories_memory m ON m.id = f.id"
+        + " AND m.tenant_id = %(tenant)s",
+        params,
+    )
 
 
 def arm_candidates(
@@ -239,14 +250,16 @@ def arm_candidates(
     with connection.cursor() as cursor:
         cursor.execute(*statement)
         rows = cursor.fetchall()
-    keyword_rows = sorted((row for row in rows if row[0] == "keyword"), key=lambda r: (r[3], -r[2], r[1]))
+    for row in rows:
+        result.rows[row[1]] = RankingRow(*row[7:11])
+    keyword_rows = sorted((row[:7] for row in rows if row[0] == "keyword"), key=lambda r: (r[3], -r[2], r[1]))
     for _, memory_id, value, source, idf_sum, lexemes, known in keyword_rows:
         result.keyword.append(memory_id)
         if source == 0:
             result.bm25[memory_id] = float(value)
         result.bm25_ceiling = float(idf_sum or 0.0) * (BM25_K1 + 1)
         result.query_lexemes, result.known_lexemes = int(lexemes or 0), int(known or 0)
-    for _, memory_id, value, _, _, _, _ in sorted((r for r in rows if r[0] == "vector"), key=lambda r: (-r[2], r[1])):
+    for _, memory_id, value, *_ in sorted((r for r in rows if r[0] == "vector"), key=lambda r: (-r[2], r[1])):
         result.vector.append(memory_id)
         result.cosines[memory_id] = float(value)
     result.keyword = result.keyword[:depth]
@@ -356,7 +369,7 @@ def _json(value: Any) -> Any:
 
 
 # --- relational walk ---------------------------------------------------------------------------------------------
-FANOUT = 500  # edges read per hop at most; a hub with more is cut
+FANOUT = 500  # edges kept per hop at most (and read per entity and relationship): a hub's newest visible ones
 
 _EDGE_VISIBLE = """l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.object_id IS NOT NULL
         AND m.scope_id = ANY(%(chain)s)
@@ -380,29 +393,49 @@ class WalkEdge:
 class Walk:
     edges: list[WalkEdge] = field(default_factory=list)
     about: list[tuple[int, int]] = field(default_factory=list)  # (entity id, memory id), best first
+    rows: dict[int, RankingRow] = field(default_factory=dict)  # every memory stating an edge or about an entity
 
     def reached(self, hop: int) -> list[int]:
         return list(dict.fromkeys(edge.reached_id for edge in self.edges if edge.hop == hop))
 
 
+def _hop_side(index: int, previous: str, start: str, other: str, exclude: str = "") -> str:
+    # per entity reached so far and per relationship, the newest FANOUT visible edges: a b-tree scan in memory
+    # order (link_by_object_memory / link_by_subject_memory end in memory) that stops there, so a hub's cost is
+    # bounded by FANOUT and the caller's visible share, not by how many edges it has
+    return f"""SELECT x.* FROM (SELECT DISTINCT reached FROM {previous}) p
+    CROSS JOIN unnest(%(rel_{index})s::varchar[]) AS r(relationship)
+    CROSS JOIN LATERAL (
+        SELECT l.subject_id, l.relationship, l.object_id, l.memory_id, l.confidence, l.span_start, l.id,
+               m.kind = ANY(%(kinds)s) AS kind_ok, l.{other} AS reached, {_RANKING_COLUMNS}
+        FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
+        WHERE {_EDGE_VISIBLE} AND l.{start} = p.reached AND l.relationship = r.relationship{exclude}
+        ORDER BY l.memory_id DESC
+        LIMIT {FANOUT}
+    ) x"""
+
+
 def _hop_sql(index: int, hop: Hop, previous: str) -> str:
+    if hop.relationship in SYMMETRIC:  # either side; an edge between two reached entities once, as subject
+        sides = [
+            _hop_side(index, previous, "subject_id", "object_id"),
+            _hop_side(
+                index, previous, "object_id", "subject_id", f" AND l.subject_id NOT IN (SELECT reached FROM {previous})"
+            ),
+        ]
+    elif hop.direction == INBOUND:
+        sides = [_hop_side(index, previous, "object_id", "subject_id")]
+    else:
+        sides = [_hop_side(index, previous, "subject_id", "object_id")]
+    union = "\n    UNION ALL\n    ".join(sides)
     # edges of one memory in the order the text states them (span), so answers list names as written, whatever
     # order the extractor stored them in
-    relationships = f"%(rel_{index})s"
-    if hop.relationship in SYMMETRIC:
-        start = f"(l.subject_id IN (SELECT reached FROM {previous}) OR l.object_id IN (SELECT reached FROM {previous}))"
-        reached = f"CASE WHEN l.subject_id IN (SELECT reached FROM {previous}) THEN l.object_id ELSE l.subject_id END"
-    elif hop.direction == INBOUND:
-        start, reached = f"l.object_id IN (SELECT reached FROM {previous})", "l.subject_id"
-    else:
-        start, reached = f"l.subject_id IN (SELECT reached FROM {previous})", "l.object_id"
     return f"""h{index} AS MATERIALIZED (
-    SELECT l.subject_id, l.relationship, l.object_id, l.memory_id, m.kind = ANY(%(kinds)s) AS kind_ok,
-           {reached} AS reached,
-           row_number() OVER (ORDER BY l.confidence DESC, l.memory_id, l.span_start, l.id) AS ord
-    FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
-    WHERE {_EDGE_VISIBLE} AND l.relationship = ANY({relationships}) AND {start}
-    ORDER BY l.confidence DESC, l.memory_id, l.span_start, l.id
+    SELECT e.*, row_number() OVER (ORDER BY e.confidence DESC, e.memory_id, e.span_start, e.id) AS ord
+    FROM (
+    {union}
+    ) e
+    ORDER BY e.confidence DESC, e.memory_id, e.span_start, e.id
     LIMIT {FANOUT}
 )"""
 
@@ -414,35 +447,55 @@ def relational_walk(
     kinds: Sequence[str],
     seed_ids: Sequence[int],
     hops: Sequence[Hop],
+    depth: int = 50,
 ) -> Walk:
     """Walk visible typed edges from ``seed_ids`` along ``hops`` (an edge is visible when the memory stating it
     is), and return the edges with the memories *about* the entities reached (their own pages) — or, with no
-    hops, the memories about the seeds. One statement; each hop reads at most FANOUT edges."""
-    params = {"tenant": tenant.pk, "chain": list(chain_ids), "kinds": list(kinds), "seeds": list(seed_ids)}
-    ctes = ["h0 AS (SELECT unnest(%(seeds)s::bigint[]) AS reached)"]
+    hops, the memories about the seeds. One statement; each hop keeps at most FANOUT edges (a hub's newest visible
+    ones), and the memories about at most ``depth`` entities a hop (the first reached), ``depth`` each (the oldest):
+    the arm keeps ``depth`` memories in that order."""
+    params = {
+        "tenant": tenant.pk,
+        "chain": list(chain_ids),
+        "kinds": list(kinds),
+        "seeds": list(seed_ids),
+        "depth": depth,
+    }
+    ctes = ["h0 AS (SELECT unnest(%(seeds)s::bigint[]) AS reached, 0::bigint AS ord)"]
     selects = []
     for index, hop in enumerate(hops, start=1):
         params[f"rel_{index}"] = [hop.relationship, *ALSO_FOLLOW.get(hop.relationship, ())]
         ctes.append(_hop_sql(index, hop, f"h{index - 1}"))
         selects.append(
             f"""SELECT 'edge', {index}, h.subject_id, s.name, h.relationship, h.object_id, o.name, h.memory_id,
-                h.kind_ok, h.reached, h.ord
+                h.kind_ok, h.reached, h.ord, h.content_hash, h.title, h.created_at, h.scope_id
             FROM h{index} h JOIN graph_entity s ON s.id = h.subject_id JOIN graph_entity o ON o.id = h.object_id"""
         )
-    reached = "SELECT reached FROM h" + "\n    UNION SELECT reached FROM h".join(str(i) for i in range(len(hops) + 1))
+    entities = "\n    UNION ".join(
+        f"""(SELECT reached FROM h{i} GROUP BY reached ORDER BY min(ord), reached LIMIT %(depth)s)"""
+        for i in range(len(hops) + 1)
+    )
     ctes.append(
-        f"""about AS (
-    SELECT l.subject_id, l.memory_id, min(l.id) AS first
-    FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
-    WHERE l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.relationship = 'about'
-        AND l.subject_id IN ({reached})
-        AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
-        AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)
-    GROUP BY l.subject_id, l.memory_id
+        f"""about_entities AS (
+    {entities}
+),
+about AS (
+    SELECT e.reached AS subject_id, a.*
+    FROM about_entities e CROSS JOIN LATERAL (
+        SELECT m.id AS memory_id, {_RANKING_COLUMNS}
+        FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
+        WHERE l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.relationship = 'about'
+            AND l.subject_id = e.reached
+            AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
+            AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)
+        ORDER BY l.memory_id
+        LIMIT %(depth)s
+    ) a
 )"""
     )
     selects.append(
-        "SELECT 'about', NULL, a.subject_id, NULL, NULL, NULL, NULL, a.memory_id, TRUE, a.subject_id, 0 FROM about a"
+        "SELECT 'about', NULL, a.subject_id, NULL, NULL, NULL, NULL, a.memory_id, TRUE, a.subject_id, 0, "
+        "a.content_hash, a.title, a.created_at, a.scope_id FROM about a"
     )
     sql = "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(selects)
     with connection.cursor() as cursor:
@@ -451,20 +504,22 @@ def relational_walk(
     walk = Walk()
     # the joins may return rows in any order: the hop's own order (confidence, memory, text position) decides
     rows.sort(key=lambda row: (row[0], row[1] or 0, row[10]))
-    for kind, hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id, _ in rows:
+    for row in rows:
+        kind, hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id = row[:10]
+        walk.rows[memory_id] = RankingRow(*row[11:15])
         if kind == "edge":
             walk.edges.append(
                 WalkEdge(hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id)
             )
         else:
             walk.about.append((subject_id, memory_id))
-    walk.about.sort(key=lambda pair: (pair[1], pair[0]))
+    walk.about = sorted(set(walk.about), key=lambda pair: (pair[1], pair[0]))
     return walk
 
 
 # --- rows --------------------------------------------------------------------------------------------------------
 def memories_load(*, tenant: Tenant, ids: Sequence[int]) -> dict[int, Memory]:
-    """The candidates' rows with their scope (one statement), without the heavy index columns."""
+    """The hits' rows with their scope (one statement), without the heavy index columns."""
     if not ids:
         return {}
     rows = (

@@ -30,7 +30,7 @@ from graph.selectors import visible_links
 from memories.background import access_schedule
 from memories.embedding import get_embedder
 from memories.indexing_text import expand_glossary
-from memories.models import Memory, MemoryKind, Scope, Tenant
+from memories.models import PROJECT_LEVEL, Memory, MemoryKind, Scope, Tenant
 from memories.selectors import project_name_clean
 from orgmemory.errors import NotFound, ValidationFailed
 from orgmemory.text import NUL_BYTE, text_problem
@@ -156,8 +156,15 @@ def search_memories(
     )
     # 5. fuse
     t0 = time.perf_counter()
+    levels = {node.scope_id: node.level for node in context.chain} | dict.fromkeys(context.projects, PROJECT_LEVEL)
     ranked, memories = _fuse(
-        tenant=tenant, query=query, retrieved=retrieved, tier_boost=context.tier_boost, plan=plan, options=options
+        tenant=tenant,
+        query=query,
+        retrieved=retrieved,
+        levels=levels,
+        tier_boost=context.tier_boost,
+        plan=plan,
+        options=options,
     )
     timings["fuse"] = _ms(t0)
     hits = [
@@ -165,6 +172,7 @@ def search_memories(
             memory=memories[item.memory_id], score=item.score, explain=dict(item.explain) if options.explain else None
         )
         for item in ranked
+        if item.memory_id in memories  # deleted since the arms read it
     ]
     # 6. answer
     result = SearchResult(
@@ -247,6 +255,7 @@ def _retrieve(
                 kinds=kinds,
                 seed_ids=[entity_id for mention in plan.seeds for entity_id in mention.entity_ids[:3]],
                 hops=plan.hops,
+                depth=depth,
             )
             retrieved.relational_ids, retrieved.answered = _relational_order(plan, retrieved.walk, depth)
         except Exception as exc:  # fail-open: an empty arm, never a failed search
@@ -292,11 +301,13 @@ def _fuse(
     tenant: Tenant,
     query: str,
     retrieved: _Retrieved,
+    levels: dict[int, str],
     tier_boost: dict[str, float],
     plan: RelationalPlan | None,
     options: SearchOptions,
 ) -> tuple[list[Ranked], dict[int, Memory]]:
-    """Load the candidates and rank them. When typed edges answered, the relational arm leads (its rows first,
+    """Rank the candidates on what the arms' statements returned of them (``levels``: scope id → level, the
+    caller's chain), then load the hits' rows. When typed edges answered, the relational arm leads (its rows first,
     in its order): the graph knows the answer, and fusion must not rank below its best arm."""
     arm_ids = {}
     if "keyword" in options.arms:
@@ -305,15 +316,20 @@ def _fuse(
         arm_ids["vector"] = retrieved.arms.vector
     if retrieved.walk is not None:
         arm_ids["relational"] = retrieved.relational_ids
-    memories = selectors.memories_load(tenant=tenant, ids=list({i for ids in arm_ids.values() for i in ids}))
-    if not memories:
-        return [], memories
+    rows = {**retrieved.arms.rows, **(retrieved.walk.rows if retrieved.walk is not None else {})}
+    candidates = {
+        memory_id: _candidate(memory_id, rows[memory_id], levels, retrieved.arms.cosines.get(memory_id))
+        for ids in arm_ids.values()
+        for memory_id in ids
+        if memory_id in rows
+    }
+    if not candidates:
+        return [], {}
     config = RankingConfig().with_tier_overrides(tier_boost)
     if retrieved.answered:
         config = replace(config, lead_arm="relational")
     elif plan is not None:
         config = replace(config, arm_weights={**config.arm_weights, "relational": RELATIONAL_WEIGHT_ABOUT})
-    candidates = {memory.pk: _candidate(memory, retrieved.arms.cosines.get(memory.pk)) for memory in memories.values()}
     ranked = rank(
         arms={name: [i for i in ids if i in candidates] for name, ids in arm_ids.items()},
         candidates=candidates,
@@ -324,7 +340,7 @@ def _fuse(
         config=config,
         keyword_confidence=_keyword_confidence(retrieved.arms),
     )
-    return ranked, memories
+    return ranked, selectors.memories_load(tenant=tenant, ids=[item.memory_id for item in ranked])
 
 
 def _keyword_confidence(arms: selectors.ArmCandidates) -> float:
@@ -334,13 +350,13 @@ def _keyword_confidence(arms: selectors.ArmCandidates) -> float:
     return min(1.0, max(arms.bm25.values()) / arms.bm25_ceiling)
 
 
-def _candidate(memory: Memory, cosine: float | None) -> Candidate:
+def _candidate(memory_id: int, row: selectors.RankingRow, levels: dict[int, str], cosine: float | None) -> Candidate:
     return Candidate(
-        memory_id=memory.pk,
-        content_hash=memory.content_hash,
-        level=memory.scope.level,
-        title=memory.title,
-        created_at=memory.created_at,
+        memory_id=memory_id,
+        content_hash=row.content_hash,
+        level=levels.get(row.scope_id, PROJECT_LEVEL),  # every candidate's scope is on the chain or one of its projects
+        title=row.title,
+        created_at=row.created_at,
         cosine=cosine,
     )
 

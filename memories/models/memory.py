@@ -8,7 +8,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
-from pgvector.django import HnswIndex, VectorField
+from pgvector.django import VectorField
 
 from memories.models.tenancy import ForTenantQuerySet, Member, Scope, Tenant, TenantKeyed
 
@@ -179,15 +179,8 @@ class MemoryChunk(TenantKeyed, models.Model):
             models.UniqueConstraint(fields=["tenant", "memory", "ordinal"], name="chunk_unique_ordinal_per_tenant")
         ]
         indexes = [
-            # the vector arm: approximate nearest neighbours by cosine distance (iterative scans keep the scope
-            # filter from starving the result)
-            HnswIndex(
-                name="chunk_embedding_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            ),
+            # the vector arm: exact scans of small scopes, and the partial HNSW index of each large scope
+            # (retrieval/vector_indexes.py builds those outside the model: they follow the data)
             models.Index(fields=["tenant", "scope"], name="chunk_tenant_scope"),
         ]
 

@@ -252,3 +252,35 @@ def test_hostile_queries_do_not_fail(acme, store, query):
     result = search_memories(tenant=acme, user_id="albert", query=query)
 
     assert result.degraded == []
+
+
+def test_a_hub_keeps_its_newest_visible_edges_within_the_walk_budget(acme, store, monkeypatch):
+    from graph.models import Entity
+    from memories.models import MemoryKind
+    from retrieval import selectors
+    from retrieval.relational_query import INBOUND, Hop
+
+    monkeypatch.setattr(selectors, "FANOUT", 3)
+    texts = [  # distinct texts: near-duplicates would supersede each other
+        "Hubco Systems was founded by Ann Ray after she left the navy in 2004.",
+        "Ben Cole founded Hubco Systems; he had run a bakery chain in Leeds before.",
+        "According to the press kit, Cy Dunn founded Hubco Systems with a loan from his uncle.",
+        "Di Fox founded Hubco Systems too, and later wrote a book about sailing.",
+        "The archive shows that Ed Gray founded Hubco Systems while studying chemistry in Porto.",
+    ]
+    stated = [store(acme, "org:acme", text) for text in texts]
+    store(acme, "user:bea", "Flo Hart founded Hubco Systems, says her diary.")  # the newest edge, but not albert's
+    hubco = Entity.objects.get(tenant=acme, name="Hubco Systems")
+    context = selectors.search_context(tenant=acme, user_id="albert", norms=[])
+
+    walk = selectors.relational_walk(
+        tenant=acme,
+        chain_ids=[node.scope_id for node in context.chain],
+        kinds=list(MemoryKind.values),
+        seed_ids=[hubco.pk],
+        hops=[Hop("founded", INBOUND)],
+    )
+
+    assert sorted(edge.memory_id for edge in walk.edges) == [memory.pk for memory in stated[-3:]]
+    assert {edge.subject for edge in walk.edges} == {"Cy Dunn", "Di Fox", "Ed Gray"}
+    assert set(walk.rows) == {edge.memory_id for edge in walk.edges}

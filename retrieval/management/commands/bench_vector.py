@@ -1,11 +1,11 @@
 """The vector arm's HNSW settings, chosen by measurement: recall against an exact scan vs latency.
 
 For a loaded corpus (``load_corpus``) the vector arm's statement (``retrieval.selectors.arm_statement`` with the
-keyword arm left out: visibility filter inside pgvector's iterative index scan, best chunk per memory) runs for
-each question once exactly (index scans off: the visible chunks are scanned and sorted) and then with each
-``hnsw.ef_search``; recall@10 and recall@depth are the shares of the exact memory ids found. ``--build`` rebuilds
-the HNSW index with other ``m`` / ``ef_construction`` first (a dedicated benchmark database only) and puts the
-project's settings back at the end.
+keyword arm left out: each scope of the caller's chain searched on its own — exactly, or through the scope's partial
+HNSW index, retrieval/vector_indexes.py — best chunk per memory) runs for each question once exactly (index scans
+off: the visible chunks are scanned and sorted) and then with each ``hnsw.ef_search``; recall@10 and recall@depth
+are the shares of the exact memory ids found. Also printed: how many of the questions' chain scopes have an index,
+and the visible chunks per question.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from django.db import connection, transaction
 from memories.corpus.generator import corpus_plan
 from retrieval.evaluation import percentile
 
-INDEX = "chunk_embedding_hnsw"
-
 
 class Command(BaseCommand):
     help = "HNSW recall vs latency for the vector arm on a loaded corpus (ef_search sweep, optional rebuilds)."
@@ -31,9 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--queries", type=int, default=100)
         parser.add_argument("--ef-search", default="20,40,64,100,200")
-        parser.add_argument("--build", default="", help="m:ef_construction,... to rebuild and measure in turn")
         parser.add_argument("--depth", type=int, default=50, help="the arm's depth (search uses max(30, 5*top_k))")
-        parser.add_argument("--ann-candidates", default="", help="VECTOR_ANN_CANDIDATES values to compare")
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, size: int, seed: int, queries: int, depth: int, **options):
@@ -50,11 +46,6 @@ class Command(BaseCommand):
 
         questions = _unique_queries(plan, queries)
         embedder = get_embedder()
-        import retrieval.selectors as selectors_module
-
-        candidates_list = [int(x) for x in options["ann_candidates"].split(",") if x.strip()] or [
-            selectors_module.VECTOR_ANN_CANDIDATES
-        ]
         cases = []
         for question in questions:
             context = selectors.search_context(
@@ -70,43 +61,30 @@ class Command(BaseCommand):
             )
             cases.append((sql, params))
         exact = [self._exact(params) for _, params in cases]
-        builds = [tuple(int(x) for x in part.split(":")) for part in options["build"].split(",") if part.strip()]
         results = []
-        original = self._definition()
-        try:
-            for build in builds or [None]:
-                build_s = self._rebuild(*build) if build else None
-                for ef, ann in [(e, a) for e in _ints(options["ef_search"]) for a in candidates_list]:
-                    ms, recall10, recall_all = [], [], []
-                    for (sql, params), truth in zip(cases, exact, strict=True):
-                        ids, elapsed = self._run(sql, {**params, "ann_candidates": ann}, ef_search=ef)
-                        ms.append(elapsed)
-                        recall10.append(_recall(ids[:10], truth[:10]))
-                        recall_all.append(_recall(ids, truth))
-                    results.append(
-                        {
-                            "index": self._params(),
-                            "build_s": build_s,
-                            "ef_search": ef,
-                            "ann_candidates": ann,
-                            "p50_ms": round(percentile(ms, 50), 2),
-                            "p95_ms": round(percentile(ms, 95), 2),
-                            "recall_at_10": round(sum(recall10) / len(recall10), 4),
-                            f"recall_at_{depth}": round(sum(recall_all) / len(recall_all), 4),
-                        }
-                    )
-        finally:
-            if builds and original:
-                with connection.cursor() as cursor:
-                    cursor.execute(f"DROP INDEX IF EXISTS {INDEX}")
-                    cursor.execute("SET maintenance_work_mem = '1GB'")
-                    cursor.execute(original)
+        for ef in _ints(options["ef_search"]):
+            ms, recall10, recall_all = [], [], []
+            for (sql, params), truth in zip(cases, exact, strict=True):
+                ids, elapsed = self._run(sql, params, ef_search=ef)
+                ms.append(elapsed)
+                recall10.append(_recall(ids[:10], truth[:10]))
+                recall_all.append(_recall(ids, truth))
+            results.append(
+                {
+                    "ef_search": ef,
+                    "p50_ms": round(percentile(ms, 50), 2),
+                    "p95_ms": round(percentile(ms, 95), 2),
+                    "recall_at_10": round(sum(recall10) / len(recall10), 4),
+                    f"recall_at_{depth}": round(sum(recall_all) / len(recall_all), 4),
+                }
+            )
         exact_ms = [self._exact(params, timed=True) for _, params in cases[:20]]
         report = {
             "size": size,
             "queries": len(cases),
             "depth": depth,
             "exact_scan_p50_ms": round(percentile(exact_ms, 50), 2),
+            **self._coverage([params for _, params in cases]),
             "results": results,
             "cores": os.cpu_count(),
         }
@@ -116,13 +94,15 @@ class Command(BaseCommand):
         lines = [
             f"bench_vector: corpus {size}, {len(cases)} questions, vector arm depth {depth} (chunks {depth * 4}); "
             f"exact scan (no index) p50 {report['exact_scan_p50_ms']} ms",
-            "  index (m, ef_construction)  build s  ef_search  candidates  p50 ms  p95 ms  recall@10  recall@depth",
+            f"  chain scopes with their own HNSW index: {report['scopes_indexed']} of {report['scopes']}; visible "
+            f"chunks per question p50 {report['visible_p50']}, max {report['visible_max']}, of which in indexed "
+            f"scopes p50 {report['visible_indexed_p50']}",
+            "  ef_search  p50 ms  p95 ms  recall@10  recall@depth",
         ]
         for r in results:
             lines.append(
-                f"  {str(r['index']):<27} {str(r['build_s'] or '-'):>7} {r['ef_search']:>10} "
-                f"{r['ann_candidates']:>11} {r['p50_ms']:>7} "
-                f"{r['p95_ms']:>7} {r['recall_at_10']:>10} {r[f'recall_at_{depth}']:>13}"
+                f"  {r['ef_search']:>9} {r['p50_ms']:>7} {r['p95_ms']:>7} {r['recall_at_10']:>10} "
+                f"{r[f'recall_at_{depth}']:>13}"
             )
         self.stdout.write("\n".join(lines))
 
@@ -155,26 +135,30 @@ class Command(BaseCommand):
         rows.sort(key=lambda r: (-r[2], r[1]))
         return [r[1] for r in rows], elapsed
 
-    def _definition(self) -> str | None:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [INDEX])
-            row = cursor.fetchone()
-        return row[0] if row else None
+    def _coverage(self, cases: list[dict]) -> dict:
+        """How many of the questions' chain scopes have their own index, and how many chunks each question sees."""
+        from retrieval.vector_indexes import indexes_present
 
-    def _params(self) -> str:
-        definition = self._definition() or ""
-        return definition[definition.find("WITH") :] or "none"
-
-    def _rebuild(self, m: int, ef_construction: int) -> float:
-        started = time.perf_counter()
+        indexed = {scope for scope, valid in indexes_present().items() if valid}
+        scopes = {scope for params in cases for scope in params["chain"]}
+        visible, visible_indexed = [], []
         with connection.cursor() as cursor:
-            cursor.execute(f"DROP INDEX IF EXISTS {INDEX}")
-            cursor.execute("SET maintenance_work_mem = '1GB'")
             cursor.execute(
-                f"CREATE INDEX {INDEX} ON memories_memorychunk USING hnsw (embedding vector_cosine_ops) "
-                f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)})"
+                "SELECT scope_id, count(*) FROM memories_memorychunk WHERE tenant_id = %s AND scope_id = ANY(%s) "
+                "GROUP BY scope_id",
+                [cases[0]["tenant"], list(scopes)],
             )
-        return round(time.perf_counter() - started, 1)
+            sizes = dict(cursor.fetchall())
+        for params in cases:
+            visible.append(sum(sizes.get(scope, 0) for scope in set(params["chain"])))
+            visible_indexed.append(sum(sizes.get(scope, 0) for scope in set(params["chain"]) if scope in indexed))
+        return {
+            "scopes": len(scopes),
+            "scopes_indexed": len(scopes & indexed),
+            "visible_p50": int(percentile(visible, 50)),
+            "visible_max": max(visible),
+            "visible_indexed_p50": int(percentile(visible_indexed, 50)),
+        }
 
 
 def _ints(text: str) -> list[int]:
