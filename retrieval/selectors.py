@@ -45,6 +45,10 @@ from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 BM25_K1 = 1.5
 BM25_B = 0.5
 KEYWORD_CANDIDATES = 500  # rows scored per search at most
+# nearest chunks each scope of the chain contributes, per memory of the arm's depth (a long memory has several); 2
+# would cost the vector arm 1 point of recall@10 against an exact scan at 1M memories (0.969 vs 0.979) to save 5 ms
+# (docs/BENCHMARKS.md): kept at 4
+CHUNKS_PER_MEMORY = 4
 _MAX_QUERY_LEXEMES = 32
 _TRIGRAM_MIN_QUERY = 3
 _TRIGRAM_MAX_QUERY = 200
@@ -116,10 +120,11 @@ keyword AS (
 # Nearest chunks by cosine distance, searched scope by scope (retrieval/vector_indexes.py): one branch per scope of
 # the caller's chain, naming the scope as a literal so the planner can use that scope's partial HNSW index when it
 # has one (a scope with at least ORGMEMORY_VECTOR_INDEX_MIN_CHUNKS chunks); a smaller scope is scanned exactly
-# through the (tenant, scope) b-tree. Each branch keeps its chunk_depth nearest, the chain's chunk_pool nearest of
-# those are checked against their memory (live, of the kinds asked for: twice chunk_depth, so superseded or filtered
-# memories rarely starve the arm, at a fraction of the row lookups of every branch's chunks) and max-pooled per
-# memory (its best chunk). The work per search follows the caller's chain, not the
+# through the (tenant, scope) b-tree. Each branch keeps its chunk_depth nearest (CHUNKS_PER_MEMORY × depth), the
+# chain's chunk_pool nearest of those (twice that, so superseded or filtered memories rarely starve the arm) are
+# checked against their memory — live, of the kinds asked for — by primary key, one lookup each (as a join the
+# planner hashed every visible memory instead: 26 vs 11 ms at 100k memories) and max-pooled per memory (its best
+# chunk). The work per search follows the caller's chain, not the
 # size of the tenant or of the database, and the ANN part needs no visibility filter inside the index scan.
 _VECTOR_BRANCH = """(SELECT c.memory_id, c.embedding <=> (SELECT v FROM query_vector) AS distance
         FROM memories_memorychunk c WHERE c.tenant_id = %(tenant)s AND c.scope_id = {scope}
@@ -137,8 +142,8 @@ def _vector_ctes(chain_ids: Sequence[int]) -> str:
     SELECT * FROM (
     {branches}
     ) b ORDER BY distance LIMIT %(chunk_pool)s
-    ) n JOIN memories_memory m ON m.id = n.memory_id
-    WHERE {LIVE_MEMORY}"""
+    ) n
+    WHERE (SELECT TRUE FROM memories_memory m WHERE m.id = n.memory_id AND {LIVE_MEMORY})"""
         if chain_ids
         else "SELECT NULL::bigint AS memory_id, NULL::float8 AS distance WHERE FALSE"
     )
@@ -217,8 +222,8 @@ def arm_statement(
         selects.append(_VECTOR_SELECT)
         params.update(
             vector="[" + ",".join(f"{value:.7g}" for value in vector) + "]",
-            chunk_depth=depth * 4,
-            chunk_pool=depth * 8,
+            chunk_depth=depth * CHUNKS_PER_MEMORY,
+            chunk_pool=depth * CHUNKS_PER_MEMORY * 2,
         )
     if not ctes:
         return None

@@ -19,6 +19,7 @@ from django.db import connection, transaction
 
 from memories.corpus.generator import corpus_plan
 from retrieval.evaluation import percentile
+from retrieval.selectors import CHUNKS_PER_MEMORY
 
 
 class Command(BaseCommand):
@@ -92,8 +93,8 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(report))
             return
         lines = [
-            f"bench_vector: corpus {size}, {len(cases)} questions, vector arm depth {depth} (chunks {depth * 4}); "
-            f"exact scan (no index) p50 {report['exact_scan_p50_ms']} ms",
+            f"bench_vector: corpus {size}, {len(cases)} questions, vector arm depth {depth} "
+            f"(chunks a scope {depth * CHUNKS_PER_MEMORY}); exact scan (no index) p50 {report['exact_scan_p50_ms']} ms",
             f"  chain scopes with their own HNSW index: {report['scopes_indexed']} of {report['scopes']}; visible "
             f"chunks per question p50 {report['visible_p50']}, max {report['visible_max']}, of which in indexed "
             f"scopes p50 {report['visible_indexed_p50']}",
