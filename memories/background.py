@@ -7,8 +7,9 @@ py-spy, logs) and a documented stop. A WSGI/ASGI process starts them once throug
     tasks of ``CELERY_BEAT_SCHEDULE`` that are due (each at its own schedule), inline, by name — the memory store's
     ``memories.tasks.sweep_unindexed`` (embeddings), the graph's ``graph.tasks.sweep_unextracted`` (links) and the
     vector arm's ``retrieval.tasks.sync_vector_indexes`` — so a write whose indexing failed is retried, and a
-    grown scope gets its HNSW index, as a worker's beat would. Stop: set the ``threading.Event`` it returns; it leaves its loop within one
-    interval and closes its database connection. A daemon thread: it also ends with the process.
+    grown scope gets its HNSW index, as a worker's beat would. Stop: set the ``threading.Event`` it returns; it
+    leaves its loop within one interval and closes its database connection. A daemon thread: it also ends with the
+    process.
 ``orgmemory-embedder-warmup`` (``embedder_warm_up_start``)
     Loads the embedding model once at start-up, so the first search or write does not wait ~10 s for it. Stop: it
     ends by itself after one embedding (a load failure only logs: search degrades and indexing retries).
