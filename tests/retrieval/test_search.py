@@ -198,6 +198,18 @@ def test_keyword_or_fallback_and_title_typos(acme, store):
     assert [hit.memory.pk for hit in typo.hits] == [kafka.pk]
 
 
+@pytest.mark.parametrize(
+    ("query", "probe"),
+    [("Kafak cluster", True), ("Salma Park", True), ("where do we keep the data of the Kafak cluster", False)],
+)
+def test_the_title_probe_runs_for_names_and_short_queries_only(acme, query, probe):
+    from retrieval import selectors
+
+    _, params = selectors.arm_statement(tenant=acme, chain_ids=[1], kinds=["fact"], depth=30, query=query, vector=None)
+
+    assert params["trigram"] is probe
+
+
 def test_kinds_and_scopes_filters(acme, store):
     fact = store(acme, "team:platform", "On-call rotates weekly.", kind="fact")
     policy = store(acme, "org:acme", "On-call engineers get a day off after a night page.", kind="policy")
