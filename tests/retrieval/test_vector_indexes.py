@@ -98,7 +98,11 @@ def test_the_arm_reads_a_large_scope_through_its_own_index_and_small_scopes_exac
     sql, params = vector_statement(org_heavy, "albert", "when does the warehouse refresh")
 
     with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")  # a handful of rows: make the planner show the index paths
+        # a handful of rows: a sort of the scope's rows is as cheap as the index, so rule out the paths small tables
+        # are planned with once analysed (the CI run did: the b-tree and a sort for all eight chunks)
+        cursor.execute("ANALYZE memories_memorychunk")  # the same statistics whatever ran before
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_sort = off")
         cursor.execute("EXPLAIN " + sql, params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
 
