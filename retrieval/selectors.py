@@ -493,10 +493,7 @@ about AS (
     FROM about_entities e CROSS JOIN LATERAL (
         SELECT m.id AS memory_id, {_RANKING_COLUMNS}
         FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
-        WHERE l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.relationship = 'about'
-            AND l.subject_id = e.reached
-            AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
-            AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)
+        WHERE l.tenant_id = %(tenant)s AND l.relationship = 'about' AND l.subject_id = e.reached AND {LIVE_MEMORY}
         ORDER BY l.memory_id
         LIMIT %(depth)s
     ) a
