@@ -18,6 +18,7 @@ from memories.services.memory import Author, memory_create
 from retrieval import selectors
 from retrieval.services import SearchOptions, search_memories
 from retrieval.vector_indexes import _LOCK_KEY, index_name, indexes_present, vector_indexes_sync
+from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
 
@@ -35,24 +36,16 @@ TOPICS = [
 
 
 @pytest.fixture
-def store(django_capture_on_commit_callbacks):
-    def _store(tenant, scope, content):
-        with django_capture_on_commit_callbacks(execute=True):
-            return memory_create(tenant=tenant, author=ADMIN, content=content, scope=scope).memory
-
-    return _store
-
-
-@pytest.fixture
-def org_heavy(acme, globex, store):
+def org_heavy(acme, globex, django_capture_on_commit_callbacks):
     """Eight memories at org:acme and at org:globex (over a threshold of 6), two at team:platform, one at
-    user:albert (under it)."""
-    for topic in TOPICS:
-        store(acme, "org:acme", topic)
-        store(globex, "org:globex", "Globex: " + topic)
-    store(acme, "team:platform", "The platform team deploys on Tuesdays and Thursdays after the stand-up.")
-    store(acme, "team:platform", "The platform team's on-call rotation changes every Monday at nine.")
-    store(acme, "user:albert", "Albert prefers short answers with links to the runbook.")
+    user:albert (under it), embedded."""
+    with django_capture_on_commit_callbacks(execute=True):
+        for topic in TOPICS:
+            remember(acme, topic, scope="org:acme")
+            remember(globex, "Globex: " + topic, scope="org:globex")
+        remember(acme, "The platform team deploys on Tuesdays and Thursdays after the stand-up.", scope="team:platform")
+        remember(acme, "The platform team's on-call rotation changes every Monday at nine.", scope="team:platform")
+        remember(acme, "Albert prefers short answers with links to the runbook.", scope="user:albert")
     return acme
 
 
