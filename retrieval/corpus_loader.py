@@ -441,14 +441,28 @@ SELECT
         ON t.tenant_id = r.tenant_id AND t.lexeme = r.lexeme
      WHERE r.doc_count IS DISTINCT FROM t.doc_count),
     (SELECT count(*) FROM terms),
-    (SELECT coalesce(sum(doc_count), 0) FROM docs)
+    (SELECT coalesce(sum(doc_count), 0) FROM docs),
+    (SELECT count(*) FROM (
+        SELECT m.tenant_id, u.lexeme, m.scope_id, m.id AS memory_id, m.kind, m.expires_at,
+               least(cardinality(u.positions), 255) AS tf, length(m.search_vector) AS doc_length
+        FROM memories_memory m CROSS JOIN LATERAL unnest(m.search_vector) u
+        WHERE m.tenant_id = ANY(%(tenants)s) AND m.superseded_by_id IS NULL AND m.search_vector IS NOT NULL
+     ) r FULL JOIN (SELECT * FROM retrieval_posting WHERE tenant_id = ANY(%(tenants)s)) p
+        ON p.tenant_id = r.tenant_id AND p.lexeme = r.lexeme AND p.scope_id = r.scope_id AND p.memory_id = r.memory_id
+     WHERE (p.kind, p.expires_at, p.tf, p.doc_length) IS DISTINCT FROM (r.kind, r.expires_at, r.tf, r.doc_length))
 """
 
 
 def bm25_statistics_check(tenant_ids: list[int]) -> dict[str, int]:
-    """Recompute the BM25 statistics of these tenants from their rows and count the disagreements with what the
-    triggers kept (both must be 0)."""
+    """Recompute the BM25 statistics and the postings of these tenants from their rows and count the
+    disagreements with what the triggers kept (all must be 0)."""
     with connection.cursor() as cursor:
         cursor.execute(_STATISTICS_CHECK, {"tenants": list(tenant_ids)})
-        corpus_bad, terms_bad, lexemes, docs = cursor.fetchone()
-    return {"corpus_rows_wrong": corpus_bad, "term_rows_wrong": terms_bad, "lexemes": lexemes, "documents": docs}
+        corpus_bad, terms_bad, lexemes, docs, postings_bad = cursor.fetchone()
+    return {
+        "corpus_rows_wrong": corpus_bad,
+        "term_rows_wrong": terms_bad,
+        "posting_rows_wrong": postings_bad,
+        "lexemes": lexemes,
+        "documents": docs,
+    }

@@ -54,3 +54,33 @@ class TermStatistic(TenantKeyed, models.Model):
 
     def __str__(self) -> str:
         return f"{self.lexeme}: {self.doc_count}"
+
+
+class Posting(models.Model):
+    """The keyword arm's inverted index: one row per live memory and lexeme of its search vector, with what BM25
+    and the visibility filter need (scope, kind, expiry, term frequency, length), so a search scores its
+    candidates from one b-tree without reading a memory row (migration ``0004_postings``; DESIGN §5).
+
+    The primary key is ``(tenant, lexeme, scope, memory)`` and carries the rest as INCLUDE columns (made by the
+    migration's SQL: Django cannot declare them), so the arm's reads are index-only scans that touch only the
+    caller's scopes: cost follows the caller's visible postings of the query's lexemes, not the tenant's or the
+    database's size (a GIN index over every tenant's vectors did not: its posting lists held every tenant's rows and
+    each match cost a heap visit). The same triggers as the statistics keep it: a row is written with its
+    memory, rewritten when its vector, liveness, scope, kind or expiry changes, and deleted with it — erasure
+    leaves no posting behind. No foreign key, for the statistics' reason."""
+
+    pk = models.CompositePrimaryKey("tenant_id", "lexeme", "scope_id", "memory_id")
+    tenant_id = models.BigIntegerField()
+    lexeme = models.TextField()
+    scope_id = models.BigIntegerField()
+    memory_id = models.BigIntegerField()
+    kind = models.CharField(max_length=16)
+    expires_at = models.DateTimeField(null=True)
+    tf = models.SmallIntegerField(help_text="Occurrences of the lexeme in the memory (positions kept, at most 255).")
+    doc_length = models.IntegerField(help_text="The memory's distinct lexemes (BM25's document length).")
+
+    class Meta:
+        db_table = "retrieval_posting"
+
+    def __str__(self) -> str:
+        return f"{self.lexeme} in memory {self.memory_id}"

@@ -16,15 +16,17 @@ Keyword arm — Okapi BM25 in PostgreSQL (DESIGN §5):
 
 with ``k1 = 1.5`` and ``b = 0.5`` (swept on the development sets; rank_bm25's defaults are 1.5 / 0.75). ``N``,
 ``df`` and the average length come from the per-tenant statistics the triggers keep (``retrieval/models.py``).
-``|d|`` is the number of distinct lexemes of the stored vector (what the vector knows without a scan); ``tf`` is
-read per query lexeme from the stored vector with ``ts_rank``, which for a single-lexeme query and unit weights is
-``H₂(tf)/ζ(2)`` (H₂ the partial sums of 1/n²), inverted exactly up to PostgreSQL's 255 stored positions.
+``|d|`` is the number of distinct lexemes of the stored vector and ``tf`` the positions PostgreSQL keeps of the
+lexeme (at most 255); both are read from the arm's own inverted index, ``retrieval_posting`` (``Posting``: one row
+per live memory and lexeme, its scope, kind and expiry copied, all in the b-tree key or its INCLUDE columns), so
+scoring is an index-only scan that reads no memory row and no stored vector.
 
 Bounded cost: the query's lexemes are ordered by document frequency; the rarest ones whose document counts add up
-to at most ``KEYWORD_CANDIDATES`` (always at least the rarest one) are *probed* through the GIN index, and only
-those candidates are scored — on all query lexemes. A memory holding none of the probed (rare) lexemes could only
-score through the common ones, whose IDF is small (MaxScore-style pruning); so the work per search is bounded by
-the candidate budget, not by how many rows a common term matches.
+to at most ``KEYWORD_CANDIDATES`` (always at least the rarest one) are *probed* in the postings of the caller's
+scopes, and only those candidates are scored — on all query lexemes, by looking their postings up by memory. A
+memory holding none of the probed (rare) lexemes could only score through the common ones, whose IDF is small
+(MaxScore-style pruning); so the work per search is bounded by the candidate budget, not by how many rows a common
+term matches, and it follows the caller's scopes, never other tenants' rows.
 """
 
 from __future__ import annotations
@@ -57,11 +59,12 @@ _TRIGRAM_MAX_QUERY = 200
 # of every trigram (at 100k memories the probe was the keyword arm's p95: 29 vs 13-16 ms without it)
 _TRIGRAM_MAX_WORDS = 4
 
+# the same conditions on a posting (retrieval.models.Posting: its scope, kind and expiry are copied from its memory,
+# and only live memories have postings)
+LIVE_POSTING = "p.kind = ANY(%(kinds)s) AND (p.expires_at IS NULL OR p.expires_at > now())"
+
 LIVE_MEMORY = """m.tenant_id = %(tenant)s AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
     AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)"""
-
-# ts_rank('{1,1,1,1}', v, 'x') = H2(tf) / zeta(2); zeta(2) - H2(tf) ~ 1 / (tf + 1/2) inverts it exactly (rounded).
-_TF_FROM_RANK = "least(255, round(1.0 / (1.64493406685 * greatest(1.0 - x.r, 1e-7)) - 0.5))"
 
 _KEYWORD_CTES = f"""
 q AS (
@@ -83,27 +86,30 @@ terms AS (
     JOIN retrieval_term_statistic t ON t.tenant_id = %(tenant)s AND t.lexeme = q.lexeme AND t.doc_count > 0
     CROSS JOIN corpus c
 ),
-probe AS (
-    SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS tsq
-    FROM terms WHERE cum_df <= %(budget)s OR cum_df = df
-),
 candidates AS MATERIALIZED (
-    SELECT m.id, m.search_vector AS v
-    FROM memories_memory m, probe p
-    WHERE {LIVE_MEMORY} AND m.search_vector @@ p.tsq
+    -- the postings of the probed (rarest) lexemes in the caller's scopes: an index-only scan of the postings' key
+    SELECT p.memory_id AS id FROM retrieval_posting p
+    WHERE p.tenant_id = %(tenant)s
+      AND p.lexeme = ANY(ARRAY(SELECT lexeme FROM terms WHERE cum_df <= %(budget)s OR cum_df = df))
+      AND p.scope_id = ANY(%(chain)s) AND {LIVE_POSTING}
+    GROUP BY p.memory_id
+    -- binds only when the rarest lexeme alone matches more than the budget (a question of common words only):
+    -- the newest memories are scored
+    ORDER BY p.memory_id DESC
     LIMIT %(budget)s
 ),
 bm25 AS (
-    SELECT c.id, sum(
-        x.idf * {_TF_FROM_RANK} * ({BM25_K1} + 1)
-        / ({_TF_FROM_RANK} + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * length(c.v) / co.avgdl))
+    SELECT p.memory_id AS id, sum(
+        t.idf * p.tf * ({BM25_K1} + 1)
+        / (p.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * p.doc_length / co.avgdl))
     ) AS score
-    FROM candidates c
+    FROM retrieval_posting p
+    JOIN terms t ON t.lexeme = p.lexeme
     CROSS JOIN corpus co
-    CROSS JOIN LATERAL (SELECT t.idf, ts_rank('{{1,1,1,1}}', c.v, t.tsq) AS r FROM terms t) x
-    WHERE x.r > 0
-    GROUP BY c.id
-    ORDER BY score DESC, c.id
+    WHERE p.tenant_id = %(tenant)s AND p.lexeme = ANY(ARRAY(SELECT lexeme FROM terms))
+      AND p.scope_id = ANY(%(chain)s) AND p.memory_id = ANY(ARRAY(SELECT id FROM candidates))
+    GROUP BY p.memory_id
+    ORDER BY score DESC, p.memory_id
     LIMIT %(depth)s
 ),
 trigram AS (

@@ -147,6 +147,7 @@ SELECT c.relname,
                  'columns', array(SELECT coalesce(a.attname::text, '<expression>')
                                   FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, n)
                                   LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
+                                  WHERE k.n <= i.indnkeyatts  -- key columns: INCLUDE columns are not unique
                                   ORDER BY k.n))::text
              FROM pg_index i WHERE i.indrelid = c.oid AND i.indisunique) AS uniques,
        array(SELECT jsonb_build_object(

@@ -5,17 +5,20 @@ abstention, repeated searches, bad input."""
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from memories.models import Memory
 from memories.services.access import access_record
 from memories.services.memory import Author, memory_create, memory_delete, memory_update
 from orgmemory.errors import ValidationFailed
 from retrieval import selectors
-from retrieval.models import CorpusStatistic, TermStatistic
+from retrieval.models import CorpusStatistic, Posting, TermStatistic
 from retrieval.services import SearchOptions, search_memories
 
 pytestmark = pytest.mark.django_db
@@ -145,6 +148,24 @@ def recomputed(tenant):
     return corpus, terms
 
 
+def postings_recomputed(tenant):
+    """The keyword arm's postings from scratch over the live rows: what the triggers must always keep."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """SELECT u.lexeme, m.scope_id, m.id, m.kind, m.expires_at, least(cardinality(u.positions), 255),
+                      length(m.search_vector)
+            FROM memories_memory m, unnest(m.search_vector) u
+            WHERE m.tenant_id = %s AND m.superseded_by_id IS NULL AND m.search_vector IS NOT NULL""",
+            [tenant.pk],
+        )
+        return sorted(cursor.fetchall())
+
+
+def postings_stored(tenant):
+    fields = ("lexeme", "scope_id", "memory_id", "kind", "expires_at", "tf", "doc_length")
+    return sorted(Posting.objects.filter(tenant_id=tenant.pk).values_list(*fields))
+
+
 def stored(tenant):
     row = CorpusStatistic.objects.filter(tenant_id=tenant.pk).first()
     corpus = (row.doc_count, row.total_length) if row else (0, 0)
@@ -152,16 +173,35 @@ def stored(tenant):
     return corpus, terms
 
 
-def test_bm25_statistics_follow_every_write(acme, globex, world, django_capture_on_commit_callbacks):
-    assert stored(acme) == recomputed(acme)
+def test_bm25_statistics_and_postings_follow_every_write(acme, globex, world, django_capture_on_commit_callbacks):
+    def consistent():
+        assert stored(acme) == recomputed(acme)
+        assert postings_stored(acme) == postings_recomputed(acme)
+
+    consistent()
     assert stored(acme)[0][0] == len(PAGES)
+    assert len(postings_stored(acme)) == stored(acme)[0][1]  # one per distinct lexeme of every live memory
+    assert {row[2] for row in postings_stored(acme)} == set(
+        Memory.objects.filter(tenant=acme).values_list("pk", flat=True)
+    )
 
     dan = world["Dan Brown"]
     memory_update(memory=dan, author=ADMIN, content="Dan Brown works at Beta Labs now, on the zeppelin project.")
-    assert stored(acme) == recomputed(acme)
+    consistent()
     assert stored(acme)[1]["zeppelin"] == 1
 
-    # a near-duplicate supersedes: the older version leaves the statistics
+    # a move to another scope, a change of kind and an expiry reach the postings (the visibility filter reads them)
+    memory_update(memory=Memory.objects.get(pk=dan.pk), author=ADMIN, scope="user:bea", kind="event")
+    Memory.objects.filter(pk=dan.pk).update(expires_at=timezone.now() + timedelta(days=3))
+    consistent()
+    dan_postings = {(row[1], row[3]) for row in postings_stored(acme) if row[2] == dan.pk}
+    assert dan_postings == {(Memory.objects.get(pk=dan.pk).scope_id, "event")}
+    # an update that changes none of it (access tracking) leaves them as they were
+    before = postings_stored(acme)
+    Memory.objects.filter(tenant=acme).update(access_count=F("access_count") + 1)
+    assert postings_stored(acme) == before
+
+    # a near-duplicate supersedes: the older version leaves the statistics and the postings
     with django_capture_on_commit_callbacks(execute=True):
         newer = memory_create(
             tenant=acme,
@@ -171,15 +211,20 @@ def test_bm25_statistics_follow_every_write(acme, globex, world, django_capture_
             scope="org:acme",
         )
     assert newer.supersedes == world["Carol White"].pk
-    assert stored(acme) == recomputed(acme)
+    consistent()
+    assert world["Carol White"].pk not in {row[2] for row in postings_stored(acme)}
 
     memory_delete(memory=Memory.objects.get(pk=dan.pk))
-    assert stored(acme) == recomputed(acme)
+    consistent()
     assert "zeppelin" not in stored(acme)[1]
+    assert "zeppelin" not in {row[0] for row in postings_stored(acme)}
 
+    globex_postings = postings_stored(globex)
     Memory.objects.filter(tenant=acme).delete()  # a bulk delete (as erasure and delete-by-query do)
     assert stored(acme) == ((0, 0), {})
+    assert postings_stored(acme) == []
     assert stored(globex) == recomputed(globex)
+    assert postings_stored(globex) == globex_postings == postings_recomputed(globex)
 
 
 def test_bm25_scores_are_okapi_over_the_stored_lexemes(acme, world):
@@ -225,6 +270,12 @@ def test_only_the_rarest_terms_are_probed_within_the_candidate_budget(acme, monk
     assert rare.hits[0].memory.content == "We deploy the zeppelin on Fridays."
     assert len(rare.hits) == 1  # only the zeppelin row was a candidate
     assert len(common.hits) == 3  # a term past the budget alone: the budget bounds the rows scored
+    # ... and the newest memories holding it are the ones scored
+    assert {hit.memory.content for hit in common.hits} == {
+        "We deploy the zeppelin on Fridays.",
+        "We deploy service 9 on Tuesdays.",
+        "We deploy service 8 on Tuesdays.",
+    }
 
 
 def _chain(tenant, user_id):
