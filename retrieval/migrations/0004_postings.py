@@ -18,48 +18,48 @@ CREATE TABLE retrieval_posting (
 );
 """
 
-# a memory's postings: its lexemes with how often each occurs (the positions PostgreSQL keeps, at most 255 as the
-# arm's ts_rank reading had it) and its length in distinct lexemes
-_POSTINGS_OF = """
-    SELECT r.tenant_id, l.lexeme, r.scope_id, r.id, r.kind, r.expires_at,
-           least(greatest(coalesce(cardinality(l.positions), 0), 1), 255), length(r.search_vector)
-    FROM {rows} r CROSS JOIN LATERAL unnest(r.search_vector) AS l(lexeme, positions, weights)
-    WHERE r.superseded_by_id IS NULL AND r.search_vector IS NOT NULL{extra}"""
+# a memory's postings: its lexemes with how often each occurs (the positions PostgreSQL keeps, at most 255, as the
+# arm's ts_rank reading had it) and its length in distinct lexemes; {rows} names the memory rows {r}
+_INSERT_POSTINGS = """
+    INSERT INTO retrieval_posting (tenant_id, lexeme, scope_id, memory_id, kind, expires_at, tf, doc_length)
+    SELECT {r}.tenant_id, l.lexeme, {r}.scope_id, {r}.id, {r}.kind, {r}.expires_at,
+           least(greatest(coalesce(cardinality(l.positions), 0), 1), 255), length({r}.search_vector)
+    FROM {rows} CROSS JOIN LATERAL unnest({r}.search_vector) AS l(lexeme, positions, weights)
+    WHERE {r}.superseded_by_id IS NULL AND {r}.search_vector IS NOT NULL{extra};"""
 
-_DELETE_OF = """
+_DELETE_POSTINGS = """
     DELETE FROM retrieval_posting p
-    USING (SELECT r.tenant_id, r.scope_id, r.id, l.lexeme
-           FROM {rows} r CROSS JOIN LATERAL unnest(tsvector_to_array(r.search_vector)) AS l(lexeme)
-           WHERE r.superseded_by_id IS NULL AND r.search_vector IS NOT NULL{extra}) d
-    WHERE p.tenant_id = d.tenant_id AND p.lexeme = d.lexeme AND p.scope_id = d.scope_id AND p.memory_id = d.id"""
+    USING (SELECT {r}.tenant_id, {r}.scope_id, {r}.id, l.lexeme
+           FROM {rows} CROSS JOIN LATERAL unnest(tsvector_to_array({r}.search_vector)) AS l(lexeme)
+           WHERE {r}.superseded_by_id IS NULL AND {r}.search_vector IS NOT NULL{extra}) d
+    WHERE p.tenant_id = d.tenant_id AND p.lexeme = d.lexeme AND p.scope_id = d.scope_id AND p.memory_id = d.id;"""
 
-# an update rewrites a row's postings only when something they hold changed (access tracking and index states,
-# the common updates, change none of it)
-_CHANGED = """ AND EXISTS (
-        SELECT 1 FROM {other} x WHERE x.id = r.id AND (
-            x.search_vector IS DISTINCT FROM r.search_vector
-            OR (x.superseded_by_id IS NULL) <> (r.superseded_by_id IS NULL)
-            OR x.scope_id <> r.scope_id OR x.kind <> r.kind OR x.expires_at IS DISTINCT FROM r.expires_at))"""
+_PAIRED = "old_rows o JOIN new_rows n ON n.id = o.id"
 
-INSERT = "INSERT INTO retrieval_posting (tenant_id, lexeme, scope_id, memory_id, kind, expires_at, tf, doc_length)"
+# an update rewrites a row's postings only when something they hold changed; the old and new rows are paired by a
+# join first, so the common updates (access tracking, index and link states), which change none of it, cost that
+# one join
+_CHANGED = """(o.search_vector IS DISTINCT FROM n.search_vector
+        OR (o.superseded_by_id IS NULL) <> (n.superseded_by_id IS NULL)
+        OR o.scope_id <> n.scope_id OR o.kind <> n.kind OR o.expires_at IS DISTINCT FROM n.expires_at)"""
 
 TRIGGERS = f"""
 CREATE OR REPLACE FUNCTION retrieval_posting_on_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    {INSERT}{_POSTINGS_OF.format(rows="new_rows", extra="")};
+BEGIN{_INSERT_POSTINGS.format(rows="new_rows r", r="r", extra="")}
     RETURN NULL;
 END $$;
 
 CREATE OR REPLACE FUNCTION retrieval_posting_on_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    {_DELETE_OF.format(rows="old_rows", extra="")};
+BEGIN{_DELETE_POSTINGS.format(rows="old_rows r", r="r", extra="")}
     RETURN NULL;
 END $$;
 
 CREATE OR REPLACE FUNCTION retrieval_posting_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    {_DELETE_OF.format(rows="old_rows", extra=_CHANGED.format(other="new_rows"))};
-    {INSERT}{_POSTINGS_OF.format(rows="new_rows", extra=_CHANGED.format(other="old_rows"))};
+    IF NOT EXISTS (SELECT 1 FROM {_PAIRED} WHERE {_CHANGED}) THEN
+        RETURN NULL;
+    END IF;{_DELETE_POSTINGS.format(rows=_PAIRED, r="o", extra=" AND " + _CHANGED)}{
+    _INSERT_POSTINGS.format(rows=_PAIRED, r="n", extra=" AND " + _CHANGED)}
     RETURN NULL;
 END $$;
 
@@ -70,8 +70,7 @@ CREATE TRIGGER retrieval_posting_delete AFTER DELETE ON memories_memory
 CREATE TRIGGER retrieval_posting_update AFTER UPDATE ON memories_memory
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
     EXECUTE FUNCTION retrieval_posting_on_update();
-
-{INSERT}{_POSTINGS_OF.format(rows="memories_memory", extra="")};
+{_INSERT_POSTINGS.format(rows="memories_memory r", r="r", extra="")}
 """
 
 REVERSE = """
