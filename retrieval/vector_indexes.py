@@ -108,9 +108,12 @@ def vector_indexes_sync(*, concurrently: bool = True, build_memory: str | None =
             return report
         try:
             present = indexes_present()
-            # one index-only pass over the (tenant, scope) b-tree: the scopes near or over the threshold
+            # one index-only pass over the narrow scope b-tree (scope ids are unique across tenants; the wide
+            # (tenant, scope) index holds the embeddings): the scopes near or over the threshold, with their tenant
             cursor.execute(
-                f"SELECT tenant_id, scope_id, count(*) FROM {TABLE} GROUP BY tenant_id, scope_id HAVING count(*) >= %s",
+                f"""SELECT s.tenant_id, c.scope_id, c.chunks FROM (
+                    SELECT scope_id, count(*) AS chunks FROM {TABLE} GROUP BY scope_id HAVING count(*) >= %s
+                ) c JOIN memories_scope s ON s.id = c.scope_id""",
                 [max(1, threshold // 2)],
             )
             sizes = {scope_id: (tenant_id, chunks) for tenant_id, scope_id, chunks in cursor.fetchall()}

@@ -122,6 +122,7 @@ def alberts_traces(acme, django_capture_on_commit_callbacks):
         "graph_entity",
         "graph_entityalias",
         "django_admin_log",
+        "retrieval_posting",  # the keyword arm's inverted index holds the lexeme
     }
     return {"team": team, "contradiction": contradiction.memory}
 
