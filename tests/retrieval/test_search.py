@@ -296,3 +296,42 @@ def test_a_hub_keeps_its_newest_visible_edges_within_the_walk_budget(acme, store
     assert sorted(edge.memory_id for edge in walk.edges) == [memory.pk for memory in stated[-3:]]
     assert {edge.subject for edge in walk.edges} == {"Cy Dunn", "Di Fox", "Ed Gray"}
     assert set(walk.rows) == {edge.memory_id for edge in walk.edges}
+
+
+def test_the_vector_arm_skips_dead_nearest_memories_and_still_fills_its_depth(acme, store):
+    """Liveness is checked lazily, in distance order, under the arm's LIMIT: the nearest memories that are expired,
+    of another kind or superseded are passed over, and the arm still returns ``depth`` live ones, nearest first."""
+    from django.db import connection
+
+    from retrieval import selectors
+
+    texts = [
+        "Restart the ingest workers after a deploy.",
+        "The ingest workers read from the Kafka cluster in Frankfurt.",
+        "Deploys happen on Tuesdays and Thursdays.",
+        "The billing service runs on the k8s cluster.",
+        "On-call engineers get a day off after a night page.",
+        "The data warehouse refreshes every night at two.",
+        "Quarterly planning starts in the second week of March.",
+        "Our design reviews are on Wednesdays.",
+    ]
+    memories = [store(acme, "org:acme", text) for text in texts]
+    assert not any(Memory.objects.get(pk=m.pk).superseded_by_id for m in memories)
+    chain = [node.scope_id for node in selectors.search_context(tenant=acme, user_id="albert", norms=[]).chain]
+    with connection.cursor() as cursor:  # a query vector equal to one memory's chunk: a known nearest order
+        cursor.execute("SELECT embedding::text FROM memories_memorychunk WHERE memory_id = %s", [memories[0].pk])
+        vector = [float(x) for x in cursor.fetchone()[0].strip("[]").split(",")]
+        cursor.execute(
+            "SELECT memory_id FROM memories_memorychunk WHERE memory_id = ANY(%s) ORDER BY embedding <=> %s::vector, "
+            "memory_id",
+            [[m.pk for m in memories], str(vector)],
+        )
+        order = list(dict.fromkeys(row[0] for row in cursor.fetchall()))
+    expired, policy, superseded = order[0], order[1], order[2]
+    Memory.objects.filter(pk=expired).update(expires_at=timezone.now() - timedelta(days=1))
+    Memory.objects.filter(pk=policy).update(kind="policy")
+    Memory.objects.filter(pk=superseded).update(superseded_by=Memory.objects.get(pk=order[-1]))
+
+    arms = selectors.arm_candidates(tenant=acme, chain_ids=chain, kinds=["fact"], depth=3, query=None, vector=vector)
+
+    assert arms.vector == order[3:6]
