@@ -93,8 +93,9 @@ candidates AS MATERIALIZED (
       AND p.lexeme = ANY(ARRAY(SELECT lexeme FROM terms WHERE cum_df <= %(budget)s OR cum_df = df))
       AND p.scope_id = ANY(%(chain)s) AND {LIVE_POSTING}
     GROUP BY p.memory_id
-    -- binds only when the rarest lexeme alone matches more than the budget (a question of common words only):
-    -- the newest memories are scored
+    -- binds only when the rarest lexeme alone matches more than the budget in the caller's scopes (no rare word in
+    -- the question, or a large tenant: at 100k generated memories the rarest lexeme of most questions is in 500+
+    -- memories of the tenant): the newest memories are scored
     ORDER BY p.memory_id DESC
     LIMIT %(budget)s
 ),
