@@ -219,7 +219,10 @@ def test_bm25_statistics_and_postings_follow_every_write(acme, globex, world, dj
     assert "zeppelin" not in stored(acme)[1]
     assert "zeppelin" not in {row[0] for row in postings_stored(acme)}
 
+    with django_capture_on_commit_callbacks(execute=True):  # another tenant's zeppelin, which must survive
+        memory_create(tenant=globex, author=ADMIN, content="Globex flies a zeppelin to Lyon.", scope="org:globex")
     globex_postings = postings_stored(globex)
+    assert "zeppelin" in {row[0] for row in globex_postings}
     Memory.objects.filter(tenant=acme).delete()  # a bulk delete (as erasure and delete-by-query do)
     assert stored(acme) == ((0, 0), {})
     assert postings_stored(acme) == []
