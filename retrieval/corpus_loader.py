@@ -443,9 +443,11 @@ SELECT
      WHERE r.doc_count IS DISTINCT FROM t.doc_count),
     (SELECT count(*) FROM terms),
     (SELECT coalesce(sum(doc_count), 0) FROM docs),
+    -- the postings as retrieval.0004's triggers define them (tf as they clamp it), recomputed from the rows
     (SELECT count(*) FROM (
         SELECT m.tenant_id, u.lexeme, m.scope_id, m.id AS memory_id, m.kind, m.expires_at,
-               least(cardinality(u.positions), 255) AS tf, length(m.search_vector) AS doc_length
+               least(greatest(coalesce(cardinality(u.positions), 0), 1), 255) AS tf,
+               length(m.search_vector) AS doc_length
         FROM memories_memory m CROSS JOIN LATERAL unnest(m.search_vector) u
         WHERE m.tenant_id = ANY(%(tenants)s) AND m.superseded_by_id IS NULL AND m.search_vector IS NOT NULL
      ) r FULL JOIN (SELECT * FROM retrieval_posting WHERE tenant_id = ANY(%(tenants)s)) p

@@ -152,8 +152,8 @@ def postings_recomputed(tenant):
     """The keyword arm's postings from scratch over the live rows: what the triggers must always keep."""
     with connection.cursor() as cursor:
         cursor.execute(
-            """SELECT u.lexeme, m.scope_id, m.id, m.kind, m.expires_at, least(cardinality(u.positions), 255),
-                      length(m.search_vector)
+            """SELECT u.lexeme, m.scope_id, m.id, m.kind, m.expires_at,
+                      least(greatest(coalesce(cardinality(u.positions), 0), 1), 255), length(m.search_vector)
             FROM memories_memory m, unnest(m.search_vector) u
             WHERE m.tenant_id = %s AND m.superseded_by_id IS NULL AND m.search_vector IS NOT NULL""",
             [tenant.pk],
