@@ -40,8 +40,9 @@ from typing import Any
 from django.db import connection
 
 from memories.indexing_text import TEXT_SEARCH_CONFIG
-from memories.models import PROJECT_LEVEL, Memory, Tenant
+from memories.models import PROJECT_LEVEL, Memory, Scope, Tenant
 from memories.services.tenancy import policy_fold
+from orgmemory.rows import ModelColumns
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 
 BM25_K1 = 1.5
@@ -535,13 +536,29 @@ about AS (
 
 
 # --- rows --------------------------------------------------------------------------------------------------------
+_HIT_MEMORY = ModelColumns(Memory, "m", exclude=("search_vector", "dedup_bands"))  # the heavy index columns
+_HIT_SCOPE = ModelColumns(Scope, "s")
+_HIT_SCOPE_PARENT = ModelColumns(Scope, "p")  # a project memory is shown at its owner node
+_MEMORIES_LOAD_SQL = f"""SELECT {_HIT_MEMORY.select}, {_HIT_SCOPE.select}, {_HIT_SCOPE_PARENT.select}
+    FROM memories_memory m
+    JOIN memories_scope s ON s.id = m.scope_id AND s.tenant_id = m.tenant_id
+    LEFT JOIN memories_scope p ON p.id = s.parent_id AND p.tenant_id = m.tenant_id
+    WHERE m.tenant_id = %s AND m.id = ANY(%s)"""
+
+
 def memories_load(*, tenant: Tenant, ids: Sequence[int]) -> dict[int, Memory]:
-    """The hits' rows with their scope (one statement), without the heavy index columns."""
+    """The hits' rows (without the heavy index columns, deferred) with their scope and its parent, in one statement
+    written once (``orgmemory.rows``): the same instances as ``select_related("scope__parent")`` would give."""
     if not ids:
         return {}
-    rows = (
-        Memory.objects.filter(tenant=tenant, pk__in=list(ids))
-        .select_related("scope__parent")  # a project memory is shown at its owner node
-        .defer("search_vector", "dedup_bands")
-    )
-    return {memory.pk: memory for memory in rows}
+    with connection.cursor() as cursor:
+        cursor.execute(_MEMORIES_LOAD_SQL, [tenant.pk, list(ids)])
+        rows = cursor.fetchall()
+    loaded: dict[int, Memory] = {}
+    for row in rows:
+        memory = _HIT_MEMORY.build(row)
+        scope = _HIT_SCOPE.build(row, _HIT_MEMORY.width)
+        scope.parent = _HIT_SCOPE_PARENT.build(row, _HIT_MEMORY.width + _HIT_SCOPE.width)
+        memory.scope = scope
+        loaded[memory.pk] = memory
+    return loaded

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -21,11 +21,20 @@ from memories.models import ApiKey, Member, Policy, Scope, Tenant
 from memories.orgchart import PERMISSIONS
 from memories.policy_rules import policy_field_errors
 from orgmemory.errors import NotFound, ValidationFailed
+from orgmemory.rows import ModelColumns
 
 logger = logging.getLogger(__name__)
 
 KEY_PREFIX = "om"
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # write last_used_at at most once a minute per key
+# the key with its tenant and its scope (None: the whole tenant), as select_related("tenant", "scope") gives them
+_KEY, _KEY_TENANT, _KEY_SCOPE = ModelColumns(ApiKey, "k"), ModelColumns(Tenant, "t"), ModelColumns(Scope, "s")
+_KEY_HASH_INDEX = [field.attname for field in _KEY.fields].index("key_hash")
+_KEY_LOOKUP_SQL = f"""SELECT {_KEY.select}, {_KEY_TENANT.select}, {_KEY_SCOPE.select}
+    FROM memories_apikey k
+    JOIN memories_tenant t ON t.id = k.tenant_id
+    LEFT JOIN memories_scope s ON s.id = k.scope_id AND s.tenant_id = k.tenant_id
+    WHERE k.prefix = %s"""
 
 POLICY_DEFAULTS: dict[str, Any] = {
     "writable_levels": {"agent": ["user", "team"], "admin": None},  # None: every level
@@ -172,8 +181,16 @@ def api_key_authenticate(*, plain: str) -> ApiKey | None:
         return None
     # the prefix is unique per tenant (the Citus-ready key): compare every candidate's hash
     digest = _hash_key(plain)
-    candidates = ApiKey.objects.select_related("tenant", "scope").filter(prefix=parts[1])
-    key = next((k for k in candidates if hmac.compare_digest(k.key_hash, digest)), None)
+    with connection.cursor() as cursor:  # every API request: a statement written once (orgmemory.rows)
+        cursor.execute(_KEY_LOOKUP_SQL, [parts[1]])
+        rows = cursor.fetchall()
+    key = None
+    for row in rows:
+        if hmac.compare_digest(row[_KEY_HASH_INDEX], digest):
+            key = _KEY.build(row)
+            key.tenant = _KEY_TENANT.build(row, _KEY.width)
+            key.scope = _KEY_SCOPE.build(row, _KEY.width + _KEY_TENANT.width)
+            break
     if key is None or key.revoked_at is not None:
         return None
     now = timezone.now()
