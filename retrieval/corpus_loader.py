@@ -363,7 +363,9 @@ def _load_tenant(
             progress(f"load {tp.slug}", min(tp.memories, start + batch), tp.memories, sum(report.seconds.values()))
     t0 = time.perf_counter()
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE corpus_mentions (id bigint PRIMARY KEY, n int) ON COMMIT DROP")
+        # IF NOT EXISTS + TRUNCATE: inside a caller's transaction (a test) the previous tenant's table is still there
+        cursor.execute("CREATE TEMP TABLE IF NOT EXISTS corpus_mentions (id bigint PRIMARY KEY, n int) ON COMMIT DROP")
+        cursor.execute("TRUNCATE corpus_mentions")
         with raw.cursor() as pg, pg.copy("COPY corpus_mentions (id, n) FROM STDIN") as copy:
             for entity_id, memories_of in mentions.items():
                 copy.write_row((entity_id, len(memories_of)))
