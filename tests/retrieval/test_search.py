@@ -1,16 +1,18 @@
 """The search service on real PostgreSQL with the real embedder: visibility in every arm, tiers, relational
 answers, degraded mode, access tracking, gaps, option validation."""
 
+import threading
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from memories.background import access_flush
-from memories.embedding import embedder_override
-from memories.models import Memory, Policy
+from memories.embedding import embedder_override, get_embedder
+from memories.models import Memory, Policy, Scope
 from memories.services.memory import Author, memory_create
 from orgmemory.errors import NotFound, ValidationFailed
+from retrieval import selectors, services
 from retrieval.services import SearchOptions, search_memories
 
 pytestmark = pytest.mark.django_db
@@ -156,6 +158,43 @@ def test_degraded_mode_without_embedder(acme, store):
 
     assert result.degraded == ["vector"]
     assert [hit.memory.content for hit in result.hits] == ["The VPN uses WireGuard."]
+
+
+class _Recording:
+    """The real embedder, recording each text it embeds and the thread that asked."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.dimensions = inner, inner.name, inner.dimensions
+        self.calls: list[tuple[str, str]] = []
+
+    def embed(self, texts):
+        self.calls.extend((text, threading.current_thread().name) for text in texts)
+        return self.inner.embed(texts)
+
+
+@pytest.mark.parametrize("glossary", [{}, {"k8s": "kubernetes"}])
+def test_the_question_is_embedded_while_the_context_is_read_and_the_glossary_text_when_it_expands(
+    acme, store, monkeypatch, glossary
+):
+    """The question is embedded on the embedding thread while the context statement runs; when the caller's
+    glossary expands it, the vector arm gets the expanded text's vector (what the chunks were embedded with)."""
+    store(acme, "team:platform", "We run k8s on bare metal.")
+    Policy.objects.create(tenant=acme, scope=Scope.objects.get(tenant=acme, key="platform"), glossary=glossary)
+    recording = _Recording(get_embedder())
+    vectors = []
+    real_arms = selectors.arm_candidates
+    monkeypatch.setattr(selectors, "arm_candidates", lambda **kw: vectors.append(kw["vector"]) or real_arms(**kw))
+    query, expanded = "k8s clusters", ("k8s (kubernetes) clusters" if glossary else "k8s clusters")
+    services._embedding_cache.clear()
+
+    with embedder_override(recording):
+        result = search_memories(tenant=acme, user_id="albert", query=query)
+
+    assert result.degraded == [] and [hit.memory.content for hit in result.hits] == ["We run k8s on bare metal."]
+    assert recording.calls[0] == (query, recording.calls[0][1])
+    assert recording.calls[0][1].startswith("orgmemory-query-embedding")
+    assert [text for text, _ in recording.calls] == ([query, expanded] if glossary else [query])
+    assert vectors == [pytest.approx(recording.inner.embed([expanded])[0], abs=1e-6)]
 
 
 @pytest.mark.django_db(transaction=True)  # the recorder thread has its own connection: the data must be committed
