@@ -13,6 +13,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from memories.embedding import get_embedder
 from memories.models import Memory
 from memories.services.access import access_record
 from memories.services.memory import Author, memory_create, memory_delete, memory_update
@@ -75,6 +76,42 @@ def test_a_search_runs_at_most_four_statements(acme, world, query):
 
     assert result.hits
     assert len(captured.captured_queries) <= 4, [q["sql"][:80] for q in captured.captured_queries]
+
+
+def _plan_nodes(node):
+    yield node
+    for child in node.get("Plans", []):
+        yield from _plan_nodes(child)
+
+
+def test_the_arms_run_once_per_search_even_on_tables_never_analyzed(acme, world):
+    """On a new database (or a big import before autovacuum's ANALYZE) the planner has no column statistics and
+    guessed the tenant's memories at one row: it joined them on the outside and re-ran the vector arm, liveness
+    checks included, once per memory (2 s per search for a 240-memory tenant). The arms' results are computed once."""
+    with connection.cursor() as cursor:
+        for table in ("memories_memory", "memories_memorychunk", "retrieval_posting", "retrieval_term_statistic"):
+            cursor.execute("SELECT pg_clear_relation_stats('public', %s)", [table])
+        cursor.execute("SELECT pg_clear_attribute_stats('public', 'memories_memory', 'tenant_id', false)")
+        chain = [node.scope_id for node in selectors.search_context(tenant=acme, user_id="albert", norms=[]).chain]
+        sql, params = selectors.arm_statement(
+            tenant=acme,
+            chain_ids=chain,
+            kinds=["fact", "policy", "preference", "event", "note"],
+            depth=30,
+            query="Who invested in Acme Robotics?",
+            vector=get_embedder().embed(["Who invested in Acme Robotics?"])[0],
+        )
+        cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, params)
+        plan = cursor.fetchone()[0][0]["Plan"]
+
+    scans = {n["CTE Name"]: n["Actual Loops"] for n in _plan_nodes(plan) if n["Node Type"] == "CTE Scan"}
+    assert scans["pooled"] == 1, scans  # the vector arm: once, not once per memory of the tenant
+    liveness_checks = [
+        n["Actual Loops"]
+        for n in _plan_nodes(plan)
+        if n.get("Parent Relationship") == "SubPlan" and "Index" in n["Node Type"]
+    ]
+    assert liveness_checks and max(liveness_checks) <= 30 * 4 * 2, liveness_checks  # at most the chunk pool
 
 
 # --- relationship questions through the service ------------------------------------------------------------------
