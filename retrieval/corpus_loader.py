@@ -395,13 +395,13 @@ def _copy_memories(cursor, raw, rows: list[tuple]) -> None:
         INSERT INTO memories_memory (
             id, tenant_id, scope_id, kind, title, content, content_hash, search_vector, dedup_bands,
             author_member_id, author_user_id, author, source_app, source_session, source_event_id, external_id,
-            metadata, warnings, created_at, updated_at, superseded_by_id, superseded_at, expires_at, access_count,
-            last_accessed_at, embedding_model, index_state, index_error, indexed_at, links_state, links_error)
+            metadata, warnings, created_at, updated_at, superseded_by_id, superseded_at, expires_at,
+            embedding_model, index_state, index_error, indexed_at, links_state, links_error)
         SELECT id, tenant_id, scope_id, kind, title, content, content_hash,
                setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A')
                || setweight(to_tsvector('english'::regconfig, coalesce(content, '')), 'B'),
                '{}', author_member_id, NULL, author, 'corpus', '', '', '', '{}', '[]', created_at, created_at,
-               NULL, NULL, NULL, 0, NULL, %s, 'ready', '', now(), 'ready', ''
+               NULL, NULL, NULL, %s, 'ready', '', now(), 'ready', ''
         FROM corpus_stage
         """,
         [_embedder_name()],

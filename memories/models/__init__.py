@@ -1,4 +1,4 @@
-from memories.models.memory import EMBEDDING_DIM, IndexState, Memory, MemoryChunk, MemoryKind
+from memories.models.memory import EMBEDDING_DIM, IndexState, Memory, MemoryAccess, MemoryChunk, MemoryKind
 from memories.models.tenancy import (
     DEFAULT_LEVELS,
     PROJECT_LEVEL,
@@ -14,6 +14,7 @@ __all__ = [
     "EMBEDDING_DIM",
     "IndexState",
     "Memory",
+    "MemoryAccess",
     "MemoryChunk",
     "MemoryKind",
     "DEFAULT_LEVELS",

@@ -75,8 +75,6 @@ class Memory(TenantKeyed, models.Model):
     )
     superseded_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)
-    access_count = models.PositiveIntegerField(default=0)
-    last_accessed_at = models.DateTimeField(null=True, blank=True)
 
     embedding_model = models.CharField(max_length=200, blank=True)
     index_state = models.CharField(max_length=8, choices=IndexState.choices, default=IndexState.PENDING)
@@ -188,3 +186,26 @@ class MemoryChunk(TenantKeyed, models.Model):
 
     def __str__(self) -> str:
         return f"{self.memory_id}#{self.ordinal}"
+
+
+class MemoryAccess(models.Model):
+    """How often a memory was returned by a search, and when last (``memories.services.access``): a narrow row of
+    its own. Kept on the memory row, every recorded hit rewrote that row — its text, its search vector and an entry
+    in each of its indexes — and ran the postings' update trigger over it: 126 µs of database CPU a hit, ~1.3 ms a
+    search (docs/BENCHMARKS.md, session 7). Here a hit is an upsert of ~40 bytes.
+
+    Keyed ``(tenant, memory)`` like the postings (Citus-ready, no foreign key); a statement-level trigger deletes a
+    memory's row with it (migration ``0015_memory_access``), so every delete path, erasure included, leaves none."""
+
+    pk = models.CompositePrimaryKey("tenant_id", "memory_id")
+    tenant_id = models.BigIntegerField()
+    memory_id = models.BigIntegerField()
+    access_count = models.PositiveIntegerField()
+    last_accessed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "memories_memoryaccess"
+        verbose_name_plural = "memory accesses"
+
+    def __str__(self) -> str:
+        return f"memory {self.memory_id}: {self.access_count}"

@@ -9,6 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from memories.models import IndexState, Memory, MemoryChunk, MemoryKind, Policy, Scope
+from memories.services.access import access_record
 from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db
@@ -356,6 +357,11 @@ def test_change_page_shows_history_and_warnings(superuser_client, acme):
     assert f'<a href="/admin/memories/memory/{affirmative.pk}/change/">memory {affirmative.pk}</a>' in negated_page
     assert '<div class="readonly">admin:test</div>' in newer_page  # the author, read-only
     assert '<div class="readonly">pending, 0 chunks</div>' in newer_page
+    assert '<div class="readonly">never</div>' in newer_page  # no search returned it yet
+
+    access_record(memory_ids=[newer.pk, newer.pk, newer.pk])
+    newer_page = superuser_client.get(f"{LIST}{newer.pk}/change/").content.decode()
+    assert re.search(r'<div class="readonly">3 times, last [^<]+</div>', newer_page)
 
 
 def test_change_page_edits_through_the_service(superuser_client, acme, django_capture_on_commit_callbacks):

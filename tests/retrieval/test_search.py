@@ -5,12 +5,14 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from memories.background import access_flush
 from memories.embedding import embedder_override, get_embedder
-from memories.models import Memory, Policy, Scope
-from memories.services.memory import Author, memory_create
+from memories.models import Memory, MemoryAccess, Policy, Scope
+from memories.services.access import access_record
+from memories.services.memory import Author, memory_create, memory_delete
 from orgmemory.errors import NotFound, ValidationFailed
 from retrieval import selectors, services
 from retrieval.services import SearchOptions, search_memories
@@ -205,9 +207,29 @@ def test_access_is_recorded_off_the_request_path(acme, store):
     search_memories(tenant=acme, user_id="bea", query="VPN WireGuard")
     assert access_flush(timeout=10)
 
-    memory.refresh_from_db()
-    assert memory.access_count == 2
-    assert memory.last_accessed_at is not None
+    access = MemoryAccess.objects.get(tenant_id=acme.pk, memory_id=memory.pk)
+    assert access.access_count == 2
+    assert timezone.now() - timedelta(minutes=1) < access.last_accessed_at <= timezone.now()
+
+
+def test_accesses_accumulate_in_their_own_rows_per_tenant_and_go_with_their_memory(acme, globex, store):
+    ours = store(acme, "org:acme", "The VPN uses WireGuard.")
+    theirs = store(globex, "team:platform", "The VPN uses OpenVPN.")
+
+    def row_version(memory):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT xmin::text FROM memories_memory WHERE id = %s", [memory.pk])
+            return cursor.fetchone()[0]
+
+    version = row_version(ours)
+    assert access_record(memory_ids=[ours.pk, ours.pk, theirs.pk, 10**12]) == 2  # an unknown id is skipped
+    assert access_record(memory_ids=[ours.pk]) == 1
+
+    counts = {(a.tenant_id, a.memory_id): a.access_count for a in MemoryAccess.objects.all()}
+    assert counts == {(acme.pk, ours.pk): 3, (globex.pk, theirs.pk): 1}
+    assert row_version(ours) == version  # the memory row itself is not rewritten
+    memory_delete(memory=ours)
+    assert list(MemoryAccess.objects.values_list("memory_id", flat=True)) == [theirs.pk]
 
 
 def test_superseded_and_expired_memories_are_not_returned(acme, store):

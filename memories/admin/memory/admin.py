@@ -28,7 +28,7 @@ from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, INDENT, _s
 from memories.admin.memory.filters import HasWarningFilter, HistoryFilter, LevelFilter, ScopeSubtreeFilter
 from memories.admin.memory.forms import MemoryAdminForm
 from memories.indexing_text import TEXT_SEARCH_CONFIG
-from memories.models import Memory, MemoryKind, Scope
+from memories.models import Memory, MemoryAccess, MemoryKind, Scope
 from memories.services.memory import Author, memory_create, memory_update
 from orgmemory.errors import DomainError
 from orgmemory.text import text_storable
@@ -114,7 +114,7 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
         ),
         (
             "Indexing and use",
-            {"fields": ["index_status", "embedding_model", "indexed_at", "access_count", "last_accessed_at"]},
+            {"fields": ["index_status", "embedding_model", "indexed_at", "access_display"]},
         ),
         ("History and warnings", {"fields": ["history", "warnings_display"]}),
     ]
@@ -301,6 +301,15 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
         if obj.index_error:
             return format_html("{}<br><code>{}</code>", status, obj.index_error)
         return status
+
+    @admin.display(description="returned by searches")
+    def access_display(self, obj: Memory) -> str:
+        access = MemoryAccess.objects.filter(tenant_id=obj.tenant_id, memory_id=obj.pk).first()
+        if access is None:
+            return "never"
+        times = f"{access.access_count} time{'' if access.access_count == 1 else 's'}"
+        last = formats.date_format(timezone.localtime(access.last_accessed_at), "DATETIME_FORMAT")
+        return f"{times}, last {last}"
 
     @admin.display(description="history")
     def history(self, obj: Memory) -> str:

@@ -199,12 +199,12 @@ class Command(BaseCommand):
                 INSERT INTO memories_memory (
                     tenant_id, scope_id, kind, title, content, content_hash, dedup_bands, author, source_app,
                     source_session, source_event_id, external_id, metadata, warnings, created_at, updated_at,
-                    access_count, embedding_model, index_state, index_error, links_state, links_error)
+                    embedding_model, index_state, index_error, links_state, links_error)
                 SELECT %(tenant)s, (%(scopes)s::bigint[])[1 + i %% cardinality(%(scopes)s::bigint[])],
                        (ARRAY['fact', 'policy', 'preference', 'event', 'note'])[1 + i %% 5], '',
                        'benchmark memory ' || i || ' about topic ' || (i %% 997), md5('bench-dashboard ' || i),
                        '{}', 'bench', '', '', '', '', '{}', '[]',
-                       now() - make_interval(days => i %% 60, secs => i %% 86400), now(), 0, 'bench',
+                       now() - make_interval(days => i %% 60, secs => i %% 86400), now(), 'bench',
                        CASE WHEN i %% 200 = 0 THEN 'pending' WHEN i %% 1000 = 1 THEN 'failed' ELSE 'ready' END, '',
                        CASE WHEN i %% 100 = 7 THEN 'pending' ELSE 'ready' END, ''
                 FROM generate_series(1, %(size)s) AS i
