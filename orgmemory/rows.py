@@ -34,7 +34,7 @@ class ModelColumns:
             raise ValueError(f"{model.__name__}'s first concrete field is not its primary key")
         self.select = ", ".join(f'{alias}."{field.column}"' for field in self.fields)
         self.width = len(self.fields)
-        self._attnames = [field.attname for field in self.fields]
+        self.attnames = [field.attname for field in self.fields]
         self._converters: list[tuple[int, Any, list[Callable]]] | None = None
 
     def build(self, row: Sequence[Any], start: int = 0, *, using: str = DEFAULT_DB_ALIAS) -> Model | None:
@@ -45,7 +45,7 @@ class ModelColumns:
         for index, column, converters in self._field_converters(connection):
             for convert in converters:
                 values[index] = convert(values[index], column, connection)
-        return self.model.from_db(using, self._attnames, values)
+        return self.model.from_db(using, self.attnames, values)
 
     def _field_converters(self, connection) -> list[tuple[int, Any, list[Callable]]]:
         # what SQLCompiler.get_converters collects for a plain column (the backend's, then the field's own), kept
@@ -57,3 +57,17 @@ class ModelColumns:
                 if converters:
                     self._converters.append((index, field.cached_col, converters))
         return self._converters
+
+
+def select_list(*parts: ModelColumns) -> str:
+    """The select list of several models side by side, in the order :func:`build_all` reads them back."""
+    return ", ".join(part.select for part in parts)
+
+
+def build_all(row: Sequence[Any], *parts: ModelColumns) -> list[Model | None]:
+    """The instances of ``parts`` from one row of a :func:`select_list` of the same parts, each from its offset."""
+    built, start = [], 0
+    for part in parts:
+        built.append(part.build(row, start))
+        start += part.width
+    return built

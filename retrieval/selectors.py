@@ -42,7 +42,7 @@ from django.db import connection
 from memories.indexing_text import TEXT_SEARCH_CONFIG
 from memories.models import PROJECT_LEVEL, Memory, Scope, Tenant
 from memories.services.tenancy import policy_fold
-from orgmemory.rows import ModelColumns
+from orgmemory.rows import ModelColumns, build_all, select_list
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 
 BM25_K1 = 1.5
@@ -542,7 +542,7 @@ about AS (
 _HIT_MEMORY = ModelColumns(Memory, "m", exclude=("search_vector", "dedup_bands"))  # the heavy index columns
 _HIT_SCOPE = ModelColumns(Scope, "s")
 _HIT_SCOPE_PARENT = ModelColumns(Scope, "p")  # a project memory is shown at its owner node
-_MEMORIES_LOAD_SQL = f"""SELECT {_HIT_MEMORY.select}, {_HIT_SCOPE.select}, {_HIT_SCOPE_PARENT.select}
+_MEMORIES_LOAD_SQL = f"""SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)}
     FROM memories_memory m
     JOIN memories_scope s ON s.id = m.scope_id AND s.tenant_id = m.tenant_id
     LEFT JOIN memories_scope p ON p.id = s.parent_id AND p.tenant_id = m.tenant_id
@@ -559,9 +559,7 @@ def memories_load(*, tenant: Tenant, ids: Sequence[int]) -> dict[int, Memory]:
         rows = cursor.fetchall()
     loaded: dict[int, Memory] = {}
     for row in rows:
-        memory = _HIT_MEMORY.build(row)
-        scope = _HIT_SCOPE.build(row, _HIT_MEMORY.width)
-        scope.parent = _HIT_SCOPE_PARENT.build(row, _HIT_MEMORY.width + _HIT_SCOPE.width)
+        memory, scope, scope.parent = build_all(row, _HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)
         memory.scope = scope
         loaded[memory.pk] = memory
     return loaded

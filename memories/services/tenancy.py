@@ -21,7 +21,7 @@ from memories.models import ApiKey, Member, Policy, Scope, Tenant
 from memories.orgchart import PERMISSIONS
 from memories.policy_rules import policy_field_errors
 from orgmemory.errors import NotFound, ValidationFailed
-from orgmemory.rows import ModelColumns
+from orgmemory.rows import ModelColumns, build_all, select_list
 
 logger = logging.getLogger(__name__)
 
@@ -29,8 +29,8 @@ KEY_PREFIX = "om"
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # write last_used_at at most once a minute per key
 # the key with its tenant and its scope (None: the whole tenant), as select_related("tenant", "scope") gives them
 _KEY, _KEY_TENANT, _KEY_SCOPE = ModelColumns(ApiKey, "k"), ModelColumns(Tenant, "t"), ModelColumns(Scope, "s")
-_KEY_HASH_INDEX = [field.attname for field in _KEY.fields].index("key_hash")
-_KEY_LOOKUP_SQL = f"""SELECT {_KEY.select}, {_KEY_TENANT.select}, {_KEY_SCOPE.select}
+_KEY_HASH_INDEX = _KEY.attnames.index("key_hash")
+_KEY_LOOKUP_SQL = f"""SELECT {select_list(_KEY, _KEY_TENANT, _KEY_SCOPE)}
     FROM memories_apikey k
     JOIN memories_tenant t ON t.id = k.tenant_id
     LEFT JOIN memories_scope s ON s.id = k.scope_id AND s.tenant_id = k.tenant_id
@@ -187,9 +187,7 @@ def api_key_authenticate(*, plain: str) -> ApiKey | None:
     key = None
     for row in rows:
         if hmac.compare_digest(row[_KEY_HASH_INDEX], digest):
-            key = _KEY.build(row)
-            key.tenant = _KEY_TENANT.build(row, _KEY.width)
-            key.scope = _KEY_SCOPE.build(row, _KEY.width + _KEY_TENANT.width)
+            key, key.tenant, key.scope = build_all(row, _KEY, _KEY_TENANT, _KEY_SCOPE)
             break
     if key is None or key.revoked_at is not None:
         return None
