@@ -22,6 +22,7 @@ their count reaches zero, and a tenant's deletion must not wait on them.
 
 from __future__ import annotations
 
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 
 from memories.models.tenancy import TenantKeyed
@@ -49,7 +50,9 @@ class TermStatistic(TenantKeyed, models.Model):
         constraints = [models.UniqueConstraint(fields=["tenant_id", "lexeme"], name="term_statistic_unique")]
         # the triggers delete the rows that reach zero: this keeps finding them independent of the vocabulary
         indexes = [
-            models.Index(fields=["tenant_id"], condition=models.Q(doc_count__lte=0), name="term_statistic_empty")
+            models.Index(fields=["tenant_id"], condition=models.Q(doc_count__lte=0), name="term_statistic_empty"),
+            # the keyword arm's stand-ins for unknown query lexemes (typos): trigram similarity over the vocabulary
+            GinIndex(fields=["lexeme"], opclasses=["gin_trgm_ops"], name="term_statistic_lexeme_trgm"),
         ]
 
     def __str__(self) -> str:

@@ -53,12 +53,15 @@ KEYWORD_CANDIDATES = 500  # rows scored per search at most
 # (docs/BENCHMARKS.md): kept at 4
 CHUNKS_PER_MEMORY = 4
 _MAX_QUERY_LEXEMES = 32
-_TRIGRAM_MIN_QUERY = 3
-_TRIGRAM_MAX_QUERY = 200
-# the title probe is for names and typos ("Kafak cluster"): a title matches when one extent of it holds 60 % of the
-# query's trigrams, which a question of many words almost never meets, while its GIN probe reads the posting lists
-# of every trigram (at 100k memories the probe was the keyword arm's p95: 29 vs 13-16 ms without it)
-_TRIGRAM_MAX_WORDS = 4
+# Typos and misspelt names: a query lexeme the tenant's corpus does not hold stands for the tenant's lexeme closest to
+# it by trigram similarity (pg_trgm), if at least this close, weighted by that similarity ("kafak" -> "kafka" at
+# 0.33, "deploymnt" -> "deploy" at 0.55). The probe reads the trigram index of the tenants' vocabularies
+# (term_statistic_lexeme_trgm), which grows with the number of distinct words, not with the memories. It replaced a
+# trigram probe of memory titles, which read the posting lists of the question's trigrams over every title in the
+# database or, once a 1M-memory tenant skewed the planner's statistics, every memory on the caller's chain (46 ms
+# at 100k memories; docs/BENCHMARKS.md, sessions 7 and 8).
+FUZZY_MIN_SIMILARITY = 0.3
+_FUZZY_MIN_LENGTH = 4  # a shorter lexeme has too few trigrams to tell a typo from another word
 
 # the same conditions on a posting (retrieval.models.Posting: its scope, kind and expiry are copied from its memory,
 # and only live memories have postings)
@@ -78,13 +81,33 @@ corpus AS (
            greatest(s.total_length::float8 / greatest(s.doc_count, 1), 1.0) AS avgdl
     FROM retrieval_corpus_statistic s WHERE s.tenant_id = %(tenant)s
 ),
-terms AS (
-    SELECT q.lexeme, t.doc_count AS df,
-           ln(1.0 + (c.n - t.doc_count + 0.5) / (t.doc_count + 0.5)) AS idf,
-           quote_literal(q.lexeme)::tsquery AS tsq,
-           sum(t.doc_count) OVER (ORDER BY t.doc_count, q.lexeme) AS cum_df
-    FROM q
+known AS (
+    SELECT q.lexeme, t.doc_count FROM q
     JOIN retrieval_term_statistic t ON t.tenant_id = %(tenant)s AND t.lexeme = q.lexeme AND t.doc_count > 0
+),
+fuzzy AS (
+    -- each unknown query lexeme's closest known lexeme: a bitmap probe of the vocabulary's trigram GIN index
+    SELECT f.lexeme, max(f.doc_count) AS doc_count, max(f.similarity) AS similarity
+    FROM q CROSS JOIN LATERAL (
+        SELECT t.lexeme, t.doc_count, similarity(t.lexeme, q.lexeme) AS similarity
+        FROM retrieval_term_statistic t
+        WHERE t.tenant_id = %(tenant)s AND t.lexeme %% q.lexeme AND t.doc_count > 0
+        ORDER BY similarity DESC, t.doc_count DESC, t.lexeme
+        LIMIT 1
+    ) f
+    WHERE length(q.lexeme) >= {_FUZZY_MIN_LENGTH} AND q.lexeme NOT IN (SELECT lexeme FROM known)
+      AND f.similarity >= {FUZZY_MIN_SIMILARITY} AND f.lexeme NOT IN (SELECT lexeme FROM known)
+    GROUP BY f.lexeme
+),
+terms AS (
+    -- idf weighted: 1 for a query lexeme, its similarity for a stand-in
+    SELECT x.lexeme, x.df, x.weight * ln(1.0 + (c.n - x.df + 0.5) / (x.df + 0.5)) AS idf,
+           sum(x.df) OVER (ORDER BY x.df, x.lexeme) AS cum_df
+    FROM (
+        SELECT lexeme, doc_count AS df, 1.0::float8 AS weight FROM known
+        UNION ALL
+        SELECT lexeme, doc_count, similarity::float8 FROM fuzzy
+    ) x
     CROSS JOIN corpus c
 ),
 candidates AS MATERIALIZED (
@@ -113,21 +136,8 @@ bm25 AS (
     GROUP BY p.memory_id
     ORDER BY score DESC, p.memory_id
     LIMIT %(depth)s
-),
-trigram AS (
-    SELECT m.id, word_similarity(%(raw)s, m.title) AS similarity
-    FROM memories_memory m
-    -- only when BM25 fell short of depth: its rows rank after every BM25 row and the arm keeps depth rows, so
-    -- with a full BM25 list they could never be kept (the GIN trigram probe costs 4-11 ms at 100k memories)
-    WHERE %(trigram)s AND (SELECT count(*) FROM bm25) < %(depth)s AND {LIVE_MEMORY} AND %(raw)s <%% m.title
-    ORDER BY similarity DESC, m.id
-    LIMIT %(depth)s
-),
-keyword AS (
-    SELECT id, score, 0 AS source FROM bm25
-    UNION ALL
-    SELECT id, similarity, 1 FROM trigram WHERE id NOT IN (SELECT id FROM bm25)
-)"""
+)
+"""
 
 # Nearest chunks by cosine distance, searched scope by scope (retrieval/vector_indexes.py): one branch per scope of
 # the caller's chain, naming the scope as a literal so the planner can use that scope's partial HNSW index when it
@@ -175,9 +185,9 @@ vector AS (
 )"""
 
 
-_KEYWORD_SELECT = """SELECT 'keyword' AS arm, id, score AS value, source, (SELECT sum(idf) FROM terms) AS idf_sum,
-    (SELECT count(*) FROM q)::int AS lexemes, (SELECT count(*) FROM terms)::int AS known FROM keyword"""
-_VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, 0 AS source, NULL::float8 AS idf_sum,
+_KEYWORD_SELECT = """SELECT 'keyword' AS arm, id, score AS value, (SELECT sum(idf) FROM terms) AS idf_sum,
+    (SELECT count(*) FROM q)::int AS lexemes, (SELECT count(*) FROM known)::int AS known FROM bm25"""
+_VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, NULL::float8 AS idf_sum,
     NULL::int AS lexemes, NULL::int AS known FROM vector"""
 # every arm row carries what ranking needs of its memory (RankingRow), so the full rows are loaded for the hits only
 _RANKING_COLUMNS = "m.content_hash, m.title, m.created_at, m.scope_id"
@@ -196,7 +206,7 @@ class RankingRow:
 @dataclass
 class ArmCandidates:
     keyword: list[int] = field(default_factory=list)
-    bm25: dict[int, float] = field(default_factory=dict)  # BM25 score of the keyword arm's rows (not trigram-only)
+    bm25: dict[int, float] = field(default_factory=dict)  # the keyword arm's BM25 scores
     bm25_ceiling: float = 0.0  # the best score a memory could reach: Σ idf·(k1+1) over the known query lexemes
     query_lexemes: int = 0
     known_lexemes: int = 0  # query lexemes the tenant's corpus holds
@@ -221,7 +231,6 @@ def arm_statement(
     """The SQL and parameters of :func:`arm_candidates` (``None`` when both arms are left out); benchmarks
     EXPLAIN it."""
     ctes, selects = [], []
-    raw = (query or "").strip()
     params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth)
     if query is not None:
         ctes.append(_KEYWORD_CTES)
@@ -229,8 +238,6 @@ def arm_statement(
         params.update(
             config=TEXT_SEARCH_CONFIG,
             query=query,
-            raw=raw,
-            trigram=_TRIGRAM_MIN_QUERY <= len(raw) <= _TRIGRAM_MAX_QUERY and len(raw.split()) <= _TRIGRAM_MAX_WORDS,
             budget=KEYWORD_CANDIDATES,
         )
     if vector is not None:
@@ -265,8 +272,9 @@ def arm_candidates(
     query: str | None,
     vector: Sequence[float] | None,
 ) -> ArmCandidates:
-    """The keyword arm (BM25, then trigram title matches BM25 missed; ``query`` is the glossary-expanded query)
-    and the vector arm (``vector`` the query embedding) in one statement; ``None`` leaves an arm out."""
+    """The keyword arm (BM25 over the query's lexemes and the stand-ins of its unknown ones; ``query`` is the
+    glossary-expanded query) and the vector arm (``vector`` the query embedding) in one statement; ``None``
+    leaves an arm out."""
     result = ArmCandidates()
     statement = arm_statement(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth, query=query, vector=vector)
     if statement is None:
@@ -275,12 +283,11 @@ def arm_candidates(
         cursor.execute(*statement)
         rows = cursor.fetchall()
     for row in rows:
-        result.rows[row[1]] = RankingRow(*row[7:11])
-    keyword_rows = sorted((row[:7] for row in rows if row[0] == "keyword"), key=lambda r: (r[3], -r[2], r[1]))
-    for _, memory_id, value, source, idf_sum, lexemes, known in keyword_rows:
+        result.rows[row[1]] = RankingRow(*row[6:10])
+    keyword_rows = sorted((row[:6] for row in rows if row[0] == "keyword"), key=lambda r: (-r[2], r[1]))
+    for _, memory_id, value, idf_sum, lexemes, known in keyword_rows:
         result.keyword.append(memory_id)
-        if source == 0:
-            result.bm25[memory_id] = float(value)
+        result.bm25[memory_id] = float(value)
         result.bm25_ceiling = float(idf_sum or 0.0) * (BM25_K1 + 1)
         result.query_lexemes, result.known_lexemes = int(lexemes or 0), int(known or 0)
     for _, memory_id, value, *_ in sorted((r for r in rows if r[0] == "vector"), key=lambda r: (-r[2], r[1])):

@@ -259,16 +259,76 @@ def test_keyword_or_fallback_and_title_typos(acme, store):
     assert [hit.memory.pk for hit in typo.hits] == [kafka.pk]
 
 
-@pytest.mark.parametrize(
-    ("query", "probe"),
-    [("Kafak cluster", True), ("Salma Park", True), ("where do we keep the data of the Kafak cluster", False)],
-)
-def test_the_title_probe_runs_for_names_and_short_queries_only(acme, query, probe):
-    from retrieval import selectors
+def test_a_misspelt_word_in_a_long_question_finds_the_memory_through_its_stand_in(acme, store):
+    kafka = store(acme, "org:acme", "Brokers run in Frankfurt.", title="Kafka cluster")
+    store(acme, "org:acme", "The Frankfurt office opens at nine.")
 
-    _, params = selectors.arm_statement(tenant=acme, chain_ids=[1], kinds=["fact"], depth=30, query=query, vector=None)
+    result = search_memories(
+        tenant=acme,
+        user_id="albert",
+        query="where do we keep the brokers of the Kafak cluster",
+        options=SearchOptions(arms=("keyword",)),
+    )
 
-    assert params["trigram"] is probe
+    assert result.hits[0].memory.pk == kafka.pk
+
+
+def _keyword_terms(tenant, user_id, query):
+    """The keyword arm's terms (lexeme, idf) as its statement computes them, for ``user_id``'s chain."""
+    chain = [node.scope_id for node in selectors.search_context(tenant=tenant, user_id=user_id, norms=[]).chain]
+    sql, params = selectors.arm_statement(
+        tenant=tenant, chain_ids=chain, kinds=["fact"], depth=30, query=query, vector=None
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql[: sql.index("candidates AS MATERIALIZED")].rstrip().rstrip(",") + " SELECT lexeme, idf FROM terms",
+            params,
+        )
+        return dict(cursor.fetchall())
+
+
+def test_an_unknown_lexeme_stands_for_the_closest_known_one_weighted_by_similarity(acme, globex, store):
+    store(acme, "org:acme", "The Kafka brokers are patched monthly.")
+    store(globex, "org:globex", "Kafkaesque paperwork slows every release.")
+
+    typo = _keyword_terms(acme, "albert", "Kafak brokers")
+    exact = _keyword_terms(acme, "albert", "Kafka brokers")
+
+    assert set(typo) == {"kafka", "broker"}  # the stand-in comes from this tenant's vocabulary only
+    assert typo["broker"] == pytest.approx(exact["broker"])
+    assert 0 < typo["kafka"] < exact["kafka"]  # weighted by the trigram similarity of kafak and kafka (~1/3)
+
+
+def test_known_short_and_far_lexemes_get_no_stand_in(acme, store):
+    store(acme, "org:acme", "The Kafka brokers are patched monthly.")
+
+    assert set(_keyword_terms(acme, "albert", "kafka brokers")) == {"kafka", "broker"}  # all known
+    assert set(_keyword_terms(acme, "albert", "kfa brokers")) == {"broker"}  # "kfa": too short to correct
+    assert set(_keyword_terms(acme, "albert", "zanzibar brokers")) == {"broker"}  # nothing close enough
+
+
+def test_the_stand_in_probe_reads_the_vocabulary_not_the_memories(acme, store):
+    """The keyword part reads memories_memory once, to return its rows: a typo is looked up in the vocabulary
+    (retrieval_term_statistic), never by reading the memories on the chain (the title probe it replaced did)."""
+    store(acme, "org:acme", "The Kafka brokers are patched monthly.", title="Kafka cluster")
+    chain = [node.scope_id for node in selectors.search_context(tenant=acme, user_id="albert", norms=[]).chain]
+    sql, params = selectors.arm_statement(
+        tenant=acme, chain_ids=chain, kinds=["fact"], depth=30, query="Kafak cluster", vector=None
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
+        plan = cursor.fetchone()[0]
+
+    relations = []
+
+    def walk(node):
+        relations.append(node.get("Relation Name"))
+        for child in node.get("Plans", []):
+            walk(child)
+
+    walk((plan[0] if isinstance(plan, list) else plan)["Plan"])
+    assert relations.count("memories_memory") == 1
+    assert "retrieval_term_statistic" in relations
 
 
 def test_kinds_and_scopes_filters(acme, store):
