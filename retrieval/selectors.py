@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection
@@ -190,7 +190,8 @@ _KEYWORD_SELECT = """SELECT 'keyword' AS arm, id, score AS value, (SELECT sum(id
 _VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, NULL::float8 AS idf_sum,
     NULL::int AS lexemes, NULL::int AS known FROM vector"""
 # every arm row carries what ranking needs of its memory (RankingRow), so the full rows are loaded for the hits only
-_RANKING_COLUMNS = "m.content_hash, m.title, m.created_at, m.scope_id"
+# (created_at as seconds since the epoch: Django's timestamptz loader parses text in Python, ~100 rows a search)
+_RANKING_COLUMNS = "m.content_hash, m.title, extract(epoch FROM m.created_at)::float8 AS created_at, m.scope_id"
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,11 @@ class RankingRow:
     title: str
     created_at: datetime
     scope_id: int
+
+    @classmethod
+    def from_columns(cls, content_hash: str, title: str, created_epoch: float, scope_id: int) -> RankingRow:
+        """The row from ``_RANKING_COLUMNS``' values."""
+        return cls(content_hash, title, datetime.fromtimestamp(created_epoch, tz=UTC), scope_id)
 
 
 @dataclass
@@ -283,7 +289,7 @@ def arm_candidates(
         cursor.execute(*statement)
         rows = cursor.fetchall()
     for row in rows:
-        result.rows[row[1]] = RankingRow(*row[6:10])
+        result.rows[row[1]] = RankingRow.from_columns(*row[6:10])
     keyword_rows = sorted((row[:6] for row in rows if row[0] == "keyword"), key=lambda r: (-r[2], r[1]))
     for _, memory_id, value, idf_sum, lexemes, known in keyword_rows:
         result.keyword.append(memory_id)
@@ -534,7 +540,7 @@ about AS (
     rows.sort(key=lambda row: (row[0], row[1] or 0, row[10]))
     for row in rows:
         kind, hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id = row[:10]
-        walk.rows[memory_id] = RankingRow(*row[11:15])
+        walk.rows[memory_id] = RankingRow.from_columns(*row[11:15])
         if kind == "edge":
             walk.edges.append(
                 WalkEdge(hop, subject_id, subject, relationship, object_id, obj, memory_id, kind_ok, reached_id)
