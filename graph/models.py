@@ -79,6 +79,10 @@ class EntityLink(TenantKeyed, models.Model):
     metadata = models.JSONField(default=dict, blank=True)
     span_start = models.PositiveIntegerField(default=0)
     span_end = models.PositiveIntegerField(default=0)
+    # the stating memory's scope, copied by the database (graph.0005's triggers: set on insert, kept when the memory
+    # moves), so that the relational walk reads only the edges the caller may see from the index; the memory's own
+    # scope is still checked, so a stale copy could only hide an edge, never show one
+    scope_id = models.BigIntegerField(null=True, blank=True, editable=False)
 
     objects = ForTenantQuerySet.as_manager()
 
@@ -91,11 +95,15 @@ class EntityLink(TenantKeyed, models.Model):
             ),
         ]
         indexes = [
-            # relational recall walks typed edges from a resolved entity in either direction
-            # the relational walk reads an entity's edges of one relationship newest first and stops at its budget
-            # (retrieval.selectors.relational_walk): memory last, so a hub is not read whole
-            models.Index(fields=["tenant", "object", "relationship", "memory"], name="link_by_object_memory"),
-            models.Index(fields=["tenant", "subject", "relationship", "memory"], name="link_by_subject_memory"),
+            # the relational walk reads an entity's visible edges of one relationship newest first and stops at its
+            # budget (retrieval.selectors.relational_walk): the caller's scopes in the key, memory last, so a hub is
+            # read neither whole nor through the edges other scopes stated
+            models.Index(
+                fields=["tenant", "object", "relationship", "scope_id", "memory"], name="link_by_object_scope"
+            ),
+            models.Index(
+                fields=["tenant", "subject", "relationship", "scope_id", "memory"], name="link_by_subject_scope"
+            ),
             models.Index(fields=["memory"], name="link_by_memory"),
         ]
 

@@ -408,8 +408,10 @@ def _json(value: Any) -> Any:
 # --- relational walk ---------------------------------------------------------------------------------------------
 FANOUT = 500  # edges kept per hop at most (and read per entity and relationship): a hub's newest visible ones
 
+# l.scope_id is the stating memory's scope copied onto the link (graph.0005), so the index reads only edges on the
+# chain; the memory's own scope is still the one that decides
 _EDGE_VISIBLE = """l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.object_id IS NOT NULL
-        AND m.scope_id = ANY(%(chain)s)
+        AND l.scope_id = ANY(%(chain)s) AND m.scope_id = ANY(%(chain)s)
         AND m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now())"""
 
 
@@ -437,9 +439,9 @@ class Walk:
 
 
 def _hop_side(index: int, previous: str, start: str, other: str, exclude: str = "") -> str:
-    # per entity reached so far and per relationship, the newest FANOUT visible edges: a b-tree scan in memory
-    # order (link_by_object_memory / link_by_subject_memory end in memory) that stops there, so a hub's cost is
-    # bounded by FANOUT and the caller's visible share, not by how many edges it has
+    # per entity reached so far and per relationship, the newest FANOUT visible edges: b-tree scans of the caller's
+    # scopes (link_by_object_scope / link_by_subject_scope: relationship, scope, then memory), so a hub's cost is
+    # bounded by its edges on the chain (and FANOUT), not by how many edges other scopes gave it
     return f"""SELECT x.* FROM (SELECT DISTINCT reached FROM {previous}) p
     CROSS JOIN unnest(%(rel_{index})s::varchar[]) AS r(relationship)
     CROSS JOIN LATERAL (
@@ -521,7 +523,8 @@ about AS (
     FROM about_entities e CROSS JOIN LATERAL (
         SELECT m.id AS memory_id, {_RANKING_COLUMNS}
         FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
-        WHERE l.tenant_id = %(tenant)s AND l.relationship = 'about' AND l.subject_id = e.reached AND {LIVE_MEMORY}
+        WHERE l.tenant_id = %(tenant)s AND l.relationship = 'about' AND l.subject_id = e.reached
+          AND l.scope_id = ANY(%(chain)s) AND {LIVE_MEMORY}
         ORDER BY l.memory_id
         LIMIT %(depth)s
     ) a

@@ -244,3 +244,86 @@ def test_an_entity_pruned_in_a_batch_is_recreated_for_a_later_memory(acme, store
 
     assert links_extract_for_memories(memory_ids=[first.pk, second.pk]) == {"memories": 2, "failed": 0, "links": 2}
     assert counts(acme) == {"Acme Robotics": 1, "Alice Smith": 1, "Beta Labs": 1, "Dora Lee": 1}
+
+
+class TestLinksCarryTheirMemorysScope:
+    """graph.0005: the database copies a memory's scope onto its links on every path, and follows its moves, so the
+    relational walk can read only the edges on a caller's chain."""
+
+    def test_links_get_the_memorys_scope_on_every_write_path(self, acme, store):
+        memory = store("Alice Smith founded Acme Robotics.", scope="team:platform")
+        alice = Entity.objects.get(tenant=acme, name="Alice Smith")
+        direct = EntityLink.objects.create(
+            tenant=acme, memory=memory, subject=alice, relationship="mentioned", confidence=0.5
+        )  # a path that sets no scope itself (the admin, the corpus loader's COPY, raw SQL)
+
+        scopes = set(EntityLink.objects.filter(memory=memory).values_list("scope_id", flat=True))
+
+        direct.refresh_from_db()
+        assert scopes == {memory.scope_id} and direct.scope_id == memory.scope_id
+
+    def test_links_follow_a_moved_memory_and_a_raw_update(self, acme, store, django_capture_on_commit_callbacks):
+        from memories.models import Scope
+        from memories.services.memory import memory_move
+
+        memory = store("Alice Smith founded Acme Robotics.", scope="team:platform")
+        other = store("Carl Jones works at Beta Labs.", scope="team:platform")
+        with django_capture_on_commit_callbacks(execute=True):
+            memory_move(memory=memory, author=ADMIN, scope="org:acme")
+        org = Scope.objects.get(tenant=acme, level="org", key="acme")
+        assert set(EntityLink.objects.filter(memory=memory).values_list("scope_id", flat=True)) == {org.pk}
+
+        division = Scope.objects.get(tenant=acme, level="division", key="eu")
+        Memory.objects.filter(pk=memory.pk).update(scope_id=division.pk)  # no service involved
+
+        assert set(EntityLink.objects.filter(memory=memory).values_list("scope_id", flat=True)) == {division.pk}
+        assert set(EntityLink.objects.filter(memory=other).values_list("scope_id", flat=True)) == {other.scope_id}
+
+    def test_the_walk_reads_only_the_hubs_edges_on_the_callers_chain(self, acme, store):
+        """Twelve memories of Bea's (private) state an edge into the hub, one of the org's: Albert's walk reads one
+        link row, Bea's all thirteen, and each sees its own edges."""
+        from django.db import connection
+
+        from memories.models import MemoryKind
+        from retrieval import selectors
+        from retrieval.relational_query import Hop
+
+        for week in range(12):
+            store(f"Bea Schmidt attended the Helix Roadmap Sync in week {week + 1}.", scope="user:bea")
+        store("Albert Brun attended the Helix Roadmap Sync.")
+        hub = Entity.objects.get(tenant=acme, norm="helix roadmap sync")
+
+        def walk(user_id):
+            captured = {}
+
+            def keep(execute, sql, params, many, context):
+                captured.update(sql=sql, params=params)
+                return execute(sql, params, many, context)
+
+            chain = chain_ids(acme, user_id)
+            with connection.execute_wrapper(keep):
+                result = selectors.relational_walk(
+                    tenant=acme,
+                    chain_ids=chain,
+                    kinds=list(MemoryKind.values),
+                    seed_ids=[hub.pk],
+                    hops=[Hop(relationship="attended", direction="inbound")],
+                )
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL enable_seqscan = off")
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + captured["sql"], captured["params"])
+                plan = cursor.fetchone()[0]
+            read = []  # link rows the hop's scan read (kept or removed by its filter), whichever index it uses
+
+            def visit(node):
+                conditions = f"{node.get('Index Cond', '')} {node.get('Filter', '')}"
+                if node.get("Relation Name") == "graph_entitylink" and "object_id =" in conditions:
+                    read.append((node["Actual Rows"] + node.get("Rows Removed by Filter", 0)) * node["Actual Loops"])
+                for child in node.get("Plans", []):
+                    visit(child)
+
+            visit((plan[0] if isinstance(plan, list) else plan)["Plan"])
+            return {edge.subject for edge in result.edges}, round(sum(read))
+
+        assert walk("albert") == ({"Albert Brun"}, 1)
+        assert walk("bea") == ({"Albert Brun", "Bea Schmidt"}, 13)
