@@ -213,7 +213,7 @@ class RankingRow:
 class ArmCandidates:
     keyword: list[int] = field(default_factory=list)
     bm25: dict[int, float] = field(default_factory=dict)  # the keyword arm's BM25 scores
-    bm25_ceiling: float = 0.0  # the best score a memory could reach: Σ idf·(k1+1) over the known query lexemes
+    bm25_ceiling: float = 0.0  # the best score a memory could reach: Σ idf·(k1+1) over the terms (stand-ins weighted)
     query_lexemes: int = 0
     known_lexemes: int = 0  # query lexemes the tenant's corpus holds
     vector: list[int] = field(default_factory=list)
