@@ -23,10 +23,13 @@ DEPTHS = (1, 2)
 
 
 def visible_links(*, tenant: Tenant, chain_ids: Sequence[int]) -> QuerySet[EntityLink]:
-    """Links of the tenant whose stating memory is live and on the caller's chain."""
+    """Links of the tenant whose stating memory is live and on the caller's chain (the links' copy of the memory's
+    scope first, so that an index reads only those; the memory's own scope decides)."""
+    chain = list(chain_ids)
     return EntityLink.objects.filter(
         tenant=tenant,
-        memory__scope_id__in=list(chain_ids),
+        scope_id__in=chain,
+        memory__scope_id__in=chain,
         memory__superseded_by__isnull=True,
     ).filter(Q(memory__expires_at__isnull=True) | Q(memory__expires_at__gt=timezone.now()))
 
