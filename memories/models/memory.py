@@ -120,7 +120,7 @@ class Memory(TenantKeyed, models.Model):
             GinIndex(fields=["dedup_bands"], name="memory_dedup_bands"),
             # the keyword arm: full text over the stored, weighted tsvector
             GinIndex(fields=["search_vector"], name="memory_search_vector"),
-            # the keyword arm's trigram part (names, typos)
+            # the admin's substring search of titles and texts (icontains)
             GinIndex(fields=["title"], opclasses=["gin_trgm_ops"], name="memory_title_trgm"),
             GinIndex(fields=["content"], opclasses=["gin_trgm_ops"], name="memory_content_trgm"),
             # the sweeper: rows whose embedding or link extraction is not done yet
