@@ -85,18 +85,20 @@ known AS (
     SELECT q.lexeme, t.doc_count FROM q
     JOIN retrieval_term_statistic t ON t.tenant_id = %(tenant)s AND t.lexeme = q.lexeme AND t.doc_count > 0
 ),
+unknown AS (
+    SELECT lexeme FROM q WHERE length(lexeme) >= {_FUZZY_MIN_LENGTH} AND lexeme NOT IN (SELECT lexeme FROM known)
+),
 fuzzy AS (
     -- each unknown query lexeme's closest known lexeme: a bitmap probe of the vocabulary's trigram GIN index
     SELECT f.lexeme, max(f.doc_count) AS doc_count, max(f.similarity) AS similarity
-    FROM q CROSS JOIN LATERAL (
-        SELECT t.lexeme, t.doc_count, similarity(t.lexeme, q.lexeme) AS similarity
+    FROM unknown u CROSS JOIN LATERAL (
+        SELECT t.lexeme, t.doc_count, similarity(t.lexeme, u.lexeme) AS similarity
         FROM retrieval_term_statistic t
-        WHERE t.tenant_id = %(tenant)s AND t.lexeme %% q.lexeme AND t.doc_count > 0
+        WHERE t.tenant_id = %(tenant)s AND t.lexeme %% u.lexeme AND t.doc_count > 0
         ORDER BY similarity DESC, t.doc_count DESC, t.lexeme
         LIMIT 1
     ) f
-    WHERE length(q.lexeme) >= {_FUZZY_MIN_LENGTH} AND q.lexeme NOT IN (SELECT lexeme FROM known)
-      AND f.similarity >= {FUZZY_MIN_SIMILARITY} AND f.lexeme NOT IN (SELECT lexeme FROM known)
+    WHERE f.similarity >= {FUZZY_MIN_SIMILARITY} AND f.lexeme NOT IN (SELECT lexeme FROM known)
     GROUP BY f.lexeme
 ),
 terms AS (
