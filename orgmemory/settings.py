@@ -67,6 +67,9 @@ INSTALLED_APPS = [
     "retrieval",
     "memories.curation",  # last: its post_migrate hand-off sets the role groups once every app's permissions exist
 ]
+# The benchmark, evaluation and load commands (no models): a production deployment never carries them.
+if ORGMEMORY_ENV in {"development", "test"} or env_bool("ORGMEMORY_BENCH", False):
+    INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [
     "orgmemory.api.middleware.RequestIdMiddleware",  # first: every response, errors included, gets X-Request-ID

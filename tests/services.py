@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from orgmemory import benchserver
-from orgmemory.benchserver import free_port
+from bench import servers as benchserver
+from bench.servers import free_port
 
 PLAIN_PG_URL_VARIABLE = "ORGMEMORY_TEST_PLAIN_PG_URL"
 REDIS_URL_VARIABLE = "ORGMEMORY_TEST_REDIS_URL"

@@ -17,7 +17,7 @@ import pytest
 import redis
 from django.db import connection
 
-from orgmemory.benchserver import celery_broker
+from bench.servers import celery_broker
 from tests.conftest import ACME_CHART, onboard
 
 ROOT = Path(__file__).resolve().parents[2]

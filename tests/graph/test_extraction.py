@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph.eval_extraction import (
+from bench.eval_extraction import (
     evaluate_world,
     format_json,
     format_report,

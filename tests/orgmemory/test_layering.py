@@ -6,6 +6,8 @@ classes, and under ``if TYPE_CHECKING`` alike — becomes an arrow to the module
   the same floor or down. The only modules allowed to point up are ``orgmemory``'s wiring (URLs, health, the
   WSGI/ASGI entry points and the gunicorn configuration), which exist to put the apps together; nothing but other
   wiring imports them.
+- ``bench`` (benchmarks, evaluations, corpora, load tests) is the top floor, above ``retrieval``: it may import
+  every app, and no product module imports it — the wiring included, since production does not install it.
 - Inside an app the module graph has no cycle (so no import hidden inside a function to dodge one).
 
 ``python tests/orgmemory/test_layering.py`` prints the app graph with its arrow counts and any violation.
@@ -18,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOORS = ("orgmemory", "memories", "graph", "retrieval")  # bottom first
+FLOORS = ("orgmemory", "memories", "graph", "retrieval", "bench")  # bottom first
 WIRING = frozenset(
     {
         "orgmemory.urls",
@@ -39,7 +41,7 @@ def _module_name(path: Path) -> str:
 
 
 def project_modules() -> dict[str, Path]:
-    """Every Python module of the four apps (migrations included: they are code too)."""
+    """Every Python module of the apps (migrations included: they are code too)."""
     return {_module_name(path): path for app in FLOORS for path in sorted((ROOT / app).rglob("*.py"))}
 
 
@@ -94,6 +96,17 @@ def upward_imports(graph: dict[str, dict[str, int]]) -> list[str]:
             if FLOORS.index(_app(target)) > FLOORS.index(_app(module)) and module not in WIRING:
                 bad.append(f"{module}:{line} imports {target} (a higher floor)")
     return bad
+
+
+def bench_importers(graph: dict[str, dict[str, int]]) -> list[str]:
+    """Product modules (wiring included) that import the bench app."""
+    return [
+        f"{module}:{line} imports {target} (the bench app, absent in production)"
+        for module, targets in sorted(graph.items())
+        if _app(module) != "bench"
+        for target, line in sorted(targets.items())
+        if _app(target) == "bench"
+    ]
 
 
 def wiring_importers(graph: dict[str, dict[str, int]]) -> list[str]:
@@ -187,6 +200,12 @@ def test_no_import_points_up_a_floor_outside_the_wiring():
     assert wiring_importers(graph) == []
 
 
+def test_no_product_module_imports_the_bench_app():
+    graph = import_graph()
+    assert any(_app(target) == "retrieval" for target in graph["bench.management.commands.eval_retrieval"])
+    assert bench_importers(graph) == []
+
+
 def test_the_apps_form_the_documented_floors():
     arrows = app_arrows(import_graph())
     assert {edge for edge in arrows if FLOORS.index(edge[1]) > FLOORS.index(edge[0])} == {
@@ -211,5 +230,5 @@ if __name__ == "__main__":
         {f"{m} -> {_app(t)}" for m, ts in graph.items() for t in ts if m in WIRING and _app(t) != "orgmemory"}
     )
     print("upward arrows come only from:", ", ".join(wiring))
-    print("violations:", upward_imports(graph) + wiring_importers(graph) or "none")
+    print("violations:", upward_imports(graph) + wiring_importers(graph) + bench_importers(graph) or "none")
     print("cycles inside an app:", cycles_within_apps(graph) or "none")

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from django.db import connection
 
-from memories.corpus.generator import benchmark_queries, chunk_texts, corpus_plan, memory_at
+from bench import corpus_loader
+from bench.corpus.generator import benchmark_queries, chunk_texts, corpus_plan, memory_at
 from memories.embedding import get_embedder
 from memories.models import Memory, MemoryChunk, Tenant
 from memories.services.indexing import chunk_texts_for
 from memories.services.memory import Author, memory_create
-from retrieval import corpus_loader
 from retrieval.services import SearchOptions, search_memories
 
 pytestmark = pytest.mark.django_db

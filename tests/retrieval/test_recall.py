@@ -9,10 +9,10 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from bench.management.commands.eval_recall import demo_tenant_load
 from memories.models import Memory, Scope
 from memories.services import api_key_create
 from orgmemory.errors import ValidationFailed
-from retrieval.management.commands.eval_recall import demo_tenant_load
 from retrieval.recall import ELLIPSIS, RecallLine, assemble, line_text, recall_block, recall_budget
 from tests.api.conftest import error_of
 from tests.conftest import remember

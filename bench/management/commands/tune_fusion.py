@@ -1,5 +1,5 @@
 """How the fusion's tunables were chosen, reproducibly: on generated multi-level corpora (``load_corpus``), every
-question of ``memories.corpus.benchmark_queries`` is searched once with the defaults and the ranking's inputs are
+question of ``bench.corpus.benchmark_queries`` is searched once with the defaults and the ranking's inputs are
 kept; then each point of a grid re-ranks them (``retrieval.ranking.rank`` is pure) and is scored by how often the
 memory the question was drawn from comes back in the top 10. Questions alternate between a development half
 (chosen on) and a held-out half (reported as it comes out), and rank_bm25 over the same visible texts is printed
@@ -14,11 +14,11 @@ from dataclasses import replace
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memories.corpus.generator import corpus_plan
+from bench.corpus.generator import corpus_plan
+from bench.evaluation import BASELINE
+from bench.management.commands.bench_search import SourceCheck, _unique_queries
 from memories.models import Tenant
 from retrieval import ranking, services
-from retrieval.evaluation import BASELINE
-from retrieval.management.commands.bench_search import SourceCheck, _unique_queries
 
 SKIP = 400  # the first questions of the generator's order are bench_search's; these come after them
 GRID = {

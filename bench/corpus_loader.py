@@ -2,7 +2,7 @@
 
 1. **Embeddings** (:func:`corpus_embed`): every chunk text of the corpus, embedded with the configured fast
    embedder in length-sorted slices (optionally several processes, one thread each) and cached on disk by text
-   hash under ``$ORGMEMORY_DATA_DIR/corpus/embeddings`` (:mod:`memories.corpus.embedcache`): a corpus is
+   hash under ``$ORGMEMORY_DATA_DIR/corpus/embeddings`` (:mod:`bench.corpus.embedcache`): a corpus is
    embedded once, and a reload costs only the database writes.
 2. **Rows** (:func:`corpus_load`): per tenant, the scope tree and members through the ORM (small), then in
    batches: the memories ``COPY``-ed into a staging table and moved into ``memories_memory`` with one
@@ -34,9 +34,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from bench.corpus.embedcache import EmbeddingCache, text_key
+from bench.corpus.generator import CorpusPlan, GeneratedMemory, TenantPlan, chunk_texts, memory_at
 from graph.extraction.normalize import normalize_entity_name
-from memories.corpus.embedcache import EmbeddingCache, text_key
-from memories.corpus.generator import CorpusPlan, GeneratedMemory, TenantPlan, chunk_texts, memory_at
 
 BATCH = 20_000
 DEFERRED_INDEXES = (

@@ -9,8 +9,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memories.corpus.generator import corpus_plan
-from retrieval.corpus_loader import (
+from bench.corpus.generator import corpus_plan
+from bench.corpus_loader import (
     DEFERRED_INDEXES,
     bm25_statistics_check,
     corpus_embed,

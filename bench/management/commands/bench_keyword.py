@@ -19,11 +19,11 @@ from bisect import bisect_left
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
+from bench.evaluation import percentile
 from memories.models import IndexState, Memory, Scope, Tenant
 from memories.orgchart import parse_org_chart
 from memories.services.onboarding import tenant_onboard
 from retrieval import selectors
-from retrieval.evaluation import percentile
 
 SLUG = "bench-keyword"
 _SYLLABLES = "ka lo mi ne ru sa te vo zi ba de fu gi ho ja ke lu ma no pe ri so tu va we xi yo zu".split()

@@ -79,7 +79,7 @@ class Command(BaseCommand):
             choices=["synthetic", "realistic"],
             default="synthetic",
             help="synthetic: templated, every tenth memory 25-40 sentences (a worst case); realistic: the large "
-            "tenant's memories of memories.corpus (titles, kinds, 1 in 25 long), all written at one scope",
+            "tenant's memories of bench.corpus (titles, kinds, 1 in 25 long), all written at one scope",
         )
         parser.add_argument(
             "--worker-processes",
@@ -205,7 +205,7 @@ class Command(BaseCommand):
 def _corpus(name: str, count: int) -> list[dict[str, str]]:
     """``count`` memories as ``memory_create`` arguments (content, and title and kind for the realistic corpus)."""
     if name == "realistic":
-        from memories.corpus.generator import corpus_plan, memory_at
+        from bench.corpus.generator import corpus_plan, memory_at
 
         plan = corpus_plan(seed=7, size=count, small_tenants=0)
         generated = (memory_at(plan, 0, ordinal) for ordinal in range(count))
@@ -226,7 +226,7 @@ def _end_to_end_broker(
 
     import psutil
 
-    from orgmemory.benchserver import celery_broker, celery_worker, redis_server
+    from bench.servers import celery_broker, celery_worker, redis_server
 
     def wait_indexed(tenant: Tenant, count: int, timeout: float = 1800.0) -> dict[str, int]:
         # one small statement per poll, every 50 ms: the machine's CPU is what is measured, and the four counts

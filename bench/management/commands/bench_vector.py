@@ -17,8 +17,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
-from memories.corpus.generator import corpus_plan
-from retrieval.evaluation import percentile
+from bench.corpus.generator import corpus_plan
+from bench.evaluation import percentile
 from retrieval.selectors import CHUNKS_PER_MEMORY
 
 
@@ -43,7 +43,7 @@ class Command(BaseCommand):
         tenant = Tenant.objects.filter(slug=plan.tenants[0].slug).first()
         if tenant is None:
             raise CommandError(f"corpus {size} is not loaded (manage.py load_corpus --size {size})")
-        from retrieval.management.commands.bench_search import _unique_queries
+        from bench.management.commands.bench_search import _unique_queries
 
         questions = _unique_queries(plan, queries)
         embedder = get_embedder()

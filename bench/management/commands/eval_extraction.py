@@ -1,13 +1,13 @@
 """``manage.py eval_extraction PATH [--json] [--timing N]``: the extraction benchmark.
 
-A thin wrapper: everything it prints comes from :mod:`graph.eval_extraction`.
+A thin wrapper: everything it prints comes from :mod:`bench.eval_extraction`.
 """
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from graph.eval_extraction import format_json, format_report, run_benchmark
+from bench.eval_extraction import format_json, format_report, run_benchmark
 
 
 class Command(BaseCommand):

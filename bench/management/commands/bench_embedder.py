@@ -20,7 +20,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from memories.management.commands.bench_ingest import synthetic_text
+from bench.management.commands.bench_ingest import synthetic_text
 
 KINDS = ("sentence-transformers", "onnx", "onnx-int8")
 CALL_SIZE = 64
@@ -201,8 +201,8 @@ def vector_quality(embedder, bench: Path) -> dict:
     isolates what the embedder changes."""
     import numpy as np
 
+    from bench.evaluation import build_questions, load_pages, load_paraphrases, mrr, recall_at
     from memories.indexing_text import chunk_windows
-    from retrieval.evaluation import build_questions, load_pages, load_paraphrases, mrr, recall_at
 
     world = bench / "world-v1"
     if not world.is_dir():

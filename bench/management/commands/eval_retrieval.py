@@ -15,16 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from tqdm import tqdm
 
-from graph.services import links_extract_for_memories
-from memories.background import access_flush
-from memories.models import Memory, Scope, Tenant
-from memories.orgchart import parse_org_chart
-from memories.services.indexing import memories_embed
-from memories.services.memory import Author, memory_create, memory_delete
-from memories.services.onboarding import tenant_onboard
-from memories.signals import indexing_deferred
-from orgmemory.oncommit import deferred
-from retrieval.evaluation import (
+from bench.evaluation import (
     BASELINE,
     Bm25Baseline,
     build_path_questions,
@@ -39,6 +30,15 @@ from retrieval.evaluation import (
     score,
     share_in,
 )
+from graph.services import links_extract_for_memories
+from memories.background import access_flush
+from memories.models import Memory, Scope, Tenant
+from memories.orgchart import parse_org_chart
+from memories.services.indexing import memories_embed
+from memories.services.memory import Author, memory_create, memory_delete
+from memories.services.onboarding import tenant_onboard
+from memories.signals import indexing_deferred
+from orgmemory.oncommit import deferred
 from retrieval.services import SearchOptions, search_memories
 
 ARM_CONFIGS: dict[str, tuple[str, ...]] = {

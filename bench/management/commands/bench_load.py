@@ -27,11 +27,11 @@ import yaml
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from memories.load_benchmark import DEFAULT_MIX, OPERATIONS, Ledger, check_database, report_figures, run_load
+from bench.load_benchmark import DEFAULT_MIX, OPERATIONS, Ledger, check_database, report_figures, run_load
+from bench.servers import free_port, process_stop, production_env
 from memories.models import Memory, Tenant
 from memories.orgchart import parse_org_chart
 from memories.services import api_key_create, tenant_onboard
-from orgmemory.benchserver import free_port, process_stop, production_env
 
 TEAMS = 5
 

@@ -34,9 +34,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from memories.corpus.generator import BenchQuery, benchmark_queries, corpus_plan
-from orgmemory.benchserver import free_port, process_stop, production_env
-from retrieval.evaluation import BASELINE, Bm25Baseline, percentile
+from bench.corpus.generator import BenchQuery, benchmark_queries, corpus_plan
+from bench.evaluation import BASELINE, Bm25Baseline, percentile
+from bench.servers import free_port, process_stop, production_env
 
 READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
 WARMUP = 24
@@ -297,7 +297,7 @@ class SourceCheck:
             self.baseline = Bm25Baseline([row[0] for row in self.rows], [f"{row[2]}\n{row[3]}" for row in self.rows])
 
     def sources(self, query: BenchQuery) -> set[int]:
-        from memories.corpus.generator import memory_at
+        from bench.corpus.generator import memory_at
         from memories.services.memory.validation import content_hash
 
         digest = content_hash(memory_at(self.plan, 0, query.source).content)
