@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.pages import read_pages, timeline_text
 from graph.extraction import extract_links, normalize_entity_name, split_title
 from graph.extraction.types import EntityRef
 
@@ -43,22 +44,9 @@ _PERSON_ROLES = {"founder": "founded", "advisor": "advises", "engineer": "works_
 Edge = tuple[str, str, str]
 
 
-def load_pages(pages_dir: Path | str) -> list[dict[str, Any]]:
-    """The corpus pages (``*.json`` with a ``slug``), sorted by slug; ``_ledger.json`` etc. are skipped."""
-    pages = []
-    for path in sorted(Path(pages_dir).glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and "slug" in data and "compiled_truth" in data:
-            pages.append(data)
-    return sorted(pages, key=lambda page: page["slug"])
-
-
 def page_text(page: dict[str, Any]) -> str:
-    """``compiled_truth + "\\n" + timeline`` (a timeline stored as a list of lines is joined by newlines)."""
-    timeline = page.get("timeline") or ""
-    if isinstance(timeline, list):
-        timeline = "\n".join(str(line) for line in timeline)
-    return f"{page.get('compiled_truth') or ''}\n{timeline}"
+    """``compiled_truth + "\\n" + timeline``: what extraction reads of a page."""
+    return f"{page.get('compiled_truth') or ''}\n{timeline_text(page)}"
 
 
 def gold_edges(pages: Sequence[dict[str, Any]]) -> tuple[set[Edge], set[tuple[str, str]]]:
@@ -130,7 +118,7 @@ def evaluate_world(pages_dir: Path | str, *, include_errors: bool = False) -> di
     of ``(subject slug, relationship, object slug)``; "lenient" scores the same sets with founded and
     works_at merged into one relation.
     """
-    pages = load_pages(pages_dir)
+    pages = read_pages(pages_dir)
     gold, ambiguous_pairs = gold_edges(pages)
     resolve = _resolver(pages)
     extracted: set[Edge] = set()
@@ -176,7 +164,7 @@ def evaluate_world(pages_dir: Path | str, *, include_errors: bool = False) -> di
 def world_paragraphs(pages_dir: Path | str) -> list[str]:
     """Every non-empty paragraph / timeline line of the world pages, in slug order (timing input)."""
     texts: list[str] = []
-    for page in load_pages(pages_dir):
+    for page in read_pages(pages_dir):
         texts.extend(p.strip() for p in page_text(page).split("\n") if p.strip())
     return texts
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench.pages import read_pages, timeline_text
 
 K = 5
 BASELINE = "rank_bm25"
@@ -58,15 +59,9 @@ class Question:
 def load_pages(directory: Path) -> tuple[list[Page], dict[str, dict]]:
     """The pages (to ingest) and their ``_facts`` (the answer key, only for building questions)."""
     pages, facts = [], {}
-    for path in sorted(directory.glob("*.json")):
-        if path.name.startswith("_"):
-            continue
-        data = json.loads(path.read_text(encoding="utf-8"))
+    for data in read_pages(directory):
         text = (data.get("compiled_truth") or "").strip()
-        timeline = data.get("timeline") or ""
-        if isinstance(timeline, list):  # a few pages store the timeline as a list of lines
-            timeline = "\n".join(str(line) for line in timeline)
-        timeline = timeline.strip()
+        timeline = timeline_text(data).strip()
         if timeline:
             text = f"{text}\n\n{timeline}"
         pages.append(Page(slug=data["slug"], type=data.get("type", ""), title=data["title"], text=text))
@@ -118,13 +113,6 @@ def score(ranked: Sequence[Sequence[str]], questions: Sequence[Question], k: int
         rr += 1.0 / rank if rank else 0.0
     n = len(questions)
     return Scores(p / n, r / n, rr / n, n)
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (q in [0, 100]) of a non-empty sequence."""
-    ordered = sorted(values)
-    index = max(0, math.ceil(q / 100 * len(ordered)) - 1)
-    return ordered[index]
 
 
 # --- world-v1 paraphrases --------------------------------------------------------------------------------------

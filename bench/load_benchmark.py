@@ -5,7 +5,6 @@ the database holds every acknowledged write exactly once and none of the acknowl
 from __future__ import annotations
 
 import asyncio
-import math
 import os
 import random
 import time
@@ -14,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count
 
+from bench.stats import percentile
 from memories.models import IndexState, Memory, Tenant
 
 OPERATIONS = ("search", "write", "session", "delete")
@@ -200,10 +200,9 @@ def check_database(*, tenant: Tenant, ledger: Ledger, wait_seconds: float = 120.
     return check
 
 
-def _percentile(sorted_values: list[float], q: float) -> float:
-    if not sorted_values:
-        return 0.0
-    return sorted_values[min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))]
+def _percentile(values: list[float], q: float) -> float:
+    """``q`` in [0, 1]; 0 for an operation that never ran."""
+    return percentile(values, q * 100) if values else 0.0
 
 
 def report_figures(*, ledger: Ledger, elapsed: float, users: int, url: str, server: dict | None, check: dict) -> dict:

@@ -25,6 +25,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from bench.stats import percentile
 from memories.admin.dashboard import dashboard_context
 from memories.models import Memory, Scope, Tenant, TenantStaff
 from memories.orgchart import parse_org_chart
@@ -57,12 +58,12 @@ def _chart() -> str:
 
 
 def _percentiles(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-
-    def at(q: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
-
-    return {"p50": round(statistics.median(ordered), 2), "p95": at(0.95), "p99": at(0.99), "n": len(ordered)}
+    return {
+        "p50": round(statistics.median(samples), 2),
+        "p95": round(percentile(samples, 95), 2),
+        "p99": round(percentile(samples, 99), 2),
+        "n": len(samples),
+    }
 
 
 class Command(BaseCommand):

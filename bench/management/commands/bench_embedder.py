@@ -20,7 +20,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from bench.management.commands.bench_ingest import synthetic_text
+from bench.corpus.synthetic import synthetic_text
+from bench.stats import percentile
 
 KINDS = ("sentence-transformers", "onnx", "onnx-int8")
 CALL_SIZE = 64
@@ -47,11 +48,6 @@ def query_texts(count: int, rng: random.Random) -> list[str]:
     starts = ["who owns", "when did we migrate", "what is the policy on", "who reviewed", "how do I page for"]
     topics = ["billing", "the k8s cluster", "on-call", "the Q3 roadmap", "SSO", "the EU region", "onboarding"]
     return [f"{rng.choice(starts)} {rng.choice(topics)} {rng.randint(1, 999)}?" for _ in range(count)]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
 class Command(BaseCommand):

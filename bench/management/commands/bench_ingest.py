@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import Count, Q
 
+from bench.corpus.synthetic import synthetic_text
 from memories.embedding import embedder_override, make_embedder
 from memories.hooks import index_steps
 from memories.models import IndexState, Memory, MemoryChunk, Scope, Tenant
@@ -22,33 +23,7 @@ from memories.services.memory import Author, memory_create, memory_create_batch
 from memories.signals import indexing_deferred
 from orgmemory.oncommit import deferred
 
-_PEOPLE = ["Alice Smith", "Bob Lee", "Carla Diaz", "Deniz Kaya", "Emeka Obi", "Fatima Khan", "Goran Ilic", "Hana Sato"]
-_TOPICS = [
-    "the billing service",
-    "the k8s cluster",
-    "on-call",
-    "the Q3 roadmap",
-    "the data warehouse",
-    "SSO",
-    "the mobile release",
-    "customer onboarding",
-    "the incident review",
-    "the EU region",
-]
-_VERBS = ["owns", "migrated", "reviewed", "is rewriting", "documented", "deprecated", "load-tested", "paged on"]
 EMBEDDERS = ("onnx-int8", "onnx", "sentence-transformers")
-
-
-def synthetic_text(rng: random.Random, index: int) -> str:
-    """Believable, varied memory text; every 10th one is long (several chunks)."""
-    sentences = []
-    count = rng.randint(1, 4) if index % 10 else rng.randint(25, 40)
-    for _ in range(count):
-        sentences.append(
-            f"{rng.choice(_PEOPLE)} {rng.choice(_VERBS)} {rng.choice(_TOPICS)} on {rng.randint(1, 28)} "
-            f"{rng.choice(['March', 'June', 'September', 'November'])} (ticket OPS-{rng.randint(100, 99999)})."
-        )
-    return f"Note {index}: " + " ".join(sentences)
 
 
 class Command(BaseCommand):

@@ -19,7 +19,7 @@ from bisect import bisect_left
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
-from bench.evaluation import percentile
+from bench.stats import percentile
 from memories.models import IndexState, Memory, Scope, Tenant
 from memories.orgchart import parse_org_chart
 from memories.services.onboarding import tenant_onboard

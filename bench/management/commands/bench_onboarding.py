@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 
+from bench.stats import percentile
 from memories.models import Member, Memory, Scope, Tenant
 from memories.orgchart import parse_org_chart
 from memories.services import tenant_onboard
@@ -141,8 +142,11 @@ class Command(BaseCommand):
             step()
             samples.append((time.perf_counter() - t0) * 1000)
         samples.sort()
-        p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
-        return {"p50": round(statistics.median(samples), 1), "p95": round(p95, 1), "max": round(samples[-1], 1)}
+        return {
+            "p50": round(statistics.median(samples), 1),
+            "p95": round(percentile(samples, 95), 1),
+            "max": round(samples[-1], 1),
+        }
 
     def _seed(self, tenant: Tenant, *, per_member: int) -> int:
         """Bulk rows: half at the member's own node, half at their team, authored by them (no indexing runs)."""

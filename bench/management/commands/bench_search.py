@@ -34,9 +34,11 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from bench.corpus.generator import BenchQuery, benchmark_queries, corpus_plan
-from bench.evaluation import BASELINE, Bm25Baseline, percentile
+from bench.corpus.generator import BenchQuery, corpus_plan
+from bench.evaluation import BASELINE
+from bench.queries import SourceCheck, distinct_queries
 from bench.servers import free_port, process_stop, production_env
+from bench.stats import percentile
 
 READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
 WARMUP = 24
@@ -121,7 +123,7 @@ class Command(BaseCommand):
         if tenant is None:
             raise CommandError(f"corpus of size {size} is not loaded: manage.py load_corpus --size {size}")
         needed = WARMUP + options["requests"] * len(clients) + options["split"]
-        queries = _unique_queries(plan, needed)
+        queries = distinct_queries(plan, needed)
         keys = [
             api_key_create(tenant=tenant, name=f"bench-search-{secrets.token_hex(4)}", permissions=["read"])
             for _ in range(max(clients))
@@ -187,26 +189,6 @@ def _ints(text: str) -> list[int]:
     if any(value < 1 for value in values):
         raise CommandError(f"values must be positive: {text!r}")
     return values
-
-
-def _unique_queries(plan, count: int) -> list[BenchQuery]:
-    """``count`` questions with distinct texts (a repeated text would be answered by the workers' embedding
-    cache), in the generator's order (the kinds interleaved)."""
-    seen: set[str] = set()
-    out: list[BenchQuery] = []
-    seed = 7
-    while len(out) < count and seed < 40:
-        for query in benchmark_queries(plan, count=count * 2, seed=seed):
-            key = " ".join(query.text.split()).casefold()
-            if key not in seen:
-                seen.add(key)
-                out.append(query)
-                if len(out) >= count:
-                    break
-        seed += 1
-    if len(out) < count:
-        raise CommandError(f"only {len(out)} distinct questions for {count} requests")
-    return out
 
 
 def _take(corpus: dict, count: int) -> list[BenchQuery]:
@@ -277,40 +259,6 @@ async def _load(url: str, corpus: dict, n_clients: int, requests: int) -> dict:
             for kind, values in sorted(kinds.items())
         },
     }
-
-
-class SourceCheck:
-    """Quality on a generated corpus: the memories a question was drawn from (the same text may sit at several
-    scopes) and, up to ``baseline_max`` memories, rank_bm25's top ``k`` over the texts the question's user may see
-    (rank_bm25 scores every document in Python, a dict per document). Shared by ``bench_search`` and
-    ``tune_fusion``."""
-
-    def __init__(self, plan, tenant, *, baseline_max: int) -> None:
-        from memories.models import Memory
-
-        self.plan, self.tenant = plan, tenant
-        self.live = Memory.objects.filter(tenant=tenant, superseded_by__isnull=True)
-        self.rows: list[tuple] = []
-        self.baseline: Bm25Baseline | None = None
-        if self.live.count() <= baseline_max:
-            self.rows = list(self.live.values_list("pk", "scope_id", "title", "content"))
-            self.baseline = Bm25Baseline([row[0] for row in self.rows], [f"{row[2]}\n{row[3]}" for row in self.rows])
-
-    def sources(self, query: BenchQuery) -> set[int]:
-        from bench.corpus.generator import memory_at
-        from memories.services.memory.validation import content_hash
-
-        digest = content_hash(memory_at(self.plan, 0, query.source).content)
-        return set(self.live.filter(content_hash=digest).values_list("pk", flat=True))
-
-    def baseline_top(self, query: BenchQuery, k: int = 10) -> list[int] | None:
-        """rank_bm25's top ``k`` for the question's user, or None above ``baseline_max`` memories."""
-        from memories.selectors import scope_chain_for
-
-        if self.baseline is None:
-            return None
-        visible = {scope.pk for scope in scope_chain_for(tenant=self.tenant, user_id=query.user_id)}
-        return self.baseline.search(query.text, k, allowed=[row[1] in visible for row in self.rows])
 
 
 def _split(corpus: dict, count: int, baseline_max: int) -> dict:

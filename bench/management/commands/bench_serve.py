@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from bench.servers import free_port, process_stop
+from bench.stats import percentile
 
 READY = re.compile(r"worker (\d+) ready ([\d.]+) s after fork: embedder (.+) loaded in ([\d.]+) s, RSS (\d+) MB")
 
@@ -129,7 +130,7 @@ def serve_once(kind: str, *, workers: int, requests: int, options: dict) -> dict
             "all_ready_seconds": round(all_ready_seconds, 2),
             "master_rss_mb": round(master.memory_info().rss / 2**20),
             "health_p50_ms": round(statistics.median(latencies), 2),
-            "health_p95_ms": round(sorted(latencies)[int(0.95 * (len(latencies) - 1))], 2),
+            "health_p95_ms": round(percentile(latencies, 95), 2),
             "workers": sorted(rows, key=lambda row: row["pid"]),
         }
     finally:

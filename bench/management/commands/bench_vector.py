@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from bench.corpus.generator import corpus_plan
-from bench.evaluation import percentile
+from bench.stats import percentile
 from retrieval.selectors import CHUNKS_PER_MEMORY
 
 
@@ -43,9 +43,9 @@ class Command(BaseCommand):
         tenant = Tenant.objects.filter(slug=plan.tenants[0].slug).first()
         if tenant is None:
             raise CommandError(f"corpus {size} is not loaded (manage.py load_corpus --size {size})")
-        from bench.management.commands.bench_search import _unique_queries
+        from bench.queries import distinct_queries
 
-        questions = _unique_queries(plan, queries)
+        questions = distinct_queries(plan, queries)
         embedder = get_embedder()
         cases = []
         for question in questions:

@@ -25,11 +25,11 @@ from bench.evaluation import (
     load_pages,
     load_paraphrases,
     mrr,
-    percentile,
     recall_at,
     score,
     share_in,
 )
+from bench.stats import percentile
 from graph.services import links_extract_for_memories
 from memories.background import access_flush
 from memories.models import Memory, Scope, Tenant

@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from bench.corpus.generator import corpus_plan
 from bench.evaluation import BASELINE
-from bench.management.commands.bench_search import SourceCheck, _unique_queries
+from bench.queries import SourceCheck, distinct_queries
 from memories.models import Tenant
 from retrieval import ranking, services
 
@@ -124,7 +124,7 @@ class Command(BaseCommand):
         captured, found = [], {"dev": 0, "held": 0}
         services.rank = keep
         try:
-            for index, query in enumerate(_unique_queries(plan, SKIP + count)[SKIP:]):
+            for index, query in enumerate(distinct_queries(plan, SKIP + count)[SKIP:]):
                 half = "dev" if index % 2 == 0 else "held"
                 inputs.clear()
                 services.search_memories(
