@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from bench.corpus.synthetic import synthetic_text
+from bench.data import DATA_VARIABLE, optional_data_folder
 from bench.stats import percentile
 
 KINDS = ("sentence-transformers", "onnx", "onnx-int8")
@@ -61,8 +62,9 @@ class Command(BaseCommand):
         parser.add_argument("--threads", type=int, default=None, help="ORGMEMORY_EMBED_THREADS for the children")
         parser.add_argument(
             "--bench",
-            default=str(Path(settings.BASE_DIR).parent / "shared" / "bench"),
-            help="shared/bench: adds a vector-only retrieval check on world-v1 (templates + paraphrases) if present",
+            default=None,
+            help=f"the data folder (default ${DATA_VARIABLE}): adds a vector-only retrieval check on world-v1 "
+            "(templates + paraphrases); without one the check is left out",
         )
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--child", default="", help=argparse_suppress())
@@ -77,6 +79,8 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"unknown embedder(s) {unknown}; choose from {', '.join(KINDS)}")
         threads = options["threads"] or settings.ORGMEMORY_EMBED_THREADS
+        bench = optional_data_folder(options["bench"])
+        options["bench"] = str(bench) if bench else ""
         results = {}
         with tempfile.TemporaryDirectory() as folder:
             for kind in kinds:
@@ -111,7 +115,7 @@ def spawn_child(kind: str, options: dict, *, threads: int, vectors: Path) -> dic
         "--vectors",
         str(vectors),
         *("--short", str(options["short"]), "--chunks", str(options["chunks"]), "--queries", str(options["queries"])),
-        *("--bench", options["bench"]),
+        *(("--bench", options["bench"]) if options["bench"] else ()),
     ]
     env = {**os.environ, "ORGMEMORY_EMBED_THREADS": str(threads), "ORGMEMORY_EMBEDDER": kind}
     completed = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
@@ -165,7 +169,7 @@ def run_child(kind: str, options: dict) -> dict:
     # the same texts for every embedder, mixed lengths in one call: compared to torch by the parent
     sample = shorts[:64] + chunks[:32] + queries[:32]
     Path(options["vectors"]).write_text(json.dumps(embedder.embed(sample)))
-    quality = vector_quality(embedder, Path(options["bench"]))
+    quality = vector_quality(embedder, Path(options["bench"])) if options["bench"] else {}
     memory = process.memory_full_info()
     return {
         **quality,

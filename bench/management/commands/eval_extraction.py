@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from bench.data import DATA_VARIABLE, data_folder
 from bench.eval_extraction import format_json, format_report, run_benchmark
 
 
@@ -14,7 +15,9 @@ class Command(BaseCommand):
     help = "Score typed-edge extraction against the world-v1 pages' _facts; optionally time it."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("path", help="directory of world pages (*.json), e.g. /work/shared/bench/world-v1")
+        parser.add_argument(
+            "path", nargs="?", help=f"the folder of world pages (*.json); default ${DATA_VARIABLE}/world-v1"
+        )
         parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
         parser.add_argument(
             "--timing",
@@ -27,7 +30,8 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         try:
             timing = int(options["timing"])  # type: ignore[call-overload]
-            result = run_benchmark(str(options["path"]), timing=timing)
+            pages = data_folder(options["path"], subfolder="world-v1", what="the world pages folder")
+            result = run_benchmark(pages, timing=timing)
         except ValueError as error:
             raise CommandError(str(error)) from error
         self.stdout.write(format_json(result) if options["json"] else format_report(result))

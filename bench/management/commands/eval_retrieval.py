@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from tqdm import tqdm
 
+from bench.data import DATA_VARIABLE, data_folder
 from bench.evaluation import (
     BASELINE,
     Bm25Baseline,
@@ -69,7 +70,12 @@ class Command(BaseCommand):
     help = "Retrieval benchmark over every set in shared/bench and the path questions (docs/BENCHMARKS.md)."
 
     def add_arguments(self, parser):
-        parser.add_argument("bench", type=Path, nargs="?", default=Path("../shared/bench"), help="shared/bench")
+        parser.add_argument(
+            "bench",
+            nargs="?",
+            help="the data folder (world-v1/, world-v1-paraphrases/, associative-recall-v1/); "
+            f"default ${DATA_VARIABLE}",
+        )
         parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated subset of {','.join(SETS)}")
         parser.add_argument("--configs", default=",".join(ARM_CONFIGS), help="comma-separated configurations")
         parser.add_argument("--repeat", type=int, default=1, help="run everything N times (access tracking on)")
@@ -77,7 +83,8 @@ class Command(BaseCommand):
         parser.add_argument("--keep", action="store_true", help="keep the benchmark tenants (eval-world, eval-assoc)")
         parser.add_argument("--reuse", action="store_true", help="reuse kept tenants instead of ingesting again")
 
-    def handle(self, *args, bench: Path, **options):
+    def handle(self, *args, bench: str | None, **options):
+        bench = data_folder(bench)
         sets = [name for name in options["sets"].split(",") if name]
         configs = [name for name in options["configs"].split(",") if name]
         for name in sets:
@@ -86,8 +93,6 @@ class Command(BaseCommand):
         for name in configs:
             if name not in ARM_CONFIGS:
                 raise CommandError(f"unknown configuration {name!r}; known: {', '.join(ARM_CONFIGS)}")
-        if not bench.is_dir():
-            raise CommandError(f"{bench} is not a folder")
         self.quiet = options["json"]
         report: dict = {"sets": {}, "repeat": options["repeat"]}
         tenants: list[Tenant] = []
