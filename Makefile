@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# the CPU build of torch first: a plain `torch` requirement would pull a multi-GB CUDA build
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[dev,adk]"
+	$(PY) -m pip install --quiet -e ".[dev,adk,bench]"
 	# the bundled pgvector uses AVX-512 outside its runtime dispatch: rebuild it portably on a CPU without it
 	$(PY) orgmemory/pgvector_cpu.py
 	@touch $@
