@@ -118,7 +118,8 @@ def roles_sync_after_migrate(sender, using="default", **kwargs) -> None:
     by then — Django creates them in the same signal, app by app)."""
     from django.apps import apps
 
-    if sender.label != list(apps.get_app_configs())[-1].label:
+    # Django sends the signal only for apps with a models module (an app without models, e.g. bench, gets none)
+    if sender.label != [app for app in apps.get_app_configs() if app.models_module is not None][-1].label:
         return
     if using != "default":
         return
