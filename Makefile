@@ -25,9 +25,10 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-run: install  ## install, start the embedded database, load the demo tenant, serve on 127.0.0.1:$(PORT)
+run: install  ## install, start the embedded database, load the demo tenant (once), serve on 127.0.0.1:$(PORT)
+	@# recorded, so that `.venv/bin/python manage.py …` finds this development setup without ORGMEMORY_ENV
+	$(PY) -m orgmemory.env "$(CURDIR)" "$(ORGMEMORY_DATA_DIR)"
 	ORGMEMORY_ENV=development $(PY) manage.py migrate --no-input
-	ORGMEMORY_ENV=development $(PY) manage.py onboard_tenant fixtures/demo_org.yaml
 	ORGMEMORY_ENV=development $(PY) manage.py load_demo
 	ORGMEMORY_ENV=development $(PY) manage.py runserver 127.0.0.1:$(PORT)
 

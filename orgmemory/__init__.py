@@ -1,6 +1,6 @@
 """OrgMemory: long-term memory for AI agents, shared along an organisation's hierarchy."""
 
 from orgmemory.celery import app as celery_app
+from orgmemory.version import VERSION as __version__
 
-__version__ = "0.1.0"
 __all__ = ["celery_app", "__version__"]

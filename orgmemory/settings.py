@@ -15,6 +15,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from orgmemory.env import database_from_url, env_bool, env_int, env_list
+from orgmemory.version import VERSION
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ORGMEMORY_ENV = os.environ.get("ORGMEMORY_ENV", "production").strip().lower()
@@ -230,7 +231,7 @@ SPECTACULAR_SETTINGS = {
         "`Authorization: Bearer <api key>`; every call names the `user_id` the agent acts for, and sees only that "
         'user\'s scope chain. Errors are `{"error": {"code", "message", "details"}}`.'
     ),
-    "VERSION": "1.0.0",
+    "VERSION": VERSION,  # the package's, as /health reports it
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
