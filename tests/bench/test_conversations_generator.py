@@ -1,0 +1,167 @@
+"""bench.conversations.generator: a deterministic, labelled, hard conversational development set."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict
+from datetime import UTC, date, datetime
+
+import pytest
+
+from bench.conversations.generator import FAMILIES, frame_half, generate
+from memories.temporal import tag_dates
+
+_STOP = set(
+    "a an the of to in on at for and or is are was were be been do does did has have had what which who whom when "
+    "where why how s i you my your it its this that these those with from by as now these days there their them".split()
+)
+
+
+@pytest.fixture(scope="module")
+def dataset():
+    return generate(7)
+
+
+def _dump(data) -> str:
+    return json.dumps(
+        {"c": [asdict(c) for c in data.conversations], "q": [asdict(q) for q in data.questions]}, default=str
+    )
+
+
+def test_the_same_seed_gives_the_same_set_and_another_seed_another(dataset):
+    assert _dump(generate(7)) == _dump(dataset)
+    assert _dump(generate(8)) != _dump(dataset)
+
+
+def test_size_at_least_20_conversations_of_15_sessions_days_to_weeks_apart(dataset):
+    assert len(dataset.conversations) == 20
+    for chat in dataset.conversations:
+        assert len(chat.sessions) == 15
+        days = [s.day for s in chat.sessions]
+        gaps = {(b - a).days for a, b in zip(days, days[1:], strict=False)}
+        assert min(gaps) >= 2 and max(gaps) <= 21
+        assert len(set(chat.speakers)) == 2
+
+
+def test_sessions_are_in_the_sessions_api_shape(dataset):
+    session_ids = set()
+    for chat in dataset.conversations:
+        for body in chat.payloads():
+            assert set(body) == {"app_name", "user_id", "session_id", "events"}
+            assert body["user_id"] == chat.user_id
+            session_ids.add(body["session_id"])
+            stamps = []
+            for event in body["events"]:
+                assert set(event) == {"id", "author", "timestamp", "text"}
+                assert event["author"] in chat.speakers
+                assert isinstance(event["timestamp"], float) and event["text"].strip()
+                stamps.append(event["timestamp"])
+            assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps)
+            day = datetime.fromtimestamp(stamps[0], tz=UTC).date()
+            assert day == next(s.day for s in chat.sessions if s.session_id == body["session_id"])
+    assert len(session_ids) == sum(len(c.sessions) for c in dataset.conversations)
+
+
+def test_every_evidence_id_exists_in_its_own_conversation(dataset):
+    events = dataset.events_by_id()
+    for question in dataset.questions:
+        for event_id in question.evidence + question.superseded:
+            assert event_id in events
+            assert event_id.startswith(question.conversation_id + "-")
+
+
+def test_evidence_texts_are_unique_in_a_conversation_so_dedup_never_merges_them(dataset):
+    events = dataset.events_by_id()
+    for chat in dataset.conversations:
+        wanted = {i for q in dataset.questions if q.conversation_id == chat.conversation_id for i in q.evidence}
+        wanted |= {i for q in dataset.questions if q.conversation_id == chat.conversation_id for i in q.superseded}
+        texts = [e["text"] for s in chat.sessions for e in s.events]
+        for event_id in wanted:
+            assert texts.count(events[event_id]["text"]) == 1, events[event_id]["text"]
+
+
+def test_every_family_has_both_halves_and_at_least_six_frames(dataset):
+    for family in FAMILIES:
+        asked = [q for q in dataset.questions if q.family == family]
+        frames = {q.frame for q in asked}
+        assert len(frames) >= 6, family
+        assert {q.half for q in asked} == {"dev", "held"}, family
+        assert len(asked) >= 40, family
+
+
+def test_frames_split_by_the_fixed_rule(dataset):
+    assert frame_half("single-hop/pet/0") == "dev"
+    assert frame_half("single-hop/pet/3") == "held"
+    for question in dataset.questions:
+        assert question.half == frame_half(question.frame)
+        assert question.frame.split("/")[0] == question.family
+    kinds = {q.frame.rsplit("/", 1)[0] for q in dataset.questions}
+    for kind in kinds:
+        halves = {q.half for q in dataset.questions if q.frame.startswith(kind + "/")}
+        assert halves == {"dev", "held"}, kind
+
+
+def test_abstention_questions_have_no_evidence_and_the_others_do(dataset):
+    for question in dataset.questions:
+        if question.family == "abstention":
+            assert question.evidence == () and question.superseded == ()
+        else:
+            assert question.evidence
+
+
+def test_multi_session_evidence_spans_sessions(dataset):
+    for question in dataset.questions:
+        if question.family == "multi-session":
+            sessions = {event_id.rsplit("-", 1)[0] for event_id in question.evidence}
+            assert len(sessions) >= 2, question
+
+
+def test_knowledge_update_pairs_are_ordered_in_time(dataset):
+    events = dataset.events_by_id()
+    updates = [q for q in dataset.questions if q.family == "knowledge-update"]
+    assert updates
+    for question in updates:
+        assert question.superseded
+        newest_old = max(events[i]["timestamp"] for i in question.superseded)
+        oldest_new = min(events[i]["timestamp"] for i in question.evidence)
+        assert newest_old < oldest_new
+        assert question.answer and question.answer in " ".join(events[i]["text"] for i in question.evidence)
+
+
+def test_temporal_questions_carry_gold_dates_the_evidence_states(dataset):
+    events = dataset.events_by_id()
+    when = [q for q in dataset.questions if q.frame.startswith("temporal/when/")]
+    windows = [q for q in dataset.questions if q.family == "temporal" and q.gold_window]
+    assert len(when) >= 60 and len(windows) >= 20
+    stated = 0
+    for question in when:
+        gold = date.fromisoformat(question.gold_date)
+        for event_id in question.evidence:
+            event = events[event_id]
+            reference = datetime.fromtimestamp(event["timestamp"], tz=UTC)
+            if any(m.start == gold == m.end for m in tag_dates(event["text"], reference=reference)):
+                stated += 1
+                break
+    assert stated == len(when)
+    for question in when:
+        assert question.gold_date < question.as_of[:10]  # asked after it happened
+    for question in windows:
+        start, end = date.fromisoformat(question.gold_window["start"]), date.fromisoformat(question.gold_window["end"])
+        assert start <= end
+        assert question.gold_window["start"] < question.as_of[:10]
+
+
+def test_questions_paraphrase_rather_than_copy_the_evidence(dataset):
+    events = dataset.events_by_id()
+    overlaps = []
+    for question in dataset.questions:
+        if not question.evidence:
+            continue
+        if question.answer and question.family != "temporal":
+            assert question.answer.casefold() not in question.text.casefold()
+        names = {n.casefold() for c in dataset.conversations for n in c.speakers}
+        words = {w for w in re.findall(r"\w+", question.text.casefold()) if w not in _STOP and w not in names}
+        evidence = {w for i in question.evidence for w in re.findall(r"\w+", events[i]["text"].casefold())}
+        overlaps.append(len(words & evidence) / max(1, len(words)))
+    assert sum(overlaps) / len(overlaps) < 0.35
