@@ -74,6 +74,7 @@ if ORGMEMORY_ENV in {"development", "test"} or env_bool("ORGMEMORY_BENCH", False
 
 MIDDLEWARE = [
     "orgmemory.api.middleware.RequestIdMiddleware",  # first: every response, errors included, gets X-Request-ID
+    "orgmemory.observability.middleware.ObservabilityMiddleware",  # request metrics; the request id for the logs
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -244,22 +245,41 @@ SPECTACULAR_SETTINGS = {
 }
 SPECTACULAR_SETTINGS.update(SWAGGER_UI_DIST="SIDECAR", SWAGGER_UI_FAVICON_HREF="SIDECAR", REDOC_DIST="SIDECAR")
 
+# One JSON object per line (ORGMEMORY_LOG_FORMAT=json, the production default) or plain text (development, tests);
+# either way every line names the request it was logged for (request_id, the response's X-Request-ID).
+ORGMEMORY_LOG_FORMAT = os.environ.get("ORGMEMORY_LOG_FORMAT", "").strip().lower() or (
+    "json" if IS_PRODUCTION else "text"
+)
+if ORGMEMORY_LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured(f"ORGMEMORY_LOG_FORMAT must be json or text, got {ORGMEMORY_LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
         "django.server": {
             "()": "django.utils.log.ServerFormatter",
             "format": "[{server_time}] {message}",
             "style": "{",
         },
+        "json": {"()": "orgmemory.logfilters.json_formatter"},
     },
     # request logs name method, path and status: no query strings (user_id, q), no user/session ids, no bodies
-    "filters": {"redact_requests": {"()": "orgmemory.logfilters.RedactRequestDetails"}},
+    "filters": {
+        "redact_requests": {"()": "orgmemory.logfilters.RedactRequestDetails"},
+        "request_id": {"()": "orgmemory.logfilters.RequestIdFilter"},
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
-        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},  # Django's, re-declared
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if ORGMEMORY_LOG_FORMAT == "json" else "plain",
+            "filters": ["request_id"],
+        },
+        "django.server": {  # Django's, re-declared
+            "class": "logging.StreamHandler",
+            "formatter": "json" if ORGMEMORY_LOG_FORMAT == "json" else "django.server",
+            "filters": ["request_id"],
+        },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {

@@ -35,6 +35,7 @@ from memories.indexing_text import expand_glossary
 from memories.models import PROJECT_LEVEL, Memory, MemoryKind, Scope, Tenant
 from memories.selectors import project_name_clean
 from orgmemory.errors import NotFound, ValidationFailed
+from orgmemory.observability.stages import search_stage, traced_search
 from orgmemory.text import NUL_BYTE, text_problem
 from retrieval import selectors
 from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
@@ -109,6 +110,7 @@ class _Retrieved:
     degraded: list[str] = field(default_factory=list)
 
 
+@traced_search
 def search_memories(
     *,
     tenant: Tenant,
@@ -135,7 +137,8 @@ def search_memories(
     # embed is the question itself)
     ahead = _query_embedding_ahead(query) if "vector" in options.arms else None
     project = project_name_clean(options.project)
-    context = selectors.search_context(tenant=tenant, user_id=user_id, norms=list(spans), project=project)
+    with search_stage("context", timings):
+        context = selectors.search_context(tenant=tenant, user_id=user_id, norms=list(spans), project=project)
     if not context.chain:
         raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
     if project is not None and not context.projects:
@@ -144,7 +147,8 @@ def search_memories(
     # a project adds its nodes under the (restricted) chain: global memories plus that project's, nothing wider
     chain_ids += [node for node, owner in context.projects.items() if owner in chain_ids]
     # 3. plan
-    plan = _plan(query, tokens, spans, context)
+    with search_stage("plan", timings):
+        plan = _plan(query, tokens, spans, context)
     # 4. retrieve
     depth = max(30, 5 * options.top_k)
     retrieved = _retrieve(
@@ -160,18 +164,17 @@ def search_memories(
         ahead=ahead,
     )
     # 5. fuse
-    t0 = time.perf_counter()
     levels = {node.scope_id: node.level for node in context.chain} | dict.fromkeys(context.projects, PROJECT_LEVEL)
-    ranked, memories = _fuse(
-        tenant=tenant,
-        query=query,
-        retrieved=retrieved,
-        levels=levels,
-        tier_boost=context.tier_boost,
-        plan=plan,
-        options=options,
-    )
-    timings["fuse"] = _ms(t0)
+    with search_stage("fuse", timings):
+        ranked, memories = _fuse(
+            tenant=tenant,
+            query=query,
+            retrieved=retrieved,
+            levels=levels,
+            tier_boost=context.tier_boost,
+            plan=plan,
+            options=options,
+        )
     hits = [
         SearchHit(
             memory=memories[item.memory_id], score=item.score, explain=dict(item.explain) if options.explain else None
@@ -190,7 +193,8 @@ def search_memories(
     result.confidence, result.no_relevant_memory = _relevance(retrieved, hits)
     rows = [_row(hit.memory) for hit in hits] if options.synthesize or options.gaps else []
     if options.synthesize:
-        result.answer = _answer(query=query, rows=rows, llm=llm, plan=plan, retrieved=retrieved, result=result)
+        with search_stage("answer", timings):
+            result.answer = _answer(query=query, rows=rows, llm=llm, plan=plan, retrieved=retrieved, result=result)
     if options.gaps:
         result.gaps = analyze_gaps(
             query=query,
@@ -234,43 +238,42 @@ def _retrieve(
     degraded: list[str] = []
     vector = None
     if "vector" in arms:
-        t0 = time.perf_counter()  # "embed": what is left of the embedding once the context is read
-        try:
-            if ahead is not None and indexed_query == query:
-                vector = ahead.result()
-            else:  # the glossary expanded the question: the arms embed what the chunks were embedded with
-                vector = _query_embedding(indexed_query)
-        except Exception as exc:  # the embedder failing degrades search, never fails it
-            logger.warning("vector arm unavailable: %s", exc)
-            degraded.append("vector")
-        timings["embed"] = _ms(t0)
-    t0 = time.perf_counter()
-    candidates = selectors.arm_candidates(
-        tenant=tenant,
-        chain_ids=chain_ids,
-        kinds=kinds,
-        depth=depth,
-        query=indexed_query if "keyword" in arms else None,
-        vector=vector,
-    )
-    timings["keyword+vector"] = _ms(t0)
+        # "embed": what is left of the embedding once the context is read
+        with search_stage("embed", timings):
+            try:
+                if ahead is not None and indexed_query == query:
+                    vector = ahead.result()
+                else:  # the glossary expanded the question: the arms embed what the chunks were embedded with
+                    vector = _query_embedding(indexed_query)
+            except Exception as exc:  # the embedder failing degrades search, never fails it
+                logger.warning("vector arm unavailable: %s", exc)
+                degraded.append("vector")
+    # the keyword and vector arms are one statement: one stage
+    with search_stage("keyword+vector", timings):
+        candidates = selectors.arm_candidates(
+            tenant=tenant,
+            chain_ids=chain_ids,
+            kinds=kinds,
+            depth=depth,
+            query=indexed_query if "keyword" in arms else None,
+            vector=vector,
+        )
     retrieved = _Retrieved(arms=candidates, degraded=degraded)
     if "relational" in arms and plan is not None:
-        t0 = time.perf_counter()
-        try:
-            retrieved.walk = selectors.relational_walk(
-                tenant=tenant,
-                chain_ids=chain_ids,
-                kinds=kinds,
-                seed_ids=[entity_id for mention in plan.seeds for entity_id in mention.entity_ids[:3]],
-                hops=plan.hops,
-                depth=depth,
-            )
-            retrieved.relational_ids, retrieved.answered = _relational_order(plan, retrieved.walk, depth)
-        except Exception as exc:  # fail-open: an empty arm, never a failed search
-            logger.warning("relational arm failed (%d-character query): %s", len(query), exc)
-            degraded.append("relational")
-        timings["relational"] = _ms(t0)
+        with search_stage("relational", timings):
+            try:
+                retrieved.walk = selectors.relational_walk(
+                    tenant=tenant,
+                    chain_ids=chain_ids,
+                    kinds=kinds,
+                    seed_ids=[entity_id for mention in plan.seeds for entity_id in mention.entity_ids[:3]],
+                    hops=plan.hops,
+                    depth=depth,
+                )
+                retrieved.relational_ids, retrieved.answered = _relational_order(plan, retrieved.walk, depth)
+            except Exception as exc:  # fail-open: an empty arm, never a failed search
+                logger.warning("relational arm failed (%d-character query): %s", len(query), exc)
+                degraded.append("relational")
     return retrieved
 
 
@@ -349,7 +352,9 @@ def _fuse(
         config=config,
         keyword_confidence=_keyword_confidence(retrieved.arms),
     )
-    return ranked, selectors.memories_load(tenant=tenant, ids=[item.memory_id for item in ranked])
+    with search_stage("load"):
+        loaded = selectors.memories_load(tenant=tenant, ids=[item.memory_id for item in ranked])
+    return ranked, loaded
 
 
 def _keyword_confidence(arms: selectors.ArmCandidates) -> float:
