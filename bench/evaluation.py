@@ -1,4 +1,5 @@
-"""Pure parts of the retrieval benchmark (world-v1 protocol, shared/bench/README.md): pages, questions, metrics.
+"""Pure parts of the retrieval benchmark (the world-v1 protocol, in the data folder's README.md): pages, questions,
+metrics.
 
 No Django: the management command ``eval_retrieval`` loads the pages, runs the searches and calls these.
 """

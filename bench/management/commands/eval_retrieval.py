@@ -1,5 +1,5 @@
-"""The one retrieval benchmark: every set in shared/bench plus the path questions, every configuration beside a
-rank_bm25 baseline over the same texts, in one run (docs/BENCHMARKS.md explains each figure)."""
+"""The one retrieval benchmark: every set in the data folder plus the path questions, every configuration beside a
+rank_bm25 baseline over the same texts, in one run (bench/HISTORY.md explains each figure)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ class Run:
 
 
 class Command(BaseCommand):
-    help = "Retrieval benchmark over every set in shared/bench and the path questions (docs/BENCHMARKS.md)."
+    help = "Retrieval benchmark over every set in the data folder and the path questions (docs/BENCHMARKS.md)."
 
     def add_arguments(self, parser):
         parser.add_argument(

@@ -3,7 +3,7 @@ question of ``bench.corpus.benchmark_queries`` is searched once with the default
 kept; then each point of a grid re-ranks them (``retrieval.ranking.rank`` is pure) and is scored by how often the
 memory the question was drawn from comes back in the top 10. Questions alternate between a development half
 (chosen on) and a held-out half (reported as it comes out), and rank_bm25 over the same visible texts is printed
-beside them. The shared/bench sets are checked separately with ``eval_retrieval``."""
+beside them. The data folder's sets are checked separately with ``eval_retrieval``."""
 
 from __future__ import annotations
 
