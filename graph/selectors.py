@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.postgres.search import TrigramSimilarity
+from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -324,3 +325,66 @@ def entity_neighbourhood(
         frontier = reached
     entities = {entity.pk: entity for entity in Entity.objects.filter(tenant=tenant, pk__in=list(distance))}
     return Neighbourhood(distance=distance, entities=entities, edges=list(edges.values()), truncated=truncated)
+
+
+# --- the tenant dashboard's graph figure --------------------------------------------------------------------------
+
+STALE_AFTER_DAYS = 180
+STALE_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class StaleEntity:
+    entity_id: int
+    name: str
+    kind: str
+    live_mentions: int
+    last_live_mention: object  # datetime | None (None: no live memory mentions it)
+
+
+@dataclass(frozen=True)
+class StaleEntities:
+    total: int
+    shown: tuple[StaleEntity, ...] = ()
+
+
+def stale_entities(*, tenant: Tenant, after_days: int = STALE_AFTER_DAYS, limit: int = STALE_SHOWN) -> StaleEntities:
+    """Entities of the tenant's graph that no live memory mentions any more (every memory that linked them is
+    superseded or expired), or whose newest live mention is older than ``after_days``: their total and the ``limit``
+    most mentioned of them, in one statement. An entity no link mentions at all does not exist (erasure and link
+    deletion prune them). Not scope-filtered: the dashboard is the tenant admin's view of the whole tenant."""
+    links, entities, memories = EntityLink._meta.db_table, Entity._meta.db_table, Memory._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH mentions AS (
+                SELECT subject_id AS entity_id, memory_id FROM {links} WHERE tenant_id = %(tenant)s
+                UNION ALL
+                SELECT object_id, memory_id FROM {links} WHERE tenant_id = %(tenant)s AND object_id IS NOT NULL
+            ), per_entity AS (
+                SELECT mentions.entity_id,
+                       count(*) FILTER (WHERE m.superseded_by_id IS NULL
+                                          AND (m.expires_at IS NULL OR m.expires_at > now())) AS live_mentions,
+                       max(m.created_at) FILTER (WHERE m.superseded_by_id IS NULL
+                                                   AND (m.expires_at IS NULL OR m.expires_at > now())) AS last_live
+                FROM mentions JOIN {memories} m ON m.id = mentions.memory_id AND m.tenant_id = %(tenant)s
+                GROUP BY mentions.entity_id
+            ), stale AS (
+                SELECT * FROM per_entity
+                WHERE live_mentions = 0 OR last_live < now() - make_interval(days => %(days)s)
+            )
+            SELECT e.id, e.name, e.kind, stale.live_mentions, stale.last_live, count(*) OVER ()
+            FROM stale JOIN {entities} e ON e.id = stale.entity_id AND e.tenant_id = %(tenant)s
+            ORDER BY e.mention_count DESC, e.name
+            LIMIT %(limit)s
+            """,
+            {"tenant": tenant.pk, "days": after_days, "limit": limit},
+        )
+        rows = cursor.fetchall()
+    return StaleEntities(
+        total=rows[0][5] if rows else 0,
+        shown=tuple(
+            StaleEntity(entity_id=pk, name=name, kind=kind, live_mentions=live, last_live_mention=last)
+            for pk, name, kind, live, last, _ in rows
+        ),
+    )

@@ -1,7 +1,7 @@
 """The admin's graph page: an interactive force-directed view of one tenant's knowledge graph around an entity.
 
-Staff only (every view is wrapped in ``admin.site.admin_view`` in ``graph.urls``) and tenant-checked: a tenant the
-user does not administer, or an entity of another tenant, is a 404. Unlike the API's graph reads, these views are
+Staff only (``orgmemory.admin_site`` mounts every view wrapped in ``admin_view``) and tenant-checked: a tenant the user
+does not administer, or an entity of another tenant, is a 404. Unlike the API's graph reads, these views are
 **not scope-filtered**: admins curate the whole tenant, so they see every link of it, whichever scope the stating
 memory lives at (the page says so).
 """
@@ -125,8 +125,8 @@ def graph_page(request):
     if tenant is None and tenants:
         tenant = tenants[0]
     config = {
-        "dataUrl": reverse("graph:data"),
-        "entitiesUrl": reverse("graph:entities"),
+        "dataUrl": reverse("admin:graph_data"),
+        "entitiesUrl": reverse("admin:graph_entities"),
         "tenant": tenant.pk if tenant else None,
         "entity": entity.pk if entity else None,
         "entityName": entity.name if entity else "",

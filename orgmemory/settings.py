@@ -52,7 +52,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "orgmemory",  # first, so its runserver (with the pgvector check) wins over staticfiles'
-    "django.contrib.admin",
+    "orgmemory.admin_site.OrgMemoryAdminConfig",  # django.contrib.admin with OrgMemory's site as admin.site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -1,16 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from orgmemory.api_urls import unknown_endpoint
 
 urlpatterns = [
-    path("admin/graph/", include("graph.urls")),  # the graph page; before the admin, which owns admin/<app>/
-    path("admin/search/", include("retrieval.urls")),  # the search playground
-    path("admin/onboard/", include("memories.admin.onboarding")),  # the onboarding wizard
-    path("admin/dashboard/", include("memories.admin.dashboard")),  # the tenant dashboard
-    path("admin/contradictions/", include("memories.admin.contradictions")),  # the contradiction review queue
-    path("admin/", admin.site.urls),
+    path("", RedirectView.as_view(pattern_name="admin:index"), name="home"),  # people start in the admin
+    path("admin/", admin.site.urls),  # orgmemory.admin_site: the model screens and every custom admin page
     path("api/v1/", include("orgmemory.api_urls")),
     re_path(r"^api/v1\Z", unknown_endpoint),  # the prefix itself: a JSON 404, not an APPEND_SLASH redirect
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

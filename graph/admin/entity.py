@@ -27,7 +27,7 @@ LINKS_SHOWN = 50
 
 
 def graph_url(entity: Entity) -> str:
-    return f"{reverse('graph:page')}?{urlencode({'tenant': entity.tenant_id, 'entity': entity.pk})}"
+    return f"{reverse('admin:graph')}?{urlencode({'tenant': entity.tenant_id, 'entity': entity.pk})}"
 
 
 def _count_of(field: str) -> Subquery:

@@ -1,8 +1,4 @@
-from django.contrib import admin
+"""The memory store's admin screens (importing them registers them on ``admin.site``, OrgMemory's site of
+``orgmemory.admin_site``) and its custom pages, which that site mounts."""
 
-from memories.admin import audit, memory, tenancy  # noqa: F401  (importing them registers the admin screens)
-from memories.admin.dashboard import install_index_dashboard
-from memories.admin.login import RateLimitedAdminAuthenticationForm
-
-admin.site.login_form = RateLimitedAdminAuthenticationForm  # failed sign-ins are limited per address and username
-install_index_dashboard(admin.site)  # the index shows the tenant dashboard (or a Dashboard link per tenant)
+from memories.admin import audit, login, memory, tenancy  # noqa: F401  (importing them registers the admin screens)

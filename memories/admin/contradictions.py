@@ -1,4 +1,5 @@
-"""The contradiction review queue ("Contradictions"), mounted at ``admin/contradictions/<tenant id>/``.
+"""The contradiction review queue ("Contradictions"), mounted at ``admin/contradictions/<tenant id>/`` by
+``orgmemory.admin_site``.
 
 GET lists the tenant's open ``possible_contradiction`` warnings, each memory beside the one it may contradict, with
 three choices: keep this one, keep the other (the loser is superseded by the keeper and kept as history), keep both
@@ -15,7 +16,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 
 from memories.admin.base import tenants_managed
 from memories.admin.dashboard import tenant_for_request
@@ -50,7 +51,7 @@ def contradictions_view(request, tenant_id: int):
         "open_count": contradiction_open_count(tenant=tenant),
         "pairs_shown": PAIRS_SHOWN,
         "may_resolve": may_resolve,
-        "dashboard_url": reverse("dashboard:tenant", args=[tenant.pk]),
+        "dashboard_url": reverse("admin:dashboard_tenant", args=[tenant.pk]),
     }
     request.current_app = admin.site.name
     return TemplateResponse(request, "admin/contradictions/queue.html", context)
@@ -58,7 +59,7 @@ def contradictions_view(request, tenant_id: int):
 
 def _resolve(request, tenant: Tenant):
     form = ResolveForm(request.POST)
-    here = reverse("contradictions:queue", args=[tenant.pk])
+    here = reverse("admin:contradictions_queue", args=[tenant.pk])
     if not form.is_valid():
         messages.error(request, "Nothing was resolved: the request did not name a pair and a choice.")
         return HttpResponseRedirect(here)
@@ -88,20 +89,13 @@ def contradictions_index(request):
     """``admin/contradictions/``: the user's only tenant's queue, or a choice of tenants."""
     tenants = list(tenants_managed(request.user))
     if len(tenants) == 1:
-        return HttpResponseRedirect(reverse("contradictions:queue", args=[tenants[0].pk]))
+        return HttpResponseRedirect(reverse("admin:contradictions_queue", args=[tenants[0].pk]))
     if not tenants:
         raise Http404("You do not administer any tenant.")
     context = {
         **admin.site.each_context(request),
         "title": "Contradictions",
-        "tenant_links": [(tenant, reverse("contradictions:queue", args=[tenant.pk])) for tenant in tenants],
+        "tenant_links": [(tenant, reverse("admin:contradictions_queue", args=[tenant.pk])) for tenant in tenants],
     }
     request.current_app = admin.site.name
     return TemplateResponse(request, "admin/contradictions/tenants.html", context)
-
-
-app_name = "contradictions"
-urlpatterns = [
-    path("", admin.site.admin_view(contradictions_index), name="index"),
-    path("<int:tenant_id>/", admin.site.admin_view(contradictions_view), name="queue"),
-]

@@ -1,26 +1,24 @@
-"""The tenant dashboard, mounted at ``admin/dashboard/<tenant id>/``, and the admin index's tenant panel.
+"""The memory store's part of the tenant dashboard (``admin/dashboard/<tenant id>/``, mounted and composed with the
+graph's and the curation app's figures by ``orgmemory.admin_site``), and who may see a tenant's admin pages.
 
 Who sees it: a superuser (every tenant) or a tenant's staff holding the view permission on memories (every role of
 :mod:`memories.roles`), for their own tenants only: another tenant's id is a 404, like a missing one. Each figure
-is one selector of :mod:`memories.selectors.dashboard` (one statement each); the page adds the embedder and queue
-state of the serving process. The index shows the dashboard itself to a tenant's staff with one tenant, and a
-"Dashboard" link per tenant to everyone else.
+is one selector of :mod:`memories.selectors.dashboard` (one statement each), plus the embedder and queue state of
+the serving process. The index shows the dashboard itself to a tenant's staff with one tenant.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 
-from memories.admin.base import tenants_for, tenants_managed
+from memories.admin.base import tenants_for
 from memories.models import Tenant
 from memories.selectors import dashboard as figures
-from memories.selectors.dashboard import STALE_AFTER_DAYS, WRITES_DAYS, DayCount
+from memories.selectors.dashboard import WRITES_DAYS, DayCount
 
 VIEW_PERMISSION = "memories.view_memory"
 CHART_WIDTH = 600
@@ -71,14 +69,16 @@ def _bars(days: list[DayCount]) -> tuple[list[Bar], int]:
     return bars, peak
 
 
-def dashboard_context(tenant: Tenant) -> dict:
-    """Everything the dashboard shows for ``tenant`` (the selectors run here, one statement each)."""
+def memory_figures(tenant: Tenant) -> dict:
+    """The memory store's part of the dashboard (the selectors run here, one statement each); the page that shows
+    it adds the figures of the apps above (``orgmemory.admin_site.dashboard_context``)."""
     per_level = figures.memories_per_level_and_kind(tenant=tenant)
     days = figures.writes_per_day(tenant=tenant)
     bars, peak = _bars(days)
     return {
         "tenant": tenant,
         "per_level": per_level,
+        "level_totals": figures.level_totals(per_level),
         "live_total": sum(row.live for row in per_level),
         "history_total": sum(row.history for row in per_level),
         "backlog": figures.index_backlog(tenant=tenant),
@@ -92,65 +92,7 @@ def dashboard_context(tenant: Tenant) -> dict:
         "writes_days": WRITES_DAYS,
         "first_day": days[0].day if days else None,
         "last_day": days[-1].day if days else None,
-        "gaps": figures.knowledge_gaps(tenant=tenant),
         "contradictions": figures.open_contradictions(tenant=tenant),
-        "stale": figures.stale_entities(tenant=tenant),
-        "stale_after_days": STALE_AFTER_DAYS,
-        "contradictions_url": reverse("contradictions:queue", args=[tenant.pk]),
+        "contradictions_url": reverse("admin:contradictions_queue", args=[tenant.pk]),
         "memories_url": reverse("admin:memories_memory_changelist") + f"?tenant__id__exact={tenant.pk}",
     }
-
-
-def dashboard_view(request, tenant_id: int):
-    tenant = tenant_for_request(request, tenant_id)
-    context = {
-        **admin.site.each_context(request),
-        "dashboard": dashboard_context(tenant),
-        "tenant": tenant,
-        "title": f"Dashboard: {tenant.name or tenant.slug}",
-    }
-    request.current_app = admin.site.name
-    return TemplateResponse(request, "admin/dashboard/dashboard.html", context)
-
-
-def index_dashboard_context(request) -> dict:
-    """The admin index's tenant panel: the dashboard itself for a tenant's staff with one tenant (and the view
-    permission), else a list of the user's tenants with their dashboard and contradiction links."""
-    user = request.user
-    if not (user.is_active and user.is_staff):
-        return {}
-    allowed = tenants_for(user)
-    if allowed is not None and not user.has_perm(VIEW_PERMISSION):
-        return {}
-    tenants = list(tenants_managed(user))
-    panel: dict = {
-        "tenant_links": [
-            (
-                tenant,
-                reverse("dashboard:tenant", args=[tenant.pk]),
-                reverse("contradictions:queue", args=[tenant.pk]),
-            )
-            for tenant in tenants
-        ]
-    }
-    if allowed is not None and len(tenants) == 1:
-        panel["dashboard"] = dashboard_context(tenants[0])
-    return {"tenant_panel": panel}
-
-
-def install_index_dashboard(site: admin.AdminSite) -> None:
-    """Give the site's index the tenant panel (``tenant_panel`` in its context; ``templates/admin/index.html``
-    shows it). Idempotent."""
-    index = site.index
-    if getattr(index, "tenant_panel", False):
-        return
-
-    def index_with_panel(request, extra_context=None):
-        return index(request, {**index_dashboard_context(request), **(extra_context or {})})
-
-    index_with_panel.tenant_panel = True
-    site.index = index_with_panel
-
-
-app_name = "dashboard"
-urlpatterns = [path("<int:tenant_id>/", admin.site.admin_view(dashboard_view), name="tenant")]

@@ -1,4 +1,5 @@
-"""The admin's onboarding wizard, mounted at ``admin/onboard/`` (linked from the admin index as "Onboard").
+"""The admin's onboarding wizard, mounted at ``admin/onboard/`` by ``orgmemory.admin_site`` (linked from the admin
+index as "Onboard").
 
 Upload or paste an org chart (the OrgMemory YAML or nuvel's ``org_graph.yaml``) → the dry-run diff, computed by
 ``tenant_onboard(dry_run=True)``, as tables, with a choice per leaver on a re-sync → apply, through the same
@@ -24,7 +25,6 @@ from django.contrib.auth.models import Permission
 from django.core import signing
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.template.response import TemplateResponse
-from django.urls import path
 from django.views.decorators.http import require_POST
 
 from memories.admin.base import tenants_for
@@ -101,7 +101,7 @@ class ChartForm(forms.Form):
 # --- access ------------------------------------------------------------------------------------------------------
 
 
-def _may_onboard(user) -> bool:
+def may_onboard(user) -> bool:
     """Superusers; or staff assigned to a tenant who hold the onboarding permissions (erasure is checked apart)."""
     if user.is_superuser:
         return True
@@ -202,7 +202,7 @@ def _posted(request):
 
 def onboarding_start(request):
     """Step 1: paste or upload a chart. A valid one is dry-run and its diff shown (step 2)."""
-    if not _may_onboard(request.user):
+    if not may_onboard(request.user):
         raise PermissionDenied("Onboarding needs a superuser or a tenant admin.")
     if request.method != "POST":
         return TemplateResponse(request, "admin/onboarding/start.html", _context(request, form=ChartForm()))
@@ -230,7 +230,7 @@ def onboarding_start(request):
 @require_POST
 def onboarding_apply(request):
     """Step 3: apply the reviewed diff (one transaction), then show what was done and the new keys, once."""
-    if not _may_onboard(request.user):
+    if not may_onboard(request.user):
         raise PermissionDenied("Onboarding needs a superuser or a tenant admin.")
     posted = _posted(request)
     if posted is None:
@@ -328,11 +328,3 @@ def _log(request, tenant: Tenant, result) -> None:
         single_object=True,
     )
     admin_log_tenant_record(entries=[entry], tenant_ids=[tenant.pk])  # the tenant's audit log shows it
-
-
-app_name = "onboarding"
-urlpatterns = [
-    # admin_view: staff only (others go to the admin login), CSRF-protected, never cached (the keys page included)
-    path("", admin.site.admin_view(onboarding_start), name="start"),
-    path("apply/", admin.site.admin_view(onboarding_apply), name="apply"),
-]

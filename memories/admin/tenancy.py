@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django import forms
 from django.contrib import admin, messages
+from django.db.models import Q
+from django.urls import reverse
 from django.utils.html import format_html
 from tree_queries.admin import TreeAdmin
 
 from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for, tenants_managed
-from memories.models import ApiKey, Member, Policy, Scope, Tenant, TenantStaff
+from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant, TenantStaff
 from memories.orgchart import PERMISSIONS
-from memories.selectors import scope_tree_with_member_counts
+from memories.selectors import scope_subtree, scope_tree_with_member_counts
 from memories.services import api_key_create, api_key_revoke
+from memories.services.erasure import user_erase
+
+ERASE_PERMISSION = "memories.erase_member"
+
+
+@dataclass(frozen=True)
+class ErasurePreview:
+    memories: int  # at the member's node or below, or written by them anywhere (history rows not counted)
+    nodes_below: int
+
+
+def erasure_preview(*, member: Member) -> ErasurePreview:
+    """What erasing ``member`` would take, for the confirmation page (two counts; nothing is changed)."""
+    subtree = list(scope_subtree(tenant=member.tenant, scope=member.scope).values_list("pk", flat=True))
+    memories = Memory.objects.filter(tenant=member.tenant).filter(Q(scope_id__in=subtree) | Q(author_member=member))
+    return ErasurePreview(memories=memories.count(), nodes_below=len(subtree) - 1)
 
 
 class TenantFixedOnChange:
@@ -81,6 +101,30 @@ class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
         }
         return super().changelist_view(request, extra_context=extra_context)
 
+    def get_deleted_objects(self, objs, request):
+        """A node with members at or below it is not deleted here: the cascade would drop the member rows and leave
+        what they wrote (team memories) behind, out of reach of any erasure. Members are erased first (Members ›
+        delete, or ``DELETE /api/v1/users/{user_id}``)."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        nodes = list(objs)
+        if nodes:
+            below = set()
+            for node in nodes:
+                below.update(scope_subtree(tenant=node.tenant, scope=node).values_list("pk", flat=True))
+            members = Member.objects.filter(scope_id__in=below).order_by("user_id")
+            protected = [
+                *protected,
+                *(
+                    format_html(
+                        '<a href="{}">Member {}</a>: erase them first (deleting a member erases them)',
+                        reverse("admin:memories_member_delete", args=[member.pk]),
+                        member.user_id,
+                    )
+                    for member in members
+                ),
+            ]
+        return deleted, counts, perms_needed, protected
+
     @admin.display(description="tag")
     def tag_display(self, obj: Scope) -> str:
         return obj.tag
@@ -104,6 +148,55 @@ class MemberAdmin(TenantFixedOnChange, TenantScopedModelAdmin):
 
     def has_add_permission(self, request):
         return False  # members come from onboarding (or auto-provisioning), which also creates their scope node
+
+    # --- deleting a member is their GDPR erasure, as ``DELETE /api/v1/users/{user_id}`` ------------------------------
+    # Removing the row alone would leave the user node, their private memories and their name on team memories
+    # behind, out of reach of any later erasure (which starts from the member row).
+
+    delete_confirmation_template = "admin/memories/member/erase_confirmation.html"
+    delete_selected_confirmation_template = "admin/memories/member/erase_selected_confirmation.html"
+
+    def has_delete_permission(self, request, obj=None):
+        return self._in_tenant(request, obj) and request.user.has_perm(ERASE_PERMISSION)
+
+    def get_deleted_objects(self, objs, request):
+        """What the confirmation page lists: per member, what the erasure takes (not Django's cascade of the row)."""
+        members = list(objs)
+        lines = [
+            format_html(
+                "{} ({}): {} memor{} at their node or written by them (with their history), their user node {}{}",
+                member.user_id,
+                member.display_name or "no display name",
+                preview.memories,
+                "y" if preview.memories == 1 else "ies",
+                member.scope.tag,
+                f", {preview.nodes_below} node(s) below it" if preview.nodes_below else "",
+            )
+            for member in members
+            for preview in [erasure_preview(member=member)]
+        ]
+        return lines, {"members": len(members)}, set(), []
+
+    def delete_model(self, request, obj):
+        result = user_erase(tenant=obj.tenant, user_id=obj.user_id)
+        self._erased_message(request, [result])
+
+    def delete_queryset(self, request, queryset):
+        results = [
+            user_erase(tenant=member.tenant, user_id=member.user_id)
+            for member in queryset.select_related("tenant").order_by("pk")
+        ]
+        self._erased_message(request, results)
+
+    def _erased_message(self, request, results) -> None:
+        for result in results:
+            self.message_user(
+                request,
+                f"Erased {result.user_id}: {result.memories} memories, {result.links} graph links, "
+                f"{result.entities} entities, {result.scopes} scope node(s), {result.api_keys} API key(s), "
+                f"{result.policies} policy override(s).",
+                messages.SUCCESS,
+            )
 
 
 class ApiKeyCreateForm(forms.ModelForm):

@@ -1,4 +1,6 @@
-"""The tenant dashboard's reads: one statement each, the tenant explicit, nothing written.
+"""The memory store's figures on the tenant dashboard: one statement each, the tenant explicit, nothing written. The
+dashboard's other figures are read by the apps that own their tables (knowledge gaps: ``memories.curation.selectors``;
+stale entities: ``graph.selectors``) and composed by the page (``orgmemory.admin_site``).
 
 What each figure means:
 
@@ -7,12 +9,7 @@ What each figure means:
   failed; uses the ``memory_unindexed`` partial index (only such rows are in it);
 - **writes per day** — memories created per UTC day over the last 30 days, history rows included (a write that
   superseded another is still a write); deleted and erased rows are gone and not counted;
-- **knowledge gaps** — the most frequent searches (and recalls) that found nothing relevant, from
-  ``curation.SearchGap`` (recorded by the search and recall APIs since roles and dashboards exist; bounded);
 - **open contradictions** — see :mod:`memories.selectors.contradictions`;
-- **stale entities** — entities of the tenant's graph that no live memory mentions any more (every memory that
-  linked them is superseded or expired), or whose newest live mention is older than ``STALE_AFTER_DAYS``.
-  An entity no link mentions at all does not exist (erasure and link deletion prune them).
 
 The embedder and queue state is process state, not a query: :func:`runtime_state`.
 """
@@ -20,7 +17,7 @@ The embedder and queue state is process state, not a query: :func:`runtime_state
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, timedelta
 
 from django.conf import settings
@@ -28,15 +25,12 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from memories.models import Tenant
+from memories.models import Memory, Scope, Tenant
 from memories.selectors.contradictions import contradiction_open_count
 
 logger = logging.getLogger(__name__)
 
 WRITES_DAYS = 30
-GAPS_SHOWN = 10
-STALE_AFTER_DAYS = 180
-STALE_SHOWN = 20
 QUEUE_PROBE_TIMEOUT_SECONDS = 1.0
 QUEUE_PROBE_CACHE_SECONDS = 15
 _QUEUE_CACHE_KEY = "orgmemory:dashboard:queue"
@@ -50,6 +44,13 @@ class LevelKindCount:
     kind: str
     live: int
     history: int  # superseded or expired
+
+
+@dataclass(frozen=True)
+class LevelTotal:
+    level: str
+    live: int
+    history: int
 
 
 @dataclass(frozen=True)
@@ -71,28 +72,6 @@ class DayCount:
 
 
 @dataclass(frozen=True)
-class KnowledgeGap:
-    query: str
-    searches: int
-    members: int  # distinct members who asked it
-
-
-@dataclass(frozen=True)
-class StaleEntity:
-    entity_id: int
-    name: str
-    kind: str
-    live_mentions: int
-    last_live_mention: object  # datetime | None (None: no live memory mentions it)
-
-
-@dataclass(frozen=True)
-class StaleEntities:
-    total: int
-    shown: list[StaleEntity] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
 class RuntimeState:
     embedder_configured: str
     embedder_status: str  # ok | not_loaded | degraded (of this process)
@@ -108,17 +87,17 @@ def memories_per_level_and_kind(*, tenant: Tenant) -> list[LevelKindCount]:
     with connection.cursor() as cursor:
         cursor.execute(
             # counted per (scope, kind) first, then folded by level: the join sees a few hundred rows, not every
-            # memory (a third faster at 100k memories)
-            """
+            # memory
+            f"""
             SELECT s.level, c.kind, sum(c.live)::bigint, sum(c.history)::bigint
             FROM (
                 SELECT scope_id, kind,
                        count(*) FILTER (WHERE superseded_by_id IS NULL
                                           AND (expires_at IS NULL OR expires_at > now())) AS live,
                        count(*) FILTER (WHERE superseded_by_id IS NOT NULL OR expires_at <= now()) AS history
-                FROM memories_memory WHERE tenant_id = %s
+                FROM {Memory._meta.db_table} WHERE tenant_id = %s
                 GROUP BY scope_id, kind
-            ) c JOIN memories_scope s ON s.id = c.scope_id
+            ) c JOIN {Scope._meta.db_table} s ON s.id = c.scope_id
             GROUP BY s.level, c.kind
             """,
             [tenant.pk],
@@ -129,14 +108,24 @@ def memories_per_level_and_kind(*, tenant: Tenant) -> list[LevelKindCount]:
     return [LevelKindCount(level=level, kind=kind, live=live, history=history) for level, kind, live, history in rows]
 
 
+def level_totals(rows: list[LevelKindCount]) -> list[LevelTotal]:
+    """The (level, kind) counts folded per level, in the order of ``rows`` (the tenant's level order)."""
+    totals: dict[str, list[int]] = {}
+    for row in rows:
+        live_history = totals.setdefault(row.level, [0, 0])
+        live_history[0] += row.live
+        live_history[1] += row.history
+    return [LevelTotal(level=level, live=live, history=history) for level, (live, history) in totals.items()]
+
+
 def index_backlog(*, tenant: Tenant) -> IndexBacklog:
     """Pending and failed embeddings and link extractions of the tenant's memories."""
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT count(*) FILTER (WHERE index_state = 'pending'), count(*) FILTER (WHERE index_state = 'failed'),
                    count(*) FILTER (WHERE links_state = 'pending'), count(*) FILTER (WHERE links_state = 'failed')
-            FROM memories_memory
+            FROM {Memory._meta.db_table}
             WHERE tenant_id = %s AND (index_state <> 'ready' OR links_state <> 'ready')
             """,
             [tenant.pk],
@@ -153,9 +142,9 @@ def writes_per_day(*, tenant: Tenant, days: int = WRITES_DAYS) -> list[DayCount]
     first = today - timedelta(days=days - 1)
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*)
-            FROM memories_memory
+            FROM {Memory._meta.db_table}
             WHERE tenant_id = %s AND created_at >= %s::date
             GROUP BY day
             """,
@@ -167,61 +156,8 @@ def writes_per_day(*, tenant: Tenant, days: int = WRITES_DAYS) -> list[DayCount]
     ]
 
 
-def knowledge_gaps(*, tenant: Tenant, limit: int = GAPS_SHOWN) -> list[KnowledgeGap]:
-    """The most frequent searches that found nothing relevant (most searches first, then most askers)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT query, sum(count), count(*) FROM curation_searchgap
-            WHERE tenant_id = %s GROUP BY query ORDER BY sum(count) DESC, count(*) DESC, query LIMIT %s
-            """,
-            [tenant.pk, limit],
-        )
-        return [KnowledgeGap(query=query, searches=searches, members=members) for query, searches, members in cursor]
-
-
 def open_contradictions(*, tenant: Tenant) -> int:
     return contradiction_open_count(tenant=tenant)
-
-
-def stale_entities(*, tenant: Tenant, after_days: int = STALE_AFTER_DAYS, limit: int = STALE_SHOWN) -> StaleEntities:
-    """Entities whose every mentioning memory is history (superseded or expired), or whose newest live mention is
-    older than ``after_days``: their total and the ``limit`` most mentioned of them."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            WITH mentions AS (
-                SELECT subject_id AS entity_id, memory_id FROM graph_entitylink WHERE tenant_id = %(tenant)s
-                UNION ALL
-                SELECT object_id, memory_id FROM graph_entitylink WHERE tenant_id = %(tenant)s AND object_id IS NOT NULL
-            ), per_entity AS (
-                SELECT mentions.entity_id,
-                       count(*) FILTER (WHERE m.superseded_by_id IS NULL
-                                          AND (m.expires_at IS NULL OR m.expires_at > now())) AS live_mentions,
-                       max(m.created_at) FILTER (WHERE m.superseded_by_id IS NULL
-                                                   AND (m.expires_at IS NULL OR m.expires_at > now())) AS last_live
-                FROM mentions JOIN memories_memory m ON m.id = mentions.memory_id AND m.tenant_id = %(tenant)s
-                GROUP BY mentions.entity_id
-            ), stale AS (
-                SELECT * FROM per_entity
-                WHERE live_mentions = 0 OR last_live < now() - make_interval(days => %(days)s)
-            )
-            SELECT e.id, e.name, e.kind, stale.live_mentions, stale.last_live, count(*) OVER ()
-            FROM stale JOIN graph_entity e ON e.id = stale.entity_id AND e.tenant_id = %(tenant)s
-            ORDER BY e.mention_count DESC, e.name
-            LIMIT %(limit)s
-            """,
-            {"tenant": tenant.pk, "days": after_days, "limit": limit},
-        )
-        rows = cursor.fetchall()
-    total = rows[0][5] if rows else 0
-    return StaleEntities(
-        total=total,
-        shown=[
-            StaleEntity(entity_id=pk, name=name, kind=kind, live_mentions=live, last_live_mention=last)
-            for pk, name, kind, live, last, _ in rows
-        ],
-    )
 
 
 # --- process state: the embedder of this process and the task queue ---------------------------------------------

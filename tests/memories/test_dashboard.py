@@ -13,8 +13,9 @@ from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from graph import selectors as graph_figures
 from graph.models import Entity, EntityLink
-from memories.admin.dashboard import dashboard_context
+from memories.curation import selectors as curation
 from memories.curation.models import SearchGap
 from memories.curation.services import search_gap_record, search_gaps_prune
 from memories.models import IndexState, Memory, Scope, TenantStaff
@@ -22,6 +23,7 @@ from memories.roles import AUDITOR, CURATOR, TENANT_ADMIN
 from memories.selectors import dashboard as figures
 from memories.services import api_key_create
 from memories.services.memory import Author, memory_create
+from orgmemory.admin_site import dashboard_context
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +71,27 @@ def test_memories_per_level_and_kind_in_the_tenants_level_order(acme_data):
     ]
 
 
+def test_level_totals_fold_the_kinds_of_each_level_in_the_tenants_order(acme_data):
+    write(acme_data, "The platform team keeps a runbook per service.", kind="note")
+
+    totals = figures.level_totals(figures.memories_per_level_and_kind(tenant=acme_data))
+
+    assert totals == [
+        figures.LevelTotal(level="org", live=1, history=0),
+        figures.LevelTotal(level="team", live=3, history=1),
+        figures.LevelTotal(level="user", live=1, history=0),
+    ]
+
+
+def test_the_dashboard_page_shows_a_total_per_level(superuser_client, acme_data):
+    html = superuser_client.get(f"/admin/dashboard/{acme_data.pk}/").content.decode()
+
+    totals = html.split('id="memories-per-level-totals"')[1].split("</table>")[0]
+    assert '<tr data-level="team"><th scope="row">team</th><td class="count">2</td><td class="count">1</td></tr>' in (
+        totals
+    )
+
+
 def test_index_backlog_counts_pending_and_failed_of_the_tenant(acme_data, globex):
     Memory.objects.filter(tenant=acme_data, kind="policy").update(index_state=IndexState.FAILED)
     Memory.objects.filter(tenant=acme_data, kind="preference").update(
@@ -106,11 +129,11 @@ def test_knowledge_gaps_count_searches_and_askers_per_query(acme, globex):
     search_gap_record(tenant=acme, user_id="nobody", query="unknown users record nothing")
     search_gap_record(tenant=globex, user_id="zed", query="globex secret roadmap")
 
-    gaps = figures.knowledge_gaps(tenant=acme)
+    gaps = curation.knowledge_gaps(tenant=acme)
 
     assert gaps == [
-        figures.KnowledgeGap(query="quarterly bonus policy", searches=3, members=2),
-        figures.KnowledgeGap(query="parking rules", searches=1, members=1),
+        curation.KnowledgeGap(query="quarterly bonus policy", searches=3, members=2),
+        curation.KnowledgeGap(query="parking rules", searches=1, members=1),
     ]
 
 
@@ -147,8 +170,8 @@ def test_the_search_and_recall_apis_record_what_found_nothing(acme):
 
     assert search.status_code == 200 and search.json()["no_relevant_memory"] is True
     assert recall.status_code == 200 and recall.json()["no_relevant_memory"] is True
-    assert figures.knowledge_gaps(tenant=acme) == [
-        figures.KnowledgeGap(query="zebra migration schedule", searches=2, members=2)
+    assert curation.knowledge_gaps(tenant=acme) == [
+        curation.KnowledgeGap(query="zebra migration schedule", searches=2, members=2)
     ]
 
 
@@ -182,7 +205,7 @@ def test_stale_entities_are_those_without_a_recent_live_mention(acme, globex):
     mention(globex, globex_memory, "Dan Brown")
     Memory.objects.filter(pk=globex_memory.pk).update(created_at=timezone.now() - timedelta(days=400))
 
-    stale = figures.stale_entities(tenant=acme)
+    stale = graph_figures.stale_entities(tenant=acme)
 
     assert stale.total == 2
     assert [(e.entity_id, e.live_mentions) for e in stale.shown] == [(bob.pk, 0), (carol.pk, 1)]

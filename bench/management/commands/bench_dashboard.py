@@ -26,7 +26,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bench.stats import percentile
-from memories.admin.dashboard import dashboard_context
+from graph.selectors import stale_entities
+from memories.admin.dashboard import memory_figures
+from memories.curation.selectors import knowledge_gaps
 from memories.models import Memory, Scope, Tenant, TenantStaff
 from memories.orgchart import parse_org_chart
 from memories.roles import TENANT_ADMIN, roles_sync
@@ -122,15 +124,15 @@ class Command(BaseCommand):
                 client.get(url)
             out["pages"][name] = {**_percentiles(samples), "url": url, "sql_statements": len(captured)}
         out["load_average_after"] = [round(x, 1) for x in os.getloadavg()]
-        context = dashboard_context(tenant)
+        context = memory_figures(tenant)
         out["figures"] = {
             "live": context["live_total"],
             "history": context["history_total"],
             "backlog": context["backlog"].total,
             "writes_30_days": context["writes_total"],
             "open_contradictions": context["contradictions"],
-            "stale_entities": context["stale"].total,
-            "gaps_shown": len(context["gaps"]),
+            "stale_entities": stale_entities(tenant=tenant).total,
+            "gaps_shown": len(knowledge_gaps(tenant=tenant)),
         }
         if quiet:
             self.stdout.write(json.dumps(out))
@@ -293,9 +295,9 @@ class Command(BaseCommand):
             "memories_per_level_and_kind": lambda: figures.memories_per_level_and_kind(tenant=tenant),
             "index_backlog": lambda: figures.index_backlog(tenant=tenant),
             "writes_per_day": lambda: figures.writes_per_day(tenant=tenant),
-            "knowledge_gaps": lambda: figures.knowledge_gaps(tenant=tenant),
+            "knowledge_gaps": lambda: knowledge_gaps(tenant=tenant),
             "open_contradictions": lambda: figures.open_contradictions(tenant=tenant),
-            "stale_entities": lambda: figures.stale_entities(tenant=tenant),
+            "stale_entities": lambda: stale_entities(tenant=tenant),
             "runtime_state": figures.runtime_state,
         }
 
@@ -304,11 +306,11 @@ class Command(BaseCommand):
             "index (tenant admin)": (User.objects.get(username=ADMIN_USERNAME), reverse("admin:index")),
             "dashboard (superuser)": (
                 User.objects.get(username=ROOT_USERNAME),
-                reverse("dashboard:tenant", args=[tenant.pk]),
+                reverse("admin:dashboard_tenant", args=[tenant.pk]),
             ),
             "contradictions (superuser)": (
                 User.objects.get(username=ROOT_USERNAME),
-                reverse("contradictions:queue", args=[tenant.pk]),
+                reverse("admin:contradictions_queue", args=[tenant.pk]),
             ),
         }
 
