@@ -29,17 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from bench.pages import read_pages, timeline_text
+from graph import vocabulary as v
 from graph.extraction import extract_links, normalize_entity_name, split_title
 from graph.extraction.types import EntityRef
 
-SCORED_RELATIONSHIPS: tuple[str, ...] = ("founded", "invested_in", "works_at", "advises", "attended")
+SCORED_RELATIONSHIPS: tuple[str, ...] = (v.FOUNDED, v.INVESTED_IN, v.WORKS_AT, v.ADVISES, v.ATTENDED)
 _COMPANY_FACTS = {
-    "founders": "founded",
-    "investors": "invested_in",
-    "employees": "works_at",
-    "advisors": "advises",
+    "founders": v.FOUNDED,
+    "investors": v.INVESTED_IN,
+    "employees": v.WORKS_AT,
+    "advisors": v.ADVISES,
 }
-_PERSON_ROLES = {"founder": "founded", "advisor": "advises", "engineer": "works_at", "partner": "works_at"}
+_PERSON_ROLES = {"founder": v.FOUNDED, "advisor": v.ADVISES, "engineer": v.WORKS_AT, "partner": v.WORKS_AT}
 
 Edge = tuple[str, str, str]
 
@@ -60,7 +61,7 @@ def gold_edges(pages: Sequence[dict[str, Any]]) -> tuple[set[Edge], set[tuple[st
             for key, relationship in _COMPANY_FACTS.items():
                 gold.update((person, relationship, slug) for person in facts.get(key) or [] if person in slugs)
         elif page.get("type") == "meeting":
-            gold.update((person, "attended", slug) for person in facts.get("attendees") or [] if person in slugs)
+            gold.update((person, v.ATTENDED, slug) for person in facts.get("attendees") or [] if person in slugs)
         elif page.get("type") == "person":
             relationship = _PERSON_ROLES.get(facts.get("role") or "")
             primary = facts.get("primary_affiliation")
@@ -106,7 +107,7 @@ def _scores(gold: set[Edge], extracted: set[Edge], correct: set[Edge]) -> dict[s
 
 def _collapse_employment(edges: set[Edge]) -> set[Edge]:
     """Lenient view: founded and works_at both mean "is part of the company" (a founder is also staff)."""
-    return {(s, "works_at" if r == "founded" else r, o) for s, r, o in edges}
+    return {(s, v.WORKS_AT if r == v.FOUNDED else r, o) for s, r, o in edges}
 
 
 def evaluate_world(pages_dir: Path | str, *, include_errors: bool = False) -> dict[str, Any]:

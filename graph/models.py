@@ -6,18 +6,15 @@ from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
 
+from graph import vocabulary
 from memories.models import Memory, Tenant
 from memories.models.tenancy import ForTenantQuerySet, TenantKeyed
 
-
-class EntityKind(models.TextChoices):
-    PERSON = "person"
-    COMPANY = "company"
-    ORG = "org"
-    PRODUCT = "product"
-    PLACE = "place"
-    EVENT = "event"
-    UNKNOWN = "unknown"
+# The kinds and relationships, with their labels, come from the graph's vocabulary (graph.vocabulary).
+EntityKind = models.TextChoices("EntityKind", [(k.value.upper(), (k.value, k.label)) for k in vocabulary.ENTITY_KINDS])
+Relationship = models.TextChoices(
+    "Relationship", [(r.value.upper(), (r.value, r.label)) for r in vocabulary.RELATIONSHIPS]
+)
 
 
 class Entity(TenantKeyed, models.Model):
@@ -33,7 +30,10 @@ class Entity(TenantKeyed, models.Model):
 
     class Meta:
         verbose_name_plural = "entities"
-        constraints = [models.UniqueConstraint(fields=["tenant", "norm"], name="entity_unique_norm")]
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "norm"], name="entity_unique_norm"),
+            models.CheckConstraint(condition=Q(kind__in=EntityKind.values), name="entity_kind_known"),
+        ]
         indexes = [
             # resolution's fuzzy step and the admin/API name search
             GinIndex(fields=["norm"], opclasses=["gin_trgm_ops"], name="entity_norm_trgm"),
@@ -68,7 +68,7 @@ class EntityLink(TenantKeyed, models.Model):
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="links", db_constraint=False)
     subject = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="links_out", db_constraint=False)
-    relationship = models.CharField(max_length=32)
+    relationship = models.CharField(max_length=32, choices=Relationship.choices)
     object = models.ForeignKey(
         Entity, null=True, blank=True, on_delete=models.CASCADE, related_name="links_in", db_constraint=False
     )
@@ -90,9 +90,10 @@ class EntityLink(TenantKeyed, models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(confidence__gte=0) & Q(confidence__lte=1), name="link_confidence_range"),
             models.CheckConstraint(
-                condition=Q(object__isnull=False) | Q(relationship__in=["mentioned", "about"]),
+                condition=Q(object__isnull=False) | Q(relationship__in=vocabulary.OBJECTLESS_RELATIONSHIPS),
                 name="link_object_unless_mention",
             ),
+            models.CheckConstraint(condition=Q(relationship__in=Relationship.values), name="link_relationship_known"),
         ]
         indexes = [
             # the relational walk reads an entity's visible edges of one relationship newest first and stops at its

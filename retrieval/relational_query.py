@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from graph.extraction import SYMMETRIC_RELATIONSHIPS as SYMMETRIC
+from graph import vocabulary
 from graph.extraction.normalize import normalize_entity_name
 
 __all__ = [
@@ -61,127 +61,37 @@ MAX_NGRAM = 8
 MAX_HOPS = 3
 MAX_SEED_CHARS = 200
 
-RELATIONSHIPS = (
-    "founded",
-    "invested_in",
-    "works_at",
-    "advises",
-    "attended",
-    "partner_of",
-    "competitor_of",
-    "acquired",
-    "reports_to",
-    "about",
-)
+# Every relationship, its signature and the words that ask for it come from the graph's vocabulary.
+RELATIONSHIPS = (*vocabulary.TYPED_RELATIONSHIPS, vocabulary.ABOUT)
 INBOUND = "inbound"  # the start is the edge's object; the question asks for subjects ("who founded Acme")
 OUTBOUND = "outbound"  # the start is the edge's subject; the question asks for objects ("what did Alice found")
-ABOUT = "about"  # anything known about the seed, either side of any edge
+ABOUT = vocabulary.ABOUT  # anything known about the seed, either side of any edge
 DIRECTIONS = (INBOUND, OUTBOUND, ABOUT)
-MEMBERSHIP = "member_of"  # a generic cue, resolved by the kind of the entity it applies to
+MEMBERSHIP = vocabulary.MEMBER_OF  # a generic cue, resolved by the kind of the entity it applies to
 
-VERB, AGENT, PATIENT, INVERSE_VERB = "verb", "agent", "patient", "inverse_verb"
-WEAK_VERB = "weak_verb"  # a verb that signals the relation only when its entity can take it ("go to <meeting>")
+VERB, AGENT, PATIENT, INVERSE_VERB = vocabulary.VERB, vocabulary.AGENT, vocabulary.PATIENT, vocabulary.INVERSE_VERB
+WEAK_VERB = (
+    vocabulary.WEAK_VERB
+)  # a verb that signals the relation only when its entity can take it ("go to <meeting>")
 
-_PERSON = frozenset({"person"})
-_ORGS = frozenset({"company", "org"})
-_ANY_PARTY = frozenset({"person", "company", "org"})
-# (subject kinds, object kinds); "unknown" and other kinds are compatible with everything.
+# (subject kinds, object kinds); "unknown" and kinds no signature names are compatible with everything.
 SIGNATURES: Mapping[str, tuple[frozenset[str], frozenset[str]]] = {
-    "founded": (_PERSON, _ORGS),
-    "invested_in": (_ANY_PARTY, _ORGS),
-    "works_at": (_PERSON, _ORGS),
-    "advises": (_PERSON, _ORGS | _PERSON),
-    "attended": (_PERSON, frozenset({"event"})),
-    "acquired": (_ORGS, _ORGS),
-    "partner_of": (_ANY_PARTY, _ANY_PARTY),
-    "competitor_of": (_ORGS, _ORGS),
-    "reports_to": (_PERSON, _PERSON),
+    r.value: (r.subjects, r.objects) for r in vocabulary.RELATIONSHIPS if r.typed
 }
-_TYPED_KINDS = frozenset({"person", "company", "org", "event"})
-
-
-def _words(relationship: str, role: str, words: str) -> dict[str, tuple[str, str]]:
-    return {word: (relationship, role) for word in words.split()}
-
+_TYPED_KINDS = vocabulary.SIGNATURE_KINDS
+_KNOWN_KINDS = frozenset(vocabulary.KINDS_BY_VALUE)
 
 # The lexicon: word → (relationship, role). Verbs in their inflections, nouns in singular and plural. Words that
 # belong to no single relation in general ("board", "round" alone, "at") are left out on purpose.
-LEXICON: Mapping[str, tuple[str, str]] = {
-    **_words(
-        "founded",
-        VERB,
-        "found founds founded founding cofound cofounds cofounded cofounding co-found co-founded start starts "
-        "started starting establish establishes established create creates created launch launches launched "
-        "incorporate incorporated",
-    ),
-    **_words("founded", AGENT, "founder founders cofounder cofounders co-founder co-founders creator creators"),
-    **_words(
-        "invested_in",
-        VERB,
-        "invest invests invested investing back backs backed backing fund funds funded funding finance finances "
-        "financed financing bankroll bankrolled bankrolls stake stakes sponsor sponsored sponsors money equity "
-        "capital",
-    ),
-    **_words(
-        "invested_in",
-        AGENT,
-        "investor investors backer backers funder funders financier financiers shareholder shareholders "
-        "stakeholder stakeholders angel angels vc vcs",
-    ),
-    **_words("invested_in", PATIENT, "portfolio portfolios investments holdings"),
-    **_words(
-        "works_at",
-        VERB,
-        "work works worked working employ employs employed employing hire hires hired hiring payroll",
-    ),
-    **_words(
-        "works_at",
-        AGENT,
-        "employee employees staff staffer staffers worker workers personnel workforce colleague colleagues "
-        "engineer engineers",
-    ),
-    **_words("works_at", PATIENT, "employer employers workplace job jobs"),
-    **_words(
-        "advises",
-        VERB,
-        "advise advises advised advising counsel counsels counselled counseled mentor mentors mentored mentoring "
-        "consult consults consulted advice guidance guide guides guided coach coaches coached coaching "
-        "mentorship",
-    ),
-    **_words(
-        "advises", AGENT, "advisor advisors adviser advisers advisory counselor counselors consultant consultants"
-    ),
-    **_words(
-        "attended",
-        VERB,
-        "attend attends attended attending",
-    ),
-    **_words("attended", AGENT, "attendee attendees participant participants invitee invitees guests audience"),
-    **_words(
-        "attended",
-        WEAK_VERB,
-        "participate participates participated participating present room went go goes going gone come came comes "
-        "show showed shows sit sits sat invited visit visited",
-    ),
-    **_words("acquired", VERB, "acquire acquires acquired acquiring buy buys bought purchase purchased"),
-    **_words("acquired", AGENT, "acquirer acquirers buyer buyers purchaser"),
-    **_words("acquired", PATIENT, "acquisition acquisitions"),
-    **_words("partner_of", VERB, "partner partners partnered partnering partnership partnerships allied"),
-    **_words("competitor_of", VERB, "compete competes competed competing"),
-    **_words("competitor_of", AGENT, "competitor competitors rival rivals competition"),
-    **_words("reports_to", VERB, "report reports reported reporting"),
-    **_words("reports_to", PATIENT, "manager managers boss bosses supervisor supervisors"),
-    **_words("reports_to", INVERSE_VERB, "manage manages managed managing supervise supervises supervised"),
-    **_words(MEMBERSHIP, VERB, "part member members join joins joined joining belong belongs involved"),
-    **_words(MEMBERSHIP, AGENT, "people folks team"),
-}
+LEXICON: Mapping[str, tuple[str, str]] = vocabulary.cue_words()
 _AUXILIARIES = frozenset("was were is are be been being get gets got".split())
 _PASSIVE_BY = "by"
-# Before "works_at" questions count a founder as working at the company they founded.
-ALSO_FOLLOW: Mapping[str, tuple[str, ...]] = {"works_at": ("founded",)}
+# Relationships a question about another also walks ("works at" counts a founder as working at their company).
+ALSO_FOLLOW: Mapping[str, tuple[str, ...]] = {r.value: r.also_follow for r in vocabulary.RELATIONSHIPS if r.also_follow}
 
 _TOKEN_RE = re.compile(r"[^\W_][\w&'’.-]*", re.UNICODE)
 _SEPARATORS = frozenset("-–—:(|")
+SYMMETRIC = vocabulary.SYMMETRIC_RELATIONSHIPS
 
 
 @dataclass(frozen=True)
@@ -361,11 +271,11 @@ def _stronger(first: str, second: str) -> str:
 
 def _kinds_after(relationship: str, direction: str, kinds: frozenset[str]) -> frozenset[str]:
     if relationship not in SIGNATURES:
-        return frozenset({"unknown"})
+        return frozenset({vocabulary.UNKNOWN})
     subjects, objects = SIGNATURES[relationship]
     if relationship in SYMMETRIC:
         return kinds
-    return objects if direction == OUTBOUND else subjects
+    return (objects if direction == OUTBOUND else subjects) or frozenset({vocabulary.UNKNOWN})
 
 
 def _can(relationship: str, kinds: frozenset[str]) -> tuple[bool, bool]:
@@ -374,7 +284,7 @@ def _can(relationship: str, kinds: frozenset[str]) -> tuple[bool, bool]:
     typed = kinds & _TYPED_KINDS
     if not typed:
         return True, True
-    return bool(typed & subjects), bool(typed & objects)
+    return (not subjects or bool(typed & subjects)), (not objects or bool(typed & objects))
 
 
 def _syntax_direction(cue: _Cue, phrase_position: int, phrase_possessive: bool, tokens: Sequence[Token]) -> str:
@@ -399,10 +309,10 @@ def _syntax_direction(cue: _Cue, phrase_position: int, phrase_possessive: bool, 
 
 
 def _membership(kinds: frozenset[str]) -> Hop | None:
-    if "event" in kinds:
-        return Hop("attended", INBOUND)
-    if kinds & _ORGS:
-        return Hop("works_at", INBOUND)
+    """The hop a generic membership word means for the kinds at hand (an event's attendees, an org's staff)."""
+    for kind in vocabulary.ENTITY_KINDS:
+        if kind.value in kinds and kind.members:
+            return Hop(kind.members, INBOUND)
     return None
 
 
@@ -426,7 +336,8 @@ def plan_relational(query: str, tokens: Sequence[Token], mentions: Sequence[Ment
     kinds = frozenset(m.kind for m in seeds)
 
     if not specific:
-        hop = _membership(kinds) if (generic or "event" in kinds) else None
+        asks_members = generic or any(vocabulary.KINDS_BY_VALUE[k].members_by_default for k in kinds & _KNOWN_KINDS)
+        hop = _membership(kinds) if asks_members else None
         return RelationalPlan(seeds=seeds, hops=(hop,) if hop else (), target=target)
 
     hops: list[Hop] = []

@@ -29,6 +29,8 @@ import random
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from graph import vocabulary as v
+
 SMALL_TENANTS = 5
 LARGE_LEVELS = ("org", "region", "division", "department", "team", "user")
 SMALL_LEVELS = (("org", "team", "user"), ("org", "division", "team", "user"), ("org", "department", "team", "user"))
@@ -204,7 +206,7 @@ class ScopeSpec:
 @dataclass(frozen=True)
 class LinkSpec:
     subject: str
-    relationship: str  # "about", "mentioned" or a typed relationship
+    relationship: str  # one of graph.vocabulary.RELATIONSHIP_VALUES
     object: str | None
     span_start: int
     span_end: int
@@ -428,10 +430,10 @@ class _Writer:
             span = (start + max(0, offset), start + max(0, offset) + len(subject))
             self.links.append(LinkSpec(subject, relationship, obj, *span))
         for name, _ in mentions:
-            if not any(link.subject == name and link.relationship != "mentioned" for link in self.links):
+            if not any(link.subject == name and link.relationship != v.MENTIONED for link in self.links):
                 offset = text.find(name)
                 self.links.append(
-                    LinkSpec(name, "mentioned", None, start + max(0, offset), start + max(0, offset) + len(name))
+                    LinkSpec(name, v.MENTIONED, None, start + max(0, offset), start + max(0, offset) + len(name))
                 )
         self.parts.append(text)
         self.length = start + len(text)
@@ -445,25 +447,25 @@ def _fact(w: _Writer) -> None:
         w.sentence(
             f"{x} works at {c} as {role} and is our main contact there.",
             [(x, "person"), (c, "company")],
-            [(x, "works_at", c)],
+            [(x, v.WORKS_AT, c)],
         )
     elif frame == 1:
         x, c, t = w.person(r.random() < 0.3), w.company(), r.choice(_TOPICS)
-        w.sentence(f"{x} advises {c} on {t}.", [(x, "person"), (c, "company")], [(x, "advises", c)])
+        w.sentence(f"{x} advises {c} on {t}.", [(x, "person"), (c, "company")], [(x, v.ADVISES, c)])
     elif frame == 2:
         a, b = w.company(), w.company()
         if a != b:
             w.sentence(
                 f"{a} invested {w.money()} in {b} in the {r.choice(_ROUNDS)} round.",
                 [(a, "company"), (b, "company")],
-                [(a, "invested_in", b)],
+                [(a, v.INVESTED_IN, b)],
             )
     elif frame == 3:
         x, c, y = w.person(False), w.company(), r.randint(2009, 2024)
         w.sentence(
             f"{x} founded {c} in {y} after {r.randint(3, 15)} years in {r.choice(_TOPICS)}.",
             [(x, "person"), (c, "company")],
-            [(x, "founded", c)],
+            [(x, v.FOUNDED, c)],
         )
     elif frame == 4:
         a, b = w.company(), w.company()
@@ -471,7 +473,7 @@ def _fact(w: _Writer) -> None:
             w.sentence(
                 f"{a} acquired {b} in {r.choice(_MONTHS)} {r.randint(2018, 2026)} for {w.money()}.",
                 [(a, "company"), (b, "company")],
-                [(a, "acquired", b)],
+                [(a, v.ACQUIRED, b)],
             )
     elif frame == 5:
         a, b = w.company(), w.company()
@@ -479,12 +481,12 @@ def _fact(w: _Writer) -> None:
             w.sentence(
                 f"{a} is a partner of {b} for {r.choice(_TOPICS)} in {r.choice(_REGIONS)}.",
                 [(a, "company"), (b, "company")],
-                [(a, "partner_of", b)],
+                [(a, v.PARTNER_OF, b)],
             )
     elif frame == 6:
         x, y = w.person(), w.person()
         if x != y:
-            w.sentence(f"{x} reports to {y} since {w.date()}.", [(x, "person"), (y, "person")], [(x, "reports_to", y)])
+            w.sentence(f"{x} reports to {y} since {w.date()}.", [(x, "person"), (y, "person")], [(x, v.REPORTS_TO, y)])
     elif frame == 7:
         s, t, reg = r.choice(_SYSTEMS), r.choice(_TECH), r.choice(_REGIONS)
         w.sentence(
@@ -533,7 +535,7 @@ def _event(w: _Writer) -> None:
         )
     elif frame == 1:
         x, y, m = w.person(), w.person(), w.meeting()
-        links = [(x, "attended", m)] + ([(y, "attended", m)] if y != x else [])
+        links = [(x, v.ATTENDED, m)] + ([(y, v.ATTENDED, m)] if y != x else [])
         w.sentence(
             f"{x} and {y} attended the {m} on {w.date()} in {r.choice(_CITIES)}.",
             [(x, "person"), (y, "person"), (m, "event")],
@@ -568,7 +570,7 @@ def _event(w: _Writer) -> None:
         w.sentence(
             f"{x} attended the {m} and presented {r.choice(_TOPICS)}.",
             [(x, "person"), (m, "event")],
-            [(x, "attended", m)],
+            [(x, v.ATTENDED, m)],
         )
     else:
         c = w.company()
@@ -699,7 +701,7 @@ def memory_at(plan: CorpusPlan, tenant: int, ordinal: int) -> GeneratedMemory:
         title = _title(w, kind, rng)
     elif roll < 0.24 and w.entities:
         title = next(iter(w.entities))  # a page about an entity (its name as the title): an `about` link
-        w.links.insert(0, LinkSpec(title, "about", None, 0, 0))
+        w.links.insert(0, LinkSpec(title, v.ABOUT, None, 0, 0))
     return GeneratedMemory(
         tenant=tenant,
         ordinal=ordinal,
@@ -753,14 +755,14 @@ _STOP = frozenset(
     "after before about into over than then there has have had will would need needs since".split()
 )
 _RELATIONAL = {
-    "works_at": ("who works at {o}", "people at {o}", "who is our contact at {o}"),
-    "advises": ("who advises {o}", "advisors of {o}"),
-    "invested_in": ("who invested in {o}", "which investors backed {o}", "what did {s} invest in"),
-    "founded": ("who founded {o}", "founders of {o}"),
-    "acquired": ("who acquired {o}", "what did {s} acquire"),
-    "partner_of": ("partners of {s}", "who is {s} partnered with"),
-    "attended": ("who attended the {o}", "which meetings did {s} attend"),
-    "reports_to": ("who reports to {o}", "who does {s} report to"),
+    v.WORKS_AT: ("who works at {o}", "people at {o}", "who is our contact at {o}"),
+    v.ADVISES: ("who advises {o}", "advisors of {o}"),
+    v.INVESTED_IN: ("who invested in {o}", "which investors backed {o}", "what did {s} invest in"),
+    v.FOUNDED: ("who founded {o}", "founders of {o}"),
+    v.ACQUIRED: ("who acquired {o}", "what did {s} acquire"),
+    v.PARTNER_OF: ("partners of {s}", "who is {s} partnered with"),
+    v.ATTENDED: ("who attended the {o}", "which meetings did {s} attend"),
+    v.REPORTS_TO: ("who reports to {o}", "who does {s} report to"),
 }
 
 

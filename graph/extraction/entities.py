@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graph import vocabulary as v
 from graph.extraction.lexicon import (
     CLAUSE_VERBS,
     COMPANY_SUFFIXES,
@@ -263,16 +264,16 @@ def guess_kind(name: str, target: str | None) -> str:
     """Best-effort kind from a link target's folder or a name's suffix; "unknown" when there is no signal."""
     if target:
         if _PERSON_TARGET_RE.match(target):
-            return "person"
+            return v.PERSON
         if _COMPANY_TARGET_RE.match(target):
-            return "company"
+            return v.COMPANY
         if _PLACE_TARGET_RE.match(target):
-            return "place"
+            return v.PLACE
         if _PRODUCT_TARGET_RE.match(target):
-            return "product"
+            return v.PRODUCT
     words = [_bare(w).strip(".,") for w in name.split()]
     if words and words[-1] in COMPANY_SUFFIXES:
-        return "company"
+        return v.COMPANY
     if any(w in ORG_WORDS for w in words):
-        return "org"
-    return "unknown"
+        return v.ORG
+    return v.UNKNOWN

@@ -7,6 +7,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from graph import vocabulary as v
 from graph.extraction.entities import Mention
 from graph.extraction.lexicon import CLAUSE_VERBS
 from graph.extraction.patterns import Pattern
@@ -34,8 +35,6 @@ _OWNER_VERBS = frozenset(
 _BOARD_WORDS = frozenset(
     "board observer independent non-executive chair chairman chairwoman chairperson trustee member".split()
 )
-_SUBJECT_PERSON_RELATIONSHIPS = frozenset({"founded", "works_at", "advises", "attended", "reports_to"})
-_OBJECT_COMPANY_RELATIONSHIPS = frozenset({"founded", "works_at", "invested_in", "acquired"})
 
 
 @dataclass
@@ -76,9 +75,9 @@ def _resolve(text: str | None, clause: Clause, ctx: SelfContext, *, keep: str = 
         return [clause.entities[int(i)] for i in ids]
     if ctx.ref is None:
         return []
-    if (text in _PERSON_PRONOUNS and ctx.kind == "person") or (text in _ORG_DESCRIPTORS and ctx.kind == "org"):
+    if (text in _PERSON_PRONOUNS and ctx.kind == v.PERSON) or (text in _ORG_DESCRIPTORS and ctx.kind == v.ORG):
         return [ctx.ref]
-    if text in _EVENT_DESCRIPTORS and ctx.kind == "event":
+    if text in _EVENT_DESCRIPTORS and ctx.kind == v.EVENT:
         return [ctx.ref]
     return []
 
@@ -113,15 +112,15 @@ def _owner(clause: Clause, ctx: SelfContext, exclude: list[EntityRef], relations
         ids = ENTITY_ID_RE.fullmatch(clause.parts[0])
         if ids is not None:
             entity = clause.entities[int(ids.group(1))]
-            if entity not in exclude and entity.kind != "person" and not (entity == ctx.ref and ctx.kind != "org"):
+            if entity not in exclude and entity.kind != v.PERSON and not (entity == ctx.ref and ctx.kind != v.ORG):
                 return [entity]
-    if ctx.kind == "org" and ctx.ref is not None and not (ctx.investor and relationship == "invested_in"):
+    if ctx.kind == v.ORG and ctx.ref is not None and not (ctx.investor and relationship == v.INVESTED_IN):
         return [ctx.ref]
     return []
 
 
 def _event(clause: Clause, ctx: SelfContext) -> list[EntityRef]:
-    if ctx.kind != "event" or ctx.ref is None:
+    if ctx.kind != v.EVENT or ctx.ref is None:
         return []
     if clause.sentence.bullet and not names_event(ctx, [t.text for t in clause.sentence_tokens]):
         return []
@@ -133,21 +132,21 @@ def _classify_role(role: str, prep: str | None) -> str | None:
     works_at); ``None`` for board seats, which say nothing reliable about employment or investment."""
     words = role.split()
     if any(w.startswith(("founder", "co-founder", "cofounder")) for w in words):
-        relationship = "founded"
+        relationship = v.FOUNDED
     elif any(w.startswith(("advisor", "adviser", "advisory")) for w in words):
-        relationship = "advises"
+        relationship = v.ADVISES
     elif any(w in ("investor", "investors", "backer", "angel", "lp") for w in words):
-        relationship = "invested_in"
+        relationship = v.INVESTED_IN
     elif any(w in _BOARD_WORDS for w in words):
         return None
     elif any(w in ("student", "graduate", "alumnus", "alumna") for w in words):
-        relationship = "attended"
+        relationship = v.ATTENDED
     elif words and words[-1] in ("partner", "partners") and prep in ("of", "with", "to"):
-        relationship = "partner_of"  # "a design partner of Globex", unlike "a partner at Sequoia"
+        relationship = v.PARTNER_OF  # "a design partner of Globex", unlike "a partner at Sequoia"
     else:
-        relationship = "works_at"
+        relationship = v.WORKS_AT
     # "an engineer in Austin" / "an engineer to the board" state no employment
-    allowed = {"in": ("invested_in",), "to": ("advises", "partner_of"), "behind": ("founded",)}
+    allowed = {"in": (v.INVESTED_IN,), "to": (v.ADVISES, v.PARTNER_OF), "behind": (v.FOUNDED,)}
     if prep in allowed and relationship not in allowed[prep]:
         return None
     return relationship
@@ -172,9 +171,9 @@ def _relationship(
         return pattern.relationship, ()
     role = match.group("role") if "role" in match.re.groupindex else None
     if not role:
-        return "works_at", ()  # "X joined Acme", "Acme hired X"
+        return v.WORKS_AT, ()  # "X joined Acme", "Acme hired X"
     relationship = _classify_role(role, match.groupdict().get("prep"))
-    if relationship in ("works_at", "advises"):
+    if relationship in (v.WORKS_AT, v.ADVISES):
         return relationship, (("position", _surface(clause, match, "role")),)
     return relationship, ()
 
@@ -190,7 +189,7 @@ def _subjects(
             return []
         subjects = _trim_subjects(subjects, clause, match)
     if pattern.subject == "self_person":
-        return [ctx.ref] if ctx.kind == "person" and ctx.ref is not None else []
+        return [ctx.ref] if ctx.kind == v.PERSON and ctx.ref is not None else []
     if pattern.subject == "owner":
         return _owner(clause, ctx, [], relationship)
     return subjects
@@ -226,12 +225,12 @@ def links_from_match(pattern: Pattern, match: re.Match[str], clause: Clause, ctx
     objects = _objects(pattern, match, clause, ctx, subjects, relationship)
     hired = match.groupdict().get("h")
     if hired:  # "Acme hired X (as CTO)": X works at Acme -- only when Acme is known to be an organisation
-        if any(s.kind == "person" or (s.kind == "unknown" and s != ctx.ref) for s in subjects):
+        if any(s.kind == v.PERSON or (s.kind == v.UNKNOWN and s != ctx.ref) for s in subjects):
             return []
         subjects, objects = _resolve(hired, clause, ctx), subjects
     if pattern.object == "event":  # only people attend; a one-word name is too ambiguous to count
-        subjects = [s for s in subjects if s.kind == "person" or (s.kind == "unknown" and len(s.norm.split()) >= 2)]
-    if relationship in ("works_at", "acquired") and any(o.kind == "person" for o in objects):
+        subjects = [s for s in subjects if s.kind == v.PERSON or (s.kind == v.UNKNOWN and len(s.norm.split()) >= 2)]
+    if relationship in (v.WORKS_AT, v.ACQUIRED) and any(o.kind == v.PERSON for o in objects):
         return []  # "joined Bob for dinner", "acquired Alice" are not employment / acquisitions
     span = (
         clause.part_spans[_part_index(clause, match.start())][0],
@@ -253,11 +252,10 @@ def links_from_match(pattern: Pattern, match: re.Match[str], clause: Clause, ctx
 
 
 def _refine(entity: EntityRef, relationship: str, *, is_subject: bool) -> EntityRef:
-    """Fill an unknown kind from the role the entity plays (a founder is a person, an employer a company)."""
-    if entity.kind != "unknown":
+    """Fill an unknown kind from the role the entity plays (a founder is a person, an employer a company): the
+    vocabulary's ``refine_subject`` / ``refine_object``."""
+    if entity.kind != v.UNKNOWN:
         return entity
-    if is_subject and relationship in _SUBJECT_PERSON_RELATIONSHIPS:
-        return dataclasses.replace(entity, kind="person")
-    if not is_subject and relationship in _OBJECT_COMPANY_RELATIONSHIPS:
-        return dataclasses.replace(entity, kind="company")
-    return entity
+    spec = v.BY_VALUE[relationship]
+    kind = spec.refine_subject if is_subject else spec.refine_object
+    return dataclasses.replace(entity, kind=kind) if kind else entity

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graph import vocabulary as v
 from graph.extraction.entities import guess_kind
 from graph.extraction.lexicon import COMPANY_SUFFIXES, EVENT_NAME_RE, FUNCTION_WORDS, ORG_NOUNS, PERSON_NOUNS
 from graph.extraction.normalize import normalize_entity_name
@@ -51,17 +52,17 @@ def self_context(text: str, self_name: str | None) -> SelfContext:
     if not norm:
         return SelfContext()
     kind = _guess_self_kind(text, name, tagline)
-    entity_kind = {"person": "person", "org": "company"}.get(kind or "", guess_kind(name, None))
+    entity_kind = {v.PERSON: v.PERSON, v.ORG: v.COMPANY}.get(kind or "", guess_kind(name, None))
     words: frozenset[str] = frozenset()
     parts = norm.split()
-    if kind == "person" and len(parts) >= 2:
+    if kind == v.PERSON and len(parts) >= 2:
         words = frozenset({parts[0], parts[-1]}) - FUNCTION_WORDS
     aliases: frozenset[str] = frozenset()
-    if kind == "org" and len(parts) >= 2 and parts[-1] in COMPANY_SUFFIXES:
+    if kind == v.ORG and len(parts) >= 2 and parts[-1] in COMPANY_SUFFIXES:
         aliases = frozenset({" ".join(parts[:-1])})  # a company is called by its name without the suffix
     name_words = frozenset(re.findall(r"[a-z0-9]+", name.casefold()))
     first_sentence = text[: min(400, (text.find(". ") + 1) or 400)]
-    investor = kind == "org" and (
+    investor = kind == v.ORG and (
         _INVESTOR_NAME_RE.search(f"{name} {tagline}") is not None
         or _INVESTOR_TEXT_RE.search(first_sentence) is not None
     )
@@ -92,9 +93,9 @@ def _kind_from_words(words: list[str]) -> str | None:
     for word in reversed(words):
         for form in (word, word[:-1] if word.endswith("s") else word):
             if form in ORG_NOUNS:
-                return "org"
+                return v.ORG
             if form in PERSON_NOUNS:
-                return "person"
+                return v.PERSON
     return None
 
 
@@ -102,7 +103,7 @@ def _guess_self_kind(text: str, name: str, tagline: str = "") -> str | None:
     """ "event" for meeting-like titles; else what the text's first self-description (or the title's tagline)
     says the entity is; else "org" for a name with a company suffix."""
     if EVENT_NAME_RE.search(name):
-        return "event"
+        return v.EVENT
     description = re.compile(
         re.escape(name) + r"\]?(?:\([^()\s]{1,300}\))?(?:'s|’s)? (?:is|was|has been|remains) "
         r"(?:a|an|the|one of the) ([^.;\n]{1,160})",
@@ -122,7 +123,7 @@ def _guess_self_kind(text: str, name: str, tagline: str = "") -> str | None:
     kind = _kind_from_words(re.findall(r"[a-z][a-z'-]*", tagline.casefold()))
     if kind is not None:
         return kind
-    return "org" if guess_kind(name, None) == "company" else None
+    return v.ORG if guess_kind(name, None) == v.COMPANY else None
 
 
 def names_event(ctx: SelfContext, texts: list[str]) -> bool:

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-RELATIONSHIPS: tuple[str, ...] = (
-    "founded",
-    "invested_in",
-    "advises",
-    "partner_of",
-    "competitor_of",
-    "attended",
-    "works_at",
-    "acquired",
-    "reports_to",
-    "mentioned",
-)
-TYPED_RELATIONSHIPS: tuple[str, ...] = RELATIONSHIPS[:-1]
-#: Relationships that read the same both ways ("A partners with B" = "B partners with A"): graph reads, the
-#: relational walk and the answers match them on either side.
-SYMMETRIC_RELATIONSHIPS: frozenset[str] = frozenset({"partner_of", "competitor_of"})
-ENTITY_KINDS: tuple[str, ...] = ("person", "company", "org", "product", "place", "unknown")
+from graph import vocabulary
+
+#: What an extracted link can state, and what an entity can be: views of :mod:`graph.vocabulary`.
+RELATIONSHIPS: tuple[str, ...] = vocabulary.EXTRACTED_RELATIONSHIPS
+TYPED_RELATIONSHIPS: tuple[str, ...] = vocabulary.TYPED_RELATIONSHIPS
+SYMMETRIC_RELATIONSHIPS: frozenset[str] = vocabulary.SYMMETRIC_RELATIONSHIPS
+ENTITY_KINDS: tuple[str, ...] = vocabulary.ENTITY_KIND_VALUES
 
 
 @dataclass(frozen=True)

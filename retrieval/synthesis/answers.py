@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from graph import vocabulary
 from graph.extraction import SYMMETRIC_RELATIONSHIPS
 from retrieval.relational_query import ABOUT, INBOUND, RelationalQuery
 from retrieval.synthesis.types import Answer, Edge, SourceRow, SynthesisLLM
@@ -30,40 +31,12 @@ _SOURCE_CHARS = 2000  # per source in the prompt: bounds the prompt whatever the
 
 # --- zero-LLM relational sentences ----------------------------------------------------------------------------
 
-_INBOUND_TEMPLATES = {
-    "founded": "{anchor} was founded by {items}.",
-    "invested_in": "Investors in {anchor}: {items}.",
-    "works_at": "People at {anchor}: {items}.",
-    "advises": "{anchor} is advised by {items}.",
-    "attended": "{anchor} was attended by {items}.",
-    "partner_of": "{anchor} partners with {items}.",
-    "competitor_of": "{anchor} competes with {items}.",
-    "acquired": "{anchor} was acquired by {items}.",
-    "reports_to": "Reporting to {anchor}: {items}.",
-}
-_OUTBOUND_TEMPLATES = {
-    "founded": "{anchor} founded {items}.",
-    "invested_in": "{anchor} invested in {items}.",
-    "works_at": "{anchor} works at {items}.",
-    "advises": "{anchor} advises {items}.",
-    "attended": "{anchor} attended {items}.",
-    "partner_of": "{anchor} partners with {items}.",
-    "competitor_of": "{anchor} competes with {items}.",
-    "acquired": "{anchor} acquired {items}.",
-    "reports_to": "{anchor} reports to {items}.",
-}
+# The answer sentences and verb phrases of every typed relationship come from the graph's vocabulary.
+_TYPED = [r for r in vocabulary.RELATIONSHIPS if r.typed]
+_INBOUND_TEMPLATES = {r.value: r.inbound for r in _TYPED}
+_OUTBOUND_TEMPLATES = {r.value: r.outbound for r in _TYPED}
 # Verb phrases for "about" facts: "<subject> <verb> <object>".
-_VERBS = {
-    "founded": "founded",
-    "invested_in": "invested in",
-    "works_at": "works at",
-    "advises": "advises",
-    "attended": "attended",
-    "partner_of": "partners with",
-    "competitor_of": "competes with",
-    "acquired": "acquired",
-    "reports_to": "reports to",
-}
+_VERBS = {r.value: r.verb for r in _TYPED}
 # Either side of these edges is "the other party", so both orientations answer a question.
 _NAME_WORD_RE = re.compile(r"\w+")
 
@@ -355,17 +328,7 @@ def synthesize(
 
 # --- path answers (2–3 hops) ------------------------------------------------------------------------------------
 
-_INBOUND_PHRASES = {
-    "founded": "founded by",
-    "invested_in": "backed by",
-    "works_at": "with staff",
-    "advises": "advised by",
-    "attended": "attended by",
-    "partner_of": "partnering with",
-    "competitor_of": "competing with",
-    "acquired": "acquired by",
-    "reports_to": "managing",
-}
+_INBOUND_PHRASES = {r.value: r.inbound_phrase for r in _TYPED}
 PATH_LISTED = 5  # names shown per intermediate step
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graph import vocabulary as v
 from graph.extraction.patterns.fragments import (
     AUX,
     ENT,
@@ -23,14 +24,14 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "invested",
         "invest",
-        "invested_in",
+        v.INVESTED_IN,
         rf"{SUBJ} {AUX}(?:invested|invests|reinvested|invest)(?: \$)?(?: {WORD}){{0,3}}? in {OBJ}",
         0.9,
     ),
     p(
         "backed",
         "back|fund|financ|bankroll",
-        "invested_in",
+        v.INVESTED_IN,
         rf"{SUBJ} {AUX}(?:backed|backs|funded|funds|financed|bankrolled) {OBJ}"
         rf"(?! (?:shares|stock))",
         0.8,
@@ -38,7 +39,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "backed_by",
         " by ",
-        "invested_in",
+        v.INVESTED_IN,
         rf"{OBJ_ONE_D}(?: ,)?(?: which| that)?(?: (?:is|was|are|were|has been|had been|"
         rf"being))?(?: {WORD})? (?:backed|funded|financed) by {SUBJ_LIST}",
         0.85,
@@ -46,7 +47,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "led_round_in",
         "led|lead|anchor|head|closed",
-        "invested_in",
+        v.INVESTED_IN,
         rf"{SUBJ} {AUX}{LEAD_VERB}(?: (?:the|a|an|its|their))?(?: {ENT} 's)?(?: \$)?"
         rf"(?: {WORD}){{0,4}}? {ROUND} (?:for|in|into|of|at) {OBJ}",
         0.85,
@@ -54,7 +55,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "self_led_round_in",
         "le|particip|join",
-        "invested_in",
+        v.INVESTED_IN,
         rf"^(?:co-)?(?:{LEAD_VERB}|participated in|participates in|joined)"
         rf"(?: (?:the|a|an))?"
         rf"(?: \$)?(?: {WORD}){{0,4}}? {ROUND} (?:for|in|into|of|at) {OBJ}",
@@ -65,7 +66,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "led_possessive_round",
         "led|lead",
-        "invested_in",
+        v.INVESTED_IN,
         rf"{SUBJ} {AUX}(?:led|leads|co-led|co-leads)(?: the)? {OBJ_ONE}(?: 's)?"
         rf"(?: {WORD}){{0,3}}? {ROUND}{NOT_ROUND_OF}",
         0.85,
@@ -73,7 +74,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "self_led_possessive_round",
         "led|lead",
-        "invested_in",
+        v.INVESTED_IN,
         rf"^(?:led|leads|co-led|co-leads)(?: the)? {OBJ_ONE}(?: 's)?"
         rf"(?: {WORD}){{0,3}}? {ROUND}{NOT_ROUND_OF}",
         0.8,
@@ -83,7 +84,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "led_round",
         "led|lead|anchor|head",
-        "invested_in",
+        v.INVESTED_IN,
         rf"{SUBJ} {AUX}(?:(?:commits|committed|agreed) to )?(?:led|leads|co-led|co-leads|"
         rf"lead|leading|co-leading|anchored|headed)(?: (?:the|a|an|its|their))?(?: \$)?(?: {WORD}){{0,3}}? "
         rf"(?:round|raise|financing|investment){NOT_ROUND_OF}",
@@ -93,7 +94,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "round_led_by",
         " by ",
-        "invested_in",
+        v.INVESTED_IN,
         rf"{ROUND}(?: {WORD}){{0,3}}?(?: ,)? (?:was |is )?(?:led|co-led|anchored) by {SUBJ_LIST}",
         0.8,
         object="owner",
@@ -101,7 +102,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "participation_from",
         "participation",
-        "invested_in",
+        v.INVESTED_IN,
         rf"participation (?:from|by) {SUBJ_LIST}",
         0.8,
         object="owner",
@@ -109,7 +110,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "with_participating",
         "with ",
-        "invested_in",
+        v.INVESTED_IN,
         rf"with {SUBJ_LIST} (?:participating|leading|co-leading|investing|"
         rf"as (?:the )?(?:lead|co-lead|anchor)(?: {WORD}){{0,2}}? investors?)",
         0.8,
@@ -118,7 +119,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "investors_including",
         "investor|backer|syndicate|funder|angels|cap table",
-        "invested_in",
+        v.INVESTED_IN,
         rf"(?:(?P<o>{ENT}) 's )?(?:investors?|backers|investor group|"
         rf"investor base|syndicate|funders|angels|cap table)(?: ,)?(?: which| who| that)? "
         rf"(?:include|includes|"
@@ -129,7 +130,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "funding_from",
         " from ",
-        "invested_in",
+        v.INVESTED_IN,
         rf"(?:funding|capital|backing|money|investment)(?: for (?:the company|{ENT}))?"
         rf" (?:came|comes) from {SUBJ_LIST}",
         0.8,
@@ -138,7 +139,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "raised_from",
         " from ",
-        "invested_in",
+        v.INVESTED_IN,
         rf"(?:raised|raises|raising|closed|closes|secured|secures)(?: {WORD}){{0,5}}? "
         rf"(?:round|funding|capital|financing|investment|money|seed|\$)(?: {WORD}){{0,4}}? from {SUBJ_LIST}",
         0.8,
@@ -147,7 +148,7 @@ FUNDING: tuple[Pattern, ...] = (
     p(
         "participated",
         "particip|took part|join",
-        "invested_in",
+        v.INVESTED_IN,
         rf"{SUBJ} {AUX}(?:participated in|participates in|took part in|joins|joined)"
         rf"(?: (?:the|a|an|its|their))?(?: {WORD}){{0,3}}? (?:round|raise|financing|extension)"
         rf"{NOT_ROUND_OF}",

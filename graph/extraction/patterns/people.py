@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graph import vocabulary as v
 from graph.extraction.patterns.fragments import (
     ADVERBS,
     AUX,
@@ -29,18 +30,18 @@ from graph.extraction.patterns.fragments import (
 
 PEOPLE: tuple[Pattern, ...] = (
     # --- founded -------------------------------------------------------------------------------------------
-    p("founded", "found", "founded", rf"{SUBJ} {AUX}{FOUNDED_ACTIVE} {OBJ}", 0.9),
+    p("founded", "found", v.FOUNDED, rf"{SUBJ} {AUX}{FOUNDED_ACTIVE} {OBJ}", 0.9),
     p(
         "started",
         "start|incorporat|establish",
-        "founded",
+        v.FOUNDED,
         rf"{SUBJ} {AUX}{FOUNDED_WEAK} {OBJ}{NAME_ENDS}",
         0.8,
     ),
     p(
         "founded_by",
         " by ",
-        "founded",
+        v.FOUNDED,
         rf"{OBJ_ONE_D}(?: ,)?(?: which| that)?(?: (?:is|was|are|were|has been|had been|being)"
         rf"(?: (?:a|an|the|one of the)(?: {WORD}){{0,8}}?)?)?"
         rf"(?: originally| first| jointly| officially| formally)?"
@@ -50,7 +51,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "founded_by_bare",
         " by ",
-        "founded",
+        v.FOUNDED,
         rf"^(?:(?:the )?(?:company|startup|firm|business) )?(?:was )?{FOUNDED_PASSIVE}"
         rf"(?: {PP}){{0,2}} by {FOUNDER_NOUN}?{SUBJ_LIST}",
         0.8,
@@ -60,7 +61,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "self_founded",
         "found|start|incorporat|establish",
-        "founded",
+        v.FOUNDED,
         rf"^(?:{FOUNDED_ACTIVE}|{FOUNDED_WEAK}|officially {FOUNDED_WEAK}) {OBJ}{NAME_ENDS}",
         0.75,
         subject="self_person",
@@ -69,7 +70,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "founder_compound",
         "founder",
-        "founded",
+        v.FOUNDED,
         rf"(?P<o>{ENT}) (?:'s )?(?:co-founders?|cofounders?|founders?) (?:, )?{SUBJ_LIST}",
         0.85,
     ),
@@ -136,7 +137,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "works",
         "work",
-        "works_at",
+        v.WORKS_AT,
         rf"{SUBJ} {AUX}(?:works|worked|working|work) (?:full-time |part-time )?(?:at|for) {OBJ}",
         0.85,
     ),
@@ -149,11 +150,11 @@ PEOPLE: tuple[Pattern, ...] = (
         0.75,
     ),
     # --- advises -------------------------------------------------------------------------------------------
-    p("advises", "advis", "advises", rf"{SUBJ} {AUX}(?:advises|advised|advising|advise) {OBJ}", 0.85),
+    p("advises", "advis", v.ADVISES, rf"{SUBJ} {AUX}(?:advises|advised|advising|advise) {OBJ}", 0.85),
     p(
         "self_advises",
         "advis",
-        "advises",
+        v.ADVISES,
         rf"^(?:{WORD} ){{0,2}}?(?:advises|advised|advising) {OBJ}",
         0.75,
         subject="self_person",
@@ -162,7 +163,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "advice_from",
         " from ",
-        "advises",
+        v.ADVISES,
         rf"(?:advisory support|advice|guidance|mentorship) (?:comes|came) from {SUBJ_LIST}",
         0.75,
         object="owner",
@@ -170,7 +171,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "advisory_board_includes",
         "advis",
-        "advises",
+        v.ADVISES,
         rf"(?:(?P<o>{ENT}) 's )?(?:advisory board|advisors|advisers)"
         rf"(?: {WORD}){{0,2}}? (?:includes|included|including|features|comprises|consists of|:|with) "
         rf"{SUBJ_LIST}",
@@ -180,7 +181,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "joins_advisory_board",
         "advis",
-        "advises",
+        v.ADVISES,
         rf"{SUBJ} {AUX}(?:joined|joins|sits on|sat on|serves on|served on)"
         rf"(?: (?:the|its|their))?(?: (?P<o>{ENT})(?: 's)?)? advisory board(?! (?:of|at|for) <E)",
         0.8,
@@ -189,7 +190,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "self_joins_advisory_board",
         "advis",
-        "advises",
+        v.ADVISES,
         rf"^(?:joined|joins|sits on|serves on)(?: the)? {OBJ_ONE}(?: 's)? "
         rf"advisory board",
         0.75,
@@ -199,7 +200,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "advisory_role",
         "advis",
-        "advises",
+        v.ADVISES,
         rf"{SUBJ}(?: {WORD}| ,){{0,12}}? (?:advisory|advising) (?:role|roles|position|"
         rf"positions|engagement|engagements|relationship|relationships|contract|agreement|capacity|seat|"
         rf"work) "
@@ -209,7 +210,7 @@ PEOPLE: tuple[Pattern, ...] = (
     p(
         "self_advisory_role",
         "advis",
-        "advises",
+        v.ADVISES,
         rf"^(?:{WORD} ){{0,4}}?(?:advisory|advising) (?:role|roles|position|"
         rf"engagement|relationship|contract|agreement|capacity|seat|work) (?:at|with|for|to) {OBJ}",
         0.75,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graph import vocabulary as v
 from graph.extraction.patterns.fragments import (
     AUX,
     ENT,
@@ -23,7 +24,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "partnered",
         "partner|team",
-        "partner_of",
+        v.PARTNER_OF,
         rf"{SUBJ} {AUX}(?:partnered|partners|partnering|teamed up|teams up|teaming up) "
         rf"with {OBJ}",
         0.85,
@@ -31,7 +32,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "partnership_with",
         "partnership",
-        "partner_of",
+        v.PARTNER_OF,
         rf"{SUBJ} {AUX}(?:signed|announced|announces|formed|entered|struck|inked|"
         rf"launched|expanded|signs|forms|enters)(?: into)? (?:a |an |the |its |their )?(?:{WORD} ){{0,3}}?"
         rf"partnership with {OBJ}",
@@ -40,7 +41,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "self_partnership",
         "partnership",
-        "partner_of",
+        v.PARTNER_OF,
         rf"^(?:partnered with|(?:signed|announced|formed|entered|struck|inked)"
         rf"(?: into)? (?:a |an |the )?(?:{WORD} ){{0,3}}?partnership with) {OBJ}",
         0.75,
@@ -50,16 +51,16 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "competes",
         "compet",
-        "competitor_of",
+        v.COMPETITOR_OF,
         rf"{SUBJ} {AUX}(?:competes|competed|competing|compete) (?:directly |head-on )?"
         rf"(?:with|against) {OBJ}",
         0.85,
     ),
-    p("rivals", "rival", "competitor_of", rf"{SUBJ} {AUX}(?:rivals|rivaled|rivalled) {OBJ}", 0.8),
+    p("rivals", "rival", v.COMPETITOR_OF, rf"{SUBJ} {AUX}(?:rivals|rivaled|rivalled) {OBJ}", 0.8),
     p(
         "competitor_of",
         "competitor|rival",
-        "competitor_of",
+        v.COMPETITOR_OF,
         rf"{SUBJ} (?:is|was|remains) (?:a |an |the )?(?:{WORD} ){{0,2}}?"
         rf"(?:competitor|rival) (?:of|to) {OBJ}",
         0.85,
@@ -67,7 +68,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "acquired",
         "acqui|bought|buy|purchas|snapped",
-        "acquired",
+        v.ACQUIRED,
         rf"{SUBJ} {AUX}(?:acquired|acquires|acquire|bought|buys|purchased|purchases|"
         rf"snapped up) {OBJ}(?! (?:shares|stock|stake|a stake))",
         0.9,
@@ -75,24 +76,24 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "acquired_by",
         " by ",
-        "acquired",
+        v.ACQUIRED,
         rf"{OBJ_ONE_D}(?: ,)?(?: which| that)?(?: (?:was|were|is|has been|had been|got|"
         rf"being))?(?: {WORD})? (?:acquired|bought|purchased|acquihired|acqui-hired) by {SUBJ_LIST}",
         0.9,
     ),
-    p("acquisition_of", "acquisition", "acquired", rf"(?P<s>{ENT}) 's acquisition of {OBJ_ONE}", 0.85),
-    p("acquisition_by", "acquisition", "acquired", rf"acquisition of {OBJ_ONE} by (?P<s>{ENT})", 0.85),
+    p("acquisition_of", "acquisition", v.ACQUIRED, rf"(?P<s>{ENT}) 's acquisition of {OBJ_ONE}", 0.85),
+    p("acquisition_by", "acquisition", v.ACQUIRED, rf"acquisition of {OBJ_ONE} by (?P<s>{ENT})", 0.85),
     p(
         "reports_to",
         "report",
-        "reports_to",
+        v.REPORTS_TO,
         rf"{SUBJ} {AUX}(?:reports|reported|reporting) (?:directly )?to {OBJ}",
         0.85,
     ),
     p(
         "reporting_to",
         "report",
-        "reports_to",
+        v.REPORTS_TO,
         rf"^(?P<s>{ENT})(?: {WORD}| {ENT}| ,){{0,12}}? , reporting (?:directly )?to "
         rf"(?P<o>{ENT})",
         0.75,
@@ -101,7 +102,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "attended",
         "attend|stud|graduat|educated|dropped out|enrolled",
-        "attended",
+        v.ATTENDED,
         rf"{SUBJ} {AUX}(?:attended|attends|attending|studied at|studies at|graduated from|"
         rf"graduates from|was educated at|dropped out of|enrolled at|enrolled in) {OBJ}",
         0.85,
@@ -109,7 +110,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "attended_event",
         "",
-        "attended",
+        v.ATTENDED,
         rf"{SUBJ_LIST}{PAREN}(?: from (?:the )?(?:{ENT}|{WORD})(?: team)?)? {AUX}{PARTICIPATION}",
         0.7,
         object="event",
@@ -117,7 +118,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "attendees_include",
         "attendee|participant|room|present|panel|audience|guest|member",
-        "attended",
+        v.ATTENDED,
         rf"(?:attendees|participants|attendee list|the room|those present|"
         rf"present|panel|audience|guests|board members present|members present)(?: {WORD}){{0,2}}? "
         rf"(?:included|"
@@ -128,7 +129,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "in_attendance",
         "with ",
-        "attended",
+        v.ATTENDED,
         rf"with {SUBJ_LIST} (?:in attendance|present|attending|participating)",
         0.75,
         object="event",
@@ -136,7 +137,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "were_present",
         "present|attendance|there",
-        "attended",
+        v.ATTENDED,
         rf"{SUBJ_LIST} (?:were|was)(?: also| both| all){{0,2}} (?:present|in attendance|"
         rf"there)",
         0.75,
@@ -145,7 +146,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "led_alongside",
         "alongside",
-        "attended",
+        v.ATTENDED,
         rf"(?:leading|led|presenting|presented|running|ran|chairing|chaired) (?:the )?"
         rf"(?:{WORD} ){{0,2}}?(?:presentation|session|pitch|evaluation|discussion|meeting|demo|q&a|call|"
         rf"review)"
@@ -156,7 +157,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "with_leading",
         "with ",
-        "attended",
+        v.ATTENDED,
         rf"with {SUBJ_LIST} (?:leading|presenting|chairing|running|moderating|hosting) "
         rf"(?:the )?(?:{WORD} ){{0,2}}?(?:presentation|session|pitch|evaluation|discussion|meeting|demo|q&a|"
         rf"call|"
@@ -167,7 +168,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "led_by_event",
         " by ",
-        "attended",
+        v.ATTENDED,
         rf"(?:discussion|session|presentation|meeting|pitch|demo|q&a|call|conversation|"
         rf"review) (?:was )?(?:led|chaired|hosted|facilitated|moderated|run|presented) by {SUBJ_LIST}",
         0.75,
@@ -176,12 +177,12 @@ RELATIONS: tuple[Pattern, ...] = (
     p(
         "exchange_involved",
         "involved|with ",
-        "attended",
+        v.ATTENDED,
         rf"(?:exchange|discussion|conversation|debate|q&a) (?:involved|with) "
         rf"{SUBJ_LIST}",
         0.7,
         object="event",
     ),
-    p("event_between", "between", "attended", rf"{EVENT_NOUN} between {SUBJ_LIST}", 0.75, object="event"),
-    p("joined_by", "joined by", "attended", rf"joined by {SUBJ_LIST}", 0.7, object="event"),
+    p("event_between", "between", v.ATTENDED, rf"{EVENT_NOUN} between {SUBJ_LIST}", 0.75, object="event"),
+    p("joined_by", "joined by", v.ATTENDED, rf"joined by {SUBJ_LIST}", 0.7, object="event"),
 )

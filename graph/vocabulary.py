@@ -1,0 +1,354 @@
+"""The knowledge graph's vocabulary: every relationship and every entity kind, defined once.
+
+Each relationship carries what the rest of the project needs to know about it -- its label and colour (the graph
+page), who can be its subject and object (the query planner's signatures, the extractor's kind refinement),
+whether it reads the same both ways, the sentences that answer a question about it in either direction, and the
+question words that ask for it with their roles. The extractor's lists, the planner's lexicon, the answer
+templates, the model's ``choices`` and ``CheckConstraint`` and the graph page's legend all derive from here, so a
+new relationship is one entry below plus the extraction patterns that state it.
+
+Pure: no Django, no database (the model and the pure cores import it alike).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+# --- entity kinds -------------------------------------------------------------------------------------------------
+
+PERSON = "person"
+COMPANY = "company"
+ORG = "org"
+PRODUCT = "product"
+PLACE = "place"
+EVENT = "event"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class EntityKind:
+    """One kind of entity. ``members`` is the relationship a generic membership question means for an entity of
+    this kind ("who is part of <meeting>" asks who attended it, "people at <company>" who works there);
+    ``members_by_default``: a question naming such an entity without any cue asks for its members (an event has
+    one kind of typed edge, so "who was at <meeting>" walks its attendance)."""
+
+    value: str
+    label: str
+    colour: str
+    members: str | None = None
+    members_by_default: bool = False
+
+
+# --- relationships ------------------------------------------------------------------------------------------------
+
+FOUNDED = "founded"
+INVESTED_IN = "invested_in"
+WORKS_AT = "works_at"
+ADVISES = "advises"
+ATTENDED = "attended"
+PARTNER_OF = "partner_of"
+COMPETITOR_OF = "competitor_of"
+ACQUIRED = "acquired"
+REPORTS_TO = "reports_to"
+MENTIONED = "mentioned"  # a bare mention of the subject in a memory (no object)
+ABOUT = "about"  # the memory is about the subject (its title names it; no object)
+
+# The roles a question word plays for its relationship (retrieval.relational_query reads them):
+VERB = "verb"  # "who backed X", "what did X back": the words around it give the direction
+AGENT = "agent"  # a noun naming the edge's subjects: "investors", "founders", "attendees"
+PATIENT = "patient"  # a noun naming the edge's objects: "portfolio", "employer"
+INVERSE_VERB = "inverse_verb"  # a verb stating the edge backwards: "X manages Y" is "Y reports to X"
+WEAK_VERB = "weak_verb"  # signals the relationship only when its entity can take it ("go to <meeting>")
+CUE_ROLES = (VERB, AGENT, PATIENT, INVERSE_VERB, WEAK_VERB)
+
+ANY_KIND: frozenset[str] = frozenset()  # a signature side that accepts every kind
+
+
+@dataclass(frozen=True)
+class Relationship:
+    """One relationship ``subject --value--> object``.
+
+    ``subjects`` / ``objects``: the kinds each side can have (empty: any); an entity of an unknown kind fits
+    either side. ``refine_subject`` / ``refine_object``: the kind an end of unknown kind is given by playing that
+    side (a founder is a person, what is founded a company). ``inbound`` answers "who <verb> {anchor}" and
+    ``outbound`` "what did {anchor} <verb>" (``{items}`` is the cited list); ``verb`` states one edge ("A founded
+    B"), ``inbound_phrase`` one hop walked backwards in a path ("founded by"). ``cues``: the question words
+    asking for it, by role (:data:`CUE_ROLES`). ``also_follow``: relationships a question about this one also
+    walks (a founder works at the company they founded). Untyped relationships (``mentioned``, ``about``) have no
+    object and are never asked for by a cue.
+    """
+
+    value: str
+    label: str
+    colour: str
+    subjects: frozenset[str] = ANY_KIND
+    objects: frozenset[str] = ANY_KIND
+    symmetric: bool = False
+    inbound: str = ""
+    outbound: str = ""
+    verb: str = ""
+    inbound_phrase: str = ""
+    cues: Mapping[str, str] = field(default_factory=dict)
+    refine_subject: str | None = None
+    refine_object: str | None = None
+    also_follow: tuple[str, ...] = ()
+    typed: bool = True
+
+    @property
+    def needs_object(self) -> bool:
+        return self.typed
+
+
+_PEOPLE = frozenset({PERSON})
+_ORGS = frozenset({COMPANY, ORG})
+_PARTIES = frozenset({PERSON, COMPANY, ORG})
+
+ENTITY_KINDS: tuple[EntityKind, ...] = (
+    EntityKind(PERSON, "Person", "#2f6fb5"),
+    EntityKind(COMPANY, "Company", "#c0392b", members=WORKS_AT),
+    EntityKind(ORG, "Organisation", "#8e44ad", members=WORKS_AT),
+    EntityKind(PRODUCT, "Product", "#d68910"),
+    EntityKind(PLACE, "Place", "#16a085"),
+    EntityKind(EVENT, "Event", "#6d4c41", members=ATTENDED, members_by_default=True),
+    EntityKind(UNKNOWN, "Unknown", "#7f8c8d"),
+)
+
+RELATIONSHIPS: tuple[Relationship, ...] = (
+    Relationship(
+        FOUNDED,
+        "founded",
+        "#e67e22",
+        subjects=_PEOPLE,
+        objects=_ORGS,
+        inbound="{anchor} was founded by {items}.",
+        outbound="{anchor} founded {items}.",
+        verb="founded",
+        inbound_phrase="founded by",
+        cues={
+            VERB: "found founds founded founding cofound cofounds cofounded cofounding co-found co-founded start "
+            "starts started starting establish establishes established create creates created launch launches "
+            "launched incorporate incorporated",
+            AGENT: "founder founders cofounder cofounders co-founder co-founders creator creators",
+        },
+        refine_subject=PERSON,
+        refine_object=COMPANY,
+    ),
+    Relationship(
+        INVESTED_IN,
+        "invested in",
+        "#27ae60",
+        subjects=_PARTIES,
+        objects=_ORGS,
+        inbound="Investors in {anchor}: {items}.",
+        outbound="{anchor} invested in {items}.",
+        verb="invested in",
+        inbound_phrase="backed by",
+        cues={
+            VERB: "invest invests invested investing back backs backed backing fund funds funded funding finance "
+            "finances financed financing bankroll bankrolled bankrolls stake stakes sponsor sponsored sponsors "
+            "money equity capital",
+            AGENT: "investor investors backer backers funder funders financier financiers shareholder shareholders "
+            "stakeholder stakeholders angel angels vc vcs",
+            PATIENT: "portfolio portfolios investments holdings",
+        },
+        refine_object=COMPANY,
+    ),
+    Relationship(
+        ADVISES,
+        "advises",
+        "#2980b9",
+        subjects=_PEOPLE,
+        objects=_ORGS | _PEOPLE,
+        inbound="{anchor} is advised by {items}.",
+        outbound="{anchor} advises {items}.",
+        verb="advises",
+        inbound_phrase="advised by",
+        cues={
+            VERB: "advise advises advised advising counsel counsels counselled counseled mentor mentors mentored "
+            "mentoring consult consults consulted advice guidance guide guides guided coach coaches coached "
+            "coaching mentorship",
+            AGENT: "advisor advisors adviser advisers advisory counselor counselors consultant consultants",
+        },
+        refine_subject=PERSON,
+    ),
+    Relationship(
+        PARTNER_OF,
+        "partner of",
+        "#8e44ad",
+        subjects=_PARTIES,
+        objects=_PARTIES,
+        symmetric=True,
+        inbound="{anchor} partners with {items}.",
+        outbound="{anchor} partners with {items}.",
+        verb="partners with",
+        inbound_phrase="partnering with",
+        cues={VERB: "partner partners partnered partnering partnership partnerships allied"},
+    ),
+    Relationship(
+        COMPETITOR_OF,
+        "competitor of",
+        "#c0392b",
+        subjects=_ORGS,
+        objects=_ORGS,
+        symmetric=True,
+        inbound="{anchor} competes with {items}.",
+        outbound="{anchor} competes with {items}.",
+        verb="competes with",
+        inbound_phrase="competing with",
+        cues={
+            VERB: "compete competes competed competing",
+            AGENT: "competitor competitors rival rivals competition",
+        },
+    ),
+    Relationship(
+        ATTENDED,
+        "attended",
+        "#16a085",
+        subjects=_PEOPLE,
+        objects=frozenset({EVENT}),
+        inbound="{anchor} was attended by {items}.",
+        outbound="{anchor} attended {items}.",
+        verb="attended",
+        inbound_phrase="attended by",
+        cues={
+            VERB: "attend attends attended attending",
+            AGENT: "attendee attendees participant participants invitee invitees guests audience",
+            WEAK_VERB: "participate participates participated participating present room went go goes going gone "
+            "come came comes show showed shows sit sits sat invited visit visited",
+        },
+        refine_subject=PERSON,
+    ),
+    Relationship(
+        WORKS_AT,
+        "works at",
+        "#34495e",
+        subjects=_PEOPLE,
+        objects=_ORGS,
+        inbound="People at {anchor}: {items}.",
+        outbound="{anchor} works at {items}.",
+        verb="works at",
+        inbound_phrase="with staff",
+        cues={
+            VERB: "work works worked working employ employs employed employing hire hires hired hiring payroll",
+            AGENT: "employee employees staff staffer staffers worker workers personnel workforce colleague "
+            "colleagues engineer engineers",
+            PATIENT: "employer employers workplace job jobs",
+        },
+        refine_subject=PERSON,
+        refine_object=COMPANY,
+        also_follow=(FOUNDED,),
+    ),
+    Relationship(
+        ACQUIRED,
+        "acquired",
+        "#d35400",
+        subjects=_ORGS,
+        objects=_ORGS,
+        inbound="{anchor} was acquired by {items}.",
+        outbound="{anchor} acquired {items}.",
+        verb="acquired",
+        inbound_phrase="acquired by",
+        cues={
+            VERB: "acquire acquires acquired acquiring buy buys bought purchase purchased",
+            AGENT: "acquirer acquirers buyer buyers purchaser",
+            PATIENT: "acquisition acquisitions",
+        },
+        refine_object=COMPANY,
+    ),
+    Relationship(
+        REPORTS_TO,
+        "reports to",
+        "#7f8c8d",
+        subjects=_PEOPLE,
+        objects=_PEOPLE,
+        inbound="Reporting to {anchor}: {items}.",
+        outbound="{anchor} reports to {items}.",
+        verb="reports to",
+        inbound_phrase="managing",
+        cues={
+            VERB: "report reports reported reporting",
+            PATIENT: "manager managers boss bosses supervisor supervisors",
+            INVERSE_VERB: "manage manages managed managing supervise supervises supervised",
+        },
+        refine_subject=PERSON,
+    ),
+    Relationship(MENTIONED, "mentioned", "#999999", typed=False),
+    Relationship(ABOUT, "about", "#999999", typed=False),
+)
+
+# Question words that ask for "the members" of whatever they apply to, resolved by the entity's kind
+# (:attr:`EntityKind.members`): "who was part of the offsite", "people from Acme".
+MEMBERSHIP_CUES: Mapping[str, str] = {
+    VERB: "part member members join joins joined joining belong belongs involved",
+    AGENT: "people folks team",
+}
+
+# --- derived views ------------------------------------------------------------------------------------------------
+
+BY_VALUE: Mapping[str, Relationship] = {r.value: r for r in RELATIONSHIPS}
+KINDS_BY_VALUE: Mapping[str, EntityKind] = {k.value: k for k in ENTITY_KINDS}
+RELATIONSHIP_VALUES: tuple[str, ...] = tuple(r.value for r in RELATIONSHIPS)
+#: The relationships the extractor states between two entities (everything but bare mentions and "about").
+TYPED_RELATIONSHIPS: tuple[str, ...] = tuple(r.value for r in RELATIONSHIPS if r.typed)
+#: The relationships an extracted link can carry (typed ones and bare mentions; "about" is the store's).
+EXTRACTED_RELATIONSHIPS: tuple[str, ...] = (*TYPED_RELATIONSHIPS, MENTIONED)
+#: Relationships without an object.
+OBJECTLESS_RELATIONSHIPS: tuple[str, ...] = tuple(r.value for r in RELATIONSHIPS if not r.needs_object)
+#: Relationships that read the same both ways: graph reads, the relational walk and the answers match them on
+#: either side.
+SYMMETRIC_RELATIONSHIPS: frozenset[str] = frozenset(r.value for r in RELATIONSHIPS if r.symmetric)
+ENTITY_KIND_VALUES: tuple[str, ...] = tuple(k.value for k in ENTITY_KINDS)
+#: Kinds some relationship's signature names: only these decide a direction; any other kind fits either side.
+SIGNATURE_KINDS: frozenset[str] = frozenset(
+    kind for r in RELATIONSHIPS if r.typed for kind in (*r.subjects, *r.objects)
+)
+
+
+def cue_words() -> dict[str, tuple[str, str]]:
+    """Every question word -> (relationship, role); membership words map to ``member_of``."""
+    lexicon: dict[str, tuple[str, str]] = {}
+    for relationship in RELATIONSHIPS:
+        for role, words in relationship.cues.items():
+            lexicon.update((word, (relationship.value, role)) for word in words.split())
+    for role, words in MEMBERSHIP_CUES.items():
+        lexicon.update((word, (MEMBER_OF, role)) for word in words.split())
+    return lexicon
+
+
+MEMBER_OF = "member_of"  # the planner's generic membership cue, not a stored relationship
+
+
+def as_json() -> dict[str, object]:
+    """What the graph page needs to draw and label the graph (passed to it with ``json_script``)."""
+    return {
+        "relationships": {r.value: {"label": r.label, "colour": r.colour} for r in RELATIONSHIPS},
+        "kinds": {k.value: {"label": k.label, "colour": k.colour} for k in ENTITY_KINDS},
+    }
+
+
+def check(relationships: tuple[Relationship, ...], kinds: tuple[EntityKind, ...]) -> None:
+    """Raise ``ValueError`` unless the vocabulary is consistent: unique values, known kinds and roles, every typed
+    relationship with its answer sentences (run at import, so a typo fails before any table or page uses it)."""
+    kind_values = {kind.value for kind in kinds}
+    typed = {r.value for r in relationships if r.typed}
+    problems = []
+    if len({r.value for r in relationships}) != len(relationships) or len(kind_values) != len(kinds):
+        problems.append("duplicate value")
+    for relationship in relationships:
+        if not set(relationship.subjects | relationship.objects) <= kind_values:
+            problems.append(f"{relationship.value}: unknown kind in its signature")
+        if not set(relationship.cues) <= set(CUE_ROLES):
+            problems.append(f"{relationship.value}: unknown cue role")
+        if not {relationship.refine_subject, relationship.refine_object} <= {None, *kind_values}:
+            problems.append(f"{relationship.value}: unknown refined kind")
+        if not set(relationship.also_follow) <= typed:
+            problems.append(f"{relationship.value}: also_follow names an unknown relationship")
+        if relationship.typed and not (relationship.inbound and relationship.outbound and relationship.verb):
+            problems.append(f"{relationship.value}: a typed relationship needs answer sentences and a verb")
+    problems += [f"{k.value}: unknown members relationship" for k in kinds if k.members and k.members not in typed]
+    if problems:
+        raise ValueError(f"graph vocabulary: {'; '.join(problems)}")
+
+
+check(RELATIONSHIPS, ENTITY_KINDS)
