@@ -229,7 +229,7 @@ def _single_hop(b: _Builder, taken: dict[str, set[str]]) -> None:
             if kind == "job":
                 role, company = jobs[index]
                 b.companies.add(company)
-                fields = {"role": role, "company": company}
+                fields = {"role": role, "company": company, "role_a": _article(role)}
                 evidence = b.say(session, name, v.JOB_STATEMENTS, fields)
                 b.ask(_Pending("single-hop", "employer", name, v.EMPLOYER_FRAMES, fields, evidence, answer=company))
                 b.ask(_Pending("single-hop", "occupation", name, v.ROLE_FRAMES, fields, evidence, answer=role))
@@ -295,8 +295,9 @@ def _temporal(b: _Builder, count: int) -> None:
             if day not in b.event_days[subject]:
                 break
         b.event_days[subject].add(day)
+        plain = said if said.startswith("the ") or "'s " in said else f"the {said}"
         fields = {"event": said, "when": when, "comment": rng.choice(v.EVENT_COMMENTS), "noun": noun, "verb": verb,
-                  "thing": noun.removeprefix("the ")}  # fmt: skip
+                  "thing": noun.removeprefix("the "), "said_plain": plain}  # fmt: skip
         evidence = b.say(session, subject, v.EVENT_FUTURE if future else v.EVENT_PAST, fields)
         after = next((i for i in range(session + 1, len(b.days)) if b.days[i] > day), None)
         if future and after is not None:

@@ -44,14 +44,20 @@ JOB_STATEMENTS = (
     (("O", "You look wiped out.", False),
      ("S", "Twelve-hour shift. That's the {role} life at {company} for you.", True)),
     (("S", "My manager at {company} wants me to train the new {role}s next month, which is flattering.", True),),
+    (("O", "Remind me where you work these days?", False),
+     ("S", "{company}. I'm {role_a} there, three years in September.", True)),
 )  # fmt: skip
 EMPLOYER_FRAMES = (
+    "Where does {name} work?",
+    "Which company does {name} work for?",
     "Who is {name}'s employer?",
     "Which organisation is {name} on the payroll of?",
     "What's the name of the place that employs {name}?",
     "At which firm or institution does {name} hold a position?",
 )
 ROLE_FRAMES = (
+    "What is {name}'s job?",
+    "What does {name} work as?",
     "What does {name} do for a living?",
     "What is {name}'s occupation?",
     "What is {name}'s profession?",
@@ -69,10 +75,13 @@ PET_STATEMENTS = (
      ("O", "Ha! Of course you did. Name?", False),
      ("S", "The kids settled on {pet}. It suits the little menace.", True)),
     (("S", "{pet} chewed through the charger cable again. {Breed}s are supposed to be calm, apparently.", True),),
+    (("S", "Our {species}, {pet}, has decided the sofa is hers now.", True),),
     (("O", "Is that fur on your jumper?", False),
      ("S", "Yep, {pet}. Our {breed} sheds like it's a competitive sport.", True)),
 )  # fmt: skip
 PET_FRAMES = (
+    "What is the name of {name}'s {species}?",
+    "What is {name}'s pet called?",
     "What is {name}'s {species} called?",
     "What name did {name}'s household give their {species}?",
     "What's the name of the animal {name} adopted?",
@@ -85,8 +94,11 @@ INSTRUMENT_STATEMENTS = (
     (("O", "Still doing the lessons?", False),
      ("S", "Every Wednesday. I can play a whole piece on the {instrument} now without stopping.", True)),
     (("S", "Bought a second-hand {instrument} off a neighbour, I've wanted to learn since I was twelve.", True),),
+    (("S", "I'm learning the {instrument}! Lessons every Wednesday, my teacher is very patient.", True),),
 )  # fmt: skip
 INSTRUMENT_FRAMES = (
+    "Which instrument is {name} learning?",
+    "What instrument does {name} take lessons in?",
     "Which musical instrument has {name} taken up?",
     "What instrument is {name} practising?",
     "What does {name} play?",
@@ -101,6 +113,8 @@ HOMETOWN_STATEMENTS = (
     (("S", "Nothing beats the harbour in {town} where I was a kid. This city feels flat compared to it.", True),),
 )  # fmt: skip
 HOMETOWN_FRAMES = (
+    "Where did {name} grow up?",
+    "Where is {name}'s family home?",
     "Where is {name} originally from?",
     "What is {name}'s hometown?",
     "In which town did {name} spend childhood?",
@@ -113,8 +127,11 @@ ALLERGY_STATEMENTS = (
      ("S", "Can't, {allergen} put me in A&E once. I carry the pen everywhere now.", True)),
     (("S", "The caterer swore there were no {allergen} in it and my lips still swelled up.", True),),
     (("S", "Reading every label is exhausting, {allergen} hide in everything.", True),),
+    (("S", "I'm allergic to {allergen}, so the tasting menu was mostly me staring at bread.", True),),
 )  # fmt: skip
 ALLERGY_FRAMES = (
+    "What food allergy does {name} have?",
+    "What can't {name} eat?",
     "What is {name} allergic to?",
     "Which food triggers a reaction in {name}?",
     "What ingredient must {name} avoid for medical reasons?",
@@ -129,6 +146,8 @@ CAR_STATEMENTS = (
      ("S", "The {car}? Smooth. I keep finding excuses to go for a drive.", True)),
 )  # fmt: skip
 CAR_FRAMES = (
+    "What car does {name} drive?",
+    "What is {name} driving these days?",
     "What vehicle does {name} own?",
     "What kind of car does {name} have?",
     "Which car did {name} buy?",
@@ -151,6 +170,8 @@ SIBLING_JOB = (
      ("S", "Loving it. Being a {relative_job} was always the dream.", True)),
 )  # fmt: skip
 SIBLING_FRAMES = (
+    "What is {name}'s {relation}'s job?",
+    "What did {name}'s {relation} qualify as?",
     "What does {name}'s {relation} do for work?",
     "What is the occupation of {name}'s {relation}?",
     "What job did {name}'s {relation} qualify for?",
@@ -163,8 +184,11 @@ TRIP_STATEMENTS = (
     (("O", "You're tanned!", False), ("S", "Just back from {place}. Ate my body weight in pastries.", True)),
     (("S", "Four days in {place} and my legs are destroyed from all the hills.", True),),
     (("O", "How was the trip?", False), ("S", "{place} was magic, we want to go back already.", True)),
+    (("S", "Booked a trip to {place} on a whim and it was the best week of the year.", True),),
 )  # fmt: skip
 TRIP_FRAMES = (
+    "Where has {name} been on trips?",
+    "Which trips has {name} been on?",
     "Which places has {name} travelled to?",
     "Where has {name} been on holiday?",
     "List the destinations {name} visited.",
@@ -183,6 +207,8 @@ PET_TROUBLE_STATEMENTS = (
      ("S", "{pet} {trouble}, so it was the out-of-hours vet at six.", True)),
 )  # fmt: skip
 PET_TROUBLE_FRAMES = (
+    "Why did {name} take {pet} to the vet?",
+    "What happened to {pet}?",
     "Why did {name}'s {species} need a vet?",
     "What happened to {name}'s {species}?",
     "What health scare did {name}'s pet have?",
@@ -224,6 +250,8 @@ EVENT_FUTURE = (
 )  # fmt: skip
 EVENT_FOLLOW_UP = (("O", "How did it go in the end?", False), ("S", "Really well actually. Thanks for asking.", False))
 WHEN_FRAMES = (
+    "When was {said_plain} that {name} mentioned?",
+    "What date was {said_plain} for {name}?",
     "When did {name} {verb}?",
     "On what date did {name} {verb}?",
     "What was the date of {name}'s {thing}?",
@@ -232,10 +260,16 @@ WHEN_FRAMES = (
 WINDOW_DAY_FRAMES = (
     "What did {name} do on {day}?",
     "What was {name} up to on {day}?",
+    "Where was {name} on {day}?",
+    "What was on {name}'s calendar for {day}?",
+    "Which event did {name} have on {day}?",
+    "What happened for {name} on {day}?",
 )
 WINDOW_MONTH_FRAMES = (
     "What events did {name} go to in {month}?",
     "What happened in {name}'s life during {month}?",
+    "What did {name} get up to in {month}?",
+    "Which plans did {name} have in {month}?",
 )
 
 # --- facts that change ------------------------------------------------------------------------------------------
@@ -246,10 +280,13 @@ HOME_OLD = (
     (("O", "Is it still raining over there?", False), ("S", "It's {old}, it's always raining.", True)),
 )  # fmt: skip
 HOME_NEW = (
+    (("S", "We live in {new} now, ten minutes from the river. Best decision we made.", True),),
     (("O", "Are you all unpacked?", False), ("S", "Nearly. The new place in {new} already feels like home.", True)),
     (("S", "The removal van left for {new} this morning, goodbye {old}!", True),),
 )  # fmt: skip
 HOME_FRAMES = (
+    "Where does {name} live now?",
+    "Which flat or city is {name} living in at present?",
     "Which city does {name} live in now?",
     "Where is {name} based these days?",
     "What is {name}'s current city of residence?",
@@ -265,6 +302,8 @@ JOB_NEW = (
      ("S", "{new} is calmer than I expected, nobody emails after six.", True)),
 )  # fmt: skip
 JOB_UPDATE_FRAMES = (
+    "Where does {name} work now?",
+    "What is {name}'s new job?",
     "Where is {name} working now?",
     "Who employs {name} currently?",
     "What is {name}'s present employer?",
@@ -280,6 +319,8 @@ TRIP_NEW = (
      ("S", "Yes but not to {old} any more. {new}, the deposit's paid.", True)),
 )  # fmt: skip
 TRIP_UPDATE_FRAMES = (
+    "Where is {name}'s holiday now?",
+    "What are {name}'s holiday plans?",
     "Where is {name} going on holiday?",
     "What is the destination of {name}'s summer break?",
     "Where will {name} be vacationing?",
@@ -298,6 +339,8 @@ CLUB_NEW = (
      ("S", "No, {club} is on {new}s now, so {old} works.", True)),
 )  # fmt: skip
 CLUB_FRAMES = (
+    "What day is {name}'s {club} on now?",
+    "When is {club} for {name} these days?",
     "What day does {name}'s {club_q} happen now?",
     "On which weekday is {name}'s {club_q} these days?",
     "When does {name}'s {club_q} meet at present?",

@@ -165,3 +165,61 @@ def test_questions_paraphrase_rather_than_copy_the_evidence(dataset):
         evidence = {w for i in question.evidence for w in re.findall(r"\w+", events[i]["text"].casefold())}
         overlaps.append(len(words & evidence) / max(1, len(words)))
     assert sum(overlaps) / len(overlaps) < 0.35
+
+
+# --- the harness (bench.conversations.evaluate) ----------------------------------------------------------------
+
+
+def test_scoring_counts_the_share_of_evidence_and_the_first_hit():
+    from bench.conversations.evaluate import current_first, evidence_recall, reciprocal_rank, states_date
+
+    ranked = ["e9", "e2", "e7", "e1"]
+    assert evidence_recall(ranked, ("e2", "e1"), 2) == 0.5
+    assert evidence_recall(ranked, ("e2", "e1"), 10) == 1.0
+    assert reciprocal_rank(ranked, ("e7", "e1")) == 1 / 3
+    assert reciprocal_rank(ranked, ("e5",)) == 0.0
+    assert current_first(ranked, ("e2",), ("e7",)) is True
+    assert current_first(ranked, ("e7",), ("e9",)) is False
+    assert current_first(ranked, ("e2",), ("e5",)) is True  # the superseded turn is not in the list
+    assert current_first(ranked, ("e5",), ()) is False
+    assert states_date("Dana went to the support group on 7 May 2025 [1].", "2025-05-07") is True
+    assert states_date("Dana went on May 7, 2025.", "2025-05-07") is True
+    assert states_date("Dana went in May.", "2025-05-07") is False
+
+
+@pytest.mark.django_db
+def test_the_harness_ingests_through_the_sessions_service_and_asks_as_each_member():
+    from bench.conversations.evaluate import ingest, run_baseline, run_config, score, tenant_for
+    from memories.models import Memory
+
+    small = generate(3, conversations=2, sessions=8)
+    tenant = tenant_for(small, slug="eval-conversations-test")
+    event_of, stats = ingest(tenant, small, quiet=True)
+
+    turns = [e for c in small.conversations for s in c.sessions for e in s.events]
+    stored = Memory.objects.filter(tenant=tenant)
+    assert stats["turns"] == len(turns)
+    assert stats["memories"] == stored.count() == len(event_of)
+    assert set(stored.values_list("source_session", flat=True)) == {
+        s.session_id for c in small.conversations for s in c.sessions
+    }
+    # every evidence turn is stored as its own memory, and in its conversation's member's scope
+    evidence = {i for q in small.questions for i in q.evidence + q.superseded}
+    assert evidence <= set(event_of.values())
+    by_event = {event_id: pk for pk, event_id in event_of.items()}
+    for question in small.questions[:5]:
+        for event_id in question.evidence:
+            memory = stored.get(pk=by_event[event_id])
+            assert memory.scope.members.get().user_id == question.user_id
+
+    questions = small.questions
+    keyword = run_config(tenant, questions, event_of, ("keyword",), quiet=True)
+    baseline = run_baseline(small, questions, set(event_of.values()), speaker=False)
+    for question, ranked in zip(questions, keyword.ranked, strict=True):
+        assert all(key.startswith(question.conversation_id + "-") for key in ranked)  # never another member's
+    for question, ranked in zip(questions, baseline.ranked, strict=True):
+        assert all(key.startswith(question.conversation_id + "-") for key in ranked)
+    table = score(questions, baseline)
+    assert set(table) == {"dev", "held", "all"}
+    assert table["all"]["answerable"]["n"] == sum(1 for q in questions if q.family != "abstention")
+    assert 0.0 <= table["all"]["answerable"]["r10"] <= 1.0
