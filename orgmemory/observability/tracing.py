@@ -90,8 +90,9 @@ def tracing_start(*, exporter, batch: bool = True, set_global: bool = True):
         DjangoInstrumentor().instrument(
             tracer_provider=provider, request_hook=_redact_request_span, is_sql_commentor_enabled=False
         )
-        # Django's backend calls psycopg.connect, which the instrumentor wraps: one span per statement, the SQL
-        # text with its placeholders (never the parameters)
+        # Django's backend calls psycopg.connect, which the instrumentor wraps (keeping Django's cursor class): one
+        # span per statement, the SQL text with its placeholders, never the parameters. Connections opened before
+        # this point stay untraced: Django is set up (and this runs) before any is opened.
         PsycopgInstrumentor().instrument(tracer_provider=provider, enable_commenter=False, skip_dep_check=True)
         CeleryInstrumentor().instrument(tracer_provider=provider)
         _state.update(provider=provider, tracer=provider.get_tracer("orgmemory.search"))
