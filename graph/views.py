@@ -15,6 +15,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from graph import vocabulary
 from graph.extraction import TYPED_RELATIONSHIPS, normalize_entity_name
 from graph.models import Entity
 from graph.selectors import DEPTHS, MAX_EDGES, MAX_NODES, tenant_graph_around
@@ -140,7 +141,8 @@ def graph_page(request):
         "tenants": tenants,
         "tenant": tenant,
         "depths": DEPTHS,
-        "relationships": TYPED_RELATIONSHIPS,
+        "relationships": [(value, vocabulary.BY_VALUE[value].label) for value in TYPED_RELATIONSHIPS],
+        "vocabulary": vocabulary.as_json(),  # labels and colours for graph.js (json_script)
         "config": config,
         "max_nodes": MAX_NODES,
     }

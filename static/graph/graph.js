@@ -28,27 +28,14 @@
   const container = byId("kg-canvas");
   const legend = byId("kg-legend");
 
-  const KIND_COLOURS = {
-    person: "#2f6fb5",
-    company: "#c0392b",
-    org: "#8e44ad",
-    product: "#d68910",
-    place: "#16a085",
-    event: "#6d4c41",
-    unknown: "#7f8c8d",
-  };
-  const RELATIONSHIP_COLOURS = {
-    founded: "#e67e22",
-    invested_in: "#27ae60",
-    advises: "#2980b9",
-    partner_of: "#8e44ad",
-    competitor_of: "#c0392b",
-    attended: "#16a085",
-    works_at: "#34495e",
-    acquired: "#d35400",
-    reports_to: "#7f8c8d",
-  };
-  const OTHER_COLOUR = "#999999";
+  // Kinds and relationships with their labels and colours: graph.vocabulary, passed in by the template.
+  const vocabularyElement = document.getElementById("kg-vocabulary");
+  const vocabulary = vocabularyElement ? JSON.parse(vocabularyElement.textContent) : { kinds: {}, relationships: {} };
+  const KIND_COLOURS = Object.fromEntries(Object.entries(vocabulary.kinds).map(([value, kind]) => [value, kind.colour]));
+  const RELATIONSHIP_COLOURS = Object.fromEntries(
+    Object.entries(vocabulary.relationships).map(([value, relationship]) => [value, relationship.colour]),
+  );
+  const OTHER_COLOUR = "#999999"; // a value the page's vocabulary does not know
   const EDGE_LABELS_UP_TO = 120; // more labels than this only clutter the canvas
   const MAX_FIT_ZOOM = 2; // a small graph fitted to the canvas would otherwise show giant discs
   const LINK_DISTANCE = 90;
