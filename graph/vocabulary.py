@@ -31,13 +31,15 @@ class EntityKind:
     """One kind of entity. ``members`` is the relationship a generic membership question means for an entity of
     this kind ("who is part of <meeting>" asks who attended it, "people at <company>" who works there);
     ``members_by_default``: a question naming such an entity without any cue asks for its members (an event has
-    one kind of typed edge, so "who was at <meeting>" walks its attendance)."""
+    one kind of typed edge, so "who was at <meeting>" walks its attendance). ``head_nouns``: common nouns that,
+    written right after a name the extractor cannot type otherwise, give it this kind."""
 
     value: str
     label: str
     colour: str
     members: str | None = None
     members_by_default: bool = False
+    head_nouns: str = ""  # lower-case words that, right after a name, say its kind ("the Platform team")
 
 
 # --- relationships ------------------------------------------------------------------------------------------------
@@ -75,8 +77,9 @@ class Relationship:
     ``outbound`` "what did {anchor} <verb>" (``{items}`` is the cited list); ``verb`` states one edge ("A founded
     B"), ``inbound_phrase`` one hop walked backwards in a path ("founded by"). ``cues``: the question words
     asking for it, by role (:data:`CUE_ROLES`). ``also_follow``: relationships a question about this one also
-    walks (a founder works at the company they founded). Untyped relationships (``mentioned``, ``about``) have no
-    object and are never asked for by a cue.
+    walks (a founder works at the company they founded). ``strict``: the extractor drops a link whose end is
+    known to be of a kind outside the signature (the same words relate other things: "Acme Corp owns a stake").
+    Untyped relationships (``mentioned``, ``about``) have no object and are never asked for by a cue.
     """
 
     value: str
@@ -93,6 +96,7 @@ class Relationship:
     refine_subject: str | None = None
     refine_object: str | None = None
     also_follow: tuple[str, ...] = ()
+    strict: bool = False
     typed: bool = True
 
     @property
@@ -305,6 +309,16 @@ SIGNATURE_KINDS: frozenset[str] = frozenset(
 )
 
 
+#: Head noun -> the kind it gives the name before it (:attr:`EntityKind.head_nouns`).
+KIND_HEAD_NOUNS: Mapping[str, str] = {noun: k.value for k in ENTITY_KINDS for noun in k.head_nouns.split()}
+
+
+def fits(kind: str, kinds: frozenset[str]) -> bool:
+    """An entity of ``kind`` can stand on a signature side of ``kinds``: any side takes an unknown kind, an empty
+    side any kind."""
+    return kind == UNKNOWN or not kinds or kind in kinds
+
+
 def cue_words() -> dict[str, tuple[str, str]]:
     """Every question word -> (relationship, role); membership words map to ``member_of``."""
     lexicon: dict[str, tuple[str, str]] = {}
@@ -347,6 +361,9 @@ def check(relationships: tuple[Relationship, ...], kinds: tuple[EntityKind, ...]
         if relationship.typed and not (relationship.inbound and relationship.outbound and relationship.verb):
             problems.append(f"{relationship.value}: a typed relationship needs answer sentences and a verb")
     problems += [f"{k.value}: unknown members relationship" for k in kinds if k.members and k.members not in typed]
+    nouns = [noun for kind in kinds for noun in kind.head_nouns.split()]
+    if len(nouns) != len(set(nouns)) or any(noun != noun.lower() for noun in nouns):
+        problems.append("a head noun is listed twice or is not lower case")
     if problems:
         raise ValueError(f"graph vocabulary: {'; '.join(problems)}")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graph import vocabulary
 from graph.extraction.entities import Mention, capitalised_words, clause_start, find_mentions, guess_kind
 from graph.extraction.matching import Clause, links_from_match
 from graph.extraction.normalize import normalize_entity_name
@@ -88,7 +89,7 @@ def _build_clause(
     mentions = find_mentions(
         text, tokens, capitalised_elsewhere=capitalised, self_words=set(ctx.words), bullet=sentence.bullet
     )
-    entities = [_entity(m, ctx) for m in mentions]
+    entities = [_entity(m, ctx, _next_word(tokens, m.last)) for m in mentions]
     by_first = {m.first: (i, m) for i, m in enumerate(mentions)}
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
@@ -118,10 +119,19 @@ def _build_clause(
     return Clause(sentence, sentence_tokens, tokens, mentions, entities, parts, spans, offsets, " ".join(parts))
 
 
-def _entity(mention: Mention, ctx: SelfContext) -> EntityRef:
+def _next_word(tokens: list[Token], last: int) -> str:
+    following = tokens[last + 1] if last + 1 < len(tokens) else None
+    return following.text if following is not None and following.kind == "word" else ""
+
+
+def _entity(mention: Mention, ctx: SelfContext, next_word: str = "") -> EntityRef:
     norm = normalize_entity_name(mention.name)
     if ctx.ref is not None and (
         norm == ctx.ref.norm or norm in ctx.aliases or (mention.first == mention.last and norm in ctx.words)
     ):
         return ctx.ref
-    return EntityRef(mention.name, norm, guess_kind(mention.name, mention.target), mention.target)
+    kind = guess_kind(mention.name, mention.target)
+    if kind == vocabulary.UNKNOWN:
+        # "the Platform team", "the Billing service": a lower-case head noun after the name says what it is
+        kind = vocabulary.KIND_HEAD_NOUNS.get(next_word, kind)
+    return EntityRef(mention.name, norm, kind, mention.target)

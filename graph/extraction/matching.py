@@ -232,6 +232,10 @@ def links_from_match(pattern: Pattern, match: re.Match[str], clause: Clause, ctx
         subjects = [s for s in subjects if s.kind == v.PERSON or (s.kind == v.UNKNOWN and len(s.norm.split()) >= 2)]
     if relationship in (v.WORKS_AT, v.ACQUIRED) and any(o.kind == v.PERSON for o in objects):
         return []  # "joined Bob for dinner", "acquired Alice" are not employment / acquisitions
+    spec = v.BY_VALUE[relationship]
+    if spec.strict:  # the same words relate other kinds of things: keep only ends that fit the signature
+        subjects = [s for s in subjects if v.fits(s.kind, spec.subjects)]
+        objects = [o for o in objects if v.fits(o.kind, spec.objects)]
     span = (
         clause.part_spans[_part_index(clause, match.start())][0],
         clause.part_spans[_part_index(clause, max(match.start(), match.end() - 1))][1],

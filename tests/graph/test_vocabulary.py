@@ -82,3 +82,47 @@ def test_graph_page_vocabulary_has_a_label_and_colour_for_every_value() -> None:
     assert set(page["kinds"]) == set(v.ENTITY_KIND_VALUES)
     assert page["relationships"][v.FOUNDED] == {"label": "founded", "colour": "#e67e22"}
     assert page["kinds"][v.EVENT] == {"label": "Event", "colour": "#6d4c41"}
+
+
+def test_fits_takes_unknown_kinds_and_open_sides() -> None:
+    assert v.fits(v.UNKNOWN, frozenset({v.PERSON}))
+    assert v.fits(v.COMPANY, v.ANY_KIND)
+    assert v.fits(v.PERSON, frozenset({v.PERSON}))
+    assert not v.fits(v.COMPANY, frozenset({v.PERSON}))
+
+
+def _kinds(text: str) -> dict[str, str]:
+    from graph.extraction import extract_links
+
+    kinds = {}
+    for link in extract_links(text):
+        for end in (link.subject, link.object):
+            if end is not None:
+                kinds[end.name] = end.kind
+    return kinds
+
+
+def test_a_head_noun_after_an_untyped_name_gives_it_the_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "Yesterday the Orbit crew met the Nimbus people."
+    assert _kinds(text) == {"Orbit": v.UNKNOWN, "Nimbus": v.UNKNOWN}
+
+    monkeypatch.setattr(v, "KIND_HEAD_NOUNS", {"crew": v.ORG})
+
+    assert _kinds(text) == {"Orbit": v.ORG, "Nimbus": v.UNKNOWN}
+    assert _kinds("Yesterday the Acme Corp crew met Nimbus.")["Acme Corp"] == v.COMPANY  # a typed name keeps its kind
+
+
+def test_a_strict_relationship_drops_ends_of_the_wrong_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graph.extraction import extract_links
+
+    text = "Nimbus Labs acquired Orbit. Dana Reyes acquired Orbit."
+
+    def acquirers() -> list[str]:
+        return sorted(link.subject.name for link in extract_links(text) if link.relationship == v.ACQUIRED)
+
+    assert acquirers() == ["Dana Reyes", "Nimbus Labs"]
+
+    strict = dataclasses.replace(v.BY_VALUE[v.ACQUIRED], strict=True, subjects=frozenset({v.PERSON}))
+    monkeypatch.setattr(v, "BY_VALUE", {**v.BY_VALUE, v.ACQUIRED: strict})
+
+    assert acquirers() == ["Dana Reyes"]  # "Nimbus Labs" is a company by its suffix; an unknown kind still fits
