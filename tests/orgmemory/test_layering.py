@@ -16,6 +16,7 @@ classes, and under ``if TYPE_CHECKING`` alike — becomes an arrow to the module
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -219,6 +220,139 @@ def test_the_apps_form_the_documented_floors():
 
 def test_no_import_cycle_inside_an_app():
     assert cycles_within_apps(import_graph()) == []
+
+
+# --- SQL strings: a module names only the tables of its own floor or those below (docs/ARCHITECTURE.md) ----------
+# Imports are not the only arrows: a raw SQL string that names another app's table depends on it as surely. SQL
+# names other apps' tables from ``Model._meta.db_table`` (so the import shows the arrow); a higher floor's table
+# named in a lower floor's SQL string is a violation the import graph cannot see.
+
+_SQL_SHAPE = re.compile(r"\b(select|insert|update|delete)\b[\s\S]*\b(from|into|join|set)\b", re.IGNORECASE)
+
+
+def table_owners() -> dict[str, str]:
+    """``{database table: module of its model}`` for every model Django knows, many-to-many tables included."""
+    from django.apps import apps
+
+    return {model._meta.db_table: model.__module__ for model in apps.get_models(include_auto_created=True)}
+
+
+def _floor_of(module: str) -> int:
+    """The floor of a module (outside packages — Django's own tables, tree_queries — are below every app: -1)."""
+    return FLOORS.index(_app(module)) if _app(module) in FLOORS else -1
+
+
+def sql_strings(path: Path) -> list[tuple[str, int]]:
+    """``(text, line)`` of every string literal of the module that reads as SQL (an f-string's literal parts joined,
+    so ``{Model._meta.db_table}`` leaves no name behind); docstrings are prose and are left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                skipped.add(id(first.value))
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):  # breadth first: an f-string is met before the literal parts inside it
+        if isinstance(node, ast.JoinedStr):
+            parts = [value for value in node.values if isinstance(value, ast.Constant)]
+            skipped.update(id(part) for part in parts)
+            text = " ".join(str(part.value) for part in parts)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
+            text = node.value
+        else:
+            continue
+        if _SQL_SHAPE.search(text):
+            found.append((text, node.lineno))
+    return found
+
+
+def tables_named(text: str, tables) -> set[str]:
+    return {table for table in tables if re.search(rf"(?<![\w.]){re.escape(table)}(?!\w)", text)}
+
+
+def upward_sql(modules: dict[str, Path], owners: dict[str, str]) -> list[str]:
+    """SQL strings of a lower floor that name a table of a higher floor, outside the wiring."""
+    bad = []
+    for name, path in sorted(modules.items()):
+        if name in WIRING:
+            continue
+        for text, line in sql_strings(path):
+            for table in sorted(tables_named(text, owners)):
+                if _floor_of(owners[table]) > _floor_of(name):
+                    bad.append(f"{name}:{line} names {table} (a table of {_app(owners[table])}, a higher floor)")
+    return bad
+
+
+def execute_sites_naming_another_apps_table(modules: dict[str, Path], owners: dict[str, str]) -> list[str]:
+    """``cursor.execute(…)`` calls outside ``bench`` whose SQL literal names a table of another Django app (by app
+    label: ``memories.curation`` is an app of its own). The SQL is the call's literal first argument, or the string
+    assigned to the name passed."""
+    from django.apps import apps
+
+    label_of_table = {table: apps.get_containing_app_config(owner).label for table, owner in owners.items()}
+    sites = []
+    for name, path in sorted(modules.items()):
+        if _app(name) == "bench" or ".migrations." in f"{name}.":
+            continue
+        config = apps.get_containing_app_config(name)
+        own = config.label if config else _app(name)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        assigned: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        assigned.setdefault(target.id, []).append(node.value)
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in {"execute", "executemany"}
+                and node.args
+            ):
+                continue
+            sources = assigned.get(node.args[0].id, []) if isinstance(node.args[0], ast.Name) else [node.args[0]]
+            text = " ".join(
+                str(part.value)
+                for source in sources
+                for part in ast.walk(source)
+                if isinstance(part, ast.Constant) and isinstance(part.value, str)
+            )
+            others = sorted(table for table in tables_named(text, owners) if label_of_table[table] != own)
+            if others:
+                sites.append(f"{name}:{node.lineno} names {', '.join(others)}")
+    return sites
+
+
+def test_the_sql_reader_sees_f_string_literals_and_leaves_docstrings_out(tmp_path):
+    module = tmp_path / "sample.py"
+    module.write_text(
+        '"""Reads nothing: SELECT name FROM graph_entity is prose here."""\n'
+        "from graph.models import Entity\n"
+        "def figures(cursor):\n"
+        '    cursor.execute(f"SELECT e.id FROM {Entity._meta.db_table} e "\n'
+        '                   "JOIN graph_entitylink l ON l.subject_id = e.id")\n'
+        '    cursor.execute("SELECT count(*) FROM memories_memory")\n'
+    )
+    owners = table_owners()
+
+    assert upward_sql({"memories.selectors.sample": module}, owners) == [
+        "memories.selectors.sample:4 names graph_entitylink (a table of graph, a higher floor)"
+    ]
+    assert upward_sql({"retrieval.sample": module}, owners) == []  # from above, the graph's tables may be named
+
+
+def test_no_sql_string_names_a_higher_floors_table():
+    modules, owners = project_modules(), table_owners()
+    # the reader sees the real SQL: the retrieval arms name the memory store's tables
+    assert "memories_memory" in {
+        t for text, _ in sql_strings(modules["retrieval.selectors"]) for t in tables_named(text, owners)
+    }
+
+    assert upward_sql(modules, owners) == []
+    sites = execute_sites_naming_another_apps_table(modules, owners)
+    print(f"cursor.execute sites naming another app's table (outside bench): {len(sites)}", *sites, sep="\n  ")
 
 
 if __name__ == "__main__":
