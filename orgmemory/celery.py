@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "orgmemory.settings")
 
@@ -27,3 +28,12 @@ app.add_defaults(
         },
     }
 )
+
+
+@worker_process_init.connect(weak=False)
+def _tracing_in_pool_process(**kwargs) -> None:
+    """A prefork pool process traces its tasks too (OpenTelemetry's Celery instrumentation, when
+    OTEL_EXPORTER_OTLP_ENDPOINT is set); a no-op when the parent process already started tracing."""
+    from orgmemory.observability.tracing import tracing_setup_from_env
+
+    tracing_setup_from_env()

@@ -651,7 +651,7 @@ def test_the_adapter_imports_without_django():
 
 
 def test_without_adk_the_import_error_says_what_to_install():
-    code = "import sys; sys.modules['google.adk'] = None; import retrieval.adk"
+    code = "import sys; sys.modules['google.adk'] = None; from retrieval.adk import OrgMemoryService"
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "ImportError: retrieval.adk needs the Google ADK: install the optional extra" in done.stderr
