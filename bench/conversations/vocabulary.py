@@ -45,7 +45,7 @@ JOB_STATEMENTS = (
      ("S", "Twelve-hour shift. That's the {role} life at {company} for you.", True)),
     (("S", "My manager at {company} wants me to train the new {role}s next month, which is flattering.", True),),
     (("O", "Remind me where you work these days?", False),
-     ("S", "{company}. I'm {role_a} there, three years in September.", True)),
+     ("S", "{Company}. I'm {role_a} there, three years in September.", True)),
 )  # fmt: skip
 EMPLOYER_FRAMES = (
     "Where does {name} work?",
@@ -183,7 +183,7 @@ TRIP_PLACES = ("Lisbon", "the Dolomites", "Marrakech", "Kyoto", "the Isle of Sky
 TRIP_STATEMENTS = (
     (("O", "You're tanned!", False), ("S", "Just back from {place}. Ate my body weight in pastries.", True)),
     (("S", "Four days in {place} and my legs are destroyed from all the hills.", True),),
-    (("O", "How was the trip?", False), ("S", "{place} was magic, we want to go back already.", True)),
+    (("O", "How was the trip?", False), ("S", "{Place} was magic, we want to go back already.", True)),
     (("S", "Booked a trip to {place} on a whim and it was the best week of the year.", True),),
 )  # fmt: skip
 TRIP_FRAMES = (
@@ -294,12 +294,12 @@ HOME_FRAMES = (
 )
 JOB_OLD = (
     (("S", "Another audit season at {old}. I'm the only {role} left on the team.", True),),
-    (("O", "Busy at work?", False), ("S", "{old} never sleeps. Three deadlines this week.", True)),
+    (("O", "Busy at work?", False), ("S", "{Old} never sleeps. Three deadlines this week.", True)),
 )  # fmt: skip
 JOB_NEW = (
     (("S", "I handed in my notice. From Monday I'm at {new}, same kind of role, better hours.", True),),
     (("O", "How's the new place treating you?", False),
-     ("S", "{new} is calmer than I expected, nobody emails after six.", True)),
+     ("S", "{New} is calmer than I expected, nobody emails after six.", True)),
 )  # fmt: skip
 JOB_UPDATE_FRAMES = (
     "Where does {name} work now?",
@@ -311,12 +311,12 @@ JOB_UPDATE_FRAMES = (
 )
 TRIP_OLD = (
     (("S", "Flights to {old} are booked for the summer, I can't wait.", True),),
-    (("O", "Any holiday plans?", False), ("S", "{old} in August, we've rented a little place.", True)),
+    (("O", "Any holiday plans?", False), ("S", "{Old} in August, we've rented a little place.", True)),
 )  # fmt: skip
 TRIP_NEW = (
     (("S", "Change of plan: {old} is off, the airline cancelled. We're doing {new} instead.", True),),
     (("O", "Still going away?", False),
-     ("S", "Yes but not to {old} any more. {new}, the deposit's paid.", True)),
+     ("S", "Yes but not to {old} any more. {New}, the deposit's paid.", True)),
 )  # fmt: skip
 TRIP_UPDATE_FRAMES = (
     "Where is {name}'s holiday now?",
