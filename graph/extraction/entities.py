@@ -254,7 +254,9 @@ def _mention(
     if initial and first == last:
         bare = _bare(name)
         if bare not in capitalised_elsewhere and bare not in self_words:
-            if bare.endswith(("ed", "ing", "ly")):
+            following = tokens[last + 1].text if last + 1 < len(tokens) else ""
+            # "Following the call, ..." opens with a verb form; "Billing service ..." with a name its head noun types
+            if bare.endswith(("ed", "ing", "ly")) and following not in v.KIND_HEAD_NOUNS:
                 return None
             weak = True
     return Mention(name, first, last, None, explicit=False, weak=weak)

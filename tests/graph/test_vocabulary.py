@@ -126,3 +126,21 @@ def test_a_strict_relationship_drops_ends_of_the_wrong_kind(monkeypatch: pytest.
     monkeypatch.setattr(v, "BY_VALUE", {**v.BY_VALUE, v.ACQUIRED: strict})
 
     assert acquirers() == ["Dana Reyes"]  # "Nimbus Labs" is a company by its suffix; an unknown kind still fits
+
+
+def _first_mentions(text: str) -> list[tuple[str, bool]]:
+    from graph.extraction.entities import find_mentions
+    from graph.extraction.segment import ReferenceIndex, split_sentences, tokenize
+
+    index = ReferenceIndex([])
+    tokens = tokenize(text, split_sentences(text, index)[0], index)
+    return [(m.name, m.weak) for m in find_mentions(text, tokens, capitalised_elsewhere=set(), self_words=set())]
+
+
+def test_a_clause_opening_verb_form_is_a_name_when_a_head_noun_follows(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "Routing crew met Nimbus Labs."
+    assert _first_mentions(text) == [("Nimbus Labs", False)]  # "Routing ..." opening a clause reads as a verb form
+
+    monkeypatch.setattr(v, "KIND_HEAD_NOUNS", {"crew": v.ORG})
+
+    assert _first_mentions(text) == [("Routing", True), ("Nimbus Labs", False)]  # usable by patterns, not mentioned
