@@ -15,7 +15,9 @@ functions are pure; ``export_vault`` and ``vault_records`` touch the database or
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
@@ -27,6 +29,7 @@ import yaml
 
 from memories.hooks import vault_links
 from memories.records import memory_as_record
+from memories.safe_yaml import YamlError, YamlLimits, decode_text, load_yaml
 
 NOTE_TYPE = "orgmemory-memory"
 ENTITY_TYPE = "orgmemory-entity"
@@ -50,6 +53,10 @@ RECORD_FIELDS = (
     "created_at",
     "expires_at",
 )
+#: the largest note read (as large as an import line); a larger one is refused before it is opened
+NOTE_MAX_BYTES = 4 * 1024 * 1024
+#: front matter holds the record's fields, never the content
+FRONT_MATTER_LIMITS = YamlLimits(max_chars=1024 * 1024)
 _UNSAFE = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f]')
 
 
@@ -180,9 +187,9 @@ def parse_memory_note(text: str) -> dict[str, Any] | None:
     if end < 0:
         return None
     try:
-        front = yaml.safe_load(text[4 : end + 1])
-    except yaml.YAMLError as exc:
-        raise NoteError(f"the front matter is not valid YAML: {str(exc).splitlines()[0]}")
+        front = load_yaml(text[4 : end + 1], limits=FRONT_MATTER_LIMITS)
+    except YamlError as exc:
+        raise NoteError(f"the front matter is not valid YAML: {exc}") from None
     if not isinstance(front, dict) or front.get("type") != NOTE_TYPE:
         return None
     body = text[end + len("\n---\n") :]
@@ -236,20 +243,105 @@ def export_vault(*, memories, directory: Path) -> tuple[int, int]:
 def vault_lines(directory: Path) -> tuple[list[str], list[bytes], list[tuple[int, str]]]:
     """The memory notes under ``directory`` (sorted by path; other notes are skipped) as ``import_memories``
     input: their paths, one JSONL line each (numbered from 1 like a file's lines), and (number, reason) for notes
-    that cannot be read (their line is empty, which the importer skips)."""
+    that cannot be read (their line is empty, which the importer skips).
+
+    Only regular files inside the vault are read: a symlink (to a note, a folder, ``/etc/passwd`` or a device) is
+    refused without being followed, and so is any special file (a FIFO, a device, a socket), which could block the
+    read or never end; a note's size is checked before it is read, and no more than ``NOTE_MAX_BYTES`` + 1 bytes
+    are ever read. Each refusal is one bad note; the others are still imported."""
     paths: list[str] = []
     lines: list[bytes] = []
     unreadable: list[tuple[int, str]] = []
-    for path in sorted(directory.rglob("*.md")):
-        relative = str(path.relative_to(directory))
-        try:
-            record = parse_memory_note(path.read_text(encoding="utf-8"))
-        except (NoteError, UnicodeDecodeError) as exc:
-            paths.append(relative)
-            lines.append(b"")
-            unreadable.append((len(lines), f"{relative}: {exc}"))
-            continue
-        if record is not None:
-            paths.append(relative)
-            lines.append(json.dumps(record, ensure_ascii=False, default=str).encode("utf-8"))
+    root = os.path.realpath(directory)
+    for relative, problem in _vault_entries(root):
+        if problem is None:
+            try:
+                record = parse_memory_note(_read_note(root, relative))
+                line = None if record is None else json.dumps(record, ensure_ascii=False, default=str).encode()
+            except NoteError as exc:
+                problem = str(exc)
+            except (ValueError, TypeError) as exc:  # what json.dumps refuses; the loader returns plain data
+                problem = f"the front matter cannot be read: {exc}"
+            else:
+                if line is not None:
+                    paths.append(relative)
+                    lines.append(line)
+                continue
+        paths.append(relative)
+        lines.append(b"")
+        unreadable.append((len(lines), f"{relative}: {problem}"))
     return paths, lines, unreadable
+
+
+def _vault_entries(root: str) -> list[tuple[str, str | None]]:
+    """(path relative to the vault, why it is refused or None) for every ``.md`` entry and every symlinked folder
+    under ``root``, sorted by path. The walk never follows a symlink, so it never leaves the vault."""
+    entries: list[tuple[str, str | None]] = []
+    for folder, folders, files in os.walk(root, followlinks=False):
+        for name in [*folders]:
+            if os.path.islink(os.path.join(folder, name)):
+                entries.append((os.path.relpath(os.path.join(folder, name), root), _SYMLINK_REFUSED))
+        for name in files:
+            if name.endswith(".md"):
+                path = os.path.join(folder, name)
+                entries.append((os.path.relpath(path, root), _refusal(path)))
+    return sorted(entries)
+
+
+_SYMLINK_REFUSED = "a symlink: not followed (a vault's notes are its own files; copy the target in instead)"
+
+
+def _refusal(path: str) -> str | None:
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+    if stat.S_ISLNK(info.st_mode):
+        return _SYMLINK_REFUSED
+    if not stat.S_ISREG(info.st_mode):
+        return f"{_file_kind(info.st_mode)}, not a regular file: not read"
+    if info.st_size > NOTE_MAX_BYTES:
+        return f"the note is {info.st_size:,} bytes; a note may have at most {NOTE_MAX_BYTES:,}: not read"
+    return None
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, "a folder"),
+    ):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def _read_note(root: str, relative: str) -> str:
+    """The text of one note checked by :func:`_refusal`, read again safely: opened without following a symlink
+    and without blocking (so a file swapped for a FIFO or a symlink since the walk is refused, not waited on),
+    checked to be a regular file inside the vault, and read up to the limit plus one byte."""
+    path = os.path.join(root, relative)
+    if os.path.commonpath([root, os.path.realpath(path)]) != root:
+        raise NoteError("resolves outside the vault: not read")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise NoteError(f"cannot be opened ({exc.strerror}): not read") from None
+    with os.fdopen(fd, "rb") as note:
+        info = os.fstat(note.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise NoteError(f"{_file_kind(info.st_mode)}, not a regular file: not read")
+        data = note.read(NOTE_MAX_BYTES + 1)
+    if len(data) > NOTE_MAX_BYTES:
+        raise NoteError(f"the note is larger than {NOTE_MAX_BYTES:,} bytes: not read")
+    return decode_note(data)
+
+
+def decode_note(data: bytes) -> str:
+    """A note's bytes as text: UTF-8 (a UTF-8 byte-order mark is dropped), else a NoteError saying why not."""
+    try:
+        return decode_text(data)
+    except YamlError as exc:
+        raise NoteError(str(exc).replace("the file is", "the note is", 1)) from None

@@ -6,14 +6,15 @@ anything is written, so a bad file never half-applies.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from memories.policy_rules import policy_errors
+from memories.safe_yaml import YamlError, YamlLimits, decode_text, load_yaml
 
 DEFAULT_LEVELS = ("org", "corporate", "country", "division", "team", "user")
 #: What an API key may be granted, in display order (the one list: models, services, admin and API use it).
@@ -71,33 +72,20 @@ class OrgChartPlan:
         return self.levels[-1]
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """safe_load that refuses a key repeated in one mapping: PyYAML keeps the last one silently, so a member listed
-    twice under nuvel's ``users:`` (or a node's ``key`` given twice) would vanish without a word."""
-
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            seen: dict[Any, int] = {}
-            for key_node, _ in node.value:
-                if not isinstance(key_node, yaml.ScalarNode):
-                    continue  # a complex key: the base class refuses unhashable ones
-                key = self.construct_object(key_node, deep=deep)
-                line = key_node.start_mark.line + 1
-                if key in seen:
-                    first = seen[key]
-                    raise OrgChartError(f"line {line}: {key!r} appears twice in one mapping (first at line {first})")
-                seen[key] = line
-        return super().construct_mapping(node, deep=deep)
+NAME_MAX = 200  # a tenant's or a node's name (their column's length)
+KEY_NAME_MAX = 100  # an API key's name
+#: the largest chart read (the onboarding wizard takes smaller ones); the YAML loader refuses a longer text
+CHART_FILE_MAX_BYTES = 64 * 1024 * 1024
 
 
-def parse_org_chart(text: str) -> OrgChartPlan:
-    """Parse YAML text in either supported format into a validated :class:`OrgChartPlan`."""
+def parse_org_chart(text: str, *, max_chars: int = CHART_FILE_MAX_BYTES) -> OrgChartPlan:
+    """Parse YAML text in either supported format into a validated :class:`OrgChartPlan`. The text is read by
+    the one bounded YAML loader (``memories.safe_yaml``): a bomb, a loop or a deep nesting is an OrgChartError."""
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506  (a SafeLoader subclass)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise OrgChartError(f"malformed YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+        data = load_yaml(text, limits=YamlLimits(max_chars=max_chars))
+    except YamlError as exc:
+        where = "at " if str(exc).startswith("line ") else ": "
+        raise OrgChartError(f"malformed YAML {where}{exc}".replace(" : ", ": ")) from None
     if not isinstance(data, dict):
         raise OrgChartError("the org chart must be a YAML mapping at the top level")
     if "org_id" in data and "users" in data:
@@ -107,6 +95,60 @@ def parse_org_chart(text: str) -> OrgChartPlan:
     raise OrgChartError("unknown format: expected `tenant:` + `tree:` (OrgMemory) or `org_id:` + `users:` (nuvel)")
 
 
+def read_org_chart(path: str | os.PathLike, *, max_bytes: int = CHART_FILE_MAX_BYTES) -> str:
+    """The text of the chart file at ``path``, or OrgChartError: only a regular file (a FIFO or a device such as
+    ``/dev/zero`` would block or never end), its size checked before reading, at most ``max_bytes`` + 1 bytes read,
+    UTF-8 only."""
+    try:
+        info = os.stat(path)  # the operator names the file: a symlink they made is followed, to what it names
+        if not stat.S_ISREG(info.st_mode):
+            raise OrgChartError("not a regular file (a FIFO, a device or a folder): give the path of a YAML file")
+        if info.st_size > max_bytes:
+            raise OrgChartError(f"the file is {info.st_size:,} bytes; a chart may have at most {max_bytes:,}")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as chart:
+            if not stat.S_ISREG(os.fstat(chart.fileno()).st_mode):  # swapped since the stat
+                raise OrgChartError("not a regular file (a FIFO, a device or a folder): give the path of a YAML file")
+            data = chart.read(max_bytes + 1)
+    except OSError as exc:
+        raise OrgChartError(f"cannot read it: {exc.strerror}") from None
+    if len(data) > max_bytes:
+        raise OrgChartError(f"the file is larger than {max_bytes:,} bytes, the most a chart may have")
+    try:
+        return decode_text(data)
+    except YamlError as exc:
+        raise OrgChartError(str(exc)) from None
+
+
+def _text(value: Any, where: str) -> str:
+    """A scalar of the chart as text. A list or mapping is refused rather than turned into its ``str()``, which
+    for a structure built of aliases is as large as its expansion."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise OrgChartError(f"{where} must be text, not {_show(value)}")
+    return str(value)
+
+
+def _named(value: Any, where: str, limit: int) -> str:
+    """A display name of the chart: text of at most ``limit`` characters (the column that stores it)."""
+    name = _text(value, where)
+    if len(name) > limit:
+        raise OrgChartError(f"{where} is {len(name):,} characters long; at most {limit} are allowed")
+    return name
+
+
+def _key(value: Any) -> str:
+    """A key for a message's path (``users.albert``): as written when short text, else described."""
+    return value if isinstance(value, str) and len(value) <= 40 else _show(value, 40)
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    """A value for an error message: its repr, cut short (a message never carries a whole value)."""
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "a mapping"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
+
+
 # --- the OrgMemory format ---------------------------------------------------------------------------------------
 
 
@@ -114,12 +156,14 @@ def _parse_tree(data: dict) -> OrgChartPlan:
     tenant = data.get("tenant")
     if not isinstance(tenant, dict) or not tenant.get("slug"):
         raise OrgChartError("`tenant` must be a mapping with at least `slug` (and `name`)")
-    slug = str(tenant["slug"])
+    slug = _text(tenant["slug"], "tenant.slug")
     if not _SLUG_RE.match(slug):
-        raise OrgChartError(f"tenant slug {slug!r} must be lowercase letters, digits and dashes")
+        raise OrgChartError(f"tenant slug {_show(slug)} must be lowercase letters, digits and dashes")
     levels = _parse_levels(data.get("levels", list(DEFAULT_LEVELS)))
     _check_user_level_last(levels)
-    plan = OrgChartPlan(tenant_slug=slug, tenant_name=str(tenant.get("name") or slug), levels=levels)
+    plan = OrgChartPlan(
+        tenant_slug=slug, tenant_name=_named(tenant.get("name") or slug, "tenant.name", NAME_MAX), levels=levels
+    )
     tree = data.get("tree")
     if not isinstance(tree, list) or not tree:
         raise OrgChartError("`tree` must be a non-empty list of nodes")
@@ -143,14 +187,14 @@ def _walk(
     level, key = node.get("level"), node.get("key")
     if level is None or key is None:
         raise OrgChartError(f"{path}: a node needs both `level` and `key`")
-    level, key = str(level), str(key)
-    where = f"{path} ({level}:{key})"
+    level, key = _text(level, f"{path}.level"), _text(key, f"{path}.key")
+    where = f"{path} ({_key(level)}:{_key(key)})"
     if level not in plan.levels:
-        raise OrgChartError(f"{where}: unknown level {level!r}; the levels are {', '.join(plan.levels)}")
+        raise OrgChartError(f"{where}: unknown level {_show(level)}; the levels are {', '.join(plan.levels)}")
     if level == plan.user_level:
         raise OrgChartError(f"{where}: user-level nodes are created from `members`, not listed in the tree")
     if not _KEY_RE.match(key):
-        raise OrgChartError(f"{where}: key {key!r} must be letters, digits and . _ @ + - (at most 128)")
+        raise OrgChartError(f"{where}: key {_show(key)} must be letters, digits and . _ @ + - (at most 128)")
     if parent is not None and plan.levels.index(level) <= plan.levels.index(parent.level):
         raise OrgChartError(
             f"{where}: level {level!r} is not below its parent's level {parent.level!r} ({parent.level}:{parent.key})"
@@ -160,19 +204,19 @@ def _walk(
     seen[(level, key)] = path
     unknown = set(node) - {"level", "key", "name", "children", "members"}
     if unknown:
-        raise OrgChartError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        raise OrgChartError(f"{where}: unknown field(s) {', '.join(sorted(_key(k) for k in unknown))}")
     plan_node = NodePlan(
         level=level,
         key=key,
-        name=str(node.get("name") or key),
+        name=_named(node.get("name") or key, f"{where}.name", NAME_MAX),
         parent=(parent.level, parent.key) if parent else None,
     )
     plan.nodes.append(plan_node)
     members = node.get("members") or []
     if not isinstance(members, list):
         raise OrgChartError(f"{where}: `members` must be a list of user ids")
-    for user_id in members:
-        _add_member(plan, str(user_id), (level, key), where)
+    for index, user_id in enumerate(members):
+        _add_member(plan, _text(user_id, f"{where}.members[{index}]"), (level, key), where)
     children = node.get("children") or []
     if not isinstance(children, list):
         raise OrgChartError(f"{where}: `children` must be a list of nodes")
@@ -182,10 +226,10 @@ def _walk(
 
 def _add_member(plan: OrgChartPlan, user_id: str, parent: tuple[str, str], where: str) -> None:
     if not _KEY_RE.match(user_id):
-        raise OrgChartError(f"{where}: member id {user_id!r} must be letters, digits and . _ @ + - (at most 128)")
+        raise OrgChartError(f"{where}: member id {_show(user_id)} must be letters, digits and . _ @ + - (at most 128)")
     if user_id in plan.members:
         first = plan.members[user_id]
-        raise OrgChartError(f"{where}: member {user_id!r} is listed twice (also under {first[0]}:{first[1]})")
+        raise OrgChartError(f"{where}: member {_show(user_id)} is listed twice (also under {first[0]}:{first[1]})")
     plan.members[user_id] = parent
 
 
@@ -193,9 +237,9 @@ def _add_member(plan: OrgChartPlan, user_id: str, parent: tuple[str, str], where
 
 
 def _parse_nuvel(data: dict) -> OrgChartPlan:
-    org_id = str(data["org_id"])
+    org_id = _text(data["org_id"], "org_id")
     if not _SLUG_RE.match(org_id):
-        raise OrgChartError(f"org_id {org_id!r} must be lowercase letters, digits and dashes")
+        raise OrgChartError(f"org_id {_show(org_id)} must be lowercase letters, digits and dashes")
     users = data.get("users")
     if not isinstance(users, dict) or not users:
         raise OrgChartError("`users` must be a non-empty mapping of user id → {chain: [...]}")
@@ -203,7 +247,8 @@ def _parse_nuvel(data: dict) -> OrgChartPlan:
     levels = _parse_levels(raw_levels if raw_levels is not None else list(DEFAULT_LEVELS))
     chains: dict[str, list[tuple[str, str]]] = {}
     for user_id, entry in users.items():
-        where = f"users.{user_id}"
+        user_id = _text(user_id, "a key of `users`")
+        where = f"users.{_key(user_id)}"
         chain = entry.get("chain") if isinstance(entry, dict) else None
         if not isinstance(chain, list) or not chain:
             raise OrgChartError(f"{where}: needs a non-empty `chain` list of {{level, id}}, leaf first")
@@ -211,28 +256,32 @@ def _parse_nuvel(data: dict) -> OrgChartPlan:
         for index, link in enumerate(chain):
             if not isinstance(link, dict) or "level" not in link or "id" not in link:
                 raise OrgChartError(f"{where}.chain[{index}]: each link needs `level` and `id`")
-            pairs.append((str(link["level"]), str(link["id"])))
-        chains[str(user_id)] = pairs
+            pairs.append(
+                (_text(link["level"], f"{where}.chain[{index}].level"), _text(link["id"], f"{where}.chain[{index}].id"))
+            )
+        chains[user_id] = pairs
     # nuvel files list levels leaf first; ours are root first. Orient by the chains, which are leaf first.
     root_levels = Counter(pairs[-1][0] for pairs in chains.values())
     root_level = root_levels.most_common(1)[0][0]
     if root_level != levels[0] and root_level == levels[-1]:
         levels = tuple(reversed(levels))
     _check_user_level_last(levels)
-    plan = OrgChartPlan(tenant_slug=org_id, tenant_name=str(data.get("name") or org_id), levels=levels)
+    plan = OrgChartPlan(
+        tenant_slug=org_id, tenant_name=_named(data.get("name") or org_id, "name", NAME_MAX), levels=levels
+    )
     parents: dict[tuple[str, str], tuple[str, str] | None] = {}
     for user_id, pairs in chains.items():
-        where = f"users.{user_id}"
+        where = f"users.{_key(user_id)}"
         if pairs[0][0] == plan.user_level:
             if pairs[0][1] != user_id:
-                raise OrgChartError(f"{where}: the chain's user link {pairs[0][1]!r} is not the user")
+                raise OrgChartError(f"{where}: the chain's user link {_show(pairs[0][1])} is not the user")
             pairs = pairs[1:]
         if not pairs:
             raise OrgChartError(f"{where}: the chain has no node above the user")
         for index, (level, key) in enumerate(pairs):
             if level not in levels:
                 raise OrgChartError(
-                    f"{where}.chain[{index}]: unknown level {level!r}; the levels are {', '.join(levels)}"
+                    f"{where}.chain[{index}]: unknown level {_show(level)}; the levels are {', '.join(levels)}"
                 )
             if level == plan.user_level:
                 raise OrgChartError(
@@ -240,7 +289,7 @@ def _parse_nuvel(data: dict) -> OrgChartPlan:
                     f"user link, first (leaf first), and nothing sits below a user"
                 )
             if not _KEY_RE.match(key):
-                raise OrgChartError(f"{where}.chain[{index}]: id {key!r} must be letters, digits and . _ @ + -")
+                raise OrgChartError(f"{where}.chain[{index}]: id {_show(key)} must be letters, digits and . _ @ + -")
             parent = pairs[index + 1] if index + 1 < len(pairs) else None
             if parent == (level, key):
                 raise OrgChartError(f"{where}.chain[{index}]: cycle: {level}:{key} is its own parent")
@@ -297,10 +346,10 @@ def _check_user_level_last(levels: tuple[str, ...]) -> None:
 def _parse_levels(raw: Any) -> tuple[str, ...]:
     if not isinstance(raw, list) or len(raw) < 2:
         raise OrgChartError("`levels` must be a list of at least two level names, root first")
-    levels = tuple(str(level) for level in raw)
+    levels = tuple(_text(level, f"levels[{index}]") for index, level in enumerate(raw))
     for level in levels:
         if not _LEVEL_RE.match(level):
-            raise OrgChartError(f"level {level!r} must be a lowercase word (a-z, 0-9, _)")
+            raise OrgChartError(f"level {_show(level)} must be a lowercase word (a-z, 0-9, _)")
         if level == PROJECT_LEVEL:
             raise OrgChartError(f"level {level!r} is reserved for project sub-scopes; name the level otherwise")
     if len(set(levels)) != len(levels):
@@ -315,21 +364,25 @@ def _parse_policies(raw: Any, levels: tuple[str, ...]) -> dict[str, Any]:
         raise OrgChartError("`policies` must be a mapping")
     unknown = set(raw) - _POLICY_KEYS
     if unknown:
-        raise OrgChartError(f"policies: unknown field(s) {', '.join(sorted(unknown))}")
+        raise OrgChartError(f"policies: unknown field(s) {', '.join(sorted(_key(k) for k in unknown))}")
     policies = dict(raw)
     writable = policies.get("writable_levels")
     if writable is not None:
         if not isinstance(writable, dict):
             raise OrgChartError("policies.writable_levels must map an author kind (agent, admin) to levels")
         for author, allowed in writable.items():
+            if not isinstance(allowed, list | None):
+                raise OrgChartError(f"policies.writable_levels.{_key(author)} must be a list of levels")
             for level in allowed or []:
                 if level not in levels:
-                    raise OrgChartError(f"policies.writable_levels.{author}: unknown level {level!r}")
+                    raise OrgChartError(f"policies.writable_levels.{_key(author)}: unknown level {_show(level)}")
     tier = policies.get("tier_boost")
     if tier is not None:
+        if not isinstance(tier, dict):
+            raise OrgChartError("policies.tier_boost must map levels to positive numbers")
         for level, factor in tier.items():
             if level not in levels or not isinstance(factor, int | float) or factor <= 0:
-                raise OrgChartError(f"policies.tier_boost.{level}: needs a known level and a positive number")
+                raise OrgChartError(f"policies.tier_boost.{_key(level)}: needs a known level and a positive number")
     size = policies.get("max_content_bytes")
     if size is not None and (not isinstance(size, int) or size < 1):
         raise OrgChartError("policies.max_content_bytes must be a positive integer")
@@ -356,19 +409,22 @@ def _parse_api_keys(raw: Any, plan: OrgChartPlan) -> list[ApiKeyPlan]:
         where = f"api_keys[{index}]"
         if not isinstance(entry, dict) or not entry.get("name"):
             raise OrgChartError(f"{where}: needs a `name`")
-        name = str(entry["name"])
+        name = _named(entry["name"], f"{where}.name", KEY_NAME_MAX)
         if name in names:
-            raise OrgChartError(f"{where}: duplicate API key name {name!r}")
+            raise OrgChartError(f"{where}: duplicate API key name {_show(name)}")
         names.add(name)
-        permissions = tuple(entry.get("permissions") or ("read",))
+        raw_permissions = entry.get("permissions") or ["read"]
+        if not isinstance(raw_permissions, list):
+            raise OrgChartError(f"{where}.permissions must be a list of {', '.join(PERMISSIONS)}")
+        permissions = tuple(_text(p, f"{where}.permissions") for p in raw_permissions)
         bad = set(permissions).difference(PERMISSIONS)
         if bad:
-            raise OrgChartError(f"{where}: unknown permission(s) {', '.join(sorted(bad))}")
+            raise OrgChartError(f"{where}: unknown permission(s) {', '.join(_key(p) for p in sorted(bad))}")
         scope = None
         if entry.get("scope"):
-            level, _, key = str(entry["scope"]).partition(":")
+            level, _, key = _text(entry["scope"], f"{where}.scope").partition(":")
             if (level, key) not in node_tags:
-                raise OrgChartError(f"{where}: scope {entry['scope']!r} is not a node of this chart")
+                raise OrgChartError(f"{where}: scope {_show(entry['scope'])} is not a node of this chart")
             scope = (level, key)
         keys.append(ApiKeyPlan(name=name, permissions=permissions, scope=scope))
     return keys

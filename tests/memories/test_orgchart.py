@@ -110,7 +110,7 @@ def test_nuvel_format_orients_levels_and_builds_the_tree():
         (
             "tenant: {slug: x}\nlevels: [org, team, user]\n"
             "tree:\n  - &n {level: org, key: o, children: [{level: team, key: t, children: [*n]}]}\n",
-            "tree[0].children[0].children[0]: cycle in the tree: this node contains itself",
+            "the alias *n is inside its own anchor &n (a structure that contains itself)",
         ),
         (
             "tenant: {slug: x}\nlevels: [org, team, user, device]\ntree: [{level: org, key: o}]\n",

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memories.orgchart import OrgChartError, parse_org_chart
+from memories.orgchart import OrgChartError, parse_org_chart, read_org_chart
 from memories.services import tenant_onboard
 from memories.services.onboarding import LEAVER_CHOICES, onboarding_diff, onboarding_diff_lines
 from orgmemory.errors import DomainError
@@ -47,11 +47,7 @@ class Command(BaseCommand):
         if leavers and not sync:
             raise CommandError("--leavers needs --sync (without it, members missing from the file are left alone)")
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"cannot read {file}: {exc}")
-        try:
-            plan = parse_org_chart(text)
+            plan = parse_org_chart(read_org_chart(file))
             choices = None
             if sync and not dry_run:
                 # one choice for every leaver of the diff as it is under the run's lock: the service checks it
