@@ -16,7 +16,8 @@ from graph.extraction.selfref import SelfContext, names_event
 from graph.extraction.types import EntityRef, Link
 
 ENTITY_ID_RE = re.compile(r"<E(\d{1,4})>")
-_CONJUNCTION_RE = re.compile(r"> (?:, )?(?:and|&|as well as) <")
+# "A and B", "A, and B"; "the A service and the B API" (a list whose names carry their head nouns)
+_CONJUNCTION_RE = re.compile(r"> (?:[a-z]{1,20} )?(?:, )?(?:and|&|as well as) (?:the )?<")
 _PERSON_PRONOUNS = frozenset({"she", "he"})
 _ORG_DESCRIPTORS = frozenset({"it", "the company", "the startup", "the firm", "the fund", "the business"})
 _EVENT_DESCRIPTORS = frozenset({"the meeting", "the session", "the call"})
