@@ -25,7 +25,11 @@ class PlaygroundForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["tenant"].queryset = tenants_managed(user)
+        tenants = tenants_managed(user)
+        self.fields["tenant"].queryset = tenants
+        first_two = list(tenants.order_by("pk")[:2])
+        if len(first_two) == 1:  # the user's only tenant (a tenant admin's, or the only one there is) is chosen
+            self.fields["tenant"].initial = first_two[0].pk
 
 
 def playground(request):

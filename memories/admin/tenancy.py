@@ -19,6 +19,7 @@ from memories.services import api_key_create, api_key_revoke
 from memories.services.erasure import user_erase
 
 ERASE_PERMISSION = "memories.erase_member"
+MEMBERS_SHOWN = 8  # per node in the scope list; the member list has them all
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class TenantAdmin(TenantScopedModelAdmin):
 
 @admin.register(Scope)
 class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
-    list_display = [*TreeAdmin.list_display, "level", "key", "tag_display", "members_below", "tenant"]
+    list_display = [*TreeAdmin.list_display, "level", "key", "tag_display", "members_display", "tenant"]
     list_filter = [TenantFilter, "level"]
     search_fields = ["key", "name"]
     list_select_related = ["tenant"]
@@ -92,13 +93,27 @@ class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
             queryset = queryset.tree_filter(tenant__in=allowed)
         return queryset
 
+    def get_list_display(self, request):
+        allowed = tenants_for(request.user)
+        if allowed is not None and len(allowed) == 1:  # one tenant: the column would repeat it on every row
+            return [name for name in self.list_display if name != "tenant"]
+        return self.list_display
+
     def changelist_view(self, request, extra_context=None):
-        # member counts for the whole visible tree in two queries, not one per row
+        # member counts for the whole visible tree, and the members of each node, in a few queries, not one per row
+        tenants = list(tenants_managed(request.user))
         self._member_counts = {
-            node.pk: node.member_count
-            for tenant in tenants_managed(request.user)
-            for node in scope_tree_with_member_counts(tenant=tenant)
+            node.pk: node.member_count for tenant in tenants for node in scope_tree_with_member_counts(tenant=tenant)
         }
+        self._members_at = {}
+        for scope_id, parent_id, user_id in (
+            Member.objects.filter(tenant__in=tenants)
+            .order_by("user_id")
+            .values_list("scope_id", "scope__parent_id", "user_id")
+        ):
+            # a member belongs to their own user node and to the node it hangs under (their team)
+            for node_id in {scope_id, parent_id} - {None}:
+                self._members_at.setdefault(node_id, []).append(user_id)
         return super().changelist_view(request, extra_context=extra_context)
 
     def get_deleted_objects(self, objs, request):
@@ -129,9 +144,17 @@ class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
     def tag_display(self, obj: Scope) -> str:
         return obj.tag
 
-    @admin.display(description="members (subtree)")
-    def members_below(self, obj: Scope) -> int:
-        return getattr(self, "_member_counts", {}).get(obj.pk, 0)
+    @admin.display(description="members")
+    def members_display(self, obj: Scope) -> str:
+        """The node's own members by user id (a team's people, a user node's member), and how many are below."""
+        names = getattr(self, "_members_at", {}).get(obj.pk, [])
+        below = getattr(self, "_member_counts", {}).get(obj.pk, 0)
+        shown = ", ".join(names[:MEMBERS_SHOWN]) + (
+            f" +{len(names) - MEMBERS_SHOWN} more" if len(names) > MEMBERS_SHOWN else ""
+        )
+        if below > len(names):
+            return format_html('{}<span class="quiet">{}{} in the subtree</span>', shown, " · " if shown else "", below)
+        return shown or "—"
 
 
 @admin.register(Member)

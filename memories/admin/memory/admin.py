@@ -24,11 +24,20 @@ from django.utils.translation import gettext as _
 
 from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for
 from memories.admin.memory.actions import MemoryActionsMixin, _set_kind_action
-from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, INDENT, _summary, _versions, _with_summary
+from memories.admin.memory.common import (
+    ADD_FIELDS,
+    EDITABLE_FIELDS,
+    INDENT,
+    _snippet,
+    _summary,
+    _versions,
+    _with_summary,
+)
 from memories.admin.memory.filters import HasWarningFilter, HistoryFilter, LevelFilter, ScopeSubtreeFilter
 from memories.admin.memory.forms import MemoryAdminForm
 from memories.indexing_text import TEXT_SEARCH_CONFIG
 from memories.models import Memory, MemoryAccess, MemoryKind, Scope
+from memories.selectors.contradictions import CONTRADICTION_CODE
 from memories.services.memory import Author, memory_create, memory_update
 from orgmemory.errors import DomainError
 from orgmemory.text import text_storable
@@ -66,15 +75,17 @@ class MemoryChangeList(ChangeList):
 @admin.register(Memory)
 class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
     form = MemoryAdminForm
+    # the memory itself (title and a content snippet) takes the width; the warnings sit beside the id, where a
+    # narrow window does not push them off-screen
     list_display = [
         "id",
+        "warning_marker",
+        "summary",
         "scope_tag",
         "kind",
-        "summary",
         "author",
         "created_at",
         "index_state",
-        "warning_marker",
     ]
     list_display_links = ["id", "summary"]
     list_filter = [
@@ -95,7 +106,9 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
     search_help_text = 'Full text (words, "phrases", -exclusions, or) plus substring match on title and content.'
     actions = ["move_to_scope", *(_set_kind_action(kind) for kind in MemoryKind.values), "reindex"]
 
+    # what needs the curator's attention first: warnings, contradictions, history; then the memory itself
     change_fieldsets = [
+        ("Warnings, contradictions and history", {"fields": ["warnings_display", "contradictions_display", "history"]}),
         (None, {"fields": ["tenant", "scope_display", *EDITABLE_FIELDS]}),
         (
             "Provenance",
@@ -116,7 +129,6 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
             "Indexing and use",
             {"fields": ["index_status", "embedding_model", "indexed_at", "access_display"]},
         ),
-        ("History and warnings", {"fields": ["history", "warnings_display"]}),
     ]
 
     # --- rows -----------------------------------------------------------------------------------------------
@@ -152,7 +164,13 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
 
     @admin.display(description="memory")
     def summary(self, obj: Memory) -> str:
-        return _summary(obj)
+        """The title (when there is one) above the head of the content: two memories titled alike read apart."""
+        snippet = _snippet(obj)
+        if not obj.title:
+            return format_html('<span class="memory-snippet">{}</span>', snippet)
+        return format_html(
+            '<strong class="memory-title">{}</strong><br><span class="memory-snippet">{}</span>', _summary(obj), snippet
+        )
 
     def action_checkbox(self, obj: Memory) -> str:
         # Django labels the checkbox with str(obj), which would load each row's deferred content
@@ -355,6 +373,28 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
                     for label, memory, when in rows
                 ),
             ),
+        )
+
+    @admin.display(description="contradictions")
+    def contradictions_display(self, obj: Memory) -> str:
+        """Both sides of a possible contradiction: the memories this one's warnings name, and the later memories
+        whose warning names this one (the warning is kept on the later write only), with the review queue."""
+        named = [
+            w["memory_id"]
+            for w in obj.warnings or []
+            if isinstance(w, dict) and w.get("code") == CONTRADICTION_CODE and isinstance(w.get("memory_id"), int)
+        ]
+        naming = Memory.objects.filter(
+            tenant_id=obj.tenant_id, warnings__contains=[{"code": CONTRADICTION_CODE, "memory_id": obj.pk}]
+        ).values_list("pk", flat=True)
+        others = _versions(Memory.objects.filter(tenant_id=obj.tenant_id, pk__in=[*named, *naming])).order_by("-id")
+        rows = [(_change_url(other.pk), other.pk, _summary(other)) for other in others]
+        if not rows:
+            return "None."
+        return format_html(
+            '<ul>{}</ul><a href="{}">Review in the contradictions queue</a>',
+            format_html_join("", '<li>may contradict <a href="{}">memory {}</a>: {}</li>', rows),
+            reverse("admin:contradictions_queue", args=[obj.tenant_id]),
         )
 
     @admin.display(description="warnings")

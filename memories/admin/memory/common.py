@@ -10,6 +10,7 @@ from django.utils.text import Truncator
 from memories.models import Memory
 
 SUMMARY_CHARS = 80
+SNIPPET_CHARS = 160  # the list's second line: enough to tell two memories with the same title apart
 INDENT = "\u2003"  # an em space survives HTML whitespace collapsing, so the tree shows its depth
 
 # What the list needs: the list never loads the search vector, the content (only its head, see
@@ -40,6 +41,14 @@ def _versions(queryset):
     return queryset.only("id", "title", "superseded_by", "superseded_at", "created_at").annotate(
         content_head=Substr("content", 1, SUMMARY_CHARS * 4)
     )
+
+
+def _snippet(memory: Memory) -> str:
+    """The head of the content on one line, cut at a word near ``SNIPPET_CHARS``."""
+    head = getattr(memory, "content_head", None)
+    if head is None:
+        head = memory.content[: SNIPPET_CHARS * 2]
+    return Truncator(" ".join(head.split())).chars(SNIPPET_CHARS)
 
 
 def _summary(memory: Memory) -> str:
