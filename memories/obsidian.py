@@ -14,10 +14,12 @@ functions are pure; ``export_vault`` and ``vault_records`` touch the database or
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import stat
+import tempfile
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
@@ -202,9 +204,15 @@ def parse_memory_note(text: str) -> dict[str, Any] | None:
 # --- database and disk --------------------------------------------------------------------------------------
 
 
+class VaultError(ValueError):
+    """The export's target folder holds something it must not write through; nothing was written."""
+
+
 def export_vault(*, memories, directory: Path) -> tuple[int, int]:
     """Write the notes of ``memories`` (a queryset of one tenant's memories) and of the entities they link into
-    ``directory``; returns (memory notes, entity notes). Existing notes of the same names are overwritten."""
+    ``directory``; returns (memory notes, entity notes). Existing notes of the same names are replaced, each
+    atomically (a temporary file renamed over it). VaultError, before anything is written, when a note's path or
+    one of the two folders is a symlink or a special file: the export never writes through a link to elsewhere."""
     memories = list(memories.select_related("scope__parent", "author_member").order_by("id"))
     links_of: dict[int, list[LinkRef]] = defaultdict(list)
     rows, found = vault_links([m.pk for m in memories])  # the graph's links and entities (memories.hooks)
@@ -212,22 +220,25 @@ def export_vault(*, memories, directory: Path) -> tuple[int, int]:
         links_of[memory_id].append(LinkRef(memory_id, subject_id, relationship, object_id))
     stems = entity_stems((pk, name) for pk, name, _ in found)
     entities = {pk: EntityRef(pk, name, kind, stems[pk]) for pk, name, kind in found}
+    memory_stems = {memory.pk: memory_stem(memory.pk, memory.title, memory.content) for memory in memories}
+    targets = [
+        *(directory / MEMORIES_DIR / f"{stem}.md" for stem in memory_stems.values()),
+        *(directory / ENTITIES_DIR / f"{entity.stem}.md" for entity in entities.values()),
+    ]
+    _check_targets(directory, targets)
     (directory / MEMORIES_DIR).mkdir(parents=True, exist_ok=True)
     (directory / ENTITIES_DIR).mkdir(parents=True, exist_ok=True)
-    memory_stems = {}
+    _check_targets(directory, [])  # the folders, as created (a link made meanwhile is refused too)
     for memory in memories:
-        stem = memory_stem(memory.pk, memory.title, memory.content)
-        memory_stems[memory.pk] = stem
-        record = memory_as_record(memory)
         note = memory_note(
             memory_id=memory.pk,
-            record=record,
+            record=memory_as_record(memory),
             content=memory.content,
             updated_at=memory.updated_at.isoformat(),
             links=links_of.get(memory.pk, []),
             entities=entities,
         )
-        (directory / MEMORIES_DIR / f"{stem}.md").write_text(note, encoding="utf-8")
+        _write_atomically(directory / MEMORIES_DIR / f"{memory_stems[memory.pk]}.md", note)
     by_entity: dict[int, list[LinkRef]] = defaultdict(list)
     for links in links_of.values():
         for link in links:
@@ -236,8 +247,42 @@ def export_vault(*, memories, directory: Path) -> tuple[int, int]:
                     by_entity[entity_id].append(link)
     for entity in entities.values():
         note = entity_note(entity=entity, links=by_entity[entity.id], entities=entities, memory_stems=memory_stems)
-        (directory / ENTITIES_DIR / f"{entity.stem}.md").write_text(note, encoding="utf-8")
+        _write_atomically(directory / ENTITIES_DIR / f"{entity.stem}.md", note)
     return len(memories), len(entities)
+
+
+def _check_targets(directory: Path, targets: list[Path]) -> None:
+    refused = []
+    for path in [directory / MEMORIES_DIR, directory / ENTITIES_DIR, *targets]:
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        folder = path.parent == directory
+        if stat.S_ISLNK(info.st_mode):
+            refused.append(f"{path.relative_to(directory)} is a symlink")
+        elif folder and not stat.S_ISDIR(info.st_mode):
+            refused.append(f"{path.relative_to(directory)} is not a folder")
+        elif not folder and not stat.S_ISREG(info.st_mode):
+            refused.append(f"{path.relative_to(directory)} is {_file_kind(info.st_mode)}, not a note")
+    if refused:
+        listed = "; ".join(refused[:5]) + (f"; and {len(refused) - 5} more" if len(refused) > 5 else "")
+        raise VaultError(f"{listed}: the export does not write through links or special files; nothing was written")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """``text`` into ``path`` through a new temporary file in the same folder (created exclusively, so it is never
+    an existing link) renamed over it: a rename replaces a name, it never follows what the name pointed to."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".orgmemory-", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o644)  # what write_text would give under the usual umask (mkstemp makes it owner-only)
+        with os.fdopen(fd, "w", encoding="utf-8") as note:
+            note.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
 
 
 def vault_lines(directory: Path) -> tuple[list[str], list[bytes], list[tuple[int, str]]]:

@@ -229,3 +229,53 @@ def test_command_errors(acme, tmp_path):
     (tmp_path / "file.jsonl").write_text("")
     with pytest.raises(CommandError, match="is not a folder"):
         call_command("import_memories", str(tmp_path / "file.jsonl"), "--format", "obsidian", tenant="acme")
+
+
+# --- export never writes through a symlink (issue 24, point 8) -------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_export_refuses_a_symlink_where_a_note_goes_and_writes_nothing(acme, acme_memories, tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious\n")
+    vault = tmp_path / "vault"
+    (vault / "memories").mkdir(parents=True)
+    first = acme_memories[0]
+    (vault / "memories" / f"{memory_stem(first.pk, first.title, first.content)}.md").symlink_to(outside)
+
+    with pytest.raises(CommandError, match=r"is a symlink: the export does not write through links"):
+        call_command("export_memories", "--format", "obsidian", str(vault), tenant="acme", stderr=io.StringIO())
+
+    assert outside.read_text() == "precious\n"
+    assert sorted(path.name for path in (vault / "memories").iterdir()) == [
+        f"{memory_stem(first.pk, first.title, first.content)}.md"
+    ]
+    assert not (vault / "entities").exists()
+
+
+@pytest.mark.django_db
+def test_export_refuses_a_symlinked_notes_folder(acme, acme_memories, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "entities").symlink_to(elsewhere, target_is_directory=True)
+
+    with pytest.raises(CommandError, match=r"entities is a symlink"):
+        call_command("export_memories", "--format", "obsidian", str(vault), tenant="acme", stderr=io.StringIO())
+
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.django_db
+def test_export_replaces_its_own_notes_atomically(acme, acme_memories, tmp_path):
+    call_command("export_memories", "--format", "obsidian", str(tmp_path), tenant="acme", stderr=io.StringIO())
+    note = sorted((tmp_path / "memories").iterdir())[0]
+    note.write_text("an edit the next export replaces\n")
+    inode = note.stat().st_ino
+
+    call_command("export_memories", "--format", "obsidian", str(tmp_path), tenant="acme", stderr=io.StringIO())
+
+    assert note.read_text().startswith("---\ntype: orgmemory-memory\n")
+    assert note.stat().st_ino != inode  # a new file renamed over the old name
+    assert not [path for path in tmp_path.rglob(".orgmemory-*")]

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from memories.models import Memory
-from memories.obsidian import export_vault
+from memories.obsidian import VaultError, export_vault
 from memories.records import memory_as_record
 from memories.selectors import scope_get_by_tag, scope_subtree, tenant_get
 from orgmemory.errors import DomainError
@@ -42,7 +42,10 @@ class Command(BaseCommand):
         if options.get("format") == "obsidian":
             if options.get("directory") is None:
                 raise CommandError("--format obsidian needs the vault folder: export_memories --format obsidian DIR")
-            notes, entities = export_vault(memories=memories, directory=options["directory"])
+            try:
+                notes, entities = export_vault(memories=memories, directory=options["directory"])
+            except VaultError as exc:
+                raise CommandError(f"{options['directory']}: {exc}")
             print(f"exported {notes} memories and {entities} entities to {options['directory']}", file=sys.stderr)
             return
         stream = open(output, "w", encoding="utf-8") if output else self.stdout  # noqa: SIM115
