@@ -1,5 +1,5 @@
 """OrgMemory as a Model Context Protocol server (the official ``mcp`` package): tools ``search``, ``remember``,
-``recall``, ``forget`` and ``neighbours`` over the same services, validation and rules as the REST API.
+``recall``, ``forget``, ``entities`` and ``neighbours`` over the same services, validation and rules as the REST API.
 
 Authentication is the API's: a tenant API key, re-checked on every call (a revoked key stops working at once). Over
 stdio the key comes from ``ORGMEMORY_API_KEY`` (as the ADK adapter reads it); over streamable HTTP each request
@@ -37,6 +37,7 @@ from memories.services.memory import memory_create
 from orgmemory.api.exceptions import error_body
 from orgmemory.errors import DomainError, NotFound, PermissionDenied
 from retrieval.api import RecallInputSerializer, SearchInputSerializer
+from retrieval.mcp_entities import DEFAULT_LIMIT, entities_by_name, entity_id_for, results_with_entities
 from retrieval.presenters import result_as_dict
 from retrieval.recall import recall_block
 from retrieval.services import SearchOptions, search_memories
@@ -48,7 +49,9 @@ INSTRUCTIONS = (
     "one user_id and sees only that user's scope chain. Before a task, call `recall` for a short cited block "
     "(on-topic policies first); `search` for ranked memories; `remember` to store a fact, preference or policy "
     "(default: private to the user; `scope` such as team:platform to share); `forget` to delete one memory by "
-    "id; `neighbours` for an entity's typed relationships. Give `project` (e.g. alpha) to work inside one project: "
+    "id; `entities` to look an entity (person, team, company, system...) up by name and `neighbours` for its "
+    "typed relationships (by name or id; search results list the entity ids each memory mentions). "
+    "Give `project` (e.g. alpha) to work inside one project: "
     "its memories are seen, written and forgotten only when it is named."
 )
 
@@ -125,7 +128,7 @@ def _search(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
         project=data.get("project") or None,
     )
     result = search_memories(tenant=actor.tenant, user_id=caller.member.user_id, query=data["query"], options=options)
-    return result_as_dict(result)
+    return results_with_entities(tenant=actor.tenant, data=result_as_dict(result))
 
 
 def _remember(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
@@ -176,9 +179,21 @@ def _forget(*, actor: ApiView, caller: Caller, memory_id: Any, project: Any = No
     return {"deleted": deleted, "ids": [memory_id]}
 
 
-def _neighbours(*, actor: ApiView, caller: Caller, entity_id: Any, depth: Any, relationships: Any) -> dict:
-    if isinstance(entity_id, bool) or not isinstance(entity_id, int):
+def _entities(*, actor: ApiView, caller: Caller, name: Any, limit: Any) -> dict:
+    return entities_by_name(tenant=actor.tenant, chain_ids=caller.chain_ids, name=name, limit=limit)
+
+
+def _neighbours(*, actor: ApiView, caller: Caller, entity: Any, entity_id: Any, depth: Any, relationships: Any) -> dict:
+    if (entity is None) == (entity_id is None):
+        raise ToolError("validation_error: give entity (a name or an id) or entity_id, exactly one of them")
+    if entity_id is not None and (isinstance(entity_id, bool) or not isinstance(entity_id, int)):
         raise ToolError("validation_error: entity_id must be an integer")
+    entity_id = entity_id_for(
+        tenant=actor.tenant,
+        chain_ids=caller.chain_ids,
+        user_id=caller.member.user_id,
+        entity=entity if entity is not None else entity_id,
+    )
     if isinstance(relationships, list):
         relationships = ",".join(str(name) for name in relationships)
     params = _validated(
@@ -210,7 +225,11 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
     @server.tool(
         name="search",
         description="Ranked memories the user can see for a query (hybrid full text + vectors + knowledge graph). "
-        "Returns results with id, content, kind, scope, score, and no_relevant_memory when nothing is relevant.",
+        "Returns results with id, content, kind, scope, score and entities (the {id, name, kind} each memory "
+        "mentions: ids for `neighbours`), and no_relevant_memory when nothing is relevant. Arguments: user_id - "
+        "the member the agent acts for (e.g. albert); query - the question in plain words; top_k - how many "
+        "results, 1-50 (default 10); kinds - only these kinds (fact, preference, policy, event, note); project - "
+        "also search this project's memories (e.g. alpha).",
     )
     async def search(
         user_id: str,
@@ -224,9 +243,11 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
 
     @server.tool(
         name="remember",
-        description="Store a memory for the user: kind fact (default), preference, policy, event or note; scope "
-        "a tag such as team:platform to share it (default: private to the user); project (e.g. alpha) to keep it "
-        "inside one project under that scope. Exact duplicates are not stored twice.",
+        description="Store a memory for the user. Exact duplicates are not stored twice. Arguments: user_id - "
+        "the member the agent acts for; content - the text to remember; title - a short title (optional); kind - "
+        "fact (default), preference, policy, event or note; scope - a tag such as team:platform to share it "
+        "(default: private to the user); project - keep it inside one project under that scope (e.g. alpha); "
+        "metadata - a JSON object stored with it.",
     )
     async def remember(
         user_id: str,
@@ -255,8 +276,10 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
     @server.tool(
         name="recall",
         description="A prompt-ready block for a task: the on-topic policies first, then relevant facts and "
-        "preferences, one cited line each (`- [policy #123] ...`), within a budget: exactly one of budget_chars "
-        "(200-20000) or budget_tokens (50-5000). Empty when nothing relevant is known.",
+        "preferences, one cited line each (`- [policy #123] ...`). Empty when nothing relevant is known. "
+        "Arguments: user_id - the member the agent acts for; task - what the agent is about to do, in plain words; "
+        "budget_chars (200-20000) or budget_tokens (50-5000) - the block's size, give exactly one; kinds - only "
+        "these kinds; project - also recall this project's memories.",
     )
     async def recall(
         user_id: str,
@@ -281,22 +304,48 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
 
     @server.tool(
         name="forget",
-        description="Delete one memory by id (as returned by search or recall) for the user: it must be visible "
-        "to them and at a level agents may write. Needs the key's delete permission.",
+        description="Delete one memory for the user: it must be visible to them and at a level agents may "
+        "write. Needs the key's delete permission. Arguments: user_id - the member the agent acts for; memory_id - "
+        "the memory's id, as search or recall return it; project - the project the memory belongs to, if any.",
     )
     async def forget(user_id: str, memory_id: int, ctx: Context, project: str | None = None) -> dict[str, Any]:
         return await run(ctx, "delete", user_id, _forget, memory_id=memory_id, project=project)
 
     @server.tool(
+        name="entities",
+        description="Entities (people, teams, companies, systems, ...) the user can see whose name or alias "
+        "matches, exact names first, then the most mentioned: [{id, name, kind, mentions}] and truncated. "
+        "Arguments: user_id - the member the agent acts for; name - a name or part of one, typos tolerated "
+        "(e.g. quartz); limit - how many, 1-50 (default 10).",
+    )
+    async def entities(user_id: str, name: str, ctx: Context, limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
+        return await run(ctx, "read", user_id, _entities, name=name, limit=limit)
+
+    @server.tool(
         name="neighbours",
-        description="The typed relationships (founded, invested_in, works_at, advises, ...) around an entity, "
-        "depth 1 or 2, as the user may see them, each edge with the memory ids that state it.",
+        description="The typed relationships (founded, invested_in, works_at, advises, owns, depends_on, ...) "
+        "around an entity, as the user may see them, each edge with the memory ids that state it. Arguments: "
+        "user_id - the member the agent acts for; entity - the entity's name (as `entities` or search results "
+        "give it; an ambiguous name is refused with the candidates) or its id; entity_id - its id (instead of "
+        "entity); depth - 1 (direct) or 2 hops; relationships - only these relationship names.",
     )
     async def neighbours(
-        user_id: str, entity_id: int, ctx: Context, depth: int = 1, relationships: list[str] | None = None
+        user_id: str,
+        ctx: Context,
+        entity: str | int | None = None,
+        entity_id: int | None = None,
+        depth: int = 1,
+        relationships: list[str] | None = None,
     ) -> dict[str, Any]:
         return await run(
-            ctx, "read", user_id, _neighbours, entity_id=entity_id, depth=depth, relationships=relationships
+            ctx,
+            "read",
+            user_id,
+            _neighbours,
+            entity=entity,
+            entity_id=entity_id,
+            depth=depth,
+            relationships=relationships,
         )
 
     return server
