@@ -724,7 +724,18 @@ def _to_datetime_date(reference: datetime | date) -> date:
     return reference
 
 
+# every pattern needs one of these: most texts have none and skip the patterns altogether
+_ANY_CUE = re.compile(
+    r"\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|day|ago|tonight|"
+    r"tomorrow|tmr|night|week|month|year|quarter|spring|summer|autumn|fall|winter|fortnight|morning|afternoon|"
+    r"evening|\bq[1-4]|\bh[12]\b|half",
+    _FLAGS,
+)
+
+
 def _scan(text: str, ref: date, dayfirst: bool, default_tense: str | None, limit: int) -> list[DateMention]:
+    if not _ANY_CUE.search(text):
+        return []
     ctx = _Context(text=text, ref=ref, dayfirst=dayfirst, default_tense=default_tense)
     found: list[tuple[int, int, date, date, bool]] = []
     for regex, handler in _PATTERNS:
