@@ -129,6 +129,16 @@ class _Builder:
         self.trip_places: set[str] = set()
         self.companies: set[str] = set()
         self.said: set[str] = set()
+        self._small_talk: list[str] = []
+
+    def small_talk(self, count: int) -> list[str]:
+        """``count`` distractor sentences this conversation has not used yet (drawn from every "{who}" filling)."""
+        if len(self._small_talk) < count:
+            pool = [_fill(t, {"who": who}) for t in v.DISTRACTORS for who in (v.WHO if "{who}" in t else ("",))]
+            self._small_talk = [text for text in pool if text not in self.said]
+            self.rng.shuffle(self._small_talk)
+        taken, self._small_talk = self._small_talk[:count], self._small_talk[count:]
+        return taken
 
     def other(self, name: str) -> str:
         return self.names[1] if name == self.names[0] else self.names[0]
@@ -153,6 +163,15 @@ class _Builder:
         self.said.update(turn.text for turn in evidence)
         self.blocks[session].append(block)
         return evidence
+
+    def distract(self, after: int, subject: str, kind: str, fields: dict[str, str]) -> None:
+        """Sometimes, in a later session, the other person says the fact's words about something else."""
+        if self.rng.random() < 0.4 or after >= len(self.days):
+            return
+        text = _fill(self.rng.choice(v.HARD_DISTRACTORS[kind]), fields)
+        if text not in self.said:
+            self.said.add(text)
+            self.blocks[self.rng.randrange(after, len(self.days))].append([_Turn(self.other(subject), text)])
 
     def ask(self, pending: _Pending) -> None:
         self.pending.append(pending)
@@ -231,12 +250,14 @@ def _single_hop(b: _Builder, taken: dict[str, set[str]]) -> None:
                 b.companies.add(company)
                 fields = {"role": role, "company": company, "role_a": _article(role)}
                 evidence = b.say(session, name, v.JOB_STATEMENTS, fields)
+                b.distract(session + 1, name, "job", fields)
                 b.ask(_Pending("single-hop", "employer", name, v.EMPLOYER_FRAMES, fields, evidence, answer=company))
                 b.ask(_Pending("single-hop", "occupation", name, v.ROLE_FRAMES, fields, evidence, answer=role))
             elif kind == "pet":
                 breed, species, pet = pets[index]
                 fields = {"breed": breed, "species": species, "pet": pet}
                 evidence = b.say(session, name, v.PET_STATEMENTS, fields)
+                b.distract(session + 1, name, "pet", fields)
                 b.ask(_Pending("single-hop", "pet", name, v.PET_FRAMES, fields, evidence, answer=pet))
                 later = rng.randrange(session + 3, len(b.days))
                 trouble, _ = rng.choice(v.PET_TROUBLE)
@@ -255,6 +276,7 @@ def _single_hop(b: _Builder, taken: dict[str, set[str]]) -> None:
                 value = values[(rng.randrange(len(values)) + index) % len(values)]
                 fields = {key: value}
                 evidence = b.say(session, name, statements, fields)
+                b.distract(session + 1, name, kind, fields)
                 b.ask(_Pending("single-hop", kind, name, frames, fields, evidence, answer=value))
 
 
@@ -277,6 +299,7 @@ def _multi_session(b: _Builder) -> None:
     evidence = []
     for place, session in zip(places, sessions, strict=True):
         evidence += b.say(session, traveller, v.TRIP_STATEMENTS, {"place": place})
+        b.distract(session + 1, traveller, "trip", {"place": place})
     b.ask(_Pending("multi-session", "trips", traveller, v.TRIP_FRAMES, {}, evidence, answer=", ".join(places)))
     b.trip_places.update(places)
 
@@ -299,6 +322,7 @@ def _temporal(b: _Builder, count: int) -> None:
         fields = {"event": said, "when": when, "comment": rng.choice(v.EVENT_COMMENTS), "noun": noun, "verb": verb,
                   "thing": noun.removeprefix("the "), "said_plain": plain}  # fmt: skip
         evidence = b.say(session, subject, v.EVENT_FUTURE if future else v.EVENT_PAST, fields)
+        b.distract(session + 1, subject, "event", fields)
         after = next((i for i in range(session + 1, len(b.days)) if b.days[i] > day), None)
         if future and after is not None:
             b.blocks[after].append([_Turn(b.other(subject), v.EVENT_FOLLOW_UP[0][1]),
@@ -351,6 +375,8 @@ def _updates(b: _Builder, taken: dict[str, set[str]]) -> None:
             olds, news, frames = v.CLUB_OLD, v.CLUB_NEW, v.CLUB_FRAMES
         superseded = b.say(old_session, subject, olds, fields)
         evidence = b.say(new_session, subject, news, fields)
+        if kind == "home":
+            b.distract(new_session + 1, subject, "home", fields)
         b.ask(_Pending("knowledge-update", kind, subject, frames, fields, evidence, superseded=superseded, answer=new))
 
 
@@ -368,7 +394,7 @@ def _assemble(b: _Builder) -> list[Session]:
         fields = {"name": first, "other": second}
         opening, reply = rng.choice(v.GREETINGS)
         turns = [_Turn(first, _fill(opening, fields)), _Turn(second, _fill(reply, fields))]
-        small_talk = [[_Turn(rng.choice(b.names), text)] for text in rng.sample(v.DISTRACTORS, rng.randint(5, 9))]
+        small_talk = [[_Turn(rng.choice(b.names), text)] for text in b.small_talk(rng.randint(5, 9))]
         small_talk += [[_Turn(rng.choice(b.names), text)] for text in rng.sample(v.FILLERS, rng.randint(2, 4))]
         rng.shuffle(blocks)
         pieces = blocks + small_talk
