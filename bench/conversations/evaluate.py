@@ -6,7 +6,9 @@ exactly the turns that were stored, in the same run.
 Figures, per family and per half of the frames (``dev`` / ``held``): evidence R@5 and R@10 (the share of a
 question's evidence turns in the top k), MRR (first evidence turn); abstention (``no_relevant_memory`` on
 never-said questions) and false refusals (on answerable ones); for knowledge updates, how often the current
-statement ranks above the superseded one; for "when" questions, how often the answer states the right date.
+statement ranks above the superseded one; for "when" questions, how often the answer states the right date
+(``date``), and how often the first day memories.temporal reads in the ranked turns is the right one (``hits-date``:
+what a deterministic date answer over that ranking could reach).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 
 from django.db import transaction
 from tqdm import tqdm
@@ -31,6 +33,7 @@ from memories.services.memory import Author
 from memories.services.onboarding import tenant_onboard
 from memories.services.sessions import session_ingest
 from memories.signals import indexing_deferred
+from memories.temporal import tag_dates
 from orgmemory.oncommit import deferred
 from retrieval.services import SearchOptions, search_memories
 
@@ -190,6 +193,20 @@ def states_date(answer: str, gold: str) -> bool:
     return any(s.casefold() in answer.casefold() for s in spellings)
 
 
+def date_from_hits(ranked: Sequence[str], events: dict[str, dict]) -> str | None:
+    """The first single day the tagger reads in the ranked turns (each against its own timestamp): what a
+    deterministic "when" answer built on this ranking could say."""
+    for key in ranked:
+        event = events.get(key)
+        if event is None:
+            continue
+        reference = datetime.fromtimestamp(event["timestamp"], tz=UTC)
+        for mention in tag_dates(event["text"], reference=reference):
+            if mention.start == mention.end:
+                return mention.start.isoformat()
+    return None
+
+
 def _mean(values) -> float:
     values = [float(v) for v in values]
     return round(sum(values) / len(values), 3) if values else 0.0
@@ -199,7 +216,7 @@ def _in_half(question: Question, half: str) -> bool:
     return half == "all" or question.half == half
 
 
-def score(questions: Sequence[Question], run: Run) -> dict:
+def score(questions: Sequence[Question], run: Run, events: dict[str, dict] | None = None) -> dict:
     """The figures of one run, per half and family (see the module docstring)."""
     table: dict[str, dict] = {}
     for half in HALVES:
@@ -229,6 +246,11 @@ def score(questions: Sequence[Question], run: Run) -> dict:
             ),
             "n": len(updates),
         }
+        if events is not None:
+            row["hits_date"] = {
+                "right": _mean(date_from_hits(run.ranked[i], events) == questions[i].gold_date for i in when),
+                "n": len(when),
+            }
         if any(run.answers):
             row["answer_date"] = {
                 "right": _mean(states_date(run.answers[i], questions[i].gold_date) for i in when),
@@ -253,6 +275,7 @@ def evaluate(
         event_of, ingest_stats = ingest(tenant, dataset, quiet=quiet)
         log(f"ingested {ingest_stats['turns']} turns as {ingest_stats['memories']} memories")
         questions = dataset.questions
+        events = dataset.events_by_id()
         stored = set(event_of.values())
         runs: dict[str, Run] = {
             BASELINE: run_baseline(dataset, questions, stored, speaker=False),
@@ -271,7 +294,7 @@ def evaluate(
         "sessions": sum(len(c.sessions) for c in dataset.conversations),
         "questions": len(questions),
         "ingest": ingest_stats,
-        "table": {name: score(questions, run) for name, run in runs.items()},
+        "table": {name: score(questions, run, events) for name, run in runs.items()},
         "latency": {
             name: {"p50_ms": round(percentile(run.latencies, 50), 1), "p95_ms": round(percentile(run.latencies, 95), 1)}
             for name, run in runs.items()
@@ -294,14 +317,17 @@ def format_report(report: dict) -> str:
     families = (*ANSWERABLE, "answerable")
     for half in HALVES:
         lines += ["", f"== {half} frames: evidence R@5 / R@10 / MRR"]
-        lines.append(f"{'config':<18}" + "".join(f"{f:<22}" for f in families) + "abst  false-ref  upd-order  date")
+        lines.append(
+            f"{'config':<18}" + "".join(f"{f:<22}" for f in families) + "abst  false-ref  upd-order  date  hits-date"
+        )
         for name, by_half in table.items():
             row = by_half[half]
             cells = "".join(f"{row[f]['r5']:.3f}/{row[f]['r10']:.3f}/{row[f]['mrr']:.3f}   " for f in families)
             date_cell = f"{row['answer_date']['right']:.3f}" if "answer_date" in row else "  -  "
+            hits_cell = f"{row['hits_date']['right']:.3f}" if "hits_date" in row else "  -  "
             lines.append(
                 f"{name:<18}{cells}{row['abstention']['abstained']:.3f} {row['abstention']['false_refusals']:>9.3f}"
-                f" {row['update_order']['current_first']:>10.3f}  {date_cell}"
+                f" {row['update_order']['current_first']:>10.3f}  {date_cell}  {hits_cell:>9}"
             )
         counts = table[BASELINE][half]
         lines.append(

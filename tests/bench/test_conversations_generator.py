@@ -224,3 +224,17 @@ def test_the_harness_ingests_through_the_sessions_service_and_asks_as_each_membe
     assert set(table) == {"dev", "held", "all"}
     assert table["all"]["answerable"]["n"] == sum(1 for q in questions if q.family != "abstention")
     assert 0.0 <= table["all"]["answerable"]["r10"] <= 1.0
+
+
+def test_the_date_read_from_the_hits_is_the_first_single_day_in_rank_order():
+    from bench.conversations.evaluate import date_from_hits
+
+    thursday = datetime(2025, 5, 8, 18, tzinfo=UTC).timestamp()
+    events = {
+        "a": {"text": "Haha, no way", "timestamp": thursday},
+        "b": {"text": "We went last week, then again yesterday.", "timestamp": thursday},
+        "c": {"text": "It was on 2 May.", "timestamp": thursday},
+    }
+    assert date_from_hits(["a", "b", "c"], events) == "2025-05-07"  # "last week" is a range, skipped
+    assert date_from_hits(["c", "b"], events) == "2025-05-02"
+    assert date_from_hits(["a", "missing"], events) is None
