@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -77,8 +78,14 @@ def request_observe(*, route: str, method: str, status: int, seconds: float) -> 
     HTTP_REQUEST_SECONDS.labels(route=route, method=method).observe(seconds)
 
 
+_stage_series: dict[str, Any] = {}  # the labelled child per stage: a search records about nine samples
+
+
 def stage_observe(stage: str, seconds: float) -> None:
-    SEARCH_STAGE_SECONDS.labels(stage=stage).observe(seconds)
+    series = _stage_series.get(stage)
+    if series is None:
+        series = _stage_series.setdefault(stage, SEARCH_STAGE_SECONDS.labels(stage=stage))
+    series.observe(seconds)
 
 
 def degraded_observe(arms: Iterable[str]) -> None:
