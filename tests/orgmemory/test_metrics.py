@@ -227,6 +227,8 @@ def test_gunicorn_workers_share_their_samples_through_the_multiprocess_directory
 
     tenant = onboard(GLOBEX_CHART)
     key = ApiKeyFactory(tenant=tenant, permissions=["admin"])
+    agent = ApiKeyFactory(tenant=tenant, permissions=["read", "write"])
+    bearer = {"Authorization": f"Bearer {agent.plain}", "Connection": "close"}
     port = free_port()
     env = production_env(WEB_CONCURRENCY="2", ORGMEMORY_BIND=f"127.0.0.1:{port}", ORGMEMORY_EMBEDDER="onnx-int8")
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
@@ -255,6 +257,12 @@ def test_gunicorn_workers_share_their_samples_through_the_multiprocess_directory
             for _ in range(12):  # fresh connections: the master's socket hands them to either worker
                 response = http.get("/api/v1/health", headers={"Connection": "close"})
                 assert response.status_code == 200
+            for text in ("Zed runs the Friday deploys.", "Albert owns the billing service."):
+                body = {"user_id": "albert", "content": text}
+                assert http.post("/api/v1/memories", json=body, headers=bearer).status_code == 201
+            for question in ("who runs deploys?", "who owns billing?", "what about Zed?"):
+                body = {"user_id": "albert", "query": question}
+                assert http.post("/api/v1/search", json=body, headers=bearer).status_code == 200
             counts = []
             for _ in range(4):
                 text = http.get(
@@ -269,7 +277,12 @@ def test_gunicorn_workers_share_their_samples_through_the_multiprocess_directory
         process_stop(server)
     folders = [m.group(1) for line in lines if (m := re.search(r"PROMETHEUS_MULTIPROC_DIR=([^\s\"]+)", line))]
 
+    print("\n--- /metrics of a 2-worker production gunicorn after 12 health checks, 2 writes, 3 searches (excerpt) ---")
+    print("\n".join(line for line in text.splitlines() if line.startswith("orgmemory_") and "_bucket{" not in line))
+
     assert counts == [12, 12, 12, 12]  # every scrape, whichever worker answered it, sums both workers' files
+    assert value(parsed, "orgmemory_search_stage_duration_seconds_count", stage="total") == 3
+    assert value(parsed, "orgmemory_tenant_memories", tenant="globex") == 2
     assert pids == {2}  # two live workers with the embedder loaded
     assert len(folders) == 1, "".join(lines[-30:])
     assert not os.path.exists(folders[0])  # the master's temporary folder is removed at exit
