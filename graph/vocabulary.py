@@ -23,6 +23,7 @@ ORG = "org"
 PRODUCT = "product"
 PLACE = "place"
 EVENT = "event"
+SYSTEM = "system"  # software a team runs: a service, database, cluster or pipeline (not a product sold)
 UNKNOWN = "unknown"
 
 
@@ -53,6 +54,8 @@ PARTNER_OF = "partner_of"
 COMPETITOR_OF = "competitor_of"
 ACQUIRED = "acquired"
 REPORTS_TO = "reports_to"
+OWNS = "owns"
+DEPENDS_ON = "depends_on"
 MENTIONED = "mentioned"  # a bare mention of the subject in a memory (no object)
 ABOUT = "about"  # the memory is about the subject (its title names it; no object)
 
@@ -115,6 +118,13 @@ ENTITY_KINDS: tuple[EntityKind, ...] = (
     EntityKind(PRODUCT, "Product", "#d68910"),
     EntityKind(PLACE, "Place", "#16a085"),
     EntityKind(EVENT, "Event", "#6d4c41", members=ATTENDED, members_by_default=True),
+    EntityKind(
+        SYSTEM,
+        "System",
+        "#00897b",
+        head_nouns="service services microservice microservices system api apis database databases db cluster "
+        "clusters pipeline pipelines queue queues broker gateway cache backend repository repo library sdk",
+    ),
     EntityKind(UNKNOWN, "Unknown", "#7f8c8d"),
 )
 
@@ -276,6 +286,42 @@ RELATIONSHIPS: tuple[Relationship, ...] = (
             INVERSE_VERB: "manage manages managed managing supervise supervises supervised",
         },
         refine_subject=PERSON,
+    ),
+    Relationship(
+        OWNS,
+        "owns",
+        "#5e35b1",
+        subjects=frozenset({PERSON, ORG}),
+        objects=frozenset({SYSTEM}),
+        inbound="{anchor} is owned by {items}.",
+        outbound="{anchor} owns {items}.",
+        verb="owns",
+        inbound_phrase="owned by",
+        cues={
+            VERB: "own owns owned owning maintain maintains maintained maintaining",
+            AGENT: "owner owners maintainer maintainers",
+        },
+        refine_object=SYSTEM,
+        strict=True,
+    ),
+    Relationship(
+        DEPENDS_ON,
+        "depends on",
+        "#b7950b",
+        subjects=frozenset({SYSTEM}),
+        objects=frozenset({SYSTEM}),
+        inbound="Depending on {anchor}: {items}.",
+        outbound="{anchor} depends on {items}.",
+        verb="depends on",
+        inbound_phrase="needed by",
+        cues={
+            VERB: "depend depends depended depending rely relies relied relying",
+            AGENT: "dependent dependents consumer consumers downstream",
+            PATIENT: "dependency dependencies prerequisite prerequisites upstream",
+        },
+        refine_subject=SYSTEM,
+        refine_object=SYSTEM,
+        strict=True,
     ),
     Relationship(MENTIONED, "mentioned", "#999999", typed=False),
     Relationship(ABOUT, "about", "#999999", typed=False),

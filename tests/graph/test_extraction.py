@@ -78,6 +78,8 @@ def test_relationships_constant_lists_every_relationship() -> None:
         "works_at",
         "acquired",
         "reports_to",
+        "owns",
+        "depends_on",
         "mentioned",
     )
 

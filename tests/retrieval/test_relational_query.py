@@ -196,3 +196,38 @@ def test_hostile_input_never_raises_and_stays_bounded(text):
 def test_non_strings_are_not_questions():
     assert parse_relational_query(None, ENTITIES) is None  # type: ignore[arg-type]
     assert parse_relational_query(42, ENTITIES) is None  # type: ignore[arg-type]
+
+
+SYSTEMS = {
+    "billing": [(20, "Billing", "system")],
+    "kafka": [(21, "Kafka", "system")],
+    "platform": [(22, "Platform", "unknown")],  # an owner the extractor could not type
+    "payments": [(23, "Payments", "org")],
+    "alice smith": [(3, "Alice Smith", "person")],
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "seed", "expected"),
+    [
+        ("which team owns the billing service?", "Billing", [("owns", INBOUND)]),
+        ("Who owns Kafka?", "Kafka", [("owns", INBOUND)]),
+        ("Who is the owner of Kafka?", "Kafka", [("owns", INBOUND)]),
+        ("Kafka's maintainers", "Kafka", [("owns", INBOUND)]),
+        ("what does the platform team own?", "Platform", [("owns", OUTBOUND)]),
+        ("Which systems does Payments maintain?", "Payments", [("owns", OUTBOUND)]),
+        ("What does Alice Smith own?", "Alice Smith", [("owns", OUTBOUND)]),
+        ("what depends on Kafka?", "Kafka", [("depends_on", INBOUND)]),
+        ("Which services rely on Kafka?", "Kafka", [("depends_on", INBOUND)]),
+        ("Kafka's consumers", "Kafka", [("depends_on", INBOUND)]),
+        ("what does billing depend on?", "Billing", [("depends_on", OUTBOUND)]),
+        ("What are the dependencies of Billing?", "Billing", [("depends_on", OUTBOUND)]),
+        # a path: what the Payments team's systems depend on
+        ("What do the systems Payments owns depend on?", "Payments", [("owns", OUTBOUND), ("depends_on", OUTBOUND)]),
+    ],
+)
+def test_ownership_and_dependency_questions_both_ways(text, seed, expected):
+    result = parse_relational_query(text, SYSTEMS)
+
+    assert result is not None, text
+    assert (result.seeds[0].name, [(hop.relationship, hop.direction) for hop in result.hops]) == (seed, expected)

@@ -23,7 +23,8 @@ from graph.extraction.patterns.fragments import Pattern
 from graph.extraction.patterns.funding import FUNDING
 from graph.extraction.patterns.people import PEOPLE
 from graph.extraction.patterns.relations import RELATIONS
+from graph.extraction.patterns.systems import SYSTEMS
 
-PATTERNS: tuple[Pattern, ...] = (*PEOPLE, *FUNDING, *RELATIONS)
+PATTERNS: tuple[Pattern, ...] = (*PEOPLE, *FUNDING, *RELATIONS, *SYSTEMS)
 
 __all__ = ["PATTERNS", "Pattern"]
