@@ -74,6 +74,8 @@ class OrgMemoryAdminSite(admin.AdminSite):
     site_header = "OrgMemory administration"
     site_title = "OrgMemory admin"
     index_title = "OrgMemory"
+    # the index's OrgMemory box and the breadcrumbs lead; the sidebar's width goes to the lists' columns instead
+    enable_nav_sidebar = False
     # "/" redirects here, so the public face of the project is its API: the header's link leads to its docs
     site_url = reverse_lazy("api-docs")
 

@@ -67,7 +67,7 @@ def test_the_memory_list_reads_title_and_content_and_puts_warnings_beside_the_id
             f'<strong class="memory-title">Deploy days</strong><br><span class="memory-snippet">{memory.content}</span>'
             in html
         )
-    assert "td.field-summary { min-width: 28em; }" in html
+    assert "td.field-summary { min-width: 20em; }" in html
 
 
 def test_the_memory_list_shows_the_tenant_to_a_superuser_of_several(superuser_client, acme, globex):

@@ -84,7 +84,7 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
         "scope_tag",
         "kind",
         "author",
-        "created_at",
+        "created",
         "index_state",
     ]
     list_display_links = ["id", "summary"]
@@ -176,6 +176,10 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
         # Django labels the checkbox with str(obj), which would load each row's deferred content
         attrs = {"class": "action-select", "aria-label": format_html("Select memory {} - {}", obj.pk, _summary(obj))}
         return forms.CheckboxInput(attrs, lambda value: False).render(helpers.ACTION_CHECKBOX_NAME, str(obj.pk))
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, obj: Memory) -> str:
+        return formats.date_format(timezone.localtime(obj.created_at), "Y-m-d H:i")
 
     @admin.display(description="warnings")
     def warning_marker(self, obj: Memory) -> str:
