@@ -1,0 +1,464 @@
+"""The extractive answer: the sentence(s) of the visible top rows that answer the question, each cited.
+
+Pure, no Django, no database. Given the question and the ranked rows (anything with ``memory_id``, ``title`` and
+``content``, such as :class:`~retrieval.synthesis.types.SourceRow`), the rows' contents are split into sentences and
+each sentence is scored by
+
+- **term overlap**: the share of the question's terms the sentence holds, each term weighted by its IDF over the
+  candidate sentences (a term every sentence has says nothing about which one answers);
+- **question-type cues**: a "when" question wants a date, "who" a person, "where" a place, "how many / how much" a
+  number, "how long / how often" a duration or frequency, "what time" a time, "why" a reason — a sentence holding a
+  token of that type *beyond the question's own words* scores higher;
+- **position**: the row's rank (the search already judged relevance) and the sentence's place in its memory;
+- **the memory's title**: question terms in the title lift all of that memory's sentences a little;
+- optionally **embedding similarity** at sentence level, through a callable the caller passes (the embedder), so
+  that these pure tests run without a model.
+
+:func:`extractive_answer` returns an :class:`~retrieval.synthesis.types.Answer` quoting the best sentence (and a
+second one when it scores nearly as well), never a list of titles. :func:`score_sentences` exposes the ranking and
+:class:`LogisticCalibrator` turns features (such as :attr:`Extract.best_score`) into a confidence for abstention.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from retrieval.synthesis.types import Answer
+
+__all__ = [
+    "MAX_ROWS",
+    "MAX_SENTENCES",
+    "Extract",
+    "LogisticCalibrator",
+    "ScoredSentence",
+    "extract",
+    "extractive_answer",
+    "fit_logistic",
+    "question_type",
+    "score_sentences",
+    "split_sentences",
+]
+
+MAX_ROWS = 8  # rows whose sentences are considered: the visible top of the ranking
+MAX_SENTENCES = 2  # sentences quoted at most
+MAX_SENTENCES_PER_ROW = 60  # bounds the work on a long memory
+SECOND_SENTENCE_RATIO = 0.85  # a second sentence is quoted when it scores at least this share of the best
+_SENTENCE_CHARS = 400  # a quoted sentence is cut at this length
+
+# Weights of the score's parts. Overlap is in [0, 1]; a cue is 0 or 1; priors are in (0, 1].
+_W_OVERLAP = 1.0
+_W_CUE = 0.35
+_W_ROW = 0.2
+_W_POSITION = 0.05
+_W_TITLE = 0.15
+_TITLE_TERM_CREDIT = 0.5  # a question term found only in the memory's title counts half in a sentence's overlap
+_W_EMBEDDING = 0.6
+
+
+class _Row(Protocol):
+    memory_id: int
+    title: str
+    content: str
+
+
+Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]
+
+
+@dataclass(frozen=True)
+class ScoredSentence:
+    """One candidate sentence: its memory, its rank among the rows (0 = best), its place in the memory, its text
+    (markdown links reduced to their text) and its score with the parts that made it."""
+
+    memory_id: int
+    row_rank: int
+    index: int
+    text: str
+    score: float
+    overlap: float
+    cue: bool
+    cosine: float | None
+
+
+@dataclass(frozen=True)
+class Extract:
+    """The chosen sentences (best first), the answer built from them, and features for abstention: the best
+    sentence's score and term overlap, its cosine when an embedder was given, and the question type."""
+
+    sentences: tuple[ScoredSentence, ...]
+    answer: Answer
+    best_score: float
+    best_overlap: float
+    best_cosine: float | None
+    question_type: str | None
+
+
+# --- text ---------------------------------------------------------------------------------------------------------
+
+_MD_LINK_RE = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]{0,500}\)")
+_MD_EMPHASIS_RE = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|`")
+_BULLET_RE = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s+")
+# A sentence ends at . ! ? (or a semicolon-free line break) followed by a space and a capital, digit or quote.
+_SPLIT_RE = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9À-Ý#$€£@])")
+_ABBREVIATIONS = frozenset(
+    {"dr", "mr", "mrs", "ms", "st", "prof", "sr", "jr", "vs", "no", "inc", "ltd", "co", "corp", "e.g", "i.e", "etc",
+     "approx", "dept", "est", "fig", "mt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+     "nov", "dec", "u.s", "a.m", "p.m"}
+)  # fmt: skip
+_WORD_RE = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*")
+_STOPWORDS = frozenset(
+    """a an the and or but if then of to in on at by for with from as into onto about over under after before
+    is are was were be been being am do does did doing have has had having will would shall should can could may
+    might must i me my we us our you your he him his she her it its they them their this that these those there
+    here what which who whom whose when where why how not no so than too very just also only any all each every
+    some such own same other more most much many few up down out off again further once s t get got gets
+    please tell know need want wants let""".split()
+)
+_QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
+
+
+def _clean(text: str) -> str:
+    return _MD_EMPHASIS_RE.sub("", _MD_LINK_RE.sub(r"\1", text))
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of ``text``: markdown links reduced to their text and emphasis removed, split at line breaks
+    and at sentence ends (not after common abbreviations such as "Dr." or "St."), bullets and timeline pipes
+    ("- 2024-01-05 | …") stripped, blanks dropped. Contract: deterministic; at most ``MAX_SENTENCES_PER_ROW``."""
+    sentences: list[str] = []
+    for line in _clean(text).split("\n"):
+        line = _BULLET_RE.sub("", line).strip()
+        if not line:
+            continue
+        line = re.sub(r"\s*\|\s*", " — ", line) if line.count("|") == 1 else line
+        start = 0
+        for match in _SPLIT_RE.finditer(line):
+            before = line[start : match.start()].rstrip(".!?\"')] ")
+            last = before.rsplit(None, 1)[-1].casefold() if before.split() else ""
+            if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+                continue
+            sentences.append(line[start : match.start()].strip())
+            start = match.end()
+        sentences.append(line[start:].strip())
+        if len(sentences) >= MAX_SENTENCES_PER_ROW:
+            break
+    return [s for s in sentences if s][:MAX_SENTENCES_PER_ROW]
+
+
+def _stem(word: str) -> str:
+    """A crude, symmetric stem: an inflection ("invested", "advises", "companies") and then an agent suffix
+    ("investor", "founder") are dropped, so that a question's verb meets the sentence's noun."""
+    for suffix in ("ies", "ing", "ed", "es", "s", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    for suffix in ("or", "er", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _terms(text: str) -> list[str]:
+    return [_stem(w) for w in (m.group(0).casefold() for m in _WORD_RE.finditer(text)) if w not in _STOPWORDS]
+
+
+# --- question types and answer-type cues --------------------------------------------------------------------------
+
+_MONTHS = (
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_WEEKDAYS = r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?"
+_DATE_RE = re.compile(
+    rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:19|20)\d{{2}}|(?:{_MONTHS})\b|(?:{_WEEKDAYS})\b|q[1-4]\b|"
+    r"(?:next|last|this)\s+(?:year|quarter|month|week)|quarter|yesterday|tomorrow|today|spring|summer|autumn|fall|"
+    r"winter|season|christmas|holidays?)",
+    re.I,
+)
+_TIME_RE = re.compile(r"\b\d{1,2}(?::\d{2})\s*(?:[ap]\.?m\.?)?|\b\d{1,2}\s*[ap]\.?m\b|\bnoon\b|\bmidnight\b", re.I)
+_NUMBER_WORDS = (
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|"
+    r"thousand|million|dozen|half"
+)
+_NUMBER_RE = re.compile(rf"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:%|k\b|m\b|bn\b)?|\b(?:{_NUMBER_WORDS})\b", re.I)
+_DURATION_RE = re.compile(
+    rf"\b(?:\d[\d,.]*|{_NUMBER_WORDS}|a|an|few|several)\s+(?:business\s+|working\s+|calendar\s+)?"
+    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|quarters?|years?|sessions?|seasons?)\b"
+    r"|\b(?:every|each|per|once|twice|daily|weekly|monthly|quarterly|yearly|annually|hourly|nightly|biweekly)\b",
+    re.I,
+)
+_PERSON_RE = re.compile(
+    r"\b(?:dr|mr|mrs|ms|prof|chef)\.?\s+[A-Z][a-z]+"
+    r"|\b[A-Z][a-z]+(?:\s+(?:de|van|von|da|del|di|le|la))?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b"
+)
+# Capitalised words that name events, periods or documents rather than people ("Demo Day", "Board Meeting").
+_NOT_PERSON_WORDS = frozenset(
+    {"day", "days", "meeting", "meetings", "board", "batch", "week", "winter", "summer", "spring", "autumn", "fall",
+     "quarter", "series", "round", "demo", "annual", "conference", "summit", "review", "plan", "policy", "report",
+     "update", "notes", "agenda", "release", "launch", "program", "programme", "project", "the", "our", "we", "this"}
+)  # fmt: skip
+_PLACE_RE = re.compile(
+    r"\b(?:in|at|from|to|on)\s+(?:the\s+)?[A-Z][\w'’.-]+"
+    r"|\b\d{1,5}\s+[A-Z][a-z]+(?:strasse|straße|street|st|road|rd|avenue|ave|lane|way|platz)\b"
+    r"|\b[A-Z][a-z]+(?:strasse|straße|street|road|avenue|platz)\s+\d{1,5}\b"
+    r"|\b(?:office|hall|room|floor|building|desk|warehouse|region|campus|site|board|wiki|channel|app|folder|"
+    r"drive|repository|repo|vault)\b"
+    r"|#[a-z][\w-]+|\b[\w.+-]+@[\w-]+\.[\w.]+\b",
+    re.I,
+)
+_PLACE_CAPITAL_RE = re.compile(r"\b(?:in|at|from|on)\s+(?:the\s+)?[A-Z]")
+_REASON_RE = re.compile(
+    r"\b(?:because|due\s+to|since|as\s+a\s+result|so\s+that|owing\s+to|caused\s+by|reason|in\s+order\s+to)\b", re.I
+)
+
+_TYPE_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "date": (_DATE_RE,),
+    "time": (_TIME_RE,),
+    "number": (_NUMBER_RE,),
+    "duration": (_DURATION_RE,),
+    "person": (_PERSON_RE,),
+    "place": (_PLACE_RE,),
+    "reason": (_REASON_RE,),
+}
+
+
+def question_type(question: str) -> str | None:
+    """The answer type a question asks for: ``date`` (when, which day/month/year), ``time`` (what time),
+    ``duration`` (how long/often/soon/fast), ``number`` (how many/much, what … cost/price/budget/quota),
+    ``person`` (who, whom, whose), ``place`` (where, which office/city/region), ``reason`` (why); else None."""
+    q = " ".join(question.casefold().split())
+    if re.search(r"\bwhat\s+time\b|\bwhen\s+does\s+\S+(?:\s+\S+)?\s+(?:open|close|start|end)\b", q):
+        return "time"
+    if re.search(r"\bhow\s+(?:long|often|soon|fast|quickly|frequently|far\s+ahead)\b", q):
+        return "duration"
+    if re.search(r"\bhow\s+(?:many|much|big|large|high|old)\b|\bwhat\s+(?:is|was|are)\s+(?:the|our)\s+"
+                 r"(?:\w+\s+)?(?:cost|price|budget|quota|limit|burn|rate|size|amount|fee)\b", q):  # fmt: skip
+        return "number"
+    if re.search(r"\b(?:when|what\s+date|which\s+(?:day|date|month|year|week|quarter)s?)\b", q):
+        return "date"
+    if re.search(r"\bwho(?:m|se)?\b", q):
+        return "person"
+    if re.search(r"\bwhere\b|\bwhich\s+(?:office|city|country|region|warehouse|room|site|channel|app)\b", q):
+        return "place"
+    if re.search(r"\bwhy\b", q):
+        return "reason"
+    return None
+
+
+def _has_cue(kind: str | None, sentence: str, question_terms: frozenset[str]) -> bool:
+    """Whether ``sentence`` holds a token of the asked type that is not one of the question's own words."""
+    if kind is None:
+        return False
+    for pattern in _TYPE_PATTERNS[kind]:
+        for match in pattern.finditer(sentence):
+            raw_words = {w.casefold() for w in _WORD_RE.findall(match.group(0))}
+            if kind == "person" and raw_words & _NOT_PERSON_WORDS:
+                continue
+            words = {_stem(w) for w in raw_words} - _STOPWORDS
+            if kind == "place" and not _PLACE_CAPITAL_RE.match(match.group(0)) and not words - question_terms:
+                continue
+            if not words or words - question_terms:
+                return True
+    return False
+
+
+# --- scoring --------------------------------------------------------------------------------------------------------
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def score_sentences(
+    question: str, rows: Sequence[_Row], *, embed: Embed | None = None, max_rows: int = MAX_ROWS
+) -> list[ScoredSentence]:
+    """Every sentence of the first ``max_rows`` rows, scored for answering ``question``, best first (ties: the
+    better-ranked row, then the earlier sentence).
+
+    ``score = 1.0·overlap + 0.35·cue + 0.2/(1 + row rank) + 0.05/(1 + index) + 0.15·title overlap
+    (+ 0.6·cosine with ``embed``)``, where overlap is the IDF-weighted share of the question's terms that the
+    sentence holds (IDF over the candidate sentences; a term only in the memory's title counts half), cue says the
+    sentence holds a token of the asked type (:func:`question_type`) beyond the question's words, and title
+    overlap is the same share for the memory's title. ``embed`` maps texts to vectors (question first); its
+    failure is the caller's. No rows → ``[]``; a question without terms → all overlaps 0.
+    """
+    if max_rows < 1:
+        raise ValueError(f"max_rows must be >= 1, got {max_rows}")
+    candidates: list[tuple[int, _Row, int, str]] = []
+    for rank, row in enumerate(rows[:max_rows]):
+        for index, sentence in enumerate(split_sentences(row.content or "")):
+            candidates.append((rank, row, index, sentence))
+    if not candidates:
+        return []
+    q_terms = [t for t in _terms(question) if t not in _QUESTION_WORDS]
+    q_set = frozenset(q_terms)
+    sentence_terms = [frozenset(_terms(sentence)) for _, _, _, sentence in candidates]
+    n = len(candidates)
+    idf = {t: math.log(1.0 + (n + 1) / (0.5 + sum(1 for terms in sentence_terms if t in terms))) for t in q_set}
+    total = sum(idf.values())
+    kind = question_type(question)
+    cosines: list[float | None] = [None] * n
+    if embed is not None:
+        vectors = list(embed([question] + [sentence for _, _, _, sentence in candidates]))
+        cosines = [_cosine(vectors[0], vector) for vector in vectors[1:]]
+    title_overlap: dict[int, float] = {}
+    scored = []
+    title_terms: dict[int, frozenset[str]] = {}
+    for (rank, row, index, sentence), terms, cosine in zip(candidates, sentence_terms, cosines, strict=True):
+        if rank not in title_overlap:
+            title_terms[rank] = frozenset(_terms(row.title or ""))
+            title_overlap[rank] = sum(idf[t] for t in q_set & title_terms[rank]) / total if total else 0.0
+        # a sentence is about its memory's subject even when it says "the startup": the title's terms count half
+        inherited = (q_set & title_terms[rank]) - terms
+        overlap = (
+            (sum(idf[t] for t in q_set & terms) + _TITLE_TERM_CREDIT * sum(idf[t] for t in inherited)) / total
+            if total
+            else 0.0
+        )
+        cue = _has_cue(kind, sentence, q_set)
+        score = (
+            _W_OVERLAP * overlap
+            + _W_CUE * cue
+            + _W_ROW / (1 + rank)
+            + _W_POSITION / (1 + index)
+            + _W_TITLE * title_overlap[rank]
+            + (_W_EMBEDDING * cosine if cosine is not None else 0.0)
+        )
+        scored.append(
+            ScoredSentence(
+                memory_id=row.memory_id,
+                row_rank=rank,
+                index=index,
+                text=sentence,
+                score=round(score, 6),
+                overlap=round(overlap, 6),
+                cue=cue,
+                cosine=None if cosine is None else round(cosine, 6),
+            )
+        )
+    scored.sort(key=lambda s: (-s.score, s.row_rank, s.index))
+    return scored
+
+
+def _quote(sentence: str) -> str:
+    text = " ".join(sentence.split())
+    if len(text) > _SENTENCE_CHARS:
+        text = text[:_SENTENCE_CHARS].rstrip() + " …"
+    return text
+
+
+def extract(
+    question: str,
+    rows: Sequence[_Row],
+    *,
+    embed: Embed | None = None,
+    max_rows: int = MAX_ROWS,
+    max_sentences: int = MAX_SENTENCES,
+) -> Extract | None:
+    """The best sentence (and, up to ``max_sentences``, others scoring at least ``SECOND_SENTENCE_RATIO`` of it)
+    of the rows as an :class:`Extract`, or ``None`` when the rows hold no sentence.
+
+    The answer's text is the quoted sentences in the order they appear in the ranking (row rank, then place in
+    the memory), each followed by its citation ``[n]``; citations number memories by first appearance; a
+    sentence is cut at 400 characters.
+    """
+    if max_sentences < 1:
+        raise ValueError(f"max_sentences must be >= 1, got {max_sentences}")
+    scored = score_sentences(question, rows, embed=embed, max_rows=max_rows)
+    if not scored:
+        return None
+    best = scored[0]
+    chosen = [best]
+    for candidate in scored[1:]:
+        if len(chosen) >= max_sentences or candidate.score < SECOND_SENTENCE_RATIO * best.score:
+            break
+        if candidate.overlap > 0 or candidate.cue:
+            chosen.append(candidate)
+    ordered = sorted(chosen, key=lambda s: (s.row_rank, s.index))
+    numbers: dict[int, int] = {}
+    parts = []
+    for sentence in ordered:
+        number = numbers.setdefault(sentence.memory_id, len(numbers) + 1)
+        parts.append(f"{_quote(sentence.text)} [{number}]")
+    answer = Answer(
+        text=" ".join(parts),
+        citations=tuple((number, memory_id) for memory_id, number in numbers.items()),
+        used_llm=False,
+    )
+    return Extract(
+        sentences=tuple(chosen),
+        answer=answer,
+        best_score=best.score,
+        best_overlap=best.overlap,
+        best_cosine=best.cosine,
+        question_type=question_type(question),
+    )
+
+
+def extractive_answer(
+    *, question: str, rows: Sequence[_Row], embed: Embed | None = None, max_sentences: int = MAX_SENTENCES
+) -> Answer | None:
+    """The extractive :class:`~retrieval.synthesis.types.Answer` (``used_llm=False``) quoting the answering
+    sentence(s) with citations, or ``None`` when the rows hold no sentence (see :func:`extract`)."""
+    result = extract(question, rows, embed=embed, max_sentences=max_sentences)
+    return None if result is None else result.answer
+
+
+# --- calibration for abstention -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogisticCalibrator:
+    """``sigmoid(intercept + Σ weight·feature)`` over named features (a missing feature counts as 0): a confidence
+    in [0, 1] that the question is answered by what is visible."""
+
+    names: tuple[str, ...]
+    weights: tuple[float, ...]
+    intercept: float
+
+    def confidence(self, features: Mapping[str, float | None]) -> float:
+        z = self.intercept + sum(
+            w * float(features.get(n) or 0.0) for n, w in zip(self.names, self.weights, strict=True)
+        )
+        if z >= 0:
+            return 1.0 / (1.0 + math.exp(-z))
+        e = math.exp(z)
+        return e / (1.0 + e)
+
+
+def fit_logistic(
+    rows: Sequence[Mapping[str, float | None]],
+    labels: Sequence[bool],
+    *,
+    names: Sequence[str],
+    l2: float = 1.0,
+    iterations: int = 50,
+) -> LogisticCalibrator:
+    """L2-regularised logistic regression by Newton's method (the intercept unpenalised) over ``names`` of each
+    feature row; ``labels`` True = answerable. Needs both classes, else ``ValueError``."""
+    import numpy as np
+
+    if len(rows) != len(labels) or not rows:
+        raise ValueError("rows and labels must be non-empty and of equal length")
+    y = np.array([1.0 if label else 0.0 for label in labels])
+    if y.min() == y.max():
+        raise ValueError("both classes are needed to fit")
+    x = np.array([[1.0] + [float(row.get(n) or 0.0) for n in names] for row in rows])
+    w = np.zeros(x.shape[1])
+    penalty = np.eye(x.shape[1]) * l2
+    penalty[0, 0] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        gradient = x.T @ (p - y) + penalty @ w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return LogisticCalibrator(names=tuple(names), weights=tuple(float(v) for v in w[1:]), intercept=float(w[0]))
