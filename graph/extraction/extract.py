@@ -53,7 +53,9 @@ def extract_links(text: str, *, self_name: str | None = None) -> list[Link]:
         clause = _build_clause(text, sentence, sentence_tokens, tokens, capitalised, ctx)
         if clause.entities:  # every pattern relates at least one named entity
             for pattern in PATTERNS:
-                if (pattern.bullet_only and not sentence.bullet) or (pattern.object == "event" and ctx.kind != "event"):
+                if (pattern.bullet_only and not sentence.bullet) or (
+                    pattern.object == "self_event" and ctx.kind != vocabulary.EVENT
+                ):
                     continue
                 if pattern.needs.search(clause.skeleton) is None:
                     continue
@@ -63,7 +65,7 @@ def extract_links(text: str, *, self_name: str | None = None) -> list[Link]:
             if not mention.weak and entity.norm:
                 confidence = EXPLICIT_MENTION_CONFIDENCE if mention.explicit else PHRASE_MENTION_CONFIDENCE
                 span = (tokens[mention.first].start, tokens[mention.last].end)
-                mention_links.append(Link(entity, "mentioned", None, confidence, span))
+                mention_links.append(Link(entity, vocabulary.MENTIONED, None, confidence, span))
     linked = {link.subject.norm for link in links} | {link.object.norm for link in links if link.object}
     links.extend(link for link in mention_links if link.subject.norm not in linked)
     return _dedup(links)

@@ -211,7 +211,7 @@ def _objects(
         return _resolve(groups["od"], clause, ctx)
     if pattern.object == "owner":
         return _owner(clause, ctx, subjects, relationship)
-    if pattern.object == "event":
+    if pattern.object == "self_event":
         return _event(clause, ctx)
     return []
 
@@ -229,7 +229,7 @@ def links_from_match(pattern: Pattern, match: re.Match[str], clause: Clause, ctx
         if any(s.kind == v.PERSON or (s.kind == v.UNKNOWN and s != ctx.ref) for s in subjects):
             return []
         subjects, objects = _resolve(hired, clause, ctx), subjects
-    if pattern.object == "event":  # only people attend; a one-word name is too ambiguous to count
+    if pattern.object == "self_event":  # only people attend; a one-word name is too ambiguous to count
         subjects = [s for s in subjects if s.kind == v.PERSON or (s.kind == v.UNKNOWN and len(s.norm.split()) >= 2)]
     if relationship in (v.WORKS_AT, v.ACQUIRED) and any(o.kind == v.PERSON for o in objects):
         return []  # "joined Bob for dinner", "acquired Alice" are not employment / acquisitions

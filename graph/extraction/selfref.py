@@ -35,7 +35,7 @@ class SelfContext:
     """The text's own entity and the facts needed to resolve pronouns, descriptors and short names to it."""
 
     ref: EntityRef | None = None
-    kind: str | None = None  # "person" | "org" | "event" | None
+    kind: str | None = None  # the text's kind: a person, an organisation or an event (vocabulary kinds), or None
     words: frozenset[str] = frozenset()  # a person's first and last name: "Lee founded ...", "Mia joined ..."
     aliases: frozenset[str] = frozenset()  # "epsilon" on a page about "Epsilon Labs"
     investor: bool = False  # the organisation is an investment firm
@@ -100,8 +100,8 @@ def _kind_from_words(words: list[str]) -> str | None:
 
 
 def _guess_self_kind(text: str, name: str, tagline: str = "") -> str | None:
-    """ "event" for meeting-like titles; else what the text's first self-description (or the title's tagline)
-    says the entity is; else "org" for a name with a company suffix."""
+    """An event for meeting-like titles; else what the text's first self-description (or the title's tagline)
+    says the entity is; else an organisation for a name with a company suffix."""
     if EVENT_NAME_RE.search(name):
         return v.EVENT
     description = re.compile(

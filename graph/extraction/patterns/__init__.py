@@ -14,7 +14,7 @@ Each pattern says where its subject and object come from:
   a person;
 * ``owner`` -- the organisation a funding round / advisory board / job belongs to: the clause's own subject
   when it is a non-person entity ("Acme closed a round led by X"), else the text's own organisation;
-* ``event`` -- the text's own event (meeting pages), only outside timeline entries or when the entry names it.
+* ``self_event`` -- the text's own event (meeting pages), only outside timeline entries or when the entry names it.
 """
 
 from __future__ import annotations

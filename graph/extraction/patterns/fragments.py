@@ -101,7 +101,7 @@ class Pattern:
     confidence: float
     needs: re.Pattern[str]  # cheap pre-check: the skeleton must contain one of the pattern's keywords
     subject: str = "group"  # "group" | "self_person" | "owner"
-    object: str = "group"  # "group" | "owner" | "event"
+    object: str = "group"  # "group" | "owner" | "self_event"
     bullet_only: bool = False  # headline-style subject-less entries only occur in timelines/lists
 
 

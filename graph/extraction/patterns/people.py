@@ -30,7 +30,7 @@ from graph.extraction.patterns.fragments import (
 
 PEOPLE: tuple[Pattern, ...] = (
     # --- founded -------------------------------------------------------------------------------------------
-    p("founded", "found", v.FOUNDED, rf"{SUBJ} {AUX}{FOUNDED_ACTIVE} {OBJ}", 0.9),
+    p("founded_verb", "found", v.FOUNDED, rf"{SUBJ} {AUX}{FOUNDED_ACTIVE} {OBJ}", 0.9),
     p(
         "started",
         "start|incorporat|establish",
@@ -150,7 +150,7 @@ PEOPLE: tuple[Pattern, ...] = (
         0.75,
     ),
     # --- advises -------------------------------------------------------------------------------------------
-    p("advises", "advis", v.ADVISES, rf"{SUBJ} {AUX}(?:advises|advised|advising|advise) {OBJ}", 0.85),
+    p("advises_verb", "advis", v.ADVISES, rf"{SUBJ} {AUX}(?:advises|advised|advising|advise) {OBJ}", 0.85),
     p(
         "self_advises",
         "advis",

@@ -58,7 +58,7 @@ RELATIONS: tuple[Pattern, ...] = (
     ),
     p("rivals", "rival", v.COMPETITOR_OF, rf"{SUBJ} {AUX}(?:rivals|rivaled|rivalled) {OBJ}", 0.8),
     p(
-        "competitor_of",
+        "competitor_noun",
         "competitor|rival",
         v.COMPETITOR_OF,
         rf"{SUBJ} (?:is|was|remains) (?:a |an |the )?(?:{WORD} ){{0,2}}?"
@@ -66,7 +66,7 @@ RELATIONS: tuple[Pattern, ...] = (
         0.85,
     ),
     p(
-        "acquired",
+        "acquired_verb",
         "acqui|bought|buy|purchas|snapped",
         v.ACQUIRED,
         rf"{SUBJ} {AUX}(?:acquired|acquires|acquire|bought|buys|purchased|purchases|"
@@ -84,7 +84,7 @@ RELATIONS: tuple[Pattern, ...] = (
     p("acquisition_of", "acquisition", v.ACQUIRED, rf"(?P<s>{ENT}) 's acquisition of {OBJ_ONE}", 0.85),
     p("acquisition_by", "acquisition", v.ACQUIRED, rf"acquisition of {OBJ_ONE} by (?P<s>{ENT})", 0.85),
     p(
-        "reports_to",
+        "reports_verb",
         "report",
         v.REPORTS_TO,
         rf"{SUBJ} {AUX}(?:reports|reported|reporting) (?:directly )?to {OBJ}",
@@ -100,7 +100,7 @@ RELATIONS: tuple[Pattern, ...] = (
     ),
     # --- attended ------------------------------------------------------------------------------------------
     p(
-        "attended",
+        "attended_verb",
         "attend|stud|graduat|educated|dropped out|enrolled",
         v.ATTENDED,
         rf"{SUBJ} {AUX}(?:attended|attends|attending|studied at|studies at|graduated from|"
@@ -113,7 +113,7 @@ RELATIONS: tuple[Pattern, ...] = (
         v.ATTENDED,
         rf"{SUBJ_LIST}{PAREN}(?: from (?:the )?(?:{ENT}|{WORD})(?: team)?)? {AUX}{PARTICIPATION}",
         0.7,
-        object="event",
+        object="self_event",
     ),
     p(
         "attendees_include",
@@ -124,7 +124,7 @@ RELATIONS: tuple[Pattern, ...] = (
         rf"(?:included|"
         rf"includes|including|were|was|:|comprised|featured) {SUBJ_LIST}",
         0.75,
-        object="event",
+        object="self_event",
     ),
     p(
         "in_attendance",
@@ -132,7 +132,7 @@ RELATIONS: tuple[Pattern, ...] = (
         v.ATTENDED,
         rf"with {SUBJ_LIST} (?:in attendance|present|attending|participating)",
         0.75,
-        object="event",
+        object="self_event",
     ),
     p(
         "were_present",
@@ -141,7 +141,7 @@ RELATIONS: tuple[Pattern, ...] = (
         rf"{SUBJ_LIST} (?:were|was)(?: also| both| all){{0,2}} (?:present|in attendance|"
         rf"there)",
         0.75,
-        object="event",
+        object="self_event",
     ),
     p(
         "led_alongside",
@@ -152,7 +152,7 @@ RELATIONS: tuple[Pattern, ...] = (
         rf"review)"
         rf" alongside {SUBJ_LIST}",
         0.75,
-        object="event",
+        object="self_event",
     ),
     p(
         "with_leading",
@@ -163,7 +163,7 @@ RELATIONS: tuple[Pattern, ...] = (
         rf"call|"
         rf"review|proceedings)",
         0.75,
-        object="event",
+        object="self_event",
     ),
     p(
         "led_by_event",
@@ -172,7 +172,7 @@ RELATIONS: tuple[Pattern, ...] = (
         rf"(?:discussion|session|presentation|meeting|pitch|demo|q&a|call|conversation|"
         rf"review) (?:was )?(?:led|chaired|hosted|facilitated|moderated|run|presented) by {SUBJ_LIST}",
         0.75,
-        object="event",
+        object="self_event",
     ),
     p(
         "exchange_involved",
@@ -181,8 +181,8 @@ RELATIONS: tuple[Pattern, ...] = (
         rf"(?:exchange|discussion|conversation|debate|q&a) (?:involved|with) "
         rf"{SUBJ_LIST}",
         0.7,
-        object="event",
+        object="self_event",
     ),
-    p("event_between", "between", v.ATTENDED, rf"{EVENT_NOUN} between {SUBJ_LIST}", 0.75, object="event"),
-    p("joined_by", "joined by", v.ATTENDED, rf"joined by {SUBJ_LIST}", 0.7, object="event"),
+    p("event_between", "between", v.ATTENDED, rf"{EVENT_NOUN} between {SUBJ_LIST}", 0.75, object="self_event"),
+    p("joined_by", "joined by", v.ATTENDED, rf"joined by {SUBJ_LIST}", 0.7, object="self_event"),
 )

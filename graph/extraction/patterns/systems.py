@@ -28,7 +28,7 @@ _DEGREE = r"(?: (?:heavily|directly|entirely|critically|mostly|partly|fully|stil
 
 OWNERSHIP: tuple[Pattern, ...] = (
     p(
-        "owns",
+        "owns_verb",
         "own",
         v.OWNS,
         rf"{SUBJ}{TEAM_NOUN} {AUX}(?:owns|owned|own|co-owns|co-owned|co-own)(?: and (?:runs|operates|maintains))? "
@@ -95,7 +95,7 @@ OWNERSHIP: tuple[Pattern, ...] = (
 
 DEPENDENCIES: tuple[Pattern, ...] = (
     p(
-        "depends_on",
+        "depends_verb",
         "depend|rel",
         v.DEPENDS_ON,
         rf"{SUBJ}{SYSTEM_NOUN} {AUX}(?:depends|depended|depend|relies|relied|rely){_DEGREE} (?:up)?on "
