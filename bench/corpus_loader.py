@@ -6,8 +6,8 @@
    embedded once, and a reload costs only the database writes.
 2. **Rows** (:func:`corpus_load`): per tenant, the scope tree and members through the ORM (small), then in
    batches: the memories ``COPY``-ed into a staging table and moved into ``memories_memory`` with one
-   ``INSERT … SELECT`` that computes the weighted tsvector in PostgreSQL exactly as the write path does
-   (``setweight(to_tsvector(title), 'A') || setweight(to_tsvector(content), 'B')``); that one statement fires the
+   ``INSERT … SELECT`` that computes the weighted tsvector in PostgreSQL with the write path's own definition
+   (``memories.services.indexing.search_vector_sql``: title A over content B); that one statement fires the
    statement-level BM25 triggers once per batch (one aggregate per batch, as any bulk insert); the chunks with
    their vectors ``COPY``-ed straight into ``memories_memorychunk`` (binary format); the entities and the typed,
    ``about`` and ``mentioned`` links the generator recorded ``COPY``-ed into the graph tables (so relational
@@ -37,6 +37,7 @@ from django.utils import timezone
 from bench.corpus.embedcache import EmbeddingCache, text_key
 from bench.corpus.generator import CorpusPlan, GeneratedMemory, TenantPlan, chunk_texts, memory_at
 from graph.extraction.normalize import normalize_entity_name
+from memories.services.indexing import search_vector_sql
 
 BATCH = 20_000
 DEFERRED_INDEXES = (
@@ -397,9 +398,9 @@ def _copy_memories(cursor, raw, rows: list[tuple]) -> None:
             author_member_id, author_user_id, author, source_app, source_session, source_event_id, external_id,
             metadata, warnings, created_at, updated_at, superseded_by_id, superseded_at, expires_at,
             embedding_model, index_state, index_error, indexed_at, links_state, links_error)
-        SELECT id, tenant_id, scope_id, kind, title, content, content_hash,
-               setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A')
-               || setweight(to_tsvector('english'::regconfig, coalesce(content, '')), 'B'),
+        SELECT id, tenant_id, scope_id, kind, title, content, content_hash, """
+        + search_vector_sql("title", "content")  # the write path's own definition of the indexed text
+        + """,
                '{}', author_member_id, NULL, author, 'corpus', '', '', '', '{}', '[]', created_at, created_at,
                NULL, NULL, NULL, %s, 'ready', '', now(), 'ready', ''
         FROM corpus_stage

@@ -8,6 +8,7 @@ from django.dispatch import receiver
 from graph.models import EntityLink
 from graph.tasks import extract_links_for, recount_entities
 from memories.models import IndexState, Memory
+from memories.services.indexing import memories_index_requested
 from orgmemory.oncommit import queue_on_commit
 
 
@@ -15,6 +16,12 @@ from orgmemory.oncommit import queue_on_commit
 def queue_link_extraction(sender, instance: Memory, using: str, **kwargs) -> None:
     if instance.links_state == IndexState.PENDING:
         queue_on_commit(key="links", item_id=instance.pk, using=using, flush=_enqueue_extraction)
+
+
+@receiver(memories_index_requested, sender=Memory, dispatch_uid="graph.extract_on_request")
+def queue_requested_extraction(sender, memory_ids: list[int], using: str, **kwargs) -> None:
+    for memory_id in memory_ids:  # new memories of the write path (memories_index_queue): links still pending
+        queue_on_commit(key="links", item_id=memory_id, using=using, flush=_enqueue_extraction)
 
 
 @receiver(pre_delete, sender=Memory, dispatch_uid="graph.recount_on_delete")

@@ -9,10 +9,11 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from memories.models import IndexState, Memory
+from memories.services.indexing import EMBED_QUEUE
 from memories.tasks import embed_memories
 from orgmemory.oncommit import deferred, queue_on_commit
 
-QUEUE_KEY = "embed"
+QUEUE_KEY = EMBED_QUEUE  # the write path queues new memories under the same key
 
 
 @receiver(post_save, sender=Memory, dispatch_uid="memories.embed_on_commit")

@@ -4,9 +4,11 @@
 Authentication is the API's: a tenant API key, re-checked on every call (a revoked key stops working at once). Over
 stdio the key comes from ``ORGMEMORY_API_KEY`` (as the ADK adapter reads it); over streamable HTTP each request
 carries ``Authorization: Bearer <key>`` (a request without a valid key is a 401 before MCP sees it). Each tool
-takes the ``user_id`` it acts for, resolved exactly as the API's ``caller()`` does (404 ``unknown_user``, 403
-``scope_restricted`` for a restricted key outside its subtree) and needs the permission the matching endpoint
-needs (read; remember: write; forget: delete). A refusal is a tool error ``code: message`` (``is_error``).
+takes the ``user_id`` it acts for, resolved by the API's own service (``memories.services.callers``: 404
+``unknown_user``, 403 ``scope_restricted`` for a restricted key outside its subtree) and needs the permission the
+matching endpoint needs (read; remember: write; forget: delete). A refusal is a tool error ``code: message``
+(``is_error``). An HTTP session belongs to the key that opened it: another key presenting its id is answered as if
+the session did not exist.
 """
 
 from __future__ import annotations
@@ -14,24 +16,36 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from rest_framework.exceptions import ValidationError as DrfValidationError
 
 from graph.api import EntityNeighboursApi, neighbourhood_as_dict
 from memories.api.auth import AUTH_SCHEME, MAX_KEY_CHARS
-from memories.api.base import ApiView, Caller
-from memories.api.common import _agent, key_is_curator, visible_scope_ids
+from memories.api.base import ApiView
 from memories.api.serializers import MemoryInputSerializer, MemoryWriteOutputSerializer
 from memories.api.throttling import bad_key_counter, client_address
 from memories.models import ApiKey
+from memories.selectors import project_name_clean
 from memories.selectors.memory import memory_get_visible
 from memories.services import api_key_authenticate
+from memories.services.callers import (
+    Caller,
+    author_for,
+    caller_resolve,
+    caller_scope_ids,
+    key_check_may_write,
+    key_is_curator,
+    key_writable_scope,
+)
 from memories.services.deletion import memory_delete_by_member
 from memories.services.memory import memory_create
 from orgmemory.api.exceptions import error_body
@@ -80,15 +94,6 @@ def key_authenticate(plain: str | None) -> ApiKey:
     return key
 
 
-def _actor(key: ApiKey) -> ApiView:
-    """An ``ApiView`` bound to ``key``: its ``caller()``, ``writable_scope()`` and ``check_key_may_write()`` are
-    the API's own rules, not a copy of them."""
-    actor = ApiView()
-    actor.api_key = key
-    actor.tenant = key.tenant
-    return actor
-
-
 def _call_sync(
     plain_key: str | None, permission: str, user_id: Any, work: Callable[..., Any], arguments: dict[str, Any]
 ) -> Any:
@@ -97,11 +102,10 @@ def _call_sync(
         key = key_authenticate(plain_key)
         if permission not in (key.permissions or []):
             raise PermissionDenied(f"This API key lacks the `{permission}` permission.", code="permission_missing")
-        actor = _actor(key)
         if not isinstance(user_id, str):
             raise ToolError("validation_error: user_id must be a string")
-        caller = actor.caller(user_id, provision=permission == "write")
-        return work(actor=actor, caller=caller, **arguments)
+        caller = caller_resolve(tenant=key.tenant, api_key=key, user_id=user_id, provision=permission == "write")
+        return work(key=key, caller=caller, **arguments)
     except KeyRefused as exc:
         raise ToolError(f"not_authenticated: {exc}") from None
     except DomainError as exc:
@@ -119,7 +123,7 @@ def _validated(serializer: type, data: dict[str, Any]) -> dict[str, Any]:
 # --- the tools' work (synchronous: the ORM) -------------------------------------------------------------------
 
 
-def _search(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
+def _search(*, key: ApiKey, caller: Caller, **arguments: Any) -> dict:
     data = _validated(SearchInputSerializer, {"user_id": caller.member.user_id, **arguments})
     options = SearchOptions(
         top_k=data["top_k"],
@@ -127,19 +131,19 @@ def _search(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
         scopes=tuple(data["scopes"]),
         project=data.get("project") or None,
     )
-    result = search_memories(tenant=actor.tenant, user_id=caller.member.user_id, query=data["query"], options=options)
-    return results_with_entities(tenant=actor.tenant, data=result_as_dict(result))
+    result = search_memories(tenant=key.tenant, user_id=caller.member.user_id, query=data["query"], options=options)
+    return results_with_entities(tenant=key.tenant, data=result_as_dict(result))
 
 
-def _remember(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
+def _remember(*, key: ApiKey, caller: Caller, **arguments: Any) -> dict:
     data = _validated(MemoryInputSerializer, arguments)
     result = memory_create(
-        tenant=actor.tenant,
-        author=_agent(caller, actor.api_key),
+        tenant=key.tenant,
+        author=author_for(caller=caller, api_key=key),
         content=data["content"],
         title=data.get("title", ""),
         kind=data["kind"],
-        scope=actor.writable_scope(data.get("scope")),
+        scope=key_writable_scope(tenant=key.tenant, api_key=key, tag=data.get("scope")),
         project=data.get("project") or None,
         metadata=data.get("metadata") or {},
         source_app=data.get("app_name", ""),
@@ -147,10 +151,10 @@ def _remember(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
     return dict(MemoryWriteOutputSerializer(result).data)
 
 
-def _recall(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
+def _recall(*, key: ApiKey, caller: Caller, **arguments: Any) -> dict:
     data = _validated(RecallInputSerializer, {"user_id": caller.member.user_id, **arguments})
     block = recall_block(
-        tenant=actor.tenant,
+        tenant=key.tenant,
         user_id=caller.member.user_id,
         task=data["task"],
         budget_chars=data.get("budget_chars"),
@@ -161,35 +165,36 @@ def _recall(*, actor: ApiView, caller: Caller, **arguments: Any) -> dict:
     return block.as_dict()
 
 
-def _forget(*, actor: ApiView, caller: Caller, memory_id: Any, project: Any = None) -> dict:
+def _forget(*, key: ApiKey, caller: Caller, memory_id: Any, project: Any = None) -> dict:
     if isinstance(memory_id, bool) or not isinstance(memory_id, int) or memory_id < 1:
         raise ToolError("validation_error: memory_id must be a positive integer")
-    scope_ids = visible_scope_ids(tenant=actor.tenant, caller=caller, project=project)
-    memory = memory_get_visible(tenant=actor.tenant, chain_ids=scope_ids, memory_id=memory_id)
+    caller = replace(caller, project=project_name_clean(project))
+    scope_ids = caller_scope_ids(tenant=key.tenant, caller=caller)
+    memory = memory_get_visible(tenant=key.tenant, chain_ids=scope_ids, memory_id=memory_id)
     if memory is None:
         raise NotFound(f"no memory {memory_id} visible to {caller.member.user_id}", code="memory_not_found")
-    actor.check_key_may_write(memory.scope)
+    key_check_may_write(tenant=key.tenant, api_key=key, scope=memory.scope)
     deleted = memory_delete_by_member(
-        tenant=actor.tenant,
+        tenant=key.tenant,
         member=caller.member,
         memory=memory,
-        curator=key_is_curator(actor.api_key),
+        curator=key_is_curator(key),
         project=project or None,
     )
     return {"deleted": deleted, "ids": [memory_id]}
 
 
-def _entities(*, actor: ApiView, caller: Caller, name: Any, limit: Any) -> dict:
-    return entities_by_name(tenant=actor.tenant, chain_ids=caller.chain_ids, name=name, limit=limit)
+def _entities(*, key: ApiKey, caller: Caller, name: Any, limit: Any) -> dict:
+    return entities_by_name(tenant=key.tenant, chain_ids=caller.chain_ids, name=name, limit=limit)
 
 
-def _neighbours(*, actor: ApiView, caller: Caller, entity: Any, entity_id: Any, depth: Any, relationships: Any) -> dict:
+def _neighbours(*, key: ApiKey, caller: Caller, entity: Any, entity_id: Any, depth: Any, relationships: Any) -> dict:
     if (entity is None) == (entity_id is None):
         raise ToolError("validation_error: give entity (a name or an id) or entity_id, exactly one of them")
     if entity_id is not None and (isinstance(entity_id, bool) or not isinstance(entity_id, int)):
         raise ToolError("validation_error: entity_id must be an integer")
     entity_id = entity_id_for(
-        tenant=actor.tenant,
+        tenant=key.tenant,
         chain_ids=caller.chain_ids,
         user_id=caller.member.user_id,
         entity=entity if entity is not None else entity_id,
@@ -201,7 +206,7 @@ def _neighbours(*, actor: ApiView, caller: Caller, entity: Any, entity_id: Any, 
         {"user_id": caller.member.user_id, "depth": depth, "relationships": relationships},
     )
     return neighbourhood_as_dict(
-        tenant=actor.tenant,
+        tenant=key.tenant,
         chain_ids=caller.chain_ids,
         user_id=caller.member.user_id,
         entity_id=entity_id,
@@ -371,7 +376,7 @@ class BearerKeyRequired:
         address = client_address(SimpleNamespace(META=meta))
         sent = "authorization" in headers
         try:
-            wait = await sync_to_async(_check_key, thread_sensitive=True)(bearer_key(headers), address, sent)
+            wait, key_id = await sync_to_async(_check_key, thread_sensitive=True)(bearer_key(headers), address, sent)
         except KeyRefused as exc:
             message = f"Send a valid API key as `Authorization: Bearer <key>` ({exc})."
             await _error(
@@ -384,7 +389,10 @@ class BearerKeyRequired:
                 send, 429, "throttled", message, {"retry_after_seconds": wait}, [(b"retry-after", str(wait).encode())]
             )
             return
-        await self.app(scope, receive, send)
+        # the SDK's session manager binds each session to the principal that opened it and answers any other
+        # principal presenting the session's id as if it did not exist: the principal is the key
+        principal = AccessToken(token="", client_id=f"orgmemory-api-key:{key_id}", scopes=[])
+        await self.app({**scope, "user": AuthenticatedUser(principal)}, receive, send)
 
 
 async def _error(send: Any, status: int, code: str, message: str, details: dict, extra: list) -> None:
@@ -394,23 +402,23 @@ async def _error(send: Any, status: int, code: str, message: str, details: dict,
     await send({"type": "http.response.body", "body": body})
 
 
-def _check_key(plain: str | None, address: str, sent: bool) -> int | None:
-    """None when ``plain`` is an active key; the seconds to wait when the address is at its bad-key limit;
-    KeyRefused otherwise (a key that was sent and refused counts as a failure, as in the API)."""
+def _check_key(plain: str | None, address: str, sent: bool) -> tuple[int | None, int | None]:
+    """``(None, key id)`` when ``plain`` is an active key; ``(seconds to wait, None)`` when the address is at its
+    bad-key limit; KeyRefused otherwise (a key that was sent and refused counts as a failure, as in the API)."""
     close_old_connections()
     try:
         failures = bad_key_counter()
         if sent:
             wait = failures.blocked(address)
             if wait is not None:
-                return wait
+                return wait, None
         try:
-            key_authenticate(plain)
+            key = key_authenticate(plain)
         except KeyRefused:
             if sent:
                 failures.fail(address)
             raise
-        return None
+        return None, key.pk
     finally:
         close_old_connections()
 

@@ -1,10 +1,10 @@
 """The base class of every API view: it denies by default, resolves the tenant once (from the API key) and
-resolves the ``user_id`` an agent acts for, applying the key's subtree restriction."""
+resolves the ``user_id`` an agent acts for through :mod:`memories.services.callers` (the key's subtree
+restriction included)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -16,28 +16,23 @@ from rest_framework.views import APIView
 from memories.api.auth import PUBLIC, ApiKeyAuthentication, ApiKeyPermission
 from memories.api.throttling import ApiKeyRateThrottle
 from memories.keys import validate_key
-from memories.models import ApiKey, Member, Scope, Tenant
+from memories.models import ApiKey, Scope, Tenant
 from memories.orgchart import PERMISSIONS
-from memories.selectors import member_get, scope_chain_for_scope, scope_get_by_tag
-from memories.services import member_provision
+from memories.services.callers import (
+    Caller,
+    caller_check_may_act_for,
+    caller_resolve,
+    key_check_may_write,
+    key_writable_scope,
+)
 from orgmemory.api.parsers import StrictJSONParser
-from orgmemory.errors import ContentTooLarge, NotFound, PermissionDenied, ValidationFailed
+from orgmemory.errors import ContentTooLarge, ValidationFailed
 
 # A full batch (100 memories at the default 32 KiB limit) is 3.2 MiB; anything much larger is refused unread.
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 _HANDLERS = ("get", "post", "put", "patch", "delete")
 
-
-@dataclass(frozen=True)
-class Caller:
-    """The member an agent acts for and their scope chain (leaf first): what they may see."""
-
-    member: Member
-    chain: tuple[Scope, ...]
-
-    @property
-    def chain_ids(self) -> list[int]:
-        return [scope.pk for scope in self.chain]
+__all__ = ["ApiView", "Caller"]
 
 
 class ApiView(APIView):
@@ -132,55 +127,26 @@ class ApiView(APIView):
             raise ValidationFailed("user_id: This field is required.", details={"user_id": ["This field is required."]})
         return value
 
-    # --- acting for a user ---------------------------------------------------------------------------------
+    # --- acting for a user: the rules are memories.services.callers'; these bind them to the request's key ----
 
-    def caller(self, user_id: str, *, provision: bool = False) -> Caller:
-        """The member ``user_id`` of this tenant and their chain. Unknown → 404 ``unknown_user`` (or, with
-        ``provision``, a tenant-wide key and a policy that allows it, a new member). A key restricted to a subtree
-        may act only for members inside it: anyone else, known or not, is the same 403 ``scope_restricted`` (it
-        must not learn who exists outside its subtree), and it never provisions (checked before anything is
-        created)."""
-        validate_key(user_id, field="user_id")
-        restricted = self.api_key.scope_id is not None
-        member = member_get(tenant=self.tenant, user_id=user_id)
-        if member is None and provision and not restricted:
-            member = member_provision(tenant=self.tenant, user_id=user_id)
-        chain = tuple(scope_chain_for_scope(tenant=self.tenant, scope=member.scope)) if member is not None else ()
-        if restricted and self.api_key.scope_id not in {scope.pk for scope in chain}:
-            raise PermissionDenied(
-                f"This API key is restricted to {self.api_key.scope.tag}; it cannot act for {user_id!r}.",
-                code="scope_restricted",
-            )
-        if member is None:
-            raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
-        return Caller(member=member, chain=chain)
+    def caller(self, user_id: str, *, provision: bool = False, project: object = None) -> Caller:
+        """:func:`~memories.services.callers.caller_resolve` for this request's key (404 ``unknown_user``, 403
+        ``scope_restricted``; with ``provision``, a pending member that the write service stores)."""
+        return caller_resolve(
+            tenant=self.tenant, api_key=self.api_key, user_id=user_id, project=project, provision=provision
+        )
 
     def check_may_act_for(self, user_id: str) -> None:
-        """For views whose service resolves the member itself in its first statement and answers 404
-        ``unknown_user`` (search, recall): only a key restricted to a subtree needs the member and their chain
-        here (403 ``scope_restricted`` first, as :meth:`caller`); a tenant-wide key spends no statement on it."""
-        validate_key(user_id, field="user_id")
-        if self.api_key.scope_id is not None:
-            self.caller(user_id)
+        """:func:`~memories.services.callers.caller_check_may_act_for` for this request's key."""
+        caller_check_may_act_for(tenant=self.tenant, api_key=self.api_key, user_id=user_id)
 
     def writable_scope(self, tag: str | None) -> Scope | None:
-        """Resolve a scope tag named for a write or delete (None when no tag) and check the key may change it;
-        whether the user may write there is the write services' decision."""
-        if not tag:
-            return None
-        scope = scope_get_by_tag(tenant=self.tenant, tag=tag)
-        self.check_key_may_write(scope)
-        return scope
+        """:func:`~memories.services.callers.key_writable_scope` for this request's key."""
+        return key_writable_scope(tenant=self.tenant, api_key=self.api_key, tag=tag)
 
     def check_key_may_write(self, scope: Scope) -> None:
-        """A key restricted to a subtree writes and deletes only inside it (it still reads the whole chain)."""
-        if self.api_key.scope_id is None:
-            return
-        if self.api_key.scope_id not in {node.pk for node in scope_chain_for_scope(tenant=self.tenant, scope=scope)}:
-            raise PermissionDenied(
-                f"This API key is restricted to {self.api_key.scope.tag}; it cannot change {scope.tag}.",
-                code="scope_restricted",
-            )
+        """:func:`~memories.services.callers.key_check_may_write` for this request's key."""
+        key_check_may_write(tenant=self.tenant, api_key=self.api_key, scope=scope)
 
 
 def _refuse_malformed_user_ids(data: Any) -> None:

@@ -71,7 +71,7 @@ class MemoryCollectionApi(ApiView):
         responses={
             201: _WRITE_RESPONSE,
             200: OpenApiResponse(_WRITE_RESPONSE, description="Nothing new stored (duplicate / re-sent event)."),
-            **error_responses(400, 403, 404, 409, 413),
+            **error_responses(400, 403, 404, 413),
         },
         examples=[
             OpenApiExample(

@@ -55,7 +55,7 @@ class SessionIngestApi(ApiView):
         responses={
             201: SessionIngestOutputSerializer,
             200: SessionIngestOutputSerializer,
-            **error_responses(400, 403, 404, 409, 413),
+            **error_responses(400, 403, 404, 413),
         },
         examples=[
             OpenApiExample(

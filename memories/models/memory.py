@@ -88,13 +88,18 @@ class Memory(TenantKeyed, models.Model):
     class Meta:
         verbose_name_plural = "memories"
         constraints = [
+            # a re-sent id is one memory per scope: the write path looks ids up only where the request writes (its
+            # project, or its chain), so a request elsewhere stores its own memory, as if the id were unused, and
+            # learns nothing of the other
             models.UniqueConstraint(
-                fields=["tenant", "source_session", "source_event_id"],
+                fields=["tenant", "source_session", "source_event_id", "scope"],
                 condition=~Q(source_event_id=""),
-                name="memory_unique_event_per_session",
+                name="memory_unique_event_per_scope",
             ),
             models.UniqueConstraint(
-                fields=["tenant", "external_id"], condition=~Q(external_id=""), name="memory_unique_external_id"
+                fields=["tenant", "external_id", "scope"],
+                condition=~Q(external_id=""),
+                name="memory_unique_external_id_per_scope",
             ),
             # exact dedup, enforced: at most one non-superseded row per normalised text and scope, so identical
             # concurrent writes store one row (the loser gets the winner's row back); expiry cannot be in an index

@@ -1,22 +1,80 @@
-"""Indexing: embed memories as overlapping chunks (batched). Queueing (on commit, and the sweep of rows whose
-indexing never finished) is ``memories.signals`` / ``memories.tasks``'."""
+"""Indexing: what a memory's full-text vector is made of (one definition for every writer), the explicit hand-off
+of new memories to their indexing on commit, and embedding as overlapping chunks (batched). Re-queueing rows whose
+indexing never finished is ``memories.tasks``' sweep; a memory changed through ``Model.save()`` is queued by
+``memories.signals`` under the same key, so one commit is still one task."""
 
 from __future__ import annotations
 
 import logging
+import re
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from memories.embedding import get_embedder
-from memories.indexing_text import chunk_windows, expand_glossary
+from memories.indexing_text import TEXT_SEARCH_CONFIG, chunk_windows, expand_glossary
 from memories.models import IndexState, Memory, MemoryChunk
 from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.tenancy import policy_effective
+from orgmemory.oncommit import queue_on_commit
 
 logger = logging.getLogger(__name__)
+
+if not re.fullmatch(r"[a-z_]+", TEXT_SEARCH_CONFIG):  # it is written into SQL as a literal below
+    raise ValueError(f"TEXT_SEARCH_CONFIG {TEXT_SEARCH_CONFIG!r} is not a text search configuration name")
+
+EMBED_QUEUE = "embed"  # the on-commit queue of memories to embed (``memories.signals`` uses it too)
+
+memories_index_requested = Signal()
+"""Sent by :func:`memories_index_queue` with ``memory_ids`` and ``using``: other apps queue their own indexing of
+new memories here (the graph's link extraction), without the write path knowing them."""
+
+
+def indexed_texts(*, title: str, content: str, glossary: Mapping[str, str]) -> tuple[str, str]:
+    """The title and content as the full-text vector indexes them: glossary-expanded (the stored text stays as
+    written)."""
+    return expand_glossary(title, glossary), expand_glossary(content, glossary)
+
+
+def search_vector_sql(title: str, content: str) -> str:
+    """The stored full-text vector of a memory as an SQL expression over two SQL text expressions (the
+    :func:`indexed_texts` of its title and content): title weighted A over content B, in the text search
+    configuration every query uses. The one definition for every statement that writes ``search_vector``."""
+    config = f"'{TEXT_SEARCH_CONFIG}'::regconfig"
+    return (
+        f"setweight(to_tsvector({config}, coalesce({title}, '')), 'A') "
+        f"|| setweight(to_tsvector({config}, coalesce({content}, '')), 'B')"
+    )
+
+
+def memory_search_vector_write(*, memory: Memory, glossary: Mapping[str, str]) -> None:
+    """Rewrite ``memory``'s stored full-text vector from its current title and content (after an update or a
+    move: the glossary may differ at its new scope)."""
+    title, content = indexed_texts(title=memory.title, content=memory.content, glossary=glossary)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(Memory._meta.db_table)} "
+            f"SET search_vector = {search_vector_sql('%s', '%s')} WHERE id = %s",
+            [title, content, memory.pk],
+        )
+
+
+def memories_index_queue(*, memory_ids: Sequence[int], using: str = "default") -> None:
+    """Hand new memories to their indexing once the transaction commits: embedding here, and whatever other apps
+    registered on :data:`memories_index_requested` (link extraction). The write path's one explicit call."""
+    for memory_id in memory_ids:
+        queue_on_commit(key=EMBED_QUEUE, item_id=memory_id, using=using, flush=_embed_later)
+    memories_index_requested.send(sender=Memory, memory_ids=list(memory_ids), using=using)
+
+
+def _embed_later(memory_ids: list[int]) -> None:
+    from memories.tasks import embed_memories  # the tasks module imports this one
+
+    embed_memories.delay(memory_ids)
 
 
 def chunk_texts_for(memory: Memory, glossary: dict[str, str]) -> list[str]:

@@ -34,8 +34,22 @@ _DRF_CODES: list[tuple[type[Exception], str]] = [
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
-    """The one error envelope of every JSON error OrgMemory sends (API, graph page, MCP over HTTP)."""
-    return {"error": {"code": code, "message": message, "details": details if details is not None else {}}}
+    """The one error envelope of every JSON error OrgMemory sends (API, graph page, MCP over HTTP). Text that has
+    no UTF-8 form (a lone surrogate quoted from the input) is escaped: the error must always render."""
+    body = {"code": code, "message": message, "details": details if details is not None else {}}
+    return {"error": _renderable(body)}
+
+
+def _renderable(value: Any, depth: int = 0) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if depth > 8:  # error details are shallow; anything deeper is shown as text
+        return _renderable(repr(value))
+    if isinstance(value, dict):
+        return {_renderable(str(key)): _renderable(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_renderable(item, depth + 1) for item in value]
+    return value
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:

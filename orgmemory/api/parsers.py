@@ -14,6 +14,9 @@ from rest_framework.parsers import JSONParser, get_encoding
 from orgmemory.errors import ValidationFailed
 from orgmemory.text import INVALID_ENCODING, NUL_BYTE, text_problem
 
+# How deep a request document may nest: a memory's metadata may nest memories.services.memory.METADATA_MAX_DEPTH
+# levels, and a batch puts three more around it (body › memories › item); the write service enforces the metadata
+# limit for every way in, this one bounds the parse.
 MAX_DEPTH = 32
 
 
@@ -51,8 +54,9 @@ def check_json_strings(data: Any) -> None:
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
+            shown = shown_text(path)
             raise ValidationFailed(
-                f"the JSON document is nested deeper than {MAX_DEPTH} levels", code="too_deep", details={path: []}
+                f"the JSON document is nested deeper than {MAX_DEPTH} levels", code="too_deep", details={shown: []}
             )
         if isinstance(value, str):
             _check_string(value, path or "body")
@@ -66,8 +70,16 @@ def check_json_strings(data: Any) -> None:
                 stack.append((item, f"{path}[{index}]", depth + 1))
 
 
+def shown_text(text: str) -> str:
+    """``text`` as an error message may quote it: lone surrogates and NUL bytes as escapes (a key that holds one
+    names the place of the problem, and must not make the error itself unrenderable)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
+
+
 def _check_string(value: str, path: str) -> None:
     problem = text_problem(value)
+    if problem:
+        path = shown_text(path)
     if problem == NUL_BYTE:
         raise ValidationFailed(
             f"{path} contains a NUL byte", code="nul_byte", details={path: ["NUL bytes are not allowed"]}

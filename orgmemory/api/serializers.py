@@ -73,7 +73,7 @@ _ERROR_EXAMPLES = {
     401: ("not_authenticated", "Authentication credentials were not provided.", {}),
     403: ("permission_missing", "This API key lacks the `write` permission.", {"required": "write"}),
     404: ("unknown_user", "unknown user_id 'nobody' in this tenant", {}),
-    409: ("source_id_conflict", "that session/event id (or external_id) is already used by another memory", {}),
+    409: ("duplicate_content", "an identical memory already exists at team:platform (memory 17)", {"memory_id": 17}),
     413: ("content_too_large", "content is 40000 bytes; the limit is 32768", {"content": ["40000 > 32768 bytes"]}),
     429: ("throttled", "Request was throttled. Expected available in 42 seconds.", {"retry_after_seconds": 42}),
 }

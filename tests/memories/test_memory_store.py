@@ -363,16 +363,15 @@ def test_scope_rows_untouched_by_memory_writes(acme, write):
     assert Scope.objects.count() == count
 
 
-def test_replayed_event_of_another_users_private_memory_is_a_conflict(acme, write):
-    from orgmemory.errors import Conflict
+def test_replayed_event_of_another_users_private_memory_is_a_miss(acme, write):
+    """Issue 24: the ids are looked up only where the write goes (a 409 told who used them); a miss stores."""
+    bea = write("Bea's private salary note.", user="bea", source_session="s1", source_event_id="e1")
 
-    write("Bea's private salary note.", user="bea", source_session="s1", source_event_id="e1")
+    albert = write("Albert guesses the ids.", user="albert", source_session="s1", source_event_id="e1")
 
-    with pytest.raises(Conflict) as excinfo:
-        write("Albert guesses the ids.", user="albert", source_session="s1", source_event_id="e1")
-
-    assert "salary" not in excinfo.value.message
-    assert Memory.objects.count() == 1
+    assert albert.created is True and albert.memory.pk != bea.memory.pk
+    assert albert.memory.scope.tag == "user:albert"
+    assert Memory.objects.count() == 2
 
 
 def test_metadata_with_a_literal_backslash_u0000_is_fine(write):

@@ -314,3 +314,97 @@ def test_the_command_needs_a_key_for_stdio(monkeypatch, acme):
     monkeypatch.setenv("ORGMEMORY_API_KEY", "om_bad_key")
     with pytest.raises(CommandError, match="unknown or revoked"):
         call_command("mcp")
+
+
+# --- issue 24: sessions bound to their key, one JSON depth limit, refused writes provision nobody ---------------
+
+
+def _initialize(url: str, plain: str) -> str:
+    """Open a session over raw HTTP with ``plain``; its ``mcp-session-id``."""
+    from mcp.types import LATEST_PROTOCOL_VERSION
+
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": LATEST_PROTOCOL_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {plain}"}
+    response = httpx2.post(url, json=init, headers=headers, timeout=30)
+    assert response.status_code == 200, response.text
+    return response.headers["mcp-session-id"]
+
+
+def _list_tools(url: str, plain: str, session_id: str) -> httpx2.Response:
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Authorization": f"Bearer {plain}",
+        "mcp-session-id": session_id,
+    }
+    return httpx2.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers=headers, timeout=30)
+
+
+def test_an_http_session_is_bound_to_the_key_that_opened_it(acme, globex, mcp_url):
+    opener, other, foreign = key(acme), key(acme, ("read",)), key(globex)
+    session_id = _initialize(mcp_url, opener)
+
+    by_other = _list_tools(mcp_url, other, session_id)
+    by_foreign = _list_tools(mcp_url, foreign, session_id)
+    by_opener = _list_tools(mcp_url, opener, session_id)
+
+    assert by_other.status_code == by_foreign.status_code == 404  # as if the session did not exist
+    assert by_opener.status_code == 200
+    assert "remember" in by_opener.text
+
+
+def nested(depth: int) -> dict:
+    value: dict = {}
+    for _ in range(depth - 1):
+        value = {"k": value}
+    return value
+
+
+def test_remember_applies_the_apis_metadata_depth_limit(acme, no_access_tracking):
+    from memories.services.memory import METADATA_MAX_DEPTH
+
+    server = build_server(api_key=key(acme, ("read", "write")))
+
+    async def calls():
+        async with Client(server) as client:
+            deep = await client.call_tool(
+                "remember", {"user_id": "albert", "content": "Deep.", "metadata": nested(METADATA_MAX_DEPTH)}
+            )
+            too_deep = await client.call_tool(
+                "remember", {"user_id": "albert", "content": "Too deep.", "metadata": nested(40)}
+            )
+            return deep, too_deep
+
+    deep, too_deep = asyncio.run(calls())
+
+    assert Memory.objects.get(pk=data(deep)["id"]).metadata == nested(METADATA_MAX_DEPTH)
+    assert error_text(too_deep).startswith("too_deep:")
+    assert not Memory.objects.filter(content="Too deep.").exists()
+
+
+def test_a_refused_remember_provisions_no_member(acme, no_access_tracking):
+    from memories.models import Member, Policy
+
+    Policy.objects.filter(tenant=acme, scope__isnull=True).update(auto_provision_users=True, max_content_bytes=100)
+    server = build_server(api_key=key(acme, ("read", "write")))
+
+    async def calls():
+        async with Client(server) as client:
+            refused = await client.call_tool("remember", {"user_id": "newbie", "content": "x" * 500})
+            left = await asyncio.to_thread(lambda: Member.objects.filter(user_id="newbie").exists())
+            accepted = await client.call_tool("remember", {"user_id": "newbie", "content": "Hello."})
+            return refused, left, accepted
+
+    refused, left, accepted = asyncio.run(calls())
+
+    assert error_text(refused).startswith("content_too_large:")
+    assert left is False
+    assert data(accepted)["scope"]["tag"] == "user:newbie"

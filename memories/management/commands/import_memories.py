@@ -27,11 +27,10 @@ from memories.models import Member, Memory, MemoryKind, Tenant
 from memories.obsidian import vault_lines
 from memories.selectors import tenant_get
 from memories.services.memory import Author, WriteResult, memory_create_batch
-from orgmemory.api.parsers import check_json_strings
+from orgmemory.api.parsers import MAX_DEPTH, check_json_strings
 from orgmemory.api.serializers import SCOPE_TAG_MAX
 from orgmemory.errors import DomainError
 
-MAX_DEPTH = 20
 MAX_LINE_BYTES = 4 * 1024 * 1024
 IMPORT_BATCH = 256
 # field in the file → the Memory column whose length bounds it
@@ -223,10 +222,10 @@ def parse_line(raw: bytes) -> dict[str, Any]:
         raise LineError(f"malformed JSON: {exc.msg} at column {exc.colno}")
     except RecursionError:
         raise LineError(f"the JSON is nested deeper than {MAX_DEPTH} levels")
-    if _depth(data) > MAX_DEPTH:
-        raise LineError(f"the JSON is nested deeper than {MAX_DEPTH} levels")
     try:
-        check_json_strings(data)  # NUL bytes, lone surrogates
+        # the API's own checks: nesting (the write service then holds metadata to the same depth as every way
+        # in, so what the API accepted and export wrote imports again), NUL bytes, lone surrogates
+        check_json_strings(data)
     except DomainError as exc:
         raise LineError(exc.message)
     if not isinstance(data, dict):
@@ -274,22 +273,6 @@ def _is_key(value: str) -> bool:
     except DomainError:
         return False
     return True
-
-
-def _depth(value: Any) -> int:
-    """Nesting depth (a scalar is 0, ``{}`` is 1), without recursion."""
-    deepest, stack = 0, [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            stack.extend((child, depth + 1) for child in item.values())
-            deepest = max(deepest, depth + 1)
-        elif isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
-            deepest = max(deepest, depth + 1)
-        if deepest > MAX_DEPTH:
-            break
-    return deepest
 
 
 def _when(value: Any, name: str) -> datetime:

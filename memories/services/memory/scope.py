@@ -101,11 +101,6 @@ def project_node_save(node: Scope) -> Scope:
     return node
 
 
-def scope_seen_from(scope: Scope, chain_ids: set[int] | list[int]) -> bool:
-    """Whether a member with the scope chain ``chain_ids`` can see ``scope``'s memories (a project's by naming it)."""
-    return scope.pk in chain_ids or (scope.is_project and scope.parent_id in chain_ids)
-
-
 def _scope_target(*, tenant: Tenant, author: Author, scope: Scope | str | dict | None) -> Scope:
     if scope is None or scope == "":
         if author.member is None:

@@ -18,6 +18,10 @@ from orgmemory.text import INVALID_ENCODING, NUL_BYTE, text_problem
 
 TITLE_MAX_CHARS = 300
 METADATA_MAX_BYTES = 16 * 1024
+# How deep a memory's metadata may nest (``{}`` is one level), for every way in: REST (whose documents may be
+# nested deeper by the width of a batch item's envelope, orgmemory.api.parsers.MAX_DEPTH), MCP, sessions, import
+# and the admin. What one of them accepts, the others (and export → import) accept too.
+METADATA_MAX_DEPTH = 28
 SOURCE_FIELD_MAX = 256
 
 
@@ -59,12 +63,25 @@ def _clean_metadata(metadata: Any) -> dict[str, Any]:
         return {}
     if not isinstance(metadata, dict):
         raise ValidationFailed("metadata must be a JSON object", details={"metadata": ["must be an object"]})
+    if _depth_over(metadata, METADATA_MAX_DEPTH):
+        raise ValidationFailed(
+            f"metadata is nested deeper than {METADATA_MAX_DEPTH} levels",
+            code="too_deep",
+            details={"metadata": [f"at most {METADATA_MAX_DEPTH} levels"]},
+        )
     try:
         encoded = json.dumps(metadata, ensure_ascii=False)
     except (TypeError, ValueError):
         raise ValidationFailed("metadata must be JSON-serialisable", details={"metadata": ["not JSON"]})
-    if _has_nul(metadata):
+    problem = _text_problem_in(metadata)
+    if problem == NUL_BYTE:
         raise ValidationFailed("metadata contains a NUL byte", code="nul_byte", details={"metadata": ["NUL byte"]})
+    if problem == INVALID_ENCODING:
+        raise ValidationFailed(
+            "metadata contains characters that are not valid Unicode (lone surrogates)",
+            code="invalid_encoding",
+            details={"metadata": ["not valid UTF-8"]},
+        )
     if len(encoded.encode("utf-8", "surrogatepass")) > METADATA_MAX_BYTES:
         raise ContentTooLarge(
             f"metadata is larger than {METADATA_MAX_BYTES} bytes", details={"metadata": ["too large"]}
@@ -72,14 +89,33 @@ def _clean_metadata(metadata: Any) -> dict[str, Any]:
     return metadata
 
 
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return text_problem(value) == NUL_BYTE
-    if isinstance(value, dict):
-        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(item) for item in value)
+def _depth_over(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests objects and arrays more than ``limit`` levels (``{}`` is one), without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
     return False
+
+
+def _text_problem_in(value: Any) -> str | None:
+    """The first text problem (NUL byte, lone surrogate) of a string anywhere in ``value``, keys included."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            problem = text_problem(item)
+            if problem:
+                return problem
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _clean_kind(kind: Any) -> str:

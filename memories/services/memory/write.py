@@ -1,29 +1,28 @@
-"""The writes: create (exact and near-duplicate dedup, idempotent event / external ids, contradiction
-warnings), update, move, re-kind, delete with history, and all-or-nothing batches.
+"""The changes to stored memories — update, move, re-kind, delete with history — and what creating one needs
+from here: input cleaning and the near-duplicate decision (new memories are written by
+:mod:`~memories.services.memory.create`, the one write path).
 
-Writes validate with :mod:`~memories.services.memory.validation` and resolve their scope with
-:mod:`~memories.services.memory.scope`; create and update rewrite the full-text search vector. Embedding happens
-later, on commit (see ``memories.signals``).
+Changes validate with :mod:`~memories.services.memory.validation`, resolve their scope with
+:mod:`~memories.services.memory.scope` and rewrite the full-text vector as every writer does
+(:func:`memories.services.indexing.memory_search_vector_write`). Embedding happens later, on commit (see
+``memories.signals``).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from django.contrib.postgres.search import SearchVector
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Value
-from django.db.models.expressions import CombinedExpression
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from memories.indexing_text import TEXT_SEARCH_CONFIG, expand_glossary
-from memories.models import IndexState, Member, Memory, MemoryChunk, MemoryKind, Scope, Tenant
+from memories.models import IndexState, Memory, MemoryChunk, MemoryKind, Scope
 from memories.selectors.tenancy import scope_chain_for_scope
-from memories.services.memory.scope import _expiry, memory_scope_resolve, scope_seen_from
-from memories.services.memory.types import Author, WriteResult
+from memories.services.indexing import memory_search_vector_write
+from memories.services.memory.scope import _expiry, memory_scope_resolve
+from memories.services.memory.types import Author
 from memories.services.memory.validation import (
     SOURCE_FIELD_MAX,
     TITLE_MAX_CHARS,
@@ -47,115 +46,6 @@ from orgmemory.errors import Conflict, NotFound, PermissionDenied, ValidationFai
 
 NEAR_DUPLICATE_CANDIDATES = 20
 _RESOLVED_FIELDS = ["search_vector", "tenant", "scope", "author_member", "author_user", "superseded_by"]
-
-
-@retried_on_deadlock
-def memory_create(
-    *,
-    tenant: Tenant,
-    author: Author,
-    content: Any,
-    scope: Scope | str | dict | None = None,
-    kind: str = MemoryKind.FACT,
-    title: Any = "",
-    metadata: Any = None,
-    source_app: str = "",
-    source_session: str = "",
-    source_event_id: str = "",
-    external_id: str = "",
-    expires_at: datetime | None = None,
-    project: str | None = None,
-) -> WriteResult:
-    """Validate and store one memory, deduplicating at its scope (with ``project``: in that project under the
-    scope, created by its first write; dedup then stays inside the project).
-
-    Outcomes: an exact duplicate (same normalised content, same scope, live) or a re-ingested event /
-    external id returns the existing memory (``deduplicated``); a near-duplicate (word-shingle Jaccard ≥ 0.5,
-    same scope and kind) is superseded by the new memory (kept as history), unless it is an admin-curated policy
-    and the author may not curate (then it is kept, with a ``policy_protected`` warning); an opposite-polarity twin
-    adds a ``possible_contradiction`` warning and archives nothing; an expired exact twin becomes the new memory's
-    history. Identical concurrent writes store one row (a unique index of live content): the others get it back,
-    ``deduplicated``. Raises a DomainError subclass on bad input, NotFound when the scope or the author's member
-    was erased meanwhile.
-    """
-    content, title, kind, metadata, sources = clean_input(
-        content=content,
-        title=title,
-        kind=kind,
-        metadata=metadata,
-        source_app=source_app,
-        source_session=source_session,
-        source_event_id=source_event_id,
-        external_id=external_id,
-    )
-    target, policy = memory_scope_resolve(
-        tenant=tenant, author=author, scope=scope, project=project, create_project=True, content=content
-    )
-    existing = _existing_by_source(tenant, sources)
-    if existing is not None:
-        return _replayed(existing, author=author)
-    digest = content_hash(content)
-
-    try:
-        with transaction.atomic():
-            _lock_against_erasure(scope=target, member=author.member)
-            duplicate = (
-                Memory.objects.live().filter(tenant=tenant, scope=target, content_hash=digest).order_by("id").first()
-            )
-            if duplicate is not None:
-                return WriteResult(memory=duplicate, created=False, deduplicated=True)
-            older, warnings = _near_duplicates(
-                tenant=tenant, scope=target, kind=kind, content=content, may_curate=author.may_curate
-            )
-            now = timezone.now()
-            # an expired twin still holds the unique (tenant, scope, hash) slot of non-superseded rows: it becomes
-            # history of the new row, whose id is taken first (the FK is checked at commit)
-            expired_twins = list(
-                Memory.objects.filter(
-                    tenant=tenant, scope=target, content_hash=digest, superseded_by__isnull=True, expires_at__lte=now
-                ).values_list("pk", flat=True)
-            )
-            new_id = _next_memory_id() if expired_twins else None
-            if expired_twins:
-                Memory.objects.filter(pk__in=expired_twins).update(superseded_by_id=new_id, superseded_at=now)
-            memory = Memory(
-                id=new_id,
-                tenant=tenant,
-                scope=target,
-                kind=kind,
-                title=title,
-                content=content,
-                content_hash=digest,
-                author_member=author.member,
-                author_user=author.user,
-                author=author.display[:200],
-                source_app=sources["app_name"],
-                source_session=sources["session_id"],
-                source_event_id=sources["event_id"],
-                external_id=sources["external_id"],
-                metadata=metadata,
-                warnings=warnings,
-                dedup_bands=lsh_bands(content),
-                expires_at=expires_at or _expiry(policy=policy, kind=kind, level=target.home.level, now=now),
-            )
-            # the database enforces the unique/check constraints (and the FKs were resolved above): clean the
-            # fields only, without a query per constraint
-            memory.full_clean(exclude=_RESOLVED_FIELDS, validate_unique=False, validate_constraints=False)
-            memory.save(force_insert=True)
-            _write_search_vector(memory, glossary=policy["glossary"] or {})
-            if older is not None:
-                Memory.objects.filter(pk=older.pk).update(superseded_by=memory, superseded_at=now)
-            return WriteResult(memory=memory, created=True, supersedes=older.pk if older else None, warnings=warnings)
-    except IntegrityError:
-        # a concurrent writer stored the same event / external id, or the same text at the same scope, first (the
-        # unique constraints make us wait for their commit): idempotency and exact dedup say return theirs
-        existing = _existing_by_source(tenant, sources)
-        if existing is not None:
-            return _replayed(existing, author=author)
-        duplicate = Memory.objects.live().filter(tenant=tenant, scope=target, content_hash=digest).first()
-        if duplicate is None:
-            raise
-        return WriteResult(memory=duplicate, created=False, deduplicated=True)
 
 
 def clean_input(
@@ -191,28 +81,6 @@ def clean_input(
     return content, title, kind, metadata, sources
 
 
-def _next_memory_id() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT nextval(pg_get_serial_sequence('memories_memory', 'id'))")
-        return cursor.fetchone()[0]
-
-
-def _lock_against_erasure(*, scope: Scope, member: Member | None) -> None:
-    """Share-lock the target scope and the author's member row until the write commits (scope first, as erasure
-    locks them). An erasure holding them makes the write wait and then find them gone: a clean 404, never a row
-    left at an erased node or by an erased author, and never a foreign-key failure at commit. (FOR SHARE, not KEY
-    SHARE: erasure takes NO KEY UPDATE, which must block writes but not the key-share checks of the embedding and
-    link tasks' inserts, or those would deadlock with it.)"""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM memories_scope WHERE id = %s FOR SHARE", [scope.pk])
-        if cursor.fetchone() is None:
-            raise NotFound(f"scope {scope.tag} no longer exists", code="unknown_scope")
-        if member is not None:
-            cursor.execute("SELECT 1 FROM memories_member WHERE id = %s FOR SHARE", [member.pk])
-            if cursor.fetchone() is None:
-                raise NotFound(f"unknown user_id {member.user_id!r} in this tenant", code="unknown_user")
-
-
 def memory_is_protected(memory: Memory) -> bool:
     """An admin-curated policy: kind ``policy`` written by an admin or an operator import (no member authored it)."""
     return memory.kind == MemoryKind.POLICY and memory.author_member_id is None
@@ -246,49 +114,6 @@ def memories_check_may_delete(*, memory_ids: list[int], author: Author) -> None:
             code="policy_protected",
             details={"ids": protected},
         )
-
-
-def _replayed(existing: Memory, *, author: Author) -> WriteResult:
-    """A re-sent event / external id: return the stored memory, unless the author could not see it (another
-    user's private memory), which is a conflict that reveals nothing about it."""
-    if author.kind == "agent":
-        chain_ids = {node.pk for node in scope_chain_for_scope(tenant=existing.tenant, scope=author.member.scope)}
-        if not scope_seen_from(existing.scope, chain_ids):
-            raise Conflict(
-                "that session/event id (or external_id) is already used by another memory", code="source_id_conflict"
-            )
-    return WriteResult(memory=existing, created=False, deduplicated=True)
-
-
-def _existing_by_source(tenant: Tenant, sources: dict[str, str]) -> Memory | None:
-    if sources["external_id"]:
-        found = Memory.objects.filter(tenant=tenant, external_id=sources["external_id"]).first()
-        if found is not None:
-            return found
-    if sources["event_id"]:
-        return Memory.objects.filter(
-            tenant=tenant, source_session=sources["session_id"], source_event_id=sources["event_id"]
-        ).first()
-    return None
-
-
-def _near_duplicates(
-    *, tenant: Tenant, scope: Scope, kind: str, content: str, may_curate: bool
-) -> tuple[Memory | None, list[dict]]:
-    """The live memory this one supersedes (if any) and contradiction warnings, among the newest memories at the
-    same scope that share a MinHash band with it (GIN preselects; exact word-shingle checks decide). An admin-curated
-    policy is superseded only by an author who may curate: anyone else's near-duplicate is stored beside it, with a
-    ``policy_protected`` warning."""
-    bands = lsh_bands(content)
-    if not bands:
-        return None, []
-    candidates = (
-        Memory.objects.live()
-        .filter(tenant=tenant, scope=scope, dedup_bands__overlap=bands)
-        .order_by("-id")
-        .only("id", "content", "kind", "author_member_id")[:NEAR_DUPLICATE_CANDIDATES]
-    )
-    return near_duplicate_choice(candidates, kind=kind, content=content, may_curate=may_curate)
 
 
 class _TextFeatures:
@@ -379,20 +204,6 @@ def near_duplicate_choice(
     return superseded, warnings
 
 
-def search_vector_of(*, title: str, content: str, glossary: dict[str, str]) -> CombinedExpression:
-    """The stored full-text vector, as an SQL expression: title weighted A over content B, after glossary
-    expansion (the stored content stays as written)."""
-    return SearchVector(Value(expand_glossary(title, glossary)), weight="A", config=TEXT_SEARCH_CONFIG) + SearchVector(
-        Value(expand_glossary(content, glossary)), weight="B", config=TEXT_SEARCH_CONFIG
-    )
-
-
-def _write_search_vector(memory: Memory, *, glossary: dict[str, str]) -> None:
-    Memory.objects.filter(pk=memory.pk).update(
-        search_vector=search_vector_of(title=memory.title, content=memory.content, glossary=glossary)
-    )
-
-
 @retried_on_deadlock
 @transaction.atomic
 def memory_update(
@@ -444,7 +255,7 @@ def memory_update(
     _save_unless_duplicate(memory, force_update=True)
     if moved:
         MemoryChunk.objects.filter(memory=memory).update(scope=target)
-    _write_search_vector(memory, glossary=policy["glossary"] or {})
+    memory_search_vector_write(memory=memory, glossary=policy["glossary"] or {})
     return memory
 
 
@@ -498,7 +309,7 @@ def memory_move(*, memory: Memory, author: Author, scope: Scope | str) -> Memory
         memory.scope = target
         memory.index_state = IndexState.PENDING
         _save_unless_duplicate(memory, update_fields=["scope", "index_state", "updated_at"])
-        _write_search_vector(memory, glossary=policy["glossary"] or {})
+        memory_search_vector_write(memory=memory, glossary=policy["glossary"] or {})
     memory.refresh_from_db()
     return memory
 
