@@ -160,6 +160,19 @@ def run_cases(
             result.examples.append({"set": name, "question": case.question, "gold": case.gold[0], "answer": answer})
 
 
+def cached(embed: Embed) -> Embed:
+    """``embed`` with a cache by text: the same sentences recur across a set's questions."""
+    memo: dict[str, Sequence[float]] = {}
+
+    def embed_cached(texts: Sequence[str]) -> list[Sequence[float]]:
+        missing = list(dict.fromkeys(t for t in texts if t not in memo))
+        if missing:
+            memo.update(zip(missing, embed(missing), strict=True))
+        return [memo[t] for t in texts]
+
+    return embed_cached
+
+
 # --- the sets -----------------------------------------------------------------------------------------------------
 
 

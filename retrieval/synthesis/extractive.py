@@ -117,6 +117,7 @@ _STOPWORDS = frozenset(
     some such own same other more most much many few up down out off again further once s t get got gets
     please tell know need want wants let""".split()
 )
+_HOW_RE = re.compile(r"\bhow\s+[^\W\d_]+", re.I)
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 
 
@@ -235,7 +236,7 @@ def question_type(question: str) -> str | None:
     if re.search(r"\bhow\s+(?:long|often|soon|fast|quickly|frequently|far\s+ahead)\b", q):
         return "duration"
     if re.search(r"\bhow\s+(?:many|much|big|large|high|old)\b|\bwhat\s+(?:is|was|are)\s+(?:the|our)\s+"
-                 r"(?:\w+\s+)?(?:cost|price|budget|quota|limit|burn|rate|size|amount|fee)\b", q):  # fmt: skip
+                 r"(?:\w+\s+){0,2}(?:cost|price|budget|quota|limit|burn|rate|size|amount|fee)\b", q):  # fmt: skip
         return "number"
     if re.search(r"\b(?:when|what\s+date|which\s+(?:day|date|month|year|week|quarter)s?)\b", q):
         return "date"
@@ -296,7 +297,9 @@ def score_sentences(
             candidates.append((rank, row, index, sentence))
     if not candidates:
         return []
-    q_terms = [t for t in _terms(question) if t not in _QUESTION_WORDS]
+    # the word after "how" says what is asked ("how fast", "how long"), not what the answer mentions
+    asked = _HOW_RE.sub(" ", question)
+    q_terms = [t for t in _terms(asked) if t not in _QUESTION_WORDS]
     q_set = frozenset(q_terms)
     sentence_terms = [frozenset(_terms(sentence)) for _, _, _, sentence in candidates]
     n = len(candidates)

@@ -18,6 +18,7 @@ from bench.answers import (
     ROWS,
     Result,
     abstention_report,
+    cached,
     format_report,
     own_set,
     recall_set,
@@ -54,7 +55,7 @@ class Command(BaseCommand):
         if options["embed"]:
             from memories.embedding import get_embedder
 
-            embed = get_embedder().embed
+            embed = cached(get_embedder().embed)
         started = time.perf_counter()
         result = Result()
         rows = int(options["rows"])  # type: ignore[call-overload]

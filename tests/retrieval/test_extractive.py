@@ -1,0 +1,163 @@
+"""retrieval.synthesis.extractive: sentence splitting, question types, sentence scores, the cited extractive
+answer, the logistic calibrator, and the measured share on the own labelled set (extractive_answers.json)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from datetime import datetime
+
+import pytest
+
+from bench.answers import Result, own_set, run_cases
+from retrieval.synthesis.extractive import (
+    LogisticCalibrator,
+    extract,
+    extractive_answer,
+    fit_logistic,
+    question_type,
+    score_sentences,
+    split_sentences,
+)
+from retrieval.synthesis.types import Answer, SourceRow
+
+WHEN = datetime(2026, 1, 1)
+
+
+def _row(memory_id: int, title: str, content: str) -> SourceRow:
+    return SourceRow(memory_id=memory_id, title=title, content=content, created_at=WHEN)
+
+
+def test_split_sentences_keeps_abbreviations_links_and_timeline_lines_apart():
+    text = (
+        "Dr. Amara Singh sees walk-ins on Thursdays. The hall is at St. Mary's. Led by [Mia Brown](people/mia-0)!\n"
+        "- **2021-06-15** | Acme incorporated in Delaware\n\n* second bullet"
+    )
+    assert split_sentences(text) == [
+        "Dr. Amara Singh sees walk-ins on Thursdays.",
+        "The hall is at St. Mary's.",
+        "Led by Mia Brown!",
+        "2021-06-15 — Acme incorporated in Delaware",
+        "second bullet",
+    ]
+    assert split_sentences("") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When does the holiday code freeze start?", "date"),
+        ("Which days do we deploy?", "date"),
+        ("What time does the Berlin office close?", "time"),
+        ("How long does the CI pipeline take?", "duration"),
+        ("How often are keys rotated?", "duration"),
+        ("How many approvals does a pull request need?", "number"),
+        ("What is the monthly cloud budget?", "number"),
+        ("Who is on call this week?", "person"),
+        ("Where are secrets stored?", "place"),
+        ("Why was the redesign postponed?", "reason"),
+        ("Can a hotfix ship on a Friday?", None),
+    ],
+)
+def test_question_type(question, kind):
+    assert question_type(question) == kind
+
+
+ROWS = [
+    _row(
+        7, "On-call", "Priya Raman is the primary on-call engineer this week. Pages are acknowledged within 15 minutes."
+    ),
+    _row(3, "Deploy days", "Production deploys happen on Tuesdays and Thursdays. The release captain announces them."),
+]
+
+
+def test_the_answering_sentence_is_quoted_with_its_citation():
+    answer = extractive_answer(question="Which days do we deploy to production?", rows=ROWS)
+    assert answer == Answer(
+        text="Production deploys happen on Tuesdays and Thursdays. [1]", citations=((1, 3),), used_llm=False
+    )
+
+
+def test_scores_and_their_parts():
+    scored = score_sentences("How fast must pages be acknowledged?", ROWS)
+    best = scored[0]
+    assert (best.memory_id, best.index, best.text) == (7, 1, "Pages are acknowledged within 15 minutes.")
+    assert best.cue is True and best.cosine is None
+    # both question terms ("page", "acknowledg") are in the sentence and nowhere else
+    assert best.overlap == 1.0
+    assert best.score == round(1.0 + 0.35 + 0.2 / 1 + 0.05 / 2 + 0.0, 6)
+    assert [s.text for s in scored[1:]] == [
+        "Priya Raman is the primary on-call engineer this week.",
+        "Production deploys happen on Tuesdays and Thursdays.",
+        "The release captain announces them.",
+    ]
+
+
+def test_a_second_sentence_scoring_nearly_as_well_is_quoted_in_ranking_order():
+    rows = [
+        _row(1, "Choir", "The choir rehearses on Wednesdays. Rehearsals last 90 minutes."),
+        _row(2, "Choir hall", "The choir rehearses at St. Mary's hall on Wednesdays."),
+    ]
+    result = extract("Where and when does the choir rehearse?", rows)
+    assert (
+        result.answer.text
+        == "The choir rehearses on Wednesdays. [1] The choir rehearses at St. Mary's hall on Wednesdays. [2]"
+    )
+    assert result.answer.citations == ((1, 1), (2, 2))
+    assert extract("Where and when does the choir rehearse?", rows, max_sentences=1).answer.citations == ((1, 1),)
+
+
+def test_no_rows_or_no_sentences_give_no_answer():
+    assert extract("Who is on call?", []) is None
+    assert extractive_answer(question="Who is on call?", rows=[_row(1, "Empty", "  \n ")]) is None
+    with pytest.raises(ValueError):
+        extract("Who?", ROWS, max_sentences=0)
+
+
+def _bag_of_words(texts):
+    """A deterministic embedding: hashed word counts, so that cosine similarity is word overlap."""
+    vectors = []
+    for text in texts:
+        vector = [0.0] * 64
+        for word in text.lower().replace("?", " ").replace(".", " ").split():
+            vector[int(hashlib.sha256(word.encode()).hexdigest(), 16) % 64] += 1.0
+        vectors.append(vector)
+    return vectors
+
+
+def test_sentence_embeddings_are_scored_when_an_embedder_is_given():
+    seen = []
+
+    def embed(texts):
+        seen.append(list(texts))
+        return _bag_of_words(texts)
+
+    scored = score_sentences("Who announces the deploys?", ROWS, embed=embed)
+    assert seen[0][0] == "Who announces the deploys?" and len(seen[0]) == 5  # the question, then 4 sentences
+    assert all(s.cosine is not None for s in scored)
+    assert scored[0].text == "The release captain announces them."
+
+
+def test_logistic_calibrator_fits_and_scores():
+    rows = [{"x": v} for v in (0.1, 0.2, 0.3, 0.35, 0.6, 0.7, 0.8, 0.9)]
+    labels = [False, False, True, False, True, False, True, True]
+    model = fit_logistic(rows, labels, names=["x"])
+    assert model.names == ("x",) and model.weights[0] > 0
+    assert model.confidence({"x": 0.9}) > model.confidence({"x": 0.1})
+    assert LogisticCalibrator(names=("x",), weights=(2.0,), intercept=-1.0).confidence({"x": 0.5}) == 0.5
+    assert math.isclose(
+        LogisticCalibrator(names=("x",), weights=(1.0,), intercept=0.0).confidence({}), 0.5
+    )  # a missing feature counts as 0
+    with pytest.raises(ValueError):
+        fit_logistic(rows[:2], [True, True], names=["x"])
+
+
+def test_extractive_answers_hold_the_gold_span_on_both_halves_of_the_own_set():
+    docs, cases = own_set()
+    result = Result()
+    run_cases("own", docs, cases, result)
+    for half in ("own/dev", "own/held"):
+        tally = result.tallies[half].as_dict()
+        assert tally["n"] >= 50
+        assert tally["extractive"] >= 0.85
+        assert tally["title_list"] < tally["extractive"]
