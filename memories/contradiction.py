@@ -33,6 +33,7 @@ from memories.textsim import polarity_twins
 __all__ = ["Contradiction", "contradiction_between", "statements_contradict"]
 
 MAX_SENTENCES = 12  # per side: bounds the sentence-pair comparisons of a long memory
+MAX_SENTENCE_CHARS = 400  # a longer sentence is no short statement: only the negation check applies to it
 _MAX_CHARS = 4000  # per side: what is compared of a very long memory
 
 
@@ -621,7 +622,11 @@ def _value_conflict(a: tuple[_Token, ...], b: tuple[_Token, ...]) -> tuple[str, 
 
 
 def _sentences(text: str) -> list[str]:
-    parts = [part.strip() for part in _SENTENCE_END_RE.split(text[:_MAX_CHARS]) if part.strip()]
+    parts = [
+        part.strip()
+        for part in _SENTENCE_END_RE.split(text[:_MAX_CHARS])
+        if part.strip() and len(part.strip()) <= MAX_SENTENCE_CHARS
+    ]
     return parts[:MAX_SENTENCES]
 
 
@@ -634,9 +639,13 @@ def _titles_name_different_subjects(title_a: str, title_b: str) -> bool:
     if [t.key for t in a] == [t.key for t in b]:
         return False
     matcher = SequenceMatcher(None, [t.key for t in a], [t.key for t in b], autojunk=False)
-    differing = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    opcodes = matcher.get_opcodes()
+    differing = [op for op in opcodes if op[0] != "equal"]
     if len(differing) != 1 or differing[0][0] != "replace":
         return False
+    shared = [t for tag, i1, i2, _, _ in opcodes if tag == "equal" for t in a[i1:i2] if t.kind != "filler"]
+    if not shared:
+        return False  # two unrelated titles say nothing about the subjects
     _, i1, i2, j1, j2 = differing[0]
     valued = {"name", "id", "date", "number", "weekday", "quarter", "environment", "ordinal"}
     return any(t.kind in valued for t in a[i1:i2]) and any(t.kind in valued for t in b[j1:j2])

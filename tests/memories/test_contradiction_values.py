@@ -100,6 +100,8 @@ def test_titles_naming_different_subjects_veto_a_contradiction():
     a, b = "We deploy on Tuesdays.", "We deploy on Thursdays."
     assert contradiction_between(a, b, title_a="Deploy days", title_b="Deploy schedule").slot == "weekday"
     assert contradiction_between(a, b, title_a="Team A deploy days", title_b="Team B deploy days") is None
+    # titles sharing nothing say nothing about the subjects
+    assert contradiction_between(a, b, title_a="Deploys", title_b="Release Schedule").slot == "weekday"
     assert (
         contradiction_between(
             "We deploy on Fridays.", "We no longer deploy on Fridays.", title_a="Mobile 2024", title_b="Mobile 2025"
