@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse
 from django.urls import path
+from drf_spectacular.utils import extend_schema
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from rest_framework.request import Request
@@ -165,6 +166,7 @@ class MetricsApi(ApiView):
     required_permission = "admin"
     http_method_names = ["get", "head"]
 
+    @extend_schema(exclude=True)  # Prometheus's text format for operators, not an endpoint of the agents' API
     def get(self, request: Request) -> HttpResponse:
         if self.api_key.scope_id is not None:
             raise PermissionDenied("A key restricted to a subtree cannot read the metrics.", code="scope_restricted")
