@@ -50,7 +50,7 @@ PAGES = (
     Page(
         "playground",
         "Search playground",
-        "Search as any member of your tenant and see why each memory ranks where it does.",
+        "Search as a member of your tenant and see why each memory ranks where it does.",
         "playground-link",
     ),
     Page(

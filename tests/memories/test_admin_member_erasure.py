@@ -137,6 +137,14 @@ def test_the_confirmation_page_says_it_is_the_erasure_and_what_it_takes(acme, tr
     assert 'value="Yes, erase albert"' in html
 
 
+def test_the_list_names_the_action_for_what_it_does(acme, traced, client):
+    client.force_login(staff("acme-admin", TENANT_ADMIN, acme))
+
+    html = client.get("/admin/memories/member/").content.decode()
+
+    assert '<option value="delete_selected">Erase selected members (GDPR)</option>' in html
+
+
 @pytest.mark.parametrize("role", [CURATOR, AUDITOR])
 def test_roles_without_the_erasure_permission_cannot_delete_a_member(acme, traced, client, role):
     client.force_login(staff("someone", role, acme))
