@@ -15,6 +15,7 @@ message on the page and nothing is written.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 
@@ -25,6 +26,7 @@ from django.contrib.auth.models import Permission
 from django.core import signing
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.template.response import TemplateResponse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from memories.admin.base import tenants_for
@@ -32,7 +34,13 @@ from memories.curation.services import admin_log_tenant_record
 from memories.models import Tenant
 from memories.orgchart import OrgChartError, OrgChartPlan, parse_org_chart
 from memories.services import tenant_onboard
-from memories.services.onboarding import CHART_MAX_BYTES, LEAVER_CHOICES, StaleDiff
+from memories.services.onboarding import (
+    CHART_MAX_BYTES,
+    LEAVER_CHOICES,
+    StaleDiff,
+    onboarding_check_choices,
+    onboarding_diff,
+)
 from orgmemory.errors import DomainError
 
 #: What a tenant's staff needs to onboard (the tenant admin role holds all of it; a curator or auditor does not).
@@ -137,7 +145,10 @@ def _context(request, **extra):
     return {**admin.site.each_context(request), "title": "Onboard a tenant", "chart_limit": _limit(), **extra}
 
 
-def _token(*, request, plan: OrgChartPlan, text: str, sync: bool, fingerprint: str) -> str:
+def _token(*, request, plan: OrgChartPlan, text: str, sync: bool, fingerprint: str, choices: dict | None = None) -> str:
+    """The signed review. ``choices`` — the leavers' choices and the confirmation to delete removed nodes'
+    memories — is None until the admin has chosen and seen the choices confirmed; an apply then runs exactly the
+    signed choices, so none can change between that review and the apply."""
     return signing.dumps(
         {
             "fingerprint": fingerprint,
@@ -145,13 +156,25 @@ def _token(*, request, plan: OrgChartPlan, text: str, sync: bool, fingerprint: s
             "tenant": plan.tenant_slug,
             "sync": sync,
             "user": request.user.pk,
+            "choices": choices,
         },
         salt=SIGNING_SALT,
     )
 
 
-def _review(request, *, plan: OrgChartPlan, text: str, sync: bool, error: str = "", status: int = 200):
-    """Run the dry run and render the diff page (or the start page with the refusal)."""
+def _review(
+    request,
+    *,
+    plan: OrgChartPlan,
+    text: str,
+    sync: bool,
+    error: str = "",
+    status: int = 200,
+    confirm: dict | None = None,
+):
+    """Run the dry run and render the diff page (or the start page with the refusal). With ``confirm`` (checked
+    choices for this diff's leavers and removed memories), the page shows those choices fixed and its token signs
+    them: applying from it runs exactly them."""
     try:
         result = tenant_onboard(plan=plan, dry_run=True, sync=sync)
     except (OrgChartError, DomainError) as exc:
@@ -164,7 +187,14 @@ def _review(request, *, plan: OrgChartPlan, text: str, sync: bool, error: str = 
             status=400,
         )
     diff = result.diff
-    chosen = {key[len(LEAVER_FIELD) :]: value for key, value in request.POST.items() if key.startswith(LEAVER_FIELD)}
+    if confirm is not None and confirm.get("fingerprint") != diff.fingerprint:
+        confirm = None  # the tenant changed while the choices were checked: choose again on the new diff
+    chosen = (
+        confirm["leavers"]
+        if confirm is not None
+        else {key[len(LEAVER_FIELD) :]: value for key, value in request.POST.items() if key.startswith(LEAVER_FIELD)}
+    )
+    signed = None if confirm is None else {key: confirm[key] for key in ("leavers", "delete_scope_memories")}
     context = _context(
         request,
         title=f"Review: onboard {plan.tenant_slug}",
@@ -172,7 +202,9 @@ def _review(request, *, plan: OrgChartPlan, text: str, sync: bool, error: str = 
         result=result,
         chart_text=text,
         sync=sync,
-        token=_token(request=request, plan=plan, text=text, sync=sync, fingerprint=diff.fingerprint),
+        token=_token(request=request, plan=plan, text=text, sync=sync, fingerprint=diff.fingerprint, choices=signed),
+        confirming=signed is not None,
+        delete_scope_memories=bool(signed and signed["delete_scope_memories"]),
         policy_rows=[(change.field, _json(change.old), _json(change.new)) for change in diff.policies],
         leaver_rows=[(leaver, chosen.get(leaver.user_id)) for leaver in diff.leavers],
         leaver_field=LEAVER_FIELD,
@@ -200,6 +232,28 @@ def _posted(request):
         return None
 
 
+def _friendly_when_too_big(view):
+    """``view`` with its CSRF check run inside it rather than by the middleware, so that a body larger than Django
+    accepts (``DATA_UPLOAD_MAX_MEMORY_SIZE``) is the wizard's own message: the check reads the form, and Django
+    refuses an oversized one with its bare 400 page before any view runs. The check is as strict (a request
+    without a valid token gets the CSRF 403 and reaches nothing); only the refusal of an oversized body — which
+    reads and writes nothing — is shown before it."""
+    protected = csrf_protect(view)
+
+    @functools.wraps(view)
+    def checked(request, *args, **kwargs):
+        try:
+            return protected(request, *args, **kwargs)
+        except RequestDataTooBig:  # staff only (admin_view), and the page shows nothing but the refusal
+            error = f"The upload is larger than the wizard accepts ({_limit()}): nothing was read or written."
+            return TemplateResponse(
+                request, "admin/onboarding/start.html", _context(request, form=ChartForm(), error=error), status=413
+            )
+
+    return csrf_exempt(checked)
+
+
+@_friendly_when_too_big
 def onboarding_start(request):
     """Step 1: paste or upload a chart. A valid one is dry-run and its diff shown (step 2)."""
     if not may_onboard(request.user):
@@ -227,6 +281,7 @@ def onboarding_start(request):
     return _review(request, plan=plan, text=text, sync=sync)
 
 
+@_friendly_when_too_big
 @require_POST
 def onboarding_apply(request):
     """Step 3: apply the reviewed diff (one transaction), then show what was done and the new keys, once."""
@@ -270,7 +325,18 @@ def onboarding_apply(request):
             _context(request, form=ChartForm(), error=_foreign_chart_message(plan)),
             status=403,
         )
-    leavers = {key[len(LEAVER_FIELD) :]: value for key, value in data.items() if key.startswith(LEAVER_FIELD)}
+    posted = {key[len(LEAVER_FIELD) :]: value for key, value in data.items() if key.startswith(LEAVER_FIELD)}
+    delete_scope_memories = data.get("delete_scope_memories") == "on"
+    signed = reviewed.get("choices")
+    if signed is not None:  # the confirmed review: its signed choices are the ones applied, and only they
+        if (posted and posted != signed["leavers"]) or (delete_scope_memories and not signed["delete_scope_memories"]):
+            error = "These choices differ from the ones you confirmed: review the chart again. Nothing was written."
+            return TemplateResponse(
+                request, "admin/onboarding/start.html", _context(request, form=ChartForm(), error=error), status=400
+            )
+        leavers, delete_scope_memories = dict(signed["leavers"]), bool(signed["delete_scope_memories"])
+    else:
+        leavers = posted
     bad = sorted(user_id for user_id, choice in leavers.items() if choice not in LEAVER_CHOICES)
     if bad:
         return _review(
@@ -280,12 +346,18 @@ def onboarding_apply(request):
         return _review(
             request, plan=plan, text=text, sync=sync, error="Erasing members needs the erasure permission.", status=403
         )
+    if sync and signed is None:
+        confirming = _confirmation(plan=plan, reviewed=reviewed, leavers=leavers, delete=delete_scope_memories)
+        if isinstance(confirming, str):
+            return _review(request, plan=plan, text=text, sync=sync, error=confirming, status=400)
+        if confirming is not None:
+            return _review(request, plan=plan, text=text, sync=sync, confirm=confirming)
     try:
         result = tenant_onboard(
             plan=plan,
             sync=sync,
             leavers=leavers,
-            delete_scope_memories=data.get("delete_scope_memories") == "on",
+            delete_scope_memories=delete_scope_memories,
             expected_fingerprint=reviewed["fingerprint"],
         )
     except StaleDiff:
@@ -302,6 +374,23 @@ def onboarding_apply(request):
     if context["tenant"] is not None and result.diff.changed:
         _log(request, context["tenant"], result)
     return TemplateResponse(request, "admin/onboarding/done.html", context)
+
+
+def _confirmation(*, plan: OrgChartPlan, reviewed: dict, leavers: dict, delete: bool) -> dict | str | None:
+    """For a re-sync reviewed without signed choices: None when it has nothing to choose (no leavers, no memories
+    on removed nodes: it applies at once); else the choices checked against the reviewed diff, to be confirmed on
+    a page whose token signs them; or the refusal's message."""
+    diff = onboarding_diff(plan=plan, sync=True)
+    if not diff.leavers and not diff.removed_scope_memories:
+        return None
+    if diff.fingerprint != reviewed["fingerprint"]:
+        # what the admin chose for is no longer the diff: show the new one (the apply would refuse it anyway)
+        return f"Tenant {plan.tenant_slug} changed since this diff was made, so nothing was written: choose again."
+    try:
+        checked = onboarding_check_choices(diff=diff, leavers=leavers, delete_scope_memories=delete)
+    except DomainError as exc:
+        return f"{exc.message}. Nothing was written."
+    return {"fingerprint": diff.fingerprint, "leavers": checked, "delete_scope_memories": delete}
 
 
 def _log(request, tenant: Tenant, result) -> None:

@@ -133,11 +133,11 @@ def test_a_tenant_admin_cannot_onboard_another_tenant_or_create_one(acme_admin_c
 @pytest.mark.parametrize(
     ("chart", "message"),
     [
-        ("tenant: {slug: acme}\ntree: [{level: org, key: acme, children: [", "malformed YAML at line 2"),
+        ("tenant: {slug: acme}\ntree: [{level: org, key: acme, children: [", "malformed YAML at line 3"),
         (
             "tenant: {slug: acme, name: Acme Corp}\nlevels: [org, division, team, user]\ntree:\n"
             "  - &root {level: org, key: acme, children: [{level: division, key: eu, children: [*root]}]}\n",
-            "cycle in the tree: this node contains itself",
+            "the alias *root is inside its own anchor &root (a structure that contains itself)",
         ),
         (ACME_CHART.replace("members: [dora]", "members: [dora, albert]"), "member 'albert' is listed twice"),
         (ACME_CHART.replace("[org, division, team, user]", "[org, division, team, user, device]"), "below `user`"),
@@ -272,7 +272,12 @@ def test_a_re_sync_needs_a_choice_per_leaver_and_applies_it(acme_admin_client, a
     assert "choose erase or keep for each leaver: dora. Nothing was written." in page_text(refused)
     assert everything() == before
 
-    applied = acme_admin_client.post(APPLY, {**apply_form(refused), "leaver:dora": "keep"})
+    confirming = acme_admin_client.post(APPLY, {**apply_form(refused), "leaver:dora": "keep"})
+
+    assert confirming.status_code == 200
+    assert "Leavers — your choices, to confirm" in page_text(confirming)
+    assert everything() == before
+    applied = acme_admin_client.post(APPLY, apply_form(confirming))
 
     assert applied.status_code == 200
     assert "leaver dora removed: 1 authored memories kept de-attributed, 0 at their own node deleted" in page_text(
@@ -311,3 +316,108 @@ def test_a_stale_review_shows_the_new_diff(acme_admin_client, acme):
     assert "Tenant acme changed since this diff was made, so nothing was written." in text
     assert "team:platform Platform Engineering Platform" in text  # the new diff renames it back
     assert Scope.objects.get(tenant=acme, key="eu").name == "Europe"
+
+
+# --- issue 24: YAML bombs, oversized bodies under real CSRF checks, leaver choices signed ------------------------
+
+BOMB_LINES = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"] + [
+    f"{c}: &{c} [{', '.join(['*' + p] * 9)}]" for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+]
+
+
+def test_800_deep_yaml_is_a_form_error_not_a_500(acme_admin_client):
+    before = everything()
+
+    response = review(acme_admin_client, "tenant: {slug: acme}\ntree: " + "[" * 800 + "]" * 800 + "\n")
+
+    assert response.status_code == 400
+    assert "nested deeper than 64 levels" in page_text(response)
+    assert everything() == before
+
+
+def test_a_600_byte_alias_bomb_is_a_clear_error(acme_admin_client):
+    chart = "x-laughs:\n" + "".join(f"  {line}\n" for line in BOMB_LINES) + "tenant: {slug: acme, name: *i}\n"
+    assert len(chart.encode()) < 620
+
+    response = review(acme_admin_client, chart)
+
+    assert response.status_code == 400
+    assert "the aliases expand the document past" in page_text(response)
+
+
+def test_a_bomb_as_a_member_id_is_a_short_page(acme_admin_client):
+    chart = (
+        "x-laughs:\n"
+        + "".join(f"  {line}\n" for line in BOMB_LINES)
+        + ACME_CHART.replace("members: [dora]", "members: [*i]")
+    )
+
+    response = review(acme_admin_client, chart)
+
+    assert response.status_code == 400
+    assert "the aliases expand the document past" in page_text(response)
+    assert len(response.content) < 100_000  # the page holds the pasted chart and the message, no expansion
+
+
+@pytest.fixture
+def csrf_client(acme):
+    """A client that, like a browser, must send the CSRF token (Django's test client skips the check)."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(tenant_admin(acme))
+    client.get(START)
+    return client
+
+
+def test_a_3_mib_paste_under_real_csrf_checks_is_the_wizards_message(csrf_client):
+    before = everything()
+    token = csrf_client.cookies["csrftoken"].value
+
+    response = csrf_client.post(START, {"chart": ACME_CHART + "#" * (3 * 1024 * 1024), "csrfmiddlewaretoken": token})
+
+    assert response.status_code == 413
+    assert "The upload is larger than the wizard accepts (2 MiB): nothing was read or written." in page_text(response)
+    assert everything() == before
+
+
+def test_the_wizard_still_refuses_a_post_without_the_csrf_token(csrf_client):
+    before = everything()
+
+    for url in (START, APPLY):
+        response = csrf_client.post(url, {"chart": ACME_CHART})
+        assert response.status_code == 403
+    assert everything() == before
+    token = csrf_client.cookies["csrftoken"].value
+    assert csrf_client.post(START, {"chart": ACME_CHART, "csrfmiddlewaretoken": token}).status_code == 200
+
+
+def test_leaver_choices_are_signed_by_the_confirmed_review(acme_admin_client, acme):
+    chart = ACME_CHART.replace("members: [dora]", "members: []")
+    reviewed = review(acme_admin_client, chart, sync=True)
+    before = everything()
+
+    confirming = acme_admin_client.post(APPLY, {**apply_form(reviewed), "leaver:dora": "keep"})
+
+    assert confirming.status_code == 200
+    text = page_text(confirming)
+    assert "dora team:data keep 0 de-attributed; deletes 0 at their own node" in text
+    assert 'name="leaver:dora"' not in confirming.content.decode()  # nothing left to change on the page
+    assert everything() == before
+    signed = apply_form(confirming)
+    # the choice changed after it was confirmed: refused
+    changed = acme_admin_client.post(APPLY, {**signed, "leaver:dora": "erase"})
+    assert changed.status_code == 400
+    assert "These choices differ from the ones you confirmed" in page_text(changed)
+    assert everything() == before
+    # the first review's token never applies a choice by itself
+    assert acme_admin_client.post(APPLY, {**apply_form(reviewed), "leaver:dora": "erase"}).status_code == 200
+    assert Member.objects.filter(tenant=acme, user_id="dora").exists()
+
+    applied = acme_admin_client.post(APPLY, signed)
+
+    assert applied.status_code == 200
+    assert "leaver dora removed: 0 authored memories kept de-attributed, 0 at their own node deleted" in page_text(
+        applied
+    )
+    assert not Member.objects.filter(tenant=acme, user_id="dora").exists()

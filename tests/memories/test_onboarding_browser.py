@@ -144,6 +144,13 @@ def test_re_sync_a_chart_with_a_mover_and_leavers(
     page.screenshot(path=test_artifacts_dir / "onboarding_resync_choices.png", full_page=True)
     page.get_by_role("button", name="Apply").click()
 
+    # the choices come back fixed, signed into the review: applying runs exactly them
+    assert "erase: deletes 2 memories" in bea.inner_text()
+    assert "keep 1 de-attributed; deletes 1 at their own node" in dora.inner_text()
+    assert page.locator('#diff-leavers input[type="radio"]').count() == 0
+    assert Member.objects.filter(tenant=acme, user_id__in=["bea", "dora"]).count() == 2
+    page.get_by_role("button", name="Apply these choices").click()
+
     done = page.locator("#applied-changes").inner_text()
     assert "member albert moved under team:sales" in done
     assert "leaver bea erased: 2 memories deleted" in done
