@@ -51,7 +51,21 @@ def contradiction_report(path: Path = CONTRADICTION_PAIRS, *, repeat: int = 20) 
             if found is None and pair["contradicts"]:
                 by_type_missed[pair["type"]] += 1
         report[split] = _pr(tp, fp, fn)
-    from memories.contradiction import _tokens
+    from memories.contradiction import _tokens, value_masked
+    from memories.textsim import lsh_bands
+
+    def share_band(a: str, b: str) -> bool:
+        return bool(set(lsh_bands(a)) & set(lsh_bands(b)))
+
+    # would the write path's candidate search (MinHash bands) bring each pair together at all?
+    for label, key in ((True, "contradicting"), (False, "not_contradicting")):
+        subset = [p for p in pairs if p["contradicts"] == label]
+        report[f"candidate_share_{key}"] = {
+            "plain_bands": round(sum(share_band(p["a"], p["b"]) for p in subset) / len(subset), 4),
+            "value_masked_bands": round(
+                sum(share_band(value_masked(p["a"]), value_masked(p["b"])) for p in subset) / len(subset), 4
+            ),
+        }
 
     started = time.perf_counter()
     for _ in range(repeat):

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from memories.textsim import polarity_twins
 
-__all__ = ["Contradiction", "contradiction_between", "statements_contradict"]
+__all__ = ["Contradiction", "contradiction_between", "statements_contradict", "value_masked"]
 
 MAX_SENTENCES = 12  # per side: bounds the sentence-pair comparisons of a long memory
 MAX_SENTENCE_CHARS = 400  # a longer sentence is no short statement: only the negation check applies to it
@@ -156,6 +156,9 @@ for _group, _poles in {
 }.items():  # fmt: skip
     for _word, _pole in _poles.items():
         _STATES[_word] = (_group, _pole)
+# "on"/"off" are switch states only at the end of a clause ("the flag is on", "off in production"), not as
+# prepositions ("deploy on Tuesdays")
+_AFTER_ON_OFF = frozenset({"", "in", "for", "by", "at", "during", "until", "when", "and", "but", "again", "now"})
 # bounds and approximations in front of a number: one side's bound that the other value satisfies is a
 # refinement, not a contradiction
 _LOWER = frozenset({"least", "over", "above", "more", "min", "exceeding", "upwards", "plus"})
@@ -410,7 +413,7 @@ def _tokens(sentence: str) -> tuple[_Token, ...]:
             tokens.append(_Token(f"frequency:{_FREQUENCIES[word]}", "frequency", word))
         elif word in _ENVIRONMENTS:
             tokens.append(_Token(f"environment:{_ENVIRONMENTS[word]}", "environment", word))
-        elif word in _STATES:
+        elif word in _STATES and (word not in ("on", "off") or nxt in _AFTER_ON_OFF):
             group, pole = _STATES[word]
             tokens.append(_Token(f"state:{group}:{pole}", "state", word, group))
         elif word in _NEGATORS or word.endswith("nt"):
@@ -553,7 +556,7 @@ def _value_conflict(a: tuple[_Token, ...], b: tuple[_Token, ...]) -> tuple[str, 
         if all(t.kind == "filler" and t.key not in _LOWER | _UPPER | _APPROX for t in side_a + side_b):
             continue
         slots.append((i1, i2, j1, j2))
-    if matched_content < 2 or not slots:
+    if matched_content < 1 or not slots:
         return None
     if len(slots) > 1:
         # a qualifier change beside the value ("about two years" / "22 months") is still one slot
@@ -607,7 +610,8 @@ def _value_conflict(a: tuple[_Token, ...], b: tuple[_Token, ...]) -> tuple[str, 
     if signature_a != signature_b or len(signature_a) != 1:
         return None
     kind = signature_a[0]
-    first_a, first_b = side_a[0], side_b[0]
+    first_a = next(t for t in side_a if t.kind != "filler")
+    first_b = next(t for t in side_b if t.kind != "filler")
     if kind == "date":
         if qualifier_a != qualifier_b:
             return None
@@ -687,3 +691,26 @@ def contradiction_between(a: str, b: str, *, title_a: str = "", title_b: str = "
 def statements_contradict(a: str, b: str, *, title_a: str = "", title_b: str = "") -> bool:
     """``contradiction_between(...) is not None``."""
     return contradiction_between(a, b, title_a=title_a, title_b=title_b) is not None
+
+
+# Value kinds replaced by a placeholder in value_masked; names are kept, or every "X uses Y" of a busy scope would
+# become one candidate of every other.
+_MASKED_KINDS = frozenset(
+    {"number", "money", "date", "time", "weekday", "frequency", "ordinal", "environment", "quarter", "state", "unit"}
+)
+
+
+def value_masked(text: str) -> str:
+    """``text`` with every value (number and unit, money, date, time, weekday, frequency, ordinal, environment,
+    quarter, state word) replaced by its type in angle brackets, words stemmed, function words kept:
+    "Our runway is 22 months." and "Our runway is 14 weeks." both give "our runway is <number> <unit>".
+
+    For the candidate search: two statements that differ only in a value mask to the same text, so MinHash bands
+    over the masked text (:func:`memories.textsim.lsh_bands`) always bring them together, where bands over the
+    plain text miss some of the short ones (one differing word in few is a low Jaccard)."""
+    sentences = []
+    for sentence in _SENTENCE_END_RE.split(text[:_MAX_CHARS]):
+        words = [f"<{t.kind}>" if t.kind in _MASKED_KINDS else t.key for t in _tokens(sentence.strip())]
+        if words:
+            sentences.append(" ".join(words))
+    return " ".join(sentences)

@@ -30,7 +30,10 @@ import unicodedata
 
 __all__ = [
     "MAX_SCAN_CHARS",
+    "QUOTE_PREFIX",
     "REASONS",
+    "WARNING_CODE",
+    "instruction_warning",
     "instruction_reasons",
     "looks_like_instruction",
     "quote_as_data",
@@ -427,6 +430,25 @@ def instruction_reasons(text: str) -> tuple[str, ...]:
 def looks_like_instruction(text: str) -> bool:
     """``bool(instruction_reasons(text))``."""
     return bool(instruction_reasons(text))
+
+
+WARNING_CODE = "possible_instruction"
+
+
+def instruction_warning(text: str) -> dict | None:
+    """The write path's warning for ``text``, or ``None`` when it reads as data:
+    ``{"code": "possible_instruction", "reasons": [codes], "message": ...}``. It names reason codes only, never a
+    quote of the text (a copy of the author's words would outlive their erasure)."""
+    reasons = instruction_reasons(text)
+    if not reasons:
+        return None
+    return {
+        "code": WARNING_CODE,
+        "reasons": list(reasons),
+        "message": "this memory reads like instructions to an AI model ("
+        + ", ".join(reasons)
+        + "); it is stored and recalled as quoted data, never as an instruction",
+    }
 
 
 # --- rendering as quoted data -----------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memories.contradiction import Contradiction, contradiction_between, statements_contradict
+from memories.contradiction import Contradiction, contradiction_between, statements_contradict, value_masked
+from memories.textsim import lsh_bands
 
 PAIRS = json.loads((Path(__file__).parent / "contradiction_pairs.json").read_text(encoding="utf-8"))["pairs"]
 
@@ -143,3 +144,11 @@ def test_precision_and_recall_on_each_half(split):
     precision, recall = _precision_recall(split)
     assert precision >= 0.9
     assert recall >= 0.7
+
+
+def test_value_masked_text_brings_value_twins_into_one_candidate_band():
+    a, b = "Our runway is 22 months.", "Our runway is 14 weeks."
+    assert value_masked(a) == value_masked(b) == "our runway is <number> <unit>"
+    assert set(lsh_bands(value_masked(a))) == set(lsh_bands(value_masked(b)))
+    assert value_masked("We deploy on Tuesdays. Alice leads platform.") == "we deploy on <weekday> alic lead platform"
+    assert value_masked("") == ""
