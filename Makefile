@@ -36,7 +36,7 @@ run: install  ## install, start the embedded database, load the demo tenant (onc
 	$(PY) -m orgmemory.env "$(CURDIR)" "$(ORGMEMORY_DATA_DIR)"
 	ORGMEMORY_ENV=development $(PY) manage.py migrate --no-input
 	ORGMEMORY_ENV=development $(PY) manage.py load_demo
-	ORGMEMORY_ENV=development $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	ORGMEMORY_ENV=development $(PY) manage.py runserver --insecure 127.0.0.1:$(PORT)
 
 serve: install  ## production server: gunicorn, one worker per core (production needs SECRET_KEY + ALLOWED_HOSTS)
 	$(PY) manage.py migrate --no-input

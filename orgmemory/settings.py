@@ -1,8 +1,8 @@
 """OrgMemory settings. Everything comes from the environment; production fails closed.
 
 ``ORGMEMORY_ENV`` selects the mode: ``production`` (the default: SECRET_KEY and ALLOWED_HOSTS are required,
-DEBUG is off), ``development`` (``make run``: a generated SECRET_KEY kept under the data dir, DEBUG on,
-localhost only) or ``test`` (``orgmemory.settings_test``).
+DEBUG is off), ``development`` (``make run``: a generated SECRET_KEY kept under the data dir, localhost only,
+DEBUG only with ``DEBUG=1``) or ``test`` (``orgmemory.settings_test``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY is not set. Set it, or set ORGMEMORY_ENV=development for a local run.")
     SECRET_KEY = _development_secret_key()
 
-DEBUG = env_bool("DEBUG", default=ORGMEMORY_ENV == "development")
+# Off unless asked for, in development too: a technical 500 page shows the settings, the request and every frame's
+# local variables (memory texts, keys) to whoever triggered the error. DEBUG=1 turns it on outside production.
+DEBUG = env_bool("DEBUG", default=False)
 if IS_PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DEBUG must be off in production (ORGMEMORY_ENV=production).")
 

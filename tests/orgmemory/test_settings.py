@@ -53,8 +53,16 @@ def test_production_with_its_variables_starts_with_debug_off():
     assert result.stdout.strip() == "False ['memory.example.com']"
 
 
-def test_development_generates_a_secret_and_allows_localhost():
+def test_development_generates_a_secret_and_allows_localhost_with_debug_off():
+    """No technical 500 pages (settings, request, local variables) unless asked for, in development too."""
     result = load_settings(ORGMEMORY_ENV="development")
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False ['127.0.0.1', 'localhost', 'testserver']"
+
+
+def test_development_turns_debug_on_only_when_asked():
+    result = load_settings(ORGMEMORY_ENV="development", DEBUG="1")
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True ['127.0.0.1', 'localhost', 'testserver']"
