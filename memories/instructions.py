@@ -121,8 +121,8 @@ _OVERRIDE_VERBS = (
     r"stop\s+following|do\s+not\s+follow|don'?t\s+follow|pay\s+no\s+attention\s+to"
 )
 _OVERRIDE_TARGETS = (
-    r"instructions?|prompts?|rules|directives?|directions|guidelines|guardrails|constraints|commands|policies|"
-    r"programming|restrictions|limitations|filters|context|messages|orders|system\s+message"
+    r"instructions?|prompts?|rules?|directives?|directions?|guidelines?|guidance|guardrails|constraints|commands?|"
+    r"polic(?:y|ies)|programming|restrictions|limitations|filters|context|messages|orders|system\s+message"
 )
 _STRONG_MODIFIERS = (
     r"all|any|every|your|previous|prior|above|earlier|preceding|foregoing|original|initial|existing|system|"
@@ -225,7 +225,8 @@ _SECRET_REQUEST = re.compile(
     rf"|\b(?:reveal|print|exfiltrate|dump|leak)\s+(?:{_SECRETS})\b"
     rf"|\bsend\s+me\s+your\s+(?:{_SECRETS})"
     rf"|\bsend\s+(?:me\s+)?your\s+secrets"
-    rf"|\b(?:value\s+of|contents\s+of)\s+\S*(?:api_key|secret|password|token|id_rsa)"
+    rf"|\b(?:value|contents?)\s+of\s+(?:the\s+|your\s+|all\s+)?\S*(?:api_key|secret|password|token|id_rsa|\.env\b|"
+    rf"credentials)"
 )
 # A negation right before a request ("never print secrets") makes it a policy, not a request.
 _NEGATED_BEFORE_RE = re.compile(r"(?:never|not|don'?t|do\s+not|no|avoid|nunca|nie|jamais|ne\s+jamais)\s+(?:\S+\s+)?$")
@@ -240,6 +241,8 @@ _TEMPLATE_RE = re.compile(
     r"<\|(?:im_start|im_end|system|user|assistant|end|endoftext|eot_id|start_header_id|end_header_id|"
     r"begin_of_text|python_tag|tool_call|tool_response|channel|message)\|>"
     r"|\[/?INST\]|<</?SYS>>|<start_of_turn>|<end_of_turn>"
+    # pseudo-XML turns and the delimiters of a recall block, to break out of the quoted data
+    r"|</?(?:system|assistant|developer|instructions?|memory|memories|context|system_prompt)\s*>"
     r"|(?im:^[ \t]*#{2,4}[ \t]*(?:instruction|system|response|input|human|assistant)s?[ \t]*:?[ \t]*$)"
 )
 _TOOL_RE = re.compile(
