@@ -161,3 +161,58 @@ def test_extractive_answers_hold_the_gold_span_on_both_halves_of_the_own_set():
         assert tally["n"] >= 50
         assert tally["extractive"] >= 0.85
         assert tally["title_list"] < tally["extractive"]
+
+
+def _write_recall(directory):
+    """A small associative-recall folder: a public page holding the evidence span, a private page that a negative
+    probe asks about (invisible to the searcher, so the negative is answered nowhere), two unrelated pages."""
+    import json as _json
+
+    directory.mkdir()
+    text = "Notes from the studio meeting. The community kiln needs four centimeters of clear air above every pot."
+    span = "The community kiln needs four centimeters of clear air above every pot."
+    sources = [
+        {"source_id": "k/history", "slug": "kiln/episode-1", "title": "Kiln", "text": text, "visibility": "public"},
+        {"source_id": "k/private", "slug": "kiln/private", "title": "Kiln temperature", "visibility": "private",
+         "text": "The approved maximum kiln temperature is 1240 degrees."},
+        {"source_id": "c/history", "slug": "choir/episode-1", "title": "Choir", "visibility": "public",
+         "text": "The choir rehearses on Wednesdays."},
+        {"source_id": "p/history", "slug": "pantry/episode-1", "title": "Pantry", "visibility": "public",
+         "text": "The pantry accepts donations on Mondays."},
+    ]  # fmt: skip
+    start = text.index(span)
+    spans = [{"id": "k/s1", "family_id": "k", "source_id": "k/history", "slug": "kiln/episode-1", "start": start,
+              "end": start + len(span), "text": span}]  # fmt: skip
+    probes = [
+        {"id": "k/direct", "family_id": "k", "kind": "direct", "text": "How much clearance does the kiln need?",
+         "required_span_ids": ["k/s1"]},
+        {"id": "k/negative", "family_id": "k", "kind": "negative",
+         "text": "What maximum temperature is approved for the kiln?", "required_span_ids": []},
+    ]  # fmt: skip
+    (directory / "sources.json").write_text(_json.dumps({"schema_version": 1, "sources": sources}))
+    (directory / "qrels.json").write_text(_json.dumps({"schema_version": 1, "spans": spans}))
+    (directory / "probes.json").write_text(_json.dumps({"schema_version": 1, "probes": probes}))
+    return directory
+
+
+def test_eval_answers_scores_every_set_beside_the_title_list(tmp_path):
+    import json as _json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.bench.test_eval_extraction import _write_world
+
+    (tmp_path / "world").mkdir()
+    world = _write_world(tmp_path / "world")
+    recall = _write_recall(tmp_path / "recall")
+    out = StringIO()
+    call_command("eval_answers", str(world), str(recall), json=True, stdout=out)
+    report = _json.loads(out.getvalue())
+    assert report["answers"]["recall"] == {
+        "n": 1, "extractive": 1.0, "extractive_loose": 1.0, "title_list": 0.0, "gold_in_rows": 1.0,
+    }  # fmt: skip
+    assert report["answers"]["world"]["n"] >= 1
+    assert report["answers"]["own"]["n"] == 111
+    assert set(report["abstention"]["features"]) == {"own", "recall", "world"}
+    assert report["abstention"]["calibrated"]["recall"]["n_negative"] == 1
