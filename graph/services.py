@@ -11,7 +11,7 @@ from django.db.models import F, Q
 
 from graph.extraction import EntityRef, extract_links, normalize_entity_name, split_title
 from graph.models import Entity, EntityAlias, EntityKind, EntityLink
-from memories.models import IndexState, Memory, Tenant
+from memories.models import PROJECT_LEVEL, IndexState, Memory, Scope, Tenant
 from orgmemory.errors import NotFound, ValidationFailed
 
 logger = logging.getLogger(__name__)
@@ -32,6 +32,8 @@ class _Resolver:
         self.tenant = tenant
         self.cache: dict[str, Entity] = {}
         self.missing: set[str] = set()  # norms known to have no exact or alias match (until created)
+        self.named_by_shared: set[int] = set()  # entities whose name a shared memory of this batch has settled
+        self.private: dict[int, bool] = {}  # memory id -> whether its scope is a member's own (or their project)
 
     def prefetch(self, refs: Iterable[EntityRef]) -> None:
         """Load the exact and alias matches of many names in two queries (resolution is then mostly cache hits)."""
@@ -76,6 +78,29 @@ class _Resolver:
             Entity.objects.filter(pk=entity.pk).update(kind=entity.kind)
         return entity
 
+    def keep_name_shareable(self, entity: Entity, written: str, memory: Memory) -> None:
+        """An entity's name is what every reader of any memory linking it sees, so it must not be a private
+        memory's spelling once a shared memory links the entity: the first shared memory to link an entity that
+        only private memories named takes the name over with its own spelling. A private memory never renames."""
+        written = written[:NAME_MAX]
+        if entity.name == written or entity.pk in self.named_by_shared:
+            return
+        if memory.pk not in self.private:
+            self.private[memory.pk] = _is_private(memory, self.tenant)
+        if self.private[memory.pk]:
+            return
+        self.named_by_shared.add(entity.pk)
+        private_scopes = _private_scopes(self.tenant)
+        named_before = (
+            EntityLink.objects.filter(Q(subject_id=entity.pk) | Q(object_id=entity.pk), tenant_id=self.tenant.pk)
+            .exclude(memory_id=memory.pk)
+            .exclude(scope_id__in=private_scopes)
+            .exists()
+        )
+        if not named_before:
+            entity.name = written
+            Entity.objects.filter(pk=entity.pk).update(name=written)
+
     def forget(self, entity_ids: set[int]) -> None:
         """Drop deleted entities from the cache, so a later memory of the batch does not link to them."""
         self.cache = {norm: entity for norm, entity in self.cache.items() if entity.pk not in entity_ids}
@@ -94,6 +119,26 @@ class _Resolver:
             if _compatible(candidate.kind, _kind(kind)):
                 return candidate
         return None
+
+
+def _private_scopes(tenant: Tenant):
+    """The tenant's private nodes (its members' own nodes and their projects), as a subquery."""
+    user_level = tenant.user_level
+    return (
+        Scope.objects.for_tenant(tenant)
+        .filter(Q(level=user_level) | Q(level=PROJECT_LEVEL, parent__level=user_level))
+        .values("pk")
+    )
+
+
+def _is_private(memory: Memory, tenant: Tenant) -> bool:
+    scope = Scope.objects.filter(pk=memory.scope_id).select_related("parent").only("level", "parent__level").first()
+    if scope is None:
+        return True  # deleted meanwhile: never let it name anything
+    user_level = tenant.user_level
+    return scope.level == user_level or (
+        scope.level == PROJECT_LEVEL and scope.parent is not None and scope.parent.level == user_level
+    )
 
 
 def _kind(kind: str) -> str:
@@ -224,6 +269,7 @@ def _link_rows(memory: Memory, title: str, extracted: list, resolver: _Resolver)
                 kind=str(memory.metadata.get("entity_kind", "unknown")),
             )
         )
+        resolver.keep_name_shareable(about, name, memory)
         rows[(about.pk, ABOUT, None)] = EntityLink(
             tenant_id=memory.tenant_id,
             memory_id=memory.pk,
@@ -239,6 +285,9 @@ def _link_rows(memory: Memory, title: str, extracted: list, resolver: _Resolver)
         typed = link.relationship != "mentioned"
         subject = resolver.resolve(link.subject, fuzzy=typed)
         obj = resolver.resolve(link.object) if link.object is not None else None
+        resolver.keep_name_shareable(subject, link.subject.name, memory)
+        if obj is not None:
+            resolver.keep_name_shareable(obj, link.object.name, memory)
         if obj is not None and obj.pk == subject.pk:
             continue  # "Acme acquired Acme" after resolution: not an edge
         key = (subject.pk, link.relationship, obj.pk if obj else None)
