@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from tree_queries.admin import TreeAdmin
 
 from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for, tenants_managed
@@ -92,6 +92,25 @@ class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
         if allowed is not None:
             queryset = queryset.tree_filter(tenant__in=allowed)
         return queryset
+
+    def get_fields(self, request, obj=None):
+        return self.fields if obj is None else [*self.fields, "members_here"]
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        return readonly if obj is None else [*readonly, "members_here"]
+
+    @admin.display(description="members")
+    def members_here(self, obj: Scope) -> str:
+        """The node's own members (its user node's member, or the people under a team), each linked."""
+        members = Member.objects.filter(tenant_id=obj.tenant_id).filter(Q(scope=obj) | Q(scope__parent=obj))
+        rows = [
+            (reverse("admin:memories_member_change", args=[member.pk]), member.user_id, member.display_name)
+            for member in members.order_by("user_id")
+        ]
+        if not rows:
+            return "None directly at this node."
+        return format_html_join(", ", '<a href="{}">{}</a> {}', rows)
 
     def get_list_display(self, request):
         allowed = tenants_for(request.user)

@@ -34,6 +34,17 @@ def test_scope_tree_is_indented_and_lists_each_nodes_members(superuser_client, a
     }
 
 
+def test_a_scope_nodes_page_lists_its_members(superuser_client, acme):
+    team = Scope.objects.get(tenant=acme, level="team", key="platform")
+    albert, bea = (Member.objects.get(tenant=acme, user_id=user_id) for user_id in ("albert", "bea"))
+
+    html = superuser_client.get(f"/admin/memories/scope/{team.pk}/change/").content.decode()
+
+    members = html.split("field-members_here")[1].split("</div>\n</div>")[0]
+    assert f'<a href="/admin/memories/member/{albert.pk}/change/">albert</a>' in members
+    assert f'<a href="/admin/memories/member/{bea.pk}/change/">bea</a>' in members
+
+
 def test_a_one_tenant_admin_sees_no_tenant_column_in_the_scope_tree(acme_staff_client, acme):
     html = acme_staff_client.get("/admin/memories/scope/").content.decode()
 
