@@ -85,9 +85,15 @@ def _is_name_word(token: Token) -> bool:
     ) and not token.text.isdigit()
 
 
+_PLURAL_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9]{1,5}s")  # "QBRs", "SLOs", "DMs": a plural, so a common noun
+
+
 def _is_stop(word: str) -> bool:
     bare = _bare(word)
     if bare.split("-", 1)[0] in JARGON_WORDS:  # "AI-native", "B2B-focused"
+        return True
+    # a plural of a word that is never a name ("Fridays", "Mondays") or of an acronym is not a name either
+    if bare.endswith("s") and (bare[:-1] in _NON_NAME_WORDS or _PLURAL_ACRONYM_RE.fullmatch(word)):
         return True
     return (
         bare in _NON_NAME_WORDS
@@ -98,16 +104,40 @@ def _is_stop(word: str) -> bool:
     )
 
 
+_QUOTES = frozenset({'"', "“", "”"})
+MIN_TITLE_WORDS = 3
+
+
+def quoted_titles(tokens: list[Token]) -> set[int]:
+    """Indices of the tokens inside a quoted title in title case ("The Feed is a Trap", "Founders to Watch in
+    Cybersecurity"): the name of a talk, essay or list, whose capitalised words are not names of their own."""
+    inside: set[int] = set()
+    opened: int | None = None
+    for i, token in enumerate(tokens):
+        if token.kind != "punct" or token.text not in _QUOTES:
+            continue
+        if opened is None:
+            opened = i
+            continue
+        words = [t for t in tokens[opened + 1 : i] if t.kind == "word" and t.text[:1].isalpha()]
+        capitalised = [t for t in words if t.text[0].isupper()]
+        if len(words) >= MIN_TITLE_WORDS and 2 * len(capitalised) > len(words):
+            inside.update(range(opened + 1, i))
+        opened = None
+    return inside
+
+
 def capitalised_words(tokens: list[Token]) -> set[str]:
     """Casefolded capitalised words of a clause in non-initial positions (evidence that a word is a name)."""
     words: set[str] = set()
     start = clause_start(tokens)
     while start < len(tokens) and _bare(tokens[start].text) in FUNCTION_WORDS:
         start += 1  # "The End": the first word after leading function words is still sentence-initial
+    titles = quoted_titles(tokens)
     for i, token in enumerate(tokens):
         if token.kind == "ref":
             words.update(_bare(w) for w in token.text.split())
-        elif i > start and _is_name_word(token) and tokens[i - 1].text not in _OPENERS:
+        elif i > start and i not in titles and _is_name_word(token) and tokens[i - 1].text not in _OPENERS:
             words.add(_bare(token.text))
     return words
 
@@ -131,9 +161,13 @@ def find_mentions(
     """
     mentions: list[Mention] = []
     start = clause_start(tokens)
+    titles = quoted_titles(tokens)
     i = 0
     while i < len(tokens):
         token = tokens[i]
+        if i in titles and token.kind != "ref":
+            i += 1
+            continue
         if token.kind == "ref":
             mentions.append(Mention(token.text, i, i, token.target, explicit=True, weak=False))
             i += 1

@@ -29,7 +29,7 @@ FUNCTION_WORDS: frozenset[str] = frozenset(
     be is are was were been being am do does did done have has had having will would shall should can could
     may might must let lets say says said see sees saw get gets got make makes made take takes took
     one two three four five six seven eight nine ten dear hi hello thanks thank please ok okay
-    mr mrs ms dr prof sir madam
+    mr mrs ms dr prof sir madam i'm i've i'd i'll we're we've we'll we'd you're you've they're they've let's
     """.split()
 )
 
@@ -59,7 +59,8 @@ CLAUSE_VERBS: frozenset[str] = frozenset(
     reports reported report renews renewed renew helps helped help introduces introduced introduce
     participates participated participate commits committed commit sources sourced source reaches reached
     reach hits hit crosses crossed cross secures secured secure initiates initiated formalizes formalized
-    formalises formalised expands""".split()
+    formalises formalised expands use uses ask asks check checks email emails send sends keep keeps avoid
+    avoids""".split()
 )
 
 MONTHS: frozenset[str] = frozenset(
@@ -95,6 +96,8 @@ JARGON_WORDS: frozenset[str] = frozenset(
     saas paas iaas b2b b2c d2c api apis sdk sdks ui ux ai ml llm llms gpu gpus cpu i ok q&a r&d p&l
     faq tbd tba eta asap fyi ps nb etc vs yoy mom qoq wow ytd eod eow vc vcs lp lps gp gps phd mba smb smbs
     soc etl nda mvp ip hr ci cd fte ftes devops defi tam ebitda capex opex saas-based
+    adr rfc prd crm erp hris ats sre sla slo sli qbr dm cte asg cet cest utc gmt pst est pii poc ooo pto sdr
+    bdr cka p0 p1 p2 p3 sev0 sev1 sev2 sev3
     """.split()
 )
 
@@ -135,7 +138,8 @@ PERSON_NOUNS: frozenset[str] = ROLE_HEADS | frozenset(
 ORG_NOUNS: frozenset[str] = frozenset(
     """startup start-up company firm fund business venture lab labs platform provider maker manufacturer
     vendor agency organization organisation nonprofit non-profit university institute bank studio brand
-    marketplace unicorn incumbent subsidiary conglomerate corporation enterprise acquirer giant""".split()
+    marketplace unicorn incumbent subsidiary conglomerate corporation enterprise acquirer giant customer client
+    supplier reseller distributor""".split()
 )
 
 # A self_name naming an event: "Acme Board Meeting Q1 2025", "1:1 Alice + Bob", "Demo Day W24".

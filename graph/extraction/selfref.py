@@ -25,6 +25,9 @@ _INVESTOR_TEXT_RE = re.compile(
     re.IGNORECASE,
 )
 _CODE_RE = re.compile(r"(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]{2,8}")
+_IT_DESCRIPTION_RE = re.compile(
+    r"(?<=[.!?] )It(?:'s| is| was| remains) (?:a|an|the|our|one of our|one of the) ([^.;\n]{1,160})"
+)
 _DESCRIPTION_CUTS = frozenset(
     ", and or at of for in with behind who that which where whose since from on by to as known".split()
 )
@@ -109,6 +112,10 @@ def _guess_self_kind(text: str, name: str, tagline: str = "") -> str | None:
         r"(?:a|an|the|one of the) ([^.;\n]{1,160})",
         re.IGNORECASE,
     ).search(text, 0, 5000)
+    if description is None and re.match(re.escape(name) + r"\b", text.lstrip(), re.IGNORECASE):
+        # a text that opens with its own name may describe it in the next sentence: "Acme Retail partnered with
+        # us in 2022. It is our largest customer."
+        description = _IT_DESCRIPTION_RE.search(text, 0, 600)
     if description is not None:
         # the head noun is the last word before the first preposition / clause word: "a developer tools
         # startup founded in ..." -> startup; "the founder and CEO of ..." -> founder
