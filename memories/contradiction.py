@@ -24,15 +24,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from memories.textsim import polarity_twins
+from memories.textsim import polarity_signature, polarity_twins, signatures_are_twins
 
-__all__ = ["Contradiction", "contradiction_between", "statements_contradict", "value_masked"]
+__all__ = ["Contradiction", "contradicting_pairs", "contradiction_between", "statements_contradict", "value_masked"]
 
 MAX_SENTENCES = 12  # per side: bounds the sentence-pair comparisons of a long memory
+PREFILTER_JACCARD = 0.4  # sentences whose value-masked words overlap less than this are not one statement
 MAX_SENTENCE_CHARS = 400  # a longer sentence is no short statement: only the negation check applies to it
 _MAX_CHARS = 4000  # per side: what is compared of a very long memory
 
@@ -634,6 +636,40 @@ def _sentences(text: str) -> list[str]:
     return parts[:MAX_SENTENCES]
 
 
+def _prepared(text: str) -> list[tuple[tuple[_Token, ...], frozenset[str]]]:
+    """Each compared sentence's tokens and its value-masked word set (the cheap pre-check)."""
+    prepared = []
+    for sentence in _sentences(text):
+        tokens = _tokens(sentence)
+        masked = frozenset(f"<{t.kind}>" if t.kind in _MASKED_KINDS else t.key for t in tokens)
+        prepared.append((tokens, masked))
+    return prepared
+
+
+def _first_value_conflict(
+    a: list[tuple[tuple[_Token, ...], frozenset[str]]], b: list[tuple[tuple[_Token, ...], frozenset[str]]]
+) -> Contradiction | None:
+    for tokens_a, masked_a in a:
+        for tokens_b, masked_b in b:
+            # one statement with one differing value shares most of its value-masked words
+            size_a, size_b = len(masked_a), len(masked_b)
+            if not size_a or not size_b or min(size_a, size_b) < PREFILTER_JACCARD * max(size_a, size_b):
+                continue
+            shared = len(masked_a & masked_b)
+            if shared < PREFILTER_JACCARD * (size_a + size_b - shared):
+                continue
+            conflict = _value_conflict(tokens_a, tokens_b)
+            if conflict is not None:
+                slot, value_a, value_b = conflict
+                return Contradiction(
+                    kind="value",
+                    slot=slot,
+                    values=(value_a, value_b),
+                    message=f"the same statement with a different {slot}: {value_a!r} / {value_b!r}",
+                )
+    return None
+
+
 def _titles_name_different_subjects(title_a: str, title_b: str) -> bool:
     """Titles that are one phrase with one differing value ("Team A deploys" / "Team B deploys") say that the
     statements are about different subjects or times."""
@@ -655,6 +691,18 @@ def _titles_name_different_subjects(title_a: str, title_b: str) -> bool:
     return any(t.kind in valued for t in a[i1:i2]) and any(t.kind in valued for t in b[j1:j2])
 
 
+def _claims_differ_in_value(a: str, b: str) -> bool:
+    """Whether two polarity twins, their negations removed, still differ in a value: "We deploy on Tuesdays" and
+    "We no longer deploy on Fridays" are two claims, not one claim and its negation."""
+    strip = lambda text: tuple(t for t in _tokens(" ".join(text.split())[:_MAX_CHARS]) if t.kind != "negator")  # noqa: E731
+    return _value_conflict(strip(a), strip(b)) is not None
+
+
+_NEGATION = Contradiction(
+    kind="negation", slot="polarity", values=("", ""), message="one states what the other negates"
+)
+
+
 def contradiction_between(a: str, b: str, *, title_a: str = "", title_b: str = "") -> Contradiction | None:
     """Why ``a`` and ``b`` contradict, or ``None``.
 
@@ -666,26 +714,9 @@ def contradiction_between(a: str, b: str, *, title_a: str = "", title_b: str = "
     """
     if not a.strip() or not b.strip() or _titles_name_different_subjects(title_a, title_b):
         return None
-    if polarity_twins(a, b):
-        return Contradiction(
-            kind="negation",
-            slot="polarity",
-            values=("", ""),
-            message="one states what the other negates",
-        )
-    for sentence_a in _sentences(a):
-        tokens_a = _tokens(sentence_a)
-        for sentence_b in _sentences(b):
-            conflict = _value_conflict(tokens_a, _tokens(sentence_b))
-            if conflict is not None:
-                slot, value_a, value_b = conflict
-                return Contradiction(
-                    kind="value",
-                    slot=slot,
-                    values=(value_a, value_b),
-                    message=f"the same statement with a different {slot}: {value_a!r} / {value_b!r}",
-                )
-    return None
+    if polarity_twins(a, b) and not _claims_differ_in_value(a, b):
+        return _NEGATION
+    return _first_value_conflict(_prepared(a), _prepared(b))
 
 
 def statements_contradict(a: str, b: str, *, title_a: str = "", title_b: str = "") -> bool:
@@ -714,3 +745,35 @@ def value_masked(text: str) -> str:
         if words:
             sentences.append(" ".join(words))
     return " ".join(sentences)
+
+
+def contradicting_pairs(
+    items: Sequence[tuple[int, str, str]], *, limit: int = 20
+) -> list[tuple[int, int, Contradiction]]:
+    """The contradicting pairs among the first ``limit`` of ``items`` (``(id, title, content)`` in ranking order; a
+    repeated id counts once): ``(id_a, id_b, contradiction)`` with ``a`` ranked before ``b``, in order.
+
+    For answering and recall over a result page, the same verdicts as :func:`contradiction_between` on each pair,
+    computed cheaply: polarity signatures and value-masked sentence sets once per row, the full alignment only for
+    sentence pairs sharing at least ``PREFILTER_JACCARD`` of their value-masked words."""
+    chosen: list[tuple[int, str, str]] = []
+    seen: set[int] = set()
+    for item in items[:limit]:
+        if item[0] not in seen:  # a memory listed twice (two chunks) is one memory
+            seen.add(item[0])
+            chosen.append(item)
+    signatures = [polarity_signature(content) for _, _, content in chosen]
+    prepared = [_prepared(content) for _, _, content in chosen]
+    found: list[tuple[int, int, Contradiction]] = []
+    for i, (id_a, title_a, _) in enumerate(chosen):
+        for j in range(i + 1, len(chosen)):
+            id_b, title_b, _ = chosen[j]
+            if signatures_are_twins(signatures[i], signatures[j]) and not _claims_differ_in_value(
+                chosen[i][2], chosen[j][2]
+            ):
+                contradiction: Contradiction | None = _NEGATION
+            else:
+                contradiction = _first_value_conflict(prepared[i], prepared[j])
+            if contradiction is not None and not _titles_name_different_subjects(title_a, title_b):
+                found.append((id_a, id_b, contradiction))
+    return found

@@ -55,6 +55,8 @@ def test_negation_twins_keep_the_textsim_definition():
         kind="negation", slot="polarity", values=("", ""), message="one states what the other negates"
     )
     assert contradiction_between("Acme uses Postgres.", "Acme no longer uses MySQL.") is None
+    # textsim's twins by shingles, but two claims about different days: not one claim and its negation
+    assert contradiction_between("We deploy on Tuesdays.", "We no longer deploy on Fridays.") is None
 
 
 @pytest.mark.parametrize(
@@ -152,3 +154,25 @@ def test_value_masked_text_brings_value_twins_into_one_candidate_band():
     assert set(lsh_bands(value_masked(a))) == set(lsh_bands(value_masked(b)))
     assert value_masked("We deploy on Tuesdays. Alice leads platform.") == "we deploy on <weekday> alic lead platform"
     assert value_masked("") == ""
+
+
+def test_contradicting_pairs_over_a_result_page():
+    from memories.contradiction import contradicting_pairs
+
+    page = [
+        (11, "Deploy days", "We deploy on Tuesdays."),
+        (12, "Runway", "Our runway is 22 months."),
+        (13, "Deploy schedule", "Releases notes go to the wiki. We deploy on Thursdays."),
+        (14, "Friday rule", "We no longer deploy on Fridays."),
+        (15, "Friday rule (old)", "We deploy on Fridays."),
+        (16, "Team B deploy days", "Team B deploys on Mondays."),
+        (11, "Deploy days", "We deploy on Tuesdays."),  # the same memory twice is no pair
+    ]
+    found = contradicting_pairs(page)
+    assert [(a, b, c.kind, c.slot) for a, b, c in found] == [
+        (11, 13, "value", "weekday"),
+        (11, 15, "value", "weekday"),
+        (13, 15, "value", "weekday"),
+        (14, 15, "negation", "polarity"),
+    ]
+    assert contradicting_pairs(page, limit=1) == []
