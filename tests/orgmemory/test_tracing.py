@@ -1,7 +1,8 @@
 """OpenTelemetry: a real search through the API is one request span (Django's instrumentation) with the search's
 span under it and a child span per stage, the SQL statements (psycopg's instrumentation) under the stages that ran
-them; request spans carry no query string. Switched on by ``OTEL_EXPORTER_OTLP_ENDPOINT`` alone: a process started
-with it exports OTLP/HTTP to that endpoint, one started without it records nothing."""
+them; a write's indexing tasks are Celery's task spans; request spans carry no query string. Switched on by
+``OTEL_EXPORTER_OTLP_ENDPOINT`` alone: a process started with it exports OTLP/HTTP to that endpoint, one started
+without it records nothing."""
 
 from __future__ import annotations
 
@@ -169,3 +170,27 @@ def test_the_standard_endpoint_variable_switches_otlp_export_on():
     assert path == "/v1/traces"
     assert names == ["search.probe"]
     assert service == {"orgmemory"}
+
+
+def test_a_write_traces_its_indexing_task_through_the_celery_instrumentation(client, spans, acme):
+    key = ApiKeyFactory(tenant=acme, permissions=["write"])
+
+    response = client.post(
+        "/api/v1/memories",
+        {"user_id": "albert", "content": "Dora maintains the data warehouse."},
+        content_type=JSON,
+        HTTP_AUTHORIZATION=f"Bearer {key.plain}",
+    )
+
+    assert response.status_code == 201
+    finished = spans.get_finished_spans()
+    tasks = sorted(span.name for span in finished if span.name.startswith("run/"))
+    print("\n--- a write: its spans ---")
+    print_trace(finished)
+    (request,) = [span for span in finished if span.kind is SpanKind.SERVER]
+    # without a broker the tasks run inline after the commit, inside the request: its children
+    assert tasks == ["run/graph.tasks.extract_links_for", "run/memories.tasks.embed_memories"]
+    for span in finished:
+        if span.name.startswith("run/"):
+            assert span.kind is SpanKind.CONSUMER
+            assert span.parent.span_id == request.context.span_id
