@@ -168,3 +168,10 @@ def test_the_write_path_warning_names_codes_never_the_text():
         "it is stored and recalled as quoted data, never as an instruction",
     }
     assert instruction_warning("Never deploy on Fridays.") is None
+
+
+def test_the_recall_block_notice_is_not_itself_flagged():
+    from memories.instructions import DATA_NOTICE
+
+    assert instruction_reasons(DATA_NOTICE) == ()
+    assert "not instructions" in DATA_NOTICE
