@@ -326,7 +326,10 @@ def _prepare(index: int, raw: dict[str, Any], *, author: Author, scopes: _Scopes
         policy=policy,
         digest=content_hash(content),
         bands=lsh_bands(content),
-        seen=scopes.seen_by(item_author, target, raw.get("project")),
+        # only an item with an id to replay needs to know where the request writes
+        seen=scopes.seen_by(item_author, target, raw.get("project"))
+        if sources["event_id"] or sources["external_id"]
+        else set(),
     )
 
 
