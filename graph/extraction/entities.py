@@ -176,11 +176,24 @@ def find_mentions(
             i += 1
             continue
         run = _run(text, tokens, i)
+        if _in_path(tokens, run):
+            i = run[-1] + 1
+            continue
         if len([k for k in run if tokens[k].kind == "word" and tokens[k].text[:1].isupper()]) <= MAX_RUN_WORDS:
             found = _split_run(tokens, run, start, capitalised_elsewhere, self_words)
             mentions.extend(m for m in found if not (bullet and m.weak))
         i = run[-1] + 1
     return mentions
+
+
+_PATH_SEPARATORS = frozenset({"›", "»"})
+
+
+def _in_path(tokens: list[Token], run: list[int]) -> bool:
+    """A step of a menu or folder path ("Time Off › Holidays"): a label on a screen, not a name."""
+    before = tokens[run[0] - 1].text if run[0] > 0 else ""
+    after = tokens[run[-1] + 1].text if run[-1] + 1 < len(tokens) else ""
+    return before in _PATH_SEPARATORS or after in _PATH_SEPARATORS
 
 
 def _adjacent(text: str, left: Token, right: Token) -> bool:

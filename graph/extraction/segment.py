@@ -132,8 +132,10 @@ def _ends_sentence(line: str, match: re.Match[str]) -> bool:
     if previous is None:
         return True
     word = previous.group(1)
-    if len(word) == 1 or "." in word:  # an initial ("J. Smith") or a dotted abbreviation ("U.S.", "e.g.")
+    if len(word) == 1:  # an initial ("J. Smith")
         return False
+    if "." in word:  # a dotted abbreviation ("U.S.", "e.g.", "Ph.D."), not a domain ("northwind.example.")
+        return not all(len(part) <= 2 for part in word.split(".") if part)
     return word.lower() not in NO_BREAK_ABBREVIATIONS
 
 

@@ -65,7 +65,7 @@ def _precision(entities: dict[str, tuple[str, str]]) -> float:
 def test_extracted_entities_of_the_demo_are_mostly_real_names() -> None:
     precision = _precision(_demo_entities(titles=False))
     print(f"demo, extracted entities: precision {precision:.3f}")
-    assert precision >= 0.87
+    assert precision >= 0.89
 
 
 def test_with_the_titles_entities() -> None:
@@ -73,7 +73,7 @@ def test_with_the_titles_entities() -> None:
     # are not names, and extraction does not decide that
     precision = _precision(_demo_entities(titles=True))
     print(f"demo, titles included: precision {precision:.3f}")
-    assert precision >= 0.64
+    assert precision >= 0.66
 
 
 def _names(text: str, self_name: str | None = None) -> dict[str, str]:
@@ -94,6 +94,8 @@ def _names(text: str, self_name: str | None = None) -> dict[str, str]:
         ("Use Google Meet for calls with Harbor Home Goods.", {"Google Meet", "Harbor Home Goods"}),
         ("Write an ADR and a CRM note before talking to Globex.", {"Globex"}),
         ('She gave a talk, "Why Most Seed Rounds Are Too Large", at Stanford University.', {"Stanford University"}),
+        ("Dashboards live in Looker under Ops › Weekly › Regions, owned by Ruth Alvarez.", {"Looker", "Ruth Alvarez"}),
+        ("Email it@acme.example. Laptops are replaced by Dana Reyes every year.", {"Dana Reyes"}),
     ],
 )
 def test_common_words_that_look_like_names_are_not_entities(text: str, names: set[str]) -> None:
