@@ -26,7 +26,7 @@ from django.urls import path, reverse, reverse_lazy
 class Page:
     """A custom admin page as the index's OrgMemory box lists it."""
 
-    url_name: str  # in the admin's namespace
+    url_name: str
     title: str
     description: str
     element_id: str
@@ -36,31 +36,31 @@ class Page:
 #: The custom pages of the index's OrgMemory box, in the order a new admin meets them.
 PAGES = (
     Page(
-        "dashboard",
+        "admin:dashboard",
         "Dashboard",
         "Memories per level, index backlog, writes per day, knowledge gaps, open contradictions, stale entities.",
         "dashboard-page-link",
     ),
     Page(
-        "graph",
+        "admin:graph",
         "Knowledge graph",
         "The entities and typed links extracted from the memories, around any entity.",
         "graph-page-link",
     ),
     Page(
-        "playground",
+        "admin:playground",
         "Search playground",
         "Search as a member of your tenant and see why each memory ranks where it does.",
         "playground-link",
     ),
     Page(
-        "contradictions",
+        "admin:contradictions",
         "Contradictions",
         "The curation inbox: memories that may contradict each other; keep one, the other, or both.",
         "contradictions-page-link",
     ),
     Page(
-        "onboarding",
+        "admin:onboarding",
         "Onboard",
         "Upload an org chart, review the dry-run diff, apply it (or re-sync a newer one).",
         "onboard-link",
@@ -124,8 +124,7 @@ class OrgMemoryAdminConfig(AdminConfig):
 # --- the index and the dashboard ---------------------------------------------------------------------------------
 
 
-def _may_see(request, page: Page, *, has_tenants: bool) -> bool:
-    user = request.user
+def _may_see(user, page: Page, *, has_tenants: bool) -> bool:
     if page.needs == "staff":
         return user.is_active and user.is_staff
     if page.needs == "onboard":
@@ -139,18 +138,12 @@ def index_context(request) -> dict:
     """The index's OrgMemory box (the custom pages the user may open) and its tenant panel: the dashboard itself for
     a tenant's staff with one tenant, else a dashboard and contradictions link per tenant."""
     from memories.admin.base import tenants_for, tenants_managed
-    from memories.admin.dashboard import VIEW_PERMISSION
 
     user = request.user
     if not (user.is_active and user.is_staff):
         return {}
-    allowed = tenants_for(user)
-    tenants = list(tenants_managed(user)) if allowed is None or user.has_perm(VIEW_PERMISSION) else []
-    pages = [
-        (page, reverse(page.url_name if page.url_name == "api-docs" else f"admin:{page.url_name}"))
-        for page in PAGES
-        if _may_see(request, page, has_tenants=bool(tenants))
-    ]
+    tenants = list(tenants_managed(user))  # none for a staff user without a role
+    pages = [(page, reverse(page.url_name)) for page in PAGES if _may_see(user, page, has_tenants=bool(tenants))]
     context: dict = {"orgmemory_pages": pages}
     if tenants:
         panel: dict = {
@@ -163,7 +156,7 @@ def index_context(request) -> dict:
                 for tenant in tenants
             ]
         }
-        if allowed is not None and len(tenants) == 1:
+        if tenants_for(user) is not None and len(tenants) == 1:
             panel["dashboard"] = dashboard_context(tenants[0])
         context["tenant_panel"] = panel
     return context

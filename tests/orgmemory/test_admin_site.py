@@ -148,3 +148,11 @@ def test_custom_pages_send_anonymous_visitors_to_the_sign_in(client):
         response = client.get(url)
         assert response.status_code == 302, url
         assert response["Location"] == f"/admin/login/?next={url}"
+
+
+def test_a_staff_user_without_a_role_sees_only_the_api_docs_in_the_box(client, acme):
+    user = User.objects.create_user("no-role", password="pw", is_staff=True)
+    TenantStaff.objects.create(tenant=acme, user=user)
+    client.force_login(user)
+
+    assert box_links(client.get("/admin/").content.decode()) == {"API docs": "/api/docs/"}
