@@ -244,7 +244,10 @@ def _split_run(
         previous_series = position > 0 and _bare(tokens[run[position - 1]].text) == "series"
         # "New York", "First Round Capital": an adjective opening a longer name is part of it
         soft = position == 0 and _bare(word) in SOFT_WORDS and len(run) > 1 and not _is_stop(tokens[run[1]].text)
-        if (_is_stop(word) and not soft) or is_series or previous_series or _is_department(tokens, run, position):
+        # "Company founded by ..." opens with a descriptor; in "Fast Company" the descriptor ends the name
+        closing_descriptor = position > 0 and _bare(word) in DESCRIPTOR_NOUNS
+        stop = _is_stop(word) and not soft and not closing_descriptor
+        if stop or is_series or previous_series or _is_department(tokens, run, position):
             pieces.append([])
         else:
             pieces[-1].append(k)

@@ -96,6 +96,7 @@ def _names(text: str, self_name: str | None = None) -> dict[str, str]:
         ('She gave a talk, "Why Most Seed Rounds Are Too Large", at Stanford University.', {"Stanford University"}),
         ("Dashboards live in Looker under Ops › Weekly › Regions, owned by Ruth Alvarez.", {"Looker", "Ruth Alvarez"}),
         ("Email it@acme.example. Laptops are replaced by Dana Reyes every year.", {"Dana Reyes"}),
+        ("Dana Reyes was featured in Fast Company last spring.", {"Dana Reyes", "Fast Company"}),
     ],
 )
 def test_common_words_that_look_like_names_are_not_entities(text: str, names: set[str]) -> None:
