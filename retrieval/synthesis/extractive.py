@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from memories.instructions import instruction_reasons
 from retrieval.synthesis.types import Answer
 
 __all__ = [
@@ -349,6 +350,10 @@ def score_sentences(
     return scored
 
 
+def _addresses_model(sentence: str) -> bool:
+    return bool(instruction_reasons(sentence))
+
+
 def _quote(sentence: str) -> str:
     text = " ".join(sentence.split())
     if len(text) > _SENTENCE_CHARS:
@@ -365,7 +370,8 @@ def extract(
     max_sentences: int = MAX_SENTENCES,
 ) -> Extract | None:
     """The best sentence (and, up to ``max_sentences``, others scoring at least ``SECOND_SENTENCE_RATIO`` of it)
-    of the rows as an :class:`Extract`, or ``None`` when the rows hold no sentence.
+    of the rows as an :class:`Extract`, or ``None`` when the rows hold no sentence. A sentence that reads as
+    instructions to a model (:func:`memories.instructions.instruction_reasons`) is never chosen.
 
     The answer's text is the quoted sentences in the order they appear in the ranking (row rank, then place in
     the memory), each followed by its citation ``[n]``; citations number memories by first appearance; a
@@ -373,7 +379,10 @@ def extract(
     """
     if max_sentences < 1:
         raise ValueError(f"max_sentences must be >= 1, got {max_sentences}")
-    scored = score_sentences(question, rows, embed=embed, max_rows=max_rows)
+    # a sentence that addresses the model is never quoted as an answer (it is data, shown only as quoted data)
+    scored = [
+        s for s in score_sentences(question, rows, embed=embed, max_rows=max_rows) if not _addresses_model(s.text)
+    ]
     if not scored:
         return None
     best = scored[0]
