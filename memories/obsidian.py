@@ -378,7 +378,10 @@ def _read_note(root: str, relative: str) -> str:
         info = os.fstat(note.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise NoteError(f"{_file_kind(info.st_mode)}, not a regular file: not read")
-        data = note.read(NOTE_MAX_BYTES + 1)
+        # as much as the size said (bounded by the limit), plus whatever it has grown by since, up to limit + 1
+        data = note.read(min(info.st_size, NOTE_MAX_BYTES) + 1)
+        if len(data) > info.st_size:
+            data += note.read(NOTE_MAX_BYTES + 1 - len(data))
     if len(data) > NOTE_MAX_BYTES:
         raise NoteError(f"the note is larger than {NOTE_MAX_BYTES:,} bytes: not read")
     return decode_note(data)

@@ -107,9 +107,13 @@ def read_org_chart(path: str | os.PathLike, *, max_bytes: int = CHART_FILE_MAX_B
             raise OrgChartError(f"the file is {info.st_size:,} bytes; a chart may have at most {max_bytes:,}")
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         with os.fdopen(fd, "rb") as chart:
-            if not stat.S_ISREG(os.fstat(chart.fileno()).st_mode):  # swapped since the stat
+            opened = os.fstat(chart.fileno())
+            if not stat.S_ISREG(opened.st_mode):  # swapped since the stat
                 raise OrgChartError("not a regular file (a FIFO, a device or a folder): give the path of a YAML file")
-            data = chart.read(max_bytes + 1)
+            # as much as the size said (bounded by the limit), plus whatever it has grown by since, up to limit + 1
+            data = chart.read(min(opened.st_size, max_bytes) + 1)
+            if len(data) > opened.st_size:
+                data += chart.read(max_bytes + 1 - len(data))
     except OSError as exc:
         raise OrgChartError(f"cannot read it: {exc.strerror}") from None
     if len(data) > max_bytes:
