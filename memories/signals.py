@@ -9,7 +9,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from memories.models import IndexState, Memory
-from memories.services.indexing import EMBED_QUEUE
+from memories.services.indexing import EMBED_QUEUE, memories_index_requested
 from memories.tasks import embed_memories
 from orgmemory.oncommit import deferred, queue_on_commit
 
@@ -20,6 +20,12 @@ QUEUE_KEY = EMBED_QUEUE  # the write path queues new memories under the same key
 def queue_embedding(sender, instance: Memory, using: str, **kwargs) -> None:
     if instance.index_state == IndexState.PENDING:
         queue_on_commit(key=QUEUE_KEY, item_id=instance.pk, using=using, flush=_enqueue)
+
+
+@receiver(memories_index_requested, sender=Memory, dispatch_uid="memories.embed_on_request")
+def queue_requested_embedding(sender, memory_ids: list[int], using: str, **kwargs) -> None:
+    for memory_id in memory_ids:  # new memories of the write path (memories_index_queue)
+        queue_on_commit(key=QUEUE_KEY, item_id=memory_id, using=using, flush=_enqueue)
 
 
 def _enqueue(ids: list[int]) -> None:

@@ -20,7 +20,6 @@ from memories.indexing_text import TEXT_SEARCH_CONFIG, chunk_windows, expand_glo
 from memories.models import IndexState, Memory, MemoryChunk
 from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.tenancy import policy_effective
-from orgmemory.oncommit import queue_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -64,17 +63,11 @@ def memory_search_vector_write(*, memory: Memory, glossary: Mapping[str, str]) -
 
 
 def memories_index_queue(*, memory_ids: Sequence[int], using: str = "default") -> None:
-    """Hand new memories to their indexing once the transaction commits: embedding here, and whatever other apps
-    registered on :data:`memories_index_requested` (link extraction). The write path's one explicit call."""
-    for memory_id in memory_ids:
-        queue_on_commit(key=EMBED_QUEUE, item_id=memory_id, using=using, flush=_embed_later)
+    """Hand new memories to their indexing once the transaction commits: every receiver of
+    :data:`memories_index_requested` queues its own part (embedding in ``memories.signals``, link extraction in
+    ``graph.signals``), so this module never imports the tasks that import it. The write path's one explicit
+    call."""
     memories_index_requested.send(sender=Memory, memory_ids=list(memory_ids), using=using)
-
-
-def _embed_later(memory_ids: list[int]) -> None:
-    from memories.tasks import embed_memories  # the tasks module imports this one
-
-    embed_memories.delay(memory_ids)
 
 
 def chunk_texts_for(memory: Memory, glossary: dict[str, str]) -> list[str]:
