@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import connection
 
+from memories.models import MemoryChunk, Scope
+
 logger = logging.getLogger("orgmemory")
 
-TABLE = "memories_memorychunk"
+TABLE = MemoryChunk._meta.db_table
 INDEX_PREFIX = "chunk_hnsw_scope_"
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 64
@@ -113,7 +115,7 @@ def vector_indexes_sync(*, concurrently: bool = True, build_memory: str | None =
             cursor.execute(
                 f"""SELECT s.tenant_id, c.scope_id, c.chunks FROM (
                     SELECT scope_id, count(*) AS chunks FROM {TABLE} GROUP BY scope_id HAVING count(*) >= %s
-                ) c JOIN memories_scope s ON s.id = c.scope_id""",
+                ) c JOIN {Scope._meta.db_table} s ON s.id = c.scope_id""",
                 [max(1, threshold // 2)],
             )
             sizes = {scope_id: (tenant_id, chunks) for tenant_id, scope_id, chunks in cursor.fetchall()}

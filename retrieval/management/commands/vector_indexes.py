@@ -8,6 +8,7 @@ import json
 from django.core.management.base import BaseCommand
 from django.db import connection
 
+from memories.models import MemoryChunk, Scope, Tenant
 from retrieval.vector_indexes import indexes_present, min_chunks, vector_indexes_sync
 
 
@@ -57,11 +58,11 @@ class Command(BaseCommand):
             return []
         with connection.cursor() as cursor:
             cursor.execute(
-                """SELECT s.id, t.slug, s.level || ':' || s.key,
-                          (SELECT count(*) FROM memories_memorychunk c WHERE c.tenant_id = s.tenant_id
+                f"""SELECT s.id, t.slug, s.level || ':' || s.key,
+                          (SELECT count(*) FROM {MemoryChunk._meta.db_table} c WHERE c.tenant_id = s.tenant_id
                               AND c.scope_id = s.id),
                           pg_relation_size(to_regclass('chunk_hnsw_scope_' || s.id))
-                   FROM memories_scope s JOIN memories_tenant t ON t.id = s.tenant_id
+                   FROM {Scope._meta.db_table} s JOIN {Tenant._meta.db_table} t ON t.id = s.tenant_id
                    WHERE s.id = ANY(%s) ORDER BY t.slug, s.id""",
                 [list(present)],
             )
