@@ -26,6 +26,7 @@ from memories.api.base import ApiView
 from memories.api.common import USER_ID_PARAM
 from memories.models import Tenant
 from orgmemory.api.serializers import NumberedPage, error_responses
+from orgmemory.db_routing import read_routed
 from orgmemory.errors import NotFound, ValidationFailed
 
 NEIGHBOUR_LIMIT = 200
@@ -88,6 +89,7 @@ class EntityDetailSerializer(EntityOutputSerializer):
 _ENTITY_EXAMPLE = {"id": 7, "name": "Acme Labs", "kind": "company", "mentions": 3}
 
 
+@read_routed("get")
 class EntityListApi(ApiView):
     required_permission = "read"
 
@@ -132,6 +134,7 @@ class EntityListApi(ApiView):
         return paginator.get_paginated_response(results)
 
 
+@read_routed("get")
 class EntityDetailApi(ApiView):
     required_permission = "read"
 
@@ -248,6 +251,7 @@ class NeighbourhoodSerializer(serializers.Serializer):
     )
 
 
+@read_routed("get")
 class EntityNeighboursApi(ApiView):
     required_permission = "read"
 

@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.postgres.search import TrigramSimilarity
-from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from graph.extraction import SYMMETRIC_RELATIONSHIPS, TYPED_RELATIONSHIPS, normalize_entity_name, split_title
 from graph.models import Entity, EntityLink
 from memories.models import Memory, Tenant
+from orgmemory.db_routing import read_connection
 
 NAME_MATCH_THRESHOLD = 0.5
 # the admins' graph page (whole-tenant view)
@@ -354,7 +354,7 @@ def stale_entities(*, tenant: Tenant, after_days: int = STALE_AFTER_DAYS, limit:
     most mentioned of them, in one statement. An entity no link mentions at all does not exist (erasure and link
     deletion prune them). Not scope-filtered: the dashboard is the tenant admin's view of the whole tenant."""
     links, entities, memories = EntityLink._meta.db_table, Entity._meta.db_table, Memory._meta.db_table
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             f"""
             WITH mentions AS (

@@ -21,6 +21,7 @@ from memories.api.base import PUBLIC, ApiView
 from memories.api.throttling import ApiKeyRateThrottle
 from memories.embedding import embedder_status
 from orgmemory.api.serializers import ErrorSerializer
+from orgmemory.db_routing import replica_aliases, routing_report
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +71,13 @@ class HealthOutputSerializer(serializers.Serializer):
     pgvector = serializers.CharField(allow_null=True, required=False, help_text="The vector extension's version.")
     embedder = serializers.DictField(required=False, help_text='{"status": "ok" | "not_loaded" | "degraded", …}')
     queue = serializers.ChoiceField(choices=["inline", "workers", "down"], required=False)
+    replicas = serializers.DictField(
+        required=False,
+        help_text='Only with DATABASE_REPLICA_URLS: each replica\'s {"status": "ok" | "lagging" | "down", "lag_ms"}.',
+    )
+    reads = serializers.DictField(
+        required=False, help_text="Only with replicas: this process's routed reads per database (and retries)."
+    )
     version = serializers.CharField()
 
 
@@ -84,7 +92,8 @@ class HealthApi(ApiView):
         summary="Liveness and dependencies",
         description='Without a key: liveness only, `{"status": "ok", "version"}`, touching no dependency. '
         "With any valid key: the report, 200 while the database answers (`status` is `degraded` when the embedder "
-        "failed to load or no worker answered the last ping, probed at most every 30 s), 503 when it does not. "
+        "failed to load, no worker answered the last ping, probed at most every 30 s, or no configured replica is "
+        "usable), 503 when it does not. "
         "`embedder.status` is `not_loaded` until the first embedding in this process. A bad key is a 401, and too "
         "many bad keys from one address a 429.",
         auth=[{}, {"ApiKey": []}],
@@ -118,9 +127,11 @@ class HealthApi(ApiView):
         # the load error may name files on the server: the public answer keeps only status and model
         embedder = {key: value for key, value in embedder_status().items() if key in ("status", "model")}
         queue = queue_status()
+        routing = routing_report() if replica_aliases() else None
+        replicas_usable = routing is None or any(r["status"] == "ok" for r in routing["replicas"].values())
         if database["status"] != "ok":
             overall = "down"
-        elif embedder["status"] == "degraded" or queue == "down":
+        elif embedder["status"] == "degraded" or queue == "down" or not replicas_usable:
             overall = "degraded"
         else:
             overall = "ok"
@@ -132,5 +143,7 @@ class HealthApi(ApiView):
             "queue": queue,
             "version": orgmemory.__version__,
         }
+        if routing is not None:
+            body.update(routing)  # reads fall back to the primary without a usable replica: degraded, not down
         code = status.HTTP_200_OK if database["status"] == "ok" else status.HTTP_503_SERVICE_UNAVAILABLE
         return Response(body, status=code)

@@ -127,6 +127,25 @@ DATABASES = {"default": database_from_url(DATABASE_URL)}
 # per request (the test suite keeps 0: its threads must not hold connections past a test); checked before reuse
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 0 if ORGMEMORY_ENV == "test" else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("CONN_HEALTH_CHECKS", True)
+# Streaming replicas (comma-separated URLs) for the lag-tolerant reads, routed by orgmemory.db_routing: never
+# migrated, never given a test database of their own, and given up on quickly when they do not answer.
+DATABASE_REPLICA_URLS = env_list("DATABASE_REPLICA_URLS", [])
+ORGMEMORY_REPLICA_ALIASES = []
+for _index, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
+    _replica = database_from_url(_url)
+    _replica["OPTIONS"].setdefault("connect_timeout", str(env_int("ORGMEMORY_REPLICA_CONNECT_TIMEOUT", 2)))
+    _replica.update(
+        CONN_MAX_AGE=DATABASES["default"]["CONN_MAX_AGE"],
+        CONN_HEALTH_CHECKS=DATABASES["default"]["CONN_HEALTH_CHECKS"],
+        TEST={"MIRROR": "default"},
+    )
+    DATABASES[f"replica_{_index}"] = _replica
+    ORGMEMORY_REPLICA_ALIASES.append(f"replica_{_index}")
+DATABASE_ROUTERS = ["orgmemory.db_router.ReplicaRouter"]
+ORGMEMORY_REPLICA_MAX_LAG_MS = env_int("ORGMEMORY_REPLICA_MAX_LAG_MS", 1000)  # a replica further behind is skipped
+ORGMEMORY_REPLICA_STATUS_TTL_MS = env_int("ORGMEMORY_REPLICA_STATUS_TTL_MS", 20)  # how long a probe is trusted
+ORGMEMORY_REPLICA_RETRY_SECONDS = env_int("ORGMEMORY_REPLICA_RETRY_SECONDS", 2)  # a down replica is retried after
+ORGMEMORY_REPLICA_MARKER_SECONDS = env_int("ORGMEMORY_REPLICA_MARKER_SECONDS", 300)  # read-your-writes memory
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -204,6 +223,10 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "orgmemory"}
     )
 }
+# Read-your-writes keeps each user's last write position in this cache: with replicas, every API process must see
+# the same one (a per-process cache would let a user's next request, on another worker, miss their own write).
+if DATABASE_REPLICA_URLS and not CACHE_URL and ORGMEMORY_ENV != "test":
+    raise ImproperlyConfigured("DATABASE_REPLICA_URLS needs a shared cache: set ORGMEMORY_CACHE_URL=redis://...")
 
 # Abuse limits, per client address (NUM_PROXIES says how to find it behind proxies): bad API keys → 429 for the
 # address until the window ends; failed admin sign-ins per address and username → the form refuses for a while.

@@ -12,6 +12,7 @@ from memories.api.serializers import project_field
 from memories.curation.services import search_gap_record
 from memories.models import MemoryKind
 from orgmemory.api.serializers import ScopeField, ScopeRefSerializer, error_responses
+from orgmemory.db_routing import read_routed
 from retrieval.llm import llm_from_settings
 from retrieval.presenters import result_as_dict
 from retrieval.recall import (
@@ -112,6 +113,7 @@ class SearchOutputSerializer(serializers.Serializer):
     )
 
 
+@read_routed("post")
 class SearchApi(ApiView):
     required_permission = "read"
 
@@ -259,6 +261,7 @@ class RecallOutputSerializer(serializers.Serializer):
     no_relevant_memory = serializers.BooleanField(help_text="The search found nothing relevant: the block is empty.")
 
 
+@read_routed("post")
 class RecallApi(ApiView):
     required_permission = "read"
 

@@ -37,11 +37,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import connection
-
 from memories.indexing_text import TEXT_SEARCH_CONFIG
 from memories.models import PROJECT_LEVEL, Memory, Scope, Tenant
 from memories.services.tenancy import policy_fold
+from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
 
@@ -287,7 +286,7 @@ def arm_candidates(
     statement = arm_statement(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth, query=query, vector=vector)
     if statement is None:
         return result
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(*statement)
         rows = cursor.fetchall()
     for row in rows:
@@ -375,7 +374,7 @@ def search_context(*, tenant: Tenant, user_id: str, norms: Sequence[str], projec
         "project": project,
         "project_level": PROJECT_LEVEL,
     }
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(_CONTEXT_SQL, params)
         chain_rows, project_rows, policy_rows, entity_rows = (_json(value) for value in cursor.fetchone())
     chain = [ChainNode(scope_id=row[0], level=row[1], key=row[2]) for row in chain_rows]
@@ -537,7 +536,7 @@ about AS (
         "a.content_hash, a.title, a.created_at, a.scope_id FROM about a"
     )
     sql = "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(selects)
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     walk = Walk()
@@ -572,7 +571,7 @@ def memories_load(*, tenant: Tenant, ids: Sequence[int]) -> dict[int, Memory]:
     written once (``orgmemory.rows``): the same instances as ``select_related("scope__parent")`` would give."""
     if not ids:
         return {}
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(_MEMORIES_LOAD_SQL, [tenant.pk, list(ids)])
         rows = cursor.fetchall()
     loaded: dict[int, Memory] = {}

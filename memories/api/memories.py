@@ -45,9 +45,12 @@ from memories.selectors.memory import memories_visible, memory_get_visible
 from memories.services.deletion import memories_delete_by_query, memory_delete_by_member
 from memories.services.memory import memory_create, memory_create_batch, memory_update
 from orgmemory.api.serializers import CursorPage, ScopeField, ScopeRefSerializer, error_responses
+from orgmemory.db_routing import read_routed, records_writes
 from orgmemory.errors import NotFound, ValidationFailed
 
 
+@read_routed("get")
+@records_writes("post")
 class MemoryCollectionApi(ApiView):
     required_permission = {"GET": "read", "POST": "write"}
 
@@ -226,6 +229,8 @@ class MemoryCollectionApi(ApiView):
         return paginator.get_paginated_response(MemoryOutputSerializer(page, many=True).data)
 
 
+@read_routed("get")
+@records_writes("patch", "delete")
 class MemoryDetailApi(ApiView):
     required_permission = {"GET": "read", "PATCH": "write", "DELETE": "delete"}
 
@@ -334,6 +339,7 @@ class MemoryDetailApi(ApiView):
         return Response({"deleted": deleted, "ids": [memory_id]})
 
 
+@records_writes("post")
 class MemoryDeleteByQueryApi(ApiView):
     required_permission = "delete"
 

@@ -14,6 +14,7 @@ from memories.api.common import PROJECT_PARAM, USER_ID_HELP, USER_ID_PARAM, _age
 from memories.api.serializers import project_field
 from memories.services.sessions import session_delete, session_ingest
 from orgmemory.api.serializers import error_responses
+from orgmemory.db_routing import records_writes
 
 MAX_EVENTS = 1000
 
@@ -25,6 +26,7 @@ class SessionEventSerializer(serializers.Serializer):
     text = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
 
 
+@records_writes("post")
 class SessionIngestApi(ApiView):
     required_permission = "write"
 
@@ -104,6 +106,7 @@ class SessionIngestApi(ApiView):
         return Response(body, status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK)
 
 
+@records_writes("delete")
 class SessionDeleteApi(ApiView):
     required_permission = "delete"
 

@@ -10,8 +10,10 @@ from rest_framework.response import Response
 from memories.api.base import ApiView
 from memories.services.erasure import user_erase
 from orgmemory.api.serializers import error_responses
+from orgmemory.db_routing import records_writes
 
 
+@records_writes("delete")
 class UserEraseApi(ApiView):
     required_permission = "admin"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models.functions import Substr
 
 from memories.models import Memory, Tenant
+from orgmemory.db_routing import read_connection
 
 CONTRADICTION_CODE = "possible_contradiction"
 CONTENT_SHOWN_CHARS = 2000  # a side of the review page; the change form has the whole text
@@ -41,7 +41,7 @@ class ContradictionPair:
 
 def contradiction_open_count(*, tenant: Tenant) -> int:
     """How many open contradiction warnings the tenant has (one statement)."""
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(f"SELECT count(*) FROM ({_OPEN_PAIRS_SQL}) pairs", {"tenant": tenant.pk})
         return cursor.fetchone()[0]
 
@@ -49,7 +49,7 @@ def contradiction_open_count(*, tenant: Tenant) -> int:
 def contradiction_pairs_open(*, tenant: Tenant, limit: int = 50) -> list[ContradictionPair]:
     """The tenant's open contradictions, newest warning first, at most ``limit``: both memories loaded (scope and
     the head of their content) in one more statement."""
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             f"{_OPEN_PAIRS_SQL} ORDER BY m.id DESC, other_id LIMIT %(limit)s", {"tenant": tenant.pk, "limit": limit}
         )
