@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graph import vocabulary
 from graph.extraction.normalize import normalize_entity_name
@@ -43,13 +43,16 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "OUTBOUND",
     "RELATIONSHIPS",
+    "Ambiguity",
     "Hop",
     "Mention",
     "RelationalPlan",
     "RelationalQuery",
     "Token",
+    "link_mentions",
     "mention_candidates",
     "parse_relational_query",
+    "partial_candidates",
     "plan_from_spans",
     "plan_relational",
     "tokenize",
@@ -60,6 +63,9 @@ MAX_TOKENS = 80
 MAX_NGRAM = 8
 MAX_HOPS = 3
 MAX_SEED_CHARS = 200
+MAX_PARTIAL_TOKENS = 3  # a partial name is a name's first words or a person's last name: short
+MAX_PARTIALS = 16  # partial-name look-ups per question (each is one index probe in the context statement)
+MAX_PARTIAL_MATCHES = 6  # entities read per partial name: enough to list the candidates of an ambiguous one
 
 # Every relationship, its signature and the words that ask for it come from the graph's vocabulary.
 RELATIONSHIPS = (*vocabulary.TYPED_RELATIONSHIPS, vocabulary.ABOUT)
@@ -114,6 +120,18 @@ class Mention:
 
 
 @dataclass(frozen=True)
+class Ambiguity:
+    """Tokens ``[start, end)`` (``text`` as written) are the start of several visible entities' names
+    (``names``, best first; ``more``: there are others beyond them), so nothing was linked for them."""
+
+    start: int
+    end: int
+    text: str
+    names: tuple[str, ...]
+    more: bool = False
+
+
+@dataclass(frozen=True)
 class Hop:
     relationship: str
     direction: str  # INBOUND or OUTBOUND (either side for a symmetric relationship)
@@ -127,6 +145,7 @@ class RelationalPlan:
     hops: tuple[Hop, ...]
     target: Mention | None = None  # a second named entity the answer must reach, when the question names one
     truncated: bool = False  # the question asked for more than MAX_HOPS hops; the nearest ones were kept
+    ambiguous: tuple[Ambiguity, ...] = ()  # partial names that fit several visible entities (none linked)
 
     @property
     def is_about(self) -> bool:
@@ -205,6 +224,83 @@ def mention_candidates(tokens: Sequence[Token]) -> dict[str, list[tuple[int, int
             if last.possessive:
                 break  # "Acme's investors": the name ends at the possessive
     return spans
+
+
+def partial_candidates(
+    query: str, tokens: Sequence[Token], spans: Mapping[str, Sequence[tuple[int, int]]]
+) -> list[str]:
+    """The candidate names (of ``spans``) worth looking up as the start of a longer name or as a person's last
+    name: at most MAX_PARTIAL_TOKENS words, capitalised as a name is (any word, when the whole question is lower
+    case), not a relation cue, at least two characters; the earliest first, at most MAX_PARTIALS."""
+    lower_question = query == query.lower()
+    picked: list[tuple[int, int, str]] = []
+    for norm, positions in spans.items():
+        for start, end in positions:
+            words = tokens[start:end]
+            if end - start > MAX_PARTIAL_TOKENS or len(norm) < 2:
+                continue
+            if not lower_question and not all(word.text[:1].isupper() or word.text[:1].isdigit() for word in words):
+                continue
+            if len(words) == 1 and words[0].lower in LEXICON:
+                continue
+            picked.append((start, -(end - start), norm))
+            break
+    return list(dict.fromkeys(norm for _, _, norm in sorted(picked)))[:MAX_PARTIALS]
+
+
+def link_mentions(
+    query: str,
+    tokens: Sequence[Token],
+    spans: Mapping[str, Sequence[tuple[int, int]]],
+    entities: EntityIndex,
+    partial: EntityIndex | None = None,
+) -> tuple[list[Mention], tuple[Ambiguity, ...]]:
+    """The question's mentions and the partial names it leaves ambiguous.
+
+    A span links to the entities whose name or alias it is (``entities``). A span that is no entity's whole name
+    links when it starts exactly one of the caller's visible entities' names, or is one person's last name
+    (``partial``: the caller's look-up of :func:`partial_candidates`) — "Sequoia" → Sequoia Capital, "Alice" →
+    Alice Chen. When it fits several, nothing is linked for it and it is reported as an :class:`Ambiguity`
+    (unless a mention covers part of it)."""
+    partial = partial or {}
+    found = []
+    unsure: list[tuple[int, int, tuple[str, ...], bool]] = []
+    for norm, positions in spans.items():
+        refs = entities.get(norm)
+        if refs:
+            ids = tuple(entity_id for entity_id, _, _ in refs)
+            found += [(start, end, ids, refs[0][1], refs[0][2]) for start, end in positions]
+            continue
+        candidates = list({entity_id: (name, kind) for entity_id, name, kind in partial.get(norm) or ()}.items())
+        if len(candidates) == 1:
+            entity_id, (name, kind) = candidates[0]
+            found += [(start, end, (entity_id,), name, kind) for start, end in positions]
+        elif candidates:
+            names = tuple(dict.fromkeys(name for _, (name, _) in candidates))
+            shown = names[: MAX_PARTIAL_MATCHES - 1]
+            more = len(names) > len(shown)
+            unsure += [(start, end, shown, more) for start, end in positions]
+    mentions = choose_mentions(query, tokens, found)
+    taken = {i for m in mentions for i in range(m.start, m.end)}
+    ambiguous: list[Ambiguity] = []
+    # the longest ambiguous spans first, each only where nothing is linked or already reported
+    for start, end, names, more in sorted(unsure, key=lambda u: (-(u[1] - u[0]), u[0])):
+        if any(i in taken for i in range(start, end)) or not _may_name(query, tokens[start:end]):
+            continue
+        taken.update(range(start, end))
+        text = " ".join(token.text for token in tokens[start:end])
+        ambiguous.append(Ambiguity(start=start, end=end, text=text, names=names, more=more))
+    return mentions, tuple(sorted(ambiguous, key=lambda a: a.start))
+
+
+def _may_name(query: str, words: Sequence[Token]) -> bool:
+    """The word-level tests :func:`choose_mentions` applies to a single word before it may name an entity."""
+    if len(words) != 1:
+        return True
+    word = words[0]
+    if word.text == word.lower and query != query.lower():
+        return False
+    return word.lower not in LEXICON
 
 
 def choose_mentions(
@@ -435,23 +531,25 @@ EntityIndex = Mapping[str, Sequence[tuple[int, str, str]]]  # normalised name �
 
 
 def plan_from_spans(
-    query: str, tokens: Sequence[Token], spans: Mapping[str, Sequence[tuple[int, int]]], entities: EntityIndex
+    query: str,
+    tokens: Sequence[Token],
+    spans: Mapping[str, Sequence[tuple[int, int]]],
+    entities: EntityIndex,
+    partial: EntityIndex | None = None,
 ) -> RelationalPlan | None:
-    """Link the candidate spans that name known entities, then plan the walk (:func:`plan_relational`)."""
-    found = []
-    for norm, positions in spans.items():
-        refs = entities.get(norm)
-        if not refs:
-            continue
-        ids = tuple(entity_id for entity_id, _, _ in refs)
-        for start, end in positions:
-            found.append((start, end, ids, refs[0][1], refs[0][2]))
-    return plan_relational(query, tokens, choose_mentions(query, tokens, found))
+    """Link the candidate spans that name known entities (:func:`link_mentions`), then plan the walk
+    (:func:`plan_relational`); the partial names left ambiguous ride on the plan."""
+    mentions, ambiguous = link_mentions(query, tokens, spans, entities, partial)
+    plan = plan_relational(query, tokens, mentions)
+    return replace(plan, ambiguous=ambiguous) if plan is not None and ambiguous else plan
 
 
-def parse_relational_query(query: str, entities: EntityIndex | None = None) -> RelationalPlan | None:
-    """The whole pure pipeline for one question against a known entity index (tests, benchmarks)."""
+def parse_relational_query(
+    query: str, entities: EntityIndex | None = None, partial: EntityIndex | None = None
+) -> RelationalPlan | None:
+    """The whole pure pipeline for one question against a known entity index (tests, benchmarks); ``partial``
+    maps partial names to the visible entities they could start (see :func:`link_mentions`)."""
     if not isinstance(query, str):
         return None
     tokens = tokenize(query)
-    return plan_from_spans(query, tokens, mention_candidates(tokens), entities or {})
+    return plan_from_spans(query, tokens, mention_candidates(tokens), entities or {}, partial)

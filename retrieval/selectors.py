@@ -37,12 +37,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from graph.vocabulary import PERSON
 from memories.indexing_text import TEXT_SEARCH_CONFIG
 from memories.models import PROJECT_LEVEL, Memory, Scope, Tenant
 from memories.services.tenancy import policy_fold
 from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
-from retrieval.relational_query import ALSO_FOLLOW, INBOUND, SYMMETRIC, Hop
+from retrieval.relational_query import ALSO_FOLLOW, INBOUND, MAX_PARTIAL_MATCHES, SYMMETRIC, Hop
 
 BM25_K1 = 1.5
 BM25_B = 0.5
@@ -332,6 +333,38 @@ SELECT
         SELECT a.norm, e.id, e.name, e.kind, e.mention_count
         FROM graph_entityalias a JOIN graph_entity e ON e.id = a.entity_id
         WHERE a.tenant_id = %(tenant)s AND a.norm = ANY(%(norms)s) AND e.tenant_id = %(tenant)s
+     ) x),
+    (SELECT coalesce(json_agg(json_build_array(p.norm, x.id, x.name, x.kind) ORDER BY p.ord, x.rank), '[]')
+     FROM unnest(%(partials)s::text[], %(prefixes)s::text[], %(suffixes)s::text[]) WITH ORDINALITY
+          AS p(norm, prefix, suffix, ord)
+     CROSS JOIN LATERAL (
+        -- entities whose name or an alias starts with the partial name's words, or a person whose name ends with
+        -- it, that a memory on the caller's chain (or the named project's nodes) links: the candidates of
+        -- a partial name are the caller's visible entities only
+        SELECT c.id, c.name, c.kind, row_number() OVER (ORDER BY c.mention_count DESC, c.id) AS rank
+        FROM (
+            SELECT e.id, e.name, e.kind, e.mention_count FROM graph_entity e
+            WHERE e.tenant_id = %(tenant)s
+              AND (e.norm LIKE p.prefix OR (e.kind = %(person)s AND e.norm LIKE p.suffix))
+          UNION
+            SELECT e.id, e.name, e.kind, e.mention_count
+            FROM graph_entityalias a JOIN graph_entity e ON e.id = a.entity_id
+            WHERE a.tenant_id = %(tenant)s AND a.norm LIKE p.prefix AND e.tenant_id = %(tenant)s
+        ) c
+        WHERE EXISTS (
+            SELECT 1 FROM (
+                SELECT l.memory_id FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.subject_id = c.id
+              UNION ALL
+                SELECT l.memory_id FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.object_id = c.id
+            ) l JOIN memories_memory m ON m.id = l.memory_id
+            WHERE m.tenant_id = %(tenant)s
+              AND m.scope_id IN (SELECT id FROM chain UNION ALL
+                                 SELECT ps.id FROM memories_scope ps
+                                 WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s
+                                   AND ps.key = %(project)s AND ps.parent_id IN (SELECT id FROM chain))
+              AND m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now()))
+        ORDER BY c.mention_count DESC, c.id
+        LIMIT %(partial_limit)s
      ) x)
 """
 
@@ -361,22 +394,33 @@ class SearchContext:
     tier_boost: dict[str, float]
     entities: dict[str, list[EntityRef]]  # normalised name → tenant entities with that name or alias
     projects: dict[int, int] = field(default_factory=dict)  # the named project's nodes under the chain → owner
+    # a partial name (first words of a name, a person's last name) → the visible entities it could be short for
+    partial: dict[str, list[EntityRef]] = field(default_factory=dict)
 
 
-def search_context(*, tenant: Tenant, user_id: str, norms: Sequence[str], project: str | None = None) -> SearchContext:
+def search_context(
+    *, tenant: Tenant, user_id: str, norms: Sequence[str], project: str | None = None, partials: Sequence[str] = ()
+) -> SearchContext:
     """The caller's scope chain, the nodes of ``project`` hanging under it, the glossary and tier boosts of the
-    policies on the chain (folded by ``memories.services.tenancy.policy_fold``, as every policy reader does), and
-    the entities named by ``norms`` — one statement."""
+    policies on the chain (folded by ``memories.services.tenancy.policy_fold``, as every policy reader does), the
+    entities named by ``norms``, and the visible entities each of ``partials`` could be short for — one
+    statement."""
+    partials = list(dict.fromkeys(partials))
     params = {
         "tenant": tenant.pk,
         "user_id": user_id,
         "norms": list(norms),
         "project": project,
         "project_level": PROJECT_LEVEL,
+        "partials": partials,
+        "prefixes": [_like_escape(norm) + " %" for norm in partials],
+        "suffixes": ["% " + _like_escape(norm) for norm in partials],
+        "person": PERSON,
+        "partial_limit": MAX_PARTIAL_MATCHES,
     }
     with read_connection().cursor() as cursor:
         cursor.execute(_CONTEXT_SQL, params)
-        chain_rows, project_rows, policy_rows, entity_rows = (_json(value) for value in cursor.fetchone())
+        chain_rows, project_rows, policy_rows, entity_rows, partial_rows = (_json(v) for v in cursor.fetchone())
     chain = [ChainNode(scope_id=row[0], level=row[1], key=row[2]) for row in chain_rows]
     by_scope = {row[0]: row for row in policy_rows}
     layers = [None, *(node.scope_id for node in reversed(chain))]
@@ -393,13 +437,24 @@ def search_context(*, tenant: Tenant, user_id: str, norms: Sequence[str], projec
         refs = entities.setdefault(norm, [])
         if all(ref.entity_id != entity_id for ref in refs):
             refs.append(EntityRef(entity_id=entity_id, name=name, kind=kind))
+    partial: dict[str, list[EntityRef]] = {}
+    for norm, entity_id, name, kind in partial_rows:
+        refs = partial.setdefault(norm, [])
+        if all(ref.entity_id != entity_id for ref in refs):
+            refs.append(EntityRef(entity_id=entity_id, name=name, kind=kind))
     return SearchContext(
         chain=chain,
         glossary=policy["glossary"] or {},
         tier_boost=policy["tier_boost"] or {},
         entities=entities,
         projects={node_id: owner_id for node_id, owner_id in project_rows},
+        partial=partial,
     )
+
+
+def _like_escape(text: str) -> str:
+    """``text`` as a literal inside a LIKE pattern (the default escape character is the backslash)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _json(value: Any) -> Any:

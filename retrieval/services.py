@@ -40,13 +40,17 @@ from orgmemory.text import NUL_BYTE, text_problem
 from retrieval import selectors
 from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
 from retrieval.relational_query import (
+    Ambiguity,
     RelationalPlan,
     RelationalQuery,
+    link_mentions,
     mention_candidates,
-    plan_from_spans,
+    partial_candidates,
+    plan_relational,
     tokenize,
 )
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
+from retrieval.synthesis.answers import with_ambiguity
 
 logger = logging.getLogger(__name__)
 
@@ -133,12 +137,15 @@ def search_memories(
     kinds = _clean_kinds(options.kinds)
     tokens = tokenize(query)
     spans = mention_candidates(tokens) if "relational" in options.arms else {}
+    partials = partial_candidates(query, tokens, spans)
     # 2. context; the question is embedded meanwhile (most questions name no glossary term, so the text the arms
     # embed is the question itself)
     ahead = _query_embedding_ahead(query) if "vector" in options.arms else None
     project = project_name_clean(options.project)
     with search_stage("context", timings):
-        context = selectors.search_context(tenant=tenant, user_id=user_id, norms=list(spans), project=project)
+        context = selectors.search_context(
+            tenant=tenant, user_id=user_id, norms=list(spans), project=project, partials=partials
+        )
     if not context.chain:
         raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
     if project is not None and not context.projects:
@@ -148,7 +155,7 @@ def search_memories(
     chain_ids += [node for node, owner in context.projects.items() if owner in chain_ids]
     # 3. plan
     with search_stage("plan", timings):
-        plan = _plan(query, tokens, spans, context)
+        plan, ambiguous = _plan(query, tokens, spans, context)
     # 4. retrieve
     depth = max(30, 5 * options.top_k)
     retrieved = _retrieve(
@@ -194,7 +201,9 @@ def search_memories(
     rows = [_row(hit.memory) for hit in hits] if options.synthesize or options.gaps else []
     if options.synthesize:
         with search_stage("answer", timings):
-            result.answer = _answer(query=query, rows=rows, llm=llm, plan=plan, retrieved=retrieved, result=result)
+            result.answer = _answer(
+                query=query, rows=rows, llm=llm, plan=plan, retrieved=retrieved, result=result, ambiguous=ambiguous
+            )
     if options.gaps:
         result.gaps = analyze_gaps(
             query=query,
@@ -212,10 +221,17 @@ def search_memories(
 # --- stages --------------------------------------------------------------------------------------------------------
 
 
-def _plan(query: str, tokens, spans: dict, context: selectors.SearchContext) -> RelationalPlan | None:
+def _plan(
+    query: str, tokens, spans: dict, context: selectors.SearchContext
+) -> tuple[RelationalPlan | None, tuple[Ambiguity, ...]]:
+    """The relational plan and the partial names left ambiguous (the answer says which entities they could be,
+    even when nothing else was linked)."""
     entities = {norm: [(ref.entity_id, ref.name, ref.kind) for ref in refs] for norm, refs in context.entities.items()}
+    partial = {norm: [(ref.entity_id, ref.name, ref.kind) for ref in refs] for norm, refs in context.partial.items()}
     try:
-        return plan_from_spans(query, tokens, spans, entities)
+        mentions, ambiguous = link_mentions(query, tokens, spans, entities, partial)
+        plan = plan_relational(query, tokens, mentions)
+        return (replace(plan, ambiguous=ambiguous) if plan is not None else None), ambiguous
     except Exception:  # fail-open: a planning bug leaves the relational arm empty, never fails a search
         logger.exception("relational planning failed (%d-character query)", len(query))  # no query text: PII
         return None
@@ -402,6 +418,7 @@ def _answer(
     plan: RelationalPlan | None,
     retrieved: _Retrieved,
     result: SearchResult,
+    ambiguous: tuple[Ambiguity, ...] = (),
 ) -> Answer:
     walk = retrieved.walk
     edges: list[Edge] = []
@@ -421,7 +438,7 @@ def _answer(
             edges = by_hop.get(1, [])
     elif plan is not None and walk is not None:
         edges = [Edge(e.subject, e.relationship, e.object, e.memory_id) for e in walk.edges]
-    return synthesize(
+    answer = synthesize(
         question=query,
         rows=rows,
         llm=llm,
@@ -430,6 +447,7 @@ def _answer(
         path=path,
         no_relevant=result.no_relevant_memory,
     )
+    return with_ambiguity(answer, ambiguous)
 
 
 # --- helpers ---------------------------------------------------------------------------------------------------------

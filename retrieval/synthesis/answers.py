@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from graph import vocabulary
 from graph.extraction import SYMMETRIC_RELATIONSHIPS
-from retrieval.relational_query import ABOUT, INBOUND, RelationalQuery
+from retrieval.relational_query import ABOUT, INBOUND, Ambiguity, RelationalQuery
 from retrieval.synthesis.types import Answer, Edge, SourceRow, SynthesisLLM
 
 # The package's name, as before it was split into modules: log configuration and filters keyed on it still apply.
@@ -338,7 +338,8 @@ def _phrase(relationship: str, direction: str) -> str:
 
 def path_answer(*, seed: str, steps: Sequence[tuple[str, str, Sequence[Edge]]]) -> Answer | None:
     """A zero-LLM answer to a path question: the final entities, each cited by the memory stating its last
-    edge, then the path walked ("… — via Sequoia → invested in → Acme [1], Beta [2] → founded by → …").
+    edge, then the path walked to them ("Ann [1] and Bo [2] — via Sequoia → invested in → Acme [3], Beta [4] →
+    founded by → Ann and Bo."): the trail ends at the names it answers, never at a hop to nowhere.
 
     ``steps`` are ``(relationship, direction, edges of that hop)`` from the seed outwards; an edge's answer side
     is its subject for an inbound hop and its object otherwise. ``None`` when the last hop reached nothing.
@@ -372,6 +373,36 @@ def path_answer(*, seed: str, steps: Sequence[tuple[str, str, Sequence[Edge]]]) 
             _phrase(step_relationship, step_direction),
             _join(shown, more=len(names) - len(shown)) if shown else "nothing",
         ]
-    trail += [_phrase(relationship, direction), "…"]
+    # the last hop leads to the answer's names (already cited in front), so the trail reads to its end
+    ending = [name for name, _ in finals[:PATH_LISTED]]
+    trail += [_phrase(relationship, direction), _join(ending, more=len(finals) - len(ending))]
     text = f"{_join(answer, more=more)} — via {' → '.join(trail)}."
     return Answer(text=text, citations=citer.citations(), used_llm=False)
+
+
+# --- ambiguous partial names --------------------------------------------------------------------------------------
+
+
+def ambiguity_sentence(ambiguous: Sequence[Ambiguity]) -> str:
+    """One sentence per partial name that fits several visible entities: "“Sequoia” could be Sequoia Capital or
+    Sequoia Labs; name one to follow its links." (names in the planner's order: most mentioned first)."""
+    sentences = []
+    for item in ambiguous:
+        names = list(item.names)
+        if item.more:
+            listed = f"{', '.join(names)} or another"
+        elif len(names) > 1:
+            listed = f"{', '.join(names[:-1])} or {names[-1]}"
+        else:
+            listed = names[0] if names else "several entities"
+        sentences.append(f"“{item.text}” could be {listed}; name one to follow its links.")
+    return " ".join(sentences)
+
+
+def with_ambiguity(answer: Answer, ambiguous: Sequence[Ambiguity]) -> Answer:
+    """``answer`` led by :func:`ambiguity_sentence` (its citations are unchanged: the sentence cites nothing)."""
+    if not ambiguous:
+        return answer
+    return Answer(
+        text=f"{ambiguity_sentence(ambiguous)} {answer.text}", citations=answer.citations, used_llm=answer.used_llm
+    )

@@ -12,9 +12,12 @@ from retrieval.relational_query import (
     INBOUND,
     MAX_HOPS,
     OUTBOUND,
+    Ambiguity,
     Hop,
+    link_mentions,
     mention_candidates,
     parse_relational_query,
+    partial_candidates,
     tokenize,
 )
 
@@ -231,3 +234,100 @@ def test_ownership_and_dependency_questions_both_ways(text, seed, expected):
 
     assert result is not None, text
     assert (result.seeds[0].name, [(hop.relationship, hop.direction) for hop in result.hops]) == (seed, expected)
+
+
+# --- partial names: the first words of a name, a first or last name ---------------------------------------------
+# ``partial`` is what the context statement returns for partial_candidates: the caller's VISIBLE entities whose
+# name starts with the words (or a person whose name ends with them), most mentioned first.
+SEQUOIAS = {"sequoia": [(2, "Sequoia Capital", "company"), (20, "Sequoia Labs", "company")]}
+
+
+def test_partial_candidates_are_short_capitalised_spans_earliest_first():
+    text = "Which companies did Sequoia back with Alice in the Demo Day round?"
+    tokens = tokenize(text)
+
+    assert partial_candidates(text, tokens, mention_candidates(tokens)) == [
+        "sequoia",
+        "alice",
+        "demo day",
+        "demo",
+        "day",
+    ]
+    lower = "what did sequoia back"
+    lower_tokens = tokenize(lower)
+    assert partial_candidates(lower, lower_tokens, mention_candidates(lower_tokens)) == ["sequoia back", "sequoia"]
+
+
+def test_an_unambiguous_partial_name_links_the_whole_entity():
+    result = parse_relational_query(
+        "Who founded the companies Sequoia invested in?", {}, {"sequoia": [(2, "Sequoia Capital", "company")]}
+    )
+
+    assert [(m.name, m.entity_ids, m.start, m.end) for m in result.seeds] == [("Sequoia Capital", (2,), 4, 5)]
+    assert result.hops == (Hop("invested_in", OUTBOUND), Hop("founded", INBOUND))
+    assert result.ambiguous == ()
+
+
+def test_an_ambiguous_partial_name_links_nothing_and_says_which_entities_it_could_be():
+    text = "Who founded the companies Sequoia invested in?"
+    tokens = tokenize(text)
+
+    mentions, ambiguous = link_mentions(text, tokens, mention_candidates(tokens), {}, SEQUOIAS)
+
+    assert mentions == []
+    assert ambiguous == (Ambiguity(start=4, end=5, text="Sequoia", names=("Sequoia Capital", "Sequoia Labs")),)
+    assert parse_relational_query(text, {}, SEQUOIAS) is None
+
+
+def test_an_ambiguous_partial_name_rides_on_the_plan_of_another_mention():
+    result = parse_relational_query("Did Sequoia invest in Acme?", ENTITIES, SEQUOIAS)
+
+    assert [m.name for m in result.seeds] == ["Acme"]
+    assert [(a.text, a.names) for a in result.ambiguous] == [("Sequoia", ("Sequoia Capital", "Sequoia Labs"))]
+
+
+def test_a_whole_name_beats_a_partial_one_and_covers_its_words():
+    result = parse_relational_query("Who backed Sequoia Capital?", ENTITIES, SEQUOIAS)
+
+    assert [m.name for m in result.seeds] == ["Sequoia Capital"] and result.ambiguous == ()
+
+
+def test_a_first_name_and_a_last_name_link_a_person():
+    first = parse_relational_query("Where does Alice work?", {}, {"alice": [(3, "Alice Smith", "person")]})
+    last = parse_relational_query("What did Smith found?", {}, {"smith": [(3, "Alice Smith", "person")]})
+
+    assert [(m.name, m.entity_ids) for m in first.seeds] == [("Alice Smith", (3,))]
+    assert first.hops == (Hop("works_at", OUTBOUND),)
+    assert [(m.name, m.entity_ids) for m in last.seeds] == [("Alice Smith", (3,))]
+    assert last.hops == (Hop("founded", OUTBOUND),)
+
+
+def test_a_name_only_a_private_memory_mentions_does_not_link_for_another_user():
+    # Gina Fox is known to the tenant (the exact-name index is tenant-wide) but only a memory private to someone
+    # else mentions her, so the caller's visible partial index has no candidate for "Gina"
+    exact = {**ENTITIES, "gina fox": [(30, "Gina Fox", "person")]}
+    owner = parse_relational_query("What did Gina invest in?", exact, {"gina": [(30, "Gina Fox", "person")]})
+    other = parse_relational_query("What did Gina invest in?", exact, {})
+
+    assert [m.name for m in owner.seeds] == ["Gina Fox"]
+    assert other is None
+
+
+def test_more_candidates_than_are_listed_say_so():
+    many = {"north": [(40 + i, f"North {name}", "company") for i, name in enumerate("ABCDEF")]}
+    text = "Who backed North?"
+    tokens = tokenize(text)
+
+    _, ambiguous = link_mentions(text, tokens, mention_candidates(tokens), {}, many)
+
+    assert ambiguous == (
+        Ambiguity(start=2, end=3, text="North", names=tuple(f"North {n}" for n in "ABCDE"), more=True),
+    )
+
+
+def test_a_lower_case_word_is_no_partial_name_in_a_capitalised_question():
+    result = parse_relational_query(
+        "Who invested in the vector index?", {}, {"vector": [(8, "Vector Labs", "company")]}
+    )
+
+    assert result is None

@@ -497,7 +497,8 @@ class TestPathAnswer:
         answer = path_answer(seed="Bob Jones", steps=self.STEPS)
 
         assert answer.text == (
-            "Alice Smith [1] and Frank Ode [2] — via Bob Jones → invested in → Acme [3] and Beta [4] → founded by → …."
+            "Alice Smith [1] and Frank Ode [2] — via Bob Jones → invested in → Acme [3] and Beta [4] → founded by → "
+            "Alice Smith and Frank Ode."
         )
         assert answer.citations == ((1, 21), (2, 22), (3, 11), (4, 12))
         assert answer.used_llm is False

@@ -1,0 +1,133 @@
+"""Names as people use them, on real PostgreSQL: a partial name or a first name links when it fits one of the
+caller's visible entities, says which ones when it fits several, and never links (or names) an entity only
+memories the caller cannot see mention; path answers end at the names they answer."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from memories.services.memory import Author, memory_create
+from retrieval import selectors
+from retrieval.services import SearchOptions, search_memories
+from tests.factories import ApiKeyFactory
+
+pytestmark = pytest.mark.django_db
+
+ADMIN = Author(kind="admin", label="curator")
+SEARCH = "/api/v1/search"
+
+# (scope, title, content): every relation stated once; bea alone sees her private pages
+PAGES = [
+    ("org:acme", "Acme Robotics", "Acme Robotics builds warehouse robots in Lyon."),
+    ("org:acme", "Beta Labs", "Beta Labs makes lab software for biotech teams."),
+    ("org:acme", "Sequoia Capital", "Sequoia Capital invested in Acme Robotics and Beta Labs."),
+    ("org:acme", "Alice Smith", "Alice Smith founded Acme Robotics in 2019."),
+    ("org:acme", "Frank Ode", "Frank Ode founded Beta Labs after a decade in research."),
+    ("org:acme", "Dan Brown", "Dan Brown works at Acme Robotics as an engineer."),
+    ("user:bea", "Sequoia Labs", "Sequoia Labs invested in Beta Labs."),
+    ("user:bea", "Gina Fox", "Gina Fox invested in Acme Robotics."),
+]
+
+
+@pytest.fixture
+def world(acme, django_capture_on_commit_callbacks):
+    pages = {}
+    with django_capture_on_commit_callbacks(execute=True):
+        for scope, title, content in PAGES:
+            pages[title] = memory_create(tenant=acme, author=ADMIN, content=content, title=title, scope=scope).memory
+    return pages
+
+
+def search(tenant, query, user="albert"):
+    return search_memories(
+        tenant=tenant, user_id=user, query=query, options=SearchOptions(track_access=False, synthesize=True)
+    )
+
+
+def titles(result, k=10):
+    return [hit.memory.title for hit in result.hits[:k]]
+
+
+@pytest.fixture
+def api(acme):
+    key = ApiKeyFactory(tenant=acme, permissions=["read", "write"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key.plain}")
+    return client
+
+
+def test_the_readme_question_with_a_partial_name_gets_the_graph_answer_through_the_api(world, api):
+    response = api.post(
+        SEARCH,
+        {"user_id": "albert", "query": "who founded the companies Sequoia invested in?", "synthesize": True},
+        format="json",
+    )
+
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["relational"]["seeds"] == ["Sequoia Capital"]
+    assert [hop["relationship"] for hop in body["relational"]["path"]] == ["invested_in", "founded"]
+    assert {row["title"] for row in body["results"][:2]} == {"Alice Smith", "Frank Ode"}
+    text = body["answer"]["text"]
+    assert text.startswith(("Alice Smith [", "Frank Ode ["))
+    assert "via Sequoia Capital → invested in → " in text
+    assert text.endswith("→ founded by → Alice Smith and Frank Ode.") or text.endswith(
+        "→ founded by → Frank Ode and Alice Smith."
+    )
+    assert "…" not in text and "Sequoia Labs" not in text  # bea's private entity is no candidate for albert
+
+
+def test_an_ambiguous_partial_name_says_which_visible_entities_it_could_be(acme, world):
+    result = search(acme, "Who founded the companies Sequoia invested in?", user="bea")
+
+    assert result.plan is None
+    assert result.answer.text.startswith(
+        "“Sequoia” could be Sequoia Capital or Sequoia Labs; name one to follow its links. "
+    )
+
+
+def test_a_first_name_links_the_person(acme, world):
+    result = search(acme, "Where does Dan work?")
+
+    assert [mention.name for mention in result.plan.seeds] == ["Dan Brown"]
+    assert titles(result, 1) == ["Acme Robotics"]
+    assert "Acme Robotics" in result.answer.text
+
+
+def test_a_name_only_a_private_memory_mentions_links_only_for_its_owner(acme, world):
+    other = search(acme, "What did Gina invest in?", user="albert")
+    owner = search(acme, "What did Gina invest in?", user="bea")
+
+    assert other.plan is None and "Gina Fox" not in other.answer.text
+    assert "Gina Fox" not in titles(other)
+    assert [mention.name for mention in owner.plan.seeds] == ["Gina Fox"]
+    assert "Acme Robotics" in owner.answer.text
+
+
+def test_the_context_statement_returns_only_visible_candidates(acme, world):
+    albert = selectors.search_context(tenant=acme, user_id="albert", norms=[], partials=["sequoia", "gina"])
+    bea = selectors.search_context(tenant=acme, user_id="bea", norms=[], partials=["sequoia", "gina"])
+
+    assert {norm: [ref.name for ref in refs] for norm, refs in albert.partial.items()} == {
+        "sequoia": ["Sequoia Capital"]
+    }
+    assert sorted(ref.name for ref in bea.partial["sequoia"]) == ["Sequoia Capital", "Sequoia Labs"]
+    assert [ref.name for ref in bea.partial["gina"]] == ["Gina Fox"]
+
+
+def test_like_wildcards_in_a_partial_name_match_only_themselves(acme, world):
+    context = selectors.search_context(tenant=acme, user_id="albert", norms=[], partials=["%", "s_quoia", "_"])
+
+    assert context.partial == {}
+
+
+def test_partial_names_keep_the_statement_budget(acme, world):
+    search(acme, "warm up the connection and the embedder")
+    with CaptureQueriesContext(connection) as captured:
+        result = search(acme, "who founded the companies Sequoia invested in?")
+
+    assert [mention.name for mention in result.plan.seeds] == ["Sequoia Capital"]
+    assert len(captured.captured_queries) <= 4, [q["sql"][:80] for q in captured.captured_queries]
