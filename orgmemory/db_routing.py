@@ -8,7 +8,7 @@ every write a read makes (access tracking, search gaps) uses the primary.
 
 A replica is used only when it is healthy: it answers, lags at most ``ORGMEMORY_REPLICA_MAX_LAG_MS``, and has
 replayed past the last write of the user the request acts for. :func:`records_writes` wraps the write handlers:
-after a successful write it stores the primary's WAL position (``pg_current_wal_lsn()``) under (tenant, user) in
+after a successful write it stores the primary's WAL position (``pg_current_wal_insert_lsn()``) under (tenant, user) in
 the shared cache, so that user reads from the primary until a replica's ``pg_last_wal_replay_lsn()`` has passed
 it. The marker lives in the Django cache, which must be shared by every API process (Redis) when replicas are
 configured; settings refuse replicas without ``ORGMEMORY_CACHE_URL`` outside the test suite.
@@ -113,7 +113,9 @@ def write_record(tenant_id: int, user_id: str) -> int | None:
         transaction.on_commit(lambda: write_record(tenant_id, user_id), using=PRIMARY)
         return None
     with primary.cursor() as cursor:
-        cursor.execute("SELECT pg_current_wal_lsn()::text")
+        # the insert position, not pg_current_wal_lsn() (the write position): with synchronous_commit off the commit
+        # record may still sit in the WAL buffers, behind the write position
+        cursor.execute("SELECT pg_current_wal_insert_lsn()::text")
         lsn = lsn_parse(cursor.fetchone()[0])
     # a marker only ever moves forward; two writes racing may keep the smaller, which the next write fixes
     key = _marker_key(tenant_id, user_id)
@@ -127,7 +129,7 @@ def write_record(tenant_id: int, user_id: str) -> int | None:
 
 _PROBE_SQL = """
     SELECT pg_is_in_recovery(),
-           COALESCE(pg_last_wal_replay_lsn(), pg_current_wal_lsn())::text,
+           COALESCE(pg_last_wal_replay_lsn(), pg_current_wal_insert_lsn())::text,
            pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn(),
            COALESCE((SELECT status = 'streaming' FROM pg_stat_wal_receiver LIMIT 1), false),
            EXTRACT(EPOCH FROM (clock_timestamp() - pg_last_xact_replay_timestamp())) * 1000
@@ -281,9 +283,9 @@ def records_writes(*methods: str):
 
     def make(handler):
         def recording(self, request, *args, **kwargs):
+            user_id = _request_user_id(request, kwargs)  # before the handler, which may consume the body's fields
             response = handler(self, request, *args, **kwargs)
             tenant = getattr(self, "tenant", None)
-            user_id = _request_user_id(request, kwargs)
             if response.status_code < 400 and tenant is not None and user_id:
                 write_record(tenant.pk, user_id)
             return response

@@ -157,7 +157,7 @@ class TestReadYourWrites:
         _write(_client(acme), "albert", "Dora runs the data warehouse.")
         marker = db_routing.write_marker(acme.pk, "albert")
         with connections[PRIMARY].cursor() as cursor:
-            cursor.execute("SELECT pg_current_wal_lsn()::text")
+            cursor.execute("SELECT pg_current_wal_insert_lsn()::text")
             now = db_routing.lsn_parse(cursor.fetchone()[0])
         assert marker is not None and 0 < marker <= now
         assert db_routing.write_marker(acme.pk, "bea") is None  # per user
