@@ -437,6 +437,11 @@ def plan_relational(query: str, tokens: Sequence[Token], mentions: Sequence[Ment
         return RelationalPlan(seeds=seeds, hops=(hop,) if hop else (), target=target)
 
     hops: list[Hop] = []
+    if _names_own_organisation(seed, tokens) and kinds <= _PEOPLE:
+        # "the advisors of Alice's companies": the organisations a person belongs to (founders included, see
+        # ALSO_FOLLOW) come first, then the cues apply to them
+        hops.append(Hop(vocabulary.WORKS_AT, OUTBOUND))
+        kinds = _kinds_after(vocabulary.WORKS_AT, OUTBOUND, kinds)
     remaining = list(specific)
     previous: _Cue | None = None
     anchor = seed
@@ -464,6 +469,16 @@ def plan_relational(query: str, tokens: Sequence[Token], mentions: Sequence[Ment
     if not hops:
         return RelationalPlan(seeds=seeds, hops=(), target=target)
     return RelationalPlan(seeds=seeds, hops=tuple(hops[:MAX_HOPS]), target=target, truncated=truncated)
+
+
+# Common nouns for a company in general: after a person's possessive ("Alice's startup") they mean the company
+# the person is part of; the relation cues of the question then apply to it.
+_ORGANISATION_NOUNS = frozenset("company companies startup startups firm firms business businesses".split())
+_PEOPLE = frozenset({vocabulary.PERSON})
+
+
+def _names_own_organisation(seed: Mention, tokens: Sequence[Token]) -> bool:
+    return tokens[seed.end - 1].possessive and seed.end < len(tokens) and tokens[seed.end].lower in _ORGANISATION_NOUNS
 
 
 def _distance(cue: _Cue, seed: Mention, previous: _Cue | None, tokens: Sequence[Token]) -> tuple[float, int]:

@@ -331,3 +331,23 @@ def test_a_lower_case_word_is_no_partial_name_in_a_capitalised_question():
     )
 
     assert result is None
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Which firms invested in Alice Smith's company?", [("works_at", OUTBOUND), ("invested_in", INBOUND)]),
+        ("Who mentors Alice Smith's startups?", [("works_at", OUTBOUND), ("advises", INBOUND)]),
+        ("Who founded Alice Smith's firm?", [("works_at", OUTBOUND), ("founded", INBOUND)]),
+        ("Who funded Alice Smith's employer?", [("works_at", OUTBOUND), ("invested_in", INBOUND)]),
+        ("Which companies did Acme's company invest in?", None),  # not a person: no implicit hop
+    ],
+)
+def test_a_persons_company_is_the_organisation_they_belong_to(text, expected):
+    result = plan(text)
+
+    got = [(hop.relationship, hop.direction) for hop in result.hops]
+    if expected is None:
+        assert ("works_at", OUTBOUND) not in got
+    else:
+        assert got == expected
