@@ -78,7 +78,9 @@ class Posting(models.Model):
     scope_id = models.BigIntegerField()
     memory_id = models.BigIntegerField()
     kind = models.CharField(max_length=16)
+    # when the memory stops being visible: its expiry or the end of its validity, the earlier (migration 0006)
     expires_at = models.DateTimeField(null=True)
+    valid_from = models.DateTimeField(null=True)
     tf = models.SmallIntegerField(help_text="Occurrences of the lexeme in the memory (positions kept, at most 255).")
     doc_length = models.IntegerField(help_text="The memory's distinct lexemes (BM25's document length).")
 

@@ -44,9 +44,15 @@ from memories.selectors import scope_get_by_tag
 from memories.selectors.memory import memories_visible, memory_get_visible
 from memories.services.deletion import memories_delete_by_query, memory_delete_by_member
 from memories.services.memory import memory_create, memory_create_batch, memory_update
+from memories.services.memory.time import TIME_FIELDS, parse_moment
 from orgmemory.api.serializers import CursorPage, ScopeField, ScopeRefSerializer, error_responses
 from orgmemory.db_routing import read_routed, records_writes
 from orgmemory.errors import NotFound, ValidationFailed
+
+AS_OF_HELP = (
+    "ISO 8601 date or datetime (default now): the memories as they stood then — valid then, recorded by then, not "
+    "yet superseded then (a superseded version is listed as of its time)."
+)
 
 
 @read_routed("get")
@@ -158,6 +164,7 @@ class MemoryCollectionApi(ApiView):
             "source_app": data.get("app_name", ""),
             "source_session": data.get("session_id", ""),
             "source_event_id": data.get("event_id", ""),
+            **{name: data.get(name) for name in TIME_FIELDS},
         }
 
     class ListFilterSerializer(serializers.Serializer):
@@ -166,6 +173,7 @@ class MemoryCollectionApi(ApiView):
         project = project_field()
         kind = serializers.ChoiceField(choices=MemoryKind.choices, required=False)
         q = serializers.CharField(max_length=2000, required=False)
+        as_of = serializers.CharField(max_length=64, required=False, allow_blank=True)
 
     @extend_schema(
         operation_id="memory_list",
@@ -183,6 +191,7 @@ class MemoryCollectionApi(ApiView):
             PROJECT_PARAM,
             OpenApiParameter("kind", str, enum=MemoryKind.values),
             OpenApiParameter("q", str, description="Full-text filter, e.g. `deploy argo`."),
+            OpenApiParameter("as_of", str, description=AS_OF_HELP),
             OpenApiParameter("cursor", str, description="From `next` / `previous`."),
             OpenApiParameter("page_size", int, description="1–100, default 20."),
         ],
@@ -223,6 +232,7 @@ class MemoryCollectionApi(ApiView):
             chain_ids=[*chain_ids, *(node.pk for node in projects)],
             kind=params.get("kind"),
             q=params.get("q", ""),
+            as_of=parse_moment(params.get("as_of"), field_name="as_of"),
         )
         paginator = CursorPage()
         page = paginator.paginate_queryset(memories, request, view=self)

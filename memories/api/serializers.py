@@ -29,6 +29,28 @@ def project_field() -> serializers.CharField:
     )
 
 
+TIME_INPUT_HELP = {
+    "valid_from": "When the memory starts being true (ISO 8601 date or datetime; open if absent).",
+    "valid_until": "When it stops being true (ISO 8601; after valid_from; open if absent).",
+    "reference_time": 'The "now" relative dates in the content refer to ("yesterday"); default: the write time.',
+}
+
+
+def time_input_fields() -> dict[str, serializers.CharField]:
+    """The optional time fields of a write: parsed by the write path (400 ``invalid`` naming the field)."""
+    return {
+        name: serializers.CharField(max_length=64, required=False, allow_null=True, allow_blank=True, help_text=text)
+        for name, text in TIME_INPUT_HELP.items()
+    }
+
+
+class EventDatesField(serializers.ListField):
+    """ISO dates (``2025-05-07``) or ranges ``{"start", "end"}`` the content mentions, normalised against its
+    reference time."""
+
+    child = serializers.JSONField()
+
+
 class MemoryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     scope = ScopeRefSerializer(source="home_scope", help_text="The node it lives at (a project's owner node).")
@@ -41,6 +63,11 @@ class MemoryOutputSerializer(serializers.Serializer):
     app_name = serializers.CharField(source="source_app")
     session_id = serializers.CharField(source="source_session")
     event_id = serializers.CharField(source="source_event_id")
+    valid_from = serializers.DateTimeField(allow_null=True)
+    valid_until = serializers.DateTimeField(allow_null=True)
+    reference_time = serializers.DateTimeField(allow_null=True, help_text="What relative dates refer to.")
+    event_dates = EventDatesField()
+    superseded_at = serializers.DateTimeField(allow_null=True, help_text="Set on a version read as of its time.")
     index_state = serializers.CharField(help_text="pending until embedded; failed rows are retried.")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -63,6 +90,9 @@ class MemoryInputSerializer(serializers.Serializer):
     app_name = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
     session_id = serializers.CharField(max_length=256, required=False, allow_blank=True, default="")
     event_id = serializers.CharField(max_length=256, required=False, allow_blank=True, default="")
+    valid_from = time_input_fields()["valid_from"]
+    valid_until = time_input_fields()["valid_until"]
+    reference_time = time_input_fields()["reference_time"]
 
 
 class MemoryBatchInputSerializer(serializers.Serializer):
@@ -137,6 +167,11 @@ _MEMORY_EXAMPLE = {
     "session_id": "",
     "event_id": "",
     "index_state": "ready",
+    "valid_from": None,
+    "valid_until": None,
+    "reference_time": None,
+    "event_dates": ["2025-05-01"],
+    "superseded_at": None,
     "created_at": "2025-05-02T09:30:00Z",
     "updated_at": "2025-05-02T09:30:01Z",
 }

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.fields import ArrayField, DateRangeField
+from django.contrib.postgres.indexes import GinIndex, GistIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
@@ -31,11 +31,27 @@ class IndexState(models.TextChoices):
 
 class MemoryQuerySet(ForTenantQuerySet):
     def live(self) -> MemoryQuerySet:
-        """Not superseded and not expired: what search may return."""
+        """Not superseded, not expired, and valid now (its validity window, open ends unbounded, holds the present):
+        what search may return."""
         from django.utils import timezone
 
-        return self.filter(superseded_by__isnull=True).filter(
-            Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+        now = timezone.now()
+        return (
+            self.filter(superseded_by__isnull=True)
+            .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+            .filter(Q(valid_from__isnull=True) | Q(valid_from__lte=now))
+            .filter(Q(valid_until__isnull=True) | Q(valid_until__gt=now))
+        )
+
+    def as_of(self, moment) -> MemoryQuerySet:
+        """The memories as they stood at ``moment``: recorded by then, not yet superseded or expired then, and valid
+        then (a superseded version answers as of its time)."""
+        return (
+            self.filter(created_at__lte=moment)
+            .filter(Q(superseded_at__isnull=True) | Q(superseded_at__gt=moment))
+            .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=moment))
+            .filter(Q(valid_from__isnull=True) | Q(valid_from__lte=moment))
+            .filter(Q(valid_until__isnull=True) | Q(valid_until__gt=moment))
         )
 
 
@@ -75,6 +91,15 @@ class Memory(TenantKeyed, models.Model):
     )
     superseded_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)
+    # time: when the memory is true (open ends unbounded), the "now" its relative dates refer to (a session event's
+    # timestamp or the write's reference_time; None means created_at), and the dates its content mentions
+    valid_from = models.DateTimeField(null=True, blank=True)
+    valid_until = models.DateTimeField(null=True, blank=True)
+    reference_time = models.DateTimeField(null=True, blank=True)
+    event_dates = models.JSONField(default=list, blank=True, help_text="ISO dates or {start, end} ranges.")
+    # the days from the first to the last event date, as one range: a date window is an overlap (&&) on its GiST
+    # index, and the precise check reads event_dates only for the rows it passes
+    event_span = DateRangeField(null=True, blank=True, editable=False)
 
     embedding_model = models.CharField(max_length=200, blank=True)
     index_state = models.CharField(max_length=8, choices=IndexState.choices, default=IndexState.PENDING)
@@ -111,6 +136,12 @@ class Memory(TenantKeyed, models.Model):
             ),
             models.CheckConstraint(condition=~Q(content=""), name="memory_content_not_empty"),
             models.CheckConstraint(condition=~Q(superseded_by=models.F("id")), name="memory_not_superseding_itself"),
+            models.CheckConstraint(
+                condition=Q(valid_from__isnull=True)
+                | Q(valid_until__isnull=True)
+                | Q(valid_until__gt=models.F("valid_from")),
+                name="memory_valid_until_after_from",
+            ),
         ]
         indexes = [
             # visibility: every search filters live rows by tenant + the caller's chain of scope ids
@@ -143,6 +174,8 @@ class Memory(TenantKeyed, models.Model):
                 condition=Q(superseded_by__isnull=True) & Q(warnings__contains=[{"code": "possible_contradiction"}]),
                 name="memory_open_contradiction",
             ),
+            # a date window over what the content mentions: only rows with event dates are in it
+            GistIndex(fields=["event_span"], condition=Q(event_span__isnull=False), name="memory_event_span"),
         ]
 
     def __str__(self) -> str:
@@ -162,7 +195,13 @@ class Memory(TenantKeyed, models.Model):
     def is_live(self) -> bool:
         from django.utils import timezone
 
-        return self.superseded_by_id is None and (self.expires_at is None or self.expires_at > timezone.now())
+        now = timezone.now()
+        return (
+            self.superseded_by_id is None
+            and (self.expires_at is None or self.expires_at > now)
+            and (self.valid_from is None or self.valid_from <= now)
+            and (self.valid_until is None or self.valid_until > now)
+        )
 
 
 class MemoryChunk(TenantKeyed, models.Model):

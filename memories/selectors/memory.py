@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.postgres.search import SearchQuery
@@ -17,14 +17,29 @@ _HEAVY_FIELDS = ("search_vector", "dedup_bands")
 
 
 def memories_visible(
-    *, tenant: Tenant, chain_ids: Sequence[int], kind: str | None = None, q: str = ""
+    *,
+    tenant: Tenant,
+    chain_ids: Sequence[int],
+    kind: str | None = None,
+    q: str = "",
+    as_of: datetime | None = None,
+    valid_now: bool = True,
 ) -> QuerySet[Memory]:
     """Live memories of the tenant at the given scopes (the caller's chain, or a part of it), optionally of one
     kind and matching ``q`` (web-search syntax full text over the stored title + content vector). Unordered:
-    the caller paginates."""
+    the caller paginates. Live means valid now (open ends unbounded), unless ``valid_now`` is False (a read by id
+    still finds a memory whose validity has not begun or has ended); with ``as_of``, the memories as they stood
+    then (``Memory.objects.as_of``: a superseded version too)."""
+    if as_of is not None:
+        rows = Memory.objects.as_of(as_of)
+    elif valid_now:
+        rows = Memory.objects.live()
+    else:
+        rows = Memory.objects.filter(superseded_by__isnull=True).filter(
+            Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+        )
     memories = (
-        Memory.objects.live()
-        .filter(tenant=tenant, scope_id__in=list(chain_ids))
+        rows.filter(tenant=tenant, scope_id__in=list(chain_ids))
         .select_related("scope__parent")  # a project memory is shown at its owner node
         .defer(*_HEAVY_FIELDS)
     )
@@ -38,7 +53,7 @@ def memories_visible(
 def memory_get_visible(*, tenant: Tenant, chain_ids: Sequence[int], memory_id: int) -> Memory | None:
     """The live memory ``memory_id`` if the chain makes it visible, else None (unknown, another tenant's, another
     scope's or superseded: the caller cannot tell which)."""
-    return memories_visible(tenant=tenant, chain_ids=chain_ids).filter(pk=memory_id).first()
+    return memories_visible(tenant=tenant, chain_ids=chain_ids, valid_now=False).filter(pk=memory_id).first()
 
 
 def memory_ids_index_stale(*, state_field: str, older_than: timedelta | None = None) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
@@ -12,6 +13,7 @@ from django.db import transaction
 from memories.models import Member, Memory, MemoryKind, Scope, Tenant
 from memories.selectors import project_name_clean, project_nodes, scope_chain_for_scope, scope_subtree
 from memories.services.memory import Author, memories_check_may_delete, memories_delete, memory_create_batch
+from memories.services.memory.time import parse_moment
 from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import ValidationFailed
 from orgmemory.text import text_problem
@@ -72,6 +74,13 @@ def session_ingest(
         metadata: dict[str, Any] = {"author": str(event.get("author") or "")[:200]}
         if event.get("timestamp") is not None:
             metadata["timestamp"] = event["timestamp"]
+        # the event's time is the "now" its relative dates ("yesterday") refer to
+        try:
+            reference = event_moment(event.get("timestamp"))
+        except ValidationFailed as exc:
+            raise ValidationFailed(
+                f"events[{index}]: {exc.message}", code="invalid", details={"index": index, "timestamp": [exc.message]}
+            )
         items.append(
             {
                 "content": text,
@@ -81,6 +90,7 @@ def session_ingest(
                 "source_session": session_id,
                 "source_event_id": event_id.strip(),
                 "project": project,
+                "reference_time": reference,
             }
         )
         numbers.append(index)
@@ -94,6 +104,22 @@ def session_ingest(
             result.skipped += 1
         result.memory_ids.append(outcome.memory.pk)
     return result
+
+
+def event_moment(value: Any) -> datetime | None:
+    """A session event's ``timestamp`` — seconds since the epoch (ADK's form) or ISO 8601 — as an aware datetime;
+    ValidationFailed when it is neither or out of range."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            moment = datetime.fromtimestamp(float(value), tz=UTC)
+        except (ValueError, OverflowError, OSError):
+            moment = None
+        if moment is None or not 1900 <= moment.year <= 2199:
+            raise ValidationFailed("timestamp is out of range", code="invalid", details={"timestamp": [repr(value)]})
+        return moment
+    return parse_moment(value, field_name="timestamp")
 
 
 @retried_on_deadlock

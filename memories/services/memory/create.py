@@ -32,6 +32,7 @@ from memories.models import PROJECT_LEVEL, Member, Memory, MemoryKind, Scope, Te
 from memories.selectors.tenancy import project_name_clean, scope_chain_for_scope
 from memories.services.indexing import indexed_texts, memories_index_queue, search_vector_sql
 from memories.services.memory.scope import _expiry, memory_scope_resolve, project_node_save
+from memories.services.memory.time import clean_time, content_event_dates
 from memories.services.memory.types import Author, WriteResult
 from memories.services.memory.validation import _check_size, content_hash
 from memories.services.memory.write import (
@@ -95,6 +96,7 @@ class _Item:
     sources: dict[str, str]
     expires_at: datetime | None
     created_at: datetime | None
+    times: dict[str, datetime | None]
     target: Scope
     policy: dict[str, Any]
     digest: str
@@ -188,6 +190,9 @@ def memory_create(
     external_id: str = "",
     expires_at: datetime | None = None,
     project: str | None = None,
+    valid_from: Any = None,
+    valid_until: Any = None,
+    reference_time: Any = None,
 ) -> WriteResult:
     """Validate and store one memory, deduplicating at its scope (with ``project``: in that project under the
     scope, created by its first memory; dedup then stays inside the project). :func:`memories_write` of one item.
@@ -213,6 +218,9 @@ def memory_create(
         "external_id": external_id,
         "expires_at": expires_at,
         "project": project,
+        "valid_from": valid_from,
+        "valid_until": valid_until,
+        "reference_time": reference_time,
     }
     (result,) = memories_write(tenant=tenant, author=author, items=[item], label=None)
     return result
@@ -310,6 +318,7 @@ def _prepare(index: int, raw: dict[str, Any], *, author: Author, scopes: _Scopes
         source_event_id=raw.get("source_event_id", ""),
         external_id=raw.get("external_id", ""),
     )
+    times = clean_time(raw)
     target, policy = scopes.resolve(item_author, raw.get("scope"), raw.get("project"))
     _check_size(content, policy)
     return _Item(
@@ -322,6 +331,7 @@ def _prepare(index: int, raw: dict[str, Any], *, author: Author, scopes: _Scopes
         sources=sources,
         expires_at=raw.get("expires_at"),
         created_at=raw.get("created_at"),
+        times=times,
         target=target,
         policy=policy,
         digest=content_hash(content),
@@ -416,6 +426,13 @@ def _decide_and_store(
             dedup_bands=item.bands,
             expires_at=item.expires_at
             or _expiry(policy=item.policy, kind=item.kind, level=item.target.home.level, now=now),
+            valid_from=item.times["valid_from"],
+            valid_until=item.times["valid_until"],
+            reference_time=item.times["reference_time"],
+        )
+        # relative dates ("yesterday") refer to the reference time: the session event's, the write's, else creation
+        memory.event_dates, memory.event_span = content_event_dates(
+            item.content, item.times["reference_time"] or item.created_at or now
         )
         try:
             # the fields only: the database enforces the constraints, and the FKs were resolved above
