@@ -278,6 +278,11 @@ class TestList:
             "session_id": "",
             "event_id": "",
             "index_state": "pending",
+            "valid_from": None,
+            "valid_until": None,
+            "reference_time": None,
+            "event_dates": [],
+            "superseded_at": None,
             "created_at": memory.created_at.isoformat().replace("+00:00", "Z"),
             "updated_at": item["updated_at"],
         }
