@@ -54,6 +54,9 @@ RECORD_FIELDS = (
     "event_id",
     "created_at",
     "expires_at",
+    "valid_from",
+    "valid_until",
+    "reference_time",
 )
 #: the largest note read (as large as an import line); a larger one is refused before it is opened
 NOTE_MAX_BYTES = 4 * 1024 * 1024

@@ -25,4 +25,8 @@ def memory_as_record(memory: Memory) -> dict:
         "event_id": memory.source_event_id or None,
         "created_at": memory.created_at.isoformat(),
         "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
+        "valid_from": memory.valid_from.isoformat() if memory.valid_from else None,
+        "valid_until": memory.valid_until.isoformat() if memory.valid_until else None,
+        # the "now" of its relative dates: an import re-tags the content against it, as the first write did
+        "reference_time": memory.reference_time.isoformat() if memory.reference_time else None,
     }

@@ -27,6 +27,7 @@ from memories.models import Member, Memory, MemoryKind, Tenant
 from memories.obsidian import vault_lines
 from memories.selectors import tenant_get
 from memories.services.memory import Author, WriteResult, memory_create_batch
+from memories.services.memory.time import TIME_FIELDS, clean_time
 from orgmemory.api.parsers import MAX_DEPTH, check_json_strings
 from orgmemory.api.serializers import SCOPE_TAG_MAX
 from orgmemory.errors import DomainError
@@ -42,7 +43,10 @@ _TEXT_FIELDS = {
     "session_id": "source_session",
     "event_id": "source_event_id",
 }
-_FIELDS = {"user_id", "scope", "project", "content", "kind", "metadata", "created_at", "expires_at", *_TEXT_FIELDS}
+_FIELDS = {
+    "user_id", "scope", "project", "content", "kind", "metadata", "created_at", "expires_at", *TIME_FIELDS,
+    *_TEXT_FIELDS,
+}  # fmt: skip
 
 
 class LineError(ValueError):
@@ -254,6 +258,10 @@ def parse_line(raw: bytes) -> dict[str, Any]:
     for name in ("created_at", "expires_at"):
         if name in data:
             data[name] = _when(data[name], name)
+    try:  # validity and reference time: ISO 8601 dates or date-times, valid_until after valid_from
+        data.update({name: value for name, value in clean_time(data).items() if name in data})
+    except DomainError as exc:
+        raise LineError(exc.message) from None
     return data
 
 
@@ -298,6 +306,7 @@ def _item(record: Record) -> dict[str, Any]:
         "external_id": data.get("external_id", ""),
         "expires_at": data.get("expires_at"),
         "created_at": data.get("created_at"),
+        **{name: data.get(name) for name in TIME_FIELDS},
     }
 
 
