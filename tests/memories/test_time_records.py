@@ -52,3 +52,28 @@ def test_import_restores_validity_and_retags_against_the_reference_time(acme, tm
     assert stored.valid_from.isoformat() == "2025-05-01T00:00:00+00:00"
     assert stored.event_dates == ["2025-05-09"]  # the Friday before 14 May 2025
     assert not Memory.objects.filter(tenant=acme, external_id__in=["t2", "t3"]).exists()
+
+
+ADD = "/admin/memories/memory/add/"
+
+
+def split(name: str, day: str) -> dict[str, str]:
+    """The admin's split date-time widget's two inputs."""
+    return {f"{name}_0": day, f"{name}_1": "00:00:00"}
+
+
+def test_the_admin_add_form_sets_validity_and_refuses_a_window_that_closes_before_it_opens(superuser_client, acme):
+    from memories.models import Scope
+
+    platform = Scope.objects.get(tenant=acme, level="team", key="platform")
+    form = {"tenant": acme.pk, "scope": platform.pk, "kind": "fact", "metadata": "{}"}
+    refused = superuser_client.post(
+        ADD, {**form, "content": "Freeze.", **split("valid_from", "2025-06-01"), **split("valid_until", "2025-05-01")}
+    )
+    assert refused.status_code == 200  # the form again, with the error
+    assert not Memory.objects.filter(tenant=acme).exists()
+
+    stored = superuser_client.post(ADD, {**form, "content": "Freeze from June.", **split("valid_from", "2025-06-01")})
+    assert stored.status_code == 302
+    memory = Memory.objects.get(tenant=acme)
+    assert memory.valid_from.isoformat() == "2025-06-01T00:00:00+00:00" and memory.valid_until is None

@@ -122,6 +122,10 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
                     "created_at",
                     "updated_at",
                     "expires_at",
+                    "valid_from",
+                    "valid_until",
+                    "reference_time",
+                    "event_dates",
                 ]
             },
         ),

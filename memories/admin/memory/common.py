@@ -28,7 +28,9 @@ LIST_FIELDS = [
     "superseded_by",
 ]
 EDITABLE_FIELDS = ["kind", "title", "content", "metadata"]
-ADD_FIELDS = ["tenant", "scope", *EDITABLE_FIELDS]
+# when it is true and the "now" of its relative dates: set when it is written
+TIME_FIELDS = ["valid_from", "valid_until", "reference_time"]
+ADD_FIELDS = ["tenant", "scope", *EDITABLE_FIELDS, *TIME_FIELDS]
 
 
 def _with_summary(queryset):

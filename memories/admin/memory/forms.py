@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django import forms
 
-from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, INDENT
+from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, INDENT, TIME_FIELDS
 from memories.models import Memory, Scope, Tenant
 from orgmemory.errors import DomainError
 
@@ -52,6 +52,7 @@ class MemoryAdminForm(forms.ModelForm):
                 "title": data.get("title") or "",
                 "content": data["content"],
                 "metadata": {} if metadata is None else metadata,
+                **{name: data.get(name) for name in TIME_FIELDS},
             }
         changes = {name: data[name] for name in EDITABLE_FIELDS if name in self.changed_data}
         if "metadata" in changes and changes["metadata"] is None:
