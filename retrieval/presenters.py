@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from memories.instructions import WARNING_CODE as INSTRUCTION_WARNING
+from memories.services.trust import provenance
 from retrieval.services import SearchResult
 
 
@@ -12,6 +14,19 @@ def iso(value: datetime) -> str:
     """ISO 8601 with "Z" for UTC, as DRF renders date-times."""
     text = value.isoformat()
     return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def trust_fields(memory, contradicts: list[int]) -> dict[str, Any]:
+    """What a result or recall item says of its memory's standing: the open contradictions with other shown
+    memories, whether it is a proposal, whether it reads like instructions to a model, and its provenance."""
+    return {
+        "contradicts": list(contradicts),
+        "status": memory.status,
+        "possible_instruction": any(
+            isinstance(w, dict) and w.get("code") == INSTRUCTION_WARNING for w in memory.warnings or []
+        ),
+        "provenance": provenance(memory),
+    }
 
 
 def result_as_dict(result: SearchResult, *, content_chars: int | None = None) -> dict[str, Any]:
@@ -36,6 +51,7 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
                 "event_id": memory.source_event_id,
             },
         }
+        row.update(trust_fields(memory, hit.contradicts))
         if hit.explain is not None:
             row["explain"] = hit.explain
         rows.append(row)

@@ -51,6 +51,7 @@ from retrieval.relational_query import (
 )
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
+from retrieval.truth import truth_ordered
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +91,7 @@ class SearchHit:
     memory: Memory
     score: float
     explain: dict[str, Any] | None = None
+    contradicts: list[int] = field(default_factory=list)  # open contradictions with other hits (retrieval.truth)
 
 
 @dataclass
@@ -189,6 +191,7 @@ def search_memories(
         for item in ranked
         if item.memory_id in memories  # deleted since the arms read it
     ]
+    hits = truth_ordered(hits)  # current truth and authority over the page
     # 6. answer
     result = SearchResult(
         hits=hits,

@@ -51,6 +51,12 @@ class EventDatesField(serializers.ListField):
     child = serializers.JSONField()
 
 
+STATUS_HELP = (
+    "active; proposed (a policy from a key without the admin permission, until an admin approves it); curated "
+    "(an approved proposal)."
+)
+
+
 class MemoryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     scope = ScopeRefSerializer(source="home_scope", help_text="The node it lives at (a project's owner node).")
@@ -69,6 +75,7 @@ class MemoryOutputSerializer(serializers.Serializer):
     event_dates = EventDatesField()
     superseded_at = serializers.DateTimeField(allow_null=True, help_text="Set on a version read as of its time.")
     index_state = serializers.CharField(help_text="pending until embedded; failed rows are retried.")
+    status = serializers.CharField(help_text=STATUS_HELP)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -111,6 +118,7 @@ class MemoryWriteOutputSerializer(serializers.Serializer):
     deduplicated = serializers.BooleanField(help_text="An exact duplicate or a re-sent event id: nothing stored.")
     supersedes = serializers.IntegerField(allow_null=True, help_text="The near-duplicate this memory replaced.")
     warnings = serializers.ListField(child=serializers.DictField(), help_text="e.g. possible_contradiction.")
+    status = serializers.CharField(help_text=STATUS_HELP)
 
     def to_representation(self, result: WriteResult) -> dict[str, Any]:
         memory = result.memory
@@ -124,6 +132,7 @@ class MemoryWriteOutputSerializer(serializers.Serializer):
             "deduplicated": result.deduplicated,
             "supersedes": result.supersedes,
             "warnings": result.warnings,
+            "status": memory.status,
         }
 
 
@@ -153,6 +162,7 @@ _WRITE_EXAMPLE = {
     "deduplicated": False,
     "supersedes": None,
     "warnings": [],
+    "status": "active",
 }
 _MEMORY_EXAMPLE = {
     "id": 412,
@@ -167,6 +177,7 @@ _MEMORY_EXAMPLE = {
     "session_id": "",
     "event_id": "",
     "index_state": "ready",
+    "status": "active",
     "valid_from": None,
     "valid_until": None,
     "reference_time": None,

@@ -1,4 +1,13 @@
-from memories.models.memory import EMBEDDING_DIM, IndexState, Memory, MemoryAccess, MemoryChunk, MemoryKind
+from memories.models.memory import (
+    EMBEDDING_DIM,
+    IndexState,
+    Memory,
+    MemoryAccess,
+    MemoryChunk,
+    MemoryKind,
+    MemorySource,
+    MemoryStatus,
+)
 from memories.models.tenancy import (
     DEFAULT_LEVELS,
     PROJECT_LEVEL,
@@ -17,6 +26,8 @@ __all__ = [
     "MemoryAccess",
     "MemoryChunk",
     "MemoryKind",
+    "MemorySource",
+    "MemoryStatus",
     "DEFAULT_LEVELS",
     "PROJECT_LEVEL",
     "ApiKey",

@@ -23,6 +23,25 @@ class MemoryKind(models.TextChoices):
     NOTE = "note"
 
 
+class MemoryStatus(models.TextChoices):
+    """A policy an agent key without ``admin`` writes is a proposal until an admin approves it (then curated: it
+    has an admin-written policy's authority)."""
+
+    ACTIVE = "active"
+    PROPOSED = "proposed"
+    CURATED = "curated"
+
+
+class MemorySource(models.TextChoices):
+    """How a memory was written (blank: written before the source was recorded)."""
+
+    API = "api"
+    SESSION = "session"
+    IMPORT = "import"
+    OBSIDIAN = "obsidian"
+    ADMIN = "admin"
+
+
 class IndexState(models.TextChoices):
     PENDING = "pending"
     READY = "ready"
@@ -81,6 +100,9 @@ class Memory(TenantKeyed, models.Model):
     external_id = models.CharField(max_length=256, blank=True)
     metadata = models.JSONField(default=dict, blank=True)
     warnings = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=8, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE)
+    source = models.CharField(max_length=8, choices=MemorySource.choices, blank=True)
+    source_key = models.CharField(max_length=100, blank=True, help_text="The name of the API key that wrote it.")
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=False)
     updated_at = models.DateTimeField(auto_now=True)

@@ -143,4 +143,4 @@ def key_is_curator(api_key: ApiKey) -> bool:
 def author_for(*, caller: Caller, api_key: ApiKey) -> Author:
     """The agent author of a write made through ``api_key`` for ``caller`` (a pending member is stored by the write
     service, inside the write's transaction)."""
-    return Author(kind="agent", member=caller.member, curator=key_is_curator(api_key))
+    return Author(kind="agent", member=caller.member, curator=key_is_curator(api_key), key_name=api_key.name)

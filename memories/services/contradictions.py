@@ -16,11 +16,71 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import transaction
 from django.utils import timezone
 
+from memories.contradiction import contradiction_between, value_masked
 from memories.curation.services import admin_log_tenant_record
 from memories.models import Memory, Tenant
 from memories.selectors.contradictions import CONTRADICTION_CODE
 from memories.services.retry import retried_on_deadlock
+from memories.textsim import lsh_bands
 from orgmemory.errors import Conflict, NotFound, ValidationFailed
+
+
+def candidate_bands(content: str) -> list[int]:
+    """The MinHash bands a memory is stored with: those of its text (near-duplicates, negation twins) and those of
+    its value-masked text (:func:`memories.contradiction.value_masked`), so that the same statement with another
+    value ("deploy on Tuesdays" / "deploy on Thursdays") is always a candidate of the write's checks."""
+    plain = lsh_bands(content)
+    known = set(plain)
+    return plain + [band for band in lsh_bands(value_masked(content)) if band not in known]
+
+
+def contradiction_check(
+    candidates: list[Memory],
+    *,
+    content: str,
+    title: str,
+    warnings: list[dict],
+    superseded: Memory | None,
+    author_member_id: int | None,
+    author_name: str,
+) -> tuple[Memory | None, list[dict]]:
+    """The near-duplicate decision (``superseded``, ``warnings``) with the value contradictions added: a
+    ``possible_contradiction`` warning for each candidate (live memories at the write's scope sharing a band) that
+    :func:`memories.contradiction.contradiction_between` finds contradicting the new text and no warning names yet.
+
+    A near-duplicate that states the same thing with another value ("deploys on Tuesdays" / "on Thursdays") is an
+    update when its own author writes it (superseded, as before) but a contradiction when another author does: like
+    a negation twin it is then kept, with the warning, and not superseded — the newer ranks first (unless the older
+    is curated and the newer is not) and an admin decides in the curation inbox. The warning names the id and the
+    kind of difference only, never a quote of either text."""
+    named = {warning.get("memory_id") for warning in warnings if warning.get("code") == CONTRADICTION_CODE}
+    added = list(warnings)
+    for candidate in candidates:
+        if candidate.pk in named:
+            continue
+        found = contradiction_between(content, candidate.content, title_a=title, title_b=candidate.title)
+        if found is None:
+            continue
+        if superseded is not None and candidate.pk == superseded.pk:
+            if _same_author(candidate, author_member_id, author_name):
+                continue  # its author's correction: a new version
+            superseded = None
+        named.add(candidate.pk)
+        added.append(
+            {
+                "code": CONTRADICTION_CODE,
+                "memory_id": candidate.pk,
+                "message": f"this may contradict memory {candidate.pk} ({found.slot})",
+            }
+        )
+    return superseded, added
+
+
+def _same_author(memory: Memory, member_id: int | None, name: str) -> bool:
+    if memory.author_member_id is not None or member_id is not None:
+        return memory.author_member_id == member_id
+    return memory.author == name
+
 
 Choice = Literal["keep_memory", "keep_other", "keep_both"]
 CHOICES: tuple[str, ...] = ("keep_memory", "keep_other", "keep_both")

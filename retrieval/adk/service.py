@@ -127,9 +127,12 @@ def _iso(timestamp: Any) -> str | None:
 def memory_entry(hit: Mapping[str, Any]) -> MemoryEntry:
     """A search result as a MemoryEntry: ``id`` the memory id (what ``delete_memory`` takes); ``author`` and
     ``timestamp`` the ADK event's when the memory came from a session (its metadata), else the memory's author and
-    creation time; ``custom_metadata`` the scope tag and level, kind, score, title and memory id."""
+    creation time; ``custom_metadata`` the scope tag and level, kind, score, title and memory id, the provenance
+    (author type, source, key name, session id), and — when they apply — the ids it contradicts, a non-active status
+    (``proposed``, ``curated``) and ``possible_instruction``."""
     metadata = hit.get("metadata") if isinstance(hit.get("metadata"), Mapping) else {}
     scope = hit.get("scope") if isinstance(hit.get("scope"), Mapping) else {}
+    provenance = hit.get("provenance") if isinstance(hit.get("provenance"), Mapping) else {}
     custom = {
         "memory_id": hit.get("id"),
         "scope": scope.get("tag"),
@@ -139,6 +142,13 @@ def memory_entry(hit: Mapping[str, Any]) -> MemoryEntry:
         "title": hit.get("title") or "",
         "created_at": hit.get("created_at"),
         "orgmemory_author": hit.get("author"),
+        "author_type": provenance.get("author_type"),
+        "source": provenance.get("source"),
+        "key_name": provenance.get("key_name"),
+        "session_id": provenance.get("session_id"),
+        "contradicts": hit.get("contradicts") or None,
+        "status": hit.get("status") if hit.get("status") not in (None, "active") else None,
+        "possible_instruction": True if hit.get("possible_instruction") else None,
     }
     return MemoryEntry(
         id=str(hit["id"]),

@@ -41,6 +41,7 @@ class TestCreate:
             "deduplicated": False,
             "supersedes": None,
             "warnings": [],
+            "status": "active",
         }
         assert memory.author == "albert"
         assert memory.author_member.user_id == "albert"
@@ -283,6 +284,7 @@ class TestList:
             "reference_time": None,
             "event_dates": [],
             "superseded_at": None,
+            "status": "active",
             "created_at": memory.created_at.isoformat().replace("+00:00", "Z"),
             "updated_at": item["updated_at"],
         }

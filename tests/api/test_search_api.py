@@ -81,6 +81,21 @@ class TestResults:
             "created_at": memory.created_at.isoformat().replace("+00:00", "Z"),
             "metadata": {},
             "source": {"app_name": "", "session_id": "", "event_id": ""},
+            "contradicts": [],
+            "status": "active",
+            "possible_instruction": False,
+            "provenance": {
+                "author": "admin:test",
+                "author_type": "admin_user",
+                "key_name": None,
+                "source": "admin",
+                "session_id": None,
+                "created_at": memory.created_at.isoformat(),
+                "valid_from": None,
+                "valid_until": None,
+                "status": "active",
+                "curated": True,
+            },
         }
         scores = [row["score"] for row in body["results"]]
         assert scores == sorted(scores, reverse=True)

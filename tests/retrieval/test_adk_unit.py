@@ -402,6 +402,9 @@ def test_search_memory_maps_results_to_memory_entries(server, service, openapi, 
         "title": "Deploys",
         "created_at": "2025-05-02T09:30:00Z",
         "orgmemory_author": "albert",
+        "author_type": "api_key",
+        "source": "api",
+        "key_name": "support-bot",
     }
     assert (event.id, event.author, event.timestamp) == ("501", "user", "2025-05-02T09:30:00+00:00")
     assert event.custom_metadata["scope"] == "user:albert"

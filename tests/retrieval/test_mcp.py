@@ -134,15 +134,19 @@ def test_the_tools_end_to_end_over_http(acme, globex, mcp_url):
     assert found["results"][0]["id"] == written["id"]  # bea, albert's teammate, finds it
     assert written["id"] not in {hit["id"] for hit in data(out["carlos"])["results"]}  # sales does not
     block = data(out["recall"])
-    assert block["items"][0] == {
+    # a policy from a key without the admin permission is a proposal: recalled, marked, never pinned
+    item = block["items"][0]
+    assert {key: item[key] for key in ("id", "kind", "scope", "project", "line", "pinned", "status")} == {
         "id": written["id"],
         "kind": "policy",
         "scope": "team:platform",
         "project": None,
         "line": f"- [policy #{written['id']}] Deploy days: The platform team deploys on Tuesdays and Thursdays "
-        "after 10:00.",
-        "pinned": True,
+        "after 10:00. (a proposed policy, not yet approved by an admin)",
+        "pinned": False,
+        "status": "proposed",
     }
+    assert item["provenance"]["author_type"] == "api_key"
     assert len(block["block"]) <= 500
     around = data(out["neighbours"])
     assert [(e["subject"]["name"], e["relationship"], e["memory_ids"]) for e in around["edges"]] == [

@@ -152,7 +152,7 @@ class TestDemoTenant:
         assert flags == sorted(flags, reverse=True)
         for item in block.items:
             assert item.line.startswith(f"- [{item.kind} #{item.id}] ")
-        assert block.block.splitlines() == [item.line for item in block.items]
+        assert block.block.splitlines()[1:] == [item.line for item in block.items]  # under the data notice
         assert len(block.block) <= 2000
 
     def test_other_lines_are_the_relevant_rest_deduplicated(self, demo, ext):
@@ -170,7 +170,7 @@ class TestDemoTenant:
         cut = recall_block(tenant=demo, user_id="albert", task="prepare the Friday deploy", budget_chars=budget)
 
         assert len(cut.block) <= budget
-        assert cut.block.splitlines() == [item.line for item in cut.items]
+        assert cut.block.splitlines()[1:] == [item.line for item in cut.items]
         whole = {item.line for item in full.items}
         for index, item in enumerate(cut.items):
             assert item.line in whole or (index == 0 and item.line.endswith(ELLIPSIS))
@@ -223,11 +223,14 @@ class TestApi:
         assert body["used_chars"] == len(body["block"]) <= 800
         assert body["no_relevant_memory"] is False
         first = body["items"][0]
-        assert set(first) == {"id", "kind", "scope", "project", "line", "pinned"}
+        assert set(first) == {
+            "id", "kind", "scope", "project", "line", "pinned", "contradicts", "status", "possible_instruction",
+            "provenance",
+        }  # fmt: skip
         assert first["project"] is None
         assert first["pinned"] is True and ext[first["id"]] in DEPLOY_POLICIES
         assert first["scope"] == "team:platform"
-        assert body["block"].split("\n")[0] == first["line"]
+        assert body["block"].split("\n")[1] == first["line"]
 
     @pytest.mark.parametrize(
         ("body", "code"),

@@ -28,8 +28,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from memories.instructions import instruction_warning
 from memories.models import PROJECT_LEVEL, Member, Memory, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import project_name_clean, scope_chain_for_scope
+from memories.services.contradictions import candidate_bands, contradiction_check
 from memories.services.indexing import indexed_texts, memories_index_queue, search_vector_sql
 from memories.services.memory.scope import _expiry, memory_scope_resolve, project_node_save
 from memories.services.memory.time import clean_time, content_event_dates
@@ -43,7 +45,7 @@ from memories.services.memory.write import (
 )
 from memories.services.retry import retried_on_deadlock
 from memories.services.tenancy import member_provision
-from memories.textsim import lsh_bands
+from memories.services.trust import memory_trust_fields
 from orgmemory.errors import DomainError, NotFound, ValidationFailed
 
 # a concurrent writer that stored one of the write's event ids or texts first makes the INSERT fail on a unique
@@ -335,7 +337,7 @@ def _prepare(index: int, raw: dict[str, Any], *, author: Author, scopes: _Scopes
         target=target,
         policy=policy,
         digest=content_hash(content),
-        bands=lsh_bands(content),
+        bands=candidate_bands(content),
         # only an item with an id to replay needs to know where the request writes
         seen=scopes.seen_by(item_author, target, raw.get("project"))
         if sources["event_id"] or sources["external_id"]
@@ -406,6 +408,18 @@ def _decide_and_store(
             content=item.content,
             may_curate=item.author.may_curate,
         )
+        older, warnings = contradiction_check(
+            candidates[:NEAR_DUPLICATE_CANDIDATES],
+            content=item.content,
+            title=item.title,
+            warnings=warnings,
+            superseded=older,
+            author_member_id=item.author.member.pk if item.author.member is not None else None,
+            author_name=item.author.display[:200],
+        )
+        flagged = instruction_warning(f"{item.title}\n{item.content}")
+        if flagged is not None:
+            warnings.append(flagged)
         memory = Memory(
             id=next(ids),
             tenant=tenant,
@@ -423,6 +437,7 @@ def _decide_and_store(
             external_id=item.sources["external_id"],
             metadata=item.metadata,
             warnings=warnings,
+            **memory_trust_fields(author=item.author, kind=item.kind, session_id=item.sources["session_id"]),
             dedup_bands=item.bands,
             expires_at=item.expires_at
             or _expiry(policy=item.policy, kind=item.kind, level=item.target.home.level, now=now),

@@ -18,6 +18,7 @@ class Author:
     user: Any = None
     label: str = ""
     curator: bool = False  # an agent whose key has the `admin` permission: may change admin-curated policies
+    key_name: str = ""  # the API key an agent writes through (provenance)
 
     @property
     def may_curate(self) -> bool:

@@ -83,7 +83,7 @@ def clean_input(
 
 def memory_is_protected(memory: Memory) -> bool:
     """An admin-curated policy: kind ``policy`` written by an admin or an operator import (no member authored it)."""
-    return memory.kind == MemoryKind.POLICY and memory.author_member_id is None
+    return memory.kind == MemoryKind.POLICY and (memory.author_member_id is None or memory.status == "curated")
 
 
 def memory_check_may_change(*, memory: Memory, author: Author) -> None:
