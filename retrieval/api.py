@@ -11,6 +11,7 @@ from memories.api.base import ApiView
 from memories.api.serializers import project_field
 from memories.curation.services import search_gap_record
 from memories.models import MemoryKind
+from memories.services.memory.time import parse_moment
 from orgmemory.api.serializers import ScopeField, ScopeRefSerializer, error_responses
 from orgmemory.db_routing import read_routed
 from retrieval.llm import llm_from_settings
@@ -55,6 +56,15 @@ class SearchInputSerializer(serializers.Serializer):
         max_length=128, required=False, allow_blank=True, help_text="The calling app (provenance; not a filter)."
     )
     synthesize = serializers.BooleanField(default=False, help_text="Add a cited `answer`.")
+    as_of = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        help_text=(
+            "ISO 8601 date or datetime (default now): search the memories as they stood then — valid then, "
+            "recorded by then, not yet superseded then (a superseded version answers as of its time)."
+        ),
+    )
     autocut = serializers.BooleanField(
         default=DEFAULT_AUTOCUT, help_text="Cut the list at the largest score gap (never returns nothing)."
     )
@@ -92,6 +102,11 @@ class SearchHitSerializer(serializers.Serializer):
     score = serializers.FloatField()
     author = serializers.CharField()
     created_at = serializers.DateTimeField()
+    event_dates = serializers.ListField(
+        child=serializers.JSONField(), help_text="Dates its content mentions: ISO days or {start, end} ranges."
+    )
+    valid_from = serializers.DateTimeField(allow_null=True)
+    valid_until = serializers.DateTimeField(allow_null=True)
     metadata = serializers.DictField(help_text="The memory's metadata as written (e.g. an ADK event's author).")
     source = serializers.DictField(
         help_text="Where it came from: app_name, session_id, event_id (empty strings when not from a session)."
@@ -117,6 +132,7 @@ class AnswerSerializer(serializers.Serializer):
     text = serializers.CharField()
     citations = CitationSerializer(many=True)
     used_llm = serializers.BooleanField(help_text="False: the deterministic answer (no LLM, or it failed).")
+    kind = serializers.CharField(required=False, help_text="`date`: a when question answered with a cited date.")
 
 
 class GapsSerializer(serializers.Serializer):
@@ -190,6 +206,9 @@ class SearchApi(ApiView):
                                     "score": 0.912,
                                     "author": "albert",
                                     "created_at": "2025-05-02T09:30:00Z",
+                                    "event_dates": [],
+                                    "valid_from": None,
+                                    "valid_until": None,
                                     "metadata": {},
                                     "source": {"app_name": "", "session_id": "", "event_id": ""},
                                     **_trust_example("albert", "api", None, "2025-05-02T09:30:00Z"),
@@ -219,6 +238,9 @@ class SearchApi(ApiView):
                                     "score": 0.874,
                                     "author": "albert",
                                     "created_at": "2025-05-02T09:30:05Z",
+                                    "event_dates": [],
+                                    "valid_from": None,
+                                    "valid_until": None,
                                     "metadata": {"author": "user", "timestamp": 1746178200.0},
                                     "source": {"app_name": "support", "session_id": "s-1", "event_id": "e1"},
                                     **_trust_example("albert", "session", "s-1", "2025-05-02T09:30:05Z"),
@@ -254,6 +276,7 @@ class SearchApi(ApiView):
             kinds=tuple(data["kinds"]),
             scopes=tuple(data["scopes"]),
             project=data.get("project") or None,
+            as_of=parse_moment(data.get("as_of"), field_name="as_of"),
         )
         result = search_memories(
             tenant=self.tenant,
@@ -283,6 +306,9 @@ class RecallInputSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=MemoryKind.choices), required=False, default=list, max_length=10
     )
     project = project_field()
+    as_of = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, help_text="ISO 8601: recall the memories as they stood then."
+    )
 
     def validate(self, attrs: dict) -> dict:
         recall_budget(budget_chars=attrs.get("budget_chars"), budget_tokens=attrs.get("budget_tokens"))
@@ -381,6 +407,7 @@ class RecallApi(ApiView):
             budget_tokens=data.get("budget_tokens"),
             kinds=tuple(data["kinds"]),
             project=data.get("project") or None,
+            as_of=parse_moment(data.get("as_of"), field_name="as_of"),
         )
         if block.no_relevant_memory:  # a knowledge gap for the tenant dashboard
             search_gap_record(tenant=self.tenant, user_id=data["user_id"], query=data["task"])

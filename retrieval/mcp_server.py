@@ -48,6 +48,7 @@ from memories.services.callers import (
 )
 from memories.services.deletion import memory_delete_by_member
 from memories.services.memory import memory_create
+from memories.services.memory.time import parse_moment
 from orgmemory.api.exceptions import error_body
 from orgmemory.errors import DomainError, NotFound, PermissionDenied
 from retrieval.api import RecallInputSerializer, SearchInputSerializer
@@ -130,6 +131,7 @@ def _search(*, key: ApiKey, caller: Caller, **arguments: Any) -> dict:
         kinds=tuple(data["kinds"]),
         scopes=tuple(data["scopes"]),
         project=data.get("project") or None,
+        as_of=parse_moment(data.get("as_of"), field_name="as_of"),
     )
     result = search_memories(tenant=key.tenant, user_id=caller.member.user_id, query=data["query"], options=options)
     return results_with_entities(tenant=key.tenant, data=result_as_dict(result))
@@ -147,6 +149,9 @@ def _remember(*, key: ApiKey, caller: Caller, **arguments: Any) -> dict:
         project=data.get("project") or None,
         metadata=data.get("metadata") or {},
         source_app=data.get("app_name", ""),
+        valid_from=data.get("valid_from"),
+        valid_until=data.get("valid_until"),
+        reference_time=data.get("reference_time"),
     )
     return dict(MemoryWriteOutputSerializer(result).data)
 
@@ -161,6 +166,7 @@ def _recall(*, key: ApiKey, caller: Caller, **arguments: Any) -> dict:
         budget_tokens=data.get("budget_tokens"),
         kinds=tuple(data["kinds"]),
         project=data.get("project") or None,
+        as_of=parse_moment(data.get("as_of"), field_name="as_of"),
     )
     return block.as_dict()
 
@@ -234,7 +240,8 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         "mentions: ids for `neighbours`), and no_relevant_memory when nothing is relevant. Arguments: user_id - "
         "the member the agent acts for (e.g. albert); query - the question in plain words; top_k - how many "
         "results, 1-50 (default 10); kinds - only these kinds (fact, preference, policy, event, note); project - "
-        "also search this project's memories (e.g. alpha).",
+        "also search this project's memories (e.g. alpha); as_of - an ISO 8601 date or datetime: search the "
+        "memories as they stood then (default now).",
     )
     async def search(
         user_id: str,
@@ -243,8 +250,11 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         top_k: int = 10,
         kinds: list[str] | None = None,
         project: str | None = None,
+        as_of: str | None = None,
     ) -> dict[str, Any]:
-        return await run(ctx, "read", user_id, _search, query=query, top_k=top_k, kinds=kinds, project=project)
+        return await run(
+            ctx, "read", user_id, _search, query=query, top_k=top_k, kinds=kinds, project=project, as_of=as_of
+        )
 
     @server.tool(
         name="remember",
@@ -252,7 +262,9 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         "the member the agent acts for; content - the text to remember; title - a short title (optional); kind - "
         "fact (default), preference, policy, event or note; scope - a tag such as team:platform to share it "
         "(default: private to the user); project - keep it inside one project under that scope (e.g. alpha); "
-        "metadata - a JSON object stored with it.",
+        "metadata - a JSON object stored with it; valid_from / valid_until - ISO 8601 dates or datetimes between "
+        "which it is true (optional, valid_until after valid_from); reference_time - the ISO 8601 moment relative "
+        'dates in the content ("yesterday") refer to (default: now).',
     )
     async def remember(
         user_id: str,
@@ -263,12 +275,18 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         scope: str | None = None,
         project: str | None = None,
         metadata: dict[str, Any] | None = None,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        reference_time: str | None = None,
     ) -> dict[str, Any]:
         return await run(
             ctx,
             "write",
             user_id,
             _remember,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            reference_time=reference_time,
             content=content,
             title=title,
             kind=kind,
@@ -284,7 +302,8 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         "preferences, one cited line each (`- [policy #123] ...`). Empty when nothing relevant is known. "
         "Arguments: user_id - the member the agent acts for; task - what the agent is about to do, in plain words; "
         "budget_chars (200-20000) or budget_tokens (50-5000) - the block's size, give exactly one; kinds - only "
-        "these kinds; project - also recall this project's memories.",
+        "these kinds; project - also recall this project's memories; as_of - ISO 8601: recall the memories as "
+        "they stood then.",
     )
     async def recall(
         user_id: str,
@@ -294,12 +313,14 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         budget_tokens: int | None = None,
         kinds: list[str] | None = None,
         project: str | None = None,
+        as_of: str | None = None,
     ) -> dict[str, Any]:
         return await run(
             ctx,
             "read",
             user_id,
             _recall,
+            as_of=as_of,
             task=task,
             budget_chars=budget_chars,
             budget_tokens=budget_tokens,

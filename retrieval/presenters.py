@@ -44,6 +44,9 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
             "score": round(hit.score, 6),
             "author": memory.author,
             "created_at": iso(memory.created_at),
+            "event_dates": memory.event_dates or [],
+            "valid_from": iso(memory.valid_from) if memory.valid_from else None,
+            "valid_until": iso(memory.valid_until) if memory.valid_until else None,
             "metadata": memory.metadata,
             "source": {
                 "app_name": memory.source_app,
@@ -67,6 +70,8 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
             "citations": [{"index": index, "memory_id": memory_id} for index, memory_id in result.answer.citations],
             "used_llm": result.answer.used_llm,
         }
+        if result.answer.kind:
+            data["answer"]["kind"] = result.answer.kind
     if result.gaps is not None:
         data["gaps"] = {
             "stale_entities": list(result.gaps.stale_entities),

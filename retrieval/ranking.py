@@ -68,6 +68,9 @@ _BASE_COSINE_WEIGHT = 0.3  # of base at a vector factor of 1 (the rest is the no
 # rare words a memory holds is answered by them; one the keyword arm barely matches (a paraphrase) leans on the
 # vectors. Chosen with the tier strength above (docs/BENCHMARKS.md).
 KEYWORD_TRUST = 1.0
+# Rows dated inside the window a question's time expression names ("last week", "in May 2025"): a bounded boost,
+# never a filter, so a wrongly read window cannot hide the answer.
+DATE_WINDOW_BOOST = 1.3
 _SECONDS_PER_DAY = 86_400.0
 # A gap written as 0.2 is computed as 0.19999999999999996 from (1.0, 0.8); the tolerance makes the documented
 # threshold mean what it says without letting a 0.19 gap through.
@@ -118,6 +121,7 @@ class RankingConfig:
     autocut_min_gap: float = 0.2
     lead_arm: str | None = None
     keyword_trust: float = KEYWORD_TRUST
+    date_window_boost: float = DATE_WINDOW_BOOST
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "arm_weights", _frozen_mapping(self.arm_weights, "arm_weights"))
@@ -132,6 +136,8 @@ class RankingConfig:
             raise ValueError(f"lead_arm {self.lead_arm!r} is not an arm")
         if self.title_boost < 1.0:
             raise ValueError(f"title_boost must be >= 1, got {self.title_boost}")
+        if not 1.0 <= self.date_window_boost <= 2.0:
+            raise ValueError(f"date_window_boost must be within [1, 2], got {self.date_window_boost}")
         if not 0.0 <= self.keyword_trust <= 1.0:
             raise ValueError(f"keyword_trust must be within [0, 1], got {self.keyword_trust}")
         if self.autocut_min_gap < 0:
@@ -237,6 +243,7 @@ def rank(
     autocut_enabled: bool,
     config: RankingConfig | None = None,
     keyword_confidence: float = 0.0,
+    dated: frozenset[int] | set[int] = frozenset(),
 ) -> list[Ranked]:
     """Fuse the arms' ordered id lists into at most ``top_k`` ranked results (pipeline in the module docstring).
 
@@ -248,6 +255,8 @@ def rank(
     - ``keyword_confidence`` in [0, 1] (clamped; NaN counts as 0): the keyword arm's best BM25 score as a share of
       its ceiling; the vector arm's weight and the cosine share of ``base`` are scaled by
       ``1 - config.keyword_trust · keyword_confidence`` (``explain["vector_factor"]``).
+    - ``dated``: the ids of rows whose event dates (else reference time) fall inside the question's date window;
+      their ``post_tier`` is multiplied by ``config.date_window_boost`` (``explain["date_window"]``).
     - Inputs are not mutated; the result is deterministic (ties by memory id ascending).
     - Each result's ``explain`` holds ``ranks`` (per known arm, ``None`` if absent), ``rrf``, ``rrf_norm``,
       ``cosine`` (the value used in ``base``), ``base``, ``vector_factor``, ``tier``, ``post_tier``, ``floor``,
@@ -289,6 +298,7 @@ def rank(
         cosine_used = min(1.0, max(0.0, cosine)) if cosine is not None and math.isfinite(cosine) else 0.0
         base = (1.0 - cosine_weight) * rrf_norm + cosine_weight * cosine_used
         tier = float(config.tier_boost.get(candidate.level, 1.0))
+        date_window = config.date_window_boost if memory_id in dated else 1.0
         stage[memory_id] = {
             "rrf": rrf_value,
             "rrf_norm": rrf_norm,
@@ -296,7 +306,8 @@ def rank(
             "base": base,
             "vector_factor": vector_factor,
             "tier": tier,
-            "post_tier": base * tier,
+            "date_window": date_window,
+            "post_tier": base * tier * date_window,
         }
 
     # Computed once, before any boost, so boosts cannot move the gate.

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memories.instructions import DATA_NOTICE, quote_as_data
 from memories.instructions import WARNING_CODE as INSTRUCTION_WARNING
@@ -142,6 +143,7 @@ def recall_block(
     budget_tokens: int | None = None,
     kinds: Sequence[str] = (),
     project: str | None = None,
+    as_of: datetime | None = None,
 ) -> RecallBlock:
     """The recall block for ``user_id`` and ``task`` (see the module docstring). Raises ValidationFailed for a bad
     budget, task or kind, NotFound (``unknown_user``) for a user the tenant does not have; the caller checks that
@@ -152,7 +154,7 @@ def recall_block(
         tenant=tenant,
         user_id=user_id,
         query=task,
-        options=SearchOptions(top_k=RECALL_TOP_K, explain=True, kinds=tuple(kinds), project=project),
+        options=SearchOptions(top_k=RECALL_TOP_K, explain=True, kinds=tuple(kinds), project=project, as_of=as_of),
     )
     if result.no_relevant_memory:
         return RecallBlock(block="", items=[], budget_chars=budget, no_relevant_memory=True)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from graph.vocabulary import PERSON
@@ -64,11 +64,68 @@ FUZZY_MIN_SIMILARITY = 0.3
 _FUZZY_MIN_LENGTH = 4  # a shorter lexeme has too few trigrams to tell a typo from another word
 
 # the same conditions on a posting (retrieval.models.Posting: its scope, kind and expiry are copied from its memory,
-# and only live memories have postings)
-LIVE_POSTING = "p.kind = ANY(%(kinds)s) AND (p.expires_at IS NULL OR p.expires_at > now())"
+# and only live memories have postings; a posting's expires_at is the earlier of its memory's expiry and the end of
+# its validity, and its valid_from is copied too, so "valid now" is read from the index as well)
+LIVE_POSTING = """p.kind = ANY(%(kinds)s) AND (p.expires_at IS NULL OR p.expires_at > now())
+      AND (p.valid_from IS NULL OR p.valid_from <= now())"""
 
 LIVE_MEMORY = """m.tenant_id = %(tenant)s AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
-    AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)"""
+    AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)
+    AND (m.valid_from IS NULL OR m.valid_from <= now()) AND (m.valid_until IS NULL OR m.valid_until > now())"""
+
+# As of a moment T (``as_of``): the memory as it stood then — valid at T (open ends unbounded), recorded at or before
+# T, not yet superseded (or expired) at T. A search with ``as_of`` runs the same statements with these predicates in
+# place of the live ones (:func:`as_of_sql`); a superseded version has no postings, so the keyword arm also scores
+# the versions superseded after T from their stored vectors (``_HISTORY_CTE``: few rows, read through the
+# memories' full-text index).
+_AS_OF_MOMENT = """(m.superseded_by_id IS NULL OR m.superseded_at > %(as_of)s) AND m.created_at <= %(as_of)s
+    AND (m.expires_at IS NULL OR m.expires_at > %(as_of)s)
+    AND (m.valid_from IS NULL OR m.valid_from <= %(as_of)s) AND (m.valid_until IS NULL OR m.valid_until > %(as_of)s)"""
+AS_OF_MEMORY = f"""m.tenant_id = %(tenant)s AND m.scope_id = ANY(%(chain)s) AND m.kind = ANY(%(kinds)s)
+    AND {_AS_OF_MOMENT}"""
+AS_OF_POSTING = """p.kind = ANY(%(kinds)s) AND (p.expires_at IS NULL OR p.expires_at > %(as_of)s)
+      AND (p.valid_from IS NULL OR p.valid_from <= %(as_of)s)
+      AND (SELECT m.created_at <= %(as_of)s FROM memories_memory m WHERE m.id = p.memory_id)"""
+_HISTORY_CTE = f""",
+history AS (
+    SELECT m.id, sum(
+        t.idf * x.tf * ({BM25_K1} + 1) / (x.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * x.doc_length / co.avgdl))
+    ) AS score
+    FROM memories_memory m
+    CROSS JOIN LATERAL (
+        SELECT l.lexeme, least(greatest(coalesce(cardinality(l.positions), 0), 1), 255) AS tf,
+               length(m.search_vector) AS doc_length
+        FROM unnest(m.search_vector) AS l(lexeme, positions, weights)
+    ) x
+    JOIN terms t ON t.lexeme = x.lexeme
+    CROSS JOIN corpus co
+    WHERE m.superseded_by_id IS NOT NULL AND m.superseded_at > %(as_of)s AND {AS_OF_MEMORY}
+      AND m.search_vector @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM terms)
+    GROUP BY m.id
+    ORDER BY score DESC, m.id
+    LIMIT %(depth)s
+),
+keyword_as_of AS (
+    SELECT * FROM (SELECT id, score FROM bm25 UNION ALL SELECT id, score FROM history) k
+    ORDER BY score DESC, id LIMIT %(depth)s
+)"""
+
+
+def as_of_sql(sql: str) -> str:
+    """``sql`` (a search statement) with the live predicates replaced by their as-of forms (``%(as_of)s``)."""
+    sql = sql.replace(LIVE_POSTING, AS_OF_POSTING).replace(LIVE_MEMORY, AS_OF_MEMORY)
+    return sql.replace(_EDGE_LIVE, _EDGE_AS_OF)
+
+
+# A question's date window (memories.temporal.query_window) marks the candidates whose event dates fall inside it —
+# or, for a memory without event dates, whose reference time (else creation) does: a ranking boost, never a filter
+_IN_WINDOW = """(m.event_span && daterange(%(window_start)s::date, %(window_end)s::date, '[]')
+        AND EXISTS (SELECT 1 FROM jsonb_array_elements(m.event_dates) e
+                    WHERE daterange(coalesce(e ->> 'start', e #>> '{}')::date, coalesce(e ->> 'end', e #>> '{}')::date,
+                                    '[]') && daterange(%(window_start)s::date, %(window_end)s::date, '[]'))
+     OR (m.event_span IS NULL
+         AND coalesce(m.reference_time, m.created_at)::date BETWEEN %(window_start)s::date AND %(window_end)s::date))
+    AS in_window"""
 
 _KEYWORD_CTES = f"""
 q AS (
@@ -221,6 +278,7 @@ class ArmCandidates:
     vector: list[int] = field(default_factory=list)
     cosines: dict[int, float] = field(default_factory=dict)
     rows: dict[int, RankingRow] = field(default_factory=dict)  # every candidate of either arm
+    in_window: set[int] = field(default_factory=set)  # candidates dated inside the question's date window
 
 
 def _params(*, tenant: Tenant, chain_ids: Sequence[int], kinds: Sequence[str], depth: int, **extra) -> dict:
@@ -235,6 +293,8 @@ def arm_statement(
     depth: int,
     query: str | None,
     vector: Sequence[float] | None,
+    as_of: datetime | None = None,
+    window: tuple[date, date] | None = None,
 ) -> tuple[str, dict] | None:
     """The SQL and parameters of :func:`arm_candidates` (``None`` when both arms are left out); benchmarks
     EXPLAIN it."""
@@ -258,17 +318,36 @@ def arm_statement(
         )
     if not ctes:
         return None
+    if as_of is not None and query is not None:  # versions superseded after T have no postings: scored apart
+        ctes[0] += _HISTORY_CTE
+        selects[0] = _KEYWORD_SELECT.replace("FROM bm25", "FROM keyword_as_of")
     # MATERIALIZED: the arms run once whatever the join order. Without column statistics (a new database, a big
     # import before autovacuum's ANALYZE) the planner took the tenant's memories for one row, joined them on the
     # outside and re-ran the vector arm and its liveness checks once per memory: 2 s a search at 240 memories
     found = "found AS MATERIALIZED (\n" + "\nUNION ALL\n".join(selects) + "\n)"
-    return (
+    statement = (
         "WITH "
         + ",".join([*ctes, found])
         + f"\nSELECT f.*, {_RANKING_COLUMNS} FROM found f JOIN memories_memory m ON m.id = f.id"
         + " AND m.tenant_id = %(tenant)s",
         params,
     )
+    return _in_time(statement, as_of=as_of, window=window)
+
+
+def _in_time(
+    statement: tuple[str, dict], *, as_of: datetime | None, window: tuple[date, date] | None
+) -> tuple[str, dict]:
+    """The arms' statement as of ``as_of`` (when given), with each row's ``in_window`` column (always the last)."""
+    sql, params = statement
+    if as_of is not None:
+        sql = as_of_sql(sql)
+        params["as_of"] = as_of
+    column = _IN_WINDOW if window is not None else "FALSE AS in_window"
+    if window is not None:
+        params.update(window_start=window[0], window_end=window[1])
+    head, tail = sql.rsplit(" FROM found f JOIN", 1)
+    return f"{head}, {column} FROM found f JOIN{tail}", params
 
 
 def arm_candidates(
@@ -279,12 +358,23 @@ def arm_candidates(
     depth: int,
     query: str | None,
     vector: Sequence[float] | None,
+    as_of: datetime | None = None,
+    window: tuple[date, date] | None = None,
 ) -> ArmCandidates:
     """The keyword arm (BM25 over the query's lexemes and the stand-ins of its unknown ones; ``query`` is the
     glossary-expanded query) and the vector arm (``vector`` the query embedding) in one statement; ``None``
     leaves an arm out."""
     result = ArmCandidates()
-    statement = arm_statement(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth, query=query, vector=vector)
+    statement = arm_statement(
+        tenant=tenant,
+        chain_ids=chain_ids,
+        kinds=kinds,
+        depth=depth,
+        query=query,
+        vector=vector,
+        as_of=as_of,
+        window=window,
+    )
     if statement is None:
         return result
     with read_connection().cursor() as cursor:
@@ -292,6 +382,8 @@ def arm_candidates(
         rows = cursor.fetchall()
     for row in rows:
         result.rows[row[1]] = RankingRow.from_columns(*row[6:10])
+        if row[-1]:  # in_window: the statement's last column
+            result.in_window.add(row[1])
     keyword_rows = sorted((row[:6] for row in rows if row[0] == "keyword"), key=lambda r: (-r[2], r[1]))
     for _, memory_id, value, idf_sum, lexemes, known in keyword_rows:
         result.keyword.append(memory_id)
@@ -466,9 +558,12 @@ FANOUT = 500  # edges kept per hop at most (and read per entity and relationship
 
 # l.scope_id is the stating memory's scope copied onto the link (graph.0005), so the index reads only edges on the
 # chain; the memory's own scope is still the one that decides
-_EDGE_VISIBLE = """l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.object_id IS NOT NULL
+_EDGE_LIVE = """m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now())
+        AND (m.valid_from IS NULL OR m.valid_from <= now()) AND (m.valid_until IS NULL OR m.valid_until > now())"""
+_EDGE_AS_OF = _AS_OF_MOMENT
+_EDGE_VISIBLE = f"""l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.object_id IS NOT NULL
         AND l.scope_id = ANY(%(chain)s) AND m.scope_id = ANY(%(chain)s)
-        AND m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now())"""
+        AND {_EDGE_LIVE}"""
 
 
 @dataclass(frozen=True)
@@ -543,6 +638,7 @@ def relational_walk(
     seed_ids: Sequence[int],
     hops: Sequence[Hop],
     depth: int = 50,
+    as_of: datetime | None = None,
 ) -> Walk:
     """Walk visible typed edges from ``seed_ids`` along ``hops`` (an edge is visible when the memory stating it
     is), and return the edges with the memories *about* the entities reached (their own pages) — or, with no
@@ -591,6 +687,8 @@ about AS (
         "a.content_hash, a.title, a.created_at, a.scope_id FROM about a"
     )
     sql = "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(selects)
+    if as_of is not None:  # the edges and memories as they stood then
+        sql, params["as_of"] = as_of_sql(sql), as_of
     with read_connection().cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

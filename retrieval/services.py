@@ -22,7 +22,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.db.models import Max
@@ -34,6 +34,7 @@ from memories.embedding import get_embedder
 from memories.indexing_text import expand_glossary
 from memories.models import PROJECT_LEVEL, Memory, MemoryKind, Scope, Tenant
 from memories.selectors import project_name_clean
+from memories.temporal import query_window
 from orgmemory.errors import NotFound, ValidationFailed
 from orgmemory.observability.stages import search_stage, traced_search
 from orgmemory.text import NUL_BYTE, text_problem
@@ -51,6 +52,7 @@ from retrieval.relational_query import (
 )
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
+from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
 from retrieval.truth import truth_ordered
 
 logger = logging.getLogger(__name__)
@@ -84,6 +86,7 @@ class SearchOptions:
     project: str | None = None  # also search this project's memories (404 unknown_project if none on the chain)
     arms: tuple[str, ...] = ("keyword", "vector", "relational")  # the benchmark switches arms off
     track_access: bool = True
+    as_of: datetime | None = None  # the memories as they stood then (None: now, the live ones)
 
 
 @dataclass
@@ -160,8 +163,12 @@ def search_memories(
         plan, ambiguous = _plan(query, tokens, spans, context)
     # 4. retrieve
     depth = max(30, 5 * options.top_k)
+    # a time expression of the question ("last week") names a window relative to as_of: a boost, never a filter
+    window = query_window(query, as_of=options.as_of or timezone.now())
     retrieved = _retrieve(
         tenant=tenant,
+        as_of=options.as_of,
+        window=(window.start, window.end) if window is not None else None,
         chain_ids=chain_ids,
         kinds=kinds,
         query=query,
@@ -207,6 +214,9 @@ def search_memories(
             result.answer = _answer(
                 query=query, rows=rows, llm=llm, plan=plan, retrieved=retrieved, result=result, ambiguous=ambiguous
             )
+            # a "when" question is answered with the date its best dated hit states, cited (no LLM needed)
+            if not result.answer.used_llm and not result.no_relevant_memory and is_when_question(query):
+                result.answer = date_answer(question=query, hits=[_dated(hit.memory) for hit in hits]) or result.answer
     if options.gaps:
         result.gaps = analyze_gaps(
             query=query,
@@ -252,6 +262,8 @@ def _retrieve(
     arms: tuple[str, ...],
     timings: dict[str, float],
     ahead: Future | None = None,
+    as_of: datetime | None = None,
+    window: tuple[date, date] | None = None,
 ) -> _Retrieved:
     indexed_query = expand_glossary(query, glossary)
     degraded: list[str] = []
@@ -276,6 +288,8 @@ def _retrieve(
             depth=depth,
             query=indexed_query if "keyword" in arms else None,
             vector=vector,
+            as_of=as_of,
+            window=window,
         )
     retrieved = _Retrieved(arms=candidates, degraded=degraded)
     if "relational" in arms and plan is not None:
@@ -288,6 +302,7 @@ def _retrieve(
                     seed_ids=[entity_id for mention in plan.seeds for entity_id in mention.entity_ids[:3]],
                     hops=plan.hops,
                     depth=depth,
+                    as_of=as_of,
                 )
                 retrieved.relational_ids, retrieved.answered = _relational_order(plan, retrieved.walk, depth)
             except Exception as exc:  # fail-open: an empty arm, never a failed search
@@ -370,6 +385,7 @@ def _fuse(
         autocut_enabled=options.autocut,
         config=config,
         keyword_confidence=_keyword_confidence(retrieved.arms),
+        dated=retrieved.arms.in_window,
     )
     with search_stage("load"):
         loaded = selectors.memories_load(tenant=tenant, ids=[item.memory_id for item in ranked])
@@ -559,6 +575,15 @@ def _restrict_scopes(tenant: Tenant, chain: list[selectors.ChainNode], scopes: t
             )
         wanted.append(by_tag[tag])
     return wanted
+
+
+def _dated(memory: Memory) -> DatedRow:
+    return DatedRow(
+        memory_id=memory.pk,
+        content=memory.content,
+        event_dates=memory.event_dates or [],
+        reference=memory.reference_time or memory.created_at,
+    )
 
 
 def _row(memory: Memory) -> SourceRow:

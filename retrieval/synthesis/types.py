@@ -44,3 +44,4 @@ class Answer:
     text: str
     citations: tuple[tuple[int, int], ...]
     used_llm: bool
+    kind: str | None = None  # "date" for a when question's date answer; None: the answer's usual form

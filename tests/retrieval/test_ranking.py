@@ -548,8 +548,8 @@ class TestRankExplainAndPurity:
         # 1: rrf = 1/60 → rrf_norm (1/60)/(1/60+1/61) → base 0.7·that → × 0.9
         assert second.memory_id == 1 and first.memory_id == 2
         assert set(first.explain) == {
-            "ranks", "rrf", "rrf_norm", "cosine", "base", "vector_factor", "tier", "post_tier", "floor", "gated",
-            "boosts", "final",
+            "ranks", "rrf", "rrf_norm", "cosine", "base", "vector_factor", "tier", "date_window", "post_tier", "floor",
+            "gated", "boosts", "final",
         }  # fmt: skip
         assert first.explain["ranks"] == {"keyword": 1, "vector": 0, "relational": None}
         assert second.explain["ranks"] == {"keyword": 0, "vector": None, "relational": None}

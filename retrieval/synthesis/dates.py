@@ -1,0 +1,169 @@
+"""The zero-LLM date answer of a "when" question: the first date the top hits' event dates state (each read against
+its own reference time when it was stored: memories.temporal), restated with its citation — "Dana went to the
+support group on 7 May 2025 [1]." — or, when the question's shape is not a simple one, the date with the quoted
+turn. ``answer.kind`` is ``date``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from memories.temporal import tag_dates
+from retrieval.synthesis.types import Answer
+
+_WHEN_RE = re.compile(r"^\W*(?:when\b|(?:on\s+)?(?:what|which)\s+(?:date|day)\b)", re.IGNORECASE)
+_WHEN_CLAUSE_RE = re.compile(
+    r"^\W*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day))\s+(did|was|were|is|are|will|does|do|has|have|had)\s+"
+    r"(.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+_DETERMINERS = frozenset("the a an my his her their our your its this that".split())
+_PERSPECTIVE = {"i": "you", "me": "you", "my": "your", "mine": "yours", "we": "you", "our": "your", "us": "you"}
+# past forms of the irregular verbs questions about events use most; the rest take the regular ending
+_IRREGULAR_PAST = dict(
+    pair.split(":")
+    for pair in (
+        "be:was begin:began break:broke bring:brought build:built buy:bought catch:caught choose:chose come:came "
+        "cut:cut do:did draw:drew drink:drank drive:drove eat:ate fall:fell feel:felt find:found fly:flew "
+        "forget:forgot get:got give:gave go:went grow:grew have:had hear:heard hold:held hurt:hurt keep:kept "
+        "know:knew leave:left lend:lent let:let lose:lost make:made mean:meant meet:met pay:paid put:put quit:quit "
+        "read:read ride:rode ring:rang rise:rose run:ran say:said see:saw sell:sold send:sent set:set shut:shut "
+        "sing:sang sit:sat sleep:slept speak:spoke spend:spent stand:stood swim:swam take:took teach:taught "
+        "tell:told think:thought throw:threw understand:understood wake:woke wear:wore win:won write:wrote"
+    ).split()
+)
+
+
+@dataclass(frozen=True)
+class DatedRow:
+    """A ranked hit as a date answer reads it: its text, its event dates (ISO days or {start, end}) and the
+    reference time they were read against."""
+
+    memory_id: int
+    content: str
+    event_dates: Sequence[Any]
+    reference: datetime
+
+
+def is_when_question(question: str) -> bool:
+    """Whether the question asks for a date ("When did …?", "What day was …?")."""
+    return bool(_WHEN_RE.match(question or ""))
+
+
+def _past(verb: str) -> str:
+    word = verb.casefold()
+    if word in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[word]
+    if word.endswith("e"):
+        return word + "d"
+    if len(word) > 2 and word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ied"
+    if len(word) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", word):
+        return word + word[-1] + "ed"  # stop → stopped, plan → planned
+    return word + "ed"
+
+
+def _spoken(words: list[str]) -> list[str]:
+    return [_PERSPECTIVE.get(word.casefold(), word) for word in words]
+
+
+def _restated(question: str) -> str | None:
+    """The question as a statement without its date: "When did Dana go to the support group?" → "Dana went to the
+    support group"; None when its shape is not one of the simple ones."""
+    match = _WHEN_CLAUSE_RE.match(question.strip())
+    if match is None:
+        return None
+    auxiliary, rest = match.group(1).casefold(), match.group(2).split()
+    if not rest:
+        return None
+    cut = 2 if rest[0].casefold() in _DETERMINERS and len(rest) > 1 else 1
+    while cut < len(rest) and (rest[cut][:1].isupper() or rest[cut - 1].endswith("'s")):
+        cut += 1  # "Dana Smith", "Dana's sister"
+    subject, tail = _spoken(rest[:cut]), _spoken(rest[cut:])
+    if auxiliary == "did" and tail:
+        tail = [_past(tail[0]), *tail[1:]]
+    elif auxiliary in ("will", "has", "have", "had", "is", "are", "was", "were"):
+        tail = [auxiliary, *tail]
+    elif auxiliary in ("do", "does"):
+        return None  # a habit, not an event: stated with the quote instead
+    text = " ".join([*subject, *tail]).strip()
+    return text[:1].upper() + text[1:] if text else None
+
+
+def _day(value: date) -> str:
+    return f"{value.day} {value.strftime('%B')} {value.year}"
+
+
+_WORD_RE = re.compile(r"[^\W\d_]{3,}")
+_SENTENCE_END_RE = re.compile(r"[.!?;\n]")
+_STOP = frozenset(
+    "the and did was were will when what which date day does have has had you your our their his her its this that "
+    "with for from about into onto they them she him who whom whose are is be been going".split()
+)
+
+
+def _stems(text: str) -> set[str]:
+    # a four-letter prefix stands for the word's forms ("meets" / "meeting"); irregular pasts map to the verb
+    words = (word.casefold() for word in _WORD_RE.findall(text))
+    return {_BASE.get(word, word)[:4] for word in words if word not in _STOP}
+
+
+_BASE = {past: verb for verb, past in _IRREGULAR_PAST.items()}
+
+
+def _sentence(text: str, span: tuple[int, int]) -> str:
+    starts = [m.end() for m in _SENTENCE_END_RE.finditer(text, 0, span[0])]
+    begin = starts[-1] if starts else 0
+    stop = _SENTENCE_END_RE.search(text, span[1])
+    return text[begin : stop.start() if stop else len(text)]
+
+
+def _best_date(question: str, hits: Sequence[DatedRow]) -> tuple[DatedRow, date, date] | None:
+    """The date among the top hits that the question most likely asks about: each mention (re-read with its span
+    against the hit's reference time) is scored by the question's words in its sentence, whether its tense agrees
+    with the question's (a past question is not answered by a plan), and the hit's rank."""
+    wanted = _stems(question)
+    asks_past = bool(re.search(r"\b(?:did|was|were|had|has|have)\b", question, re.IGNORECASE))
+    asks_future = bool(re.search(r"\b(?:will|going to|next|plan)\b", question, re.IGNORECASE))
+    best: tuple[float, int, DatedRow, date, date] | None = None
+    for rank, row in enumerate(hits[:DATE_ANSWER_DEPTH]):
+        if not row.event_dates:
+            continue
+        today = row.reference.date()
+        for order, mention in enumerate(tag_dates(row.content, reference=row.reference)):
+            score = len(wanted & _stems(_sentence(row.content, mention.span))) - 0.5 * rank
+            if asks_past and not asks_future and mention.start > today:
+                score -= 2
+            elif asks_future and not asks_past and mention.end < today:
+                score -= 2
+            if mention.is_range:
+                score -= 0.25  # a day answers "when" better than a span
+            key = (score, -(rank * 1000 + order))
+            if best is None or key > best[:2]:
+                best = (score, -(rank * 1000 + order), row, mention.start, mention.end)
+    return None if best is None else best[2:]
+
+
+DATE_ANSWER_DEPTH = 3  # the top hits a date is read from
+
+
+def date_answer(*, question: str, hits: Sequence[DatedRow]) -> Answer | None:
+    """The zero-LLM answer to a "when" question: the date of the top hits the question most likely asks about
+    (:func:`_best_date`), stated with its citation ("Dana went to the support group on 7 May 2025 [1]."); None
+    when none of them is dated."""
+    found = _best_date(question, hits)
+    if found is not None:
+        row, start, end = found
+        when = f"on {_day(start)}" if start == end else f"between {_day(start)} and {_day(end)}"
+        statement = _restated(question)
+        if statement:
+            text = f"{statement} {when} [1]."
+        else:
+            quote = " ".join(row.content.split())
+            quote = quote if len(quote) <= 160 else quote[:157].rstrip() + "…"
+            text = f"{when[:1].upper()}{when[1:]} [1]: “{quote}”"
+        return Answer(text=text, citations=((1, row.memory_id),), used_llm=False, kind="date")
+    return None
