@@ -24,6 +24,7 @@ from retrieval.recall import (
     recall_block,
     recall_budget,
 )
+from retrieval.selectors import MAX_CONTEXT_TURNS
 from retrieval.services import DEFAULT_AUTOCUT, MAX_QUERY_CHARS, MAX_TOP_K, SearchOptions, search_memories
 
 
@@ -69,6 +70,13 @@ class SearchInputSerializer(serializers.Serializer):
         default=DEFAULT_AUTOCUT, help_text="Cut the list at the largest score gap (never returns nothing)."
     )
     explain = serializers.BooleanField(default=False, help_text="Add per-result ranking details.")
+    context_turns = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_CONTEXT_TURNS,
+        default=0,
+        help_text="For results stored from a session: up to this many neighbouring turns of it on each side "
+        "(`context`).",
+    )
     gaps = serializers.BooleanField(default=False, help_text="Add `gaps` (stale entities, unknown terms, …).")
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=MemoryKind.choices), required=False, default=list, max_length=10
@@ -77,6 +85,13 @@ class SearchInputSerializer(serializers.Serializer):
         child=ScopeField(), required=False, default=list, max_length=20, help_text="Nodes of the user's chain only."
     )
     project = project_field()
+
+
+class ContextTurnSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    author = serializers.CharField()
+    text = serializers.CharField()
+    timestamp = serializers.DateTimeField(help_text="The session event's timestamp, else when it was stored.")
 
 
 class ProvenanceSerializer(serializers.Serializer):
@@ -121,6 +136,9 @@ class SearchHitSerializer(serializers.Serializer):
     )
     provenance = ProvenanceSerializer()
     explain = serializers.DictField(required=False, help_text="Only with explain=true: arms' ranks, boosts, score.")
+    context = ContextTurnSerializer(
+        many=True, required=False, help_text="Only with context_turns > 0, for session turns: its neighbours, in order."
+    )
 
 
 class CitationSerializer(serializers.Serializer):
@@ -271,6 +289,7 @@ class SearchApi(ApiView):
             top_k=data["top_k"],
             autocut=data["autocut"],
             explain=data["explain"],
+            context_turns=data["context_turns"],
             synthesize=data["synthesize"],
             gaps=data["gaps"],
             kinds=tuple(data["kinds"]),

@@ -57,6 +57,11 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
         row.update(trust_fields(memory, hit.contradicts))
         if hit.explain is not None:
             row["explain"] = hit.explain
+        if hit.context is not None:
+            row["context"] = [
+                {"id": turn.id, "author": turn.author, "text": turn.text, "timestamp": iso(turn.timestamp)}
+                for turn in hit.context
+            ]
         rows.append(row)
     data: dict[str, Any] = {
         "results": rows,

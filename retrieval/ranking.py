@@ -2,12 +2,15 @@
 
 Pipeline of :func:`rank`:
 
-1. RRF over the arms: ``Σ_arm w_arm / (k + rank)``, ranks 0-based, each arm a list of memory ids best first;
+1. RRF over the arms: ``Σ_arm w_arm / (k + rank)``, ranks 0-based, each arm a list of memory ids best first; when
+   the caller gives the keyword rows' BM25 shares, the keyword and vector lists first become one list ordered by
+   a score on absolute scales (score fusion, ``SCORE_FUSION_KEYWORD``);
 2. normalise by the best RRF score (the best row gets 1.0);
 3. ``base = (1 - 0.3·f)·rrf_norm + 0.3·f·cosine`` (best-chunk cosine from the vector arm, 0.0 when it did not see
    the row), where ``f = 1 - keyword_trust · keyword_confidence`` also scales the vector arm's RRF weight: the
    more of its possible BM25 score the keyword arm's best row reached, the less the vectors count;
-4. ``post_tier = base × tier_boost[level]`` (unknown level → 1.0);
+4. ``post_tier = base × tier_boost[level] × participant`` (unknown level → 1.0; ``participant_boost`` for rows by or
+   about someone the question names, else 1.0);
 5. ``floor = floor_ratio × max(post_tier)``, computed once; only rows with ``post_tier ≥ floor`` get the
    bounded boosts recency × title, rows below keep ``post_tier`` (so a weak row can never be lifted past a
    strong one by freshness alone);
@@ -68,9 +71,19 @@ _BASE_COSINE_WEIGHT = 0.3  # of base at a vector factor of 1 (the rest is the no
 # rare words a memory holds is answered by them; one the keyword arm barely matches (a paraphrase) leans on the
 # vectors. Chosen with the tier strength above (docs/BENCHMARKS.md).
 KEYWORD_TRUST = 1.0
+# Score fusion of the keyword and the vector arm (when the caller gives each keyword row's share): one list ordered
+# by ``vector_factor · cosine + (SCORE_FUSION_KEYWORD + 1 - vector_factor) · share`` takes both arms' place in RRF,
+# with their summed weight. Measured, RRF over the two ranked lists let a keyword row that matched only a common
+# word of a paraphrased question take as much rank share as a real match (fusion scored below the vector arm
+# alone); on absolute scores a weak keyword match adds little and a confident one leads. The trade: where both arms
+# are strong and agree (associative recall) RRF put the answer first slightly more often (docs/BENCHMARKS.md).
+# None: RRF of both lists.
+SCORE_FUSION_KEYWORD = 0.2
 # Rows dated inside the window a question's time expression names ("last week", "in May 2025"): a bounded boost,
 # never a filter, so a wrongly read window cannot hide the answer.
 DATE_WINDOW_BOOST = 1.3
+# Rows written by, or about, a participant the question names (speakers, authors, linked entities).
+PARTICIPANT_BOOST = 1.25
 _SECONDS_PER_DAY = 86_400.0
 # A gap written as 0.2 is computed as 0.19999999999999996 from (1.0, 0.8); the tolerance makes the documented
 # threshold mean what it says without letting a 0.19 gap through.
@@ -121,6 +134,8 @@ class RankingConfig:
     autocut_min_gap: float = 0.2
     lead_arm: str | None = None
     keyword_trust: float = KEYWORD_TRUST
+    score_fusion: float | None = SCORE_FUSION_KEYWORD
+    participant_boost: float = PARTICIPANT_BOOST
     date_window_boost: float = DATE_WINDOW_BOOST
 
     def __post_init__(self) -> None:
@@ -136,10 +151,14 @@ class RankingConfig:
             raise ValueError(f"lead_arm {self.lead_arm!r} is not an arm")
         if self.title_boost < 1.0:
             raise ValueError(f"title_boost must be >= 1, got {self.title_boost}")
-        if not 1.0 <= self.date_window_boost <= 2.0:
-            raise ValueError(f"date_window_boost must be within [1, 2], got {self.date_window_boost}")
         if not 0.0 <= self.keyword_trust <= 1.0:
             raise ValueError(f"keyword_trust must be within [0, 1], got {self.keyword_trust}")
+        if self.score_fusion is not None and not (math.isfinite(self.score_fusion) and self.score_fusion >= 0):
+            raise ValueError(f"score_fusion must be None or a finite number >= 0, got {self.score_fusion}")
+        if self.participant_boost < 1.0:
+            raise ValueError(f"participant_boost must be >= 1, got {self.participant_boost}")
+        if not 1.0 <= self.date_window_boost <= 2.0:
+            raise ValueError(f"date_window_boost must be within [1, 2], got {self.date_window_boost}")
         if self.autocut_min_gap < 0:
             raise ValueError(f"autocut_min_gap must be >= 0, got {self.autocut_min_gap}")
 
@@ -243,6 +262,8 @@ def rank(
     autocut_enabled: bool,
     config: RankingConfig | None = None,
     keyword_confidence: float = 0.0,
+    keyword_shares: Mapping[int, float] | None = None,
+    participants: frozenset[int] | set[int] = frozenset(),
     dated: frozenset[int] | set[int] = frozenset(),
 ) -> list[Ranked]:
     """Fuse the arms' ordered id lists into at most ``top_k`` ranked results (pipeline in the module docstring).
@@ -255,13 +276,20 @@ def rank(
     - ``keyword_confidence`` in [0, 1] (clamped; NaN counts as 0): the keyword arm's best BM25 score as a share of
       its ceiling; the vector arm's weight and the cosine share of ``base`` are scaled by
       ``1 - config.keyword_trust · keyword_confidence`` (``explain["vector_factor"]``).
+    - ``keyword_shares`` (optional): each keyword row's BM25 score as a share of that ceiling. With it and
+      ``config.score_fusion`` set, the keyword and vector lists are replaced by one list ordered by
+      ``vector_factor · cosine + (score_fusion + 1 - vector_factor) · share`` (``explain["text_score"]``), weighted
+      by the two arms' (vector-scaled) weights summed; the other arms fuse with it by RRF as before. Without it
+      both lists fuse by RRF.
+    - ``participants``: the ids of rows by or about someone the question names; their ``post_tier`` is multiplied
+      by ``config.participant_boost`` (``explain["participant"]``).
     - ``dated``: the ids of rows whose event dates (else reference time) fall inside the question's date window;
       their ``post_tier`` is multiplied by ``config.date_window_boost`` (``explain["date_window"]``).
     - Inputs are not mutated; the result is deterministic (ties by memory id ascending).
     - Each result's ``explain`` holds ``ranks`` (per known arm, ``None`` if absent), ``rrf``, ``rrf_norm``,
-      ``cosine`` (the value used in ``base``), ``base``, ``vector_factor``, ``tier``, ``post_tier``, ``floor``,
-      ``gated`` (True when below the floor), ``boosts`` (recency/title, all 1.0 when gated), ``final`` and, for rows
-      a lead arm put first, ``lead``.
+      ``cosine`` (the value used in ``base``), ``base``, ``vector_factor``, ``tier``, ``text_score``,
+      ``participant``, ``post_tier``, ``floor``, ``gated`` (True when below the floor), ``boosts`` (recency/title,
+      all 1.0 when gated), ``final`` and, for rows a lead arm put first, ``lead``.
     """
     config = config if config is not None else RankingConfig()
     if top_k < 1:
@@ -272,7 +300,14 @@ def rank(
     if "vector" in weights:
         weights["vector"] *= vector_factor
     cosine_weight = _BASE_COSINE_WEIGHT * vector_factor
-    rrf = rrf_scores(arms, weights=weights, k=config.rrf_k)
+    fused_arms: Mapping[str, Sequence[int]] = arms
+    fused: dict[int, float] | None = None
+    if config.score_fusion is not None and keyword_shares is not None and "keyword" in arms and "vector" in arms:
+        fused = _text_scores(arms, candidates, keyword_shares, vector_factor, config.score_fusion)
+        fused_arms = {"text": sorted(fused, key=lambda i: (-fused[i], i))}
+        fused_arms.update({arm: ids for arm, ids in arms.items() if arm not in ("keyword", "vector")})
+        weights["text"] = weights.get("keyword", 0.0) + weights.get("vector", 0.0)
+    rrf = rrf_scores(fused_arms, weights=weights, k=config.rrf_k)
     missing = sorted(memory_id for memory_id in rrf if memory_id not in candidates)
     if missing:
         raise ValueError(f"arms returned memory ids without a Candidate: {missing}")
@@ -298,6 +333,7 @@ def rank(
         cosine_used = min(1.0, max(0.0, cosine)) if cosine is not None and math.isfinite(cosine) else 0.0
         base = (1.0 - cosine_weight) * rrf_norm + cosine_weight * cosine_used
         tier = float(config.tier_boost.get(candidate.level, 1.0))
+        participant = config.participant_boost if memory_id in participants else 1.0
         date_window = config.date_window_boost if memory_id in dated else 1.0
         stage[memory_id] = {
             "rrf": rrf_value,
@@ -306,8 +342,10 @@ def rank(
             "base": base,
             "vector_factor": vector_factor,
             "tier": tier,
+            "text_score": fused.get(memory_id) if fused is not None else None,
+            "participant": participant,
             "date_window": date_window,
-            "post_tier": base * tier * date_window,
+            "post_tier": base * tier * participant * date_window,
         }
 
     # Computed once, before any boost, so boosts cannot move the gate.
@@ -355,6 +393,27 @@ def rank(
     if autocut_enabled:
         unique = unique[: autocut([ranked.score for ranked in unique], min_gap=config.autocut_min_gap)]
     return unique[:top_k]
+
+
+def _text_scores(
+    arms: Mapping[str, Sequence[int]],
+    candidates: Mapping[int, Candidate],
+    shares: Mapping[int, float],
+    vector_factor: float,
+    keyword_floor: float,
+) -> dict[int, float]:
+    """One score per row of the keyword or the vector arm: ``vector_factor · cosine + (keyword_floor + 1 -
+    vector_factor) · share`` (cosine 0 where the vector arm did not see the row, share 0 where the keyword arm
+    did not)."""
+    scores: dict[int, float] = {}
+    for memory_id in dict.fromkeys([*arms["keyword"], *arms["vector"]]):
+        candidate = candidates.get(memory_id)
+        cosine = candidate.cosine if candidate is not None else None
+        cosine = min(1.0, max(0.0, cosine)) if cosine is not None and math.isfinite(cosine) else 0.0
+        share = shares.get(memory_id, 0.0)
+        share = min(1.0, max(0.0, share)) if math.isfinite(share) else 0.0
+        scores[memory_id] = vector_factor * cosine + (keyword_floor + 1.0 - vector_factor) * share
+    return scores
 
 
 def _lead(unique: list[Ranked], ranks: Mapping[int, Mapping[str, int | None]], arm: str) -> list[Ranked]:

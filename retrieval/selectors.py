@@ -251,6 +251,11 @@ _VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, NULL::f
 # every arm row carries what ranking needs of its memory (RankingRow), so the full rows are loaded for the hits only
 # (created_at as seconds since the epoch: Django's timestamptz loader parses text in Python, ~100 rows a search)
 _RANKING_COLUMNS = "m.content_hash, m.title, extract(epoch FROM m.created_at)::float8 AS created_at, m.scope_id"
+# who said a candidate (a session event's author, else the memory's author) and whether it links an entity the
+# question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory)
+_PARTICIPANT_COLUMNS = """left(coalesce(nullif(m.metadata ->> 'author', ''), m.author), 200) AS speaker,
+    EXISTS (SELECT 1 FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
+            AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity"""
 
 
 @dataclass(frozen=True)
@@ -261,11 +266,22 @@ class RankingRow:
     title: str
     created_at: datetime
     scope_id: int
+    speaker: str = ""  # the session event's author, else the memory's author (arm rows only)
+    names_entity: bool = False  # links an entity the question names (arm rows only)
 
     @classmethod
-    def from_columns(cls, content_hash: str, title: str, created_epoch: float, scope_id: int) -> RankingRow:
-        """The row from ``_RANKING_COLUMNS``' values."""
-        return cls(content_hash, title, datetime.fromtimestamp(created_epoch, tz=UTC), scope_id)
+    def from_columns(
+        cls, content_hash: str, title: str, created_epoch: float, scope_id: int, speaker=None, names_entity=False
+    ) -> RankingRow:
+        """The row from ``_RANKING_COLUMNS``' values (and the arms' participant columns)."""
+        return cls(
+            content_hash,
+            title,
+            datetime.fromtimestamp(created_epoch, tz=UTC),
+            scope_id,
+            speaker or "",
+            bool(names_entity),
+        )
 
 
 @dataclass
@@ -293,13 +309,14 @@ def arm_statement(
     depth: int,
     query: str | None,
     vector: Sequence[float] | None,
+    named: Sequence[int] = (),
     as_of: datetime | None = None,
     window: tuple[date, date] | None = None,
 ) -> tuple[str, dict] | None:
     """The SQL and parameters of :func:`arm_candidates` (``None`` when both arms are left out); benchmarks
     EXPLAIN it."""
     ctes, selects = [], []
-    params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth)
+    params = _params(tenant=tenant, chain_ids=chain_ids, kinds=kinds, depth=depth, named=[int(i) for i in named])
     if query is not None:
         ctes.append(_KEYWORD_CTES)
         selects.append(_KEYWORD_SELECT)
@@ -328,7 +345,7 @@ def arm_statement(
     statement = (
         "WITH "
         + ",".join([*ctes, found])
-        + f"\nSELECT f.*, {_RANKING_COLUMNS} FROM found f JOIN memories_memory m ON m.id = f.id"
+        + f"\nSELECT f.*, {_RANKING_COLUMNS}, {_PARTICIPANT_COLUMNS} FROM found f JOIN memories_memory m ON m.id = f.id"
         + " AND m.tenant_id = %(tenant)s",
         params,
     )
@@ -358,12 +375,13 @@ def arm_candidates(
     depth: int,
     query: str | None,
     vector: Sequence[float] | None,
+    named: Sequence[int] = (),
     as_of: datetime | None = None,
     window: tuple[date, date] | None = None,
 ) -> ArmCandidates:
     """The keyword arm (BM25 over the query's lexemes and the stand-ins of its unknown ones; ``query`` is the
     glossary-expanded query) and the vector arm (``vector`` the query embedding) in one statement; ``None``
-    leaves an arm out."""
+    leaves an arm out. ``named``: the ids of the entities the question names (each row says whether it links one)."""
     result = ArmCandidates()
     statement = arm_statement(
         tenant=tenant,
@@ -372,6 +390,7 @@ def arm_candidates(
         depth=depth,
         query=query,
         vector=vector,
+        named=named,
         as_of=as_of,
         window=window,
     )
@@ -381,7 +400,7 @@ def arm_candidates(
         cursor.execute(*statement)
         rows = cursor.fetchall()
     for row in rows:
-        result.rows[row[1]] = RankingRow.from_columns(*row[6:10])
+        result.rows[row[1]] = RankingRow.from_columns(*row[6:12])
         if row[-1]:  # in_window: the statement's last column
             result.in_window.add(row[1])
     keyword_rows = sorted((row[:6] for row in rows if row[0] == "keyword"), key=lambda r: (-r[2], r[1]))
@@ -712,24 +731,83 @@ about AS (
 _HIT_MEMORY = ModelColumns(Memory, "m", exclude=("search_vector", "dedup_bands"))  # the heavy index columns
 _HIT_SCOPE = ModelColumns(Scope, "s")
 _HIT_SCOPE_PARENT = ModelColumns(Scope, "p")  # a project memory is shown at its owner node
-_MEMORIES_LOAD_SQL = f"""SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)}
+MAX_CONTEXT_TURNS = 5  # neighbouring turns on each side of a session hit, at most
+CONTEXT_TEXT_CHARS = 2000  # of each neighbouring turn's text
+
+_MEMORIES_LOAD_SQL = f"""SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)}{{context}}
     FROM memories_memory m
     JOIN memories_scope s ON s.id = m.scope_id AND s.tenant_id = m.tenant_id
     LEFT JOIN memories_scope p ON p.id = s.parent_id AND p.tenant_id = m.tenant_id
-    WHERE m.tenant_id = %s AND m.id = ANY(%s)"""
+    WHERE m.tenant_id = %(tenant)s AND m.id = ANY(%(ids)s)"""
+
+# A session hit's neighbouring turns: the live memories of the same session, app and scope stored just before and
+# after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
+# chain, so a neighbour is visible whenever the hit is; a turn another user stored under the same session id is at
+# their scope and never shows. Read through the (tenant, source_session) index.
+_NEIGHBOUR = """(SELECT n.id, left(coalesce(nullif(n.metadata ->> 'author', ''), n.author), 200) AS author,
+            left(n.content, {chars}) AS text,
+            CASE WHEN jsonb_typeof(n.metadata -> 'timestamp') = 'number'
+                 THEN (n.metadata ->> 'timestamp')::float8 END AS event_epoch,
+            extract(epoch FROM n.created_at)::float8 AS created_epoch
+        FROM memories_memory n
+        WHERE n.tenant_id = m.tenant_id AND n.source_session = m.source_session AND n.source_app = m.source_app
+          AND n.scope_id = m.scope_id AND n.superseded_by_id IS NULL
+          AND (n.expires_at IS NULL OR n.expires_at > now()) AND n.id {op} m.id
+        ORDER BY n.id {direction} LIMIT %(context_turns)s)"""
+_CONTEXT_COLUMN = f""",
+    CASE WHEN m.source_session <> '' THEN (
+        SELECT coalesce(json_agg(json_build_array(x.id, x.author, x.text, x.event_epoch, x.created_epoch)
+                                 ORDER BY x.id), '[]')
+        FROM ({_NEIGHBOUR.format(chars=CONTEXT_TEXT_CHARS, op="<", direction="DESC")}
+              UNION ALL {_NEIGHBOUR.format(chars=CONTEXT_TEXT_CHARS, op=">", direction="ASC")}) x
+    ) END AS context"""
 
 
-def memories_load(*, tenant: Tenant, ids: Sequence[int]) -> dict[int, Memory]:
+@dataclass(frozen=True)
+class ContextTurn:
+    """A turn of the same session next to a hit."""
+
+    id: int
+    author: str
+    text: str
+    timestamp: datetime  # the session event's timestamp, else when it was stored
+
+
+def _epoch(value: Any) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(float(value), tz=UTC)
+    except (TypeError, ValueError, OverflowError, OSError):
+        return None
+
+
+def memories_load(
+    *,
+    tenant: Tenant,
+    ids: Sequence[int],
+    context_turns: int = 0,
+    contexts: dict[int, list[ContextTurn]] | None = None,
+) -> dict[int, Memory]:
     """The hits' rows (without the heavy index columns, deferred) with their scope and its parent, in one statement
-    written once (``orgmemory.rows``): the same instances as ``select_related("scope__parent")`` would give."""
+    written once (``orgmemory.rows``): the same instances as ``select_related("scope__parent")`` would give. With
+    ``context_turns`` (1..MAX_CONTEXT_TURNS) and a ``contexts`` dict, each hit stored from a session gets its entry
+    there (a list of :class:`ContextTurn`, oldest first): up to that many turns of its session on each side, read
+    by the same statement."""
     if not ids:
         return {}
+    turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS)) if contexts is not None else 0
+    sql = _MEMORIES_LOAD_SQL.replace("{context}", _CONTEXT_COLUMN if turns else "")
     with read_connection().cursor() as cursor:
-        cursor.execute(_MEMORIES_LOAD_SQL, [tenant.pk, list(ids)])
+        cursor.execute(sql, {"tenant": tenant.pk, "ids": list(ids), "context_turns": turns})
         rows = cursor.fetchall()
     loaded: dict[int, Memory] = {}
+    width = _HIT_MEMORY.width + _HIT_SCOPE.width + _HIT_SCOPE_PARENT.width
     for row in rows:
-        memory, scope, scope.parent = build_all(row, _HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)
+        memory, scope, scope.parent = build_all(row[:width], _HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)
         memory.scope = scope
+        if turns and row[width] is not None:
+            contexts[memory.pk] = [
+                ContextTurn(int(i), author or "", text or "", _epoch(event) or _epoch(created))
+                for i, author, text, event, created in (_json(row[width]) or [])
+            ]
         loaded[memory.pk] = memory
     return loaded

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -86,6 +87,7 @@ class SearchOptions:
     project: str | None = None  # also search this project's memories (404 unknown_project if none on the chain)
     arms: tuple[str, ...] = ("keyword", "vector", "relational")  # the benchmark switches arms off
     track_access: bool = True
+    context_turns: int = 0  # neighbouring session turns on each side of a session hit (0..MAX_CONTEXT_TURNS)
     as_of: datetime | None = None  # the memories as they stood then (None: now, the live ones)
 
 
@@ -94,6 +96,7 @@ class SearchHit:
     memory: Memory
     score: float
     explain: dict[str, Any] | None = None
+    context: list[selectors.ContextTurn] | None = None  # asked for with context_turns, for session hits
     contradicts: list[int] = field(default_factory=list)  # open contradictions with other hits (retrieval.truth)
 
 
@@ -139,6 +142,11 @@ def search_memories(
     query = _clean_query(query)
     if not 1 <= options.top_k <= MAX_TOP_K:
         raise ValidationFailed(f"top_k must be between 1 and {MAX_TOP_K}", details={"top_k": [options.top_k]})
+    if not 0 <= options.context_turns <= selectors.MAX_CONTEXT_TURNS:
+        raise ValidationFailed(
+            f"context_turns must be between 0 and {selectors.MAX_CONTEXT_TURNS}",
+            details={"context_turns": [options.context_turns]},
+        )
     kinds = _clean_kinds(options.kinds)
     tokens = tokenize(query)
     spans = mention_candidates(tokens) if "relational" in options.arms else {}
@@ -178,11 +186,12 @@ def search_memories(
         arms=options.arms,
         timings=timings,
         ahead=ahead,
+        named=[ref.entity_id for refs in context.entities.values() for ref in refs],
     )
     # 5. fuse
     levels = {node.scope_id: node.level for node in context.chain} | dict.fromkeys(context.projects, PROJECT_LEVEL)
     with search_stage("fuse", timings):
-        ranked, memories = _fuse(
+        ranked, memories, contexts = _fuse(
             tenant=tenant,
             query=query,
             retrieved=retrieved,
@@ -193,7 +202,10 @@ def search_memories(
         )
     hits = [
         SearchHit(
-            memory=memories[item.memory_id], score=item.score, explain=dict(item.explain) if options.explain else None
+            memory=memories[item.memory_id],
+            score=item.score,
+            explain=dict(item.explain) if options.explain else None,
+            context=contexts.get(item.memory_id) if options.context_turns else None,
         )
         for item in ranked
         if item.memory_id in memories  # deleted since the arms read it
@@ -262,6 +274,7 @@ def _retrieve(
     arms: tuple[str, ...],
     timings: dict[str, float],
     ahead: Future | None = None,
+    named: list[int] | None = None,
     as_of: datetime | None = None,
     window: tuple[date, date] | None = None,
 ) -> _Retrieved:
@@ -288,6 +301,7 @@ def _retrieve(
             depth=depth,
             query=indexed_query if "keyword" in arms else None,
             vector=vector,
+            named=named or (),
             as_of=as_of,
             window=window,
         )
@@ -351,7 +365,7 @@ def _fuse(
     tier_boost: dict[str, float],
     plan: RelationalPlan | None,
     options: SearchOptions,
-) -> tuple[list[Ranked], dict[int, Memory]]:
+) -> tuple[list[Ranked], dict[int, Memory], dict[int, list[selectors.ContextTurn]]]:
     """Rank the candidates on what the arms' statements returned of them (``levels``: scope id → level, the
     caller's chain), then load the hits' rows. When typed edges answered, the relational arm leads (its rows first,
     in its order): the graph knows the answer, and fusion must not rank below its best arm."""
@@ -362,6 +376,7 @@ def _fuse(
         arm_ids["vector"] = retrieved.arms.vector
     if retrieved.walk is not None:
         arm_ids["relational"] = retrieved.relational_ids
+    participants = _participants(query, retrieved.arms.rows)
     rows = {**retrieved.arms.rows, **(retrieved.walk.rows if retrieved.walk is not None else {})}
     candidates = {
         memory_id: _candidate(memory_id, rows[memory_id], levels, retrieved.arms.cosines.get(memory_id))
@@ -370,7 +385,7 @@ def _fuse(
         if memory_id in rows
     }
     if not candidates:
-        return [], {}
+        return [], {}, {}
     config = RankingConfig().with_tier_overrides(tier_boost)
     if retrieved.answered:
         config = replace(config, lead_arm="relational")
@@ -385,11 +400,19 @@ def _fuse(
         autocut_enabled=options.autocut,
         config=config,
         keyword_confidence=_keyword_confidence(retrieved.arms),
+        keyword_shares=_keyword_shares(retrieved.arms),
+        participants=participants,
         dated=retrieved.arms.in_window,
     )
+    contexts: dict[int, list[selectors.ContextTurn]] = {}
     with search_stage("load"):
-        loaded = selectors.memories_load(tenant=tenant, ids=[item.memory_id for item in ranked])
-    return ranked, loaded
+        loaded = selectors.memories_load(
+            tenant=tenant,
+            ids=[item.memory_id for item in ranked],
+            context_turns=options.context_turns,
+            contexts=contexts,
+        )
+    return ranked, loaded, contexts
 
 
 def _keyword_confidence(arms: selectors.ArmCandidates) -> float:
@@ -397,6 +420,32 @@ def _keyword_confidence(arms: selectors.ArmCandidates) -> float:
     if not arms.bm25 or arms.bm25_ceiling <= 0:
         return 0.0
     return min(1.0, max(arms.bm25.values()) / arms.bm25_ceiling)
+
+
+def _keyword_shares(arms: selectors.ArmCandidates) -> dict[int, float]:
+    """Each keyword row's BM25 score as a share of the most the query's known terms allow."""
+    if arms.bm25_ceiling <= 0:
+        return {}
+    return {memory_id: score / arms.bm25_ceiling for memory_id, score in arms.bm25.items()}
+
+
+_WORD_RE = re.compile(r"\w+")
+
+
+def _participants(query: str, rows: dict[int, selectors.RankingRow]) -> set[int]:
+    """The candidates by or about someone the question names: their speaker's (a session event's author, else the
+    memory's author) full name or first name is a phrase of the question, or they link an entity it names."""
+    words = _WORD_RE.findall(query.casefold())
+    phrase = f" {' '.join(words)} "
+    found: set[int] = set()
+    for memory_id, row in rows.items():
+        if row.names_entity:
+            found.add(memory_id)
+            continue
+        name = _WORD_RE.findall(row.speaker.casefold())
+        if name and (f" {' '.join(name)} " in phrase or (len(name[0]) >= 3 and name[0] in words)):
+            found.add(memory_id)
+    return found
 
 
 def _candidate(memory_id: int, row: selectors.RankingRow, levels: dict[int, str], cosine: float | None) -> Candidate:
@@ -583,6 +632,7 @@ def _dated(memory: Memory) -> DatedRow:
         content=memory.content,
         event_dates=memory.event_dates or [],
         reference=memory.reference_time or memory.created_at,
+        session=memory.source_session,
     )
 
 

@@ -548,8 +548,8 @@ class TestRankExplainAndPurity:
         # 1: rrf = 1/60 → rrf_norm (1/60)/(1/60+1/61) → base 0.7·that → × 0.9
         assert second.memory_id == 1 and first.memory_id == 2
         assert set(first.explain) == {
-            "ranks", "rrf", "rrf_norm", "cosine", "base", "vector_factor", "tier", "date_window", "post_tier", "floor",
-            "gated", "boosts", "final",
+            "ranks", "rrf", "rrf_norm", "cosine", "base", "vector_factor", "tier", "text_score", "participant",
+            "date_window", "post_tier", "floor", "gated", "boosts", "final",
         }  # fmt: skip
         assert first.explain["ranks"] == {"keyword": 1, "vector": 0, "relational": None}
         assert second.explain["ranks"] == {"keyword": 0, "vector": None, "relational": None}
@@ -653,3 +653,77 @@ def test_pure_cores_import_no_django():
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+class TestScoreFusionAndParticipants:
+    """Score fusion of the keyword and vector arms (with the keyword rows' BM25 shares) and the participant boost."""
+
+    def test_without_shares_the_two_arms_fuse_by_rrf_as_before(self):
+        arms = {"keyword": [1, 2], "vector": [2, 1]}
+        candidates = {1: cand(1, cosine=0.2), 2: cand(2, cosine=0.9)}
+        ranked = rank(arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False)
+        assert all(r.explain["text_score"] is None for r in ranked)
+        assert ranked[0].explain["rrf"] == pytest.approx(1 / 60 + 1 / 61, abs=1e-15)
+
+    def test_a_weak_keyword_top_row_does_not_outrank_the_vector_answer(self):
+        # keyword confidence 0.1 → vector factor 0.9; text score = 0.9·cosine + (0.2 + 0.1)·share
+        arms = {"keyword": [1, 2], "vector": [2, 1]}
+        candidates = {1: cand(1, cosine=0.2), 2: cand(2, cosine=0.6)}
+        shares = {1: 0.1, 2: 0.05}
+        ranked = rank(
+            arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False,
+            keyword_confidence=0.1, keyword_shares=shares,
+        )  # fmt: skip
+        assert [r.memory_id for r in ranked] == [2, 1]
+        top, second = ranked
+        assert top.explain["text_score"] == pytest.approx(0.9 * 0.6 + 0.3 * 0.05, abs=1e-12)
+        assert second.explain["text_score"] == pytest.approx(0.9 * 0.2 + 0.3 * 0.1, abs=1e-12)
+        # one fused list, weighted by keyword 1.0 + vector 1.0·0.9
+        assert top.explain["rrf"] == pytest.approx(1.9 / 60, abs=1e-15)
+        assert second.explain["rrf"] == pytest.approx(1.9 / 61, abs=1e-15)
+
+    def test_a_confident_keyword_match_leads_the_fused_list(self):
+        # confidence 0.8 → vector factor 0.2: text score = 0.2·cosine + 1.0·share
+        arms = {"keyword": [1], "vector": [2, 1]}
+        candidates = {1: cand(1, cosine=0.3), 2: cand(2, cosine=0.4)}
+        ranked = rank(
+            arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False,
+            keyword_confidence=0.8, keyword_shares={1: 0.8},
+        )  # fmt: skip
+        assert [r.memory_id for r in ranked] == [1, 2]
+        assert ranked[0].explain["text_score"] == pytest.approx(0.2 * 0.3 + 0.8, abs=1e-12)
+        assert ranked[1].explain["text_score"] == pytest.approx(0.2 * 0.4, abs=1e-12)
+        # base = (1 - 0.06)·rrf_norm + 0.06·cosine, the fused list weighted 1.0 + 0.2
+        assert ranked[0].explain["base"] == pytest.approx(0.94 + 0.06 * 0.3, abs=1e-12)
+        assert ranked[1].explain["base"] == pytest.approx(0.94 * 60 / 61 + 0.06 * 0.4, abs=1e-12)
+
+    def test_other_arms_still_fuse_by_rrf_beside_the_text_list(self):
+        arms = {"keyword": [1], "vector": [1], "relational": [3]}
+        candidates = {1: cand(1, cosine=0.5), 3: cand(3)}
+        ranked = rank(
+            arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False,
+            keyword_shares={1: 0.5},
+        )  # fmt: skip
+        by_id = {r.memory_id: r for r in ranked}
+        assert by_id[1].explain["rrf"] == pytest.approx(2.0 / 60, abs=1e-15)
+        assert by_id[3].explain["rrf"] == pytest.approx(0.5 / 60, abs=1e-15)
+        assert by_id[3].explain["ranks"] == {"keyword": None, "vector": None, "relational": 0}
+
+    def test_participant_rows_are_boosted_before_the_floor(self):
+        arms = {"vector": [1, 2]}
+        candidates = {1: cand(1, cosine=0.5), 2: cand(2, cosine=0.5)}
+        ranked = rank(
+            arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False, participants={2}
+        )
+        assert [r.memory_id for r in ranked] == [2, 1]
+        by_id = {r.memory_id: r for r in ranked}
+        base_2 = 0.7 * (1 / 61) / (1 / 60) + 0.3 * 0.5
+        assert by_id[2].explain["participant"] == 1.25 and by_id[1].explain["participant"] == 1.0
+        assert by_id[2].explain["post_tier"] == pytest.approx(base_2 * 1.25, abs=1e-12)
+        assert by_id[2].explain["floor"] == pytest.approx(0.6 * base_2 * 1.25, abs=1e-12)
+        assert by_id[1].explain["post_tier"] == pytest.approx(0.7 + 0.3 * 0.5, abs=1e-12)
+
+    @pytest.mark.parametrize("bad", [{"participant_boost": 0.9}, {"score_fusion": -0.1}, {"score_fusion": math.nan}])
+    def test_bad_config_values_are_refused(self, bad):
+        with pytest.raises(ValueError):
+            RankingConfig(**bad)

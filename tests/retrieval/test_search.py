@@ -193,9 +193,10 @@ def test_the_question_is_embedded_while_the_context_is_read_and_the_glossary_tex
         result = search_memories(tenant=acme, user_id="albert", query=query)
 
     assert result.degraded == [] and [hit.memory.content for hit in result.hits] == ["We run k8s on bare metal."]
-    assert recording.calls[0] == (query, recording.calls[0][1])
-    assert recording.calls[0][1].startswith("orgmemory-query-embedding")
-    assert [text for text, _ in recording.calls] == ([query, expanded] if glossary else [query])
+    # the two embeddings may finish in either order on a busy machine: which thread embedded what is the contract
+    threads = dict(recording.calls)
+    assert threads[query].startswith("orgmemory-query-embedding")
+    assert sorted(text for text, _ in recording.calls) == sorted([query, expanded] if glossary else [query])
     assert vectors == [pytest.approx(recording.inner.embed([expanded])[0], abs=1e-6)]
 
 

@@ -15,6 +15,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from tqdm import tqdm
 
+from bench.conversations.evaluate import ARM_CONFIGS as CONVERSATION_CONFIGS
+from bench.conversations.evaluate import evaluate as conversations_evaluate
+from bench.conversations.evaluate import format_report as conversations_report
+from bench.conversations.generator import generate as generate_conversations
 from bench.data import DATA_VARIABLE, data_folder
 from bench.evaluation import (
     BASELINE,
@@ -49,7 +53,8 @@ ARM_CONFIGS: dict[str, tuple[str, ...]] = {
     "hybrid": ("keyword", "vector"),
     "full": ("keyword", "vector", "relational"),
 }
-SETS = ("world", "paraphrases", "paths", "assoc")
+SETS = ("world", "paraphrases", "paths", "assoc", "conversations")
+CONVERSATION_SEED = 7  # bench.conversations: the generated chats (20 conversations of 15 sessions)
 TOP_K = 10
 WORLD_FAMILIES = ("attended", "works_at", "invested_in", "advises")
 PUBLISHED = "published (gbrain-evals): keyword 0.171/0.624, vector 0.108/0.407, hybrid 0.192/0.687, oracle 0.342/0.979"
@@ -128,6 +133,8 @@ class Command(BaseCommand):
                     report["sets"].setdefault("assoc", []).append(
                         self._assoc_set(tenant, key_of, baseline, probes, hidden, configs, label)
                     )
+            if "conversations" in sets:
+                report["conversations"] = self._conversations(configs, options)
         finally:
             if not options["keep"]:
                 for tenant in tenants:
@@ -138,6 +145,16 @@ class Command(BaseCommand):
                 for name, rounds in report["sets"].items()
             }
         self.stdout.write(json.dumps(report) if options["json"] else _format(report))
+
+    def _conversations(self, configs: Sequence[str], options) -> dict:
+        """The conversational set (bench.conversations) through the sessions and search services, for every
+        configuration it has (all but the relational arm alone: chats name few graph entities), beside rank_bm25."""
+        return conversations_evaluate(
+            generate_conversations(CONVERSATION_SEED),
+            configs=[name for name in configs if name in CONVERSATION_CONFIGS],
+            keep=options["keep"],
+            quiet=self.quiet,
+        )
 
     # --- ingest ------------------------------------------------------------------------------------------------
     def _tenant(self, slug: str, name: str, members: str, options) -> tuple[Tenant, bool]:
@@ -453,6 +470,8 @@ def _format(report: dict) -> str:
                 "latency p50/p95 ms: "
                 + ", ".join(f"{c} {v['p50_ms']}/{v['p95_ms']}" for c, v in result["latency"].items())
             )
+    if "conversations" in report:
+        lines += ["", "== conversations", conversations_report(report["conversations"])]
     if "repeat_identical" in report:
         lines += ["", f"repeated rounds identical: {report['repeat_identical']}"]
     lines += ["", PUBLISHED]

@@ -1,0 +1,153 @@
+"""Conversational recall through the API: a session hit's neighbouring turns (``context_turns``), bounded and
+scope-isolated, and the participant weighting (a question naming a speaker lifts that speaker's turns)."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from memories.models import Memory
+from tests.api.conftest import error_of
+from tests.factories import ApiKeyFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api(acme) -> APIClient:
+    key = ApiKeyFactory(tenant=acme, permissions=["read", "write", "delete"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key.plain}")
+    return client
+
+
+SESSIONS = "/api/v1/sessions"
+SEARCH = "/api/v1/search"
+T0 = 1746178200.0
+
+TURNS = [
+    ("Maya", "Morning! Did you sleep at all?"),
+    ("Jon", "Barely, the neighbours had a party."),
+    ("Maya", "Did you make it to the pottery class in the end?"),
+    ("Jon", "I did, yesterday! My bowl came out lopsided."),
+    ("Maya", "Lopsided bowls have character."),
+    ("Jon", "Right, dinner is burning. Talk soon!"),
+    ("Maya", "Bye!"),
+]
+
+
+def _events(turns, *, prefix="e", start=T0):
+    return [
+        {"id": f"{prefix}{i}", "author": author, "timestamp": start + 60 * i, "text": text}
+        for i, (author, text) in enumerate(turns)
+    ]
+
+
+def _ingest(api, turns, *, user_id="albert", session_id="chat-1", prefix="e"):
+    response = api.post(
+        SESSIONS,
+        {
+            "app_name": "companion",
+            "user_id": user_id,
+            "session_id": session_id,
+            "events": _events(turns, prefix=prefix),
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    return response.json()["memory_ids"]
+
+
+def _search(api, query, **extra):
+    return api.post(SEARCH, {"user_id": "albert", "query": query, "top_k": 3, **extra}, format="json")
+
+
+def test_a_session_hit_comes_back_with_its_neighbouring_turns_in_order(acme, api):
+    ids = _ingest(api, TURNS)
+
+    response = _search(api, "pottery class bowl lopsided", context_turns=2)
+
+    assert response.status_code == 200
+    hits = {row["id"]: row for row in response.json()["results"]}
+    answer = hits[ids[3]]  # "I did, yesterday! ..."
+    assert [turn["id"] for turn in answer["context"]] == [ids[1], ids[2], ids[4], ids[5]]
+    assert answer["context"][1] == {
+        "id": ids[2],
+        "author": "Maya",
+        "text": "Did you make it to the pottery class in the end?",
+        "timestamp": "2025-05-02T09:32:00Z",
+    }
+    # bounded: one turn a side
+    one = {row["id"]: row for row in _search(api, "pottery class bowl lopsided", context_turns=1).json()["results"]}
+    assert [turn["id"] for turn in one[ids[3]]["context"]] == [ids[2], ids[4]]
+    # the first turn of a session has no earlier neighbour
+    first = _search(api, "did you sleep at all", context_turns=2).json()["results"]
+    opening = next(row for row in first if row["id"] == ids[0])
+    assert [turn["id"] for turn in opening["context"]] == [ids[1], ids[2]]
+
+
+def test_without_context_turns_no_context_is_returned(acme, api):
+    _ingest(api, TURNS)
+    rows = _search(api, "pottery class bowl").json()["results"]
+    assert rows and all("context" not in row for row in rows)
+
+
+def test_a_memory_not_from_a_session_gets_no_context(acme, api):
+    response = api.post(
+        "/api/v1/memories", {"user_id": "albert", "content": "The pottery studio is on Canal Street."}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    rows = _search(api, "pottery studio canal street", context_turns=2).json()["results"]
+    assert rows[0]["content"] == "The pottery studio is on Canal Street."
+    assert "context" not in rows[0]
+
+
+def test_context_never_shows_another_users_private_turns_of_the_same_session_id(acme, api):
+    ids = _ingest(api, TURNS[:4])
+    # bea (same team) writes turns under the same app and session id at her own user scope
+    _ingest(
+        api,
+        [("Bea", "My secret: the pottery class password is hunter2."), ("Bea", "Also lopsided bowls rule.")],
+        user_id="bea",
+        prefix="b",
+    )
+    assert Memory.objects.filter(source_session="chat-1").count() == 6
+
+    rows = _search(api, "pottery class bowl lopsided", context_turns=5).json()["results"]
+
+    seen = {turn["id"] for row in rows for turn in row.get("context", [])} | {row["id"] for row in rows}
+    assert seen <= set(ids)
+    assert all("hunter2" not in turn["text"] for row in rows for turn in row.get("context", []))
+
+
+def test_a_superseded_or_deleted_neighbour_is_not_shown(acme, api):
+    ids = _ingest(api, TURNS)
+    assert api.delete(f"/api/v1/memories/{ids[2]}?user_id=albert").status_code == 200
+
+    rows = {row["id"]: row for row in _search(api, "bowl lopsided yesterday", context_turns=1).json()["results"]}
+
+    assert [turn["id"] for turn in rows[ids[3]]["context"]] == [ids[1], ids[4]]
+
+
+@pytest.mark.parametrize("bad", [-1, 6, "two"])
+def test_out_of_range_context_turns_is_a_400(acme, api, bad):
+    response = _search(api, "pottery", context_turns=bad)
+    assert response.status_code == 400
+    assert "context_turns" in str(error_of(response))
+
+
+def test_a_question_naming_a_speaker_lifts_that_speakers_turns(acme, api):
+    # the same plan said by two people in two sessions: the question names one of them
+    ids_maya = _ingest(api, [("Maya", "Booked my trip to Lisbon for the spring.")], session_id="s-maya")
+    ids_jon = _ingest(api, [("Jon", "Lisbon in the spring, the trip is booked!")], session_id="s-jon")
+
+    for name, wanted in (("Maya", ids_maya[0]), ("Jon", ids_jon[0])):
+        response = api.post(
+            SEARCH,
+            {"user_id": "albert", "query": f"When is {name} going on the Lisbon trip?", "top_k": 2, "explain": True},
+            format="json",
+        )
+        rows = response.json()["results"]
+        assert len(rows) == 2, response.json()
+        assert rows[0]["id"] == wanted, name
+        assert rows[0]["explain"]["participant"] > 1.0 and rows[1]["explain"]["participant"] == 1.0
