@@ -74,6 +74,7 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
             "text": result.answer.text,
             "citations": [{"index": index, "memory_id": memory_id} for index, memory_id in result.answer.citations],
             "used_llm": result.answer.used_llm,
+            "kind": result.answer.kind or ("llm" if result.answer.used_llm else "none"),
         }
         if result.answer.kind:
             data["answer"]["kind"] = result.answer.kind

@@ -11,10 +11,12 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from graph import vocabulary
 from graph.extraction import SYMMETRIC_RELATIONSHIPS
 from retrieval.relational_query import ABOUT, INBOUND, Ambiguity, RelationalQuery
+from retrieval.synthesis.extractive import extractive_answer
 from retrieval.synthesis.types import Answer, Edge, SourceRow, SynthesisLLM
 
 # The package's name, as before it was split into modules: log configuration and filters keyed on it still apply.
@@ -272,8 +274,10 @@ def parse_llm_answer(reply: str, *, rows: Sequence[SourceRow]) -> Answer | None:
 
 
 def _deterministic_answer(
-    *, rows: Sequence[SourceRow], relational: RelationalQuery | None, edges: Sequence[Edge]
+    *, question: str, rows: Sequence[SourceRow], relational: RelationalQuery | None, edges: Sequence[Edge]
 ) -> Answer:
+    """The relational answer when the edges give one, else the extractive answer (the sentences of the top rows
+    that answer the question, each cited: never a list of titles), else "No memories matched." (kind ``none``)."""
     if relational is not None and edges:
         try:
             answer = relational_answer(query=relational, edges=edges, rows=rows)
@@ -281,8 +285,11 @@ def _deterministic_answer(
             logger.warning("relational answer failed; answering with the cited list", exc_info=True)
             answer = None
         if answer is not None:
-            return answer
-    return cited_list_answer(rows=rows)
+            return replace(answer, kind="relational")
+    extracted = extractive_answer(question=question, rows=rows)
+    if extracted is not None:
+        return replace(extracted, kind="extractive")
+    return Answer(text=NO_MATCH_TEXT, citations=(), used_llm=False, kind="none")
 
 
 def synthesize(
@@ -320,10 +327,10 @@ def synthesize(
         if answer is not None:
             return answer
     if path is not None:
-        return path
+        return replace(path, kind="path")
     if no_relevant:
-        return Answer(text=NO_RELEVANT_TEXT, citations=(), used_llm=False)
-    return _deterministic_answer(rows=rows, relational=relational, edges=edges)
+        return Answer(text=NO_RELEVANT_TEXT, citations=(), used_llm=False, kind="none")
+    return _deterministic_answer(question=question, rows=rows, relational=relational, edges=edges)
 
 
 # --- path answers (2–3 hops) ------------------------------------------------------------------------------------
@@ -403,6 +410,4 @@ def with_ambiguity(answer: Answer, ambiguous: Sequence[Ambiguity]) -> Answer:
     """``answer`` led by :func:`ambiguity_sentence` (its citations are unchanged: the sentence cites nothing)."""
     if not ambiguous:
         return answer
-    return Answer(
-        text=f"{ambiguity_sentence(ambiguous)} {answer.text}", citations=answer.citations, used_llm=answer.used_llm
-    )
+    return replace(answer, text=f"{ambiguity_sentence(ambiguous)} {answer.text}")

@@ -208,9 +208,11 @@ class TestSynthesis:
 
         answer = response.json()["answer"]
         assert answer["used_llm"] is False
-        ids = [row["id"] for row in response.json()["results"]]
-        assert [citation["memory_id"] for citation in answer["citations"]] == ids
-        assert [citation["index"] for citation in answer["citations"]] == list(range(1, len(ids) + 1))
+        # the sentence that answers, quoted and cited: not a numbered list of the results
+        assert answer["kind"] == "extractive"
+        top = response.json()["results"][0]
+        assert answer["text"] == "The platform team deploys Zephyr with Argo CD. [1]"
+        assert answer["citations"] == [{"index": 1, "memory_id": top["id"]}]
 
     def test_with_the_llm_its_cited_answer_is_returned(self, indexed, api, fake_llm):
         response = api.post(SEARCH, {"user_id": "albert", "query": "How is Zephyr deployed?", "synthesize": True})
@@ -220,6 +222,7 @@ class TestSynthesis:
             "text": "The platform team deploys Zephyr with Argo CD [1].",
             "citations": [{"index": 1, "memory_id": body["results"][0]["id"]}],
             "used_llm": True,
+            "kind": "llm",
         }
         request = fake_llm.requests[0]
         assert request["path"] == "/v1/chat/completions"

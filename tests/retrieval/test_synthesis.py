@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -32,6 +33,8 @@ def row(memory_id: int, content: str = "", title: str = "") -> SourceRow:
 
 
 ROWS = [row(101), row(102), row(103)]
+# what the deterministic fallback gives over ROWS for a question no edge answers: the best sentence, cited (no list)
+EXTRACTED = Answer("Memory number 101. [1]", ((1, 101),), False, kind="extractive")
 
 
 class FakeLLM:
@@ -326,7 +329,7 @@ class TestSynthesize:
         with caplog.at_level(logging.WARNING, logger="retrieval.synthesis"):
             answer = synthesize(question="q", rows=ROWS, llm=llm)
 
-        assert answer == cited_list_answer(rows=ROWS)
+        assert answer == EXTRACTED
         assert answer.used_llm is False
         assert "synthesis LLM failed" in caplog.text
 
@@ -334,11 +337,7 @@ class TestSynthesize:
     def test_unparseable_reply_falls_back(self, reply, caplog):
         with caplog.at_level(logging.WARNING, logger="retrieval.synthesis"):
             answer = synthesize(question="q", rows=ROWS, llm=FakeLLM(reply=reply))
-        assert answer == Answer(
-            "1. Memory number 101. [1]\n2. Memory number 102. [2]\n3. Memory number 103. [3]",
-            ((1, 101), (2, 102), (3, 103)),
-            False,
-        )
+        assert answer == EXTRACTED  # never the numbered list of titles
         assert "cited no valid source" in caplog.text
 
     def test_fallback_prefers_the_relational_sentence(self):
@@ -349,9 +348,9 @@ class TestSynthesize:
             relational=RelationalQuery("founded", "Acme", INBOUND),
             edges=[Edge("Alice", "founded", "Acme", 102)],
         )
-        assert answer == Answer("Acme was founded by Alice [1].", ((1, 102),), False)
+        assert answer == Answer("Acme was founded by Alice [1].", ((1, 102),), False, kind="relational")
 
-    def test_no_llm_relational_without_usable_edges_gives_the_list(self):
+    def test_no_llm_relational_without_usable_edges_gives_the_extract(self):
         answer = synthesize(
             question="who founded Acme",
             rows=ROWS,
@@ -359,15 +358,15 @@ class TestSynthesize:
             relational=RelationalQuery("founded", "Acme", INBOUND),
             edges=[Edge("Alice", "founded", "Acme", 999)],
         )
-        assert answer == cited_list_answer(rows=ROWS)
+        assert answer == EXTRACTED
 
     def test_edges_without_a_relational_query_are_ignored(self):
         answer = synthesize(question="q", rows=ROWS, llm=None, edges=[Edge("Alice", "founded", "Acme", 101)])
-        assert answer == cited_list_answer(rows=ROWS)
+        assert answer == EXTRACTED
 
     def test_no_rows_never_calls_the_llm(self):
         llm = FakeLLM(reply="Something [1].")
-        assert synthesize(question="q", rows=[], llm=llm) == Answer("No memories matched.", (), False)
+        assert synthesize(question="q", rows=[], llm=llm) == Answer("No memories matched.", (), False, kind="none")
         assert llm.calls == []
 
     def test_malformed_edge_does_not_raise(self, caplog):
@@ -377,7 +376,7 @@ class TestSynthesize:
                 question="q", rows=ROWS, llm=None, relational=RelationalQuery("founded", "Acme", INBOUND),
                 edges=[bad_edge],
             )  # fmt: skip
-        assert answer == cited_list_answer(rows=ROWS)
+        assert answer == EXTRACTED
         assert "relational answer failed" in caplog.text
 
 
@@ -527,6 +526,6 @@ class TestPathAnswer:
     def test_the_deterministic_synthesis_prefers_the_path_and_says_when_nothing_is_relevant(self):
         path = path_answer(seed="Bob Jones", steps=self.STEPS)
 
-        assert synthesize(question="q", rows=ROWS, llm=None, path=path) == path
+        assert synthesize(question="q", rows=ROWS, llm=None, path=path) == replace(path, kind="path")
         nothing = synthesize(question="q", rows=ROWS, llm=None, no_relevant=True)
-        assert nothing == Answer("Nothing visible to you answers this.", (), False)
+        assert nothing == Answer("Nothing visible to you answers this.", (), False, kind="none")
