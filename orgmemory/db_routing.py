@@ -63,6 +63,7 @@ class ReplicaStatus:
 _lock = threading.Lock()
 _statuses: dict[str, ReplicaStatus] = {}
 _reads: Counter[str] = Counter()  # reads per database in this process, and replica errors retried on the primary
+_caught_up_at: dict[str, float] = {}  # when this process last saw each replica fully replayed and streaming
 
 
 # --- what reads use -------------------------------------------------------------------------------------------
@@ -150,8 +151,17 @@ def _probe(alias: str) -> ReplicaStatus:
         lag_ms = 0.0  # a server that is not replaying (a promoted standby) is as current as itself
     elif caught_up and streaming:
         lag_ms = 0.0  # replayed everything the primary sent, and connected to it: current
+        with _lock:
+            _caught_up_at[alias] = now
     else:
+        # the age of the last replayed commit overstates the lag after a quiet spell (the next commit has arrived,
+        # the previous one is old); the replica holds at least what it held when last seen current, so the lag is
+        # at most the time since then
         lag_ms = float(since_replay_ms) if since_replay_ms is not None else float("inf")
+        with _lock:
+            seen_current = _caught_up_at.get(alias)
+        if streaming and seen_current is not None:
+            lag_ms = min(lag_ms, (now - seen_current) * 1000)
     state = "ok" if lag_ms <= settings.ORGMEMORY_REPLICA_MAX_LAG_MS else "lagging"
     return ReplicaStatus(alias, state, lag_ms, lsn_parse(replay), now)
 

@@ -13,6 +13,13 @@ workers (memory, start-up), and the server-side split (query embedding, keyword+
 fusion) measured in-process on the same kind of questions, so it is clear what limits, with how often the memory
 each question was drawn from comes back (quality at that size). ``--explain`` writes
 ``EXPLAIN (ANALYZE, BUFFERS)`` of the arm statements per size.
+
+``--replica``: the same benchmark on a primary and a streaming hot standby built on this machine from the embedded
+binaries (bench/replication.py; the corpora are loaded into the primary with ``load_corpus``), against two servers
+in turn, interleaved per client count: one on the primary alone, one with ``DATABASE_REPLICA_URLS`` set to the
+standby (read-your-writes markers in a throwaway Redis). Printed besides: where each search was read (the router's
+``X-OrgMemory-Read-From`` header), the standby's replay lag seen in /health around each run, CPU per request of
+the primary and of the standby, and the router's own cost per request measured in-process.
 """
 
 from __future__ import annotations
@@ -63,6 +70,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--explain", help="write EXPLAIN ANALYZE of the arm statements to this file")
         parser.add_argument("--json", action="store_true")
+        parser.add_argument(
+            "--replica", action="store_true", help="primary alone vs primary + streaming standby, on this machine"
+        )
 
     def handle(self, *args, **options):
         sizes = _ints(options["sizes"])
@@ -71,6 +81,10 @@ class Command(BaseCommand):
             raise CommandError("--sizes, --clients and --requests must be positive")
         quiet = options["json"]
         logging.getLogger("httpx").setLevel(logging.WARNING)  # one INFO line per request otherwise
+        with _replica_databases(options, sizes) if options["replica"] else contextlib.nullcontext() as replica:
+            self._run(options, sizes, clients, quiet, replica)
+
+    def _run(self, options: dict, sizes: list[int], clients: list[int], quiet: bool, replica: dict | None) -> None:
         corpora = [self._corpus(size, options, clients) for size in sizes]
         report: dict = {"sizes": sizes, "clients": clients, "cores": os.cpu_count(), "runs": [], "split": {}}
         keys: list = []
@@ -79,26 +93,22 @@ class Command(BaseCommand):
                 keys.extend(corpus["keys"])
             if options["explain"]:
                 self._explain(corpora, Path(options["explain"]))
-            server_cm = contextlib.nullcontext({"url": options["url"]}) if options["url"] else _server(options)
-            with server_cm as server:
-                report["server"] = {k: v for k, v in server.items() if k != "log"}
+            if replica is not None:
+                report["router_cost"] = _router_cost(replica, corpora[0])
+            with contextlib.ExitStack() as stack:
+                servers = self._servers(options, replica, stack)
+                report["server"] = {k: v for k, v in servers[0][1].items() if k not in ("log", "warmed", "postmasters")}
                 for n_clients in clients:
                     for corpus in corpora:  # sizes interleaved per client count: same conditions for the ratio
-                        cpu_before = _cpu_seconds(server)
-                        load_before = os.getloadavg()[0]
-                        run = asyncio.run(_load(server["url"], corpus, n_clients, options["requests"]))
-                        cpu_after = _cpu_seconds(server)
-                        for part in ("app", "database"):
-                            if cpu_before.get(part) is not None and cpu_after.get(part) is not None:
-                                run[f"{part}_cpu_ms_per_request"] = round(
-                                    (cpu_after[part] - cpu_before[part]) * 1000 / run["requests"], 1
-                                )
-                        run["load_average"] = round((load_before + os.getloadavg()[0]) / 2, 1)
-                        report["runs"].append(run)
-                        if not quiet:
-                            self.stderr.write(_run_line(run))
-                if "log" in server:
-                    report["server"]["workers"] = _worker_figures(server)
+                        for label, server in servers:  # and, with --replica, the two deployments too
+                            run = self._measure(server, corpus, n_clients, options, replica)
+                            if label:
+                                run["deployment"] = label
+                            report["runs"].append(run)
+                            if not quiet:
+                                self.stderr.write(_run_line(run))
+                if "log" in servers[0][1]:
+                    report["server"]["workers"] = _worker_figures(servers[0][1])
             for corpus in corpora:
                 report["split"][corpus["size"]] = _split(corpus, options["split"], options["baseline_max"])
         finally:
@@ -111,6 +121,43 @@ class Command(BaseCommand):
         else:
             self.stdout.write(_format(report))
 
+    def _servers(self, options: dict, replica: dict | None, stack: contextlib.ExitStack) -> list[tuple[str, dict]]:
+        if options["url"]:
+            return [("", {"url": options["url"]})]
+        if replica is None:
+            return [("", stack.enter_context(_server(options)))]
+        postmasters = {"database": replica["pair"].primary.data, "standby": replica["pair"].standby.data}
+        alone = stack.enter_context(_server(options, postmasters=postmasters))
+        routed = stack.enter_context(
+            _server(
+                options,
+                postmasters=postmasters,
+                DATABASE_REPLICA_URLS=replica["standby_url"],
+                ORGMEMORY_CACHE_URL=replica["cache_url"],
+            )
+        )
+        return [("primary", alone), ("primary+standby", routed)]
+
+    def _measure(self, server: dict, corpus: dict, n_clients: int, options: dict, replica: dict | None) -> dict:
+        cpu_before = _cpu_seconds(server)
+        load_before = os.getloadavg()[0]
+        lag_before = _replay_lag(server, corpus) if replica is not None else None
+        warmed = server.setdefault("warmed", set())  # each server's workers warm up once per corpus
+        run = asyncio.run(
+            _load(server["url"], corpus, n_clients, options["requests"], warm_up=corpus["size"] not in warmed)
+        )
+        warmed.add(corpus["size"])
+        cpu_after = _cpu_seconds(server)
+        for part in ("app", "database", "standby"):
+            if cpu_before.get(part) is not None and cpu_after.get(part) is not None:
+                run[f"{part}_cpu_ms_per_request"] = round(
+                    (cpu_after[part] - cpu_before[part]) * 1000 / run["requests"], 1
+                )
+        run["load_average"] = round((load_before + os.getloadavg()[0]) / 2, 1)
+        if replica is not None:
+            run["replay_lag_ms"] = [lag_before, _replay_lag(server, corpus)]
+        return run
+
     # --- set-up -------------------------------------------------------------------------------------------------
 
     def _corpus(self, size: int, options: dict, clients: list[int]) -> dict:
@@ -122,7 +169,8 @@ class Command(BaseCommand):
         tenant = Tenant.objects.filter(slug=large.slug).first()
         if tenant is None:
             raise CommandError(f"corpus of size {size} is not loaded: manage.py load_corpus --size {size}")
-        needed = WARMUP + options["requests"] * len(clients) + options["split"]
+        deployments = 2 if options["replica"] else 1
+        needed = (WARMUP + options["requests"] * len(clients)) * deployments + options["split"]
         queries = distinct_queries(plan, needed)
         keys = [
             api_key_create(tenant=tenant, name=f"bench-search-{secrets.token_hex(4)}", permissions=["read"])
@@ -197,14 +245,15 @@ def _take(corpus: dict, count: int) -> list[BenchQuery]:
     return corpus["queries"][start : start + count]
 
 
-async def _load(url: str, corpus: dict, n_clients: int, requests: int) -> dict:
+async def _load(url: str, corpus: dict, n_clients: int, requests: int, *, warm_up: bool) -> dict:
     import httpx
 
-    warm = _take(corpus, WARMUP if corpus["next"] == 0 else 0)
+    warm = _take(corpus, WARMUP if warm_up else 0)
     queries = _take(corpus, requests)
     samples: list[float] = []
     errors: list[str] = []
     kinds: dict[str, list[float]] = {}
+    read_from: dict[str, int] = {}
     limits = httpx.Limits(max_connections=n_clients + 4, max_keepalive_connections=n_clients + 4)
     async with httpx.AsyncClient(base_url=f"{url}/api/v1", timeout=60, limits=limits) as client:
         for index, query in enumerate(warm):  # worker start-up paths, connections, plans
@@ -227,6 +276,8 @@ async def _load(url: str, corpus: dict, n_clients: int, requests: int) -> dict:
                         "/search", json={"user_id": query.user_id, "query": query.text, "top_k": 10}, headers=headers
                     )
                     ok = response.status_code == 200
+                    source = response.headers.get("X-OrgMemory-Read-From", "primary (no router)")
+                    read_from[source] = read_from.get(source, 0) + 1
                     if not ok:
                         errors.append(f"{response.status_code}: {response.text[:200]}")
                 except httpx.HTTPError as exc:
@@ -251,6 +302,7 @@ async def _load(url: str, corpus: dict, n_clients: int, requests: int) -> dict:
         "requests_per_second": round(len(queries) / elapsed, 1),
         "errors": len(errors),
         "first_errors": errors[:3],
+        "read_from": read_from,
         "p50_ms": round(percentile(samples, 50), 1),
         "p95_ms": round(percentile(samples, 95), 1),
         "p99_ms": round(percentile(samples, 99), 1),
@@ -306,7 +358,9 @@ def _ratios(report: dict) -> None:
         return
     report["p95_ratios"] = {}
     for n_clients in report["clients"]:
-        runs = {run["size"]: run for run in report["runs"] if run["clients"] == n_clients}
+        runs = {run["size"]: run for run in report["runs"] if run["clients"] == n_clients and "deployment" not in run}
+        if len(runs) < 2:
+            continue
         small, large = runs[min(sizes)], runs[max(sizes)]
         if small["p95_ms"]:
             report["p95_ratios"][n_clients] = round(large["p95_ms"] / small["p95_ms"], 2)
@@ -319,6 +373,12 @@ def _run_line(run: dict) -> str:
         f"  {run['size']:>8} {run['clients']:>7} {run['requests']:>8} {run['p50_ms']:>8} {run['p95_ms']:>8} "
         f"{run['p99_ms']:>8} {run['requests_per_second']:>7} {run['errors']:>6} {cpu:>11} "
         f"{run.get('load_average', '-'):>5}   {kinds}"
+        + (
+            f"\n           {run['deployment']}: reads {run['read_from']}, standby CPU ms/req "
+            f"{run.get('standby_cpu_ms_per_request', '-')}, replay lag ms before/after {run['replay_lag_ms']}"
+            if "deployment" in run
+            else ""
+        )
     )
 
 
@@ -344,6 +404,13 @@ def _format(report: dict) -> str:
     )
     lines.append("  (CPU ms/req: gunicorn workers / database server, per request; load: the machine's 1-min average)")
     lines.extend(_run_line(run) for run in report["runs"])
+    if "router_cost" in report:
+        cost = report["router_cost"]
+        lines.append(
+            f"  router cost per routed request (in-process, p50/p95 us): choosing the database {cost['choose_us']}, "
+            f"probing the standby (every {cost['probe_every_ms']} ms at most) {cost['probe_us']}, recording a "
+            f"write's WAL position {cost['record_us']}"
+        )
     for n_clients, ratio in report.get("p95_ratios", {}).items():
         lines.append(f"  p95({max(report['sizes'])})/p95({min(report['sizes'])}) with {n_clients} client(s): {ratio}")
     for size, stages in report["split"].items():
@@ -375,7 +442,7 @@ def _format(report: dict) -> str:
 
 
 @contextlib.contextmanager
-def _server(options: dict):
+def _server(options: dict, *, postmasters: dict | None = None, **extra_env: str):
     """gunicorn -c orgmemory/gunicorn_conf.py in production mode on a free loopback port (plain HTTP, a throwaway
     SECRET_KEY, throttling off for the benchmark's keys); stopped on exit. Its log is read for the workers'
     ready lines."""
@@ -388,6 +455,7 @@ def _server(options: dict):
         PORT=str(port),
         WEB_CONCURRENCY=str(options["workers"]),
         ORGMEMORY_API_RATE="1000000/minute",
+        **extra_env,
     )
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
@@ -434,6 +502,7 @@ def _server(options: dict):
             "all_ready_s": max(w["ready_at_s"] for w in ready.values()),
             "log": ready,
             "pid": process.pid,
+            "postmasters": postmasters or {"database": Path(settings.ORGMEMORY_DATA_DIR) / "pgdata"},
         }
     finally:
         process_stop(process)
@@ -450,10 +519,11 @@ def _cpu_seconds(server: dict) -> dict:
     if "pid" in server:
         with contextlib.suppress(psutil.Error):
             out["app"] = sum(_cpu(child) for child in psutil.Process(server["pid"]).children())
-    pid_file = Path(settings.ORGMEMORY_DATA_DIR) / "pgdata" / "postmaster.pid"
-    with contextlib.suppress(OSError, ValueError, psutil.Error):
-        postmaster = psutil.Process(int(pid_file.read_text().split()[0]))
-        out["database"] = _cpu(postmaster) + sum(_cpu(child) for child in postmaster.children())
+    postmasters = server.get("postmasters") or {"database": Path(settings.ORGMEMORY_DATA_DIR) / "pgdata"}
+    for part, pgdata in postmasters.items():
+        with contextlib.suppress(OSError, ValueError, psutil.Error):
+            postmaster = psutil.Process(int((Path(pgdata) / "postmaster.pid").read_text().split()[0]))
+            out[part] = _cpu(postmaster) + sum(_cpu(child) for child in postmaster.children())
     return out
 
 
@@ -478,3 +548,94 @@ def _worker_figures(server: dict) -> list[dict]:
             row.update(rss_mb=round(info.rss / 2**20), uss_mb=round(info.uss / 2**20))
         out.append(row)
     return out
+
+
+# --- --replica: a primary and a streaming standby on this machine ------------------------------------------------
+
+
+@contextlib.contextmanager
+def _replica_databases(options: dict, sizes: list[int]):
+    """A primary and a standby (bench/replication.py), the corpora loaded into the primary by ``load_corpus`` (in a
+    subprocess, as an operator would), a throwaway Redis for the markers; this process then uses the primary."""
+    from django.db import connection
+
+    from bench.replication import streaming_pair
+    from bench.servers import redis_server
+    from orgmemory.env import database_from_url
+
+    with redis_server() as redis_url, streaming_pair() as pair:
+        env = {**os.environ, "ORGMEMORY_ENV": "development", "DATABASE_URL": pair.primary.url(), "HF_HUB_OFFLINE": "1"}
+        env.pop("ORGMEMORY_EMBEDDED_DB", None)
+        manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
+        subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=settings.BASE_DIR)
+        for size in sizes:
+            load = [*manage, "load_corpus", "--size", str(size), "--seed", str(options["seed"])]
+            subprocess.run([*load, "--workers", str(os.cpu_count() or 1)], env=env, check=True, cwd=settings.BASE_DIR)
+        connection.close()
+        target = database_from_url(pair.primary.url())
+        for key in ("NAME", "USER", "PASSWORD", "HOST", "PORT", "OPTIONS"):
+            connection.settings_dict[key] = target[key]
+        pair.wait_caught_up(timeout=600)
+        try:
+            yield {"pair": pair, "standby_url": pair.standby.url(), "cache_url": redis_url.rsplit("/", 1)[0] + "/1"}
+        finally:
+            connection.close()
+
+
+def _replay_lag(server: dict, corpus: dict) -> float | None:
+    """The standby's replay lag as the server's /health reports it (any valid key gets the report)."""
+    import httpx
+
+    with contextlib.suppress(httpx.HTTPError, KeyError, ValueError):
+        body = httpx.get(
+            f"{server['url']}/api/v1/health", headers={"Authorization": f"Bearer {corpus['keys'][0][1]}"}, timeout=10
+        ).json()
+        replicas = body.get("replicas")
+        return next(iter(replicas.values()))["lag_ms"] if replicas else None
+    return None
+
+
+def _router_cost(replica: dict, corpus: dict, calls: int = 2000) -> dict:
+    """What the router adds to a request, in this process against the same standby and Redis: choosing the database
+    (one cache read for the user's marker, the standby's cached status), a probe of the standby (at most every
+    ORGMEMORY_REPLICA_STATUS_TTL_MS per process), and recording a write's WAL position (one statement, one cache
+    write)."""
+    from django.db import connections
+    from django.test import override_settings
+
+    from orgmemory import db_routing
+    from orgmemory.env import database_from_url
+
+    alias = "replica_1"
+    connections.settings[alias] = {**connections["default"].settings_dict, **database_from_url(replica["standby_url"])}
+    cache = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": replica["cache_url"]}}
+    tenant, users = corpus["tenant"], [query.user_id for query in corpus["queries"][:50]]
+    choose, probe, record = [], [], []
+    try:
+        with override_settings(ORGMEMORY_REPLICA_ALIASES=[alias], CACHES=cache):
+            db_routing.replica_status(alias, fresh=True)
+            for index in range(calls):
+                started = time.perf_counter()
+                db_routing.choose_read_alias(tenant.pk, users[index % len(users)])
+                choose.append((time.perf_counter() - started) * 1e6)
+            for _ in range(200):
+                started = time.perf_counter()
+                db_routing.replica_status(alias, fresh=True)
+                probe.append((time.perf_counter() - started) * 1e6)
+                started = time.perf_counter()
+                db_routing.write_record(tenant.pk, "bench-router-cost")
+                record.append((time.perf_counter() - started) * 1e6)
+    finally:
+        connections[alias].close()
+        del connections[alias]
+        del connections.settings[alias]
+
+    def p(values):
+        return f"{round(percentile(values, 50))}/{round(percentile(values, 95))}"
+
+    return {
+        "choose_us": p(choose),
+        "probe_us": p(probe),
+        "record_us": p(record),
+        "probe_every_ms": settings.ORGMEMORY_REPLICA_STATUS_TTL_MS,
+    }
