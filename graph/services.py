@@ -9,7 +9,7 @@ from django.contrib.postgres.search import TrigramSimilarity
 from django.db import connection, transaction
 from django.db.models import F, Q
 
-from graph.extraction import EntityRef, extract_links, normalize_entity_name, split_title
+from graph.extraction import EntityRef, extract_links, normalize_entity_name, title_entity
 from graph.models import Entity, EntityAlias, EntityKind, EntityLink
 from memories.models import PROJECT_LEVEL, IndexState, Memory, Scope, Tenant
 from orgmemory.errors import NotFound, ValidationFailed
@@ -220,7 +220,8 @@ def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
     rows: list[EntityLink] = []
     current: dict[int, set[int]] = {}
     for memory in memories:
-        memory_rows = _link_rows(memory, locked[memory.pk]["title"], extracted[memory.pk], resolver)
+        row = locked[memory.pk]
+        memory_rows = _link_rows(memory, row["title"], row["content"], extracted[memory.pk], resolver)
         rows.extend(memory_rows)
         current[memory.pk] = {
             entity_id for link in memory_rows for entity_id in (link.subject_id, link.object_id) if entity_id
@@ -256,12 +257,12 @@ def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
     return len(rows)
 
 
-def _link_rows(memory: Memory, title: str, extracted: list, resolver: _Resolver) -> list[EntityLink]:
-    """The link rows of one memory: ``about`` its title's entity, then its extracted links resolved to entities,
-    deduplicated on (subject, relationship, object) keeping the highest confidence."""
+def _link_rows(memory: Memory, title: str, content: str, extracted: list, resolver: _Resolver) -> list[EntityLink]:
+    """The link rows of one memory: ``about`` its title's entity (when the title names one), then its extracted
+    links resolved to entities, deduplicated on (subject, relationship, object) keeping the highest confidence."""
     rows: dict[tuple, EntityLink] = {}
-    if title:
-        name = split_title(title)[0] or title  # "Echo - Robotics Startup" is about Echo, as the extractor reads it
+    name = title_entity(title, content, extracted, kind_given="entity_kind" in (memory.metadata or {}))
+    if name:
         about = resolver.resolve(
             EntityRef(
                 name=name,
@@ -320,7 +321,7 @@ def _replace_links(memory: Memory, resolver: _Resolver) -> int:
         if link.subject.norm and (link.object is None or link.object.norm)
     ]
     resolver.prefetch(ref for link in extracted for ref in (link.subject, link.object) if ref is not None)
-    rows = _link_rows(memory, title, extracted, resolver)
+    rows = _link_rows(memory, title, content, extracted, resolver)
     old_links = EntityLink.objects.filter(memory_id=memory.pk).values_list("subject_id", "object_id")
     previous = {entity_id for pair in old_links for entity_id in pair if entity_id}
     EntityLink.objects.filter(memory_id=memory.pk).delete()

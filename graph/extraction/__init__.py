@@ -7,7 +7,7 @@ Public API::
 
 from graph.extraction.extract import extract_links
 from graph.extraction.normalize import normalize_entity_name
-from graph.extraction.selfref import split_title
+from graph.extraction.selfref import split_title, title_entity, title_is_name
 from graph.extraction.types import (
     ENTITY_KINDS,
     RELATIONSHIPS,
@@ -27,4 +27,6 @@ __all__ = [
     "extract_links",
     "normalize_entity_name",
     "split_title",
+    "title_entity",
+    "title_is_name",
 ]

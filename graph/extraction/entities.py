@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graph import vocabulary as v
 from graph.extraction.lexicon import (
@@ -50,6 +50,8 @@ class Mention:
     explicit: bool
     # a lone clause-initial word never seen capitalised elsewhere: usable by patterns, never mentioned
     weak: bool
+    # a word left of a job title ("Operating" in "Chief Operating Officer"): usable by patterns, never mentioned
+    fragment: bool = False
 
 
 def is_capitalised(word: str) -> bool:
@@ -265,8 +267,22 @@ def _split_run(
         mention = _mention(tokens, piece, initial, capitalised_elsewhere, self_words)
         initial = False
         if mention is not None:
-            mentions.append(mention)
+            mentions.append(replace(mention, fragment=True) if _inside_job_title(tokens, run, piece) else mention)
     return mentions
+
+
+def _inside_job_title(tokens: list[Token], run: list[int], piece: list[int]) -> bool:
+    """One word left of a job title once its title words are split off: "Operating" in "Chief Operating
+    Officer", "Officers" in "Chief Revenue Officers" (a plural title word)."""
+    if len(piece) != 1:
+        return False
+    bare = _bare(tokens[piece[0]].text)
+    if bare.endswith("s") and bare[:-1] in TITLE_WORDS and bare not in COMPANY_SUFFIXES:
+        return True
+    at = run.index(piece[0])
+    before = _bare(tokens[run[at - 1]].text) if at > 0 else ""
+    after = _bare(tokens[run[at + 1]].text) if at + 1 < len(run) else ""
+    return before in TITLE_WORDS and after in TITLE_WORDS
 
 
 def _is_department(tokens: list[Token], run: list[int], position: int) -> bool:

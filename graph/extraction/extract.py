@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from graph import vocabulary
 from graph.extraction.entities import Mention, capitalised_words, clause_start, find_mentions, guess_kind
 from graph.extraction.matching import Clause, links_from_match
@@ -47,6 +49,7 @@ def extract_links(text: str, *, self_name: str | None = None) -> list[Link]:
     for _, _, tokens in raw:
         capitalised |= capitalised_words(tokens)
     ctx = self_context(text, self_name)
+    lowercase = set(_LOWER_WORD_RE.findall(text))
     links: list[Link] = []
     mention_links: list[Link] = []
     for sentence, sentence_tokens, tokens in raw:
@@ -62,13 +65,29 @@ def extract_links(text: str, *, self_name: str | None = None) -> list[Link]:
                 for match in pattern.regex.finditer(clause.skeleton):
                     links.extend(links_from_match(pattern, match, clause, ctx))
         for mention, entity in zip(clause.mentions, clause.entities, strict=True):
-            if not mention.weak and entity.norm:
+            if (
+                not (mention.weak or mention.fragment)
+                and entity.norm
+                and not _common_word(mention, entity, ctx, lowercase)
+            ):
                 confidence = EXPLICIT_MENTION_CONFIDENCE if mention.explicit else PHRASE_MENTION_CONFIDENCE
                 span = (tokens[mention.first].start, tokens[mention.last].end)
                 mention_links.append(Link(entity, vocabulary.MENTIONED, None, confidence, span))
     linked = {link.subject.norm for link in links} | {link.object.norm for link in links if link.object}
     links.extend(link for link in mention_links if link.subject.norm not in linked)
     return _dedup(links)
+
+
+_LOWER_WORD_RE = re.compile(r"(?<![\w-])[a-z][a-z]+(?![\w-])")
+
+
+def _common_word(mention: Mention, entity: EntityRef, ctx: SelfContext, lowercase: set[str]) -> bool:
+    """A lone capitalised word the same text also writes in lower case ("Cloud ... the cloud", "Pending ...
+    pending") is a common word capitalised by its position, not a name, unless the text links it."""
+    if mention.explicit or entity is ctx.ref or " " in entity.name or not entity.name[1:].islower():
+        return False
+    word = entity.name.casefold()
+    return word in lowercase or word.removesuffix("s") in lowercase or f"{word}s" in lowercase
 
 
 def _dedup(links: list[Link]) -> list[Link]:

@@ -9,13 +9,22 @@ self-description ("Acme is a robotics startup ..." -> org, "Alice is a partner a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from graph import vocabulary as v
-from graph.extraction.entities import guess_kind
-from graph.extraction.lexicon import COMPANY_SUFFIXES, EVENT_NAME_RE, FUNCTION_WORDS, ORG_NOUNS, PERSON_NOUNS
+from graph.extraction.entities import _is_stop, guess_kind
+from graph.extraction.lexicon import (
+    COMPANY_SUFFIXES,
+    DEPARTMENT_WORDS,
+    EVENT_NAME_RE,
+    FUNCTION_WORDS,
+    NAME_PARTICLES,
+    ORG_NOUNS,
+    PERSON_NOUNS,
+)
 from graph.extraction.normalize import normalize_entity_name
-from graph.extraction.types import EntityRef
+from graph.extraction.types import EntityRef, Link
 
 _TITLE_SEPARATOR_RE = re.compile(r"\s+[-–—|]\s+|:\s+")
 _TRAILING_PARENTHETICAL_RE = re.compile(r"\(([^()]{1,100})\)$")
@@ -90,6 +99,59 @@ def split_title(title: str) -> tuple[str, str]:
     if parenthetical is not None and parenthetical.start() > 0:
         name, tagline = name[: parenthetical.start()].rstrip(), f"{parenthetical.group(1)} {tagline}".strip()
     return (name, tagline) if normalize_entity_name(name) else (title, "")
+
+
+# Lowercase words a title-case name may hold ("Bank of America", "Do Things That Don't Scale" is all capitals).
+_NAME_CONNECTORS = frozenset({"of", "and", "the", "for", "on", "in", "at", "a", "an", "&", "+"}) | NAME_PARTICLES
+_TITLE_WORD_RE = re.compile(r"[^\s–—]+")
+_DASH_TAGLINE_RE = re.compile(r"\S\s+[-–—|]\s+\S|\S\s*\([^()]+\)$")  # "Echo - Robotics Startup"
+
+
+def title_is_name(title: str, text: str) -> bool:
+    """Whether a memory's title reads as the name of the thing it is about ("Acme Retail", "Hack Week 2026",
+    "Nimbus Board Meeting Q2 2025") rather than a description ("What we do", "1:1 with Bea", "Deploy days").
+
+    A name is title case (lowercase only for connectors), is not all jargon, weekdays or job titles ("Series C",
+    "SLOs"), and a one-word title is a name only when the text also writes it capitalised inside a sentence: a
+    capitalised common noun ("Offices", "Procurement") is capitalised there only because it heads the title.
+    """
+    name = split_title(title)[0] or title
+    words = [w.strip("\"'“”‘’()[],.!?;:") for w in _TITLE_WORD_RE.findall(name)]
+    words = [w for w in words if w]
+    if not words or not words[0][:1].isupper() and not words[0][:1].isdigit():
+        return False
+    if any(w[:1].islower() and w.casefold() not in _NAME_CONNECTORS for w in words):
+        return False
+    naming = [w for w in words if not _is_number(w) and not _is_common(w)]
+    if not naming:
+        return False
+    if len(naming) == 1 and not _DASH_TAGLINE_RE.search(title):
+        inside = re.compile(r"(?<=[a-z,;(] )" + re.escape(naming[0]) + r"\b")
+        return inside.search(text) is not None
+    return True
+
+
+def _is_common(word: str) -> bool:
+    return word.casefold() in _NAME_CONNECTORS or word.casefold() in DEPARTMENT_WORDS or _is_stop(word)
+
+
+def title_entity(title: str, text: str, links: Iterable[Link], *, kind_given: bool = False) -> str | None:
+    """The name of the entity a memory's title says the memory is about, or None when the title only describes
+    the memory ("What we do", "Deploy days"): each such title would become a junk entity. A title names an
+    entity when the writer said what kind of thing it is (``kind_given``), when it reads as a name, or when the
+    text's own links name it."""
+    if not title:
+        return None
+    name = split_title(title)[0] or title  # "Echo - Robotics Startup" is about Echo, as the extractor reads it
+    if kind_given or title_is_name(title, text):
+        return name
+    norm = normalize_entity_name(name)
+    named = {ref.norm for link in links for ref in (link.subject, link.object) if ref is not None}
+    return name if norm and norm in named else None
+
+
+def _is_number(word: str) -> bool:
+    return re.fullmatch(r"[\d:/.-]+|[QHW]\d+|v\d+", word, re.IGNORECASE) is not None
 
 
 def _kind_from_words(words: list[str]) -> str | None:
