@@ -60,6 +60,21 @@ def pair_winner(a: Memory, b: Memory) -> Memory:
     return newer
 
 
+def current_rows(rows: Sequence, hits: Sequence[_Hit]) -> list:
+    """``rows`` (anything with ``memory_id``) without the memories that lose an open contradiction on the page: an
+    answer quotes the rule that holds, not both sides."""
+    by_id = {hit.memory.pk: hit.memory for hit in hits}
+    losers = {
+        memory_id
+        for hit in hits
+        for other_id in hit.contradicts
+        if other_id in by_id
+        for memory_id in [hit.memory.pk]
+        if pair_winner(hit.memory, by_id[other_id]).pk != memory_id
+    }
+    return [row for row in rows if row.memory_id not in losers]
+
+
 def truth_ordered(hits: list[_Hit]) -> list[_Hit]:
     """``hits`` (ranked, best first) with the three adjustments of the module docstring; each hit's
     ``contradicts`` is set, and with ``explain`` its ``curated`` flag and any ``truth`` move."""

@@ -83,6 +83,18 @@ class TestContradictionsInResults:
 
         assert order.index(curated.pk) < order.index(agent["id"])
 
+    def test_the_extractive_answer_quotes_the_rule_that_holds(self, acme, api):
+        remember(acme, "We deploy on Fridays.", scope="team:platform")
+        new = remember(acme, "We no longer deploy on Fridays.", scope="team:platform")
+
+        body = api.post(
+            SEARCH, {"user_id": "albert", "query": "can I deploy on a Friday?", "synthesize": True}, format="json"
+        ).json()
+
+        assert body["answer"]["kind"] == "extractive"
+        assert body["answer"]["text"] == "We no longer deploy on Fridays. [1]"
+        assert body["answer"]["citations"] == [{"index": 1, "memory_id": new.pk}]
+
     def test_a_dismissed_contradiction_is_not_shown(self, acme, api, django_user_model):
         from memories.services.contradictions import contradiction_resolve
 
