@@ -287,7 +287,8 @@ def _tokens(sentence: str) -> tuple[_Token, ...]:
     def day_at(j: int) -> int | None:
         if j < n and raw[j][0].isdigit():
             value = _number(raw[j][0])
-            if value is not None and value == int(value) and 1 <= value <= 31 and "," not in raw[j][0]:
+            # the range first: a run of digits reads as infinity, which int() refuses
+            if value is not None and 1 <= value <= 31 and value == int(value) and "," not in raw[j][0]:
                 return int(value)
         match = re.fullmatch(r"(\d{1,2})(st|nd|rd|th)", raw[j][0]) if j < n else None
         return int(match.group(1)) if match else None

@@ -151,7 +151,6 @@ class AnswerSerializer(serializers.Serializer):
     citations = CitationSerializer(many=True)
     used_llm = serializers.BooleanField(help_text="False: the deterministic answer (no LLM, or it failed).")
     kind = serializers.CharField(required=False, help_text="`date`: a when question answered with a cited date.")
-    kind = serializers.CharField(required=False, help_text="`date`: a when question answered with a cited date.")
 
 
 class GapsSerializer(serializers.Serializer):

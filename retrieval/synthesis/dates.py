@@ -21,6 +21,7 @@ _WHEN_CLAUSE_RE = re.compile(
     re.IGNORECASE,
 )
 _DETERMINERS = frozenset("the a an my his her their our your its this that".split())
+_COMPLEMENT_START = _DETERMINERS | frozenset("to at in on of for with from into by about up out off".split())
 _PERSPECTIVE = {"i": "you", "me": "you", "my": "your", "mine": "yours", "we": "you", "our": "your", "us": "you"}
 # past forms of the irregular verbs questions about events use most; the rest take the regular ending
 _IRREGULAR_PAST = dict(
@@ -46,6 +47,7 @@ class DatedRow:
     content: str
     event_dates: Sequence[Any]
     reference: datetime
+    session: str = ""  # a session turn's session id: the turn before it (id - 1) is the one it answers
 
 
 def is_when_question(question: str) -> bool:
@@ -79,9 +81,14 @@ def _restated(question: str) -> str | None:
     auxiliary, rest = match.group(1).casefold(), match.group(2).split()
     if not rest:
         return None
-    cut = 2 if rest[0].casefold() in _DETERMINERS and len(rest) > 1 else 1
-    while cut < len(rest) and (rest[cut][:1].isupper() or rest[cut - 1].endswith("'s")):
-        cut += 1  # "Dana Smith", "Dana's sister"
+    if rest[0].casefold() in _DETERMINERS and len(rest) > 2 and auxiliary == "did":
+        # "the code freeze start": the verb is the last word before the complement (a preposition or a determiner)
+        end = next((i for i in range(2, len(rest)) if rest[i].casefold() in _COMPLEMENT_START), len(rest))
+        cut = max(2, end - 1)
+    else:
+        cut = 2 if rest[0].casefold() in _DETERMINERS and len(rest) > 1 else 1
+        while cut < len(rest) and (rest[cut][:1].isupper() or rest[cut - 1].endswith("'s")):
+            cut += 1  # "Dana Smith", "Dana's sister"
     subject, tail = _spoken(rest[:cut]), _spoken(rest[cut:])
     if auxiliary == "did" and tail:
         tail = [_past(tail[0]), *tail[1:]]
@@ -97,11 +104,12 @@ def _day(value: date) -> str:
     return f"{value.day} {value.strftime('%B')} {value.year}"
 
 
-_WORD_RE = re.compile(r"[^\W\d_]{3,}")
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
 _SENTENCE_END_RE = re.compile(r"[.!?;\n]")
 _STOP = frozenset(
     "the and did was were will when what which date day does have has had you your our their his her its this that "
-    "with for from about into onto they them she him who whom whose are is be been going".split()
+    "with for from about into onto they them she him who whom whose are is be been going to at in on of me my we us "
+    "it an as by or up so do he if no".split()
 )
 
 
@@ -121,23 +129,31 @@ def _sentence(text: str, span: tuple[int, int]) -> str:
     return text[begin : stop.start() if stop else len(text)]
 
 
-def _best_date(question: str, hits: Sequence[DatedRow]) -> tuple[DatedRow, date, date] | None:
+def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> tuple[DatedRow, date, date] | None:
     """The date among the top hits that the question most likely asks about: each mention (re-read with its span
-    against the hit's reference time) is scored by the question's words in its sentence, whether its tense agrees
-    with the question's (a past question is not answered by a plan), and the hit's rank."""
+    against the hit's reference time) is scored by the question's words in its sentence — or in the turn it
+    answers, when that turn is a hit too ("Did you make it to the concert?" / "I did, last Friday!") — whether it
+    agrees with the question's tense as of ``today`` (a past question is not answered by a day still ahead), and
+    the hit's rank."""
     wanted = _stems(question)
-    asks_past = bool(re.search(r"\b(?:did|was|were|had|has|have)\b", question, re.IGNORECASE))
+    asks_past = bool(re.search(r"\b(?:did|was|were|had)\b", question, re.IGNORECASE))
     asks_future = bool(re.search(r"\b(?:will|going to|next|plan)\b", question, re.IGNORECASE))
+    by_turn = {(row.session, row.memory_id): row for row in hits if row.session}
     best: tuple[float, int, DatedRow, date, date] | None = None
     for rank, row in enumerate(hits[:DATE_ANSWER_DEPTH]):
         if not row.event_dates:
             continue
-        today = row.reference.date()
+        answered = by_turn.get((row.session, row.memory_id - 1)) if row.session else None
+        # the turn answered counts only when it names no date itself (a question: "Did you make it to …?")
+        context = len(wanted & _stems(answered.content)) if answered is not None and not answered.event_dates else 0
         for order, mention in enumerate(tag_dates(row.content, reference=row.reference)):
-            score = len(wanted & _stems(_sentence(row.content, mention.span))) - 0.5 * rank
-            if asks_past and not asks_future and mention.start > today:
+            overlap = max(len(wanted & _stems(_sentence(row.content, mention.span))), context)
+            score = overlap - 0.3 * rank
+            if today is not None and asks_past and not asks_future and mention.start > today:
                 score -= 2
-            elif asks_future and not asks_past and mention.end < today:
+            elif asks_past and not asks_future and mention.start > row.reference.date():
+                score -= 0.5  # a plan when it was said: weaker evidence that it happened than a report
+            elif today is not None and asks_future and not asks_past and mention.end < today:
                 score -= 2
             if mention.is_range:
                 score -= 0.25  # a day answers "when" better than a span
@@ -147,14 +163,14 @@ def _best_date(question: str, hits: Sequence[DatedRow]) -> tuple[DatedRow, date,
     return None if best is None else best[2:]
 
 
-DATE_ANSWER_DEPTH = 3  # the top hits a date is read from
+DATE_ANSWER_DEPTH = 5  # the top hits a date is read from
 
 
-def date_answer(*, question: str, hits: Sequence[DatedRow]) -> Answer | None:
+def date_answer(*, question: str, hits: Sequence[DatedRow], today: date | None = None) -> Answer | None:
     """The zero-LLM answer to a "when" question: the date of the top hits the question most likely asks about
     (:func:`_best_date`), stated with its citation ("Dana went to the support group on 7 May 2025 [1]."); None
     when none of them is dated."""
-    found = _best_date(question, hits)
+    found = _best_date(question, hits, today)
     if found is not None:
         row, start, end = found
         when = f"on {_day(start)}" if start == end else f"between {_day(start)} and {_day(end)}"

@@ -45,4 +45,3 @@ class Answer:
     citations: tuple[tuple[int, int], ...]
     used_llm: bool
     kind: str | None = None  # "date" for a when question's date answer; None: the answer's usual form
-    kind: str | None = None  # "date" for a when question's date answer; None: the answer's usual form

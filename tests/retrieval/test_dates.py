@@ -1,0 +1,78 @@
+"""The date answer of a "when" question (pure): which questions ask for a date, how the question is restated, and
+which of the top hits' dates answers it."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
+
+REF = datetime(2025, 5, 8, 10, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("When did Dana go to the support group?", True),
+        ("what date was the concert?", True),
+        ("On what day did Sam move?", True),
+        ("Which day is the offsite?", True),
+        ("Who went to the support group?", False),
+        ("Whenever you can, remind me.", False),
+        ("", False),
+    ],
+)
+def test_which_questions_ask_for_a_date(question, expected):
+    assert is_when_question(question) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        ("When did Dana go to the support group?", "Dana went to the support group on 7 May 2025 [1]."),
+        ("When did the code freeze start?", "The code freeze started on 7 May 2025 [1]."),
+        ("When did my sister move to Lisbon?", "Your sister moved to Lisbon on 7 May 2025 [1]."),
+        ("Which day did Sam stop smoking?", "Sam stopped smoking on 7 May 2025 [1]."),
+        ("When will I start the course?", "You will start the course on 7 May 2025 [1]."),
+        ("What date works for the dentist?", "On 7 May 2025 [1]: “It happened yesterday.”"),
+    ],
+)
+def test_the_question_is_restated_with_the_date_and_its_citation(question, text):
+    answer = date_answer(question=question, hits=[DatedRow(9, "It happened yesterday.", ["2025-05-07"], REF)])
+    assert answer.text == text
+    assert answer.citations == ((1, 9),) and answer.kind == "date" and not answer.used_llm
+
+
+def test_the_date_of_the_sentence_the_question_is_about_wins():
+    hits = [
+        DatedRow(1, "I saw the dentist today. The support group meets next week.", ["2025-05-08"], REF, "s"),
+        DatedRow(2, "I went to the support group yesterday.", ["2025-05-07"], REF, "s"),
+    ]
+    answer = date_answer(question="When did Dana go to the support group?", hits=hits, today=date(2025, 6, 1))
+    assert answer.citations == ((1, 2),) and "7 May 2025" in answer.text
+
+
+def test_an_answer_to_an_undated_question_turn_takes_its_words():
+    hits = [
+        DatedRow(41, "Did you make it to the pottery class in the end?", [], REF, "s"),
+        DatedRow(40, "We had pasta on Friday.", ["2025-05-02"], REF, "s"),
+        DatedRow(42, "I did, last Tuesday! Loved it.", ["2025-05-06"], REF, "s"),
+    ]
+    answer = date_answer(question="When did Mia go to the pottery class?", hits=hits, today=date(2025, 6, 1))
+    assert answer.citations == ((1, 42),) and "6 May 2025" in answer.text
+
+
+def test_a_past_question_is_not_answered_by_a_day_still_ahead():
+    hits = [
+        DatedRow(1, "The support group meets next Monday.", ["2025-05-12"], REF),
+        DatedRow(2, "I went to the support group on Tuesday.", ["2025-05-06"], REF),
+    ]
+    answer = date_answer(question="When did Dana go to the support group?", hits=hits, today=date(2025, 5, 9))
+    assert answer.citations == ((1, 2),)
+
+
+def test_no_dated_hit_is_no_date_answer():
+    assert date_answer(question="When did it happen?", hits=[DatedRow(1, "It happened.", [], REF)]) is None
+    assert date_answer(question="When did it happen?", hits=[]) is None
