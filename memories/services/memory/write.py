@@ -18,8 +18,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from memories.instructions import WARNING_CODE as INSTRUCTION_WARNING
+from memories.instructions import instruction_warning
 from memories.models import IndexState, Memory, MemoryChunk, MemoryKind, Scope
 from memories.selectors.tenancy import scope_chain_for_scope
+from memories.services.contradictions import candidate_bands
 from memories.services.indexing import memory_search_vector_write
 from memories.services.memory.scope import _expiry, memory_scope_resolve
 from memories.services.memory.types import Author
@@ -38,7 +41,6 @@ from memories.textsim import (
     NEAR_DUPLICATE_JACCARD,
     is_negated,
     jaccard,
-    lsh_bands,
     polarity_signature,
     shingles,
 )
@@ -236,7 +238,7 @@ def memory_update(
         memory.content = _clean_text(content, field_name="content", required=True)
         _check_size(memory.content, policy)
         memory.content_hash = content_hash(memory.content)
-        memory.dedup_bands = lsh_bands(memory.content)
+        memory.dedup_bands = candidate_bands(memory.content)
     if title is not None:
         memory.title = _clean_text(title, field_name="title", required=False)
         if len(memory.title) > TITLE_MAX_CHARS:
@@ -245,6 +247,10 @@ def memory_update(
             )
     if kind is not None:
         memory.kind = _clean_kind(kind)
+    if content is not None or title is not None:  # the instruction check reads both, as at write
+        flagged = instruction_warning(f"{memory.title}\n{memory.content}")
+        kept = [w for w in memory.warnings or [] if not (isinstance(w, dict) and w.get("code") == INSTRUCTION_WARNING)]
+        memory.warnings = kept + ([flagged] if flagged is not None else [])
     if metadata is not None:
         memory.metadata = _clean_metadata(metadata)
     moved = target.pk != memory.scope_id
