@@ -2,8 +2,9 @@
 read-only, for superusers (every entry) and a tenant's admins and auditors (the ``admin.view_logentry``
 permission of their role) — each sees only the entries recorded with one of their tenants
 (``curation.AdminLogTenant``, written with every entry by ``TenantScopedModelAdmin``, the contradiction service
-and the curation inbox's proposal decisions), deletions included. Erasure blanks the text of entries about what it erased (``object_repr``,
-``change_message``): the record that an admin acted stays, the erased person's words do not.
+and the curation inbox's proposal decisions), deletions included. Erasure blanks the text of entries about what
+it erased (``object_repr``, ``change_message``): the record that an admin acted stays, the erased person's words do
+not.
 """
 
 from __future__ import annotations
