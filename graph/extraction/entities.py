@@ -11,6 +11,7 @@ from graph.extraction.lexicon import (
     COMPANY_SUFFIXES,
     DEPARTMENT_WORDS,
     DESCRIPTOR_NOUNS,
+    EVENT_NAME_RE,
     FUNCTION_WORDS,
     JARGON_WORDS,
     MONTHS,
@@ -273,7 +274,7 @@ def _split_run(
 
 def _inside_job_title(tokens: list[Token], run: list[int], piece: list[int]) -> bool:
     """One word left of a job title once its title words are split off: "Operating" in "Chief Operating
-    Officer", "Officers" in "Chief Revenue Officers" (a plural title word)."""
+    Officer", "Officers" in "Chief Revenue Officers" (a plural title word), the event noun of "CEO Summit"."""
     if len(piece) != 1:
         return False
     bare = _bare(tokens[piece[0]].text)
@@ -282,6 +283,8 @@ def _inside_job_title(tokens: list[Token], run: list[int], piece: list[int]) -> 
     at = run.index(piece[0])
     before = _bare(tokens[run[at - 1]].text) if at > 0 else ""
     after = _bare(tokens[run[at + 1]].text) if at + 1 < len(run) else ""
+    if at > 0 and EVENT_NAME_RE.fullmatch(bare) and (_is_stop(before) or before in DEPARTMENT_WORDS):
+        return True  # "Summit" of "CEO Summit", "Industrial AI Summit": the event noun alone names nothing
     return before in TITLE_WORDS and after in TITLE_WORDS
 
 

@@ -68,7 +68,7 @@ def extract_links(text: str, *, self_name: str | None = None) -> list[Link]:
             if (
                 not (mention.weak or mention.fragment)
                 and entity.norm
-                and not _common_word(mention, entity, ctx, lowercase)
+                and not _common_word(mention, entity, ctx, text, lowercase)
             ):
                 confidence = EXPLICIT_MENTION_CONFIDENCE if mention.explicit else PHRASE_MENTION_CONFIDENCE
                 span = (tokens[mention.first].start, tokens[mention.last].end)
@@ -81,13 +81,30 @@ def extract_links(text: str, *, self_name: str | None = None) -> list[Link]:
 _LOWER_WORD_RE = re.compile(r"(?<![\w-])[a-z][a-z]+(?![\w-])")
 
 
-def _common_word(mention: Mention, entity: EntityRef, ctx: SelfContext, lowercase: set[str]) -> bool:
+def _common_word(mention: Mention, entity: EntityRef, ctx: SelfContext, text: str, lowercase: set[str]) -> bool:
     """A lone capitalised word the same text also writes in lower case ("Cloud ... the cloud", "Pending ...
-    pending") is a common word capitalised by its position, not a name, unless the text links it."""
-    if mention.explicit or entity is ctx.ref or " " in entity.name or not entity.name[1:].islower():
+    pending") is a common word capitalised by its position, not a name, unless the text links it; so is an acronym
+    the text spells out in lower case ("managed detection and response (MDR)")."""
+    if mention.explicit or entity is ctx.ref:
+        return False
+    if any(part.islower() for part in entity.name.split("-")[:2]) and "-" in entity.name:
+        return True  # "PLG-specific", "ex-Googlers": a descriptor built on a name, not a name
+    if " " in entity.name:
+        return False
+    if entity.name.isupper():
+        return _spelled_out(entity.name, text)
+    if not entity.name[1:].islower():
         return False
     word = entity.name.casefold()
     return word in lowercase or word.removesuffix("s") in lowercase or f"{word}s" in lowercase
+
+
+def _spelled_out(acronym: str, text: str) -> bool:
+    for match in re.finditer(r"((?:[a-z][a-z-]* ){1,8})\(" + re.escape(acronym) + r"\)", text):
+        initials = "".join(w[0] for w in match.group(1).split() if w not in {"and", "of", "the", "for", "to"})
+        if initials.endswith(acronym.casefold()):
+            return True
+    return False
 
 
 def _dedup(links: list[Link]) -> list[Link]:

@@ -60,7 +60,7 @@ CLAUSE_VERBS: frozenset[str] = frozenset(
     participates participated participate commits committed commit sources sourced source reaches reached
     reach hits hit crosses crossed cross secures secured secure initiates initiated formalizes formalized
     formalises formalised expands use uses ask asks check checks email emails send sends keep keeps avoid
-    avoids""".split()
+    avoids connects connected connect""".split()
 )
 
 MONTHS: frozenset[str] = frozenset(
