@@ -32,7 +32,8 @@ EVENTS_PER_REQUEST = 100
 MEMORIES_PER_REQUEST = 100  # the API's batch limit
 NO_SESSION_ID = "__unknown_session_id__"  # ADK's own placeholder when events come without a session
 # keys of a MemoryEntry's (or add_memory's) custom_metadata that are first-class fields of a memory
-MEMORY_FIELDS = ("scope", "kind", "title")
+# the write's own fields when an entry's custom_metadata has them (the time fields: ISO 8601)
+MEMORY_FIELDS = ("scope", "kind", "title", "valid_from", "valid_until", "reference_time")
 
 
 @dataclass(frozen=True)
@@ -113,9 +114,21 @@ def memory_item(entry: MemoryEntry, *, app_name: str, defaults: Mapping[str, obj
         metadata["author"] = entry.author
     if entry.timestamp:
         metadata["timestamp"] = entry.timestamp
+        # the entry's time is what its relative dates ("yesterday") refer to, when it reads as ISO 8601
+        moment = _iso(entry.timestamp)
+        if "reference_time" not in item and moment is not None and _is_iso(moment):
+            item["reference_time"] = moment
     if metadata:
         item["metadata"] = metadata
     return item
+
+
+def _is_iso(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _iso(timestamp: Any) -> str | None:

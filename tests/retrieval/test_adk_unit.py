@@ -344,6 +344,7 @@ def test_add_memory_posts_one_batch_with_scope_kind_title_and_metadata(server, s
                 "kind": "fact",
                 "title": "On-call",
                 "event_id": "m-1",
+                "reference_time": "2025-05-02T09:30:00+00:00",
                 "metadata": {"ticket": "OPS-7", "author": "albert", "timestamp": "2025-05-02T09:30:00+00:00"},
             },
             {"content": "I prefer Python examples.", "app_name": "support", "kind": "preference"},
