@@ -159,3 +159,12 @@ def test_hostile_date_strings_in_content_are_stored_with_sane_event_dates(api, a
     for value in stored.event_dates:
         days = [value["start"], value["end"]] if isinstance(value, dict) else [value]
         assert all("1900-01-01" <= day <= "2199-12-31" for day in days)
+
+
+def test_changing_the_content_re_tags_its_dates_against_the_same_reference_time(api, acme):
+    memory_id = write(api, "The review was yesterday.", reference_time="2025-05-08T10:00:00Z").json()["id"]
+    response = api.patch(
+        f"{MEMORIES}/{memory_id}", {"user_id": "albert", "content": "The review is next Monday."}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    assert read(api, memory_id).json()["event_dates"] == ["2025-05-12"]

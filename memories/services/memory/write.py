@@ -25,6 +25,7 @@ from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.contradictions import candidate_bands
 from memories.services.indexing import memory_search_vector_write
 from memories.services.memory.scope import _expiry, memory_scope_resolve
+from memories.services.memory.time import content_event_dates
 from memories.services.memory.types import Author
 from memories.services.memory.validation import (
     SOURCE_FIELD_MAX,
@@ -239,6 +240,10 @@ def memory_update(
         _check_size(memory.content, policy)
         memory.content_hash = content_hash(memory.content)
         memory.dedup_bands = candidate_bands(memory.content)
+        # the new text's dates, against the reference time it was written with
+        memory.event_dates, memory.event_span = content_event_dates(
+            memory.content, memory.reference_time or memory.created_at
+        )
     if title is not None:
         memory.title = _clean_text(title, field_name="title", required=False)
         if len(memory.title) > TITLE_MAX_CHARS:
