@@ -106,7 +106,7 @@ NAME_PARTICLES: frozenset[str] = frozenset("van von de da del der di du la le de
 # "of" joins a name only after an institution head ("University of Michigan"), not after a title.
 OF_HEADS: frozenset[str] = frozenset(
     """university bank institute college school department ministry museum academy society church city
-    state""".split()
+    state journal""".split()
 )
 
 # Last word of a name that marks a company / an organisation.
