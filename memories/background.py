@@ -11,7 +11,7 @@ py-spy, logs) and a documented stop. A WSGI/ASGI process starts them once throug
     leaves its loop within one interval and closes its database connection. A daemon thread: it also ends with the
     process.
 ``orgmemory-embedder-warmup`` (``embedder_warm_up_start``)
-    Loads the embedding model once at start-up, so the first search or write does not wait ~10 s for it. Stop: it
+    Loads the embedding model once at start-up, so the first search or write does not wait for it to load. Stop: it
     ends by itself after one embedding (a load failure only logs: search degrades and indexing retries).
 ``orgmemory-access`` (``access_recorder``)
     Only without a broker: batches the ids searches returned and writes their access counts at most once a second,

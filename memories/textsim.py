@@ -27,8 +27,8 @@ __all__ = [
     "words",
 ]
 
-#: Word-shingle Jaccard at or above which two texts count as near-duplicates (DESIGN §4) and as the same
-#: claim when checking polarity.
+#: Word-shingle Jaccard at or above which two texts count as near-duplicates and as the same claim when checking
+#: polarity (docs/ARCHITECTURE.md § Memory store).
 NEAR_DUPLICATE_JACCARD = 0.5
 
 # A word is a run of word characters, optionally joined by inner apostrophes ("don't", "o'brien") so that
@@ -204,8 +204,9 @@ def _mod_mersenne(x: np.ndarray) -> np.ndarray:
 
 def _minima(hashed: list[int]) -> list[int]:
     """``[min((a * h + b) % (2**61 - 1) for h in hashed) for a, b in _PERMUTATIONS]``, exactly, in 64-bit
-    arithmetic (5x faster than Python integers on a long memory): with h reduced below 2**61 and a, h split in
-    31-bit halves, a*h = hi*2**62 + mid*2**31 + lo, and 2**61 ≡ 1 folds every term below 2**64."""
+    arithmetic (numpy's fixed-width integers, because Python's arbitrary-precision ones are slow on a long
+    memory): with h reduced below 2**61 and a, h split in 31-bit halves, a*h = hi*2**62 + mid*2**31 + lo, and
+    2**61 ≡ 1 folds every term below 2**64."""
     h = np.array([value % _MERSENNE for value in hashed], dtype=np.uint64)[None, :]
     h_high, h_low = h >> np.uint64(31), h & np.uint64((1 << 31) - 1)
     high = _A_HIGH * h_high  # < 2**60

@@ -1,4 +1,4 @@
-"""``/api/v1/``: the agent-facing API (DESIGN §7). Anything else under the prefix is a JSON 404."""
+"""``/api/v1/``: the agent-facing API (docs/ARCHITECTURE.md § API v1). Anything else under the prefix is a JSON 404."""
 
 from __future__ import annotations
 

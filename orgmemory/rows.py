@@ -1,9 +1,9 @@
 """Model instances from a hand-written statement's columns, for the reads every API request makes (the API key with
 its tenant and scope, the search's hit rows with their scopes).
 
-A queryset is compiled on every evaluation: at 10 hits with ``select_related`` that was ~0.35 ms of CPU to compile
-and ~0.5 ms to build the rows, ~1.2 ms in all, for a statement PostgreSQL answers in 0.1 ms (docs/BENCHMARKS.md,
-session 7). :class:`ModelColumns` writes the select list once, at import, and turns a row into the instance Django
+A queryset is compiled on every evaluation, and for these small, hot statements compiling it and building the rows
+cost the process several times what PostgreSQL spends answering (bench/HISTORY.md, search at scale).
+:class:`ModelColumns` writes the select list once, at import, and turns a row into the instance Django
 would have built: each field's database converters (JSON, for instance) and then ``Model.from_db``, so the fields
 left out are deferred exactly as with ``.defer()``.
 """

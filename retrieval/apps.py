@@ -3,10 +3,10 @@ from django.db.backends.signals import connection_created
 
 # pgvector's HNSW scans, per connection (so a search spends no statement on them): iterative scans keep reading
 # the index until enough rows pass the visibility filter (relaxed order, re-sorted by the query), starting from
-# an ef_search chosen with bench_vector (recall against an exact scan vs latency, docs/BENCHMARKS.md).
+# an ef_search chosen with bench_vector (recall against an exact scan vs latency, bench/HISTORY.md).
 # No parallel workers for a query: a search is many small statements from many clients on few cores, and the
-# planner launched two workers (~7 ms, and their CPU) for the vector arm's exact branch even when its one-time
-# filter then skipped it (docs/BENCHMARKS.md, search at scale).
+# planner would start workers (their start-up and their CPU) for the vector arm's exact branch even when its
+# one-time filter then skips it (docs/ARCHITECTURE.md § Search path).
 SEARCH_CONNECTION_SETTINGS = (
     "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100; SET max_parallel_workers_per_gather = 0"
 )

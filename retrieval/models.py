@@ -1,4 +1,4 @@
-"""BM25 statistics for the keyword arm (DESIGN §5).
+"""BM25 statistics for the keyword arm (docs/ARCHITECTURE.md § Search path).
 
 Per tenant: how many live memories there are and their total length (distinct lexemes of each stored vector,
 the document length BM25 uses here), and for each lexeme
@@ -62,7 +62,8 @@ class TermStatistic(TenantKeyed, models.Model):
 class Posting(models.Model):
     """The keyword arm's inverted index: one row per live memory and lexeme of its search vector, with what BM25
     and the visibility filter need (scope, kind, expiry, term frequency, length), so a search scores its
-    candidates from one b-tree without reading a memory row (migration ``0004_postings``; DESIGN §5).
+    candidates from one b-tree without reading a memory row (migration ``0004_postings``; docs/ARCHITECTURE.md
+    § Search path).
 
     The primary key is ``(tenant, lexeme, scope, memory)`` and carries the rest as INCLUDE columns (made by the
     migration's SQL: Django cannot declare them), so the arm's reads are index-only scans that touch only the

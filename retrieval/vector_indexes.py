@@ -2,10 +2,10 @@
 
 A caller sees the chunks of the few scopes on its chain (its own node, its team, department … org, its projects).
 One HNSW index over every tenant's chunks made the vector arm's cost and recall depend on the whole database: it
-read a fixed number of the index's nearest chunks and kept the caller's visible ones, which at 100k memories beside
-a 1M tenant were ~1 % of them (docs/BENCHMARKS.md). Instead the arm searches each scope of the chain on its own
-(``retrieval.selectors``) — a scope with fewer than ``ORGMEMORY_VECTOR_INDEX_MIN_CHUNKS`` chunks exactly, through
-the ``(tenant, scope)`` b-tree; a larger one through its own partial HNSW index
+read a fixed number of the index's nearest chunks and kept the caller's visible ones, which beside a much larger
+tenant were a small fraction of them (bench/HISTORY.md, search at scale). Instead the arm searches each scope of
+the chain on its own (``retrieval.selectors``) — a scope with fewer than ``ORGMEMORY_VECTOR_INDEX_MIN_CHUNKS``
+chunks exactly, through the ``(tenant, scope)`` b-tree; a larger one through its own partial HNSW index
 
     CREATE INDEX chunk_hnsw_scope_<id> ON memories_memorychunk USING hnsw (embedding vector_cosine_ops)
         WITH (m = 16, ef_construction = 64) WHERE tenant_id = <tenant> AND scope_id = <id>

@@ -2,7 +2,8 @@
 
 Computes what sentence-transformers computes for the same folder (truncation at its ``max_seq_length``, mean
 pooling over the attention mask, L2 normalisation), on the graph ``onnx_cache`` exported from those weights:
-fp32 gives the torch vectors to float rounding; int8 (the default) is ~2.5× faster at cosine ≥ 0.98 to them.
+fp32 gives the torch vectors to float rounding; int8 (the default) is faster and stays close to them (figures in
+bench/HISTORY.md § Embedder).
 """
 
 from __future__ import annotations
@@ -101,9 +102,9 @@ class OnnxEmbedder:
 def _token_budget_batches(order, lengths, *, max_rows: int, max_tokens: int):
     """Consecutive runs of the length-sorted ``order``: at most ``max_rows`` texts and, once a batch has more
     than one text, at most ``max_tokens`` padded tokens (rows × longest). Long texts go in small batches, whose
-    attention scores stay in the CPU cache; short texts in large ones, where batching pays. Measured on int8 per
-    CPU-second, budget 256 / 512 / 1024 / 2048 / none: short texts 297 / 315 / 309 / 278 / 244, 200-word chunks
-    31.6 / 32.2 / 30.7 / 28.1 / 23.2 (short texts one per call: 221)."""
+    attention scores stay in the CPU cache; short texts in large ones, where batching pays. A bounded token
+    budget embeds more texts per CPU-second than no budget for both short texts and long chunks (bench/HISTORY.md
+    § Embedder)."""
     batch: list[int] = []
     for index in order:
         width = int(lengths[index])  # sorted ascending: the newest text is the longest of its batch

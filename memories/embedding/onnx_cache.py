@@ -41,8 +41,8 @@ EXPORT_SETTINGS = {
     "exporter": "memories.embedding.onnx_export (onnx.helper from the safetensors weights)",
     "opset": 17,
     # per-channel symmetric int8 weights (QInt8), dynamic uint8 activations: what sentence-transformers'
-    # avx512_vnni / arm64 configurations use. Per-tensor weights measured cosine ≥ 0.88 to the torch vectors;
-    # per-channel ≥ 0.98 at the same speed.
+    # avx512_vnni / arm64 configurations use. Per-channel weights stay much closer to the torch vectors than
+    # per-tensor ones at the same speed (bench/HISTORY.md § Embedder).
     "int8": {"weight_type": "QInt8", "per_channel": True, "reduce_range": False},
 }
 
@@ -134,7 +134,8 @@ def _valid(target: Path, *, key: str, filename: str) -> bool:
         expected = manifest["files"]
         if manifest.get("key") != key:
             return False
-        # the served file and the tokenizer are checked on every start (~30 ms); fp32 only when it is served
+        # the served file and the tokenizer are checked on every start (cheap next to loading them); fp32 only
+        # when it is served
         return all(_file_sha256(target / name) == expected[name] for name in (filename, "tokenizer.json"))
     except (OSError, ValueError, KeyError, TypeError):
         return False

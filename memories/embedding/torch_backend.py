@@ -23,8 +23,8 @@ class SentenceTransformerEmbedder:
         from sentence_transformers import SentenceTransformer
 
         source = resolve_source(model_path)
-        # torch's default OpenMP spinning made a 2-thread query embedding take ~500 ms whenever another process
-        # used a core; one passive thread per process measured 13–17 ms under contention (see docs).
+        # torch's default OpenMP threads spin, so a query embedding slowed many times over whenever another process
+        # used a core; one passive thread per process stays fast under contention (bench/HISTORY.md § Embedder).
         torch.set_num_threads(max(1, threads))
         self._model = SentenceTransformer(str(source), device="cpu", local_files_only=True)
         self.name = model_display_name(source)

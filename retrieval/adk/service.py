@@ -1,4 +1,6 @@
-"""``OrgMemoryService``: ADK's ``BaseMemoryService`` over the OrgMemory REST API (DESIGN §7)."""
+"""``OrgMemoryService``: ADK's ``BaseMemoryService`` over the OrgMemory REST API.
+
+See docs/ARCHITECTURE.md § Google ADK adapter."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Answering over ranked rows: cited answers and gap analysis (DESIGN §5) — pure, no Django, no DB.
+"""Answering over ranked rows: cited answers and gap analysis — pure, no Django, no DB (docs/ARCHITECTURE.md
+§ Search path).
 
 These are thin passes over rows that ranking already ordered; they never re-rank. :func:`synthesize` asks a
 pluggable :class:`SynthesisLLM` for a cited answer and degrades to a deterministic one — a zero-LLM sentence
