@@ -78,6 +78,8 @@ def extract_links(text: str, *, self_name: str | None = None) -> list[Link]:
     return _dedup(links)
 
 
+_DESCRIPTOR_RE = re.compile(r"(?:^|[\s-])[a-z]+-\S|\S-[a-z]+(?:$|\s)")
+_NUMBERED_NOUN_RE = re.compile(r"([A-Z][a-z]+) (?:I{1,3}|IV|VI{0,3}|IX|X)")
 _LOWER_WORD_RE = re.compile(r"(?<![\w-])[a-z][a-z]+(?![\w-])")
 
 
@@ -87,8 +89,12 @@ def _common_word(mention: Mention, entity: EntityRef, ctx: SelfContext, text: st
     the text spells out in lower case ("managed detection and response (MDR)")."""
     if mention.explicit or entity is ctx.ref:
         return False
-    if any(part.islower() for part in entity.name.split("-")[:2]) and "-" in entity.name:
-        return True  # "PLG-specific", "ex-Googlers": a descriptor built on a name, not a name
+    if _DESCRIPTOR_RE.search(entity.name):
+        return True  # "PLG-specific", "ex-Googlers", "pre-Phase": a descriptor built on a name, not a name
+    numbered = _NUMBERED_NOUN_RE.fullmatch(entity.name)
+    if numbered is not None:  # "Fund VII", "Phase II": a numbered common noun ("the fund", "this phase")
+        word = numbered.group(1).casefold()
+        return word in lowercase or f"{word}s" in lowercase
     if " " in entity.name:
         return False
     if entity.name.isupper():
