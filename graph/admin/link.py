@@ -10,24 +10,24 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from graph.extraction import RELATIONSHIPS
 from graph.models import EntityLink
 from graph.services import link_delete
+from graph.vocabulary import RELATIONSHIP_VALUES
 from memories.admin.base import TenantFilter, TenantScopedModelAdmin
 
 HIGH_CONFIDENCE = 0.8
 LOW_CONFIDENCE = 0.5
-EXTRA_RELATIONSHIPS = ("about",)  # written by the store for a titled memory, not by the extractor
 
 
 class RelationshipFilter(admin.SimpleListFilter):
-    """The extractor's vocabulary: a fixed list, so the filter costs no query over the links."""
+    """Every stored relationship, from ``graph.vocabulary`` (the extractor's and the store's ``about``): a fixed
+    list, so the filter costs no query over the links."""
 
     title = "relationship"
     parameter_name = "relationship"
 
     def lookups(self, request, model_admin):
-        return [(name, name) for name in (*RELATIONSHIPS, *EXTRA_RELATIONSHIPS)]
+        return [(name, name) for name in RELATIONSHIP_VALUES]
 
     def queryset(self, request, queryset):
         return queryset.filter(relationship=self.value()) if self.value() else queryset
