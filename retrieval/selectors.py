@@ -118,13 +118,14 @@ def as_of_sql(sql: str) -> str:
 
 
 # A question's date window (memories.temporal.query_window) marks the candidates whose event dates fall inside it —
-# or, for a memory without event dates, whose reference time (else creation) does: a ranking boost, never a filter
+# or, for a memory without event dates, whose reference time does (a session turn's: when it was said; creation
+# alone says nothing about when what a memory states happened): a ranking boost, never a filter
 _IN_WINDOW = """(m.event_span && daterange(%(window_start)s::date, %(window_end)s::date, '[]')
         AND EXISTS (SELECT 1 FROM jsonb_array_elements(m.event_dates) e
                     WHERE daterange(coalesce(e ->> 'start', e #>> '{}')::date, coalesce(e ->> 'end', e #>> '{}')::date,
                                     '[]') && daterange(%(window_start)s::date, %(window_end)s::date, '[]'))
-     OR (m.event_span IS NULL
-         AND coalesce(m.reference_time, m.created_at)::date BETWEEN %(window_start)s::date AND %(window_end)s::date))
+     OR (m.event_span IS NULL AND m.reference_time IS NOT NULL
+         AND m.reference_time::date BETWEEN %(window_start)s::date AND %(window_end)s::date))
     AS in_window"""
 
 _KEYWORD_CTES = f"""

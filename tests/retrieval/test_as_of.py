@@ -263,3 +263,13 @@ def test_a_date_window_boosts_without_filtering(api, support_group):
     assert {memory_id for memory_id, _ in ranked("support group in 1999")} == {a1, a2}
     # no time expression: no boost at all
     assert all(boost == 1.0 for _, boost in ranked("support group"))
+
+
+def test_creation_time_alone_does_not_date_a_memory_for_the_window(api, acme, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        undated = remember(acme, "The Zephyr support rota lives in the wiki.", scope="team:platform")
+    body = api.post(
+        SEARCH, {"user_id": "albert", "query": "Zephyr support rota today", "explain": True}, format="json"
+    ).json()
+    rows = {row["id"]: row for row in body["results"]}
+    assert rows[undated.pk]["explain"]["date_window"] == 1.0  # written today, but it states nothing about today
