@@ -54,7 +54,7 @@ from retrieval.relational_query import (
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
-from retrieval.truth import truth_ordered
+from retrieval.truth import current_rows, truth_ordered
 
 logger = logging.getLogger(__name__)
 
@@ -223,8 +223,9 @@ def search_memories(
     rows = [_row(hit.memory) for hit in hits] if options.synthesize or options.gaps else []
     if options.synthesize:
         with search_stage("answer", timings):
+            current = current_rows(rows, hits)  # the losing side of an open contradiction answers nothing
             result.answer = _answer(
-                query=query, rows=rows, llm=llm, plan=plan, retrieved=retrieved, result=result, ambiguous=ambiguous
+                query=query, rows=current, llm=llm, plan=plan, retrieved=retrieved, result=result, ambiguous=ambiguous
             )
             # a "when" question is answered with the date its best dated hit states, cited (no LLM needed)
             if not result.answer.used_llm and not result.no_relevant_memory and is_when_question(query):
