@@ -267,7 +267,7 @@ def _plan(
         return (replace(plan, ambiguous=ambiguous) if plan is not None else None), ambiguous
     except Exception:  # fail-open: a planning bug leaves the relational arm empty, never fails a search
         logger.exception("relational planning failed (%d-character query)", len(query))  # no query text: PII
-        return None
+        return None, ()
 
 
 def _retrieve(
