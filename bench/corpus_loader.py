@@ -397,12 +397,14 @@ def _copy_memories(cursor, raw, rows: list[tuple]) -> None:
             id, tenant_id, scope_id, kind, title, content, content_hash, search_vector, dedup_bands,
             author_member_id, author_user_id, author, source_app, source_session, source_event_id, external_id,
             metadata, warnings, created_at, updated_at, superseded_by_id, superseded_at, expires_at,
-            embedding_model, index_state, index_error, indexed_at, links_state, links_error)
+            embedding_model, index_state, index_error, indexed_at, links_state, links_error,
+            status, source, source_key, event_dates)
         SELECT id, tenant_id, scope_id, kind, title, content, content_hash, """
         + search_vector_sql("title", "content")  # the write path's own definition of the indexed text
         + """,
                '{}', author_member_id, NULL, author, 'corpus', '', '', '', '{}', '[]', created_at, created_at,
-               NULL, NULL, NULL, %s, 'ready', '', now(), 'ready', ''
+               NULL, NULL, NULL, %s, 'ready', '', now(), 'ready', '',
+               'active', 'import', '', '[]'
         FROM corpus_stage
         """,
         [_embedder_name()],

@@ -262,8 +262,9 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
         "the member the agent acts for; content - the text to remember; title - a short title (optional); kind - "
         "fact (default), preference, policy, event or note; scope - a tag such as team:platform to share it "
         "(default: private to the user); project - keep it inside one project under that scope (e.g. alpha); "
-        "metadata - a JSON object stored with it; valid_from / valid_until - ISO 8601 dates or datetimes between "
-        "which it is true (optional, valid_until after valid_from); reference_time - the ISO 8601 moment relative "
+        "metadata - a JSON object stored with it; valid_from - the ISO 8601 date or datetime from which it is "
+        "true (optional); valid_until - the ISO 8601 moment until which it is true (optional, after valid_from); "
+        "reference_time - the ISO 8601 moment relative "
         'dates in the content ("yesterday") refer to (default: now).',
     )
     async def remember(
