@@ -17,8 +17,8 @@ from orgmemory.errors import NotFound, ValidationFailed
 logger = logging.getLogger(__name__)
 
 # Trigram similarity at or above which a new name resolves to an existing entity of a compatible kind.
-# Measured on world-v1's 240 titles: the closest pair of *distinct* entities scores 0.65 ("Acme" / "Acme Labs"
-# style pairs sit lower); typo variants of one name ("Mia Brown" / "Mia Browne") score ≥ 0.75.
+# Chosen so that distinct names sharing a word ("Acme" / "Acme Labs") stay apart while typo variants of one name
+# ("Mia Brown" / "Mia Browne") resolve together.
 FUZZY_RESOLVE_THRESHOLD = 0.75
 ABOUT = "about"
 ABOUT_CONFIDENCE = 1.0

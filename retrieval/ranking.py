@@ -1,4 +1,4 @@
-"""Fusion and ranking math for search (DESIGN §5) — pure: no Django, no database, plain floats.
+"""Fusion and ranking math for search (ARCHITECTURE, "Search path") — pure: no Django, no database, plain floats.
 
 Pipeline of :func:`rank`:
 
@@ -22,7 +22,7 @@ Pipeline of :func:`rank`:
 No popularity loop: nothing a search itself writes feeds back into ranking. Recency counts from the memory's
 creation (not from its last access), and access counts are recorded (for stale-entity and dashboard figures)
 but not used as a boost — measured, a boost on them lets the rows a question returned outrank better ones the
-next time it is asked, so a repeated evaluation drifted (docs/BENCHMARKS.md).
+next time it is asked, so a repeated evaluation drifted (bench/HISTORY.md).
 """
 
 from __future__ import annotations
@@ -49,11 +49,11 @@ __all__ = [
     "title_matches",
 ]
 
-# DESIGN §5's scope-tier cascade, applied at TIER_STRENGTH: each default is its value raised to that power,
-# rounded (team 0.97, division 0.93, country 0.91, corporate 0.9, org 0.88). The strength was chosen on the
-# development half of generated multi-level corpora (``tune_fusion``, docs/BENCHMARKS.md): at full strength an org
-# fact lost ~40 places of relevance to a user one (normalised RRF falls only from 1.0 to 0.55 over 50 ranks), and
-# the search fell below a plain rank_bm25 on such data. A closer scope still wins among comparably relevant
+# The design's tier cascade (DESIGN_TIER_BOOST), applied at TIER_STRENGTH: each default is its value raised to
+# that power, rounded (team 0.97, division 0.93, country 0.91, corporate 0.9, org 0.88). The strength was chosen on the
+# development half of generated multi-level corpora (``tune_fusion``, bench/HISTORY.md): at full strength an org
+# fact lost many places of relevance to a user one (normalised RRF falls slowly over its ranks), and the search
+# fell below a plain rank_bm25 on such data. A closer scope still wins among comparably relevant
 # memories (within ~8 places for org vs user); a policy's overrides are taken as written.
 DESIGN_TIER_BOOST: Mapping[str, float] = MappingProxyType(
     {"user": 1.0, "team": 0.9, "division": 0.75, "country": 0.7, "corporate": 0.65, "org": 0.6}
@@ -69,12 +69,12 @@ _BASE_COSINE_WEIGHT = 0.3  # of base at a vector factor of 1 (the rest is the no
 # How far the keyword arm's confidence (its best BM25 score as a share of the most the query's known terms allow)
 # turns the vector arm down: vector weight and cosine share × (1 - KEYWORD_TRUST·confidence). A question whose
 # rare words a memory holds is answered by them; one the keyword arm barely matches (a paraphrase) leans on the
-# vectors. Chosen with the tier strength above (docs/BENCHMARKS.md).
+# vectors. Chosen with the tier strength above (bench/HISTORY.md).
 KEYWORD_TRUST = 1.0
 # Score fusion of the keyword and the vector arm (when the caller gives each keyword row's share): one list ordered
 # by ``vector_factor · cosine + (SCORE_FUSION_KEYWORD + 1 - vector_factor) · share`` takes both arms' place in RRF,
-# with their summed weight. Measured, RRF over the two ranked lists let a keyword row that matched only a common
-# word of a paraphrased question take as much rank share as a real match (fusion scored below the vector arm
+# with their summed weight. On the conversational set, RRF over the two lists let a keyword row that matched only
+# a common word of a paraphrased question take as much rank share as a real match (fusion scored below the vector arm
 # alone); on absolute scores a weak keyword match adds little and a confident one leads. The trade: where both arms
 # are strong and agree (associative recall) RRF put the answer first slightly more often (docs/BENCHMARKS.md).
 # None: RRF of both lists.
@@ -113,15 +113,15 @@ def _frozen_mapping(value: Mapping[str, float], what: str) -> Mapping[str, float
 
 @dataclass(frozen=True)
 class RankingConfig:
-    """Tunables of :func:`rank`; the defaults are DESIGN §5.
+    """Tunables of :func:`rank`; the defaults are the design's (ARCHITECTURE, "Search path").
 
     Mappings given by the caller are copied into read-only mappings, so later changes to the caller's dicts
     do not leak into a config in use. A policy's tier overrides go through :meth:`with_tier_overrides`.
 
-    Title boost rule (DESIGN's "exact title match"): a row gets ``title_boost`` when its normalised title
+    Title boost rule (the design's "exact title match"): a row gets ``title_boost`` when its normalised title
     (case-folded, words only, single spaces) equals the normalised query. A looser "title inside the query" rule
-    was measured on world-v1 and rejected: it lifted the seed's own page above the answers of relationship
-    questions ("who works at Acme" boosted the Acme page), full-system MRR 0.510 vs 0.674 with equality.
+    was rejected on world-v1: it lifted the seed's own page above the answers of relationship questions ("who
+    works at Acme" boosted the Acme page; bench/HISTORY.md).
     """
 
     arm_weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_ARM_WEIGHTS)

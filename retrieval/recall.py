@@ -1,4 +1,5 @@
-"""The recall block: a prompt-ready, budgeted list of what a user's chain knows about one task (DESIGN §11).
+"""The recall block: a prompt-ready, budgeted list of what a user's chain knows about one task (ARCHITECTURE,
+"Recall block").
 
 ``recall_block`` runs the ordinary search for the task and keeps only what it judges relevant:
 

@@ -9,7 +9,7 @@ chain, live rows, kinds) enforced inside each:
 4. :func:`memories_load`: the rows of the hits (the arms' statements return what ranking needs of every candidate,
    so only the top-k ranked memories are loaded whole).
 
-Keyword arm — Okapi BM25 in PostgreSQL (DESIGN §5):
+Keyword arm — Okapi BM25 in PostgreSQL (docs/ARCHITECTURE.md, "Search path"):
 
     score(d, q) = Σ_{t ∈ q} idf(t) · tf·(k1 + 1) / (tf + k1·(1 − b + b·|d| / avgdl))
     idf(t)      = ln(1 + (N − df + 0.5) / (df + 0.5))          (Lucene's form: never negative)
@@ -48,9 +48,8 @@ from retrieval.relational_query import ALSO_FOLLOW, INBOUND, MAX_PARTIAL_MATCHES
 BM25_K1 = 1.5
 BM25_B = 0.5
 KEYWORD_CANDIDATES = 500  # rows scored per search at most
-# nearest chunks each scope of the chain contributes, per memory of the arm's depth (a long memory has several); 2
-# would cost the vector arm 1 point of recall@10 against an exact scan at 1M memories (0.969 vs 0.979) to save 5 ms
-# (docs/BENCHMARKS.md): kept at 4
+# nearest chunks each scope of the chain contributes, per memory of the arm's depth (a long memory has several);
+# fewer cost the vector arm recall against an exact scan at scale for little time (bench/HISTORY.md)
 CHUNKS_PER_MEMORY = 4
 _MAX_QUERY_LEXEMES = 32
 # Typos and misspelt names: a query lexeme the tenant's corpus does not hold stands for the tenant's lexeme closest to
@@ -58,8 +57,8 @@ _MAX_QUERY_LEXEMES = 32
 # 0.33, "deploymnt" -> "deploy" at 0.55). The probe reads the trigram index of the tenants' vocabularies
 # (term_statistic_lexeme_trgm), which grows with the number of distinct words, not with the memories. It replaced a
 # trigram probe of memory titles, which read the posting lists of the question's trigrams over every title in the
-# database or, once a 1M-memory tenant skewed the planner's statistics, every memory on the caller's chain (46 ms
-# at 100k memories; docs/BENCHMARKS.md, sessions 7 and 8).
+# database or, once a very large tenant skewed the planner's statistics, every memory on the caller's chain
+# (bench/HISTORY.md).
 FUZZY_MIN_SIMILARITY = 0.3
 _FUZZY_MIN_LENGTH = 4  # a shorter lexeme has too few trigrams to tell a typo from another word
 
@@ -206,7 +205,7 @@ bm25 AS (
 # chain's chunk_pool nearest of those (twice that, so superseded or filtered memories rarely starve the arm) are
 # max-pooled per memory (its best chunk), and the memories are then checked — live, of the kinds asked for — by
 # primary key in distance order until depth have passed: ~depth lookups rather than one per pooled chunk (400 at
-# depth 50; as a join the planner hashed every visible memory instead: 26 vs 11 ms at 100k memories). The work per
+# depth 50; as a join the planner hashed every visible memory instead). The work per
 # search follows the caller's chain, not the size of the tenant or of the database, and the ANN part needs no
 # visibility filter inside the index scan.
 _VECTOR_BRANCH = """(SELECT c.memory_id, c.embedding <=> (SELECT v FROM query_vector) AS distance

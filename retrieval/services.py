@@ -62,14 +62,13 @@ MAX_TOP_K = 50
 MAX_QUERY_CHARS = 2000
 # Chosen with eval_retrieval: autocut cost recall on every set; it stays a per-request option.
 DEFAULT_AUTOCUT = False
-# DESIGN's relational weight for "about X" plans (the graph knows the entity, not the answer).
+# The design's relational weight for "about X" plans (the graph knows the entity, not the answer).
 RELATIONAL_WEIGHT_ABOUT = 0.5
 # Abstention (no_relevant_memory): nothing visible is judged relevant when no typed edge answered, the best BM25
 # score reaches less than this share of the best score the query's known terms allow, and the best chunk cosine
-# is below NO_RELEVANT_COSINE. A conservative point: on associative recall the thresholds that catch the most
-# negatives (0.37 / 0.39, chosen on half its families) also refused 19 % of eval_recall's on-topic tasks on the
-# demo data, whose memories are short; at 0.3 / 0.3 clearly unrelated questions are still caught, on-topic ones
-# almost never (docs/BENCHMARKS.md has both operating points).
+# is below NO_RELEVANT_COSINE. A conservative point: the thresholds that catch the most associative-recall
+# negatives also refused many of eval_recall's on-topic tasks on the short demo memories; these still catch clearly
+# unrelated questions and almost never an on-topic one (bench/HISTORY.md has both operating points).
 NO_RELEVANT_BM25_SHARE = 0.3
 NO_RELEVANT_COSINE = 0.3
 QUERY_EMBEDDING_CACHE = 1024
@@ -570,8 +569,8 @@ _ahead: tuple[int, ThreadPoolExecutor] | None = None  # (pid, executor): a forke
 
 def _query_embedding_ahead(text: str) -> Future:
     """``_query_embedding(text)`` on this process's embedding thread, so that it overlaps the context statement:
-    the model and the driver's wait both release the GIL (one client at 100k memories: ~1.5 ms of the 2.5 ms
-    embedding hidden). Its exception, if any, is raised by ``result()``."""
+    the model and the driver's wait both release the GIL, so most of the embedding is hidden. Its exception, if
+    any, is raised by ``result()``."""
     global _ahead
     with _ahead_lock:
         if _ahead is None or _ahead[0] != os.getpid():

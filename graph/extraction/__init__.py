@@ -1,4 +1,4 @@
-"""Zero-LLM, precision-first link extraction (DESIGN §6). Pure Python: no Django, no database.
+"""Zero-LLM, precision-first link extraction (ARCHITECTURE, "Knowledge graph"). Pure Python: no Django, no database.
 
 Public API::
 

@@ -1,5 +1,5 @@
-"""The memories API (DESIGN §7): write, list, read, update and delete memories; ingest and forget ADK sessions;
-delete by query; GDPR erasure of a user. Each view parses, calls one service or selector, and serializes.
+"""The memories API (ARCHITECTURE, "API v1"): write, list, read, update and delete memories; ingest and forget ADK
+sessions; delete by query; GDPR erasure of a user. Each view parses, calls one service or selector, and serializes.
 
 Modules: ``memories`` (the collection, detail and delete-by-query views), ``sessions`` (ADK session ingest and
 delete), ``users`` (erasure), ``serializers`` (the memory input/output shapes and their OpenAPI examples),

@@ -246,7 +246,7 @@ class MemoryChunk(TenantKeyed, models.Model):
             # the vector arm: exact scans of small scopes, and the partial HNSW index of each large scope
             # (retrieval/vector_indexes.py builds those outside the model: they follow the data). The exact scans
             # read the embeddings from this index (index-only: a scope's chunks lie side by side in its leaves,
-            # where the heap scatters them one page each): 10.3 → 8.0 ms for the arm at 100k memories
+            # where the heap scatters them one page each; bench/HISTORY.md has the measurements)
             models.Index(fields=["tenant", "scope"], include=["memory", "embedding"], name="chunk_scope_vectors"),
         ]
 
@@ -257,8 +257,8 @@ class MemoryChunk(TenantKeyed, models.Model):
 class MemoryAccess(models.Model):
     """How often a memory was returned by a search, and when last (``memories.services.access``): a narrow row of
     its own. Kept on the memory row, every recorded hit rewrote that row — its text, its search vector and an entry
-    in each of its indexes — and ran the postings' update trigger over it: 126 µs of database CPU a hit, ~1.3 ms a
-    search (docs/BENCHMARKS.md, session 7). Here a hit is an upsert of ~40 bytes.
+    in each of its indexes — and ran the postings' update trigger over it (bench/HISTORY.md has the cost). Here a
+    hit is an upsert of one narrow row.
 
     Keyed ``(tenant, memory)`` like the postings (Citus-ready, no foreign key); a statement-level trigger deletes a
     memory's row with it (migration ``0015_memory_access``), so every delete path, erasure included, leaves none."""
