@@ -37,9 +37,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
+from graph.models import Entity, EntityAlias, EntityLink
 from graph.vocabulary import PERSON
 from memories.indexing_text import TEXT_SEARCH_CONFIG
-from memories.models import PROJECT_LEVEL, Memory, Scope, Tenant
+from memories.models import PROJECT_LEVEL, Member, Memory, Policy, Scope, Tenant
+from memories.selectors.tenancy import scope_chain_cte
 from memories.services.tenancy import policy_fold
 from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
@@ -417,32 +419,28 @@ def arm_candidates(
 
 
 # --- search context ----------------------------------------------------------------------------------------------
-_CONTEXT_SQL = """
-WITH RECURSIVE chain AS (
-    SELECT s.id, s.parent_id, s.level, s.key, 0 AS depth
-    FROM memories_scope s JOIN memories_member mb ON mb.scope_id = s.id
-    WHERE mb.tenant_id = %(tenant)s AND mb.user_id = %(user_id)s AND s.tenant_id = %(tenant)s
-  UNION ALL
-    SELECT p.id, p.parent_id, p.level, p.key, c.depth + 1
-    FROM memories_scope p JOIN chain c ON p.id = c.parent_id
-    WHERE p.tenant_id = %(tenant)s AND c.depth < 64
-)
+_SCOPE, _MEMBER, _POLICY, _MEMORY = (model._meta.db_table for model in (Scope, Member, Policy, Memory))
+_ENTITY, _ALIAS, _LINK = (model._meta.db_table for model in (Entity, EntityAlias, EntityLink))
+_CONTEXT_SQL = (
+    "WITH RECURSIVE "
+    + scope_chain_cte(extra_columns=("level", "key"), member=True)
+    + f"""
 SELECT
     (SELECT coalesce(json_agg(json_build_array(id, level, key) ORDER BY depth), '[]') FROM chain),
-    (SELECT coalesce(json_agg(json_build_array(ps.id, ps.parent_id) ORDER BY ps.id), '[]') FROM memories_scope ps
+    (SELECT coalesce(json_agg(json_build_array(ps.id, ps.parent_id) ORDER BY ps.id), '[]') FROM {_SCOPE} ps
      WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s AND ps.key = %(project)s
        AND ps.parent_id IN (SELECT id FROM chain)),
     (SELECT coalesce(json_agg(json_build_array(p.scope_id, p.glossary, p.tier_boost, p.id)), '[]')
-     FROM memories_policy p
+     FROM {_POLICY} p
      WHERE p.tenant_id = %(tenant)s AND (p.scope_id IS NULL OR p.scope_id IN (SELECT id FROM chain))),
     (SELECT coalesce(json_agg(json_build_array(x.norm, x.id, x.name, x.kind) ORDER BY x.mention_count DESC, x.id),
                      '[]')
      FROM (
-        SELECT e.norm, e.id, e.name, e.kind, e.mention_count FROM graph_entity e
+        SELECT e.norm, e.id, e.name, e.kind, e.mention_count FROM {_ENTITY} e
         WHERE e.tenant_id = %(tenant)s AND e.norm = ANY(%(norms)s)
       UNION
         SELECT a.norm, e.id, e.name, e.kind, e.mention_count
-        FROM graph_entityalias a JOIN graph_entity e ON e.id = a.entity_id
+        FROM {_ALIAS} a JOIN {_ENTITY} e ON e.id = a.entity_id
         WHERE a.tenant_id = %(tenant)s AND a.norm = ANY(%(norms)s) AND e.tenant_id = %(tenant)s
      ) x),
     (SELECT coalesce(json_agg(json_build_array(p.norm, x.id, x.name, x.kind) ORDER BY p.ord, x.rank), '[]')
@@ -454,23 +452,23 @@ SELECT
         -- a partial name are the caller's visible entities only
         SELECT c.id, c.name, c.kind, row_number() OVER (ORDER BY c.mention_count DESC, c.id) AS rank
         FROM (
-            SELECT e.id, e.name, e.kind, e.mention_count FROM graph_entity e
+            SELECT e.id, e.name, e.kind, e.mention_count FROM {_ENTITY} e
             WHERE e.tenant_id = %(tenant)s
               AND (e.norm LIKE p.prefix OR (e.kind = %(person)s AND e.norm LIKE p.suffix))
           UNION
             SELECT e.id, e.name, e.kind, e.mention_count
-            FROM graph_entityalias a JOIN graph_entity e ON e.id = a.entity_id
+            FROM {_ALIAS} a JOIN {_ENTITY} e ON e.id = a.entity_id
             WHERE a.tenant_id = %(tenant)s AND a.norm LIKE p.prefix AND e.tenant_id = %(tenant)s
         ) c
         WHERE EXISTS (
             SELECT 1 FROM (
-                SELECT l.memory_id FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.subject_id = c.id
+                SELECT l.memory_id FROM {_LINK} l WHERE l.tenant_id = %(tenant)s AND l.subject_id = c.id
               UNION ALL
-                SELECT l.memory_id FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.object_id = c.id
-            ) l JOIN memories_memory m ON m.id = l.memory_id
+                SELECT l.memory_id FROM {_LINK} l WHERE l.tenant_id = %(tenant)s AND l.object_id = c.id
+            ) l JOIN {_MEMORY} m ON m.id = l.memory_id
             WHERE m.tenant_id = %(tenant)s
               AND m.scope_id IN (SELECT id FROM chain UNION ALL
-                                 SELECT ps.id FROM memories_scope ps
+                                 SELECT ps.id FROM {_SCOPE} ps
                                  WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s
                                    AND ps.key = %(project)s AND ps.parent_id IN (SELECT id FROM chain))
               AND m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now()))
@@ -478,6 +476,7 @@ SELECT
         LIMIT %(partial_limit)s
      ) x)
 """
+)
 
 
 @dataclass(frozen=True)

@@ -8,24 +8,36 @@ from memories.keys import validate_key
 from memories.models import PROJECT_LEVEL, Member, Scope, Tenant
 from orgmemory.errors import NotFound, ValidationFailed
 
-# Walks *up* from one node: cost is the depth of the tree, not its size, and it is one round trip.
-_CHAIN_SQL = """
-WITH RECURSIVE chain AS (
-    SELECT s.id, s.parent_id, 0 AS depth
-    FROM memories_scope s
-    WHERE s.id = %(start)s AND s.tenant_id = %(tenant)s
-  UNION ALL
-    SELECT p.id, p.parent_id, c.depth + 1
-    FROM memories_scope p JOIN chain c ON p.id = c.parent_id
-    WHERE p.tenant_id = %(tenant)s AND c.depth < 64
-)
-SELECT s.* FROM chain JOIN memories_scope s ON s.id = chain.id ORDER BY chain.depth
-"""
 
-_MEMBER_CHAIN_SQL = _CHAIN_SQL.replace(
-    "WHERE s.id = %(start)s AND s.tenant_id = %(tenant)s",
-    "JOIN memories_member m ON m.scope_id = s.id WHERE m.tenant_id = %(tenant)s AND m.user_id = %(user_id)s",
-)
+def scope_chain_cte(*, extra_columns: tuple[str, ...] = (), member: bool = False) -> str:
+    """The one scope-chain walk, as the body of a ``WITH RECURSIVE`` clause named ``chain`` (columns ``id``,
+    ``parent_id``, the ``extra_columns`` of the scope, ``depth`` from 0 at the start node). It walks *up* from one
+    node, so its cost is the depth of the tree, not its size. The start is ``%(start)s`` (a scope id), or with
+    ``member`` the node of the member ``%(user_id)s``; ``%(tenant)s`` bounds every step to one tenant."""
+    scope = Scope._meta.db_table
+    start_columns = "".join(f", s.{column}" for column in extra_columns)
+    step_columns = "".join(f", p.{column}" for column in extra_columns)
+    if member:
+        anchor = (
+            f"FROM {scope} s JOIN {Member._meta.db_table} mb ON mb.scope_id = s.id\n"
+            "    WHERE mb.tenant_id = %(tenant)s AND mb.user_id = %(user_id)s AND s.tenant_id = %(tenant)s"
+        )
+    else:
+        anchor = f"FROM {scope} s\n    WHERE s.id = %(start)s AND s.tenant_id = %(tenant)s"
+    return (
+        f"chain AS (\n    SELECT s.id, s.parent_id{start_columns}, 0 AS depth\n    {anchor}\n  UNION ALL\n"
+        f"    SELECT p.id, p.parent_id{step_columns}, c.depth + 1\n"
+        f"    FROM {scope} p JOIN chain c ON p.id = c.parent_id\n"
+        "    WHERE p.tenant_id = %(tenant)s AND c.depth < 64\n)\n"
+    )
+
+
+def _chain_sql(*, member: bool) -> str:
+    table = Scope._meta.db_table
+    return (
+        f"WITH RECURSIVE {scope_chain_cte(member=member)}"
+        f"SELECT s.* FROM chain JOIN {table} s ON s.id = chain.id ORDER BY chain.depth"
+    )
 
 
 def tenant_get(*, slug: str) -> Tenant:
@@ -41,13 +53,13 @@ def member_get(*, tenant: Tenant, user_id: str) -> Member | None:
 
 def scope_chain_for(*, tenant: Tenant, user_id: str) -> list[Scope]:
     """The user's own scope node and all its ancestors, leaf first, in one query. [] for an unknown user."""
-    return list(Scope.objects.raw(_MEMBER_CHAIN_SQL, {"tenant": tenant.pk, "user_id": user_id}))
+    return list(Scope.objects.raw(_chain_sql(member=True), {"tenant": tenant.pk, "user_id": user_id}))
 
 
 def scope_chain_for_scope(*, tenant: Tenant, scope: Scope | int) -> list[Scope]:
     """A node and all its ancestors, leaf first, in one query ([] when the node is not the tenant's)."""
     start = scope.pk if isinstance(scope, Scope) else scope
-    return list(Scope.objects.raw(_CHAIN_SQL, {"tenant": tenant.pk, "start": start}))
+    return list(Scope.objects.raw(_chain_sql(member=False), {"tenant": tenant.pk, "start": start}))
 
 
 def scope_get_by_tag(*, tenant: Tenant, tag: str) -> Scope:
