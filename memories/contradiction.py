@@ -298,6 +298,12 @@ def _tokens(sentence: str) -> tuple[_Token, ...]:
             return int(raw[j][0])
         return None
 
+    def date_token(start: int, width: int, year, month, day) -> int:
+        """Append the date spelt by the ``width`` words at ``start``; the index after them."""
+        text = " ".join(t for t, _ in raw[start : start + width])
+        tokens.append(_Token(f"date:{year}-{month}-{day}", "date", text, (year, month, day)))
+        return start + width
+
     while i < n:
         word, capital = raw[i]
         nxt = raw[i + 1][0] if i + 1 < n else ""
@@ -312,11 +318,7 @@ def _tokens(sentence: str) -> tuple[_Token, ...]:
             month = month_at(i + 1)
             year = year_at(i + 2)
             width = 3 if year else 2
-            tokens.append(
-                _Token(f"date:{year}-{month}-{day}", "date", " ".join(t for t, _ in raw[i : i + width]),
-                       (year, month, day))
-            )  # fmt: skip
-            i += width
+            i = date_token(i, width, year, month, day)
             continue
         month = month_at(i)
         if month is not None:
@@ -324,19 +326,11 @@ def _tokens(sentence: str) -> tuple[_Token, ...]:
             if day is not None:
                 year = year_at(i + 2)
                 width = 3 if year else 2
-                tokens.append(
-                    _Token(f"date:{year}-{month}-{day}", "date", " ".join(t for t, _ in raw[i : i + width]),
-                           (year, month, day))
-                )  # fmt: skip
-                i += width
+                i = date_token(i, width, year, month, day)
                 continue
             year = year_at(i + 1)
             width = 2 if year else 1
-            tokens.append(
-                _Token(f"date:{year}-{month}-None", "date", " ".join(t for t, _ in raw[i : i + width]),
-                       (year, month, None))
-            )  # fmt: skip
-            i += width
+            i = date_token(i, width, year, month, None)
             continue
         year = year_at(i)
         if year is not None and not (tokens and tokens[-1].kind == "money"):
