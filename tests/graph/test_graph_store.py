@@ -311,9 +311,6 @@ class TestLinksCarryTheirMemorysScope:
                 )
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL enable_seqscan = off")
-                # statistics left by earlier tests on these tiny tables can tip the planner to a bitmap scan of the
-                # link index without its scope column; the test is about what the scope-aware index lets it skip
-                cursor.execute("SET LOCAL enable_bitmapscan = off")
                 cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + captured["sql"], captured["params"])
                 plan = cursor.fetchone()[0]
             read = []  # link rows the hop's scan read (kept or removed by its filter), whichever index it uses
