@@ -579,9 +579,7 @@ FANOUT = 500  # edges kept per hop at most (and read per entity and relationship
 _EDGE_LIVE = """m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now())
         AND (m.valid_from IS NULL OR m.valid_from <= now()) AND (m.valid_until IS NULL OR m.valid_until > now())"""
 _EDGE_AS_OF = _AS_OF_MOMENT
-_EDGE_VISIBLE = f"""l.tenant_id = %(tenant)s AND m.tenant_id = %(tenant)s AND l.object_id IS NOT NULL
-        AND l.scope_id = ANY(%(chain)s) AND m.scope_id = ANY(%(chain)s)
-        AND {_EDGE_LIVE}"""
+_EDGE_VISIBLE = f"""m.tenant_id = %(tenant)s AND m.scope_id = ANY(%(chain)s) AND {_EDGE_LIVE}"""  # the stating memory
 
 
 @dataclass(frozen=True)
@@ -608,17 +606,32 @@ class Walk:
 
 
 def _hop_side(index: int, previous: str, start: str, other: str, exclude: str = "") -> str:
-    # per entity reached so far and per relationship, the newest FANOUT visible edges: b-tree scans of the caller's
-    # scopes (link_by_object_scope / link_by_subject_scope: relationship, scope, then memory), so a hub's cost is
-    # bounded by its edges on the chain (and FANOUT), not by how many edges other scopes gave it
+    # per entity reached so far, per relationship and per scope of the caller's chain, the newest FANOUT visible
+    # edges, then the newest FANOUT of those. Each inner scan is an equality on every leading column of
+    # link_by_object_scope / link_by_subject_scope (tenant, entity, relationship, scope), read in memory order and
+    # stopped at FANOUT, with the stating memory checked per edge (a lateral the planner may not turn into a join
+    # that drives the scan from the memories): a hub's cost is bounded by its edges on the chain, not by how many
+    # edges other scopes gave it, whatever statistics the planner holds
     return f"""SELECT x.* FROM (SELECT DISTINCT reached FROM {previous}) p
     CROSS JOIN unnest(%(rel_{index})s::varchar[]) AS r(relationship)
     CROSS JOIN LATERAL (
-        SELECT l.subject_id, l.relationship, l.object_id, l.memory_id, l.confidence, l.span_start, l.id,
-               m.kind = ANY(%(kinds)s) AS kind_ok, l.{other} AS reached, {_RANKING_COLUMNS}
-        FROM graph_entitylink l JOIN memories_memory m ON m.id = l.memory_id
-        WHERE {_EDGE_VISIBLE} AND l.{start} = p.reached AND l.relationship = r.relationship{exclude}
-        ORDER BY l.memory_id DESC
+        SELECT y.* FROM unnest(%(chain)s::bigint[]) AS c(scope_id)
+        CROSS JOIN LATERAL (
+            SELECT l.subject_id, l.relationship, l.object_id, l.memory_id, l.confidence, l.span_start, l.id,
+                   v.kind_ok, l.{other} AS reached, v.content_hash, v.title, v.created_at, v.scope_id
+            FROM graph_entitylink l
+            CROSS JOIN LATERAL (
+                SELECT m.kind = ANY(%(kinds)s) AS kind_ok, {_RANKING_COLUMNS}
+                FROM memories_memory m
+                WHERE m.id = l.memory_id AND {_EDGE_VISIBLE}
+                OFFSET 0
+            ) v
+            WHERE l.tenant_id = %(tenant)s AND l.object_id IS NOT NULL AND l.scope_id = c.scope_id
+              AND l.{start} = p.reached AND l.relationship = r.relationship{exclude}
+            ORDER BY l.memory_id DESC
+            LIMIT {FANOUT}
+        ) y
+        ORDER BY y.memory_id DESC
         LIMIT {FANOUT}
     ) x"""
 

@@ -316,9 +316,10 @@ class TestLinksCarryTheirMemorysScope:
             read = []  # link rows the hop's scan read (kept or removed by its filter), whichever index it uses
 
             def visit(node):
-                conditions = f"{node.get('Index Cond', '')} {node.get('Filter', '')}"
+                conditions = " ".join(node.get(key, "") for key in ("Index Cond", "Recheck Cond", "Filter"))
                 if node.get("Relation Name") == "graph_entitylink" and "object_id =" in conditions:
-                    read.append((node["Actual Rows"] + node.get("Rows Removed by Filter", 0)) * node["Actual Loops"])
+                    removed = node.get("Rows Removed by Filter", 0) + node.get("Rows Removed by Index Recheck", 0)
+                    read.append((node["Actual Rows"] + removed) * node["Actual Loops"])
                 for child in node.get("Plans", []):
                     visit(child)
 
