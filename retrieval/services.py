@@ -39,7 +39,7 @@ from memories.temporal import query_window
 from orgmemory.errors import NotFound, ValidationFailed
 from orgmemory.observability.stages import search_stage, traced_search
 from orgmemory.text import NUL_BYTE, text_problem
-from retrieval import selectors
+from retrieval import abstention, selectors
 from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
 from retrieval.relational_query import (
     Ambiguity,
@@ -64,13 +64,6 @@ MAX_QUERY_CHARS = 2000
 DEFAULT_AUTOCUT = False
 # The design's relational weight for "about X" plans (the graph knows the entity, not the answer).
 RELATIONAL_WEIGHT_ABOUT = 0.5
-# Abstention (no_relevant_memory): nothing visible is judged relevant when no typed edge answered, the best BM25
-# score reaches less than this share of the best score the query's known terms allow, and the best chunk cosine
-# is below NO_RELEVANT_COSINE. A conservative point: the thresholds that catch the most associative-recall
-# negatives also refused many of eval_recall's on-topic tasks on the short demo memories; these still catch clearly
-# unrelated questions and almost never an on-topic one (bench/HISTORY.md has both operating points).
-NO_RELEVANT_BM25_SHARE = 0.3
-NO_RELEVANT_COSINE = 0.3
 QUERY_EMBEDDING_CACHE = 1024
 
 
@@ -467,22 +460,23 @@ def _candidate(memory_id: int, row: selectors.RankingRow, levels: dict[int, str]
 
 
 def _relevance(retrieved: _Retrieved, hits: list[SearchHit]) -> tuple[float, bool]:
-    """(confidence in [0, 1], no_relevant_memory). Typed edges that answered are evidence enough; otherwise the
-    best BM25 score as a share of what the query's known terms allow, and the best chunk cosine."""
-    if not hits:
-        return 0.0, True
-    if retrieved.answered:
-        return 1.0, False
+    """(confidence in [0, 1], no_relevant_memory), decided by :mod:`retrieval.abstention` from what the arms
+    measured about the visible hits."""
     arms = retrieved.arms
     shown = {hit.memory.pk for hit in hits}
-    bm25_share = 0.0
-    if arms.bm25_ceiling > 0 and arms.query_lexemes:
-        best = max((score for memory_id, score in arms.bm25.items() if memory_id in shown), default=0.0)
-        bm25_share = min(1.0, best / arms.bm25_ceiling) * arms.known_lexemes / arms.query_lexemes
-    cosine = max((value for memory_id, value in arms.cosines.items() if memory_id in shown), default=0.0)
-    confidence = max(bm25_share / (2 * NO_RELEVANT_BM25_SHARE), cosine / (2 * NO_RELEVANT_COSINE))
-    no_relevant = bm25_share < NO_RELEVANT_BM25_SHARE and cosine < NO_RELEVANT_COSINE
-    return round(min(1.0, confidence), 3), no_relevant
+    best = max((score for memory_id, score in arms.bm25.items() if memory_id in shown), default=0.0)
+    signals = abstention.Signals(
+        hits=len(hits),
+        answered=retrieved.answered,
+        bm25_share=abstention.bm25_share(
+            best=best,
+            ceiling=arms.bm25_ceiling,
+            query_lexemes=arms.query_lexemes,
+            known_lexemes=arms.known_lexemes,
+        ),
+        cosine=max((value for memory_id, value in arms.cosines.items() if memory_id in shown), default=0.0),
+    )
+    return abstention.decide(signals)
 
 
 def _answer(
