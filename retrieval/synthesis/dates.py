@@ -14,7 +14,12 @@ from typing import Any
 from memories.temporal import tag_dates
 from retrieval.synthesis.types import Answer
 
-_WHEN_RE = re.compile(r"^\W*(?:when\b|(?:on\s+)?(?:what|which)\s+(?:date|day)\b)", re.IGNORECASE)
+# "When …?", "What day was …?", and the noun form "What was the date of …?" / "What's the date of …?"
+_WHEN_RE = re.compile(
+    r"^\W*(?:when\b|(?:on\s+)?(?:what|which)\s+(?:date|day)\b"
+    r"|(?:what|which)(?:\s+(?:is|was|were)|'s)\s+the\s+(?:date|day)\s+(?:of|on|when|that)\b)",
+    re.IGNORECASE,
+)
 _WHEN_CLAUSE_RE = re.compile(
     r"^\W*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day))\s+(did|was|were|is|are|will|does|do|has|have|had)\s+"
     r"(.+?)[\s?.!]*$",
@@ -81,6 +86,15 @@ def _restated(question: str) -> str | None:
     auxiliary, rest = match.group(1).casefold(), match.group(2).split()
     if not rest:
         return None
+    if rest[0].casefold() in _DETERMINERS and len(rest) > 2 and auxiliary in ("is", "are", "was", "were"):
+        # "the contract signed" ends in a participle; "the ceremony that Yara mentioned" is all subject
+        last = rest[-1].casefold()
+        relative = any(word.casefold() in ("that", "which", "who") for word in rest[1:])
+        participle = not relative and (last.endswith(("ed", "en")) or last in _PAST_FORMS)
+        cut = len(rest) - 1 if participle else len(rest)
+        subject, tail = _spoken(rest[:cut]), [auxiliary, *_spoken(rest[cut:])]
+        text = " ".join([*subject, *tail])
+        return text[:1].upper() + text[1:]
     if rest[0].casefold() in _DETERMINERS and len(rest) > 2 and auxiliary == "did":
         # "the code freeze start": the verb is the last word before the complement (a preposition or a determiner)
         end = next((i for i in range(2, len(rest)) if rest[i].casefold() in _COMPLEMENT_START), len(rest))
@@ -120,6 +134,7 @@ def _stems(text: str) -> set[str]:
 
 
 _BASE = {past: verb for verb, past in _IRREGULAR_PAST.items()}
+_PAST_FORMS = frozenset(_BASE) | {"born", "held", "done", "seen", "given", "taken", "made", "sold", "paid"}
 
 
 def _sentence(text: str, span: tuple[int, int]) -> str:

@@ -19,6 +19,9 @@ REF = datetime(2025, 5, 8, 10, tzinfo=UTC)
         ("what date was the concert?", True),
         ("On what day did Sam move?", True),
         ("Which day is the offsite?", True),
+        ("What was the date of Mei's pottery class?", True),
+        ("What's the date of the offsite?", True),
+        ("What was the plan for the offsite?", False),
         ("Who went to the support group?", False),
         ("Whenever you can, remind me.", False),
         ("", False),
@@ -37,6 +40,9 @@ def test_which_questions_ask_for_a_date(question, expected):
         ("Which day did Sam stop smoking?", "Sam stopped smoking on 7 May 2025 [1]."),
         ("When will I start the course?", "You will start the course on 7 May 2025 [1]."),
         ("What date works for the dentist?", "On 7 May 2025 [1]: “It happened yesterday.”"),
+        ("When was the ceremony that Yara mentioned?", "The ceremony that Yara mentioned was on 7 May 2025 [1]."),
+        ("When was the new contract signed?", "The new contract was signed on 7 May 2025 [1]."),
+        ("What was the date of Mei's pottery class?", "On 7 May 2025 [1]: “It happened yesterday.”"),
     ],
 )
 def test_the_question_is_restated_with_the_date_and_its_citation(question, text):
