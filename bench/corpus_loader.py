@@ -38,6 +38,7 @@ from bench.corpus.embedcache import EmbeddingCache, text_key
 from bench.corpus.generator import CorpusPlan, GeneratedMemory, TenantPlan, chunk_texts, memory_at
 from graph.extraction.normalize import normalize_entity_name
 from memories.services.indexing import search_vector_sql
+from memories.visibility import current_sql
 
 BATCH = 20_000
 DEFERRED_INDEXES = (
@@ -425,17 +426,17 @@ _EMBEDDER_NAME: str | None = None
 
 # --- checks -------------------------------------------------------------------------------------------------------
 
-_STATISTICS_CHECK = """
+_STATISTICS_CHECK = f"""
 WITH docs AS (
     SELECT m.tenant_id, count(*) AS doc_count, coalesce(sum(length(m.search_vector)), 0) AS total_length
     FROM memories_memory m
-    WHERE m.tenant_id = ANY(%(tenants)s) AND m.superseded_by_id IS NULL AND m.search_vector IS NOT NULL
+    WHERE m.tenant_id = ANY(%(tenants)s) AND {current_sql("m")} AND m.search_vector IS NOT NULL
     GROUP BY m.tenant_id
 ),
 terms AS (
     SELECT m.tenant_id, l.lexeme, count(*) AS doc_count
     FROM memories_memory m CROSS JOIN LATERAL unnest(tsvector_to_array(m.search_vector)) AS l(lexeme)
-    WHERE m.tenant_id = ANY(%(tenants)s) AND m.superseded_by_id IS NULL AND m.search_vector IS NOT NULL
+    WHERE m.tenant_id = ANY(%(tenants)s) AND {current_sql("m")} AND m.search_vector IS NOT NULL
     GROUP BY m.tenant_id, l.lexeme
 )
 SELECT
@@ -454,7 +455,7 @@ SELECT
                least(greatest(coalesce(cardinality(u.positions), 0), 1), 255) AS tf,
                length(m.search_vector) AS doc_length
         FROM memories_memory m CROSS JOIN LATERAL unnest(m.search_vector) u
-        WHERE m.tenant_id = ANY(%(tenants)s) AND m.superseded_by_id IS NULL AND m.search_vector IS NOT NULL
+        WHERE m.tenant_id = ANY(%(tenants)s) AND {current_sql("m")} AND m.search_vector IS NOT NULL
      ) r FULL JOIN (SELECT * FROM retrieval_posting WHERE tenant_id = ANY(%(tenants)s)) p
         ON p.tenant_id = r.tenant_id AND p.lexeme = r.lexeme AND p.scope_id = r.scope_id AND p.memory_id = r.memory_id
      WHERE (p.kind, p.expires_at, p.tf, p.doc_length) IS DISTINCT FROM (r.kind, r.expires_at, r.tf, r.doc_length))

@@ -39,7 +39,9 @@ class SourceCheck:
         from memories.models import Memory
 
         self.plan, self.tenant = plan, tenant
-        self.live = Memory.objects.filter(tenant=tenant, superseded_by__isnull=True)
+        from memories.visibility import current_q
+
+        self.live = Memory.objects.filter(current_q(), tenant=tenant)
         self.rows: list[tuple] = []
         self.baseline: Bm25Baseline | None = None
         if self.live.count() <= baseline_max:

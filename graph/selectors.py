@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from graph.extraction import SYMMETRIC_RELATIONSHIPS, TYPED_RELATIONSHIPS, normalize_entity_name, split_title
 from graph.models import Entity, EntityLink
+from memories import visibility
 from memories.models import Memory, Tenant
 from orgmemory.db_routing import read_connection
 
@@ -31,8 +31,7 @@ def visible_links(*, tenant: Tenant, chain_ids: Sequence[int]) -> QuerySet[Entit
         tenant=tenant,
         scope_id__in=chain,
         memory__scope_id__in=chain,
-        memory__superseded_by__isnull=True,
-    ).filter(Q(memory__expires_at__isnull=True) | Q(memory__expires_at__gt=timezone.now()))
+    ).filter(visibility.in_force_q(prefix="memory__"))
 
 
 def entity_resolve_name(*, tenant: Tenant, name: str, limit: int = 5) -> list[Entity]:
@@ -354,6 +353,7 @@ def stale_entities(*, tenant: Tenant, after_days: int = STALE_AFTER_DAYS, limit:
     most mentioned of them, in one statement. An entity no link mentions at all does not exist (erasure and link
     deletion prune them). Not scope-filtered: the dashboard is the tenant admin's view of the whole tenant."""
     links, entities, memories = EntityLink._meta.db_table, Entity._meta.db_table, Memory._meta.db_table
+    in_force = visibility.in_force_sql("m")
     with read_connection().cursor() as cursor:
         cursor.execute(
             f"""
@@ -363,10 +363,8 @@ def stale_entities(*, tenant: Tenant, after_days: int = STALE_AFTER_DAYS, limit:
                 SELECT object_id, memory_id FROM {links} WHERE tenant_id = %(tenant)s AND object_id IS NOT NULL
             ), per_entity AS (
                 SELECT mentions.entity_id,
-                       count(*) FILTER (WHERE m.superseded_by_id IS NULL
-                                          AND (m.expires_at IS NULL OR m.expires_at > now())) AS live_mentions,
-                       max(m.created_at) FILTER (WHERE m.superseded_by_id IS NULL
-                                                   AND (m.expires_at IS NULL OR m.expires_at > now())) AS last_live
+                       count(*) FILTER (WHERE {in_force}) AS live_mentions,
+                       max(m.created_at) FILTER (WHERE {in_force}) AS last_live
                 FROM mentions JOIN {memories} m ON m.id = mentions.memory_id AND m.tenant_id = %(tenant)s
                 GROUP BY mentions.entity_id
             ), stale AS (

@@ -39,6 +39,7 @@ from typing import Any
 
 from graph.models import Entity, EntityAlias, EntityLink
 from graph.vocabulary import PERSON
+from memories import visibility
 from memories.indexing_text import TEXT_SEARCH_CONFIG
 from memories.models import PROJECT_LEVEL, Member, Memory, Policy, Scope, Tenant
 from memories.selectors.tenancy import scope_chain_cte
@@ -64,29 +65,23 @@ _MAX_QUERY_LEXEMES = 32
 FUZZY_MIN_SIMILARITY = 0.3
 _FUZZY_MIN_LENGTH = 4  # a shorter lexeme has too few trigrams to tell a typo from another word
 
-# the same conditions on a posting (retrieval.models.Posting: its scope, kind and expiry are copied from its memory,
-# and only live memories have postings; a posting's expires_at is the earlier of its memory's expiry and the end of
-# its validity, and its valid_from is copied too, so "valid now" is read from the index as well)
-LIVE_POSTING = """p.kind = ANY(%(kinds)s) AND (p.expires_at IS NULL OR p.expires_at > now())
-      AND (p.valid_from IS NULL OR p.valid_from <= now())"""
+# Visibility (memories.visibility) on a posting (retrieval.models.Posting): its scope, kind and expiry are copied
+# from its memory, and only current memories have postings; a posting's expires_at is the earlier of its memory's
+# expiry and the end of its validity, and its valid_from is copied too, so "valid now" is read from the index as well
+_POSTING_BOUNDS = (visibility.EXPIRY, visibility.VALID_FROM)
+LIVE_POSTING = f"""p.kind = ANY(%(kinds)s) AND {visibility.bounds_sql("p", _POSTING_BOUNDS, visibility.NOW)}"""
 
-LIVE_MEMORY = """m.tenant_id = %(tenant)s AND m.scope_id = ANY(%(chain)s) AND m.superseded_by_id IS NULL
-    AND (m.expires_at IS NULL OR m.expires_at > now()) AND m.kind = ANY(%(kinds)s)
-    AND (m.valid_from IS NULL OR m.valid_from <= now()) AND (m.valid_until IS NULL OR m.valid_until > now())"""
+LIVE_MEMORY = f"""{visibility.visible_sql("m")} AND m.kind = ANY(%(kinds)s)"""
 
-# As of a moment T (``as_of``): the memory as it stood then — valid at T (open ends unbounded), recorded at or before
-# T, not yet superseded (or expired) at T. A search with ``as_of`` runs the same statements with these predicates in
-# place of the live ones (:func:`as_of_sql`); a superseded version has no postings, so the keyword arm also scores
-# the versions superseded after T from their stored vectors (``_HISTORY_CTE``: few rows, read through the
-# memories' full-text index).
-_AS_OF_MOMENT = """(m.superseded_by_id IS NULL OR m.superseded_at > %(as_of)s) AND m.created_at <= %(as_of)s
-    AND (m.expires_at IS NULL OR m.expires_at > %(as_of)s)
-    AND (m.valid_from IS NULL OR m.valid_from <= %(as_of)s) AND (m.valid_until IS NULL OR m.valid_until > %(as_of)s)"""
-AS_OF_MEMORY = f"""m.tenant_id = %(tenant)s AND m.scope_id = ANY(%(chain)s) AND m.kind = ANY(%(kinds)s)
-    AND {_AS_OF_MOMENT}"""
-AS_OF_POSTING = """p.kind = ANY(%(kinds)s) AND (p.expires_at IS NULL OR p.expires_at > %(as_of)s)
-      AND (p.valid_from IS NULL OR p.valid_from <= %(as_of)s)
-      AND (SELECT m.created_at <= %(as_of)s FROM memories_memory m WHERE m.id = p.memory_id)"""
+# As of a moment T (``as_of``): the memory as it stood then (memories.visibility). A search with ``as_of`` runs the
+# same statements with these predicates in place of the live ones (:func:`as_of_sql`); a superseded version has no
+# postings, so the keyword arm also scores the versions superseded after T from their stored vectors
+# (``_HISTORY_CTE``: few rows, read through the memories' full-text index).
+_LIVE_MOMENT = visibility.live_sql("m")  # inside LIVE_MEMORY and the walk's edge check
+_AS_OF_MOMENT = visibility.live_sql("m", as_of=visibility.AS_OF)
+AS_OF_MEMORY = f"""{visibility.visible_sql("m", as_of=visibility.AS_OF)} AND m.kind = ANY(%(kinds)s)"""
+AS_OF_POSTING = f"""p.kind = ANY(%(kinds)s) AND {visibility.bounds_sql("p", _POSTING_BOUNDS, visibility.AS_OF)}
+      AND (SELECT {visibility.recorded_sql("m")} FROM memories_memory m WHERE m.id = p.memory_id)"""
 _HISTORY_CTE = f""",
 history AS (
     SELECT m.id, sum(
@@ -100,7 +95,7 @@ history AS (
     ) x
     JOIN terms t ON t.lexeme = x.lexeme
     CROSS JOIN corpus co
-    WHERE m.superseded_by_id IS NOT NULL AND m.superseded_at > %(as_of)s AND {AS_OF_MEMORY}
+    WHERE {visibility.superseded_after_sql("m")} AND {AS_OF_MEMORY}
       AND m.search_vector @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM terms)
     GROUP BY m.id
     ORDER BY score DESC, m.id
@@ -113,9 +108,9 @@ keyword_as_of AS (
 
 
 def as_of_sql(sql: str) -> str:
-    """``sql`` (a search statement) with the live predicates replaced by their as-of forms (``%(as_of)s``)."""
-    sql = sql.replace(LIVE_POSTING, AS_OF_POSTING).replace(LIVE_MEMORY, AS_OF_MEMORY)
-    return sql.replace(_EDGE_LIVE, _EDGE_AS_OF)
+    """``sql`` (a search statement) with the live predicates replaced by their as-of forms (``%(as_of)s``): the
+    postings' and every memory's (``m``; ``LIVE_MEMORY`` holds it, so it becomes ``AS_OF_MEMORY``)."""
+    return sql.replace(LIVE_POSTING, AS_OF_POSTING).replace(_LIVE_MOMENT, _AS_OF_MOMENT)
 
 
 # A question's date window (memories.temporal.query_window) marks the candidates whose event dates fall inside it —
@@ -471,7 +466,7 @@ SELECT
                                  SELECT ps.id FROM {_SCOPE} ps
                                  WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s
                                    AND ps.key = %(project)s AND ps.parent_id IN (SELECT id FROM chain))
-              AND m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now()))
+              AND {visibility.in_force_sql("m")})
         ORDER BY c.mention_count DESC, c.id
         LIMIT %(partial_limit)s
      ) x)
@@ -576,10 +571,7 @@ FANOUT = 500  # edges kept per hop at most (and read per entity and relationship
 
 # l.scope_id is the stating memory's scope copied onto the link (graph.0005), so the index reads only edges on the
 # chain; the memory's own scope is still the one that decides
-_EDGE_LIVE = """m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now())
-        AND (m.valid_from IS NULL OR m.valid_from <= now()) AND (m.valid_until IS NULL OR m.valid_until > now())"""
-_EDGE_AS_OF = _AS_OF_MOMENT
-_EDGE_VISIBLE = f"""m.tenant_id = %(tenant)s AND m.scope_id = ANY(%(chain)s) AND {_EDGE_LIVE}"""  # the stating memory
+_EDGE_VISIBLE = visibility.visible_sql("m")  # the stating memory
 
 
 @dataclass(frozen=True)
@@ -756,16 +748,19 @@ _MEMORIES_LOAD_SQL = f"""SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
 # chain, so a neighbour is visible whenever the hit is; a turn another user stored under the same session id is at
 # their scope and never shows. Read through the (tenant, source_session) index.
-_NEIGHBOUR = """(SELECT n.id, left(coalesce(nullif(n.metadata ->> 'author', ''), n.author), 200) AS author,
+_NEIGHBOUR = (
+    """(SELECT n.id, left(coalesce(nullif(n.metadata ->> 'author', ''), n.author), 200) AS author,
             left(n.content, {chars}) AS text,
             CASE WHEN jsonb_typeof(n.metadata -> 'timestamp') = 'number'
                  THEN (n.metadata ->> 'timestamp')::float8 END AS event_epoch,
             extract(epoch FROM n.created_at)::float8 AS created_epoch
         FROM memories_memory n
         WHERE n.tenant_id = m.tenant_id AND n.source_session = m.source_session AND n.source_app = m.source_app
-          AND n.scope_id = m.scope_id AND n.superseded_by_id IS NULL
-          AND (n.expires_at IS NULL OR n.expires_at > now()) AND n.id {op} m.id
+          AND n.scope_id = m.scope_id AND """
+    + visibility.in_force_sql("n")
+    + """ AND n.id {op} m.id
         ORDER BY n.id {direction} LIMIT %(context_turns)s)"""
+)
 _CONTEXT_COLUMN = f""",
     CASE WHEN m.source_session <> '' THEN (
         SELECT coalesce(json_agg(json_build_array(x.id, x.author, x.text, x.event_epoch, x.created_epoch)

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 from pgvector.django import VectorField
 
+from memories import visibility
 from memories.models.tenancy import ForTenantQuerySet, Member, Scope, Tenant, TenantKeyed
 
 EMBEDDING_DIM = 384
@@ -51,27 +52,17 @@ class IndexState(models.TextChoices):
 class MemoryQuerySet(ForTenantQuerySet):
     def live(self) -> MemoryQuerySet:
         """Not superseded, not expired, and valid now (its validity window, open ends unbounded, holds the present):
-        what search may return."""
-        from django.utils import timezone
+        what search may return (:mod:`memories.visibility`)."""
+        return self.filter(visibility.live_q())
 
-        now = timezone.now()
-        return (
-            self.filter(superseded_by__isnull=True)
-            .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
-            .filter(Q(valid_from__isnull=True) | Q(valid_from__lte=now))
-            .filter(Q(valid_until__isnull=True) | Q(valid_until__gt=now))
-        )
+    def in_force(self) -> MemoryQuerySet:
+        """Not superseded and not expired, whatever the validity window says (a read by id, dedup)."""
+        return self.filter(visibility.in_force_q())
 
     def as_of(self, moment) -> MemoryQuerySet:
         """The memories as they stood at ``moment``: recorded by then, not yet superseded or expired then, and valid
         then (a superseded version answers as of its time)."""
-        return (
-            self.filter(created_at__lte=moment)
-            .filter(Q(superseded_at__isnull=True) | Q(superseded_at__gt=moment))
-            .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=moment))
-            .filter(Q(valid_from__isnull=True) | Q(valid_from__lte=moment))
-            .filter(Q(valid_until__isnull=True) | Q(valid_until__gt=moment))
-        )
+        return self.filter(visibility.live_q(as_of=moment))
 
 
 class Memory(TenantKeyed, models.Model):
@@ -153,7 +144,7 @@ class Memory(TenantKeyed, models.Model):
             # predicate, so an expired twin is superseded by the new write (see memory_create)
             models.UniqueConstraint(
                 fields=["tenant", "scope", "content_hash"],
-                condition=Q(superseded_by__isnull=True),
+                condition=visibility.current_q(),
                 name="memory_unique_live_content",
             ),
             models.CheckConstraint(condition=~Q(content=""), name="memory_content_not_empty"),
@@ -169,7 +160,7 @@ class Memory(TenantKeyed, models.Model):
             # visibility: every search filters live rows by tenant + the caller's chain of scope ids
             models.Index(
                 fields=["tenant", "scope", "-created_at"],
-                condition=Q(superseded_by__isnull=True),
+                condition=visibility.current_q(),
                 name="memory_live_by_scope",
             ),
             # dedup at store: exact duplicates are found by hash within a scope
@@ -193,7 +184,7 @@ class Memory(TenantKeyed, models.Model):
             # the contradiction queue and the dashboard's count: only live rows carrying such a warning (few)
             models.Index(
                 fields=["tenant"],
-                condition=Q(superseded_by__isnull=True) & Q(warnings__contains=[{"code": "possible_contradiction"}]),
+                condition=visibility.current_q() & Q(warnings__contains=[{"code": "possible_contradiction"}]),
                 name="memory_open_contradiction",
             ),
             # a date window over what the content mentions: only rows with event dates are in it
@@ -215,15 +206,7 @@ class Memory(TenantKeyed, models.Model):
 
     @property
     def is_live(self) -> bool:
-        from django.utils import timezone
-
-        now = timezone.now()
-        return (
-            self.superseded_by_id is None
-            and (self.expires_at is None or self.expires_at > now)
-            and (self.valid_from is None or self.valid_from <= now)
-            and (self.valid_until is None or self.valid_until > now)
-        )
+        return visibility.is_live(self)
 
 
 class MemoryChunk(TenantKeyed, models.Model):

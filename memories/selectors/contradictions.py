@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models.functions import Substr
 
+from memories import visibility
 from memories.models import Memory, Tenant
 from orgmemory.db_routing import read_connection
 
@@ -15,21 +16,21 @@ CONTENT_SHOWN_CHARS = 2000  # a side of the review page; the change form has the
 
 # One statement: the warning rows are unnested from the (few) live memories that carry an unresolved contradiction
 # warning; both sides must be live and of the tenant. A warning is a JSON object in the ``warnings`` array.
-_OPEN_PAIRS_SQL = """
+_OPEN_PAIRS_SQL = f"""
     SELECT m.id, (w.value ->> 'memory_id')::bigint AS other_id
     FROM memories_memory m
     CROSS JOIN LATERAL jsonb_array_elements(m.warnings) AS w(value)
     JOIN memories_memory o ON o.id = (w.value ->> 'memory_id')::bigint
     WHERE m.tenant_id = %(tenant)s
-      AND m.superseded_by_id IS NULL
-      AND m.warnings @> '[{"code": "possible_contradiction"}]'::jsonb
+      AND {visibility.current_sql("m")}
+      AND m.warnings @> '[{{"code": "possible_contradiction"}}]'::jsonb
       AND w.value ->> 'code' = 'possible_contradiction'
       AND jsonb_typeof(w.value -> 'memory_id') = 'number'
       AND NOT (w.value ? 'resolution')
       AND o.tenant_id = %(tenant)s
-      AND o.superseded_by_id IS NULL
-      AND (m.expires_at IS NULL OR m.expires_at > now())
-      AND (o.expires_at IS NULL OR o.expires_at > now())
+      AND {visibility.current_sql("o")}
+      AND {visibility.EXPIRY.sql("m", visibility.NOW)}
+      AND {visibility.EXPIRY.sql("o", visibility.NOW)}
 """
 
 

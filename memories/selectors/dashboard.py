@@ -25,6 +25,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
+from memories import visibility
 from memories.models import Memory, Scope, Tenant
 from memories.selectors.contradictions import contradiction_open_count
 
@@ -84,6 +85,7 @@ class RuntimeState:
 
 def memories_per_level_and_kind(*, tenant: Tenant) -> list[LevelKindCount]:
     """Counts per (level, kind), levels in the tenant's order (root first), kinds alphabetically."""
+    in_force = visibility.in_force_sql("m")
     with connection.cursor() as cursor:
         cursor.execute(
             # counted per (scope, kind) first, then folded by level: the join sees a few hundred rows, not every
@@ -92,10 +94,9 @@ def memories_per_level_and_kind(*, tenant: Tenant) -> list[LevelKindCount]:
             SELECT s.level, c.kind, sum(c.live)::bigint, sum(c.history)::bigint
             FROM (
                 SELECT scope_id, kind,
-                       count(*) FILTER (WHERE superseded_by_id IS NULL
-                                          AND (expires_at IS NULL OR expires_at > now())) AS live,
-                       count(*) FILTER (WHERE superseded_by_id IS NOT NULL OR expires_at <= now()) AS history
-                FROM {Memory._meta.db_table} WHERE tenant_id = %s
+                       count(*) FILTER (WHERE {in_force}) AS live,
+                       count(*) FILTER (WHERE NOT ({in_force})) AS history
+                FROM {Memory._meta.db_table} m WHERE tenant_id = %s
                 GROUP BY scope_id, kind
             ) c JOIN {Scope._meta.db_table} s ON s.id = c.scope_id
             GROUP BY s.level, c.kind

@@ -35,9 +35,7 @@ def memories_visible(
     elif valid_now:
         rows = Memory.objects.live()
     else:
-        rows = Memory.objects.filter(superseded_by__isnull=True).filter(
-            Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
-        )
+        rows = Memory.objects.in_force()
     memories = (
         rows.filter(tenant=tenant, scope_id__in=list(chain_ids))
         .select_related("scope__parent")  # a project memory is shown at its owner node

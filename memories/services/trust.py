@@ -19,6 +19,7 @@ from django.contrib.admin.models import CHANGE, DELETION, LogEntry
 from django.db import transaction
 from django.utils import timezone
 
+from memories import visibility
 from memories.curation.services import admin_log_tenant_record
 from memories.models import Memory, MemoryKind, MemorySource, MemoryStatus, Tenant
 from memories.services.retry import retried_on_deadlock
@@ -93,7 +94,7 @@ def provenance(memory: Memory) -> dict[str, Any]:
 def proposals_open(*, tenant: Tenant, limit: int = 50) -> list[Memory]:
     """The tenant's live proposals, newest first (one statement)."""
     return list(
-        Memory.objects.filter(tenant=tenant, status=MemoryStatus.PROPOSED, superseded_by__isnull=True)
+        Memory.objects.filter(visibility.current_q(), tenant=tenant, status=MemoryStatus.PROPOSED)
         .select_related("scope")
         .defer("search_vector", "dedup_bands")
         .order_by("-pk")[:limit]

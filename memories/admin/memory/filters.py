@@ -10,6 +10,7 @@ from functools import reduce
 from django.contrib import admin
 from django.db.models import Q
 
+from memories import visibility
 from memories.admin.base import tenants_for, tenants_managed
 from memories.admin.memory.common import INDENT
 from memories.models import Scope
@@ -103,7 +104,7 @@ class HistoryFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() == "live":
-            return queryset.filter(superseded_by__isnull=True)
+            return queryset.filter(visibility.current_q())
         if self.value() == "history":
-            return queryset.filter(superseded_by__isnull=False)
+            return queryset.exclude(visibility.current_q())
         return queryset

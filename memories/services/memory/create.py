@@ -28,6 +28,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from memories import visibility
 from memories.instructions import instruction_warning
 from memories.models import PROJECT_LEVEL, Member, Memory, MemoryKind, Scope, Tenant
 from memories.selectors.tenancy import project_name_clean, scope_chain_for_scope
@@ -52,7 +53,7 @@ from orgmemory.errors import DomainError, NotFound, ValidationFailed
 # index once it commits: the write runs again (its dedup query then finds their rows), at most this many times
 INTEGRITY_ATTEMPTS = 3
 
-_DEDUP_SQL = """
+_DEDUP_SQL = f"""
 WITH item AS (
     SELECT * FROM unnest(%(ords)s::int[], %(scopes)s::bigint[], %(hashes)s::text[], %(bands)s::text[],
                          %(sessions)s::text[], %(events)s::text[], %(externals)s::text[], %(seen)s::text[])
@@ -68,16 +69,16 @@ WITH item AS (
     UNION ALL
     SELECT 'exact', i.ord, m.id FROM item i JOIN memories_memory m
         ON m.tenant_id = %(tenant)s AND m.scope_id = i.scope_id AND m.content_hash = i.content_hash
-       AND m.superseded_by_id IS NULL
+       AND {visibility.current_sql("m")}
     UNION ALL
     SELECT 'near', i.ord, c.id FROM item i CROSS JOIN LATERAL (
         SELECT m.id FROM memories_memory m
-        WHERE m.tenant_id = %(tenant)s AND m.scope_id = i.scope_id AND m.superseded_by_id IS NULL
-          AND (m.expires_at IS NULL OR m.expires_at > %(now)s) AND m.dedup_bands && i.bands::bigint[]
+        WHERE m.tenant_id = %(tenant)s AND m.scope_id = i.scope_id AND {visibility.in_force_sql("m", now="%(now)s")}
+          AND m.dedup_bands && i.bands::bigint[]
         ORDER BY m.id DESC LIMIT %(near_limit)s
-    ) c WHERE i.bands <> '{}'
+    ) c WHERE i.bands <> '{{}}'
 )
-SELECT h.why, h.ord, {columns}
+SELECT h.why, h.ord, {{columns}}
 FROM hit h JOIN memories_memory m ON m.id = h.id
 ORDER BY h.ord, m.id DESC
 """
@@ -578,7 +579,7 @@ def _dedup_hits(tenant: Tenant, items: list[_Item], *, now: datetime) -> dict[st
             hits[memory.why][memory.ord] = memory
         elif memory.why == "exact":
             key = (memory.scope_id, memory.content_hash)
-            if memory.expires_at is None or memory.expires_at > now:
+            if visibility.EXPIRY.holds(memory, now):
                 hits["live"][key] = memory
             else:
                 hits["expired"][key].add(memory.pk)
