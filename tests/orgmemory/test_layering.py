@@ -355,6 +355,53 @@ def test_no_sql_string_names_a_higher_floors_table():
     print(f"cursor.execute sites naming another app's table (outside bench): {len(sites)}", *sites, sep="\n  ")
 
 
+# --- the visibility rule is stated once (memories/visibility.py) ------------------------------------------------
+# "Live" (not superseded, not expired, valid) is rendered from memories.visibility everywhere; a product file that
+# writes its clauses by hand again would let the ORM and the SQL arms drift apart. Migrations keep their history.
+
+VISIBILITY_HOME = "memories.visibility"
+_HAND_WRITTEN_RULE = re.compile(
+    r"superseded_by(?:_id)?\s+IS\s+NULL"  # SQL: the supersede clause
+    r"|superseded_by(?:_id)?__isnull"  # the ORM's
+    r"|expires_at\s+IS\s+NULL\s+OR|expires_at__(?:isnull|gt)\b"  # the expiry clause
+    r"|valid_(?:from|until)\s+IS\s+NULL\s+OR|valid_from__lte\b|valid_until__gt\b",  # the validity window
+    re.IGNORECASE,
+)
+# a check constraint compares the two ends of the window with each other, not with a moment: not the rule
+_NOT_THE_RULE = re.compile(r"valid_until__gt=models\.F\(")
+
+
+def hand_written_visibility(modules: dict[str, Path]) -> list[str]:
+    """Lines of product modules (bench included, migrations not) outside memories.visibility that restate a
+    clause of the visibility rule."""
+    found = []
+    for name, path in sorted(modules.items()):
+        if name == VISIBILITY_HOME or ".migrations." in f"{name}.":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if _HAND_WRITTEN_RULE.search(line) and not _NOT_THE_RULE.search(line):
+                found.append(f"{name}:{number}: restates the visibility rule: {line.strip()}")
+    return found
+
+
+def test_the_visibility_check_sees_sql_and_orm_restatements(tmp_path):
+    module = tmp_path / "sample.py"
+    module.write_text(
+        'LIVE = "m.superseded_by_id IS NULL AND (m.expires_at IS NULL OR m.expires_at > now())"\n'
+        "rows = Memory.objects.filter(superseded_by__isnull=True, expires_at__gt=now)\n"
+        "window = Q(valid_from__lte=now)\n"
+        "fine = visibility.live_sql('m')\n"
+    )
+    assert [line.split(":")[1] for line in hand_written_visibility({"memories.sample": module})] == ["1", "2", "3"]
+    assert hand_written_visibility({VISIBILITY_HOME: module}) == []
+
+
+def test_no_product_module_restates_the_visibility_rule():
+    modules = project_modules()
+    assert VISIBILITY_HOME in modules
+    assert hand_written_visibility(modules) == []
+
+
 if __name__ == "__main__":
     graph = import_graph()
     print(f"{len(graph)} modules; arrows between apps (module imports):")
