@@ -21,6 +21,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -224,7 +225,7 @@ def search_memories(
                 result.answer = (
                     date_answer(
                         question=query,
-                        hits=[_dated(hit.memory) for hit in hits],
+                        hits=[_dated(hit.memory, contexts.get(hit.memory.pk, ())) for hit in hits],
                         today=(options.as_of or timezone.now()).date(),
                     )
                     or result.answer
@@ -409,7 +410,8 @@ def _fuse(
         loaded = selectors.memories_load(
             tenant=tenant,
             ids=[item.memory_id for item in ranked],
-            context_turns=options.context_turns,
+            # a "when" answer may read the date from the reply to a hit ("Did you go?" / "Yes, yesterday")
+            context_turns=options.context_turns or int(options.synthesize and is_when_question(query)),
             contexts=contexts,
         )
     return ranked, loaded, contexts
@@ -627,13 +629,14 @@ def _restrict_scopes(tenant: Tenant, chain: list[selectors.ChainNode], scopes: t
     return wanted
 
 
-def _dated(memory: Memory) -> DatedRow:
+def _dated(memory: Memory, context: Sequence[selectors.ContextTurn] = ()) -> DatedRow:
     return DatedRow(
         memory_id=memory.pk,
         content=memory.content,
         event_dates=memory.event_dates or [],
         reference=memory.reference_time or memory.created_at,
         session=memory.source_session,
+        reply=next((turn for turn in context if turn.id > memory.pk), None),
     )
 
 

@@ -53,6 +53,7 @@ class DatedRow:
     event_dates: Sequence[Any]
     reference: datetime
     session: str = ""  # a session turn's session id: the turn before it (id - 1) is the one it answers
+    reply: Any = None  # the session's next turn (id, author, text, timestamp), when it was loaded
 
 
 def is_when_question(question: str) -> bool:
@@ -157,6 +158,18 @@ def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> t
     best: tuple[float, int, DatedRow, date, date] | None = None
     for rank, row in enumerate(hits[:DATE_ANSWER_DEPTH]):
         if not row.event_dates:
+            borrowed = _reply_row(row)
+            # only when the hit shares the question's words: the reply's date is about what the hit asks
+            if borrowed is not None and wanted & _stems(row.content):
+                # an undated question hit ("Did you make it to the gig?") dated by its reply ("I did, on the 2nd!")
+                overlap = len(wanted & _stems(row.content))
+                for mention in tag_dates(borrowed.content, reference=borrowed.reference):
+                    score = overlap - 0.3 * rank - 0.1 - (0.25 if mention.is_range else 0)
+                    if today is not None and asks_past and not asks_future and mention.start > today:
+                        score -= 2
+                    key = (score, -(rank * 1000 + 999))
+                    if best is None or key > best[:2]:
+                        best = (score, key[1], borrowed, mention.start, mention.end)
             continue
         answered = by_turn.get((row.session, row.memory_id - 1)) if row.session else None
         # the turn answered counts only when it names no date itself (a question: "Did you make it to …?")
@@ -176,6 +189,15 @@ def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> t
             if best is None or key > best[:2]:
                 best = (score, -(rank * 1000 + order), row, mention.start, mention.end)
     return None if best is None else best[2:]
+
+
+def _reply_row(row: DatedRow) -> DatedRow | None:
+    """The loaded next turn of a hit that asks something, as a row of its own (cited as itself)."""
+    reply = row.reply
+    if reply is None or "?" not in row.content or not getattr(reply, "text", ""):
+        return None
+    reference = getattr(reply, "timestamp", None) or row.reference
+    return DatedRow(memory_id=reply.id, content=reply.text, event_dates=(), reference=reference, session=row.session)
 
 
 DATE_ANSWER_DEPTH = 5  # the top hits a date is read from

@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
+from retrieval.selectors import ContextTurn
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
 
 REF = datetime(2025, 5, 8, 10, tzinfo=UTC)
@@ -82,3 +83,17 @@ def test_a_past_question_is_not_answered_by_a_day_still_ahead():
 def test_no_dated_hit_is_no_date_answer():
     assert date_answer(question="When did it happen?", hits=[DatedRow(1, "It happened.", [], REF)]) is None
     assert date_answer(question="When did it happen?", hits=[]) is None
+
+
+def test_an_undated_question_hit_is_dated_by_its_reply():
+    """ "Did you make it to the gig?" / "I did, yesterday!": the reply is not a hit, but it was loaded beside it."""
+    reply = ContextTurn(12, "Sam", "I did, yesterday! Such a good crowd.", REF)
+    asked = DatedRow(11, "Did you make it to the gig in the end?", [], REF, session="s1", reply=reply)
+    answer = date_answer(question="When did Sam go to the gig?", hits=[asked])
+    assert answer.text == "Sam went to the gig on 7 May 2025 [1]." and answer.citations == ((1, 12),)
+
+
+def test_a_reply_dates_only_a_hit_about_the_question():
+    reply = ContextTurn(12, "Sam", "Yesterday, it was great.", REF)
+    asked = DatedRow(11, "How was it?", [], REF, session="s1", reply=reply)
+    assert date_answer(question="When did Sam go to the gig?", hits=[asked]) is None
