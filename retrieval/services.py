@@ -165,7 +165,7 @@ def search_memories(
     # 4. retrieve
     depth = max(30, 5 * options.top_k)
     # a time expression of the question ("last week") names a window relative to as_of: a boost, never a filter
-    window = query_window(query, as_of=options.as_of or timezone.now())
+    window = query_window(_asked(query), as_of=options.as_of or timezone.now())
     retrieved = _retrieve(
         tenant=tenant,
         as_of=options.as_of,
@@ -432,6 +432,23 @@ def _keyword_shares(arms: selectors.ArmCandidates) -> dict[int, float]:
 
 
 _WORD_RE = re.compile(r"\w+")
+# A sentence ends at . ! or ? followed by space and a capital; "Dr." or "St." (a short capitalised word) does not
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+_ABBREVIATION_RE = re.compile(r"\b[A-Z][a-z]{0,2}\.$")
+
+
+def _asked(query: str) -> str:
+    """The part of ``query`` that is asked: its interrogative sentences when it has any, else all of it. A time
+    expression in a declarative sentence before the question ("We found a box bought last autumn. Can …?")
+    describes the asker's situation, not the time of the memories wanted, so it opens no date window."""
+    sentences: list[str] = []
+    for part in _SENTENCE_END_RE.split(query):
+        if sentences and _ABBREVIATION_RE.search(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {part}"
+        else:
+            sentences.append(part)
+    asked = [sentence for sentence in sentences if sentence.rstrip().endswith("?")]
+    return " ".join(asked) if asked else query
 
 
 def _participants(query: str, rows: dict[int, selectors.RankingRow]) -> set[int]:
