@@ -292,9 +292,20 @@ class TestLinksCarryTheirMemorysScope:
             store(f"Bea Schmidt attended the Helix Roadmap Sync in week {week + 1}.", scope="user:bea")
         store("Albert Brun attended the Helix Roadmap Sync.")
         hub = Entity.objects.get(tenant=acme, norm="helix roadmap sync")
-        # statistics of these rows, not of what earlier tests left in the same database: on stale ones the planner
-        # may read the tenant's links through its tenant or memory index whatever the statement says
+        # twenty thousand more of the tenant's edges (into another entity) and fresh statistics: the planner costs the
+        # link table as a real tenant's, not as the few pages a test leaves beside what earlier tests committed (on
+        # those it may read the tenant's links through its tenant index whatever the statement says)
+        other = store("Carl Jones attended the Beta Offsite.", scope="team:platform")
+        edge = EntityLink.objects.get(memory=other, relationship="attended")
         with connection.cursor() as cursor:
+            cursor.execute(
+                f"""INSERT INTO {EntityLink._meta.db_table} (tenant_id, memory_id, subject_id, relationship, object_id,
+                        confidence, subject_norm, object_norm, metadata, span_start, span_end)
+                    SELECT tenant_id, memory_id, subject_id, relationship, object_id, confidence, subject_norm,
+                           object_norm, metadata, g, g
+                    FROM {EntityLink._meta.db_table}, generate_series(1, 20000) g WHERE id = %s""",  # noqa: S608 (table names from _meta)
+                [edge.pk],
+            )
             cursor.execute(f"ANALYZE {EntityLink._meta.db_table}, {Memory._meta.db_table}")
 
         def walk(user_id):
