@@ -55,6 +55,7 @@ from retrieval.relational_query import (
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
+from retrieval.synthesis.extractive import split_sentences
 from retrieval.truth import current_rows, truth_ordered
 
 logger = logging.getLogger(__name__)
@@ -432,22 +433,14 @@ def _keyword_shares(arms: selectors.ArmCandidates) -> dict[int, float]:
 
 
 _WORD_RE = re.compile(r"\w+")
-# A sentence ends at . ! or ? followed by space and a capital; "Dr." or "St." (a short capitalised word) does not
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
-_ABBREVIATION_RE = re.compile(r"\b[A-Z][a-z]{0,2}\.$")
 
 
 def _asked(query: str) -> str:
-    """The part of ``query`` that is asked: its interrogative sentences when it has any, else all of it. A time
-    expression in a declarative sentence before the question ("We found a box bought last autumn. Can …?")
-    describes the asker's situation, not the time of the memories wanted, so it opens no date window."""
-    sentences: list[str] = []
-    for part in _SENTENCE_END_RE.split(query):
-        if sentences and _ABBREVIATION_RE.search(sentences[-1]):
-            sentences[-1] = f"{sentences[-1]} {part}"
-        else:
-            sentences.append(part)
-    asked = [sentence for sentence in sentences if sentence.rstrip().endswith("?")]
+    """The part of ``query`` that is asked: its interrogative sentences (split as extractive answers split them)
+    when it has any, else all of it. A time expression in a declarative sentence before the question ("We found a
+    box bought last autumn. Can …?") describes the asker's situation, not the time of the memories wanted, so it
+    opens no date window."""
+    asked = [sentence for sentence in split_sentences(query) if sentence.rstrip().endswith("?")]
     return " ".join(asked) if asked else query
 
 
