@@ -631,18 +631,20 @@ def _sentences(text: str) -> list[str]:
     return parts[:MAX_SENTENCES]
 
 
-def _prepared(text: str) -> list[tuple[tuple[_Token, ...], frozenset[str]]]:
-    """Each compared sentence's tokens and its value-masked word set (the cheap pre-check)."""
+@lru_cache(maxsize=4096)
+def _prepared(text: str) -> tuple[tuple[tuple[_Token, ...], frozenset[str]], ...]:
+    """Each compared sentence's tokens and its value-masked word set (the cheap pre-check). Cached per text: a
+    write batch compares each new text with several candidates and each candidate with several new texts."""
     prepared = []
     for sentence in _sentences(text):
         tokens = _tokens(sentence)
         masked = frozenset(f"<{t.kind}>" if t.kind in _MASKED_KINDS else t.key for t in tokens)
         prepared.append((tokens, masked))
-    return prepared
+    return tuple(prepared)
 
 
 def _first_value_conflict(
-    a: list[tuple[tuple[_Token, ...], frozenset[str]]], b: list[tuple[tuple[_Token, ...], frozenset[str]]]
+    a: Sequence[tuple[tuple[_Token, ...], frozenset[str]]], b: Sequence[tuple[tuple[_Token, ...], frozenset[str]]]
 ) -> Contradiction | None:
     for tokens_a, masked_a in a:
         for tokens_b, masked_b in b:
@@ -726,6 +728,7 @@ _MASKED_KINDS = frozenset(
 )
 
 
+@lru_cache(maxsize=4096)
 def value_masked(text: str) -> str:
     """``text`` with every value (number and unit, money, date, time, weekday, frequency, ordinal, environment,
     quarter, state word) replaced by its type in angle brackets, words stemmed, function words kept:

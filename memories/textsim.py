@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 import numpy as np
 
@@ -126,9 +127,11 @@ def _claim_tokens(tokens: Iterable[str]) -> list[str]:
     return [_stem(t) for t in tokens if not _is_negator(t) and t not in _NEGATION_FILLERS]
 
 
+@lru_cache(maxsize=4096)
 def polarity_signature(text: str) -> tuple[bool, frozenset[str]]:
     """``(is_negated(text), claim shingles)`` — what :func:`polarity_twins` compares, computed once per text
-    so that checking one text against many (or all pairs of a result page) does not re-tokenise.
+    so that checking one text against many (or all pairs of a result page) does not re-tokenise; cached per text
+    (a write batch meets each candidate's text once per new memory that bands with it).
 
     The claim shingles are the 2-word shingles of the text with negation words ("no longer", "don't",
     "never", "stopped", …) removed and a crude suffix stem applied.
