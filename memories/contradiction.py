@@ -631,10 +631,16 @@ def _sentences(text: str) -> list[str]:
     return parts[:MAX_SENTENCES]
 
 
-@lru_cache(maxsize=4096)
 def _prepared(text: str) -> tuple[tuple[tuple[_Token, ...], frozenset[str]], ...]:
-    """Each compared sentence's tokens and its value-masked word set (the cheap pre-check). Cached per text: a
-    write batch compares each new text with several candidates and each candidate with several new texts."""
+    """Each compared sentence's tokens and its value-masked word set (the cheap pre-check). Cached per compared
+    prefix: a write batch compares each new text with several candidates and each candidate with several new
+    texts; the key is the at most ``_MAX_CHARS`` that are compared, so the cache holds at most 2,048 × 4,000
+    characters of text however long the memories are."""
+    return _prepared_prefix(text[:_MAX_CHARS])
+
+
+@lru_cache(maxsize=2048)
+def _prepared_prefix(text: str) -> tuple[tuple[tuple[_Token, ...], frozenset[str]], ...]:
     prepared = []
     for sentence in _sentences(text):
         tokens = _tokens(sentence)
@@ -728,7 +734,6 @@ _MASKED_KINDS = frozenset(
 )
 
 
-@lru_cache(maxsize=4096)
 def value_masked(text: str) -> str:
     """``text`` with every value (number and unit, money, date, time, weekday, frequency, ordinal, environment,
     quarter, state word) replaced by its type in angle brackets, words stemmed, function words kept:
@@ -737,8 +742,13 @@ def value_masked(text: str) -> str:
     For the candidate search: two statements that differ only in a value mask to the same text, so MinHash bands
     over the masked text (:func:`memories.textsim.lsh_bands`) always bring them together, where bands over the
     plain text miss some of the short ones (one differing word in few is a low Jaccard)."""
+    return _value_masked_prefix(text[:_MAX_CHARS])
+
+
+@lru_cache(maxsize=2048)
+def _value_masked_prefix(text: str) -> str:
     sentences = []
-    for sentence in _SENTENCE_END_RE.split(text[:_MAX_CHARS]):
+    for sentence in _SENTENCE_END_RE.split(text):
         words = [f"<{t.kind}>" if t.kind in _MASKED_KINDS else t.key for t in _tokens(sentence.strip())]
         if words:
             sentences.append(" ".join(words))

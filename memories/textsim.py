@@ -127,15 +127,23 @@ def _claim_tokens(tokens: Iterable[str]) -> list[str]:
     return [_stem(t) for t in tokens if not _is_negator(t) and t not in _NEGATION_FILLERS]
 
 
-@lru_cache(maxsize=4096)
 def polarity_signature(text: str) -> tuple[bool, frozenset[str]]:
     """``(is_negated(text), claim shingles)`` — what :func:`polarity_twins` compares, computed once per text
-    so that checking one text against many (or all pairs of a result page) does not re-tokenise; cached per text
-    (a write batch meets each candidate's text once per new memory that bands with it).
+    so that checking one text against many (or all pairs of a result page) does not re-tokenise; cached for texts
+    of up to ``_CACHED_CHARS`` characters (a write batch meets each candidate's text once per new memory that bands
+    with it), so the cache holds at most 2,048 short texts.
 
     The claim shingles are the 2-word shingles of the text with negation words ("no longer", "don't",
     "never", "stopped", …) removed and a crude suffix stem applied.
     """
+    return _signature_of(text) if len(text) <= _CACHED_CHARS else _signature_of.__wrapped__(text)
+
+
+_CACHED_CHARS = 4000
+
+
+@lru_cache(maxsize=2048)
+def _signature_of(text: str) -> tuple[bool, frozenset[str]]:
     tokens = words(text)
     negated = any(_is_negator(t) for t in tokens)
     return negated, _shingles_of(_claim_tokens(tokens), 2)

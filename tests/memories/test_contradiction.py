@@ -176,3 +176,23 @@ def test_contradicting_pairs_over_a_result_page():
         (14, 15, "negation", "polarity"),
     ]
     assert contradicting_pairs(page, limit=1) == []
+
+
+def test_the_per_text_caches_are_keyed_by_the_compared_prefix_only():
+    from memories import contradiction
+
+    statement = "Our runway is 22 months."
+    padding = " The office plants were watered and the kitchen was tidied." * 200  # far past what is compared
+    contradiction._prepared_prefix.cache_clear()
+    contradiction._value_masked_prefix.cache_clear()
+
+    verdict = contradiction_between(statement + padding, "Our runway is 14 months." + padding)
+    masked = value_masked(statement + padding)
+
+    assert verdict is not None and verdict.slot == "number"
+    assert masked.startswith("our runway is <number> <unit>")
+    keys = [len(key) for key in (statement + padding, "Our runway is 14 months." + padding)]
+    assert all(length > contradiction._MAX_CHARS for length in keys)
+    assert contradiction._prepared_prefix.cache_info().currsize == 2
+    assert contradiction._value_masked_prefix.cache_info().currsize == 1
+    assert contradiction._prepared(statement + padding) is contradiction._prepared(statement + padding[:5000])

@@ -173,3 +173,17 @@ class TestLshBands:
             for word in ("after ten", "before noon", "only", "at nine", "with approval", "in EU", "weekly", "again")
         )
         assert shared >= 7
+
+
+def test_polarity_signatures_of_long_texts_are_computed_but_not_kept():
+    from memories import textsim
+
+    long_text = "We no longer deploy on Fridays. " * 400  # 12,800 characters
+    before = textsim._signature_of.cache_info().currsize
+
+    signature = textsim.polarity_signature(long_text)
+
+    assert signature == textsim._signature_of.__wrapped__(long_text)
+    assert signature[0] is True
+    assert textsim._signature_of.cache_info().currsize == before
+    assert textsim.polarity_signature("We deploy on Fridays.") == (False, textsim.shingles("we deploy on friday"))
