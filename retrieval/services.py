@@ -56,7 +56,7 @@ from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, ana
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
 from retrieval.synthesis.extractive import split_sentences
-from retrieval.truth import current_rows, truth_ordered
+from retrieval.truth import asks_about_the_past, current_rows, later_statements_first, truth_ordered
 
 logger = logging.getLogger(__name__)
 
@@ -205,6 +205,9 @@ def search_memories(
         if item.memory_id in memories  # deleted since the arms read it
     ]
     hits = truth_ordered(hits)  # current truth and authority over the page
+    # how things stand (no date window, nothing asked of the past): a speaker's later word first
+    if window is None and not asks_about_the_past(query, asks_a_date=is_when_question(query)):
+        hits = later_statements_first(hits)
     # 6. answer
     result = SearchResult(
         hits=hits,
@@ -466,7 +469,7 @@ def _candidate(memory_id: int, row: selectors.RankingRow, levels: dict[int, str]
         content_hash=row.content_hash,
         level=levels.get(row.scope_id, PROJECT_LEVEL),  # every candidate's scope is on the chain or one of its projects
         title=row.title,
-        created_at=row.created_at,
+        said_at=row.said_at,
         cosine=cosine,
     )
 

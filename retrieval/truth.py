@@ -12,17 +12,26 @@ After ranking, three bounded adjustments are made to the page, in this order:
    last such policy.
 
 Scores are then re-assigned in page order (the page's scores, sorted), so they stay non-increasing.
+
+A fourth adjustment, :func:`later_statements_first`, is made for questions about how things stand (no date window,
+no word asking about the past): of two conversation turns on the page by the same speaker in the same scope that
+share a distinctive word (one at most these two hits use; weekday and month names are values, not topics), the one
+said later is moved just above the earlier ("Flights to Porto are booked" / "Porto is off, we're doing Lyon
+instead"). Measured on the conversational set (bench/HISTORY.md): the current value above the superseded one
+0.40 → 0.63 on the frames it was developed on, 0.37 → 0.60 on the held-back ones.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Protocol
 
 from memories.models import Memory, MemoryKind, MemoryStatus
 from memories.selectors.contradictions import CONTRADICTION_CODE
 from memories.services.trust import memory_is_curated
+from retrieval.synthesis.extractive import content_terms
 
 CURATED_BOOST = 0.1
 
@@ -118,4 +127,81 @@ def truth_ordered(hits: list[_Hit]) -> list[_Hit]:
             hit.explain["curated"] = curated[hit.memory.pk]
             if hit.memory.pk in moved:
                 hit.explain["truth"] = moved[hit.memory.pk]
+    return order
+
+
+# the values a schedule changes between, not what it is about ("Can't do Fridays, that's choir" / "choir moved to
+# Tuesdays" share "choir", not a day); stems, as content_terms gives them
+_CALENDAR = content_terms(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays "
+    "saturdays sundays january february march april june july august september october november december "
+    "today yesterday tomorrow week weekend month year morning evening night"
+)
+# a question about an earlier state ("where did she live before?") wants the earlier statement, and one about when
+# something happened ("when did she go?", not "when does the choir meet now?") an event, not how things stand
+_PAST_RE = re.compile(r"\b(?:before|previous(?:ly)?|used to|original(?:ly)?|former(?:ly)?|earlier|first|old)\b", re.I)
+_PAST_TENSE_RE = re.compile(r"\b(?:did|was|were|had)\b", re.I)
+_MAX_MOVES = 20
+
+
+def asks_about_the_past(question: str, *, asks_a_date: bool = False) -> bool:
+    """The question asks about an earlier state, or (``asks_a_date``: a "when …?" question) in the past tense about
+    when something happened."""
+    return bool(_PAST_RE.search(question) or (asks_a_date and _PAST_TENSE_RE.search(question)))
+
+
+def _turn(memory: Memory) -> tuple | None:
+    """(scope, speaker) of a conversation turn, else None."""
+    if not memory.source_session:
+        return None
+    speaker = (memory.metadata or {}).get("author") if isinstance(memory.metadata, dict) else None
+    return memory.scope_id, str(speaker or memory.author or "")
+
+
+def later_statements_first(hits: list[_Hit]) -> list[_Hit]:
+    """``hits`` with the fourth adjustment of the module docstring (each moved hit's ``explain["truth"]`` says
+    which turn it moved above); scores re-assigned in page order."""
+    turns = {hit.memory.pk: _turn(hit.memory) for hit in hits}
+    terms = {
+        hit.memory.pk: content_terms(hit.memory.content[:4000]) - _CALENDAR
+        for hit in hits
+        if turns[hit.memory.pk] is not None
+    }
+    if len(terms) < 2:
+        return hits
+    spread = Counter(term for found in terms.values() for term in found)
+    distinctive = {memory_id: {t for t in found if spread[t] <= 2} for memory_id, found in terms.items()}
+
+    def said(hit: _Hit):
+        return hit.memory.reference_time or hit.memory.created_at
+
+    order = list(hits)
+    moved: dict[int, str] = {}
+    for _ in range(_MAX_MOVES):
+        move = next(
+            (
+                (j, i)
+                for j, later in enumerate(order)
+                if distinctive.get(later.memory.pk)
+                for i, earlier in enumerate(order[:j])
+                if turns[earlier.memory.pk] is not None
+                and turns[earlier.memory.pk] == turns[later.memory.pk]
+                and said(earlier) < said(later)
+                and distinctive[earlier.memory.pk] & distinctive[later.memory.pk]
+            ),
+            None,
+        )
+        if move is None:
+            break
+        j, i = move
+        later = order.pop(j)
+        order.insert(i, later)
+        moved[later.memory.pk] = f"above memory {order[i + 1].memory.pk}, said earlier by the same speaker"
+    if not moved:
+        return hits
+    scores = [hit.score for hit in hits]
+    for hit, score in zip(order, scores, strict=True):
+        hit.score = score
+        if hit.explain is not None and hit.memory.pk in moved:
+            hit.explain["truth"] = moved[hit.memory.pk]
     return order

@@ -167,6 +167,13 @@ def _terms(text: str) -> list[str]:
     return [_stem(w) for w in (m.group(0).casefold() for m in _WORD_RE.finditer(text)) if w not in _STOPWORDS]
 
 
+def content_terms(text: str, *, shortest: int = 4) -> set[str]:
+    """The stems of ``text``'s words of at least ``shortest`` letters that are not stopwords."""
+    return {
+        _stem(w) for w in (m.group(0).casefold() for m in _WORD_RE.finditer(text)) if len(w) >= shortest
+    } - _STOPWORDS
+
+
 # --- question types and answer-type cues --------------------------------------------------------------------------
 
 _MONTHS = (

@@ -43,14 +43,14 @@ def _events(turns, *, prefix="e", start=T0):
     ]
 
 
-def _ingest(api, turns, *, user_id="albert", session_id="chat-1", prefix="e"):
+def _ingest(api, turns, *, user_id="albert", session_id="chat-1", prefix="e", start=T0):
     response = api.post(
         SESSIONS,
         {
             "app_name": "companion",
             "user_id": user_id,
             "session_id": session_id,
-            "events": _events(turns, prefix=prefix),
+            "events": _events(turns, prefix=prefix, start=start),
         },
         format="json",
     )
@@ -151,3 +151,82 @@ def test_a_question_naming_a_speaker_lifts_that_speakers_turns(acme, api):
         assert len(rows) == 2, response.json()
         assert rows[0]["id"] == wanted, name
         assert rows[0]["explain"]["participant"] > 1.0 and rows[1]["explain"]["participant"] == 1.0
+
+
+WEEKS = 7 * 86400 * 3
+
+
+def _holiday(api, *, old_speaker="Jon", new_speaker="Jon"):
+    """A plan said in one session and changed three weeks later, by the same speaker unless told otherwise."""
+    (old,) = _ingest(
+        api, [(old_speaker, "Flights to Porto are booked for the summer break, I can't wait.")], session_id="s1"
+    )
+    (new,) = _ingest(
+        api, [(new_speaker, "Change of plan for the summer break: Porto is off. Lyon instead.")], session_id="s2",
+        prefix="f", start=T0 + WEEKS,
+    )  # fmt: skip
+    return old, new
+
+
+def _ranked(api, query):
+    response = _search(api, query, explain=True)
+    assert response.status_code == 200, response.content
+    return response.json()["results"]
+
+
+def test_a_speakers_later_word_on_the_same_thing_ranks_above_the_earlier(acme, api):
+    old, new = _holiday(api)
+
+    rows = _ranked(api, "Where are Jon's summer break flights to?")  # the words of the earlier turn
+
+    assert [row["id"] for row in rows][:2] == [new, old]
+    assert rows[0]["explain"]["truth"] == f"above memory {old}, said earlier by the same speaker"
+
+
+def test_a_question_about_the_earlier_state_keeps_the_earlier_turn_first(acme, api):
+    old, new = _holiday(api)
+
+    rows = _ranked(api, "Where were Jon's summer break flights to before?")
+
+    assert [row["id"] for row in rows][:2] == [old, new]
+    assert "truth" not in rows[1]["explain"]
+
+
+def test_another_speakers_later_turn_is_not_moved(acme, api):
+    old, new = _holiday(api, new_speaker="Maya")
+
+    rows = _ranked(api, "Where are the summer break flights to?")
+
+    assert [row["id"] for row in rows][:2] == [old, new]
+
+
+def test_memories_not_said_in_a_session_are_not_reordered_by_time(acme, api):
+    ids = []
+    for text in (
+        "Flights to Porto are booked for the summer break.",
+        "Change of plan for the summer break: Porto is off.",
+    ):
+        response = api.post(
+            "/api/v1/memories", {"user_id": "albert", "content": text, "scope": "user:albert"}, format="json"
+        )
+        assert response.status_code == 201, response.content
+        ids.append(response.json()["id"])
+
+    rows = _ranked(api, "Where are the summer break flights to?")
+
+    assert [row["id"] for row in rows][:2] == ids
+
+
+def test_recency_counts_from_when_a_turn_was_said_not_when_it_was_stored(acme, api):
+    (turn,) = _ingest(api, [("Jon", "The harbour ferry timetable changed.")])  # said in May 2025
+    response = api.post(
+        "/api/v1/memories",
+        {"user_id": "albert", "content": "The harbour ferry timetable is online.", "scope": "user:albert"},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+
+    rows = {row["id"]: row for row in _ranked(api, "harbour ferry timetable")}
+
+    assert rows[turn]["explain"]["boosts"]["recency"] < 1.1  # more than a year before the test runs
+    assert rows[response.json()["id"]]["explain"]["boosts"]["recency"] > 1.35  # written just now
