@@ -92,6 +92,7 @@ _KNOWN_KINDS = frozenset(vocabulary.KINDS_BY_VALUE)
 LEXICON: Mapping[str, tuple[str, str]] = vocabulary.cue_words()
 _AUXILIARIES = frozenset("was were is are be been being get gets got".split())
 _PASSIVE_BY = "by"
+_WITH = "with"
 # Relationships a question about another also walks ("works at" counts a founder as working at their company).
 ALSO_FOLLOW: Mapping[str, tuple[str, ...]] = {r.value: r.also_follow for r in vocabulary.RELATIONSHIPS if r.also_follow}
 
@@ -343,6 +344,14 @@ def _cues(tokens: Sequence[Token], mentions: Sequence[Mention]) -> list[_Cue]:
             continue
         relationship, role = LEXICON[token.lower]
         following = tokens[position + 1].lower if position + 1 < len(tokens) else ""
+        if (
+            following == _WITH
+            and role == VERB
+            and cues
+            and cues[-1].role == AGENT
+            and position - cues[-1].position <= 2
+        ):
+            continue  # "advisors work with X", "investors who deal with X": the agent noun names the relation
         cues.append(_Cue(position, relationship, role, following == _PASSIVE_BY))
     # "investors backed", "founder and co-founder": adjacent cues of one relation make one hop
     merged: list[_Cue] = []

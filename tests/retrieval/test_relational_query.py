@@ -76,6 +76,10 @@ def hops(text: str) -> tuple[str, list[tuple[str, str]]]:
         ("Who gives guidance to Acme?", "Acme", [("advises", INBOUND)]),
         ("Who coaches the Acme team?", "Acme", [("advises", INBOUND)]),
         ("Which companies does Alice Smith mentor?", "Alice Smith", [("advises", OUTBOUND)]),
+        # an agent noun before "work with" names the relation; "work with" alone is still work
+        ("Which advisors work with Acme?", "Acme", [("advises", INBOUND)]),
+        ("Which consultants work with Acme these days?", "Acme", [("advises", INBOUND)]),
+        ("Who works with Acme?", "Acme", [("works_at", INBOUND)]),
         # attended: a meeting's only typed edge is attendance, so a cue-less question about it walks that
         ("Who was at Demo Day W24?", "Demo Day W24", [("attended", INBOUND)]),
         ("Who showed up to Board Meeting Q1?", "Board Meeting Q1", [("attended", INBOUND)]),
@@ -98,6 +102,10 @@ def test_one_hop_in_many_wordings(text, seed, expected):
         ),
         ("Who started the firms in Alice Smith's portfolio?", [("invested_in", OUTBOUND), ("founded", INBOUND)]),
         ("Which investors backed the company Bob Lee works at?", [("works_at", OUTBOUND), ("invested_in", INBOUND)]),
+        (
+            "Which investors work with the companies Alice Smith founded?",
+            [("founded", OUTBOUND), ("invested_in", INBOUND)],
+        ),
         ("Who funded Bob Lee's employer?", [("works_at", OUTBOUND), ("invested_in", INBOUND)]),
         ("Who advises companies founded by Alice Smith?", [("founded", OUTBOUND), ("advises", INBOUND)]),
         ("Which meetings did people from Acme attend?", [("works_at", INBOUND), ("attended", OUTBOUND)]),
