@@ -99,9 +99,7 @@ class Candidate:
     content_hash: str
     level: str  # the level of the memory's scope: "user", "team", …
     title: str
-    said_at: (
-        datetime  # tz-aware: when it was said (a session event's timestamp, a write's reference time), else recorded
-    )
+    created_at: datetime  # tz-aware
     cosine: float | None = None  # best-chunk cosine from the vector arm; None when that arm did not return it
 
 
@@ -361,7 +359,7 @@ def rank(
             boosts = {"recency": 1.0, "title": 1.0}
         else:
             boosts = {
-                "recency": recency_boost(days=_days_between(candidate.said_at, now), config=config),
+                "recency": recency_boost(days=_days_between(candidate.created_at, now), config=config),
                 "title": config.title_boost if title_matches(title=candidate.title, query=query) else 1.0,
             }
         final = row["post_tier"] * boosts["recency"] * boosts["title"]

@@ -246,13 +246,8 @@ _KEYWORD_SELECT = """SELECT 'keyword' AS arm, id, score AS value, (SELECT sum(id
 _VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, NULL::float8 AS idf_sum,
     NULL::int AS lexemes, NULL::int AS known FROM vector"""
 # every arm row carries what ranking needs of its memory (RankingRow), so the full rows are loaded for the hits only
-# (said_at as seconds since the epoch: Django's timestamptz loader parses text in Python, ~100 rows a search)
-# said_at: when the memory's content was said (a session event's timestamp or the write's reference time), else
-# when it was recorded: what recency measures, and which of a speaker's turns is the later
-_RANKING_COLUMNS = (
-    "m.content_hash, m.title, "
-    "extract(epoch FROM coalesce(m.reference_time, m.created_at))::float8 AS said_at, m.scope_id"
-)
+# (created_at as seconds since the epoch: Django's timestamptz loader parses text in Python, ~100 rows a search)
+_RANKING_COLUMNS = "m.content_hash, m.title, extract(epoch FROM m.created_at)::float8 AS created_at, m.scope_id"
 # who said a candidate (a session event's author, else the memory's author) and whether it links an entity the
 # question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory)
 _PARTICIPANT_COLUMNS = """left(coalesce(nullif(m.metadata ->> 'author', ''), m.author), 200) AS speaker,
@@ -266,20 +261,20 @@ class RankingRow:
 
     content_hash: str
     title: str
-    said_at: datetime  # reference time, else created_at
+    created_at: datetime
     scope_id: int
     speaker: str = ""  # the session event's author, else the memory's author (arm rows only)
     names_entity: bool = False  # links an entity the question names (arm rows only)
 
     @classmethod
     def from_columns(
-        cls, content_hash: str, title: str, said_epoch: float, scope_id: int, speaker=None, names_entity=False
+        cls, content_hash: str, title: str, created_epoch: float, scope_id: int, speaker=None, names_entity=False
     ) -> RankingRow:
         """The row from ``_RANKING_COLUMNS``' values (and the arms' participant columns)."""
         return cls(
             content_hash,
             title,
-            datetime.fromtimestamp(said_epoch, tz=UTC),
+            datetime.fromtimestamp(created_epoch, tz=UTC),
             scope_id,
             speaker or "",
             bool(names_entity),
@@ -615,7 +610,7 @@ def _hop_side(index: int, previous: str, start: str, other: str, exclude: str = 
         SELECT y.* FROM unnest(%(chain)s::bigint[]) AS c(scope_id)
         CROSS JOIN LATERAL (
             SELECT l.subject_id, l.relationship, l.object_id, l.memory_id, l.confidence, l.span_start, l.id,
-                   v.kind_ok, l.{other} AS reached, v.content_hash, v.title, v.said_at, v.scope_id
+                   v.kind_ok, l.{other} AS reached, v.content_hash, v.title, v.created_at, v.scope_id
             FROM graph_entitylink l
             CROSS JOIN LATERAL (
                 SELECT m.kind = ANY(%(kinds)s) AS kind_ok, {_RANKING_COLUMNS}
@@ -687,7 +682,7 @@ def relational_walk(
         ctes.append(_hop_sql(index, hop, f"h{index - 1}"))
         selects.append(
             f"""SELECT 'edge', {index}, h.subject_id, s.name, h.relationship, h.object_id, o.name, h.memory_id,
-                h.kind_ok, h.reached, h.ord, h.content_hash, h.title, h.said_at, h.scope_id
+                h.kind_ok, h.reached, h.ord, h.content_hash, h.title, h.created_at, h.scope_id
             FROM h{index} h JOIN graph_entity s ON s.id = h.subject_id JOIN graph_entity o ON o.id = h.object_id"""
         )
     entities = "\n    UNION ".join(
@@ -712,7 +707,7 @@ about AS (
     )
     selects.append(
         "SELECT 'about', NULL, a.subject_id, NULL, NULL, NULL, NULL, a.memory_id, TRUE, a.subject_id, 0, "
-        "a.content_hash, a.title, a.said_at, a.scope_id FROM about a"
+        "a.content_hash, a.title, a.created_at, a.scope_id FROM about a"
     )
     sql = "WITH " + ",\n".join(ctes) + "\n" + "\nUNION ALL\n".join(selects)
     if as_of is not None:  # the edges and memories as they stood then

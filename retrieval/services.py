@@ -469,7 +469,7 @@ def _candidate(memory_id: int, row: selectors.RankingRow, levels: dict[int, str]
         content_hash=row.content_hash,
         level=levels.get(row.scope_id, PROJECT_LEVEL),  # every candidate's scope is on the chain or one of its projects
         title=row.title,
-        said_at=row.said_at,
+        created_at=row.created_at,
         cosine=cosine,
     )
 

@@ -48,7 +48,7 @@ def cand(
         content_hash=content_hash if content_hash is not None else f"hash-{memory_id}",
         level=level,
         title=title,
-        said_at=created_at,
+        created_at=created_at,
         cosine=cosine,
     )
 
@@ -460,7 +460,7 @@ class TestRankFloorGate:
         # A gated row with every boost available still scores its post-tier value only.
         candidates = [
             cand(1, level="user"),
-            cand(3, level="below", said_at=NOW, title="unrelated query"),
+            cand(3, level="below", created_at=NOW, title="unrelated query"),
         ]
         ranked = run({"a": [1], "c": [3]}, candidates, config=self.CONFIG)
         assert [r.memory_id for r in ranked] == [1, 3]
@@ -471,14 +471,14 @@ class TestRankBoosts:
     def test_both_boosts_multiply(self):
         [only] = run(
             {"keyword": [1]},
-            [cand(1, said_at=NOW - timedelta(days=30), title="Deploy policy")],
+            [cand(1, created_at=NOW - timedelta(days=30), title="Deploy policy")],
             query="deploy policy",
         )
         assert only.explain["boosts"] == {"recency": pytest.approx(1.2, abs=1e-12), "title": 1.25}
         assert only.score == pytest.approx(0.7 * 1.2 * 1.25, abs=1e-12)
 
     def test_recency_counts_from_creation(self):
-        [only] = run({"keyword": [1]}, [cand(1, said_at=NOW - timedelta(days=2))])
+        [only] = run({"keyword": [1]}, [cand(1, created_at=NOW - timedelta(days=2))])
         assert only.explain["boosts"]["recency"] == pytest.approx(1 + 0.4 * 30 / 32, abs=1e-12)
 
     def test_candidates_carry_nothing_a_search_writes(self):
@@ -542,7 +542,7 @@ class TestRankExplainAndPurity:
     def test_explain_keys_and_values(self):
         [first, second] = run(
             {"keyword": [1, 2], "vector": [2]},
-            [cand(1, level="team", said_at=NOW), cand(2, cosine=0.8)],
+            [cand(1, level="team", created_at=NOW), cand(2, cosine=0.8)],
         )
         # 2: rrf = 1/61 + 1/60 (max) → base 0.7 + 0.24 = 0.94 → post_tier 0.94
         # 1: rrf = 1/60 → rrf_norm (1/60)/(1/60+1/61) → base 0.7·that → × 0.9
@@ -570,7 +570,7 @@ class TestRankExplainAndPurity:
         candidates = {
             1: cand(1, content_hash="h", cosine=0.2),
             2: cand(2, content_hash="h", level="org", cosine=0.9, title="Q"),
-            3: cand(3, level="team", said_at=NOW),
+            3: cand(3, level="team", created_at=NOW),
         }
         config = RankingConfig(tier_boost={"org": 0.5, "team": 0.8})
         arms_before, candidates_before = copy.deepcopy(arms), copy.deepcopy(candidates)
