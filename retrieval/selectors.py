@@ -47,6 +47,7 @@ from memories.services.tenancy import policy_fold
 from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, MAX_PARTIAL_MATCHES, SYMMETRIC, Hop
+from retrieval.synthesis.extractive import content_terms
 
 BM25_K1 = 1.5
 BM25_B = 0.5
@@ -249,10 +250,12 @@ _VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, NULL::f
 # (created_at as seconds since the epoch: Django's timestamptz loader parses text in Python, ~100 rows a search)
 _RANKING_COLUMNS = "m.content_hash, m.title, extract(epoch FROM m.created_at)::float8 AS created_at, m.scope_id"
 # who said a candidate (a session event's author, else the memory's author) and whether it links an entity the
-# question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory)
+# question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory); and
+# the text of an undated session turn, whose content words ranking counts (a dated turn says when: never phatic)
 _PARTICIPANT_COLUMNS = """left(coalesce(nullif(m.metadata ->> 'author', ''), m.author), 200) AS speaker,
     EXISTS (SELECT 1 FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
-            AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity"""
+            AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity,
+    CASE WHEN m.source_session <> '' AND m.event_dates = '[]'::jsonb THEN left(m.content, 400) END AS turn_text"""
 
 
 @dataclass(frozen=True)
@@ -265,10 +268,18 @@ class RankingRow:
     scope_id: int
     speaker: str = ""  # the session event's author, else the memory's author (arm rows only)
     names_entity: bool = False  # links an entity the question names (arm rows only)
+    turn_words: int | None = None  # a session turn's content words (arm rows only; None: not a session turn)
 
     @classmethod
     def from_columns(
-        cls, content_hash: str, title: str, created_epoch: float, scope_id: int, speaker=None, names_entity=False
+        cls,
+        content_hash: str,
+        title: str,
+        created_epoch: float,
+        scope_id: int,
+        speaker=None,
+        names_entity=False,
+        turn_text: str | None = None,
     ) -> RankingRow:
         """The row from ``_RANKING_COLUMNS``' values (and the arms' participant columns)."""
         return cls(
@@ -278,6 +289,7 @@ class RankingRow:
             scope_id,
             speaker or "",
             bool(names_entity),
+            len(content_terms(turn_text)) if turn_text is not None else None,
         )
 
 
@@ -397,7 +409,7 @@ def arm_candidates(
         cursor.execute(*statement)
         rows = cursor.fetchall()
     for row in rows:
-        result.rows[row[1]] = RankingRow.from_columns(*row[6:12])
+        result.rows[row[1]] = RankingRow.from_columns(*row[6:13])
         if row[-1]:  # in_window: the statement's last column
             result.in_window.add(row[1])
     keyword_rows = sorted((row[:6] for row in rows if row[0] == "keyword"), key=lambda r: (-r[2], r[1]))

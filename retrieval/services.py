@@ -471,14 +471,17 @@ def _candidate(memory_id: int, row: selectors.RankingRow, levels: dict[int, str]
         title=row.title,
         created_at=row.created_at,
         cosine=cosine,
+        turn_words=row.turn_words,
     )
 
 
 def _relevance(retrieved: _Retrieved, hits: list[SearchHit]) -> tuple[float, bool]:
     """(confidence in [0, 1], no_relevant_memory), decided by :mod:`retrieval.abstention` from what the arms
-    measured about the visible hits."""
+    measured about everything visible they found, on the page or not: ranking's own adjustments (a greeting turn
+    damped below the page, a speaker's later word moved up) reorder what was found, they do not make it more or
+    less relevant to the question."""
     arms = retrieved.arms
-    shown = {hit.memory.pk for hit in hits}
+    shown = set(arms.rows) if hits else set()
     best = max((score for memory_id, score in arms.bm25.items() if memory_id in shown), default=0.0)
     signals = abstention.Signals(
         hits=len(hits),

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from retrieval.ranking import (
     DEFAULT_ARM_WEIGHTS,
     DEFAULT_TIER_BOOST,
+    PHATIC_FACTOR,
+    PHATIC_WORDS,
     Candidate,
     Ranked,
     RankingConfig,
@@ -42,6 +44,7 @@ def cand(
     title: str = "",
     created_at: datetime = OLD,
     cosine: float | None = None,
+    turn_words: int | None = None,
 ) -> Candidate:
     return Candidate(
         memory_id=memory_id,
@@ -50,6 +53,7 @@ def cand(
         title=title,
         created_at=created_at,
         cosine=cosine,
+        turn_words=turn_words,
     )
 
 
@@ -485,7 +489,7 @@ class TestRankBoosts:
         # No popularity loop: ranking reads no access count or last-access time, so a search that records
         # accesses cannot change the next identical search's order.
         fields = set(Candidate.__dataclass_fields__)
-        assert fields == {"memory_id", "content_hash", "level", "title", "created_at", "cosine"}
+        assert fields == {"memory_id", "content_hash", "level", "title", "created_at", "cosine", "turn_words"}
 
     def test_title_boost_changes_order(self):
         # Given 2 is second in the arm but its title is the query
@@ -549,7 +553,7 @@ class TestRankExplainAndPurity:
         assert second.memory_id == 1 and first.memory_id == 2
         assert set(first.explain) == {
             "ranks", "rrf", "rrf_norm", "cosine", "base", "vector_factor", "tier", "text_score", "participant",
-            "date_window", "post_tier", "floor", "gated", "boosts", "final",
+            "date_window", "phatic", "post_tier", "floor", "gated", "boosts", "final",
         }  # fmt: skip
         assert first.explain["ranks"] == {"keyword": 1, "vector": 0, "relational": None}
         assert second.explain["ranks"] == {"keyword": 0, "vector": None, "relational": None}
@@ -722,6 +726,28 @@ class TestScoreFusionAndParticipants:
         assert by_id[2].explain["post_tier"] == pytest.approx(base_2 * 1.25, abs=1e-12)
         assert by_id[2].explain["floor"] == pytest.approx(0.6 * base_2 * 1.25, abs=1e-12)
         assert by_id[1].explain["post_tier"] == pytest.approx(0.7 + 0.3 * 0.5, abs=1e-12)
+
+    def test_a_session_turn_with_few_content_words_is_damped_and_other_rows_are_not(self):
+        # 1 leads the vector arm but is "Evening Jon!" (1 content word); 2 is a turn stating something; 3 is not a
+        # session turn at all (turn_words None), however short
+        arms = {"vector": [1, 2, 3]}
+        candidates = {
+            1: cand(1, cosine=0.5, turn_words=1),
+            2: cand(2, cosine=0.5, turn_words=PHATIC_WORDS),
+            3: cand(3, cosine=0.5, turn_words=None),
+        }
+        ranked = rank(arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False)
+        by_id = {r.memory_id: r for r in ranked}
+        assert [r.memory_id for r in ranked] == [2, 3, 1]
+        assert by_id[1].explain["phatic"] == PHATIC_FACTOR < 1.0
+        assert by_id[2].explain["phatic"] == 1.0 and by_id[3].explain["phatic"] == 1.0
+        base_1 = 0.7 + 0.3 * 0.5
+        assert by_id[1].explain["post_tier"] == pytest.approx(base_1 * PHATIC_FACTOR, abs=1e-12)
+
+    @pytest.mark.parametrize("bad", [{"phatic_factor": 1.1}, {"phatic_factor": -0.1}, {"phatic_words": -1}])
+    def test_bad_phatic_settings_are_refused(self, bad):
+        with pytest.raises(ValueError):
+            RankingConfig(**bad)
 
     @pytest.mark.parametrize("bad", [{"participant_boost": 0.9}, {"score_fusion": -0.1}, {"score_fusion": math.nan}])
     def test_bad_config_values_are_refused(self, bad):

@@ -168,8 +168,8 @@ def _holiday(api, *, old_speaker="Jon", new_speaker="Jon"):
     return old, new
 
 
-def _ranked(api, query):
-    response = _search(api, query, explain=True)
+def _ranked(api, query, **extra):
+    response = _search(api, query, explain=True, **extra)
     assert response.status_code == 200, response.content
     return response.json()["results"]
 
@@ -215,3 +215,25 @@ def test_memories_not_said_in_a_session_are_not_reordered_by_time(acme, api):
     rows = _ranked(api, "Where are the summer break flights to?")
 
     assert [row["id"] for row in rows][:2] == ids
+
+
+def test_a_greeting_turn_is_damped_a_dated_short_reply_and_a_memory_are_not(acme, api):
+    greeting, reply, fact = _ingest(
+        api,
+        [
+            ("Maya", "Evening Jon!"),
+            ("Jon", "I did, yesterday evening!"),
+            ("Jon", "The evening ferry now leaves at six."),
+        ],
+    )
+    response = api.post(
+        "/api/v1/memories", {"user_id": "albert", "content": "Evening shift.", "scope": "user:albert"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+
+    rows = {row["id"]: row["explain"] for row in _ranked(api, "evening", top_k=10)}
+
+    assert rows[greeting]["phatic"] < 1.0  # one content word, undated
+    assert rows[reply]["phatic"] == 1.0  # short, but it says when
+    assert rows[fact]["phatic"] == 1.0
+    assert rows[response.json()["id"]]["phatic"] == 1.0  # not a session turn
