@@ -251,11 +251,13 @@ _VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, NULL::f
 _RANKING_COLUMNS = "m.content_hash, m.title, extract(epoch FROM m.created_at)::float8 AS created_at, m.scope_id"
 # who said a candidate (a session event's author, else the memory's author) and whether it links an entity the
 # question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory); and
-# the text of an undated session turn, whose content words ranking counts (a dated turn says when: never phatic)
+# the text of an undated session turn, whose content words ranking counts (a dated turn says when: never phatic),
+# and whether it is a session turn at all (a pool of turns is fused by score, one of pages by rank)
 _PARTICIPANT_COLUMNS = """left(coalesce(nullif(m.metadata ->> 'author', ''), m.author), 200) AS speaker,
     EXISTS (SELECT 1 FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
             AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity,
-    CASE WHEN m.source_session <> '' AND m.event_dates = '[]'::jsonb THEN left(m.content, 400) END AS turn_text"""
+    CASE WHEN m.source_session <> '' AND m.event_dates = '[]'::jsonb THEN left(m.content, 400) END AS turn_text,
+    m.source_session <> '' AS is_turn"""
 
 
 @dataclass(frozen=True)
@@ -268,7 +270,8 @@ class RankingRow:
     scope_id: int
     speaker: str = ""  # the session event's author, else the memory's author (arm rows only)
     names_entity: bool = False  # links an entity the question names (arm rows only)
-    turn_words: int | None = None  # a session turn's content words (arm rows only; None: not a session turn)
+    turn_words: int | None = None  # an undated session turn's content words (arm rows only; else None)
+    is_turn: bool = False  # a session turn (arm rows only)
 
     @classmethod
     def from_columns(
@@ -280,6 +283,7 @@ class RankingRow:
         speaker=None,
         names_entity=False,
         turn_text: str | None = None,
+        is_turn=False,
     ) -> RankingRow:
         """The row from ``_RANKING_COLUMNS``' values (and the arms' participant columns)."""
         return cls(
@@ -290,6 +294,7 @@ class RankingRow:
             speaker or "",
             bool(names_entity),
             len(content_terms(turn_text)) if turn_text is not None else None,
+            bool(is_turn),
         )
 
 
@@ -409,7 +414,7 @@ def arm_candidates(
         cursor.execute(*statement)
         rows = cursor.fetchall()
     for row in rows:
-        result.rows[row[1]] = RankingRow.from_columns(*row[6:13])
+        result.rows[row[1]] = RankingRow.from_columns(*row[6:14])
         if row[-1]:  # in_window: the statement's last column
             result.in_window.add(row[1])
     keyword_rows = sorted((row[:6] for row in rows if row[0] == "keyword"), key=lambda r: (-r[2], r[1]))

@@ -392,6 +392,8 @@ def _fuse(
     if not candidates:
         return [], {}, {}
     config = RankingConfig().with_tier_overrides(tier_boost)
+    if not _conversational(retrieved.arms.rows, candidates):
+        config = replace(config, score_fusion=None)
     if retrieved.answered:
         config = replace(config, lead_arm="relational")
     elif plan is not None:
@@ -419,6 +421,14 @@ def _fuse(
             contexts=contexts,
         )
     return ranked, loaded, contexts
+
+
+def _conversational(rows: dict[int, selectors.RankingRow], candidates: dict) -> bool:
+    """Most candidates are session turns: their keyword and vector lists fuse by score (a short turn's BM25 rank says
+    little; its share of the question's possible score and its cosine do), a pool of pages and notes by rank.
+    Measured both ways on the conversational set and associative recall (bench/HISTORY.md, session 4)."""
+    turns = sum(1 for memory_id in candidates if memory_id in rows and rows[memory_id].is_turn)
+    return turns * 2 >= len(candidates)
 
 
 def _keyword_confidence(arms: selectors.ArmCandidates) -> float:

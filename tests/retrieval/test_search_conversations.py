@@ -237,3 +237,23 @@ def test_a_greeting_turn_is_damped_a_dated_short_reply_and_a_memory_are_not(acme
     assert rows[reply]["phatic"] == 1.0  # short, but it says when
     assert rows[fact]["phatic"] == 1.0
     assert rows[response.json()["id"]]["phatic"] == 1.0  # not a session turn
+
+
+def test_a_pool_of_session_turns_fuses_by_score_and_a_pool_of_memories_by_rank(acme, api):
+    _ingest(api, [("Jon", "The harbour ferry timetable changed."), ("Maya", "Which harbour ferry?")])
+    turns = _ranked(api, "harbour ferry timetable")
+    assert turns and all(row["explain"]["text_score"] is not None for row in turns)
+
+    for text in ("The harbour ferry timetable is online.", "Harbour ferry tickets are cheaper online."):
+        response = api.post(
+            "/api/v1/memories", {"user_id": "albert", "content": text, "scope": "team:platform"}, format="json"
+        )
+        assert response.status_code == 201, response.content
+        response = api.post(
+            "/api/v1/memories",
+            {"user_id": "albert", "content": text + " Really.", "scope": "user:albert"},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+    pages = _ranked(api, "harbour ferry timetable", top_k=10)  # four memories, two turns: fused by rank
+    assert all(row["explain"]["text_score"] is None for row in pages)
