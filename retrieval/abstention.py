@@ -1,8 +1,9 @@
 """Abstention: whether anything a search found is relevant to the question (``no_relevant_memory``) and how sure
 it is (``confidence``). Pure: it sees only numbers the search already computed, never the database.
 
-Typed edges that answered are evidence enough; otherwise the decision reads the best visible hit's BM25 score as a
-share of what the query's known terms allow, and the best visible chunk cosine.
+Typed edges that answered are evidence enough; otherwise the decision reads the best BM25 score of the visible
+candidates the arms found (on the page or not) as a share of what the query's known terms allow, and their best
+chunk cosine.
 """
 
 from __future__ import annotations
