@@ -32,7 +32,7 @@ term matches, and it follows the caller's scopes, never other tenants' rows.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
@@ -256,8 +256,8 @@ _RANKING_COLUMNS = "m.content_hash, m.title, extract(epoch FROM m.created_at)::f
 _PARTICIPANT_COLUMNS = """left(coalesce(nullif(m.metadata ->> 'author', ''), m.author), 200) AS speaker,
     EXISTS (SELECT 1 FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
             AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity,
-    CASE WHEN m.source_session <> '' AND m.event_dates = '[]'::jsonb THEN left(m.content, 400) END AS turn_text,
-    m.source_session <> '' AS is_turn"""
+    CASE WHEN m.source_session <> '' THEN left(m.content, 400) END AS turn_text,
+    m.event_dates <> '[]'::jsonb AS dated"""
 
 
 @dataclass(frozen=True)
@@ -271,7 +271,11 @@ class RankingRow:
     speaker: str = ""  # the session event's author, else the memory's author (arm rows only)
     names_entity: bool = False  # links an entity the question names (arm rows only)
     turn_words: int | None = None  # an undated session turn's content words (arm rows only; else None)
-    is_turn: bool = False  # a session turn (arm rows only)
+    turn_text: str | None = None  # a session turn's first 400 characters (arm rows only; else None)
+
+    @property
+    def is_turn(self) -> bool:
+        return self.turn_text is not None
 
     @classmethod
     def from_columns(
@@ -283,7 +287,7 @@ class RankingRow:
         speaker=None,
         names_entity=False,
         turn_text: str | None = None,
-        is_turn=False,
+        dated=False,
     ) -> RankingRow:
         """The row from ``_RANKING_COLUMNS``' values (and the arms' participant columns)."""
         return cls(
@@ -293,8 +297,8 @@ class RankingRow:
             scope_id,
             speaker or "",
             bool(names_entity),
-            len(content_terms(turn_text)) if turn_text is not None else None,
-            bool(is_turn),
+            len(content_terms(turn_text)) if turn_text is not None and not dated else None,
+            turn_text,
         )
 
 
@@ -761,6 +765,28 @@ _MEMORIES_LOAD_SQL = f"""SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE
     LEFT JOIN memories_scope p ON p.id = s.parent_id AND p.tenant_id = m.tenant_id
     WHERE m.tenant_id = %(tenant)s AND m.id = ANY(%(ids)s)"""
 
+# What a speaker said next about the same thing: for a hit that is a session turn, the latest later turn of the same
+# speaker in the same scope whose indexed words match one of the names it uses ("Flights to Porto are booked" →
+# "Porto is off, we're doing Lyon instead"), visible by the arms' own predicates (or as they stood at ``as_of``).
+# Read by the load statement itself: the hits and these turns come back together.
+_FOLLOW_UPS_CTE = """WITH fu AS MATERIALIZED (
+    SELECT h.hit::bigint AS hit, f.id FROM jsonb_each_text(%(follow)s::jsonb) AS h(hit, words)
+    JOIN memories_memory hm ON hm.id = h.hit::bigint AND hm.tenant_id = %(tenant)s
+    CROSS JOIN LATERAL (
+        SELECT n.id FROM memories_memory n
+        WHERE {visible} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
+          AND n.id <> hm.id
+          AND coalesce(nullif(n.metadata ->> 'author', ''), n.author)
+              = coalesce(nullif(hm.metadata ->> 'author', ''), hm.author)
+          AND coalesce(n.reference_time, n.created_at) > coalesce(hm.reference_time, hm.created_at)
+          AND n.search_vector @@ websearch_to_tsquery('{config}', h.words)
+        ORDER BY coalesce(n.reference_time, n.created_at) DESC, n.id DESC
+        LIMIT 1
+    ) f
+)
+"""
+_FOLLOWS_COLUMN = ", (SELECT min(fu.hit) FROM fu WHERE fu.id = m.id) AS follows"
+
 # A session hit's neighbouring turns: the live memories of the same session, app and scope stored just before and
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
 # chain, so a neighbour is visible whenever the hit is; a turn another user stored under the same session id is at
@@ -804,24 +830,53 @@ def _epoch(value: Any) -> datetime | None:
         return None
 
 
+@dataclass(frozen=True)
+class FollowUps:
+    """Ask :func:`memories_load` for what the speakers of some session hits said next: hit id → the names
+    (words) to match, with the visibility the arms used."""
+
+    words: Mapping[int, Sequence[str]]
+    chain_ids: Sequence[int]
+    kinds: Sequence[str]
+    as_of: datetime | None = None
+
+
 def memories_load(
     *,
     tenant: Tenant,
     ids: Sequence[int],
     context_turns: int = 0,
     contexts: dict[int, list[ContextTurn]] | None = None,
+    follow: FollowUps | None = None,
+    followed: dict[int, int] | None = None,
 ) -> dict[int, Memory]:
     """The hits' rows (without the heavy index columns, deferred) with their scope and its parent, in one statement
     written once (``orgmemory.rows``): the same instances as ``select_related("scope__parent")`` would give. With
     ``context_turns`` (1..MAX_CONTEXT_TURNS) and a ``contexts`` dict, each hit stored from a session gets its entry
     there (a list of :class:`ContextTurn`, oldest first): up to that many turns of its session on each side, read
-    by the same statement."""
+    by the same statement. With ``follow`` and a ``followed`` dict, the same statement also loads each asked hit's
+    follow-up turn (``_FOLLOW_UPS_CTE``), and ``followed`` maps each follow-up's id to its hit's."""
     if not ids:
         return {}
     turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS)) if contexts is not None else 0
     sql = _MEMORIES_LOAD_SQL.replace("{context}", _CONTEXT_COLUMN if turns else "")
+    params: dict[str, Any] = {"tenant": tenant.pk, "ids": list(ids), "context_turns": turns}
+    asks = {str(hit): " OR ".join(words) for hit, words in (follow.words.items() if follow else ()) if words}
+    if asks and followed is not None:
+        visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)
+        head, _, where = sql.partition("\n    FROM memories_memory m")
+        sql = (
+            _FOLLOW_UPS_CTE.format(visible=visible, config=TEXT_SEARCH_CONFIG)
+            + head
+            + _FOLLOWS_COLUMN
+            + "\n    FROM memories_memory m"
+            + where.replace("AND m.id = ANY(%(ids)s)", "AND (m.id = ANY(%(ids)s) OR m.id IN (SELECT fu.id FROM fu))")
+        )
+        params.update(follow=json.dumps(asks), chain=list(follow.chain_ids), kinds=list(follow.kinds))
+        if follow.as_of is not None:
+            params["as_of"] = follow.as_of
     with read_connection().cursor() as cursor:
-        cursor.execute(sql, {"tenant": tenant.pk, "ids": list(ids), "context_turns": turns})
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     loaded: dict[int, Memory] = {}
     width = _HIT_MEMORY.width + _HIT_SCOPE.width + _HIT_SCOPE_PARENT.width
@@ -833,5 +888,7 @@ def memories_load(
                 ContextTurn(int(i), author or "", text or "", _epoch(event) or _epoch(created))
                 for i, author, text, event, created in (_json(row[width]) or [])
             ]
+        if asks and followed is not None and row[-1] is not None and memory.pk not in ids:
+            followed[memory.pk] = int(row[-1])
         loaded[memory.pk] = memory
     return loaded

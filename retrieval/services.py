@@ -55,8 +55,14 @@ from retrieval.relational_query import (
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
-from retrieval.synthesis.extractive import split_sentences
-from retrieval.truth import asks_about_the_past, current_rows, later_statements_first, truth_ordered
+from retrieval.synthesis.extractive import content_terms, split_sentences
+from retrieval.truth import (
+    CALENDAR_TERMS,
+    asks_about_the_past,
+    current_rows,
+    later_statements_first,
+    truth_ordered,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -185,6 +191,8 @@ def search_memories(
     # 5. fuse
     levels = {node.scope_id: node.level for node in context.chain} | dict.fromkeys(context.projects, PROJECT_LEVEL)
     with search_stage("fuse", timings):
+        # how things stand (no date window, nothing asked of the past): a speaker's later word first
+        current = window is None and not asks_about_the_past(query, asks_a_date=is_when_question(query))
         ranked, memories, contexts = _fuse(
             tenant=tenant,
             query=query,
@@ -193,6 +201,7 @@ def search_memories(
             tier_boost=context.tier_boost,
             plan=plan,
             options=options,
+            follow=(chain_ids, kinds) if current else None,
         )
     hits = [
         SearchHit(
@@ -205,8 +214,7 @@ def search_memories(
         if item.memory_id in memories  # deleted since the arms read it
     ]
     hits = truth_ordered(hits)  # current truth and authority over the page
-    # how things stand (no date window, nothing asked of the past): a speaker's later word first
-    if window is None and not asks_about_the_past(query, asks_a_date=is_when_question(query)):
+    if current:
         hits = later_statements_first(hits)
     # 6. answer
     result = SearchResult(
@@ -370,6 +378,7 @@ def _fuse(
     tier_boost: dict[str, float],
     plan: RelationalPlan | None,
     options: SearchOptions,
+    follow: tuple[list[int], list[str]] | None = None,
 ) -> tuple[list[Ranked], dict[int, Memory], dict[int, list[selectors.ContextTurn]]]:
     """Rank the candidates on what the arms' statements returned of them (``levels``: scope id → level, the
     caller's chain), then load the hits' rows. When typed edges answered, the relational arm leads (its rows first,
@@ -412,6 +421,8 @@ def _fuse(
         dated=retrieved.arms.in_window,
     )
     contexts: dict[int, list[selectors.ContextTurn]] = {}
+    asks = _follow_up_words(ranked, retrieved.arms.rows) if follow is not None else {}
+    followed: dict[int, int] = {}
     with search_stage("load"):
         loaded = selectors.memories_load(
             tenant=tenant,
@@ -419,8 +430,54 @@ def _fuse(
             # a "when" answer may read the date from the reply to a hit ("Did you go?" / "Yes, yesterday")
             context_turns=options.context_turns or int(options.synthesize and is_when_question(query)),
             contexts=contexts,
+            follow=selectors.FollowUps(asks, follow[0], follow[1], options.as_of) if asks else None,
+            followed=followed,
         )
+    if followed:
+        ranked = _with_follow_ups(ranked, followed, options.top_k)
     return ranked, loaded, contexts
+
+
+# a capitalised word inside a sentence (not its first word): a name ("Porto", "Kestrel Analytics", "Spanish class")
+_NAME_RE = re.compile(r"(?<=[^.!?\s]\s)[A-ZÀ-Ý][\w'’-]{2,}")
+_MAX_NAMES = 4
+
+
+def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]) -> dict[int, list[str]]:
+    """Per session turn on the page, the names it uses that are not a speaker's or a calendar word: what the
+    speaker's later turn on the same thing would mention again."""
+    speakers = {
+        word.casefold()
+        for item in ranked
+        if item.memory_id in rows
+        for word in _WORD_RE.findall(rows[item.memory_id].speaker)
+    }
+    asks: dict[int, list[str]] = {}
+    for item in ranked:
+        row = rows.get(item.memory_id)
+        if row is None or not row.is_turn:
+            continue
+        names = [
+            name
+            for name in dict.fromkeys(_NAME_RE.findall(row.turn_text or ""))
+            if name.casefold() not in speakers and not content_terms(name) <= CALENDAR_TERMS
+        ][:_MAX_NAMES]
+        if names:
+            asks[item.memory_id] = names
+    return asks
+
+
+def _with_follow_ups(ranked: list[Ranked], followed: dict[int, int], top_k: int) -> list[Ranked]:
+    """``ranked`` with each follow-up turn just above the hit it follows (at that hit's score), cut to ``top_k``."""
+    by_hit: dict[int, list[int]] = {}
+    for follow_up, hit in sorted(followed.items()):
+        by_hit.setdefault(hit, []).append(follow_up)
+    out: list[Ranked] = []
+    for item in ranked:
+        for follow_up in by_hit.get(item.memory_id, []):
+            out.append(Ranked(memory_id=follow_up, score=item.score, explain={"follows": item.memory_id}))
+        out.append(item)
+    return out[:top_k]
 
 
 def _conversational(rows: dict[int, selectors.RankingRow], candidates: dict) -> bool:

@@ -132,7 +132,7 @@ def truth_ordered(hits: list[_Hit]) -> list[_Hit]:
 
 # the values a schedule changes between, not what it is about ("Can't do Fridays, that's choir" / "choir moved to
 # Tuesdays" share "choir", not a day); stems, as content_terms gives them
-_CALENDAR = content_terms(
+CALENDAR_TERMS = content_terms(
     "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays "
     "saturdays sundays january february march april june july august september october november december "
     "today yesterday tomorrow week weekend month year morning evening night"
@@ -163,7 +163,7 @@ def later_statements_first(hits: list[_Hit]) -> list[_Hit]:
     which turn it moved above); scores re-assigned in page order."""
     turns = {hit.memory.pk: _turn(hit.memory) for hit in hits}
     terms = {
-        hit.memory.pk: content_terms(hit.memory.content[:4000]) - _CALENDAR
+        hit.memory.pk: content_terms(hit.memory.content[:4000]) - CALENDAR_TERMS
         for hit in hits
         if turns[hit.memory.pk] is not None
     }

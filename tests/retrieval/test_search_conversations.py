@@ -257,3 +257,64 @@ def test_a_pool_of_session_turns_fuses_by_score_and_a_pool_of_memories_by_rank(a
         assert response.status_code == 201, response.content
     pages = _ranked(api, "harbour ferry timetable", top_k=10)  # four memories, two turns: fused by rank
     assert all(row["explain"]["text_score"] is None for row in pages)
+
+
+def _plan_changed(api, *, user_id="albert", speaker="Jon", later_by=None):
+    """A plan said in one session and, three weeks later in another, changed without the question's words."""
+    (old,) = _ingest(
+        api, [(speaker, "Flights to Porto are booked for the summer break.")], user_id=user_id, session_id="p1"
+    )
+    (new,) = _ingest(
+        api, [(later_by or speaker, "Change of plan: Porto is off, we're doing Lyon instead.")], user_id=user_id,
+        session_id="p2", prefix="g", start=T0 + WEEKS,
+    )  # fmt: skip
+    return old, new
+
+
+def test_what_the_speaker_said_next_about_the_same_name_comes_with_the_earlier_turn(acme, api):
+    old, new = _plan_changed(api)
+
+    rows = _ranked(api, "Where are Jon's summer break flights to?")  # no word of the later turn but the name
+
+    assert [row["id"] for row in rows][:2] == [new, old]
+    assert rows[0]["explain"]["follows"] == old
+
+
+def test_no_follow_up_for_a_question_about_the_past_or_from_another_speaker(acme, api):
+    old, new = _plan_changed(api, later_by="Maya")
+
+    assert new not in [row["id"] for row in _ranked(api, "Where are Jon's summer break flights to?")]
+    assert new not in [row["id"] for row in _ranked(api, "Where were Jon's summer break flights to before?")]
+
+
+def test_a_follow_up_is_never_another_users_or_another_tenants_turn(acme, globex, api):
+    (old,) = _ingest(api, [("Jon", "Flights to Porto are booked for the summer break.")], session_id="p1")
+    (bea_new,) = _ingest(
+        api, [("Jon", "Change of plan: Porto is off, we're doing Lyon instead.")], user_id="bea", session_id="p2",
+        prefix="g", start=T0 + WEEKS,
+    )  # fmt: skip
+    other = ApiKeyFactory(tenant=globex, permissions=["read", "write"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {other.plain}")
+    response = client.post(
+        SESSIONS,
+        {"app_name": "companion", "user_id": "albert", "session_id": "p2",
+         "events": _events([("Jon", "Change of plan: Porto is off, Nice instead.")], prefix="h", start=T0 + WEEKS)},
+        format="json",
+    )  # fmt: skip
+    assert response.status_code == 201, response.content
+    globex_new = response.json()["memory_ids"][0]
+
+    ids = [row["id"] for row in _ranked(api, "Where are Jon's summer break flights to?", top_k=10)]
+
+    assert old in ids and bea_new not in ids and globex_new not in ids
+
+
+def test_as_of_before_the_later_turn_was_said_there_is_no_follow_up(acme, api):
+    old, new = _plan_changed(api)
+    later = Memory.objects.get(pk=new)
+    Memory.objects.filter(pk=new).update(created_at=later.created_at.replace(year=2100))  # recorded in the future
+
+    rows = _ranked(api, "Where are Jon's summer break flights to?", as_of="2099-01-01T00:00:00Z")
+
+    assert old in [row["id"] for row in rows] and new not in [row["id"] for row in rows]
