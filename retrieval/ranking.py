@@ -108,7 +108,7 @@ class Candidate:
     title: str
     created_at: datetime  # tz-aware
     cosine: float | None = None  # best-chunk cosine from the vector arm; None when that arm did not return it
-    turn_words: int | None = None  # a session turn's content words (None: not a session turn)
+    turn_words: int | None = None  # an undated session turn's content words (None: not one)
 
 
 def _frozen_mapping(value: Mapping[str, float], what: str) -> Mapping[str, float]:

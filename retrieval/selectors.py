@@ -251,8 +251,9 @@ _VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, NULL::f
 _RANKING_COLUMNS = "m.content_hash, m.title, extract(epoch FROM m.created_at)::float8 AS created_at, m.scope_id"
 # who said a candidate (a session event's author, else the memory's author) and whether it links an entity the
 # question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory); and
-# the text of an undated session turn, whose content words ranking counts (a dated turn says when: never phatic),
-# and whether it is a session turn at all (a pool of turns is fused by score, one of pages by rank)
+# a session turn's first 400 characters (NULL for any other memory) and whether it states a date: ranking counts
+# an undated turn's content words (a dated turn says when: never phatic), a pool of turns fuses by score, and the
+# page's turns name what their speaker's follow-ups are looked up by
 _PARTICIPANT_COLUMNS = """left(coalesce(nullif(m.metadata ->> 'author', ''), m.author), 200) AS speaker,
     EXISTS (SELECT 1 FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
             AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity,
