@@ -31,6 +31,7 @@ term matches, and it follows the caller's scopes, never other tenants' rows.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -298,9 +299,16 @@ class RankingRow:
             scope_id,
             speaker or "",
             bool(names_entity),
-            len(content_terms(turn_text)) if turn_text is not None and not dated else None,
+            _content_words(turn_text) if turn_text is not None and not dated else None,
             turn_text,
         )
+
+
+@functools.lru_cache(maxsize=4096)
+def _content_words(text: str) -> int:
+    """How many content words a turn's first 400 characters hold (cached: the same turns come back search after
+    search; at most ~1.6 MB of text)."""
+    return len(content_terms(text))
 
 
 @dataclass
