@@ -237,7 +237,12 @@ def search_memories(
                 result.answer = (
                     date_answer(
                         question=query,
-                        hits=[_dated(hit.memory, contexts.get(hit.memory.pk, ())) for hit in hits],
+                        hits=[
+                            _dated(
+                                hit.memory, contexts.get(hit.memory.pk, ()), retrieved.arms.cosines.get(hit.memory.pk)
+                            )
+                            for hit in hits
+                        ],
                         today=(options.as_of or timezone.now()).date(),
                     )
                     or result.answer
@@ -712,7 +717,7 @@ def _restrict_scopes(tenant: Tenant, chain: list[selectors.ChainNode], scopes: t
     return wanted
 
 
-def _dated(memory: Memory, context: Sequence[selectors.ContextTurn] = ()) -> DatedRow:
+def _dated(memory: Memory, context: Sequence[selectors.ContextTurn] = (), cosine: float | None = None) -> DatedRow:
     return DatedRow(
         memory_id=memory.pk,
         content=memory.content,
@@ -720,6 +725,7 @@ def _dated(memory: Memory, context: Sequence[selectors.ContextTurn] = ()) -> Dat
         reference=memory.reference_time or memory.created_at,
         session=memory.source_session,
         reply=next((turn for turn in context if turn.id > memory.pk), None),
+        cosine=cosine or 0.0,
     )
 
 

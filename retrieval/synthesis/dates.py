@@ -54,6 +54,7 @@ class DatedRow:
     reference: datetime
     session: str = ""  # a session turn's session id: the turn before it (id - 1) is the one it answers
     reply: Any = None  # the session's next turn (id, author, text, timestamp), when it was loaded
+    cosine: float = 0.0  # the hit's best-chunk cosine with the question (0 when the vector arm did not see it)
 
 
 def is_when_question(question: str) -> bool:
@@ -145,12 +146,19 @@ def _sentence(text: str, span: tuple[int, int]) -> str:
     return text[begin : stop.start() if stop else len(text)]
 
 
+# How much a hit's cosine with the question counts against its question-word overlap and its rank (0.3 a place):
+# the event said in other words ("open mic night" for "amateur evening") still wins over a better-ranked dated hit
+# about something else. Chosen on the conversational set's development frames: 2 to 6 tied (answer date 0.709,
+# 0.673 without), the middle kept (bench/HISTORY.md, session 4).
+DATE_COSINE_WEIGHT = 4.0
+
+
 def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> tuple[DatedRow, date, date] | None:
     """The date among the top hits that the question most likely asks about: each mention (re-read with its span
     against the hit's reference time) is scored by the question's words in its sentence — or in the turn it
     answers, when that turn is a hit too ("Did you make it to the concert?" / "I did, last Friday!") — whether it
     agrees with the question's tense as of ``today`` (a past question is not answered by a day still ahead), and
-    the hit's rank."""
+    the hit's rank and its cosine with the question."""
     wanted = _stems(question)
     asks_past = bool(re.search(r"\b(?:did|was|were|had)\b", question, re.IGNORECASE))
     asks_future = bool(re.search(r"\b(?:will|going to|next|plan)\b", question, re.IGNORECASE))
@@ -164,7 +172,9 @@ def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> t
                 # an undated question hit ("Did you make it to the gig?") dated by its reply ("I did, on the 2nd!")
                 overlap = len(wanted & _stems(row.content))
                 for mention in tag_dates(borrowed.content, reference=borrowed.reference):
-                    score = overlap - 0.3 * rank - 0.1 - (0.25 if mention.is_range else 0)
+                    score = (
+                        overlap + DATE_COSINE_WEIGHT * row.cosine - 0.3 * rank - 0.1 - (0.25 if mention.is_range else 0)
+                    )
                     if today is not None and asks_past and not asks_future and mention.start > today:
                         score -= 2
                     key = (score, -(rank * 1000 + 999))
@@ -176,7 +186,7 @@ def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> t
         context = len(wanted & _stems(answered.content)) if answered is not None and not answered.event_dates else 0
         for order, mention in enumerate(tag_dates(row.content, reference=row.reference)):
             overlap = max(len(wanted & _stems(_sentence(row.content, mention.span))), context)
-            score = overlap - 0.3 * rank
+            score = overlap + DATE_COSINE_WEIGHT * row.cosine - 0.3 * rank
             if today is not None and asks_past and not asks_future and mention.start > today:
                 score -= 2
             elif asks_past and not asks_future and mention.start > row.reference.date():

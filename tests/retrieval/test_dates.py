@@ -97,3 +97,17 @@ def test_a_reply_dates_only_a_hit_about_the_question():
     reply = ContextTurn(12, "Sam", "Yesterday, it was great.", REF)
     asked = DatedRow(11, "How was it?", [], REF, session="s1", reply=reply)
     assert date_answer(question="When did Sam go to the gig?", hits=[asked]) is None
+
+
+def test_a_hit_that_means_the_event_wins_over_a_better_ranked_dated_hit_about_something_else():
+    # no question word in either: "amateur evening" is said "open mic night"; the vector arm's cosine tells them apart
+    hits = [
+        DatedRow(1, "The wine tasting was two days ago.", ["2025-05-06"], REF, "s", cosine=0.21),
+        DatedRow(2, "The open mic night is on 18 May, wish me luck.", ["2025-05-18"], REF, "s", cosine=0.58),
+    ]
+    answer = date_answer(question="Which day did Niko perform at the amateur show?", hits=hits, today=date(2025, 6, 1))
+    assert answer.citations == ((1, 2),) and "18 May 2025" in answer.text
+    # without the cosines the better-ranked hit would answer
+    plain = [DatedRow(h.memory_id, h.content, h.event_dates, h.reference, h.session) for h in hits]
+    answer = date_answer(question="Which day did Niko perform at the amateur show?", hits=plain, today=date(2025, 6, 1))
+    assert answer.citations == ((1, 1),)
