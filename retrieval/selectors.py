@@ -800,26 +800,35 @@ _FOLLOWS_COLUMN = ", (SELECT min(fu.hit) FROM fu WHERE fu.id = m.id) AS follows"
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
 # chain, so a neighbour is visible whenever the hit is; a turn another user stored under the same session id is at
 # their scope and never shows. Read through the (tenant, source_session) index.
-_NEIGHBOUR = (
-    """(SELECT n.id, left(coalesce(nullif(n.metadata ->> 'author', ''), n.author), 200) AS author,
+_NEIGHBOUR = """(SELECT n.id, left(coalesce(nullif(n.metadata ->> 'author', ''), n.author), 200) AS author,
             left(n.content, {chars}) AS text,
             CASE WHEN jsonb_typeof(n.metadata -> 'timestamp') = 'number'
                  THEN (n.metadata ->> 'timestamp')::float8 END AS event_epoch,
             extract(epoch FROM n.created_at)::float8 AS created_epoch
         FROM memories_memory n
         WHERE n.tenant_id = m.tenant_id AND n.source_session = m.source_session AND n.source_app = m.source_app
-          AND n.scope_id = m.scope_id AND """
-    + visibility.in_force_sql("n")
-    + """ AND n.id {op} m.id
+          AND n.scope_id = m.scope_id AND {in_force} AND n.id {op} m.id
         ORDER BY n.id {direction} LIMIT %(context_turns)s)"""
-)
-_CONTEXT_COLUMN = f""",
+
+
+def _context_column(in_force: str) -> str:
+    before = _NEIGHBOUR.format(chars=CONTEXT_TEXT_CHARS, op="<", direction="DESC", in_force=in_force)
+    after = _NEIGHBOUR.format(chars=CONTEXT_TEXT_CHARS, op=">", direction="ASC", in_force=in_force)
+    return f""",
     CASE WHEN m.source_session <> '' THEN (
         SELECT coalesce(json_agg(json_build_array(x.id, x.author, x.text, x.event_epoch, x.created_epoch)
                                  ORDER BY x.id), '[]')
-        FROM ({_NEIGHBOUR.format(chars=CONTEXT_TEXT_CHARS, op="<", direction="DESC")}
-              UNION ALL {_NEIGHBOUR.format(chars=CONTEXT_TEXT_CHARS, op=">", direction="ASC")}) x
+        FROM ({before}
+              UNION ALL {after}) x
     ) END AS context"""
+
+
+_CONTEXT_COLUMN = _context_column(visibility.in_force_sql("n"))
+# as of T: the neighbours as they stood then (recorded by T, not yet superseded or expired then)
+_CONTEXT_COLUMN_AS_OF = _context_column(
+    f"{visibility.current_sql('n', as_of=visibility.AS_OF)} AND {visibility.recorded_sql('n')}"
+    f" AND {visibility.EXPIRY.sql('n', visibility.AS_OF)}"
+)
 
 
 @dataclass(frozen=True)
@@ -858,18 +867,23 @@ def memories_load(
     contexts: dict[int, list[ContextTurn]] | None = None,
     follow: FollowUps | None = None,
     followed: dict[int, int] | None = None,
+    as_of: datetime | None = None,
 ) -> dict[int, Memory]:
     """The hits' rows (without the heavy index columns, deferred) with their scope and its parent, in one statement
     written once (``orgmemory.rows``): the same instances as ``select_related("scope__parent")`` would give. With
     ``context_turns`` (1..MAX_CONTEXT_TURNS) and a ``contexts`` dict, each hit stored from a session gets its entry
     there (a list of :class:`ContextTurn`, oldest first): up to that many turns of its session on each side, read
-    by the same statement. With ``follow`` and a ``followed`` dict, the same statement also loads each asked hit's
-    follow-up turn (``_FOLLOW_UPS_CTE``), and ``followed`` maps each follow-up's id to its hit's."""
+    by the same statement (with ``as_of``: the turns as they stood then). With ``follow`` and a ``followed`` dict,
+    the same statement also loads each asked hit's follow-up turn (``_FOLLOW_UPS_CTE``), and ``followed`` maps each
+    follow-up's id to its hit's."""
     if not ids:
         return {}
     turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS)) if contexts is not None else 0
-    sql = _MEMORIES_LOAD_SQL.replace("{context}", _CONTEXT_COLUMN if turns else "")
+    context = (_CONTEXT_COLUMN_AS_OF if as_of is not None else _CONTEXT_COLUMN) if turns else ""
+    sql = _MEMORIES_LOAD_SQL.replace("{context}", context)
     params: dict[str, Any] = {"tenant": tenant.pk, "ids": list(ids), "context_turns": turns}
+    if as_of is not None:
+        params["as_of"] = as_of
     asks = {str(hit): " OR ".join(words) for hit, words in (follow.words.items() if follow else ()) if words}
     if asks and followed is not None:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)
@@ -883,7 +897,7 @@ def memories_load(
         )
         params.update(follow=json.dumps(asks), chain=list(follow.chain_ids), kinds=list(follow.kinds))
         if follow.as_of is not None:
-            params["as_of"] = follow.as_of
+            params["as_of"] = follow.as_of  # the search's as_of: the same moment as ``as_of``
     with read_connection().cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

@@ -437,6 +437,7 @@ def _fuse(
             contexts=contexts,
             follow=selectors.FollowUps(asks, follow[0], follow[1], options.as_of) if asks else None,
             followed=followed,
+            as_of=options.as_of,
         )
     if followed:
         ranked = _with_follow_ups(ranked, followed, options.top_k)

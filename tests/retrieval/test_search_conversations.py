@@ -318,3 +318,17 @@ def test_as_of_before_the_later_turn_was_said_there_is_no_follow_up(acme, api):
     rows = _ranked(api, "Where are Jon's summer break flights to?", as_of="2099-01-01T00:00:00Z")
 
     assert old in [row["id"] for row in rows] and new not in [row["id"] for row in rows]
+
+
+def test_as_of_a_hits_context_is_the_session_as_it_stood_then(acme, api):
+    ids = _ingest(api, TURNS[:4])  # up to "I did, yesterday! My bowl came out lopsided."
+    (late,) = _ingest(api, [("Jon", "Update: the bowl survived the kiln.")], prefix="z", start=T0 + 600)
+    Memory.objects.filter(pk=late).update(created_at=Memory.objects.get(pk=late).created_at.replace(year=2100))
+    query, extra = "pottery class bowl lopsided", {"context_turns": 3, "top_k": 10}
+
+    now = {row["id"]: row for row in _search(api, query, **extra).json()["results"]}
+    then = {row["id"]: row for row in _search(api, query, as_of="2099-01-01T00:00:00Z", **extra).json()["results"]}
+
+    assert late in [turn["id"] for turn in now[ids[3]]["context"]]  # recorded in 2100: in today's context
+    assert ids[3] in then and late not in [turn["id"] for turn in then[ids[3]]["context"]]
+    assert ids[2] in [turn["id"] for turn in then[ids[3]]["context"]]
