@@ -31,7 +31,6 @@ term matches, and it follows the caller's scopes, never other tenants' rows.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,7 +47,7 @@ from memories.services.tenancy import policy_fold
 from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, MAX_PARTIAL_MATCHES, SYMMETRIC, Hop
-from retrieval.synthesis.extractive import content_terms
+from retrieval.synthesis.extractive import cached_content_terms
 
 BM25_K1 = 1.5
 BM25_B = 0.5
@@ -250,12 +249,24 @@ _VECTOR_SELECT = """SELECT 'vector' AS arm, id, 1.0 - distance AS value, NULL::f
 # every arm row carries what ranking needs of its memory (RankingRow), so the full rows are loaded for the hits only
 # (created_at as seconds since the epoch: Django's timestamptz loader parses text in Python, ~100 rows a search)
 _RANKING_COLUMNS = "m.content_hash, m.title, extract(epoch FROM m.created_at)::float8 AS created_at, m.scope_id"
+
+
+def _speaker_sql(alias: str) -> str:
+    """Who said memory ``alias``: a session event's author, else the memory's author."""
+    return f"coalesce(nullif({alias}.metadata ->> 'author', ''), {alias}.author)"
+
+
+def _said_at_sql(alias: str) -> str:
+    """When memory ``alias`` was said: its reference time (a session event's timestamp), else when it was stored."""
+    return f"coalesce({alias}.reference_time, {alias}.created_at)"
+
+
 # who said a candidate (a session event's author, else the memory's author) and whether it links an entity the
 # question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory); and
 # a session turn's first 400 characters (NULL for any other memory) and whether it states a date: ranking counts
 # an undated turn's content words (a dated turn says when: never phatic), a pool of turns fuses by score, and the
 # page's turns name what their speaker's follow-ups are looked up by
-_PARTICIPANT_COLUMNS = """left(coalesce(nullif(m.metadata ->> 'author', ''), m.author), 200) AS speaker,
+_PARTICIPANT_COLUMNS = f"""left({_speaker_sql("m")}, 200) AS speaker,
     EXISTS (SELECT 1 FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
             AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity,
     CASE WHEN m.source_session <> '' THEN left(m.content, 400) END AS turn_text,
@@ -299,16 +310,9 @@ class RankingRow:
             scope_id,
             speaker or "",
             bool(names_entity),
-            _content_words(turn_text) if turn_text is not None and not dated else None,
+            len(cached_content_terms(turn_text)) if turn_text is not None and not dated else None,
             turn_text,
         )
-
-
-@functools.lru_cache(maxsize=4096)
-def _content_words(text: str) -> int:
-    """How many content words a turn's first 400 characters hold (cached: the same turns come back search after
-    search; at most ~1.6 MB of text)."""
-    return len(content_terms(text))
 
 
 @dataclass
@@ -768,47 +772,47 @@ _HIT_SCOPE_PARENT = ModelColumns(Scope, "p")  # a project memory is shown at its
 MAX_CONTEXT_TURNS = 5  # neighbouring turns on each side of a session hit, at most
 CONTEXT_TEXT_CHARS = 2000  # of each neighbouring turn's text
 
-_MEMORIES_LOAD_SQL = f"""SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)}{{context}}
+_MEMORIES_LOAD_SQL = f"""{{with_}}SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)}{{context}}{{follows}}
     FROM memories_memory m
     JOIN memories_scope s ON s.id = m.scope_id AND s.tenant_id = m.tenant_id
     LEFT JOIN memories_scope p ON p.id = s.parent_id AND p.tenant_id = m.tenant_id
-    WHERE m.tenant_id = %(tenant)s AND m.id = ANY(%(ids)s)"""
+    WHERE m.tenant_id = %(tenant)s AND {{ids}}"""
+_HIT_IDS = "m.id = ANY(%(ids)s)"
 
 # What a speaker said next about the same thing: for a hit that is a session turn, the latest later turn of the same
 # speaker in the same scope whose indexed words match one of the names it uses ("Flights to Porto are booked" →
 # "Porto is off, we're doing Lyon instead"), visible by the arms' own predicates (or as they stood at ``as_of``).
 # Read by the load statement itself: the hits and these turns come back together.
-_FOLLOW_UPS_CTE = """WITH fu AS MATERIALIZED (
+_FOLLOW_UPS_CTE = f"""WITH fu AS MATERIALIZED (
     SELECT h.hit::bigint AS hit, f.id FROM jsonb_each_text(%(follow)s::jsonb) AS h(hit, words)
     JOIN memories_memory hm ON hm.id = h.hit::bigint AND hm.tenant_id = %(tenant)s
     CROSS JOIN LATERAL (
         SELECT n.id FROM memories_memory n
-        WHERE {visible} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
-          AND n.id <> hm.id
-          AND coalesce(nullif(n.metadata ->> 'author', ''), n.author)
-              = coalesce(nullif(hm.metadata ->> 'author', ''), hm.author)
-          AND coalesce(n.reference_time, n.created_at) > coalesce(hm.reference_time, hm.created_at)
-          AND n.search_vector @@ websearch_to_tsquery('{config}', h.words)
-        ORDER BY coalesce(n.reference_time, n.created_at) DESC, n.id DESC
+        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
+          AND n.id <> hm.id AND {_speaker_sql("n")} = {_speaker_sql("hm")}
+          AND {_said_at_sql("n")} > {_said_at_sql("hm")}
+          AND n.search_vector @@ websearch_to_tsquery('{TEXT_SEARCH_CONFIG}', h.words)
+        ORDER BY {_said_at_sql("n")} DESC, n.id DESC
         LIMIT 1
     ) f
 )
 """
 _FOLLOWS_COLUMN = ", (SELECT min(fu.hit) FROM fu WHERE fu.id = m.id) AS follows"
+_HIT_OR_FOLLOW_UP_IDS = f"({_HIT_IDS} OR m.id IN (SELECT fu.id FROM fu))"
 
 # A session hit's neighbouring turns: the live memories of the same session, app and scope stored just before and
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
 # chain, so a neighbour is visible whenever the hit is; a turn another user stored under the same session id is at
 # their scope and never shows. Read through the (tenant, source_session) index.
-_NEIGHBOUR = """(SELECT n.id, left(coalesce(nullif(n.metadata ->> 'author', ''), n.author), 200) AS author,
-            left(n.content, {chars}) AS text,
+_NEIGHBOUR = f"""(SELECT n.id, left({_speaker_sql("n")}, 200) AS author,
+            left(n.content, {{chars}}) AS text,
             CASE WHEN jsonb_typeof(n.metadata -> 'timestamp') = 'number'
                  THEN (n.metadata ->> 'timestamp')::float8 END AS event_epoch,
             extract(epoch FROM n.created_at)::float8 AS created_epoch
         FROM memories_memory n
         WHERE n.tenant_id = m.tenant_id AND n.source_session = m.source_session AND n.source_app = m.source_app
-          AND n.scope_id = m.scope_id AND {in_force} AND n.id {op} m.id
-        ORDER BY n.id {direction} LIMIT %(context_turns)s)"""
+          AND n.scope_id = m.scope_id AND {{in_force}} AND n.id {{op}} m.id
+        ORDER BY n.id {{direction}} LIMIT %(context_turns)s)"""
 
 
 def _context_column(in_force: str) -> str:
@@ -880,24 +884,18 @@ def memories_load(
         return {}
     turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS)) if contexts is not None else 0
     context = (_CONTEXT_COLUMN_AS_OF if as_of is not None else _CONTEXT_COLUMN) if turns else ""
-    sql = _MEMORIES_LOAD_SQL.replace("{context}", context)
+    parts = {"with_": "", "context": context, "follows": "", "ids": _HIT_IDS}
     params: dict[str, Any] = {"tenant": tenant.pk, "ids": list(ids), "context_turns": turns}
     if as_of is not None:
         params["as_of"] = as_of
     asks = {str(hit): " OR ".join(words) for hit, words in (follow.words.items() if follow else ()) if words}
     if asks and followed is not None:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)
-        head, _, where = sql.partition("\n    FROM memories_memory m")
-        sql = (
-            _FOLLOW_UPS_CTE.format(visible=visible, config=TEXT_SEARCH_CONFIG)
-            + head
-            + _FOLLOWS_COLUMN
-            + "\n    FROM memories_memory m"
-            + where.replace("AND m.id = ANY(%(ids)s)", "AND (m.id = ANY(%(ids)s) OR m.id IN (SELECT fu.id FROM fu))")
-        )
+        parts.update(with_=_FOLLOW_UPS_CTE.format(visible=visible), follows=_FOLLOWS_COLUMN, ids=_HIT_OR_FOLLOW_UP_IDS)
         params.update(follow=json.dumps(asks), chain=list(follow.chain_ids), kinds=list(follow.kinds))
         if follow.as_of is not None:
             params["as_of"] = follow.as_of  # the search's as_of: the same moment as ``as_of``
+    sql = _MEMORIES_LOAD_SQL.format(**parts)
     with read_connection().cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

@@ -554,8 +554,7 @@ def _relevance(retrieved: _Retrieved, hits: list[SearchHit]) -> tuple[float, boo
     damped below the page, a speaker's later word moved up) reorder what was found, they do not make it more or
     less relevant to the question."""
     arms = retrieved.arms
-    shown = set(arms.rows) if hits else set()
-    best = max((score for memory_id, score in arms.bm25.items() if memory_id in shown), default=0.0)
+    best = max(arms.bm25.values(), default=0.0) if hits else 0.0
     signals = abstention.Signals(
         hits=len(hits),
         answered=retrieved.answered,
@@ -565,7 +564,7 @@ def _relevance(retrieved: _Retrieved, hits: list[SearchHit]) -> tuple[float, boo
             query_lexemes=arms.query_lexemes,
             known_lexemes=arms.known_lexemes,
         ),
-        cosine=max((value for memory_id, value in arms.cosines.items() if memory_id in shown), default=0.0),
+        cosine=max(arms.cosines.values(), default=0.0) if hits else 0.0,
     )
     return abstention.decide(signals)
 

@@ -23,7 +23,6 @@ instead"). Measured on the conversational set (bench/HISTORY.md): the current va
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -32,7 +31,8 @@ from typing import Protocol
 from memories.models import Memory, MemoryKind, MemoryStatus
 from memories.selectors.contradictions import CONTRADICTION_CODE
 from memories.services.trust import memory_is_curated
-from retrieval.synthesis.extractive import content_terms
+from retrieval.synthesis.dates import PAST_TENSE_RE
+from retrieval.synthesis.extractive import cached_content_terms, content_terms
 
 CURATED_BOOST = 0.1
 
@@ -141,14 +141,13 @@ CALENDAR_TERMS = content_terms(
 # a question about an earlier state ("where did she live before?") wants the earlier statement, and one about when
 # something happened ("when did she go?", not "when does the choir meet now?") an event, not how things stand
 _PAST_RE = re.compile(r"\b(?:before|previous(?:ly)?|used to|original(?:ly)?|former(?:ly)?|earlier|first|old)\b", re.I)
-_PAST_TENSE_RE = re.compile(r"\b(?:did|was|were|had)\b", re.I)
 _MAX_MOVES = 20
 
 
 def asks_about_the_past(question: str, *, asks_a_date: bool = False) -> bool:
     """The question asks about an earlier state, or (``asks_a_date``: a "when …?" question) in the past tense about
     when something happened."""
-    return bool(_PAST_RE.search(question) or (asks_a_date and _PAST_TENSE_RE.search(question)))
+    return bool(_PAST_RE.search(question) or (asks_a_date and PAST_TENSE_RE.search(question)))
 
 
 def _turn(memory: Memory) -> tuple | None:
@@ -159,18 +158,12 @@ def _turn(memory: Memory) -> tuple | None:
     return memory.scope_id, str(speaker or memory.author or "")
 
 
-@functools.lru_cache(maxsize=2048)
-def _turn_terms(text: str) -> frozenset[str]:
-    """A turn's content terms (cached: the same turns come back search after search; at most ~8 MB of text)."""
-    return frozenset(content_terms(text))
-
-
 def later_statements_first(hits: list[_Hit]) -> list[_Hit]:
     """``hits`` with the fourth adjustment of the module docstring (each moved hit's ``explain["truth"]`` says
     which turn it moved above); scores re-assigned in page order."""
     turns = {hit.memory.pk: _turn(hit.memory) for hit in hits}
     terms = {
-        hit.memory.pk: _turn_terms(hit.memory.content[:4000]) - CALENDAR_TERMS
+        hit.memory.pk: cached_content_terms(hit.memory.content[:4000]) - CALENDAR_TERMS
         for hit in hits
         if turns[hit.memory.pk] is not None
     }

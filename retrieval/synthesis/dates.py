@@ -146,6 +146,8 @@ def _sentence(text: str, span: tuple[int, int]) -> str:
     return text[begin : stop.start() if stop else len(text)]
 
 
+# a question in the past tense ("When did …?", "What was the date of …?") asks about something that happened
+PAST_TENSE_RE = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 # How much a hit's cosine with the question counts against its question-word overlap and its rank (0.3 a place):
 # the event said in other words ("open mic night" for "amateur evening") still wins over a better-ranked dated hit
 # about something else. Chosen on the conversational set's development frames: 2 to 6 tied (answer date 0.709,
@@ -160,7 +162,7 @@ def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> t
     agrees with the question's tense as of ``today`` (a past question is not answered by a day still ahead), and
     the hit's rank and its cosine with the question."""
     wanted = _stems(question)
-    asks_past = bool(re.search(r"\b(?:did|was|were|had)\b", question, re.IGNORECASE))
+    asks_past = bool(PAST_TENSE_RE.search(question))
     asks_future = bool(re.search(r"\b(?:will|going to|next|plan)\b", question, re.IGNORECASE))
     by_turn = {(row.session, row.memory_id): row for row in hits if row.session}
     best: tuple[float, int, DatedRow, date, date] | None = None

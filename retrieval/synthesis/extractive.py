@@ -21,6 +21,7 @@ second one when it scores nearly as well), never a list of titles. :func:`score_
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -172,6 +173,13 @@ def content_terms(text: str, *, shortest: int = 4) -> set[str]:
     return {
         _stem(w) for w in (m.group(0).casefold() for m in _WORD_RE.finditer(text)) if len(w) >= shortest
     } - _STOPWORDS
+
+
+@functools.lru_cache(maxsize=2048)
+def cached_content_terms(text: str) -> frozenset[str]:
+    """:func:`content_terms` of ``text``, cached: search reads the same turns search after search. Callers pass a
+    bounded prefix (a turn's first 400 or 4,000 characters), so the cache holds at most ~8 MB of text."""
+    return frozenset(content_terms(text))
 
 
 # --- question types and answer-type cues --------------------------------------------------------------------------
