@@ -88,7 +88,7 @@ DATE_WINDOW_BOOST = 1.3
 PARTICIPANT_BOOST = 1.25
 # A session turn with fewer than PHATIC_WORDS content words ("Evening Jon!", "Night night", "How's Fionn getting
 # on?") greets, closes or asks; it states no fact, so its score is multiplied by PHATIC_FACTOR (chosen on the
-# conversational set's development frames: 0.8 and 0.6 tied there, the gentler one kept; bench/HISTORY.md).
+# conversational set's development frames, the gentler of the values that tied; bench/HISTORY.md).
 PHATIC_WORDS = 3
 PHATIC_FACTOR = 0.8
 _SECONDS_PER_DAY = 86_400.0

@@ -150,8 +150,8 @@ def _sentence(text: str, span: tuple[int, int]) -> str:
 PAST_TENSE_RE = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 # How much a hit's cosine with the question counts against its question-word overlap and its rank (0.3 a place):
 # the event said in other words ("open mic night" for "amateur evening") still wins over a better-ranked dated hit
-# about something else. Chosen on the conversational set's development frames: 2 to 6 tied (answer date 0.709,
-# 0.673 without), the middle kept (bench/HISTORY.md, session 4).
+# about something else. Chosen on the conversational set's development frames, the middle of the values that tied
+# (bench/HISTORY.md).
 DATE_COSINE_WEIGHT = 4.0
 
 
