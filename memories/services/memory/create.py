@@ -58,7 +58,7 @@ WITH item AS (
     SELECT * FROM unnest(%(ords)s::int[], %(scopes)s::bigint[], %(hashes)s::text[], %(bands)s::text[],
                          %(sessions)s::text[], %(events)s::text[], %(externals)s::text[], %(seen)s::text[])
         AS i(ord, scope_id, content_hash, bands, session, event, external, seen)
-), hit AS (
+), hit AS MATERIALIZED (
     SELECT 'external' AS why, i.ord, m.id FROM item i JOIN memories_memory m
         ON m.tenant_id = %(tenant)s AND i.external <> '' AND m.external_id = i.external
        AND (i.seen IS NULL OR m.scope_id = ANY(i.seen::bigint[]))
@@ -72,10 +72,12 @@ WITH item AS (
        AND {visibility.current_sql("m")}
     UNION ALL
     SELECT 'near', i.ord, c.id FROM item i CROSS JOIN LATERAL (
-        SELECT m.id FROM memories_memory m
-        WHERE m.tenant_id = %(tenant)s AND m.scope_id = i.scope_id AND {visibility.in_force_sql("m", now="%(now)s")}
-          AND m.dedup_bands && i.bands::bigint[]
-        ORDER BY m.id DESC LIMIT %(near_limit)s
+        SELECT s.id FROM (
+            SELECT m.id FROM memories_memory m
+            WHERE m.tenant_id = %(tenant)s AND m.scope_id = i.scope_id
+              AND {visibility.in_force_sql("m", now="%(now)s")} AND m.dedup_bands && i.bands::bigint[]
+            OFFSET 0
+        ) s ORDER BY s.id DESC LIMIT %(near_limit)s
     ) c WHERE i.bands <> '{{}}'
 )
 SELECT h.why, h.ord, {{columns}}
@@ -119,9 +121,10 @@ class _Scopes:
     write; a refusal is remembered too and raised afresh for every item that asks again. A project the write would
     create is one unsaved node per (owner, name), saved when the first memory is stored in it."""
 
-    def __init__(self, tenant: Tenant) -> None:
+    def __init__(self, tenant: Tenant, known: dict[tuple, tuple[Scope, dict[str, Any]]] | None = None) -> None:
         self.tenant = tenant
-        self.targets: dict[tuple, tuple[Scope, dict[str, Any]] | DomainError] = {}
+        self.targets: dict[tuple, tuple[Scope, dict[str, Any]] | DomainError] = dict(known or {})
+        self.known = known
         self.chains: dict[int, set[int]] = {}
         self.projects: dict[tuple[int, str], set[int]] = {}
         self.new_nodes: dict[tuple[int, str], Scope] = {}
@@ -145,6 +148,8 @@ class _Scopes:
                 )
                 if target.pk is None:  # one unsaved node per project, however its owner was named
                     target = self.new_nodes.setdefault((target.parent_id, target.key), target)
+                elif self.known is not None:  # a stored node: later writes of the caller may reuse it
+                    self.known[key] = (target, policy)
                 self.targets[key] = (target, policy)
             except DomainError as exc:
                 self.targets[key] = exc
@@ -237,11 +242,20 @@ def memory_create_batch(
     partial: bool = False,
     label: str = "memories",
     numbers: Sequence[int] | None = None,
+    scopes_known: dict | None = None,
 ) -> list[WriteResult]:
     """Write ``items`` (each the keyword arguments of ``memory_create``, plus optional ``author`` and
     ``created_at``) with the single write's rules, in one transaction; one result per item, in input order.
     :func:`memories_write` with a label for the items' errors."""
-    return memories_write(tenant=tenant, author=author, items=items, partial=partial, label=label, numbers=numbers)
+    return memories_write(
+        tenant=tenant,
+        author=author,
+        items=items,
+        partial=partial,
+        label=label,
+        numbers=numbers,
+        scopes_known=scopes_known,
+    )
 
 
 @retried_on_deadlock
@@ -253,6 +267,7 @@ def memories_write(
     partial: bool = False,
     label: str | None = "memories",
     numbers: Sequence[int] | None = None,
+    scopes_known: dict | None = None,
 ) -> list[WriteResult]:
     """The write path: every new memory goes through here.
 
@@ -263,11 +278,17 @@ def memories_write(
     numbering) — and nothing is written, not even the project node or the auto-provisioned member the write
     would have created. With ``partial``, a bad item's result has ``error`` set (outcome ``failed``) and every
     other item is written.
+
+    ``scopes_known``: a dict the caller keeps across its writes (a bulk import, batch after batch), in which the
+    stored target scopes and their policies resolved by one write are reused by the next, instead of resolving
+    each (author, scope) again per write; the caller owns its lifetime (the policy as it was when first resolved).
     """
     for attempt in range(1, INTEGRITY_ATTEMPTS + 1):
         try:
             with transaction.atomic():
-                return _attempt(tenant, author, items, partial=partial, label=label, numbers=numbers)
+                return _attempt(
+                    tenant, author, items, partial=partial, label=label, numbers=numbers, scopes_known=scopes_known
+                )
         except IntegrityError:
             if attempt == INTEGRITY_ATTEMPTS:
                 raise
@@ -282,9 +303,10 @@ def _attempt(
     partial: bool,
     label: str | None,
     numbers: Sequence[int] | None,
+    scopes_known: dict | None = None,
 ) -> list[WriteResult]:
     author, provisioned = _author_provisioned(tenant, author)
-    scopes = _Scopes(tenant)
+    scopes = _Scopes(tenant, scopes_known)
     results: dict[int, WriteResult] = {}
     prepared: list[_Item] = []
     for index, raw in enumerate(items):
