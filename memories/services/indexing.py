@@ -5,10 +5,11 @@ indexing never finished is ``memories.tasks``' sweep; a memory changed through `
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.db import connection, transaction
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from memories.embedding import get_embedder
 from memories.indexing_text import TEXT_SEARCH_CONFIG, chunk_windows, expand_glossary
-from memories.models import IndexState, Memory, MemoryChunk
+from memories.models import IndexState, Memory, MemoryChunk, Policy
 from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.tenancy import policy_effective
 
@@ -62,12 +63,41 @@ def memory_search_vector_write(*, memory: Memory, glossary: Mapping[str, str]) -
         )
 
 
+_collectors: list[list[int]] = []
+
+
 def memories_index_queue(*, memory_ids: Sequence[int], using: str = "default") -> None:
     """Hand new memories to their indexing once the transaction commits: every receiver of
     :data:`memories_index_requested` queues its own part (embedding in ``memories.signals``, link extraction in
     ``graph.signals``), so this module never imports the tasks that import it. The write path's one explicit
-    call."""
+    call. Inside :func:`index_requests_collected` the ids are collected instead, for the caller to index."""
+    if _collectors:
+        _collectors[-1].extend(memory_ids)
+        return
     memories_index_requested.send(sender=Memory, memory_ids=list(memory_ids), using=using)
+
+
+@contextlib.contextmanager
+def index_requests_collected() -> Iterator[list[int]]:
+    """Collect the ids the write path hands to indexing instead of queueing them (a bulk import indexes them in
+    worker processes, batch by batch: :func:`memories_index_now`). Ids of a write that rolled back may be among
+    them: indexing skips rows that do not exist."""
+    collected: list[int] = []
+    _collectors.append(collected)
+    try:
+        yield collected
+    finally:
+        _collectors.remove(collected)
+
+
+def memories_index_now(*, memory_ids: Sequence[int], using: str = "default") -> None:
+    """Index ``memory_ids`` in this process and return when done: what every receiver of
+    :data:`memories_index_requested` does (embedding, link extraction), run right away, each once for the whole
+    list, outside any transaction of the caller's (committed rows only)."""
+    if not memory_ids:
+        return
+    with transaction.atomic(using=using):  # the receivers queue on commit: one task call each for all the ids
+        memories_index_requested.send(sender=Memory, memory_ids=list(memory_ids), using=using)
 
 
 def chunk_texts_for(memory: Memory, glossary: dict[str, str]) -> list[str]:
@@ -92,11 +122,20 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
     if not memories:
         return {"embedded": 0, "failed": 0, "chunks": 0, "seconds": 0.0}
     glossaries: dict[int, dict[str, str]] = {}
+    # a tenant none of whose policies has a glossary (the usual case) expands nothing at any scope: one query for
+    # the batch instead of a scope chain and a policy read per distinct scope
+    with_glossary = set(
+        Policy.objects.filter(tenant_id__in={memory.tenant_id for memory in memories}, glossary__isnull=False)
+        .exclude(glossary={})
+        .values_list("tenant_id", flat=True)
+    )
     texts: list[str] = []
     spans: list[tuple[Memory, int, int]] = []
     snapshot = {memory.pk: (memory.content_hash, memory.title) for memory in memories}
     for memory in memories:
-        if memory.scope_id not in glossaries:
+        if memory.tenant_id not in with_glossary:
+            glossaries.setdefault(memory.scope_id, {})
+        elif memory.scope_id not in glossaries:
             chain = scope_chain_for_scope(tenant=memory.tenant, scope=memory.scope)
             glossaries[memory.scope_id] = policy_effective(tenant=memory.tenant, chain=chain)["glossary"] or {}
         memory_texts = chunk_texts_for(memory, glossaries[memory.scope_id])

@@ -1,5 +1,5 @@
 """Finding 9 (import): every line is validated before anything is written; bad lines are reported by number with
-their reason; the run's writes commit together (never half a file), and ``--all-or-nothing`` writes nothing when
+their reason; the valid lines are written (batch by batch: test_import_parallel.py), and ``--all-or-nothing`` writes nothing when
 any line is bad."""
 
 from __future__ import annotations

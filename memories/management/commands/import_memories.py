@@ -2,14 +2,22 @@
 
 Two passes. The first reads every line and refuses, by line number and with its reason, anything the database or
 the write service would choke on (strict JSON without NaN/Infinity, bounded nesting, known fields of the right
-type and length, known users). The second writes the valid lines in one transaction, in batches of
-``IMPORT_BATCH`` (``memory_create_batch``: one dedup query and one insert per batch; a line the service refuses
-fails alone, with its reason): the run commits as a whole, so a crash never leaves half a file behind.
-``--all-or-nothing`` writes nothing at all when any line is bad.
+type and length, known users). The second writes the valid lines in batches of ``IMPORT_BATCH``
+(``memory_create_batch``: one dedup query and one insert per batch; a line the service refuses fails alone, with its
+reason), each batch its own transaction, while worker processes (``--workers``, one per core by default) embed and
+link the batches already committed: writing, embedding and link extraction use every core, and the cost of a
+batch does not grow with the tenant (each batch's statements read by index, and the table's statistics follow the
+committed rows). With a broker (``CELERY_BROKER_URL``) the Celery workers index instead, as for any write.
+
+A run that stops half way (a crash, Ctrl-C) keeps the batches it committed; running the same file again resumes:
+every line already stored is recognised (its external id, else its identical text at the same scope) and reported
+as already present, and rows whose indexing did not finish are picked up by the sweeper. ``--all-or-nothing``
+writes the whole file in one transaction, and nothing at all when any line is bad.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from dataclasses import dataclass, field
@@ -17,6 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
 from django.utils.dateparse import parse_datetime
@@ -26,6 +35,8 @@ from memories.keys import validate_key
 from memories.models import Member, Memory, MemoryKind, Tenant
 from memories.obsidian import vault_lines
 from memories.selectors import tenant_get
+from memories.services.indexing import index_requests_collected
+from memories.services.indexing_pool import IndexingPool, default_workers
 from memories.services.memory import Author, WriteResult, memory_create_batch
 from memories.services.memory.time import TIME_FIELDS, clean_time
 from orgmemory.api.parsers import MAX_DEPTH, check_json_strings
@@ -33,7 +44,7 @@ from orgmemory.api.serializers import SCOPE_TAG_MAX
 from orgmemory.errors import DomainError
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
-IMPORT_BATCH = 256
+IMPORT_BATCH = 500
 # field in the file → the Memory column whose length bounds it
 _TEXT_FIELDS = {
     "title": "title",
@@ -96,7 +107,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--all-or-nothing",
             action="store_true",
-            help="write nothing when any line is bad (default: write every valid line, report the others)",
+            help="write nothing when any line is bad (default: write every valid line, report the others); the "
+            "file is then written in one transaction",
+        )
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=None,
+            help="processes that embed and link the committed batches while the next is written (default: one per "
+            "core; 0: in this process after each batch). Without effect with a broker: its workers index.",
         )
 
     def handle(self, *args, file: Path, tenant: str, all_or_nothing: bool = False, **options):
@@ -120,8 +139,16 @@ class Command(BaseCommand):
         records = self._check_all(tenant_obj, lines, outcome)
         written = False
         if not (all_or_nothing and outcome.errors):
+            workers = options.get("workers")
+            if workers is not None and workers < 0:
+                raise CommandError("--workers must be 0 or more")
             written = self._write_all(
-                tenant_obj, records, outcome, all_or_nothing=all_or_nothing, quiet=options["json"]
+                tenant_obj,
+                records,
+                outcome,
+                all_or_nothing=all_or_nothing,
+                quiet=options["json"],
+                workers=default_workers() if workers is None else workers,
             )
         self._report(file, tenant, outcome, written=written, as_json=options["json"])
         if all_or_nothing and not written:
@@ -158,17 +185,39 @@ class Command(BaseCommand):
     # --- second pass: write ----------------------------------------------------------------------------------
 
     def _write_all(
-        self, tenant: Tenant, records: list[Record], outcome: Outcome, *, all_or_nothing: bool, quiet: bool
+        self,
+        tenant: Tenant,
+        records: list[Record],
+        outcome: Outcome,
+        *,
+        all_or_nothing: bool,
+        quiet: bool,
+        workers: int,
     ) -> bool:
         counts_before = dict(outcome.counts)
-        progress = tqdm(total=len(records), desc="import", unit="line", file=sys.stderr, disable=quiet)
+        write_bar = tqdm(total=len(records), desc="write", unit="line", file=sys.stderr, disable=quiet)
+        # worker processes index what each batch committed, while the next batch is written; not with a broker
+        # (its workers index), nor inside a caller's transaction (nothing commits until it does), nor all or nothing
+        pooled = (
+            workers > 0
+            and not all_or_nothing
+            and settings.CELERY_TASK_ALWAYS_EAGER
+            and not transaction.get_connection().in_atomic_block
+        )
+        index_bar = tqdm(total=0, desc="index", unit="memory", file=sys.stderr, disable=quiet or not pooled)
+        scopes_known: dict = {}  # target scopes resolved once for the run, not once per batch
         try:
-            # one transaction for the run (the indexing hand-off then gets every id at once, after the commit),
-            # written in batches: one dedup query and one insert per IMPORT_BATCH lines
-            with transaction.atomic():
+            with contextlib.ExitStack() as stack:
+                pool = stack.enter_context(IndexingPool(workers, done=index_bar.update)) if pooled else None
+                if all_or_nothing:
+                    # one transaction for the run: the indexing hand-off gets every id at once, after the commit
+                    stack.enter_context(transaction.atomic())
                 for start in range(0, len(records), IMPORT_BATCH):
                     batch = records[start : start + IMPORT_BATCH]
-                    for record, result in zip(batch, _write_batch(tenant, batch), strict=True):
+                    with contextlib.ExitStack() as batch_stack:
+                        collected = batch_stack.enter_context(index_requests_collected()) if pool else None
+                        results = _write_batch(tenant, batch, scopes_known)
+                    for record, result in zip(batch, results, strict=True):
                         if result.error is not None:
                             outcome.fail(record.number, result.error.message)
                             if all_or_nothing:
@@ -177,13 +226,24 @@ class Command(BaseCommand):
                         outcome.counts["deduplicated" if result.deduplicated else "created"] += 1
                         outcome.counts["superseded"] += 1 if result.supersedes else 0
                         outcome.counts["warnings"] += len(result.warnings)
-                    progress.update(len(batch))
+                    if pool is not None and collected:
+                        index_bar.total += len(collected)
+                        index_bar.refresh()
+                        pool.submit(collected)
+                    write_bar.update(len(batch))
+                write_bar.close()
+            if pool is not None and pool.failed_batches:
+                self.stderr.write(
+                    f"{pool.failed_batches} indexing batch(es) failed: their memories stay pending and the sweeper "
+                    "retries them"
+                )
         except _RollBack:
             failed = outcome.counts["failed"]
             outcome.counts = {**counts_before, "failed": failed}
             return False
         finally:
-            progress.close()
+            write_bar.close()
+            index_bar.close()
             outcome.errors.sort()
         return True
 
@@ -310,15 +370,20 @@ def _item(record: Record) -> dict[str, Any]:
     }
 
 
-def _write_batch(tenant: Tenant, records: list[Record]) -> list[WriteResult]:
-    """One result per record, in order: a line the write service refuses fails alone, with its reason. Should
-    the batch's statements fail on something the checks did not foresee, its lines are written one by one, each
-    in a savepoint, so the failure is pinned to its line and the others are kept."""
+def _write_batch(tenant: Tenant, records: list[Record], scopes_known: dict) -> list[WriteResult]:
+    """One result per record, in order, in one transaction (a savepoint inside ``--all-or-nothing``'s): a line the
+    write service refuses fails alone, with its reason. Should the batch's statements fail on something the checks
+    did not foresee, its lines are written one by one, each in a transaction of its own, so the failure is pinned to
+    its line and the others are kept."""
     author = Author(kind="import")
     try:
         with transaction.atomic():
             return memory_create_batch(
-                tenant=tenant, author=author, items=[_item(record) for record in records], partial=True
+                tenant=tenant,
+                author=author,
+                items=[_item(record) for record in records],
+                partial=True,
+                scopes_known=scopes_known,
             )
     except DatabaseError:
         pass
@@ -326,7 +391,11 @@ def _write_batch(tenant: Tenant, records: list[Record]) -> list[WriteResult]:
     for record in records:
         try:
             with transaction.atomic():
-                results.extend(memory_create_batch(tenant=tenant, author=author, items=[_item(record)], partial=True))
+                results.extend(
+                    memory_create_batch(
+                        tenant=tenant, author=author, items=[_item(record)], partial=True, scopes_known=scopes_known
+                    )
+                )
         except DatabaseError as exc:
             error = DomainError(f"{type(exc).__name__}: {exc}", code="database_error")
             results.append(WriteResult(memory=None, created=False, error=error))
