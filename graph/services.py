@@ -242,7 +242,8 @@ def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
             delta[entity_id] = delta.get(entity_id, 0) + 1
         for entity_id in previous[pk] - current[pk]:
             delta[entity_id] = delta.get(entity_id, 0) - 1
-    changed = {entity_id: change for entity_id, change in delta.items() if change}
+    # in id order: two batches indexed at once (import workers, Celery) lock shared entities in the same order
+    changed = {entity_id: delta[entity_id] for entity_id in sorted(delta) if delta[entity_id]}
     if changed:
         with connection.cursor() as cursor:
             cursor.execute(
