@@ -11,7 +11,8 @@ For each question the memories are ranked by rank_bm25 (so the figures do not de
   (the whole span inside the quoted sentences) and loosely (80 % of the span's words present).
 
 It also reports the abstention features' AUROC (answerable questions against questions answered nowhere: the
-own set's negatives, and associative-recall's negative probes, over the pages a member may see) and a logistic
+own set's negatives, and associative-recall's negative probes, over the pages a member may see), the same per
+answerable family against the set's negatives (associative-recall's direct and indirect probes), and a logistic
 calibration fitted on the own set's development half.
 """
 
@@ -78,7 +79,8 @@ class Tally:
 @dataclass
 class Result:
     tallies: dict[str, Tally] = field(default_factory=dict)
-    features: list[tuple[str, dict, bool, str]] = field(default_factory=list)  # (set, features, answerable, split)
+    # (set, features, answerable, split, family)
+    features: list[tuple[str, dict, bool, str, str]] = field(default_factory=list)
     examples: list[dict] = field(default_factory=list)
 
 
@@ -143,7 +145,7 @@ def run_cases(
             "best_cosine": extracted.best_cosine if extracted else None,
             "bm25_share": bm25.share(case.question),
         }
-        result.features.append((name, features, case.answerable, case.split))
+        result.features.append((name, features, case.answerable, case.split, case.family))
         if not case.answerable:
             continue
         listed = cited_list_answer(rows=rows).text if rows else ""
@@ -251,15 +253,16 @@ def abstention_report(result: Result, *, refuse_share: float = 0.05) -> dict:
     report: dict = {"features": {}, "calibrated": {}}
     sets = sorted({name for name, *_ in result.features})
     names = list(FEATURES) + (
-        ["best_cosine"] if any(f["best_cosine"] is not None for _, f, _, _ in result.features) else []
+        ["best_cosine"] if any(f["best_cosine"] is not None for _, f, *_ in result.features) else []
     )
     for name in sets:
-        subset = [(f, a) for n, f, a, _ in result.features if n == name]
+        subset = [(f, a) for n, f, a, *_ in result.features if n == name]
         report["features"][name] = {
             feature: auroc([float(f.get(feature) or 0.0) for f, _ in subset], [a for _, a in subset])
             for feature in names
         }
-    fit_rows = [(f, a) for n, f, a, split in result.features if n == "own" and split == "dev"]
+    report["by_family"] = _by_family(result, names)
+    fit_rows = [(f, a) for n, f, a, split, _ in result.features if n == "own" and split == "dev"]
     if not fit_rows or len({a for _, a in fit_rows}) < 2:
         return report
     model = fit_logistic([f for f, _ in fit_rows], [a for _, a in fit_rows], names=names)
@@ -270,7 +273,7 @@ def abstention_report(result: Result, *, refuse_share: float = 0.05) -> dict:
     threshold = cut - 1e-9 if refuse_share > 0 else 0.0
     report["threshold"] = round(threshold, 4)
     for name, split in [("own", "dev"), ("own", "held"), *((n, None) for n in sets if n != "own")]:
-        subset = [(f, a) for n, f, a, s in result.features if n == name and (split is None or s == split)]
+        subset = [(f, a) for n, f, a, s, _ in result.features if n == name and (split is None or s == split)]
         if not subset:
             continue
         scores = [model.confidence(f) for f, _ in subset]
@@ -289,6 +292,28 @@ def abstention_report(result: Result, *, refuse_share: float = 0.05) -> dict:
             "n_answerable": len(positives),
             "n_negative": len(negatives),
         }
+    return report
+
+
+def _by_family(result: Result, names: Sequence[str]) -> dict:
+    """Each feature's AUROC of one answerable family against all of its set's unanswerable questions, for sets whose
+    questions carry families and unanswerable ones (associative-recall: direct and indirect probes against the
+    negatives). A feature can separate one family well and invert on another: indirect probes share few words with
+    their evidence, while a negative asks an absent attribute of a topic that is present."""
+    report: dict = {}
+    for name in sorted({n for n, *_ in result.features}):
+        rows = [(f, a, family) for n, f, a, _, family in result.features if n == name]
+        negatives = [f for f, a, _ in rows if not a]
+        families = sorted({family for _, a, family in rows if a and family})
+        if not negatives or not families:
+            continue
+        for family in families:
+            positives = [f for f, a, fam in rows if a and fam == family]
+            subset = [(f, True) for f in positives] + [(f, False) for f in negatives]
+            report.setdefault(name, {})[family] = {
+                feature: auroc([float(f.get(feature) or 0.0) for f, _ in subset], [a for _, a in subset])
+                for feature in names
+            }
     return report
 
 
@@ -314,6 +339,9 @@ def format_report(result: Result, abstention: dict, *, seconds: float) -> str:
     lines.append("Abstention: AUROC of each feature (answerable vs answered nowhere)")
     for name, aurocs in abstention.get("features", {}).items():
         lines.append(f"  {name:10s} " + "  ".join(f"{k}={v}" for k, v in aurocs.items()))
+    for name, families in abstention.get("by_family", {}).items():
+        for family, aurocs in families.items():
+            lines.append(f"  {name + '/' + family:10s} " + "  ".join(f"{k}={v}" for k, v in aurocs.items()))
     if "model" in abstention:
         lines.append(f"Logistic fit on own/dev: {abstention['model']}; threshold {abstention['threshold']}")
         for key, row in abstention["calibrated"].items():

@@ -216,6 +216,24 @@ def test_eval_answers_scores_every_set_beside_the_title_list(tmp_path):
     assert report["answers"]["own"]["n"] == 111
     assert set(report["abstention"]["features"]) == {"own", "recall", "world"}
     assert report["abstention"]["calibrated"]["recall"]["n_negative"] == 1
+    assert set(report["abstention"]["by_family"]) == {"recall"}  # world has no negatives, the own set no families
+    assert set(report["abstention"]["by_family"]["recall"]) == {"direct"}
+
+
+def test_abstention_report_gives_each_answerable_family_its_auroc_against_the_negatives():
+    from bench.answers import abstention_report
+
+    result = Result()
+    for score, answerable, family in [
+        (0.9, True, "direct"), (0.8, True, "direct"), (0.1, True, "indirect"), (0.2, True, "indirect"),
+        (0.5, False, "negative"), (0.4, False, "negative"),
+    ]:  # fmt: skip
+        features = {"best_score": score, "best_overlap": 0.0, "best_cosine": None, "bm25_share": 0.0}
+        result.features.append(("recall", features, answerable, "all", family))
+    report = abstention_report(result)
+    assert report["features"]["recall"]["best_score"] == 0.5  # the families cancel out overall
+    assert report["by_family"]["recall"]["direct"]["best_score"] == 1.0
+    assert report["by_family"]["recall"]["indirect"]["best_score"] == 0.0
 
 
 def test_a_sentence_addressing_the_model_is_never_quoted():
