@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -63,7 +64,13 @@ def memory_search_vector_write(*, memory: Memory, glossary: Mapping[str, str]) -
         )
 
 
-_collectors: list[list[int]] = []
+_collecting = threading.local()  # per thread: another thread's writes are never collected by mistake
+
+
+def _collectors() -> list[list[int]]:
+    if not hasattr(_collecting, "stack"):
+        _collecting.stack = []
+    return _collecting.stack
 
 
 def memories_index_queue(*, memory_ids: Sequence[int], using: str = "default") -> None:
@@ -71,8 +78,9 @@ def memories_index_queue(*, memory_ids: Sequence[int], using: str = "default") -
     :data:`memories_index_requested` queues its own part (embedding in ``memories.signals``, link extraction in
     ``graph.signals``), so this module never imports the tasks that import it. The write path's one explicit
     call. Inside :func:`index_requests_collected` the ids are collected instead, for the caller to index."""
-    if _collectors:
-        _collectors[-1].extend(memory_ids)
+    collectors = _collectors()
+    if collectors:
+        collectors[-1].extend(memory_ids)
         return
     memories_index_requested.send(sender=Memory, memory_ids=list(memory_ids), using=using)
 
@@ -83,11 +91,11 @@ def index_requests_collected() -> Iterator[list[int]]:
     worker processes, batch by batch: :func:`memories_index_now`). Ids of a write that rolled back may be among
     them: indexing skips rows that do not exist."""
     collected: list[int] = []
-    _collectors.append(collected)
+    _collectors().append(collected)
     try:
         yield collected
     finally:
-        _collectors.remove(collected)
+        _collectors().remove(collected)
 
 
 def memories_index_now(*, memory_ids: Sequence[int], using: str = "default") -> None:
