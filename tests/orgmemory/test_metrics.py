@@ -199,7 +199,6 @@ def test_queue_depth_is_read_from_the_broker(client, acme, admin_key, redis_url,
 
     redis.Redis.from_url(redis_url).flushdb()
     with celery_broker(redis_url):
-        settings.CELERY_TASK_ALWAYS_EAGER = False
         for _ in range(3):
             celery_app.send_task("memories.tasks.sweep_unindexed", queue=settings.CELERY_TASK_DEFAULT_QUEUE)
         parsed = samples(scrape(client, admin_key))
@@ -209,11 +208,10 @@ def test_queue_depth_is_read_from_the_broker(client, acme, admin_key, redis_url,
     assert ("orgmemory_queue_inline", ()) not in parsed
 
 
-def test_an_unreachable_broker_is_a_zero_not_a_failed_scrape(client, acme, admin_key, settings):
+def test_an_unreachable_broker_is_a_zero_not_a_failed_scrape(client, acme, admin_key):
     from bench.servers import celery_broker, free_port
 
     with celery_broker(f"redis://127.0.0.1:{free_port()}/0"):
-        settings.CELERY_TASK_ALWAYS_EAGER = False
         parsed = samples(scrape(client, admin_key))
 
     assert value(parsed, "orgmemory_queue_up") == 0
