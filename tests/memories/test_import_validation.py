@@ -1,6 +1,6 @@
 """Finding 9 (import): every line is validated before anything is written; bad lines are reported by number with
-their reason; the valid lines are written (batch by batch: test_import_parallel.py), and ``--all-or-nothing`` writes nothing when
-any line is bad."""
+their reason; the valid lines are written (batch by batch: test_import_parallel.py), and ``--all-or-nothing`` writes
+nothing when any line is bad."""
 
 from __future__ import annotations
 
