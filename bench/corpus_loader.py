@@ -204,13 +204,12 @@ def corpus_load(
     return report
 
 
-def _load_tenant(
-    plan: CorpusPlan, tp: TenantPlan, *, cache: EmbeddingCache, report: LoadReport, progress, batch: int
-) -> None:
+def tenant_tree_create(tp: TenantPlan):
+    """The plan's tenant, its scope tree and its members, through the ORM in one transaction (what
+    ``onboard_tenant`` would create from an org chart); returns the tenant, the scope ids by tag and the member ids
+    by user id."""
     from memories.models import Member, Scope, Tenant
-    from memories.services.memory.validation import content_hash
 
-    started = time.perf_counter()
     with transaction.atomic():
         tenant = Tenant.objects.create(slug=tp.slug, name=tp.name, levels=list(tp.levels))
         ids: dict[str, int] = {}
@@ -242,7 +241,16 @@ def _load_tenant(
             ],
             batch_size=2000,
         )
-    member_ids = {m.user_id: m.pk for m in members}
+    return tenant, ids, {m.user_id: m.pk for m in members}
+
+
+def _load_tenant(
+    plan: CorpusPlan, tp: TenantPlan, *, cache: EmbeddingCache, report: LoadReport, progress, batch: int
+) -> None:
+    from memories.services.memory.validation import content_hash
+
+    started = time.perf_counter()
+    tenant, ids, member_ids = tenant_tree_create(tp)
     report.tenants[tp.slug] = tenant.pk
     report.add("tree", time.perf_counter() - started)
 

@@ -10,9 +10,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from django.db import transaction
-
-from bench.corpus.generator import CorpusPlan, TenantPlan, corpus_plan, memory_at
+from bench.corpus.generator import CorpusPlan, corpus_plan, memory_at
 
 # the generator puts one user per ~100 memories of its large tenant: the organisation of `users` users is the plan
 # of a corpus of users * 100 memories, whatever the number of memories imported into it
@@ -49,38 +47,6 @@ def import_file_write(path: Path, plan: CorpusPlan, *, start: int, stop: int) ->
             sink.write(json.dumps(line, ensure_ascii=False) + "\n")
             count += 1
     return count
-
-
-def organisation_create(tp: TenantPlan):
-    """The tenant, its scope tree and its members (what ``onboard_tenant`` would create from an org chart)."""
-    from memories.models import Member, Scope, Tenant
-
-    with transaction.atomic():
-        tenant = Tenant.objects.create(slug=tp.slug, name=tp.name, levels=list(tp.levels))
-        ids: dict[str, int] = {}
-        for level in tp.levels:
-            rows = [s for s in tp.scopes if s.level == level]
-            created = Scope.objects.bulk_create(
-                [
-                    Scope(tenant=tenant, level=s.level, key=s.key, name=s.name, parent_id=ids.get(s.parent or ""))
-                    for s in rows
-                ],
-                batch_size=2000,
-            )
-            ids.update({s.tag: c.pk for s, c in zip(rows, created, strict=True)})
-        Member.objects.bulk_create(
-            [
-                Member(
-                    tenant=tenant,
-                    user_id=user,
-                    scope_id=ids[f"{tp.levels[-1]}:{user}"],
-                    display_name=tp.user_names[user],
-                )
-                for user in tp.users
-            ],
-            batch_size=2000,
-        )
-    return tenant
 
 
 def words_median(plan: CorpusPlan, *, sample: int = 2000) -> int:

@@ -31,6 +31,22 @@ def _file(tmp_path, count: int, start: int = 0):
     return path
 
 
+def _crash_on_the_third_batch(monkeypatch):
+    """The import's third batch write raises the user's Ctrl-C (or the machine going down); returns the real
+    write, to put back."""
+    real = import_memories.memory_create_batch
+    calls = {"n": 0}
+
+    def crashing(**kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(**kwargs)
+
+    monkeypatch.setattr(import_memories, "memory_create_batch", crashing)
+    return real
+
+
 def _import(path, **options) -> dict:
     out = StringIO()
     call_command("import_memories", str(path), tenant="acme", json=True, stdout=out, stderr=StringIO(), **options)
@@ -60,16 +76,7 @@ def test_worker_processes_embed_and_link_every_committed_batch(acme, tmp_path, m
 def test_a_run_stopped_half_way_keeps_its_committed_batches_and_the_same_file_resumes(acme, tmp_path, monkeypatch):
     monkeypatch.setattr(import_memories, "IMPORT_BATCH", 30)
     path = _file(tmp_path, 90)
-    real = import_memories.memory_create_batch
-    calls = {"n": 0}
-
-    def crash_on_the_third_batch(**kwargs):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt  # the user's Ctrl-C, or the machine going down
-        return real(**kwargs)
-
-    monkeypatch.setattr(import_memories, "memory_create_batch", crash_on_the_third_batch)
+    real = _crash_on_the_third_batch(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         _import(path, workers=0)
     assert Memory.objects.filter(tenant=acme).count() == 60  # two batches committed, the third never
@@ -85,16 +92,7 @@ def test_a_run_stopped_half_way_keeps_its_committed_batches_and_the_same_file_re
 def test_all_or_nothing_still_commits_the_file_as_one_transaction(acme, tmp_path, monkeypatch):
     monkeypatch.setattr(import_memories, "IMPORT_BATCH", 30)
     path = _file(tmp_path, 90)
-    real = import_memories.memory_create_batch
-    calls = {"n": 0}
-
-    def crash_on_the_third_batch(**kwargs):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
-        return real(**kwargs)
-
-    monkeypatch.setattr(import_memories, "memory_create_batch", crash_on_the_third_batch)
+    _crash_on_the_third_batch(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         _import(path, all_or_nothing=True)
     assert not Memory.objects.filter(tenant=acme).exists()

@@ -18,7 +18,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
 
-from bench.import_bench import import_file_write, organisation_create, organisation_plan, words_median
+from bench.corpus_loader import tenant_tree_create
+from bench.import_bench import import_file_write, organisation_plan, words_median
 from bench.servers import celery_worker, production_env, redis_server
 from memories import visibility
 from memories.models import IndexState, Memory, Tenant
@@ -57,7 +58,7 @@ class Command(BaseCommand):
         tp = plan.tenants[0]
         # a fresh slug per run: runs side by side in one database never share a tenant
         tp.slug = f"{tp.slug}-{int(time.time())}"
-        tenant = organisation_create(tp)
+        tenant, _, _ = tenant_tree_create(tp)
         result = {
             "tenant": tp.slug,
             "users": len(tp.users),
