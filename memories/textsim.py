@@ -201,6 +201,21 @@ def lsh_bands(text: str) -> list[int]:
     return bands
 
 
+# a stored band is keyed by its memory's scope, so the GIN index over the bands finds the write's own scope's
+# candidates only: with plain bands it could not also match the scope (the embedded PostgreSQL has no btree_gin),
+# and the near-duplicate lookup read every live row of a busy scope instead (bench/HISTORY.md, "Bulk import").
+# The key is plain integer arithmetic that PostgreSQL computes the same way (``band # key``, migration 0020), so
+# stored bands are re-keyed without their texts; the product stays within a signed 64-bit integer.
+
+
+def scope_keyed_bands(bands: list[int], scope_id: int) -> list[int]:
+    """``bands`` (:func:`lsh_bands`) as stored at scope ``scope_id``: each XOR-ed with the scope's key. Two memories
+    share a keyed band only when they share the band and the scope; an injective key per scope keeps every band
+    of one scope distinct from every other scope's (save a 2**-64 chance per pair)."""
+    key = (scope_id % 2147483647) * 2654435761
+    return [band ^ key for band in bands]
+
+
 _M = np.uint64(_MERSENNE)
 _A = np.array([a for a, _ in _PERMUTATIONS], dtype=np.uint64)[:, None]
 _B = np.array([b for _, b in _PERMUTATIONS], dtype=np.uint64)[:, None]

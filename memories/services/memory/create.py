@@ -47,6 +47,7 @@ from memories.services.memory.write import (
 from memories.services.retry import retried_on_deadlock
 from memories.services.tenancy import member_provision
 from memories.services.trust import memory_trust_fields
+from memories.textsim import scope_keyed_bands
 from orgmemory.errors import DomainError, NotFound, ValidationFailed
 
 # a concurrent writer that stored one of the write's event ids or texts first makes the INSERT fail on a unique
@@ -461,7 +462,6 @@ def _decide_and_store(
             metadata=item.metadata,
             warnings=warnings,
             **memory_trust_fields(author=item.author, kind=item.kind, session_id=item.sources["session_id"]),
-            dedup_bands=item.bands,
             expires_at=item.expires_at
             or _expiry(policy=item.policy, kind=item.kind, level=item.target.home.level, now=now),
             valid_from=item.times["valid_from"],
@@ -482,6 +482,7 @@ def _decide_and_store(
             project_node_save(item.target)
             memory.scope = item.target
             key = (item.target.pk, item.digest)
+        memory.dedup_bands = scope_keyed_bands(item.bands, item.target.pk)
         # expired twins still hold the unique slot of non-superseded rows: they become the new row's history
         for old_id in expired.get(key, set()) - superseded:
             updates[old_id] = memory.pk
@@ -581,7 +582,11 @@ def _dedup_hits(tenant: Tenant, items: list[_Item], *, now: datetime) -> dict[st
         "ords": [item.index for item in items],
         "scopes": [item.target.pk for item in items],
         "hashes": [item.digest for item in items],
-        "bands": ["{" + ",".join(str(band) for band in item.bands) + "}" for item in items],
+        # a project node the write creates holds nothing yet: no candidates to find there
+        "bands": [
+            "{" + ",".join(map(str, scope_keyed_bands(item.bands, item.target.pk) if item.target.pk else ())) + "}"
+            for item in items
+        ],
         "sessions": [item.sources["session_id"] for item in items],
         "events": [item.sources["event_id"] for item in items],
         "externals": [item.sources["external_id"] for item in items],

@@ -43,6 +43,7 @@ from memories.textsim import (
     is_negated,
     jaccard,
     polarity_signature,
+    scope_keyed_bands,
     shingles,
 )
 from orgmemory.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
@@ -239,7 +240,6 @@ def memory_update(
         memory.content = _clean_text(content, field_name="content", required=True)
         _check_size(memory.content, policy)
         memory.content_hash = content_hash(memory.content)
-        memory.dedup_bands = candidate_bands(memory.content)
         # the new text's dates, against the reference time it was written with
         memory.event_dates, memory.event_span = content_event_dates(
             memory.content, memory.reference_time or memory.created_at
@@ -259,6 +259,8 @@ def memory_update(
     if metadata is not None:
         memory.metadata = _clean_metadata(metadata)
     moved = target.pk != memory.scope_id
+    if content is not None or moved:  # stored bands are keyed by the scope (memories.textsim.scope_keyed_bands)
+        memory.dedup_bands = scope_keyed_bands(candidate_bands(memory.content), target.pk)
     memory.scope = target
     memory.index_state = IndexState.PENDING
     memory.links_state = IndexState.PENDING
@@ -318,8 +320,9 @@ def memory_move(*, memory: Memory, author: Author, scope: Scope | str) -> Memory
         MemoryChunk.objects.filter(memory=memory).update(scope=target)
         memory = Memory.objects.get(pk=memory.pk)
         memory.scope = target
+        memory.dedup_bands = scope_keyed_bands(candidate_bands(memory.content), target.pk)
         memory.index_state = IndexState.PENDING
-        _save_unless_duplicate(memory, update_fields=["scope", "index_state", "updated_at"])
+        _save_unless_duplicate(memory, update_fields=["scope", "dedup_bands", "index_state", "updated_at"])
         memory_search_vector_write(memory=memory, glossary=policy["glossary"] or {})
     memory.refresh_from_db()
     return memory
