@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.contrib.postgres.search import TrigramSimilarity
 from django.db import connection, transaction
@@ -12,6 +13,7 @@ from django.db.models import F, Q
 from graph.extraction import EntityRef, extract_links, normalize_entity_name, title_entity
 from graph.models import Entity, EntityAlias, EntityKind, EntityLink
 from memories.models import PROJECT_LEVEL, IndexState, Memory, Scope, Tenant
+from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import NotFound, ValidationFailed
 
 logger = logging.getLogger(__name__)
@@ -101,6 +103,12 @@ class _Resolver:
             entity.name = written
             Entity.objects.filter(pk=entity.pk).update(name=written)
 
+    def reset(self) -> None:
+        """Forget what a rolled-back transaction may have created or renamed."""
+        self.cache.clear()
+        self.missing.clear()
+        self.named_by_shared.clear()
+
     def forget(self, entity_ids: set[int]) -> None:
         """Drop deleted entities from the cache, so a later memory of the batch does not link to them."""
         self.cache = {norm: entity for norm, entity in self.cache.items() if entity.pk not in entity_ids}
@@ -164,8 +172,7 @@ def links_extract_for_memories(*, memory_ids: Iterable[int]) -> dict[str, int]:
     for memories in by_tenant.values():
         resolver = _Resolver(memories[0].tenant)
         try:
-            with transaction.atomic():
-                links += _replace_links_batch(memories, resolver)
+            links += _atomically(_replace_links_batch, memories, resolver)
             done += len(memories)
             continue
         except Exception as exc:  # redone memory by memory below, so that only the culprit is marked failed
@@ -173,18 +180,29 @@ def links_extract_for_memories(*, memory_ids: Iterable[int]) -> dict[str, int]:
             resolver = _Resolver(memories[0].tenant)
         for memory in memories:
             try:
-                with transaction.atomic():
-                    links += _replace_links(memory, resolver)
+                links += _atomically(_replace_links, memory, resolver)
                 done += 1
             except Exception as exc:  # one bad memory must not stop the batch; it stays retryable
                 logger.warning("link extraction failed for memory %s: %s", memory.pk, exc)
-                resolver.cache.clear()
-                resolver.missing.clear()
+                resolver.reset()
                 Memory.objects.filter(pk=memory.pk).update(
                     links_state=IndexState.FAILED, links_error=f"{type(exc).__name__}: {exc}"[:2000]
                 )
                 failed += 1
     return {"memories": done, "failed": failed, "links": links}
+
+
+@retried_on_deadlock
+def _atomically(work: Callable[[Any, _Resolver], int], target: Any, resolver: _Resolver) -> int:
+    """``work(target, resolver)`` in a transaction of its own, run again when PostgreSQL chose it as a deadlock
+    victim: two indexing workers (import workers, Celery) resolving the same names lock those entities — a kind or
+    a name settled, a mention count — in the order their memories name them, which no single sort makes agree."""
+    try:
+        with transaction.atomic():
+            return work(target, resolver)
+    except Exception:
+        resolver.reset()
+        raise
 
 
 def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
