@@ -165,8 +165,10 @@ class Memory(TenantKeyed, models.Model):
             ),
             # dedup at store: exact duplicates are found by hash within a scope
             models.Index(fields=["scope", "content_hash"], name="memory_scope_hash"),
-            # dedup at store: MinHash LSH bands find near-duplicate / opposite-polarity candidates in O(1)
-            GinIndex(fields=["dedup_bands"], name="memory_dedup_bands"),
+            # dedup at store: MinHash LSH bands (keyed by scope) find near-duplicate / opposite-polarity candidates
+            # in O(1); no pending list: every write's lookup reads this index, and a lookup scans the whole pending
+            # list (up to 4 MB) that fast update leaves between vacuums
+            GinIndex(fields=["dedup_bands"], name="memory_dedup_bands", fastupdate=False),
             # the keyword arm: full text over the stored, weighted tsvector
             GinIndex(fields=["search_vector"], name="memory_search_vector"),
             # the admin's substring search of titles and texts (icontains)

@@ -60,25 +60,34 @@ WITH item AS (
                          %(sessions)s::text[], %(events)s::text[], %(externals)s::text[], %(seen)s::text[])
         AS i(ord, scope_id, content_hash, bands, session, event, external, seen)
 ), hit AS MATERIALIZED (
-    SELECT 'external' AS why, i.ord, m.id FROM item i JOIN memories_memory m
-        ON m.tenant_id = %(tenant)s AND i.external <> '' AND m.external_id = i.external
-       AND (i.seen IS NULL OR m.scope_id = ANY(i.seen::bigint[]))
+    -- the replayed ids are looked up per item through their partial unique indexes (the OFFSET 0 keeps each lookup
+    -- a lookup: joined whole, the planner sorted the tenant's rows for a merge join, 91 ms at 100k memories)
+    SELECT 'external' AS why, i.ord, r.id FROM item i CROSS JOIN LATERAL (
+        SELECT m.id FROM memories_memory m
+        WHERE m.tenant_id = %(tenant)s AND m.external_id <> '' AND m.external_id = i.external
+          AND (i.seen IS NULL OR m.scope_id = ANY(i.seen::bigint[]))
+        OFFSET 0
+    ) r WHERE i.external <> ''
     UNION ALL
-    SELECT 'event', i.ord, m.id FROM item i JOIN memories_memory m
-        ON m.tenant_id = %(tenant)s AND i.event <> '' AND m.source_session = i.session
-       AND m.source_event_id = i.event AND (i.seen IS NULL OR m.scope_id = ANY(i.seen::bigint[]))
+    SELECT 'event', i.ord, r.id FROM item i CROSS JOIN LATERAL (
+        SELECT m.id FROM memories_memory m
+        WHERE m.tenant_id = %(tenant)s AND m.source_event_id <> '' AND m.source_session = i.session
+          AND m.source_event_id = i.event AND (i.seen IS NULL OR m.scope_id = ANY(i.seen::bigint[]))
+        OFFSET 0
+    ) r WHERE i.event <> ''
     UNION ALL
     SELECT 'exact', i.ord, m.id FROM item i JOIN memories_memory m
         ON m.tenant_id = %(tenant)s AND m.scope_id = i.scope_id AND m.content_hash = i.content_hash
        AND {visibility.current_sql("m")}
     UNION ALL
+    -- stored bands are keyed by scope (memories.textsim.scope_keyed_bands): the GIN index alone finds the item's
+    -- own scope's few candidates, then read by id; written this way so that the planner cannot read the scope's
+    -- live rows instead (a cost that grows with the scope: 1.4 ms an item at 77k memories, bench/HISTORY.md)
     SELECT 'near', i.ord, c.id FROM item i CROSS JOIN LATERAL (
-        SELECT s.id FROM (
-            SELECT m.id FROM memories_memory m
-            WHERE m.tenant_id = %(tenant)s AND m.scope_id = i.scope_id
-              AND {visibility.in_force_sql("m", now="%(now)s")} AND m.dedup_bands && i.bands::bigint[]
-            OFFSET 0
-        ) s ORDER BY s.id DESC LIMIT %(near_limit)s
+        SELECT m.id FROM memories_memory m
+        WHERE m.id = ANY(ARRAY(SELECT b.id FROM memories_memory b WHERE b.dedup_bands && i.bands::bigint[]))
+          AND m.tenant_id = %(tenant)s AND m.scope_id = i.scope_id AND {visibility.in_force_sql("m", now="%(now)s")}
+        ORDER BY m.id DESC LIMIT %(near_limit)s
     ) c WHERE i.bands <> '{{}}'
 )
 SELECT h.why, h.ord, {{columns}}
