@@ -125,12 +125,17 @@ def _import_part(tenant: Tenant, path: Path, lines: int, *, env: dict, extra: li
         )
     watched = psutil.Process(process.pid)
     written_at = None
-    own_cpu = 0.0
+    stored_last, last_write = 0, None
+    writer_cpu = workers_cpu = 0.0
     while True:
         time.sleep(0.5)
         try:
             times = watched.cpu_times()
-            own_cpu = times.user + times.system + times.children_user + times.children_system
+            # the importing process writes; its children (the indexing workers, without a broker) embed and link
+            writer_cpu, workers_cpu = times.user + times.system, times.children_user + times.children_system
+            for child in watched.children(recursive=True):  # still running: not yet in children_*
+                child_times = child.cpu_times()
+                workers_cpu += child_times.user + child_times.system
         except psutil.Error:
             pass
         state = memories.aggregate(
@@ -141,6 +146,8 @@ def _import_part(tenant: Tenant, path: Path, lines: int, *, env: dict, extra: li
         )
         if written_at is None and state["stored"]:
             written_at = time.perf_counter()
+        if state["stored"] > stored_last:  # the write stage ends with the last row committed
+            stored_last, last_write = state["stored"], time.perf_counter()
         if process.poll() is not None and (state["pending"] == 0 or process.returncode != 0):
             break
     seconds = time.perf_counter() - started
@@ -157,7 +164,10 @@ def _import_part(tenant: Tenant, path: Path, lines: int, *, env: dict, extra: li
         "seconds": round(seconds, 2),
         "per_second": round(lines / seconds, 1),
         "committed_after": round((written_at or time.perf_counter()) - started, 2),
-        "import_cpu_seconds": round(own_cpu, 1),
+        "write_seconds": round((last_write or time.perf_counter()) - started, 2),
+        "import_cpu_seconds": round(writer_cpu + workers_cpu, 1),
+        "writer_cpu_seconds": round(writer_cpu, 1),
+        "workers_cpu_seconds": round(workers_cpu, 1),
         "machine_cpu_seconds": round(machine_cpu, 1),
     }
 
@@ -167,5 +177,7 @@ def _part_line(part: dict) -> str:
         f"  {part['before']:>7} → {part['before'] + part['lines']:>7}: {part['per_second']:>6.1f}/s end to end "
         f"({part['seconds']:.1f} s; rows visible after {part['committed_after']:.1f} s; created {part['created']}, "
         f"failed {part['failed']}, embedding or links failed {part['index_failed']}; "
-        f"CPU: import {part['import_cpu_seconds']} s, machine {part['machine_cpu_seconds']} s)"
+        f"written in {part['write_seconds']:.1f} s; CPU: import {part['import_cpu_seconds']} s (writer "
+        f"{part['writer_cpu_seconds']} s, indexing workers {part['workers_cpu_seconds']} s), machine "
+        f"{part['machine_cpu_seconds']} s)"
     )
