@@ -206,8 +206,6 @@ def lsh_bands(text: str) -> list[int]:
 # and the near-duplicate lookup read every live row of a busy scope instead (bench/HISTORY.md, "Bulk import").
 # The key is plain integer arithmetic that PostgreSQL computes the same way (``band # key``, migration 0020), so
 # stored bands are re-keyed without their texts; the product stays within a signed 64-bit integer.
-
-
 def scope_keyed_bands(bands: list[int], scope_id: int) -> list[int]:
     """``bands`` (:func:`lsh_bands`) as stored at scope ``scope_id``: each XOR-ed with the scope's key. Two memories
     share a keyed band only when they share the band and the scope; an injective key per scope keeps every band
