@@ -47,6 +47,38 @@ class TestSessionIngest:
             {"author": "support-bot", "timestamp": 1746178201.5},
         ]
 
+    def test_a_turn_that_repeats_an_earlier_turn_naming_another_day_keeps_both(self, acme, api):
+        """A later turn that shares most of an earlier turn's words but names another day ("On 23 June. …" after
+        "Next Sunday. …") tells of another event: it neither supersedes it (its date would be lost to search) nor is
+        flagged as a contradiction for the curation inbox."""
+        said = "Next Sunday. I've put it in the calendar twice, the ceremony starts at ten."
+        later = "On 23 June. I've put it in the calendar twice, the ceremony starts at ten."
+        api.post(SESSIONS, session([{"id": "e1", "author": "user", "timestamp": 1746178200.0, "text": said}]))
+
+        response = api.post(
+            SESSIONS,
+            session([{"id": "e1", "author": "user", "timestamp": 1748770200.0, "text": later}], session_id="sess-2"),
+        )
+
+        assert response.status_code == 201
+        turns = list(Memory.objects.order_by("id"))
+        assert [(m.content, m.superseded_by_id, m.warnings) for m in turns] == [(said, None, []), (later, None, [])]
+        listed = api.get("/api/v1/memories", {"user_id": "albert"}).json()["results"]
+        assert sorted(memory["content"] for memory in listed) == sorted([said, later])
+
+    def test_a_turn_that_repeats_an_earlier_turn_naming_no_other_day_folds_it(self, acme, api):
+        first = "My neighbour has a parrot that learned to copy a ringtone, it drives everyone mad."
+        second = "My cousin has a parrot that learned to copy a ringtone, it drives everyone mad."
+        api.post(SESSIONS, session([{"id": "e1", "author": "user", "timestamp": 1746178200.0, "text": first}]))
+
+        api.post(
+            SESSIONS,
+            session([{"id": "e1", "author": "user", "timestamp": 1748770200.0, "text": second}], session_id="sess-2"),
+        )
+
+        older, newer = Memory.objects.order_by("id")
+        assert (older.content, older.superseded_by_id, newer.superseded_by_id) == (first, newer.pk, None)
+
     def test_resending_is_idempotent_per_event_id(self, acme, api):
         api.post(SESSIONS, session(EVENTS[:2]))
 
