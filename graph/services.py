@@ -177,14 +177,12 @@ def links_extract_for_memories(*, memory_ids: Iterable[int]) -> dict[str, int]:
             continue
         except Exception as exc:  # redone memory by memory below, so that only the culprit is marked failed
             logger.info("batched link extraction of %d memories failed (%s); one by one", len(memories), exc)
-            resolver = _Resolver(memories[0].tenant)
         for memory in memories:
             try:
                 links += _atomically(_replace_links, memory, resolver)
                 done += 1
             except Exception as exc:  # one bad memory must not stop the batch; it stays retryable
                 logger.warning("link extraction failed for memory %s: %s", memory.pk, exc)
-                resolver.reset()
                 Memory.objects.filter(pk=memory.pk).update(
                     links_state=IndexState.FAILED, links_error=f"{type(exc).__name__}: {exc}"[:2000]
                 )
@@ -196,7 +194,8 @@ def links_extract_for_memories(*, memory_ids: Iterable[int]) -> dict[str, int]:
 def _atomically(work: Callable[[Any, _Resolver], int], target: Any, resolver: _Resolver) -> int:
     """``work(target, resolver)`` in a transaction of its own, run again when PostgreSQL chose it as a deadlock
     victim: two indexing workers (import workers, Celery) resolving the same names lock those entities — a kind or
-    a name settled, a mention count — in the order their memories name them, which no single sort makes agree."""
+    a name settled, a mention count — in the order their memories name them, which no single sort makes agree.
+    Whatever fails, the resolver forgets what the rolled-back transaction created or renamed."""
     try:
         with transaction.atomic():
             return work(target, resolver)
