@@ -153,6 +153,10 @@ PAST_TENSE_RE = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 # about something else. Chosen on the conversational set's development frames, the middle of the values that tied
 # (bench/HISTORY.md).
 DATE_COSINE_WEIGHT = 4.0
+# An undated question hit that shares no word with the question still lends its reply's date when its cosine with
+# the question reaches this (the conversational set's dev frames: 0.3-0.4 tied best, 41 -> 43 of 55; no gate at
+# all 42; bench/HISTORY.md)
+DATE_BORROW_MIN_COSINE = 0.35
 
 
 def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> tuple[DatedRow, date, date] | None:
@@ -169,10 +173,11 @@ def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> t
     for rank, row in enumerate(hits[:DATE_ANSWER_DEPTH]):
         if not row.event_dates:
             borrowed = _reply_row(row)
-            # only when the hit shares the question's words: the reply's date is about what the hit asks
-            if borrowed is not None and wanted & _stems(row.content):
+            overlap = len(wanted & _stems(row.content))
+            # only when the hit shares the question's words or, said in other words ("the citizenship ceremony" for
+            # "the naturalisation event"), its meaning: the reply's date is about what the hit asks
+            if borrowed is not None and (overlap or row.cosine >= DATE_BORROW_MIN_COSINE):
                 # an undated question hit ("Did you make it to the gig?") dated by its reply ("I did, on the 2nd!")
-                overlap = len(wanted & _stems(row.content))
                 for mention in tag_dates(borrowed.content, reference=borrowed.reference):
                     score = (
                         overlap + DATE_COSINE_WEIGHT * row.cosine - 0.3 * rank - 0.1 - (0.25 if mention.is_range else 0)

@@ -99,6 +99,20 @@ def test_a_reply_dates_only_a_hit_about_the_question():
     assert date_answer(question="When did Sam go to the gig?", hits=[asked]) is None
 
 
+def test_a_question_hit_in_other_words_is_dated_by_its_reply_when_it_means_the_question():
+    """ "the citizenship ceremony" for "the naturalisation event": no word shared, the cosine says it is the same
+    thing; an unrelated question hit (low cosine) still lends nothing."""
+    reply = ContextTurn(12, "Kenji", "I did, on 2 May! Honestly emotional.", REF)
+    question = "When did Kenji attend the naturalisation event?"
+    asked = DatedRow(
+        11, "Did you make it to the citizenship ceremony?", [], REF, session="s1", reply=reply, cosine=0.52
+    )
+    answer = date_answer(question=question, hits=[asked], today=date(2025, 6, 1))
+    assert answer.citations == ((1, 12),) and "2 May 2025" in answer.text
+    unrelated = DatedRow(11, "Did you see the new bakery?", [], REF, session="s1", reply=reply, cosine=0.18)
+    assert date_answer(question=question, hits=[unrelated], today=date(2025, 6, 1)) is None
+
+
 def test_a_hit_that_means_the_event_wins_over_a_better_ranked_dated_hit_about_something_else():
     # no question word in either: "amateur evening" is said "open mic night"; the vector arm's cosine tells them apart
     hits = [
