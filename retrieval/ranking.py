@@ -9,10 +9,11 @@ Pipeline of :func:`rank`:
 3. ``base = (1 - 0.3·f)·rrf_norm + 0.3·f·cosine`` (best-chunk cosine from the vector arm, 0.0 when it did not see
    the row), where ``f = 1 - keyword_trust · keyword_confidence`` also scales the vector arm's RRF weight: the
    more of its possible BM25 score the keyword arm's best row reached, the less the vectors count;
-4. ``post_tier = base × tier_boost[level] × participant × date_window × phatic`` (unknown level → 1.0;
-   ``participant_boost`` for rows by or about someone the question names, ``date_window_boost`` for rows dated in
-   the question's window, ``phatic_factor`` for session turns of fewer than ``phatic_words`` content words; else
-   1.0);
+4. ``post_tier = base × tier_boost[level] × participant × date_window × phatic × third_party`` (unknown level →
+   1.0; ``participant_boost`` for rows by or about someone the question names, ``date_window_boost`` for rows dated
+   in the question's window, ``phatic_factor`` for session turns of fewer than ``phatic_words`` content words,
+   ``third_party_factor`` for turns about someone other than their speaker when the question asks about a
+   participant; else 1.0);
 5. ``floor = floor_ratio × max(post_tier)``, computed once; only rows with ``post_tier ≥ floor`` get the
    bounded boosts recency × title, rows below keep ``post_tier`` (so a weak row can never be lifted past a
    strong one by freshness alone);
@@ -91,6 +92,11 @@ PARTICIPANT_BOOST = 1.25
 # conversational set's development frames, the gentler of the values that tied; bench/HISTORY.md).
 PHATIC_WORDS = 3
 PHATIC_FACTOR = 0.8
+# A session turn about someone other than its speaker ("My cousin changed jobs three times this year";
+# retrieval.third_party), when the question asks about a participant and names no relation: its score is multiplied
+# by THIRD_PARTY_FACTOR (conversational set, dev frames: 0.8 and below tied on R@10, 0.8 the gentlest;
+# bench/HISTORY.md).
+THIRD_PARTY_FACTOR = 0.8
 _SECONDS_PER_DAY = 86_400.0
 # A gap written as 0.2 is computed as 0.19999999999999996 from (1.0, 0.8); the tolerance makes the documented
 # threshold mean what it says without letting a 0.19 gap through.
@@ -147,6 +153,7 @@ class RankingConfig:
     date_window_boost: float = DATE_WINDOW_BOOST
     phatic_words: int = PHATIC_WORDS
     phatic_factor: float = PHATIC_FACTOR
+    third_party_factor: float = THIRD_PARTY_FACTOR
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "arm_weights", _frozen_mapping(self.arm_weights, "arm_weights"))
@@ -171,6 +178,8 @@ class RankingConfig:
             raise ValueError(f"date_window_boost must be within [1, 2], got {self.date_window_boost}")
         if not 0.0 <= self.phatic_factor <= 1.0:
             raise ValueError(f"phatic_factor must be within [0, 1], got {self.phatic_factor}")
+        if not 0.0 <= self.third_party_factor <= 1.0:
+            raise ValueError(f"third_party_factor must be within [0, 1], got {self.third_party_factor}")
         if self.phatic_words < 0:
             raise ValueError(f"phatic_words must be >= 0, got {self.phatic_words}")
         if self.autocut_min_gap < 0:
@@ -279,6 +288,7 @@ def rank(
     keyword_shares: Mapping[int, float] | None = None,
     participants: frozenset[int] | set[int] = frozenset(),
     dated: frozenset[int] | set[int] = frozenset(),
+    third_party: frozenset[int] | set[int] = frozenset(),
 ) -> list[Ranked]:
     """Fuse the arms' ordered id lists into at most ``top_k`` ranked results (pipeline in the module docstring).
 
@@ -301,12 +311,15 @@ def rank(
       their ``post_tier`` is multiplied by ``config.date_window_boost`` (``explain["date_window"]``).
     - A candidate whose ``turn_words`` (a session turn's content words) is below ``config.phatic_words`` has its
       ``post_tier`` multiplied by ``config.phatic_factor`` (``explain["phatic"]``); ``None`` (not a turn) never is.
+    - ``third_party``: the ids of session turns about someone other than their speaker (the caller decides when the
+      question makes that matter); their ``post_tier`` is multiplied by ``config.third_party_factor``
+      (``explain["third_party"]``).
     - Inputs are not mutated; the result is deterministic (ties by memory id ascending).
     - Each result's ``explain`` holds ``ranks`` (per known arm, ``None`` if absent), ``rrf``, ``rrf_norm``,
       ``cosine`` (the value used in ``base``), ``base``, ``vector_factor``, ``tier``, ``text_score``,
-      ``participant``, ``date_window``, ``phatic``, ``post_tier``, ``floor``, ``gated`` (True when below the
-      floor), ``boosts`` (recency/title, all 1.0 when gated), ``final`` and, for rows a lead arm put first,
-      ``lead``.
+      ``participant``, ``date_window``, ``phatic``, ``third_party``, ``post_tier``, ``floor``, ``gated`` (True
+      when below the floor), ``boosts`` (recency/title, all 1.0 when gated), ``final`` and, for rows a lead arm put
+      first, ``lead``.
     """
     config = config if config is not None else RankingConfig()
     if top_k < 1:
@@ -354,6 +367,7 @@ def rank(
         date_window = config.date_window_boost if memory_id in dated else 1.0
         words = candidate.turn_words
         phatic = config.phatic_factor if words is not None and words < config.phatic_words else 1.0
+        elsewhere = config.third_party_factor if memory_id in third_party else 1.0
         stage[memory_id] = {
             "rrf": rrf_value,
             "rrf_norm": rrf_norm,
@@ -365,7 +379,8 @@ def rank(
             "participant": participant,
             "date_window": date_window,
             "phatic": phatic,
-            "post_tier": base * tier * participant * date_window * phatic,
+            "third_party": elsewhere,
+            "post_tier": base * tier * participant * date_window * phatic * elsewhere,
         }
 
     # Computed once, before any boost, so boosts cannot move the gate.

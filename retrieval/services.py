@@ -56,6 +56,7 @@ from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, ana
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
 from retrieval.synthesis.extractive import content_terms, split_sentences
+from retrieval.third_party import about_someone_else, names_relation
 from retrieval.truth import (
     CALENDAR_TERMS,
     asks_about_the_past,
@@ -424,6 +425,7 @@ def _fuse(
         keyword_shares=_keyword_shares(retrieved.arms),
         participants=participants,
         dated=retrieved.arms.in_window,
+        third_party=_about_others(query, participants, retrieved.arms.rows, candidates),
     )
     contexts: dict[int, list[selectors.ContextTurn]] = {}
     asks = _follow_up_words(ranked, retrieved.arms.rows) if follow is not None else {}
@@ -534,6 +536,21 @@ def _participants(query: str, rows: dict[int, selectors.RankingRow]) -> set[int]
         if name and (f" {' '.join(name)} " in phrase or (len(name[0]) >= 3 and name[0] in words)):
             found.add(memory_id)
     return found
+
+
+def _about_others(
+    query: str, participants: set[int], rows: dict[int, selectors.RankingRow], candidates: dict[int, Candidate]
+) -> set[int]:
+    """The candidate session turns about someone other than their speaker (retrieval.third_party), when the
+    question asks about a participant (some candidate is by or about someone it names) and names no relation
+    itself; else none."""
+    if not participants or names_relation(query):
+        return set()
+    return {
+        memory_id
+        for memory_id in candidates
+        if (row := rows.get(memory_id)) is not None and row.is_turn and about_someone_else(row.turn_text)
+    }
 
 
 def _candidate(memory_id: int, row: selectors.RankingRow, levels: dict[int, str], cosine: float | None) -> Candidate:

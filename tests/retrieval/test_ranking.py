@@ -19,6 +19,7 @@ from retrieval.ranking import (
     DEFAULT_TIER_BOOST,
     PHATIC_FACTOR,
     PHATIC_WORDS,
+    THIRD_PARTY_FACTOR,
     Candidate,
     Ranked,
     RankingConfig,
@@ -553,7 +554,7 @@ class TestRankExplainAndPurity:
         assert second.memory_id == 1 and first.memory_id == 2
         assert set(first.explain) == {
             "ranks", "rrf", "rrf_norm", "cosine", "base", "vector_factor", "tier", "text_score", "participant",
-            "date_window", "phatic", "post_tier", "floor", "gated", "boosts", "final",
+            "date_window", "phatic", "third_party", "post_tier", "floor", "gated", "boosts", "final",
         }  # fmt: skip
         assert first.explain["ranks"] == {"keyword": 1, "vector": 0, "relational": None}
         assert second.explain["ranks"] == {"keyword": 0, "vector": None, "relational": None}
@@ -743,6 +744,22 @@ class TestScoreFusionAndParticipants:
         assert by_id[2].explain["phatic"] == 1.0 and by_id[3].explain["phatic"] == 1.0
         base_1 = 0.7 + 0.3 * 0.5
         assert by_id[1].explain["post_tier"] == pytest.approx(base_1 * PHATIC_FACTOR, abs=1e-12)
+
+    def test_a_turn_about_someone_else_is_damped_by_the_third_party_factor(self):
+        arms = {"vector": [1, 2]}
+        candidates = {1: cand(1, cosine=0.5, turn_words=5), 2: cand(2, cosine=0.48, turn_words=5)}
+        ranked = rank(
+            arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False, third_party={1}
+        )
+        by_id = {r.memory_id: r for r in ranked}
+        assert [r.memory_id for r in ranked] == [2, 1]
+        assert by_id[1].explain["third_party"] == THIRD_PARTY_FACTOR < 1.0 and by_id[2].explain["third_party"] == 1.0
+        assert by_id[1].explain["post_tier"] == pytest.approx((0.7 + 0.3 * 0.5) * THIRD_PARTY_FACTOR, abs=1e-12)
+
+    @pytest.mark.parametrize("bad", [{"third_party_factor": 1.1}, {"third_party_factor": -0.1}])
+    def test_bad_third_party_factor_is_refused(self, bad):
+        with pytest.raises(ValueError):
+            RankingConfig(**bad)
 
     @pytest.mark.parametrize("bad", [{"phatic_factor": 1.1}, {"phatic_factor": -0.1}, {"phatic_words": -1}])
     def test_bad_phatic_settings_are_refused(self, bad):

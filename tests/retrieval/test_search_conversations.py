@@ -239,6 +239,26 @@ def test_a_greeting_turn_is_damped_a_dated_short_reply_and_a_memory_are_not(acme
     assert rows[response.json()["id"]]["phatic"] == 1.0  # not a session turn
 
 
+def test_a_turn_about_someone_else_is_damped_when_the_question_asks_about_a_speaker(acme, api):
+    about_cousin, about_self = _ingest(
+        api,
+        [
+            ("Jon", "My cousin got a new job at the hospital and works every weekend."),
+            ("Jon", "I work at the bakery now, early shifts."),
+        ],
+    )
+
+    ranked = _ranked(api, "Where does Jon work now?", top_k=10)
+    rows = {row["id"]: row["explain"] for row in ranked}
+    assert rows[about_cousin]["third_party"] < 1.0 and rows[about_self]["third_party"] == 1.0
+    assert [row["id"] for row in ranked][:2] == [about_self, about_cousin]
+
+    # a question about the relation, or one naming no participant, damps nothing
+    for query in ("Where does Jon's cousin work now?", "who works every weekend?"):
+        rows = {row["id"]: row["explain"] for row in _ranked(api, query, top_k=10)}
+        assert rows[about_cousin]["third_party"] == 1.0, query
+
+
 def test_a_pool_of_session_turns_fuses_by_score_and_a_pool_of_memories_by_rank(acme, api):
     _ingest(api, [("Jon", "The harbour ferry timetable changed."), ("Maya", "Which harbour ferry?")])
     turns = _ranked(api, "harbour ferry timetable")
