@@ -449,6 +449,8 @@ def arm_candidates(
 
 # --- search context ----------------------------------------------------------------------------------------------
 _SCOPE, _MEMBER, _POLICY, _MEMORY = (model._meta.db_table for model in (Scope, Member, Policy, Memory))
+# a session turn's speaker, keyed with its tenant: the expression of the memory_speaker_key index, written the same
+SPEAKER_KEY = "((m.tenant_id)::text || ':' || lower(m.metadata ->> 'author'))"
 _ENTITY, _ALIAS, _LINK = (model._meta.db_table for model in (Entity, EntityAlias, EntityLink))
 _CONTEXT_SQL = (
     "WITH RECURSIVE "
@@ -511,7 +513,23 @@ SELECT
                      AND {visibility.in_force_sql("m")}))
         ORDER BY c.mention_count DESC, c.id
         LIMIT %(partial_limit)s
-     ) x)
+     ) x),
+    (SELECT coalesce(json_agg(n.norm ORDER BY n.norm), '[]')
+     FROM unnest(%(speaker_norms)s::text[]) AS n(norm)
+     -- the question's names that speak in a session turn the caller sees, one visible turn each at most:
+     -- memory_speaker_key (migration memories 0022) holds the tenant and the speaker's name in one key, the only
+     -- index this lookup can be an index condition of
+     CROSS JOIN LATERAL (
+        SELECT 1 FROM {_MEMORY} m
+        WHERE {SPEAKER_KEY} = %(tenant)s::text || ':' || n.norm
+          AND m.source_session <> '' AND m.tenant_id + 0 = %(tenant)s
+          AND m.scope_id IN (SELECT id FROM chain UNION ALL
+                             SELECT ps.id FROM {_SCOPE} ps
+                             WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s
+                               AND ps.key = %(project)s AND ps.parent_id IN (SELECT id FROM chain))
+          AND {visibility.in_force_sql("m")}
+        LIMIT 1
+     ) spoke)
 """
 )
 
@@ -543,15 +561,22 @@ class SearchContext:
     projects: dict[int, int] = field(default_factory=dict)  # the named project's nodes under the chain → owner
     # a partial name (first words of a name, a person's last name) → the visible entities it could be short for
     partial: dict[str, list[EntityRef]] = field(default_factory=dict)
+    speakers: list[str] = field(default_factory=list)  # the question's names that speak in the caller's sessions
 
 
 def search_context(
-    *, tenant: Tenant, user_id: str, norms: Sequence[str], project: str | None = None, partials: Sequence[str] = ()
+    *,
+    tenant: Tenant,
+    user_id: str,
+    norms: Sequence[str],
+    project: str | None = None,
+    partials: Sequence[str] = (),
+    speaker_norms: Sequence[str] = (),
 ) -> SearchContext:
     """The caller's scope chain, the nodes of ``project`` hanging under it, the glossary and tier boosts of the
     policies on the chain (folded by ``memories.services.tenancy.policy_fold``, as every policy reader does), the
-    entities named by ``norms``, and the visible entities each of ``partials`` could be short for — one
-    statement."""
+    entities named by ``norms``, the visible entities each of ``partials`` could be short for, and which of
+    ``speaker_norms`` (normalised names) speak in a session turn the caller sees — one statement."""
     partials = list(dict.fromkeys(partials))
     params = {
         "tenant": tenant.pk,
@@ -564,10 +589,13 @@ def search_context(
         "suffixes": ["% " + _like_escape(norm) for norm in partials],
         "person": PERSON,
         "partial_limit": MAX_PARTIAL_MATCHES,
+        "speaker_norms": list(dict.fromkeys(speaker_norms)),
     }
     with read_connection().cursor() as cursor:
         cursor.execute(_CONTEXT_SQL, params)
-        chain_rows, project_rows, policy_rows, entity_rows, partial_rows = (_json(v) for v in cursor.fetchone())
+        chain_rows, project_rows, policy_rows, entity_rows, partial_rows, speakers = (
+            _json(v) for v in cursor.fetchone()
+        )
     chain = [ChainNode(scope_id=row[0], level=row[1], key=row[2]) for row in chain_rows]
     by_scope = {row[0]: row for row in policy_rows}
     layers = [None, *(node.scope_id for node in reversed(chain))]
@@ -596,6 +624,7 @@ def search_context(
         entities=entities,
         projects={node_id: owner_id for node_id, owner_id in project_rows},
         partial=partial,
+        speakers=list(speakers),
     )
 
 

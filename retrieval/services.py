@@ -52,6 +52,7 @@ from retrieval.relational_query import (
     plan_relational,
     tokenize,
 )
+from retrieval.speakers import without_speakers
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
@@ -152,13 +153,20 @@ def search_memories(
     tokens = tokenize(query)
     spans = mention_candidates(tokens) if "relational" in options.arms else {}
     partials = partial_candidates(query, tokens, spans)
+    # the names the question could give a speaker by (looked up by the context statement, for the vector arm)
+    speaker_norms = list(spans or mention_candidates(tokens)) if "vector" in options.arms else []
     # 2. context; the question is embedded meanwhile (most questions name no glossary term, so the text the arms
     # embed is the question itself)
     ahead = _query_embedding_ahead(query) if "vector" in options.arms else None
     project = project_name_clean(options.project)
     with search_stage("context", timings):
         context = selectors.search_context(
-            tenant=tenant, user_id=user_id, norms=list(spans), project=project, partials=partials
+            tenant=tenant,
+            user_id=user_id,
+            norms=list(spans),
+            project=project,
+            partials=partials,
+            speaker_norms=speaker_norms,
         )
     if not context.chain:
         raise NotFound(f"unknown user_id {user_id!r} in this tenant", code="unknown_user")
@@ -188,6 +196,7 @@ def search_memories(
         timings=timings,
         ahead=ahead,
         named=[ref.entity_id for refs in context.entities.values() for ref in refs],
+        speakers=context.speakers,
     )
     # 5. fuse
     levels = {node.scope_id: node.level for node in context.chain} | dict.fromkeys(context.projects, PROJECT_LEVEL)
@@ -296,18 +305,23 @@ def _retrieve(
     named: list[int] | None = None,
     as_of: datetime | None = None,
     window: tuple[date, date] | None = None,
+    speakers: Sequence[str] = (),
 ) -> _Retrieved:
     indexed_query = expand_glossary(query, glossary)
+    # the vector arm embeds the question without the names of people who speak in the caller's sessions
+    # (retrieval.speakers: a name is in the turns that address its speaker, not in what they say)
+    embedded_query = without_speakers(indexed_query, speakers)
     degraded: list[str] = []
     vector = None
     if "vector" in arms:
         # "embed": what is left of the embedding once the context is read
         with search_stage("embed", timings):
             try:
-                if ahead is not None and indexed_query == query:
+                if ahead is not None and embedded_query == query:
                     vector = ahead.result()
-                else:  # the glossary expanded the question: the arms embed what the chunks were embedded with
-                    vector = _query_embedding(indexed_query)
+                else:  # the glossary expanded the question (the arms embed what the chunks were embedded with),
+                    # or it names a speaker
+                    vector = _query_embedding(embedded_query)
             except Exception as exc:  # the embedder failing degrades search, never fails it
                 logger.warning("vector arm unavailable: %s", exc)
                 degraded.append("vector")

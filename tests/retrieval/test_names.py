@@ -150,6 +150,7 @@ def test_partial_name_links_are_found_by_the_entity_whatever_the_statistics_say(
         "suffixes": ["% " + norm],
         "person": selectors.PERSON,
         "partial_limit": selectors.MAX_PARTIAL_MATCHES,
+        "speaker_norms": [],
     }
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")

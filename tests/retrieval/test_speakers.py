@@ -1,0 +1,125 @@
+"""A question naming someone who speaks in the caller's sessions: the vector arm embeds it without that name
+(retrieval.speakers); which names are speakers is read by the context statement, within the caller's visibility."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from retrieval import selectors
+from retrieval.speakers import without_speakers
+from tests.factories import ApiKeyFactory
+
+SESSIONS = "/api/v1/sessions"
+SEARCH = "/api/v1/search"
+T0 = 1746178200.0
+
+
+@pytest.mark.parametrize(
+    ("text", "speakers", "expected"),
+    [
+        ("What is Pavel's job?", ["pavel"], "What is someone's job?"),
+        ("what is pavel’s job", ["pavel"], "what is someone’s job"),
+        ("When did Dana Smith and Dana go?", ["dana smith", "dana"], "When did someone and someone go?"),
+        ("Where does Pavelina live?", ["pavel"], "Where does Pavelina live?"),  # whole words only
+        ("Where does Pavel live?", [], "Where does Pavel live?"),
+        ("Who founded Acme?", ["dana"], "Who founded Acme?"),
+        ("Is P.avel here?", ["p.avel", ""], "Is someone here?"),  # a name is matched as written, never as a pattern
+        ("Is Pxavel here?", ["p.avel"], "Is Pxavel here?"),
+    ],
+)
+def test_the_question_without_its_speakers(text, speakers, expected):
+    assert without_speakers(text, speakers) == expected
+
+
+@pytest.fixture
+def api(acme) -> APIClient:
+    key = ApiKeyFactory(tenant=acme, permissions=["read", "write", "delete"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key.plain}")
+    return client
+
+
+def _ingest(api, turns, *, user_id="albert", session_id="chat-1"):
+    events = [
+        {"id": f"{session_id}-{i}", "author": author, "timestamp": T0 + 60 * i, "text": text}
+        for i, (author, text) in enumerate(turns)
+    ]
+    response = api.post(
+        SESSIONS,
+        {"app_name": "companion", "user_id": user_id, "session_id": session_id, "events": events},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    return response.json()["memory_ids"]
+
+
+def _speakers(tenant, user_id, names):
+    return selectors.search_context(tenant=tenant, user_id=user_id, norms=[], speaker_norms=names).speakers
+
+
+@pytest.mark.django_db
+def test_the_context_names_the_speakers_the_caller_can_see(acme, globex, api):
+    _ingest(api, [("Pavel", "Tidewater Studios. I'm a sound engineer there."), ("Mei", "Nice!")])
+    _ingest(api, [("Ines", "My private chat.")], user_id="bea", session_id="chat-bea")
+
+    assert _speakers(acme, "albert", ["pavel", "mei", "ines", "tidewater studios"]) == ["mei", "pavel"]
+    assert _speakers(acme, "bea", ["pavel", "ines"]) == ["ines"]  # albert's private session is not bea's
+    assert _speakers(globex, "carol", ["pavel", "mei"]) == []  # another tenant
+
+
+@pytest.mark.django_db
+def test_a_deleted_turn_no_longer_makes_its_author_a_speaker(acme, api):
+    (memory_id,) = _ingest(api, [("Pavel", "Tidewater Studios. I'm a sound engineer there.")])
+    assert _speakers(acme, "albert", ["pavel"]) == ["pavel"]
+
+    assert api.delete(f"/api/v1/memories/{memory_id}?user_id=albert").status_code == 200
+    assert _speakers(acme, "albert", ["pavel"]) == []
+
+
+@pytest.mark.django_db
+def test_the_speaker_lookup_reads_the_speaker_key_index(acme, api):
+    """One index key holds the tenant and the name: a tenant the statistics do not know cannot turn the lookup
+    into a scan of its memories. (A few hundred turns and fresh statistics, so that the plan is a real choice.)"""
+    for session in range(4):
+        turns = [(f"Speaker{n % 30}", f"Turn {n} of session {session} about topic {n * 7 % 13}.") for n in range(80)]
+        _ingest(api, turns, session_id=f"chat-{session}")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    params = {
+        "tenant": acme.pk, "user_id": "albert", "norms": [], "project": None, "project_level": "project",
+        "partials": [], "prefixes": [], "suffixes": [], "person": selectors.PERSON,
+        "partial_limit": selectors.MAX_PARTIAL_MATCHES, "speaker_norms": ["speaker7", "pavel"],
+    }  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN (COSTS OFF) " + selectors._CONTEXT_SQL, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+
+    assert "memory_speaker_key" in plan, plan
+
+
+@pytest.mark.django_db
+def test_a_question_naming_a_speaker_finds_what_they_said_not_the_greetings_to_them(
+    acme, api, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # the turns' embeddings
+        _ingest(
+            api,
+            [
+                ("Mei", "Evening Pavel!"),
+                ("Mei", "Hi Pavel, how was your day?"),
+                ("Pavel", "Tidewater Studios. I'm a sound engineer there, three years in September."),
+            ],
+        )
+    response = api.post(
+        SEARCH,
+        {"user_id": "albert", "query": "What is Pavel's job?", "top_k": 3, "arms": ["vector"], "explain": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    cosines = {row["content"]: row["explain"]["cosine"] for row in response.json()["results"]}
+    # embedded with the name, the question is nearest to the greetings (0.60 and 0.47 against 0.02)
+    said = cosines["Tidewater Studios. I'm a sound engineer there, three years in September."]
+    assert said > cosines["Evening Pavel!"] and said > cosines["Hi Pavel, how was your day?"], cosines
