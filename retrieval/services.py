@@ -151,10 +151,13 @@ def search_memories(
         )
     kinds = _clean_kinds(options.kinds)
     tokens = tokenize(query)
-    spans = mention_candidates(tokens) if "relational" in options.arms else {}
-    partials = partial_candidates(query, tokens, spans)
-    # the names the question could give a speaker by (looked up by the context statement, for the vector arm)
-    speaker_norms = list(spans or mention_candidates(tokens)) if "vector" in options.arms else []
+    relational = "relational" in options.arms
+    spans = mention_candidates(tokens) if relational or "vector" in options.arms else {}
+    # the names as people use them (capitalised words and runs of them): the relational arm's partial names, and
+    # the names the context statement looks up among the caller's speakers for the vector arm
+    names = partial_candidates(query, tokens, spans)
+    partials = names if relational else []
+    speaker_norms = names if "vector" in options.arms else []
     # 2. context; the question is embedded meanwhile (most questions name no glossary term, so the text the arms
     # embed is the question itself)
     ahead = _query_embedding_ahead(query) if "vector" in options.arms else None
@@ -163,7 +166,7 @@ def search_memories(
         context = selectors.search_context(
             tenant=tenant,
             user_id=user_id,
-            norms=list(spans),
+            norms=list(spans) if relational else [],
             project=project,
             partials=partials,
             speaker_norms=speaker_norms,
@@ -177,7 +180,7 @@ def search_memories(
     chain_ids += [node for node, owner in context.projects.items() if owner in chain_ids]
     # 3. plan
     with search_stage("plan", timings):
-        plan, ambiguous = _plan(query, tokens, spans, context)
+        plan, ambiguous = _plan(query, tokens, spans if relational else {}, context)
     # 4. retrieve
     depth = max(30, 5 * options.top_k)
     # a time expression of the question ("last week") names a window relative to as_of: a boost, never a filter
