@@ -449,9 +449,25 @@ def arm_candidates(
 
 # --- search context ----------------------------------------------------------------------------------------------
 _SCOPE, _MEMBER, _POLICY, _MEMORY = (model._meta.db_table for model in (Scope, Member, Policy, Memory))
-# a session turn's speaker, keyed with its tenant: the expression of the memory_speaker_key index, written the same
+# a session turn's speaker, keyed with its tenant, by whole name and by first name: the expressions of the
+# memory_speaker_key and memory_speaker_first_key indexes (migrations memories 0022, 0023), written the same
 SPEAKER_KEY = "((m.tenant_id)::text || ':' || lower(m.metadata ->> 'author'))"
+SPEAKER_FIRST_KEY = "((m.tenant_id)::text || ':' || split_part(lower(m.metadata ->> 'author'), ' ', 1))"
 _ENTITY, _ALIAS, _LINK = (model._meta.db_table for model in (Entity, EntityAlias, EntityLink))
+
+
+def _spoken(key: str) -> str:
+    """A visible session turn of the caller's whose speaker ``key`` is the tenant and the name ``n.norm``."""
+    return f"""SELECT 1 FROM {_MEMORY} m
+        WHERE {key} = %(tenant)s::text || ':' || n.norm
+          AND m.source_session <> '' AND m.tenant_id + 0 = %(tenant)s
+          AND m.scope_id IN (SELECT id FROM chain UNION ALL
+                             SELECT ps.id FROM {_SCOPE} ps
+                             WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s
+                               AND ps.key = %(project)s AND ps.parent_id IN (SELECT id FROM chain))
+          AND {visibility.in_force_sql("m")}"""
+
+
 _CONTEXT_SQL = (
     "WITH RECURSIVE "
     + scope_chain_cte(extra_columns=("level", "key"), member=True)
@@ -516,18 +532,14 @@ SELECT
      ) x),
     (SELECT coalesce(json_agg(n.norm ORDER BY n.norm), '[]')
      FROM unnest(%(speaker_norms)s::text[]) AS n(norm)
-     -- the question's names that speak in a session turn the caller sees, one visible turn each at most:
-     -- memory_speaker_key (migration memories 0022) holds the tenant and the speaker's name in one key, the only
-     -- index this lookup can be an index condition of
+     -- the question's names that speak in a session turn the caller sees (by whole name, or a one-word name by
+     -- the speaker's first name), one visible turn each at most: memory_speaker_key and memory_speaker_first_key
+     -- hold the tenant and the name in one key, the only indexes these lookups can be index conditions of; each
+     -- branch stops at its first visible turn (an OR of the two keys would read every turn of the speaker)
      CROSS JOIN LATERAL (
-        SELECT 1 FROM {_MEMORY} m
-        WHERE {SPEAKER_KEY} = %(tenant)s::text || ':' || n.norm
-          AND m.source_session <> '' AND m.tenant_id + 0 = %(tenant)s
-          AND m.scope_id IN (SELECT id FROM chain UNION ALL
-                             SELECT ps.id FROM {_SCOPE} ps
-                             WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s
-                               AND ps.key = %(project)s AND ps.parent_id IN (SELECT id FROM chain))
-          AND {visibility.in_force_sql("m")}
+        ({_spoken(SPEAKER_KEY)} LIMIT 1)
+        UNION ALL
+        ({_spoken(SPEAKER_FIRST_KEY)} AND position(' ' IN n.norm) = 0 LIMIT 1)
         LIMIT 1
      ) spoke)
 """

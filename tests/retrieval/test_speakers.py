@@ -70,6 +70,14 @@ def test_the_context_names_the_speakers_the_caller_can_see(acme, globex, api):
 
 
 @pytest.mark.django_db
+def test_a_speaker_is_found_by_whole_name_or_by_first_name(acme, api):
+    _ingest(api, [("Dana Smith", "I moved to Leeds in May."), ("Jo", "Nice!")])
+
+    assert _speakers(acme, "albert", ["dana smith", "dana", "smith", "jo"]) == ["dana", "dana smith", "jo"]
+    assert _speakers(acme, "albert", ["dana lee"]) == []  # a two-word name is matched whole only
+
+
+@pytest.mark.django_db
 def test_a_deleted_turn_no_longer_makes_its_author_a_speaker(acme, api):
     (memory_id,) = _ingest(api, [("Pavel", "Tidewater Studios. I'm a sound engineer there.")])
     assert _speakers(acme, "albert", ["pavel"]) == ["pavel"]
@@ -97,7 +105,7 @@ def test_the_speaker_lookup_reads_the_speaker_key_index(acme, api):
         cursor.execute("EXPLAIN (COSTS OFF) " + selectors._CONTEXT_SQL, params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
 
-    assert "memory_speaker_key" in plan, plan
+    assert "memory_speaker_key" in plan and "memory_speaker_first_key" in plan, plan
 
 
 @pytest.mark.django_db
