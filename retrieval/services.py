@@ -57,7 +57,7 @@ from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, ana
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
 from retrieval.synthesis.extractive import content_terms, split_sentences
-from retrieval.third_party import about_someone_else, names_relation
+from retrieval.third_party import RELATION_NOUNS, about_someone_else, names_relation
 from retrieval.truth import (
     CALENDAR_TERMS,
     asks_about_the_past,
@@ -465,6 +465,9 @@ def _fuse(
 
 # a capitalised word inside a sentence (not its first word): a name ("Porto", "Kestrel Analytics", "Spanish class")
 _NAME_RE = re.compile(r"(?<=[^.!?\s]\s)[A-ZÀ-Ý][\w'’-]{2,}")
+# a sentence's first word introduced as a person by apposition: "Bilal, my brother.", "Carmen, my little sister, …"
+# (the noun must be a relation: retrieval.third_party.RELATION_NOUNS)
+_APPOSED_RE = re.compile(r"(?:^|[.!?]\s+)([A-ZÀ-Ý][\w'’-]{2,}),\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)")
 _MAX_NAMES = 4
 
 
@@ -482,9 +485,11 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
         row = rows.get(item.memory_id)
         if row is None or not row.is_turn:
             continue
+        text = row.turn_text or ""
+        apposed = [name for name, noun in _APPOSED_RE.findall(text) if noun.casefold() in RELATION_NOUNS]
         names = [
             name
-            for name in dict.fromkeys(_NAME_RE.findall(row.turn_text or ""))
+            for name in dict.fromkeys([*apposed, *_NAME_RE.findall(text)])
             if name.casefold() not in speakers and not content_terms(name) <= CALENDAR_TERMS
         ][:_MAX_NAMES]
         if names:

@@ -300,6 +300,21 @@ def test_what_the_speaker_said_next_about_the_same_name_comes_with_the_earlier_t
     assert rows[0]["explain"]["follows"] == old
 
 
+def test_a_name_introduced_by_apposition_is_followed_to_what_the_speaker_said_of_it_later(acme, api):
+    """ "Bilal, my brother." starts its sentence with the name: taken as one because a relation noun is in
+    apposition to it, so the speaker's later turn about Bilal comes with it."""
+    (introduced,) = _ingest(api, [("Yara", "Bilal, my brother. We talk every Sunday.")], session_id="b1")
+    (later,) = _ingest(
+        api, [("Yara", "Bilal passed the final assessment, so it's official: barrister!")], session_id="b2",
+        prefix="h", start=T0 + WEEKS,
+    )  # fmt: skip
+    rows = _ranked(api, "What is Yara's brother's job?", top_k=5)
+    ids = [row["id"] for row in rows]
+
+    assert later in ids and ids.index(later) == ids.index(introduced) - 1, ids
+    assert rows[ids.index(later)]["explain"]["follows"] == introduced
+
+
 def test_no_follow_up_for_a_question_about_the_past_or_from_another_speaker(acme, api):
     old, new = _plan_changed(api, later_by="Maya")
 
