@@ -10,13 +10,11 @@ from datetime import UTC, datetime
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from rest_framework.test import APIClient
 
 from memories.models import Memory
 from memories.services.memory import Author, memory_create
 from tests.api.conftest import error_of
 from tests.conftest import remember
-from tests.factories import ApiKeyFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +28,6 @@ ADMIN = Author(kind="admin", label="curator")
 def _no_access_recording(monkeypatch):
     """Access tracking's background recorder cannot see the test's uncommitted rows: left out."""
     monkeypatch.setattr("retrieval.services.access_schedule", lambda *, memory_ids: None)
-
-
-@pytest.fixture
-def api(acme) -> APIClient:
-    key = ApiKeyFactory(tenant=acme, permissions=["read", "write", "delete"])
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key.plain}")
-    return client
 
 
 def at(text: str) -> datetime:

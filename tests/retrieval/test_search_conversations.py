@@ -13,14 +13,6 @@ from tests.factories import ApiKeyFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def api(acme) -> APIClient:
-    key = ApiKeyFactory(tenant=acme, permissions=["read", "write", "delete"])
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key.plain}")
-    return client
-
-
 SESSIONS = "/api/v1/sessions"
 SEARCH = "/api/v1/search"
 T0 = 1746178200.0

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from retrieval import selectors
 from retrieval.speakers import without_speakers
-from tests.factories import ApiKeyFactory
 
 SESSIONS = "/api/v1/sessions"
 SEARCH = "/api/v1/search"
@@ -31,14 +29,6 @@ T0 = 1746178200.0
 )
 def test_the_question_without_its_speakers(text, speakers, expected):
     assert without_speakers(text, speakers) == expected
-
-
-@pytest.fixture
-def api(acme) -> APIClient:
-    key = ApiKeyFactory(tenant=acme, permissions=["read", "write", "delete"])
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key.plain}")
-    return client
 
 
 def _ingest(api, turns, *, user_id="albert", session_id="chat-1"):
