@@ -454,6 +454,13 @@ _SCOPE, _MEMBER, _POLICY, _MEMORY = (model._meta.db_table for model in (Scope, M
 SPEAKER_KEY = "((m.tenant_id)::text || ':' || lower(m.metadata ->> 'author'))"
 SPEAKER_FIRST_KEY = "((m.tenant_id)::text || ':' || split_part(lower(m.metadata ->> 'author'), ' ', 1))"
 _ENTITY, _ALIAS, _LINK = (model._meta.db_table for model in (Entity, EntityAlias, EntityLink))
+# the nodes of the named project hanging under the caller's chain (``chain`` is the context statement's CTE)
+_PROJECT_NODES = f"""SELECT ps.id FROM {_SCOPE} ps
+     WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s AND ps.key = %(project)s
+       AND ps.parent_id IN (SELECT id FROM chain)"""
+# memory ``m`` is in force on the caller's chain or the named project's nodes
+_VISIBLE_TO_CALLER = f"""m.scope_id IN (SELECT id FROM chain UNION ALL {_PROJECT_NODES})
+          AND {visibility.in_force_sql("m")}"""
 
 
 def _spoken(key: str) -> str:
@@ -461,11 +468,7 @@ def _spoken(key: str) -> str:
     return f"""SELECT 1 FROM {_MEMORY} m
         WHERE {key} = %(tenant)s::text || ':' || n.norm
           AND m.source_session <> '' AND m.tenant_id + 0 = %(tenant)s
-          AND m.scope_id IN (SELECT id FROM chain UNION ALL
-                             SELECT ps.id FROM {_SCOPE} ps
-                             WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s
-                               AND ps.key = %(project)s AND ps.parent_id IN (SELECT id FROM chain))
-          AND {visibility.in_force_sql("m")}"""
+          AND {_VISIBLE_TO_CALLER}"""
 
 
 _CONTEXT_SQL = (
@@ -521,12 +524,7 @@ SELECT
                 SELECT l.memory_id FROM {_LINK} l WHERE l.object_id = c.id AND l.tenant_id + 0 = %(tenant)s
             ) l
             WHERE (SELECT TRUE FROM {_MEMORY} m
-                   WHERE m.id = l.memory_id AND m.tenant_id = %(tenant)s
-                     AND m.scope_id IN (SELECT id FROM chain UNION ALL
-                                        SELECT ps.id FROM {_SCOPE} ps
-                                        WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s
-                                          AND ps.key = %(project)s AND ps.parent_id IN (SELECT id FROM chain))
-                     AND {visibility.in_force_sql("m")}))
+                   WHERE m.id = l.memory_id AND m.tenant_id = %(tenant)s AND {_VISIBLE_TO_CALLER}))
         ORDER BY c.mention_count DESC, c.id
         LIMIT %(partial_limit)s
      ) x),
