@@ -17,6 +17,7 @@ not of the set's phrasings.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 # kinship, partners, friends, work and school, home, generic persons (singular and plural; hyphenated in-laws)
 RELATION_NOUNS = frozenset(
@@ -54,8 +55,8 @@ def about_someone_else(text: str | None) -> bool:
     if not text:
         return False
     lowered = text.casefold()
-    matches = list(_WORD.finditer(lowered))
-    words = [m.group(0) for m in matches[:_LEAD_WORDS]]
+    matches = list(islice(_WORD.finditer(lowered), _LEAD_WORDS))  # the opening words only
+    words = [m.group(0) for m in matches]
     if not words or words[0] not in _OPENERS:
         return False
     noun = next((i for i, word in enumerate(words) if word in RELATION_NOUNS), None)
