@@ -826,10 +826,13 @@ _MEMORIES_LOAD_SQL = f"""{{with_}}SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _
     WHERE m.tenant_id = %(tenant)s AND {{ids}}"""
 _HIT_IDS = "m.id = ANY(%(ids)s)"
 
-# What a speaker said next about the same thing: for a hit that is a session turn, the latest later turn of the same
+# What a speaker said next about the same thing: for a hit that is a session turn, the first later turn of the same
 # speaker in the same scope whose indexed words match one of the names it uses ("Flights to Porto are booked" →
-# "Porto is off, we're doing Lyon instead"), visible by the arms' own predicates (or as they stood at ``as_of``).
-# Read by the load statement itself: the hits and these turns come back together.
+# "Porto is off, we're doing Lyon instead"), visible by the arms' own predicates (or as they stood at ``as_of``). The
+# first, not the latest: later mentions of a name are as often asides ("My babysitter moved to Porto") as news of
+# the plan (conversational dev set: update order 0.800 with the latest, 0.833 with the first; bench/HISTORY.md).
+# Read by the load statement itself: the hits and these turns come back together; a turn already on the page may be
+# one (the caller moves it up to its hit).
 _FOLLOW_UPS_CTE = f"""WITH fu AS MATERIALIZED (
     SELECT h.hit::bigint AS hit, f.id FROM jsonb_each_text(%(follow)s::jsonb) AS h(hit, words)
     JOIN memories_memory hm ON hm.id = h.hit::bigint AND hm.tenant_id = %(tenant)s
@@ -839,7 +842,7 @@ _FOLLOW_UPS_CTE = f"""WITH fu AS MATERIALIZED (
           AND n.id <> hm.id AND {_speaker_sql("n")} = {_speaker_sql("hm")}
           AND {_said_at_sql("n")} > {_said_at_sql("hm")}
           AND n.search_vector @@ websearch_to_tsquery('{TEXT_SEARCH_CONFIG}', h.words)
-        ORDER BY {_said_at_sql("n")} DESC, n.id DESC
+        ORDER BY {_said_at_sql("n")}, n.id
         LIMIT 1
     ) f
 )
@@ -956,7 +959,7 @@ def memories_load(
                 ContextTurn(int(i), author or "", text or "", _epoch(event) or _epoch(created))
                 for i, author, text, event, created in (_json(row[width]) or [])
             ]
-        if asks and followed is not None and row[-1] is not None and memory.pk not in ids:
+        if asks and followed is not None and row[-1] is not None:
             followed[memory.pk] = int(row[-1])
         loaded[memory.pk] = memory
     return loaded

@@ -468,6 +468,8 @@ _NAME_RE = re.compile(r"(?<=[^.!?\s]\s)[A-ZÀ-Ý][\w'’-]{2,}")
 # a sentence's first word introduced as a person by apposition: "Bilal, my brother.", "Carmen, my little sister, …"
 # (the noun must be a relation: retrieval.third_party.RELATION_NOUNS)
 _APPOSED_RE = re.compile(r"(?:^|[.!?]\s+)([A-ZÀ-Ý][\w'’-]{2,}),\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)")
+# a sentence's first word, capitalised: a name only when the candidates use it as one inside a sentence
+_OPENING_RE = re.compile(r"(?:^|[.!?:]\s+)([A-ZÀ-Ý][\w'’-]{2,})")
 _MAX_NAMES = 4
 
 
@@ -480,6 +482,11 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
         if item.memory_id in rows
         for word in _WORD_RE.findall(rows[item.memory_id].speaker)
     }
+    texts = [row.turn_text for row in rows.values() if row.turn_text]
+
+    def used_as_a_name(word: str) -> bool:  # inside a sentence of a candidate turn (a substring test first: cheap)
+        return any(word in text and word in _NAME_RE.findall(text) for text in texts)
+
     asks: dict[int, list[str]] = {}
     for item in ranked:
         row = rows.get(item.memory_id)
@@ -487,9 +494,10 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
             continue
         text = row.turn_text or ""
         apposed = [name for name, noun in _APPOSED_RE.findall(text) if noun.casefold() in RELATION_NOUNS]
+        opening = [word for word in _OPENING_RE.findall(text) if used_as_a_name(word)]
         names = [
             name
-            for name in dict.fromkeys([*apposed, *_NAME_RE.findall(text)])
+            for name in dict.fromkeys([*apposed, *opening, *_NAME_RE.findall(text)])
             if name.casefold() not in speakers and not content_terms(name) <= CALENDAR_TERMS
         ][:_MAX_NAMES]
         if names:
@@ -498,15 +506,25 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
 
 
 def _with_follow_ups(ranked: list[Ranked], followed: dict[int, int], top_k: int) -> list[Ranked]:
-    """``ranked`` with each follow-up turn just above the hit it follows (at that hit's score), cut to ``top_k``."""
+    """``ranked`` with each follow-up turn just above the hit it follows (at that hit's score), cut to ``top_k``; a
+    follow-up already on the page moves up to its hit unless it is above it already."""
+    position = {item.memory_id: index for index, item in enumerate(ranked)}
+    followed = {
+        follow_up: hit
+        for follow_up, hit in followed.items()
+        if hit in position and hit not in followed and position.get(follow_up, top_k) > position[hit]
+    }
     by_hit: dict[int, list[int]] = {}
     for follow_up, hit in sorted(followed.items()):
         by_hit.setdefault(hit, []).append(follow_up)
+    explains = {item.memory_id: item.explain for item in ranked}
     out: list[Ranked] = []
     for item in ranked:
         for follow_up in by_hit.get(item.memory_id, []):
-            out.append(Ranked(memory_id=follow_up, score=item.score, explain={"follows": item.memory_id}))
-        out.append(item)
+            explain = {**(explains.get(follow_up) or {}), "follows": item.memory_id}
+            out.append(Ranked(memory_id=follow_up, score=item.score, explain=explain))
+        if item.memory_id not in followed:
+            out.append(item)
     return out[:top_k]
 
 

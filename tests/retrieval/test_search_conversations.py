@@ -149,12 +149,14 @@ WEEKS = 7 * 86400 * 3
 
 
 def _holiday(api, *, old_speaker="Jon", new_speaker="Jon"):
-    """A plan said in one session and changed three weeks later, by the same speaker unless told otherwise."""
+    """A plan said in one session and changed three weeks later, by the same speaker unless told otherwise; no name
+    in either (a name would make the later turn a follow-up of the earlier, below)."""
     (old,) = _ingest(
-        api, [(old_speaker, "Flights to Porto are booked for the summer break, I can't wait.")], session_id="s1"
+        api, [(old_speaker, "Flights to the coast are booked for the summer break, I can't wait.")], session_id="s1"
     )
     (new,) = _ingest(
-        api, [(new_speaker, "Change of plan for the summer break: Porto is off. Lyon instead.")], session_id="s2",
+        api, [(new_speaker, "Change of plan for the summer break: the coast is off. The mountains instead.")],
+        session_id="s2",
         prefix="f", start=T0 + WEEKS,
     )  # fmt: skip
     return old, new
@@ -307,6 +309,46 @@ def test_a_name_introduced_by_apposition_is_followed_to_what_the_speaker_said_of
     assert rows[ids.index(later)]["explain"]["follows"] == introduced
 
 
+def test_a_name_that_opens_its_sentence_is_followed_when_the_turns_use_it_as_a_name(
+    acme, api, django_capture_on_commit_callbacks
+):
+    """ "Lisbon in August, …" starts its sentence with the name; the speaker's turns use "Lisbon" as a name inside a
+    sentence too, so it is one: the first thing the speaker said of Lisbon later comes with the old plan — not the
+    latest mention, a passing remark about someone else."""
+    with django_capture_on_commit_callbacks(execute=True):  # the turns' embeddings
+        (old,) = _ingest(api, [("Sofia", "Lisbon in August, we've rented a little place.")], session_id="l1")
+        (new,) = _ingest(
+            api, [("Sofia", "Change of plan: Lisbon is off, the airline cancelled. We're doing Ljubljana instead.")],
+            session_id="l2", prefix="g", start=T0 + WEEKS,
+        )  # fmt: skip
+        _ingest(
+            api, [("Sofia", "Our babysitter moved to Lisbon last year and won't stop posting about it.")],
+            session_id="l3", prefix="h", start=T0 + 2 * WEEKS,
+        )  # fmt: skip
+
+    rows = _ranked(api, "Where is Sofia going on holiday?", top_k=5)
+    ids = [row["id"] for row in rows]
+
+    assert new in ids and ids.index(new) == ids.index(old) - 1, ids
+    assert rows[ids.index(new)]["explain"]["follows"] == old
+
+
+def test_a_sentence_opening_word_is_not_followed_when_nothing_uses_it_as_a_name(
+    acme, api, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        (old,) = _ingest(api, [("Sofia", "Flights in August, we've rented a little place.")], session_id="l1")
+        (later,) = _ingest(
+            api, [("Sofia", "Cheap flights are gone, the airline cancelled.")], session_id="l2", prefix="g",
+            start=T0 + WEEKS,
+        )  # fmt: skip
+
+    rows = _ranked(api, "Where is Sofia going on holiday?", top_k=5)
+
+    assert old in [row["id"] for row in rows]
+    assert not any(row["explain"].get("follows") for row in rows)
+
+
 def test_no_follow_up_for_a_question_about_the_past_or_from_another_speaker(acme, api):
     old, new = _plan_changed(api, later_by="Maya")
 
@@ -359,3 +401,18 @@ def test_as_of_a_hits_context_is_the_session_as_it_stood_then(acme, api):
     assert late in [turn["id"] for turn in now[ids[3]]["context"]]  # recorded in 2100: in today's context
     assert ids[3] in then and late not in [turn["id"] for turn in then[ids[3]]["context"]]
     assert ids[2] in [turn["id"] for turn in then[ids[3]]["context"]]
+
+
+def test_a_follow_up_on_the_page_moves_up_to_its_hit_unless_it_is_above_it_already():
+    from retrieval.ranking import Ranked
+    from retrieval.services import _with_follow_ups
+
+    ranked = [Ranked(memory_id=i, score=1.0 - i / 10, explain={"final": i}) for i in range(1, 6)]
+
+    moved = _with_follow_ups(ranked, {4: 2, 1: 3, 9: 5}, top_k=5)
+
+    # 4 follows 2 and was below it: just above 2 now, at 2's score, its own explain kept; 1 follows 3 but is above
+    # it already: unchanged; 9 was not on the page: inserted above 5, and the page is cut to five
+    assert [item.memory_id for item in moved] == [1, 4, 2, 3, 9]
+    assert moved[1].score == ranked[1].score and moved[1].explain == {"final": 4, "follows": 2}
+    assert moved[0].explain == {"final": 1}
