@@ -826,13 +826,14 @@ _MEMORIES_LOAD_SQL = f"""{{with_}}SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _
     WHERE m.tenant_id = %(tenant)s AND {{ids}}"""
 _HIT_IDS = "m.id = ANY(%(ids)s)"
 
-# What a speaker said next about the same thing: for a hit that is a session turn, the first later turn of the same
+# What a speaker said next about the same thing: for a hit that is a session turn, the first later turns of the same
 # speaker in the same scope whose indexed words match one of the names it uses ("Flights to Porto are booked" →
-# "Porto is off, we're doing Lyon instead"), visible by the arms' own predicates (or as they stood at ``as_of``). The
-# first, not the latest: later mentions of a name are as often asides ("My babysitter moved to Porto") as news of
-# the plan (conversational dev set: update order 0.800 with the latest, 0.833 with the first; bench/HISTORY.md).
-# Read by the load statement itself: the hits and these turns come back together; a turn already on the page may be
-# one (the caller moves it up to its hit).
+# "Porto is off, we're doing Lyon instead"), visible by the arms' own predicates (or as they stood at ``as_of``);
+# the caller keeps the first that its page does not show above the hit and that is not a remark about someone else
+# (retrieval.services._first_news). The first, not the latest: later mentions of a name are as often asides ("My
+# babysitter moved to Porto") as news of the plan (bench/HISTORY.md). Read by the load statement itself: the hits
+# and these turns come back together; a turn already on the page may be one.
+FOLLOW_UP_CANDIDATES = 3
 _FOLLOW_UPS_CTE = f"""WITH fu AS MATERIALIZED (
     SELECT h.hit::bigint AS hit, f.id FROM jsonb_each_text(%(follow)s::jsonb) AS h(hit, words)
     JOIN memories_memory hm ON hm.id = h.hit::bigint AND hm.tenant_id = %(tenant)s
@@ -843,7 +844,7 @@ _FOLLOW_UPS_CTE = f"""WITH fu AS MATERIALIZED (
           AND {_said_at_sql("n")} > {_said_at_sql("hm")}
           AND n.search_vector @@ websearch_to_tsquery('{TEXT_SEARCH_CONFIG}', h.words)
         ORDER BY {_said_at_sql("n")}, n.id
-        LIMIT 1
+        LIMIT {FOLLOW_UP_CANDIDATES}
     ) f
 )
 """

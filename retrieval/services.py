@@ -459,7 +459,7 @@ def _fuse(
             as_of=options.as_of,
         )
     if followed:
-        ranked = _with_follow_ups(ranked, followed, options.top_k)
+        ranked = _with_follow_ups(ranked, _first_news(ranked, followed, loaded), options.top_k)
     return ranked, loaded, contexts
 
 
@@ -503,6 +503,33 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
         if names:
             asks[item.memory_id] = names
     return asks
+
+
+def _first_news(ranked: list[Ranked], followed: dict[int, int], loaded: dict[int, Memory]) -> dict[int, int]:
+    """Per hit, the first of its candidate follow-ups (in the order said) that the page does not show above it
+    already and that is not a remark about someone else ("My flatmate is going to Kyoto" is no news of the speaker's
+    own trip to Kyoto) — unless the hit is one too."""
+    position = {item.memory_id: index for index, item in enumerate(ranked)}
+    candidates: dict[int, list[Memory]] = {}
+    for follow_up, hit in followed.items():
+        if follow_up in loaded and hit in position:
+            candidates.setdefault(hit, []).append(loaded[follow_up])
+    chosen: dict[int, int] = {}
+    for hit, turns in candidates.items():
+        aside = about_someone_else(loaded[hit].content)
+        turns.sort(key=lambda turn: (turn.reference_time or turn.created_at, turn.pk))
+        first = next(
+            (
+                turn
+                for turn in turns
+                if position.get(turn.pk, len(ranked)) > position[hit]
+                and (aside or not about_someone_else(turn.content))
+            ),
+            None,
+        )
+        if first is not None:
+            chosen[first.pk] = hit
+    return chosen
 
 
 def _with_follow_ups(ranked: list[Ranked], followed: dict[int, int], top_k: int) -> list[Ranked]:

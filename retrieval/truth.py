@@ -17,7 +17,9 @@ A fourth adjustment, :func:`later_statements_first`, is made for questions about
 no word asking about the past): of two conversation turns on the page by the same speaker in the same scope that
 share a distinctive word (one at most these two hits use; weekday and month names are values, not topics), the one
 said later is moved just above the earlier ("Flights to Porto are booked" / "Porto is off, we're doing Lyon
-instead"): in a conversation the later word on a thing is how it stands now (measured in bench/HISTORY.md).
+instead"): in a conversation the later word on a thing is how it stands now (measured in bench/HISTORY.md). A
+remark about someone else (:func:`retrieval.third_party.about_someone_else`: "My flatmate is going to Porto") never
+moves above a turn that is not one: it is no later word on the speaker's own plans.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from memories.selectors.contradictions import CONTRADICTION_CODE
 from memories.services.trust import memory_is_curated
 from retrieval.synthesis.dates import PAST_TENSE_RE
 from retrieval.synthesis.extractive import cached_content_terms, content_terms
+from retrieval.third_party import about_someone_else
 
 CURATED_BOOST = 0.1
 
@@ -170,6 +173,8 @@ def later_statements_first(hits: list[_Hit]) -> list[_Hit]:
         return hits
     spread = Counter(term for found in terms.values() for term in found)
     distinctive = {memory_id: {t for t in found if spread[t] <= 2} for memory_id, found in terms.items()}
+    # a remark about someone else ("My flatmate is going to Kyoto") is no later word on the speaker's own plans
+    aside = {hit.memory.pk: about_someone_else(hit.memory.content) for hit in hits if hit.memory.pk in terms}
 
     def said(hit: _Hit):
         return hit.memory.reference_time or hit.memory.created_at
@@ -187,6 +192,7 @@ def later_statements_first(hits: list[_Hit]) -> list[_Hit]:
                 and turns[earlier.memory.pk] == turns[later.memory.pk]
                 and said(earlier) < said(later)
                 and distinctive[earlier.memory.pk] & distinctive[later.memory.pk]
+                and not (aside[later.memory.pk] and not aside[earlier.memory.pk])
             ),
             None,
         )

@@ -401,18 +401,3 @@ def test_as_of_a_hits_context_is_the_session_as_it_stood_then(acme, api):
     assert late in [turn["id"] for turn in now[ids[3]]["context"]]  # recorded in 2100: in today's context
     assert ids[3] in then and late not in [turn["id"] for turn in then[ids[3]]["context"]]
     assert ids[2] in [turn["id"] for turn in then[ids[3]]["context"]]
-
-
-def test_a_follow_up_on_the_page_moves_up_to_its_hit_unless_it_is_above_it_already():
-    from retrieval.ranking import Ranked
-    from retrieval.services import _with_follow_ups
-
-    ranked = [Ranked(memory_id=i, score=1.0 - i / 10, explain={"final": i}) for i in range(1, 6)]
-
-    moved = _with_follow_ups(ranked, {4: 2, 1: 3, 9: 5}, top_k=5)
-
-    # 4 follows 2 and was below it: just above 2 now, at 2's score, its own explain kept; 1 follows 3 but is above
-    # it already: unchanged; 9 was not on the page: inserted above 5, and the page is cut to five
-    assert [item.memory_id for item in moved] == [1, 4, 2, 3, 9]
-    assert moved[1].score == ranked[1].score and moved[1].explain == {"final": 4, "follows": 2}
-    assert moved[0].explain == {"final": 1}

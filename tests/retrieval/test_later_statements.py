@@ -1,0 +1,63 @@
+"""Pure parts of the later-statement passes: :func:`retrieval.truth.later_statements_first` and the choice of a
+hit's follow-up among the first later turns naming the same thing (:func:`retrieval.services._first_news`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memories.models import Memory
+from retrieval.ranking import Ranked
+from retrieval.services import SearchHit, _first_news, _with_follow_ups
+from retrieval.truth import later_statements_first
+
+T0 = datetime(2025, 5, 1, 18, 0, tzinfo=UTC)
+
+
+def _turn(pk: int, text: str, *, days: int, speaker: str = "Jon") -> Memory:
+    return Memory(
+        pk=pk, content=text, scope_id=1, source_session=f"s{pk}", metadata={"author": speaker},
+        reference_time=T0 + timedelta(days=days), created_at=T0 + timedelta(days=days),
+    )  # fmt: skip
+
+
+def _hits(*memories: Memory) -> list[SearchHit]:
+    return [SearchHit(memory=m, score=1.0 - i / 10, explain={}) for i, m in enumerate(memories)]
+
+
+def test_a_remark_about_someone_else_never_moves_above_the_speakers_own_statement():
+    own = _turn(1, "Flights to Porto are booked for the summer break.", days=0)
+    aside = _turn(2, "My flatmate is flying to Porto for the summer break, lucky her.", days=7)
+    assert [h.memory.pk for h in later_statements_first(_hits(own, aside))] == [1, 2]
+
+    # between two remarks about others, the later still goes first
+    first = _turn(3, "My flatmate is flying to Porto for the summer break.", days=0)
+    assert [h.memory.pk for h in later_statements_first(_hits(first, aside))] == [2, 3]
+
+
+def test_a_follow_up_is_the_first_later_turn_not_shown_above_its_hit_and_not_about_someone_else():
+    hit = _turn(1, "Flights to Porto are booked for the summer break.", days=0)
+    aside = _turn(2, "My flatmate is going to Porto in the spring, lucky her.", days=7)
+    shown = _turn(3, "Porto flights are the cheapest this year.", days=10)
+    news = _turn(4, "Change of plan: Porto is off, we're doing Lyon instead.", days=21)
+    later = _turn(5, "Porto again? No, Lyon it is.", days=30)
+    loaded = {m.pk: m for m in (hit, aside, shown, news, later)}
+    ranked = [Ranked(3, 0.9, {}), Ranked(1, 0.8, {}), Ranked(7, 0.7, {})]
+
+    chosen = _first_news(ranked, {2: 1, 3: 1, 4: 1, 5: 1}, loaded)
+
+    assert chosen == {4: 1}
+    assert [item.memory_id for item in _with_follow_ups(ranked, chosen, top_k=3)] == [3, 4, 1]
+    # a hit about someone else may be followed by another such remark
+    assert _first_news([Ranked(2, 0.9, {})], {5: 2, 3: 2}, loaded) == {3: 2}
+
+
+def test_a_follow_up_on_the_page_moves_up_to_its_hit_unless_it_is_above_it_already():
+    ranked = [Ranked(memory_id=i, score=1.0 - i / 10, explain={"final": i}) for i in range(1, 6)]
+
+    moved = _with_follow_ups(ranked, {4: 2, 1: 3, 9: 5}, top_k=5)
+
+    # 4 follows 2 and was below it: just above 2 now, at 2's score, its own explain kept; 1 follows 3 but is above
+    # it already: unchanged; 9 was not on the page: inserted above 5, and the page is cut to five
+    assert [item.memory_id for item in moved] == [1, 4, 2, 3, 9]
+    assert moved[1].score == ranked[1].score and moved[1].explain == {"final": 4, "follows": 2}
+    assert moved[0].explain == {"final": 1}
