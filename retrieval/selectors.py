@@ -834,9 +834,9 @@ _HIT_IDS = "m.id = ANY(%(ids)s)"
 # babysitter moved to Porto") as news of the plan (bench/HISTORY.md). Read by the load statement itself: the hits
 # and these turns come back together; a turn already on the page may be one.
 FOLLOW_UP_CANDIDATES = 3
-_FOLLOW_UPS_CTE = f"""WITH fu AS MATERIALIZED (
-    SELECT h.hit::bigint AS hit, f.id FROM jsonb_each_text(%(follow)s::jsonb) AS h(hit, words)
-    JOIN memories_memory hm ON hm.id = h.hit::bigint AND hm.tenant_id = %(tenant)s
+_FOLLOW_UPS_CTE = f"""fu AS MATERIALIZED (
+    SELECT h.hit, f.id FROM unnest(%(follow_hits)s::bigint[], %(follow_words)s::text[]) AS h(hit, words)
+    JOIN memories_memory hm ON hm.id = h.hit AND hm.tenant_id = %(tenant)s
     CROSS JOIN LATERAL (
         SELECT n.id FROM memories_memory n
         WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
@@ -849,7 +849,25 @@ _FOLLOW_UPS_CTE = f"""WITH fu AS MATERIALIZED (
 )
 """
 _FOLLOWS_COLUMN = ", (SELECT min(fu.hit) FROM fu WHERE fu.id = m.id) AS follows"
-_HIT_OR_FOLLOW_UP_IDS = f"({_HIT_IDS} OR m.id IN (SELECT fu.id FROM fu))"
+
+# The answer to a question put to someone the search is about: for a hit that asks something ("How's the new place
+# treating you?") said by someone other than the people the question names, the next turn of its session when one
+# of them said it ("Ashby & Crane is calmer than I expected") — what they said about themselves is in the replies
+# to what they were asked. Visible by the arms' own predicates (or as they stood at ``as_of``).
+_REPLIES_CTE = f"""re AS MATERIALIZED (
+    SELECT q.hit, r.id FROM unnest(%(reply_to)s::bigint[]) AS q(hit)
+    JOIN memories_memory hm ON hm.id = q.hit AND hm.tenant_id = %(tenant)s
+    CROSS JOIN LATERAL (
+        SELECT n.id, lower({_speaker_sql("n")}) AS speaker FROM memories_memory n
+        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id
+          AND n.source_session = hm.source_session AND n.source_app = hm.source_app AND n.id > hm.id
+        ORDER BY n.id
+        LIMIT 1
+    ) r
+    WHERE r.speaker = ANY(%(repliers)s) OR split_part(r.speaker, ' ', 1) = ANY(%(repliers)s)
+)
+"""
+_ANSWERS_COLUMN = ", (SELECT min(re.hit) FROM re WHERE re.id = m.id) AS answers"
 
 # A session hit's neighbouring turns: the live memories of the same session, app and scope stored just before and
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
@@ -912,6 +930,8 @@ class FollowUps:
     chain_ids: Sequence[int]
     kinds: Sequence[str]
     as_of: datetime | None = None
+    reply_to: Sequence[int] = ()  # hits that ask something of one of ``repliers``: their session's next turn
+    repliers: Sequence[str] = ()  # the speakers the question names (normalised: "pavel", "dana smith")
 
 
 def memories_load(
@@ -922,6 +942,7 @@ def memories_load(
     contexts: dict[int, list[ContextTurn]] | None = None,
     follow: FollowUps | None = None,
     followed: dict[int, int] | None = None,
+    answers: dict[int, int] | None = None,
     as_of: datetime | None = None,
 ) -> dict[int, Memory]:
     """The hits' rows (without the heavy index columns, deferred) with their scope and its parent, in one statement
@@ -929,24 +950,42 @@ def memories_load(
     ``context_turns`` (1..MAX_CONTEXT_TURNS) and a ``contexts`` dict, each hit stored from a session gets its entry
     there (a list of :class:`ContextTurn`, oldest first): up to that many turns of its session on each side, read
     by the same statement (with ``as_of``: the turns as they stood then). With ``follow`` and a ``followed`` dict,
-    the same statement also loads each asked hit's follow-up turn (``_FOLLOW_UPS_CTE``), and ``followed`` maps each
-    follow-up's id to its hit's."""
+    the same statement also loads each asked hit's follow-up turns (``_FOLLOW_UPS_CTE``), and ``followed`` maps each
+    follow-up's id to its hit's; with ``follow.reply_to`` and an ``answers`` dict, each such hit's reply by one of
+    ``follow.repliers`` (``_REPLIES_CTE``), and ``answers`` maps each reply's id to its hit's."""
     if not ids:
         return {}
     turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS)) if contexts is not None else 0
     context = (_CONTEXT_COLUMN_AS_OF if as_of is not None else _CONTEXT_COLUMN) if turns else ""
-    parts = {"with_": "", "context": context, "follows": "", "ids": _HIT_IDS}
     params: dict[str, Any] = {"tenant": tenant.pk, "ids": list(ids), "context_turns": turns}
     if as_of is not None:
         params["as_of"] = as_of
-    asks = {str(hit): " OR ".join(words) for hit, words in (follow.words.items() if follow else ()) if words}
-    if asks and followed is not None:
+    asks = {hit: " OR ".join(words) for hit, words in (follow.words.items() if follow else ()) if words}
+    asks = asks if followed is not None else {}
+    reply_to = list(follow.reply_to) if follow is not None and follow.repliers and answers is not None else []
+    ctes, columns, extra_ids = [], [], []
+    if asks or reply_to:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)
-        parts.update(with_=_FOLLOW_UPS_CTE.format(visible=visible), follows=_FOLLOWS_COLUMN, ids=_HIT_OR_FOLLOW_UP_IDS)
-        params.update(follow=json.dumps(asks), chain=list(follow.chain_ids), kinds=list(follow.kinds))
+        params.update(chain=list(follow.chain_ids), kinds=list(follow.kinds))
         if follow.as_of is not None:
             params["as_of"] = follow.as_of  # the search's as_of: the same moment as ``as_of``
-    sql = _MEMORIES_LOAD_SQL.format(**parts)
+        if asks:
+            ctes.append(_FOLLOW_UPS_CTE.format(visible=visible))
+            columns.append(_FOLLOWS_COLUMN)
+            extra_ids.append("ARRAY(SELECT fu.id FROM fu)")
+            params.update(follow_hits=list(asks), follow_words=list(asks.values()))
+        if reply_to:
+            ctes.append(_REPLIES_CTE.format(visible=visible))
+            columns.append(_ANSWERS_COLUMN)
+            extra_ids.append("ARRAY(SELECT re.id FROM re)")
+            params.update(reply_to=reply_to, repliers=[name.casefold() for name in follow.repliers])
+    sql = _MEMORIES_LOAD_SQL.format(
+        with_=f"WITH {', '.join(ctes)}" if ctes else "",
+        context=context,
+        follows="".join(columns),
+        # one array of ids, not an OR of subqueries: the rows are still read by primary key
+        ids=f"m.id = ANY(%(ids)s::bigint[] || {' || '.join(extra_ids)})" if extra_ids else _HIT_IDS,
+    )
     with read_connection().cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -960,7 +999,10 @@ def memories_load(
                 ContextTurn(int(i), author or "", text or "", _epoch(event) or _epoch(created))
                 for i, author, text, event, created in (_json(row[width]) or [])
             ]
-        if asks and followed is not None and row[-1] is not None:
-            followed[memory.pk] = int(row[-1])
+        extra = row[width + (1 if turns else 0) :]
+        if asks and extra[0] is not None:
+            followed[memory.pk] = int(extra[0])
+        if reply_to and extra[-1] is not None:
+            answers[memory.pk] = int(extra[-1])
         loaded[memory.pk] = memory
     return loaded

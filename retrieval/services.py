@@ -214,7 +214,10 @@ def search_memories(
             tier_boost=context.tier_boost,
             plan=plan,
             options=options,
-            follow=(chain_ids, kinds) if current else None,
+            chain_ids=chain_ids,
+            kinds=kinds,
+            current=current,
+            speakers=context.speakers,
         )
     hits = [
         SearchHit(
@@ -401,7 +404,10 @@ def _fuse(
     tier_boost: dict[str, float],
     plan: RelationalPlan | None,
     options: SearchOptions,
-    follow: tuple[list[int], list[str]] | None = None,
+    chain_ids: list[int],
+    kinds: list[str],
+    current: bool = False,
+    speakers: Sequence[str] = (),
 ) -> tuple[list[Ranked], dict[int, Memory], dict[int, list[selectors.ContextTurn]]]:
     """Rank the candidates on what the arms' statements returned of them (``levels``: scope id → level, the
     caller's chain), then load the hits' rows. When typed edges answered, the relational arm leads (its rows first,
@@ -445,8 +451,10 @@ def _fuse(
         third_party=_about_others(query, participants, retrieved.arms.rows, candidates),
     )
     contexts: dict[int, list[selectors.ContextTurn]] = {}
-    asks = _follow_up_words(ranked, retrieved.arms.rows) if follow is not None else {}
+    asks = _follow_up_words(ranked, retrieved.arms.rows) if current else {}
+    reply_to = _put_to(ranked, retrieved.arms.rows, speakers)
     followed: dict[int, int] = {}
+    answers: dict[int, int] = {}
     with search_stage("load"):
         loaded = selectors.memories_load(
             tenant=tenant,
@@ -454,12 +462,19 @@ def _fuse(
             # a "when" answer may read the date from the reply to a hit ("Did you go?" / "Yes, yesterday")
             context_turns=options.context_turns or int(options.synthesize and is_when_question(query)),
             contexts=contexts,
-            follow=selectors.FollowUps(asks, follow[0], follow[1], options.as_of) if asks else None,
+            follow=(
+                selectors.FollowUps(asks, chain_ids, kinds, options.as_of, reply_to=reply_to, repliers=speakers)
+                if asks or reply_to
+                else None
+            ),
             followed=followed,
+            answers=answers,
             as_of=options.as_of,
         )
     if followed:
         ranked = _with_follow_ups(ranked, _first_news(ranked, followed, loaded), options.top_k)
+    if answers:
+        ranked = _with_replies(ranked, answers, options.top_k)
     return ranked, loaded, contexts
 
 
@@ -503,6 +518,45 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
         if names:
             asks[item.memory_id] = names
     return asks
+
+
+def _put_to(ranked: list[Ranked], rows: dict[int, selectors.RankingRow], speakers: Sequence[str]) -> list[int]:
+    """The session turns of the page that ask something and were said by someone other than the speakers the
+    question names (normalised names): questions put to them, whose replies say what they said of themselves."""
+    if not speakers:
+        return []
+    named = {name.casefold() for name in speakers}
+    asked = []
+    for item in ranked:
+        row = rows.get(item.memory_id)
+        if row is None or not row.is_turn or not (row.turn_text or "").rstrip().endswith("?"):
+            continue
+        speaker = row.speaker.casefold().strip()
+        if speaker not in named and speaker.split(" ")[0] not in named:
+            asked.append(item.memory_id)
+    return asked
+
+
+def _with_replies(ranked: list[Ranked], answers: dict[int, int], top_k: int) -> list[Ranked]:
+    """``ranked`` with the reply to each question hit just below it (at its score; moved up if it was lower on the
+    page, left where it is if above), cut to ``top_k``."""
+    position = {item.memory_id: index for index, item in enumerate(ranked)}
+    by_hit = {
+        hit: reply
+        for reply, hit in sorted(answers.items())
+        if hit in position and position.get(reply, len(ranked)) > position[hit]
+    }
+    moved = set(by_hit.values())
+    explains = {item.memory_id: item.explain for item in ranked}
+    out: list[Ranked] = []
+    for item in ranked:
+        if item.memory_id in moved:
+            continue
+        out.append(item)
+        if (reply := by_hit.get(item.memory_id)) is not None:
+            explain = {**(explains.get(reply) or {}), "answers": item.memory_id}
+            out.append(Ranked(memory_id=reply, score=item.score, explain=explain))
+    return out[:top_k]
 
 
 def _first_news(ranked: list[Ranked], followed: dict[int, int], loaded: dict[int, Memory]) -> dict[int, int]:

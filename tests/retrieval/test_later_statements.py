@@ -61,3 +61,36 @@ def test_a_follow_up_on_the_page_moves_up_to_its_hit_unless_it_is_above_it_alrea
     assert [item.memory_id for item in moved] == [1, 4, 2, 3, 9]
     assert moved[1].score == ranked[1].score and moved[1].explain == {"final": 4, "follows": 2}
     assert moved[0].explain == {"final": 1}
+
+
+def test_the_questions_put_to_the_people_named_are_those_someone_else_asked():
+    from retrieval.selectors import RankingRow
+    from retrieval.services import _put_to
+
+    def row(speaker: str, text: str) -> RankingRow:
+        return RankingRow("h", "", T0, 1, speaker=speaker, turn_text=text)
+
+    rows = {
+        1: row("Maya", "How's the new place treating you?"),
+        2: row("Dana Smith", "Remind me where you work these days?"),  # asked by the person named
+        3: row("Maya", "I started a new job."),  # not a question
+        4: RankingRow("h", "", T0, 1, speaker="Maya"),  # not a session turn
+    }
+    ranked = [Ranked(i, 1.0, {}) for i in (1, 2, 3, 4, 5)]
+
+    assert _put_to(ranked, rows, ["dana"]) == [1]
+    assert _put_to(ranked, rows, ["dana smith"]) == [1]
+    assert _put_to(ranked, rows, []) == []
+
+
+def test_a_reply_comes_just_below_its_question_moved_up_if_lower_on_the_page():
+    from retrieval.services import _with_replies
+
+    ranked = [Ranked(i, 1.0 - i / 10, {"final": i}) for i in (1, 2, 3, 4)]
+
+    # 9 answers 1 (not on the page: inserted); 4 answers 2 (lower: moved up); 1 answers 3 (above it: stays)
+    replied = _with_replies(ranked, {9: 1, 4: 2, 1: 3}, top_k=5)
+    assert [r.memory_id for r in replied] == [1, 9, 2, 4, 3]
+    assert replied[1].explain == {"answers": 1} and replied[1].score == ranked[0].score
+    assert replied[3].explain == {"final": 4, "answers": 2} and replied[3].score == ranked[1].score
+    assert [r.memory_id for r in _with_replies(ranked, {9: 1}, top_k=3)] == [1, 9, 2]

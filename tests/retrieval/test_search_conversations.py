@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from memories.models import Memory
+from memories.models import Memory, MemoryKind
 from tests.api.conftest import error_of
 from tests.factories import ApiKeyFactory
 
@@ -401,3 +401,56 @@ def test_as_of_a_hits_context_is_the_session_as_it_stood_then(acme, api):
     assert late in [turn["id"] for turn in now[ids[3]]["context"]]  # recorded in 2100: in today's context
     assert ids[3] in then and late not in [turn["id"] for turn in then[ids[3]]["context"]]
     assert ids[2] in [turn["id"] for turn in then[ids[3]]["context"]]
+
+
+NEW_JOB = [
+    ("Jon", "The new place on the corner is treating everyone to free coffee."),
+    ("Jon", "A new place opened near the station, they are treating it like a club."),
+    ("Jon", "That new place keeps treating its regulars to cake."),
+    ("Maya", "The new place downstairs is treating us to loud music every night."),
+    ("Maya", "How's the new place treating you?"),
+    ("Jon", "Ashby & Crane is calmer than I expected, nobody emails after six."),
+]
+
+
+def _replies(acme, hits, repliers, *, user_id="albert"):
+    """What the load statement brings as replies (reply id → question id) to ``hits`` by one of ``repliers``."""
+    from memories.selectors.tenancy import scope_chain_for
+    from retrieval import selectors
+
+    chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
+    answers: dict[int, int] = {}
+    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), reply_to=hits, repliers=repliers)
+    loaded = selectors.memories_load(tenant=acme, ids=hits, follow=follow, followed={}, answers=answers)
+    return answers, loaded
+
+
+def test_the_load_statement_brings_the_reply_to_a_question_put_to_a_named_speaker(acme, api):
+    ids = _ingest(api, NEW_JOB)
+    question, reply = ids[4], ids[5]
+
+    answers, loaded = _replies(acme, [question], ["jon"])
+
+    assert answers == {reply: question} and reply in loaded
+    assert _replies(acme, [question], ["jon smith", "maya"])[0] == {}  # the next turn is not theirs
+    assert _replies(acme, [ids[3]], ["jon"])[0] == {}  # the next turn is Maya's own
+
+
+def test_no_reply_is_brought_for_a_question_the_person_asked_about_put_to_someone_else(
+    acme, api, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        _ingest(api, NEW_JOB)
+
+    rows = _ranked(api, "How's the new place treating Maya?", top_k=5)  # Maya asked it: Jon's reply is his
+
+    assert not any(row["explain"].get("answers") for row in rows)
+
+
+def test_a_reply_is_never_another_users_turn(acme, api):
+    ids = _ingest(api, NEW_JOB[:5])  # albert's session ends with the question
+    (other,) = _ingest(api, NEW_JOB[5:], user_id="bea", prefix="b")  # the same session id, bea's scope
+
+    answers, loaded = _replies(acme, [ids[4]], ["jon"])
+
+    assert answers == {} and other not in loaded
