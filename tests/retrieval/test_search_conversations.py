@@ -3,6 +3,8 @@ scope-isolated, and the participant weighting (a question naming a speaker lifts
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -413,15 +415,15 @@ NEW_JOB = [
 ]
 
 
-def _replies(acme, hits, repliers, *, user_id="albert"):
+def _replies(acme, hits, repliers, *, user_id="albert", as_of=None):
     """What the load statement brings as replies (reply id → question id) to ``hits`` by one of ``repliers``."""
     from memories.selectors.tenancy import scope_chain_for
     from retrieval import selectors
 
     chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
     answers: dict[int, int] = {}
-    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), reply_to=hits, repliers=repliers)
-    loaded = selectors.memories_load(tenant=acme, ids=hits, follow=follow, followed={}, answers=answers)
+    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), as_of, reply_to=hits, repliers=repliers)
+    loaded = selectors.memories_load(tenant=acme, ids=hits, follow=follow, followed={}, answers=answers, as_of=as_of)
     return answers, loaded
 
 
@@ -454,3 +456,12 @@ def test_a_reply_is_never_another_users_turn(acme, api):
     answers, loaded = _replies(acme, [ids[4]], ["jon"])
 
     assert answers == {} and other not in loaded
+
+
+def test_as_of_before_the_reply_was_recorded_there_is_no_reply(acme, api):
+    ids = _ingest(api, NEW_JOB)
+    reply = Memory.objects.get(pk=ids[5])
+    Memory.objects.filter(pk=reply.pk).update(created_at=reply.created_at.replace(year=2100))  # recorded later
+
+    assert _replies(acme, [ids[4]], ["jon"], as_of=datetime(2099, 1, 1, tzinfo=UTC))[0] == {}
+    assert _replies(acme, [ids[4]], ["jon"], as_of=datetime(2101, 1, 1, tzinfo=UTC))[0] == {ids[5]: ids[4]}
