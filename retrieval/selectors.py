@@ -826,6 +826,27 @@ _MEMORIES_LOAD_SQL = f"""{{with_}}SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _
     WHERE m.tenant_id = %(tenant)s AND {{ids}}"""
 _HIT_IDS = "m.id = ANY(%(ids)s)"
 
+
+def _name_turns_cte(name: str, *, later: bool, limit: int) -> str:
+    """For each hit (``%(<name>_hits)s``) and the names it uses (``%(<name>_words)s``, a websearch query), the first
+    ``limit`` turns of the same speaker in the same scope said after it (``later``) or before it whose indexed words
+    match one of them, oldest first; visible by the arms' own predicates (``{visible}``)."""
+    return f"""{name} AS MATERIALIZED (
+    SELECT h.hit, f.id FROM unnest(%({name}_hits)s::bigint[], %({name}_words)s::text[]) AS h(hit, words)
+    JOIN memories_memory hm ON hm.id = h.hit AND hm.tenant_id = %(tenant)s
+    CROSS JOIN LATERAL (
+        SELECT n.id FROM memories_memory n
+        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
+          AND n.id <> hm.id AND {_speaker_sql("n")} = {_speaker_sql("hm")}
+          AND {_said_at_sql("n")} {">" if later else "<"} {_said_at_sql("hm")}
+          AND n.search_vector @@ websearch_to_tsquery('{TEXT_SEARCH_CONFIG}', h.words)
+        ORDER BY {_said_at_sql("n")}, n.id
+        LIMIT {limit}
+    ) f
+)
+"""
+
+
 # What a speaker said next about the same thing: for a hit that is a session turn, the first later turns of the same
 # speaker in the same scope whose indexed words match one of the names it uses ("Flights to Porto are booked" →
 # "Porto is off, we're doing Lyon instead"), visible by the arms' own predicates (or as they stood at ``as_of``);
@@ -834,21 +855,13 @@ _HIT_IDS = "m.id = ANY(%(ids)s)"
 # babysitter moved to Porto") as news of the plan (bench/HISTORY.md). Read by the load statement itself: the hits
 # and these turns come back together; a turn already on the page may be one.
 FOLLOW_UP_CANDIDATES = 3
-_FOLLOW_UPS_CTE = f"""fu AS MATERIALIZED (
-    SELECT h.hit, f.id FROM unnest(%(follow_hits)s::bigint[], %(follow_words)s::text[]) AS h(hit, words)
-    JOIN memories_memory hm ON hm.id = h.hit AND hm.tenant_id = %(tenant)s
-    CROSS JOIN LATERAL (
-        SELECT n.id FROM memories_memory n
-        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
-          AND n.id <> hm.id AND {_speaker_sql("n")} = {_speaker_sql("hm")}
-          AND {_said_at_sql("n")} > {_said_at_sql("hm")}
-          AND n.search_vector @@ websearch_to_tsquery('{TEXT_SEARCH_CONFIG}', h.words)
-        ORDER BY {_said_at_sql("n")}, n.id
-        LIMIT {FOLLOW_UP_CANDIDATES}
-    ) f
-)
-"""
+_FOLLOW_UPS_CTE = _name_turns_cte("fu", later=True, limit=FOLLOW_UP_CANDIDATES)
+# Where a name a hit uses was introduced: the first earlier turn of the same speaker that uses it ("Biscuit cut a
+# paw on broken glass" → "The kids settled on Biscuit."; "Bilal passed the final assessment" → "Bilal, my brother.")
+# — who or what the name is, which the hit itself does not say.
+_INTRODUCTIONS_CTE = _name_turns_cte("ib", later=False, limit=1)
 _FOLLOWS_COLUMN = ", (SELECT min(fu.hit) FROM fu WHERE fu.id = m.id) AS follows"
+_INTRODUCES_COLUMN = ", (SELECT min(ib.hit) FROM ib WHERE ib.id = m.id) AS introduces"
 
 # The answer to a question put to someone the search is about: for a hit that asks something ("How's the new place
 # treating you?") said by someone other than the people the question names, the next turn of its session when one
@@ -932,6 +945,7 @@ class FollowUps:
     as_of: datetime | None = None
     reply_to: Sequence[int] = ()  # hits that ask something of one of ``repliers``: their session's next turn
     repliers: Sequence[str] = ()  # the speakers the question names (normalised: "pavel", "dana smith")
+    introduced: Mapping[int, Sequence[str]] = field(default_factory=dict)  # hit id → names: where they were introduced
 
 
 def memories_load(
@@ -943,6 +957,7 @@ def memories_load(
     follow: FollowUps | None = None,
     followed: dict[int, int] | None = None,
     answers: dict[int, int] | None = None,
+    introductions: dict[int, int] | None = None,
     as_of: datetime | None = None,
 ) -> dict[int, Memory]:
     """The hits' rows (without the heavy index columns, deferred) with their scope and its parent, in one statement
@@ -952,7 +967,9 @@ def memories_load(
     by the same statement (with ``as_of``: the turns as they stood then). With ``follow`` and a ``followed`` dict,
     the same statement also loads each asked hit's follow-up turns (``_FOLLOW_UPS_CTE``), and ``followed`` maps each
     follow-up's id to its hit's; with ``follow.reply_to`` and an ``answers`` dict, each such hit's reply by one of
-    ``follow.repliers`` (``_REPLIES_CTE``), and ``answers`` maps each reply's id to its hit's."""
+    ``follow.repliers`` (``_REPLIES_CTE``), and ``answers`` maps each reply's id to its hit's; with
+    ``follow.introduced`` and an ``introductions`` dict, the turn that introduced each such hit's names
+    (``_INTRODUCTIONS_CTE``), mapped to its hit's id."""
     if not ids:
         return {}
     turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS)) if contexts is not None else 0
@@ -963,8 +980,10 @@ def memories_load(
     asks = {hit: " OR ".join(words) for hit, words in (follow.words.items() if follow else ()) if words}
     asks = asks if followed is not None else {}
     reply_to = list(follow.reply_to) if follow is not None and follow.repliers and answers is not None else []
-    ctes, columns, extra_ids = [], [], []
-    if asks or reply_to:
+    intros = {hit: " OR ".join(words) for hit, words in (follow.introduced.items() if follow else ()) if words}
+    intros = intros if introductions is not None else {}
+    ctes, columns, extra_ids, outputs = [], [], [], []
+    if asks or reply_to or intros:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)
         params.update(chain=list(follow.chain_ids), kinds=list(follow.kinds))
         if follow.as_of is not None:
@@ -973,11 +992,19 @@ def memories_load(
             ctes.append(_FOLLOW_UPS_CTE.format(visible=visible))
             columns.append(_FOLLOWS_COLUMN)
             extra_ids.append("ARRAY(SELECT fu.id FROM fu)")
-            params.update(follow_hits=list(asks), follow_words=list(asks.values()))
+            outputs.append(followed)
+            params.update(fu_hits=list(asks), fu_words=list(asks.values()))
+        if intros:
+            ctes.append(_INTRODUCTIONS_CTE.format(visible=visible))
+            columns.append(_INTRODUCES_COLUMN)
+            extra_ids.append("ARRAY(SELECT ib.id FROM ib)")
+            outputs.append(introductions)
+            params.update(ib_hits=list(intros), ib_words=list(intros.values()))
         if reply_to:
             ctes.append(_REPLIES_CTE.format(visible=visible))
             columns.append(_ANSWERS_COLUMN)
             extra_ids.append("ARRAY(SELECT re.id FROM re)")
+            outputs.append(answers)
             params.update(reply_to=reply_to, repliers=[name.casefold() for name in follow.repliers])
     sql = _MEMORIES_LOAD_SQL.format(
         with_=f"WITH {', '.join(ctes)}" if ctes else "",
@@ -999,10 +1026,8 @@ def memories_load(
                 ContextTurn(int(i), author or "", text or "", _epoch(event) or _epoch(created))
                 for i, author, text, event, created in (_json(row[width]) or [])
             ]
-        extra = row[width + (1 if turns else 0) :]
-        if asks and extra[0] is not None:
-            followed[memory.pk] = int(extra[0])
-        if reply_to and extra[-1] is not None:
-            answers[memory.pk] = int(extra[-1])
+        for output, hit in zip(outputs, row[width + (1 if turns else 0) :], strict=True):
+            if hit is not None:
+                output[memory.pk] = int(hit)  # this row is a follow-up, introduction or reply of that hit
         loaded[memory.pk] = memory
     return loaded

@@ -451,10 +451,16 @@ def _fuse(
         third_party=_about_others(query, participants, retrieved.arms.rows, candidates),
     )
     contexts: dict[int, list[selectors.ContextTurn]] = {}
-    asks = _follow_up_words(ranked, retrieved.arms.rows) if current else {}
+    names = _follow_up_words(ranked, retrieved.arms.rows)
+    asks = names if current else {}
+    # where a remark about someone else got its names from is no context for the question
+    introduced = {
+        hit: words for hit, words in names.items() if not about_someone_else(retrieved.arms.rows[hit].turn_text)
+    }
     reply_to = _put_to(ranked, retrieved.arms.rows, speakers)
     followed: dict[int, int] = {}
     answers: dict[int, int] = {}
+    introductions: dict[int, int] = {}
     with search_stage("load"):
         loaded = selectors.memories_load(
             tenant=tenant,
@@ -463,18 +469,23 @@ def _fuse(
             context_turns=options.context_turns or int(options.synthesize and is_when_question(query)),
             contexts=contexts,
             follow=(
-                selectors.FollowUps(asks, chain_ids, kinds, options.as_of, reply_to=reply_to, repliers=speakers)
-                if asks or reply_to
+                selectors.FollowUps(
+                    asks, chain_ids, kinds, options.as_of, reply_to=reply_to, repliers=speakers, introduced=introduced
+                )
+                if names or reply_to
                 else None
             ),
             followed=followed,
             answers=answers,
+            introductions=introductions,
             as_of=options.as_of,
         )
+    if introductions:
+        ranked = _below_hits(ranked, introductions, options.top_k, why="introduced")
     if followed:
         ranked = _with_follow_ups(ranked, _first_news(ranked, followed, loaded), options.top_k)
     if answers:
-        ranked = _with_replies(ranked, answers, options.top_k)
+        ranked = _below_hits(ranked, answers, options.top_k, why="answers")
     return ranked, loaded, contexts
 
 
@@ -491,12 +502,7 @@ _MAX_NAMES = 4
 def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]) -> dict[int, list[str]]:
     """Per session turn on the page, the names it uses that are not a speaker's or a calendar word: what the
     speaker's later turn on the same thing would mention again."""
-    speakers = {
-        word.casefold()
-        for item in ranked
-        if item.memory_id in rows
-        for word in _WORD_RE.findall(rows[item.memory_id].speaker)
-    }
+    speakers = {word.casefold() for row in rows.values() for word in _WORD_RE.findall(row.speaker)}
     texts = [row.turn_text for row in rows.values() if row.turn_text]
 
     def used_as_a_name(word: str) -> bool:  # inside a sentence of a candidate turn (a substring test first: cheap)
@@ -537,14 +543,15 @@ def _put_to(ranked: list[Ranked], rows: dict[int, selectors.RankingRow], speaker
     return asked
 
 
-def _with_replies(ranked: list[Ranked], answers: dict[int, int], top_k: int) -> list[Ranked]:
-    """``ranked`` with the reply to each question hit just below it (at its score; moved up if it was lower on the
-    page, left where it is if above), cut to ``top_k``."""
+def _below_hits(ranked: list[Ranked], attached: dict[int, int], top_k: int, *, why: str) -> list[Ranked]:
+    """``ranked`` with each turn of ``attached`` (turn id → hit id: a question's reply, where a hit's name was
+    introduced) just below its hit, at the hit's score and with ``explain[why]`` naming it — moved up if it was
+    lower on the page, left where it is if above —, cut to ``top_k``."""
     position = {item.memory_id: index for index, item in enumerate(ranked)}
     by_hit = {
-        hit: reply
-        for reply, hit in sorted(answers.items())
-        if hit in position and position.get(reply, len(ranked)) > position[hit]
+        hit: turn
+        for turn, hit in sorted(attached.items())
+        if hit in position and position.get(turn, len(ranked)) > position[hit]
     }
     moved = set(by_hit.values())
     explains = {item.memory_id: item.explain for item in ranked}
@@ -553,9 +560,10 @@ def _with_replies(ranked: list[Ranked], answers: dict[int, int], top_k: int) -> 
         if item.memory_id in moved:
             continue
         out.append(item)
-        if (reply := by_hit.get(item.memory_id)) is not None:
-            explain = {**(explains.get(reply) or {}), "answers": item.memory_id}
-            out.append(Ranked(memory_id=reply, score=item.score, explain=explain))
+        if (turn := by_hit.get(item.memory_id)) is not None:
+            out.append(
+                Ranked(memory_id=turn, score=item.score, explain={**(explains.get(turn) or {}), why: item.memory_id})
+            )
     return out[:top_k]
 
 

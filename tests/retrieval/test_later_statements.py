@@ -84,13 +84,13 @@ def test_the_questions_put_to_the_people_named_are_those_someone_else_asked():
 
 
 def test_a_reply_comes_just_below_its_question_moved_up_if_lower_on_the_page():
-    from retrieval.services import _with_replies
+    from retrieval.services import _below_hits
 
     ranked = [Ranked(i, 1.0 - i / 10, {"final": i}) for i in (1, 2, 3, 4)]
 
     # 9 answers 1 (not on the page: inserted); 4 answers 2 (lower: moved up); 1 answers 3 (above it: stays)
-    replied = _with_replies(ranked, {9: 1, 4: 2, 1: 3}, top_k=5)
+    replied = _below_hits(ranked, {9: 1, 4: 2, 1: 3}, top_k=5, why="answers")
     assert [r.memory_id for r in replied] == [1, 9, 2, 4, 3]
     assert replied[1].explain == {"answers": 1} and replied[1].score == ranked[0].score
     assert replied[3].explain == {"final": 4, "answers": 2} and replied[3].score == ranked[1].score
-    assert [r.memory_id for r in _with_replies(ranked, {9: 1}, top_k=3)] == [1, 9, 2]
+    assert [r.memory_id for r in _below_hits(ranked, {9: 1}, top_k=3, why="answers")] == [1, 9, 2]

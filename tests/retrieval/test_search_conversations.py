@@ -304,11 +304,14 @@ def test_a_name_introduced_by_apposition_is_followed_to_what_the_speaker_said_of
         api, [("Yara", "Bilal passed the final assessment, so it's official: barrister!")], session_id="b2",
         prefix="h", start=T0 + WEEKS,
     )  # fmt: skip
-    rows = _ranked(api, "What is Yara's brother's job?", top_k=5)
-    ids = [row["id"] for row in rows]
+    _assert_follows(_ranked(api, "What is Yara's brother's job?", top_k=5), later, introduced)
 
-    assert later in ids and ids.index(later) == ids.index(introduced) - 1, ids
-    assert rows[ids.index(later)]["explain"]["follows"] == introduced
+
+def _assert_follows(rows, later, hit):
+    """``later`` is on the page just above ``hit``, as its follow-up."""
+    ids = [row["id"] for row in rows]
+    assert later in ids and ids.index(later) == ids.index(hit) - 1, ids
+    assert rows[ids.index(later)]["explain"]["follows"] == hit
 
 
 def test_a_name_that_opens_its_sentence_is_followed_when_the_turns_use_it_as_a_name(
@@ -328,11 +331,7 @@ def test_a_name_that_opens_its_sentence_is_followed_when_the_turns_use_it_as_a_n
             session_id="l3", prefix="h", start=T0 + 2 * WEEKS,
         )  # fmt: skip
 
-    rows = _ranked(api, "Where is Sofia going on holiday?", top_k=5)
-    ids = [row["id"] for row in rows]
-
-    assert new in ids and ids.index(new) == ids.index(old) - 1, ids
-    assert rows[ids.index(new)]["explain"]["follows"] == old
+    _assert_follows(_ranked(api, "Where is Sofia going on holiday?", top_k=5), new, old)
 
 
 def test_a_sentence_opening_word_is_not_followed_when_nothing_uses_it_as_a_name(
@@ -340,7 +339,7 @@ def test_a_sentence_opening_word_is_not_followed_when_nothing_uses_it_as_a_name(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         (old,) = _ingest(api, [("Sofia", "Flights in August, we've rented a little place.")], session_id="l1")
-        (later,) = _ingest(
+        _ingest(
             api, [("Sofia", "Cheap flights are gone, the airline cancelled.")], session_id="l2", prefix="g",
             start=T0 + WEEKS,
         )  # fmt: skip
@@ -465,3 +464,54 @@ def test_as_of_before_the_reply_was_recorded_there_is_no_reply(acme, api):
 
     assert _replies(acme, [ids[4]], ["jon"], as_of=datetime(2099, 1, 1, tzinfo=UTC))[0] == {}
     assert _replies(acme, [ids[4]], ["jon"], as_of=datetime(2101, 1, 1, tzinfo=UTC))[0] == {ids[5]: ids[4]}
+
+
+def _introductions(acme, hits, words, *, user_id="albert", as_of=None):
+    """What the load statement brings as the turns that introduced ``words`` (hit id → names) of ``hits``."""
+    from memories.selectors.tenancy import scope_chain_for
+    from retrieval import selectors
+
+    chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
+    found: dict[int, int] = {}
+    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), as_of, introduced=words)
+    selectors.memories_load(tenant=acme, ids=hits, follow=follow, introductions=found, as_of=as_of)
+    return found
+
+
+def test_the_load_statement_brings_the_turn_that_introduced_a_name(acme, api):
+    (named,) = _ingest(api, [("Ines", "The kids settled on Biscuit. It suits the little menace.")], session_id="n1")
+    _ingest(api, [("Maya", "Biscuit is such a good name.")], session_id="n2", prefix="m", start=T0 + WEEKS)
+    (hit,) = _ingest(
+        api, [("Ines", "Biscuit cut a paw on broken glass. We spent the night at the emergency vet.")],
+        session_id="n3", prefix="g", start=T0 + 2 * WEEKS,
+    )  # fmt: skip
+    _ingest(api, [("Ines", "Biscuit is fine now.")], session_id="n4", prefix="h", start=T0 + 3 * WEEKS)
+
+    # the speaker's own first earlier mention: not another speaker's, not a later one
+    assert _introductions(acme, [hit], {hit: ["Biscuit"]}) == {named: hit}
+    assert _introductions(acme, [named], {named: ["Biscuit"]}) == {}
+    assert _introductions(acme, [hit], {hit: ["Biscuit"]}, user_id="bea") == {}  # not on bea's chain
+    assert _introductions(acme, [hit], {hit: ["Biscuit"]}, as_of=datetime(2000, 1, 1, tzinfo=UTC)) == {}
+
+
+def test_a_name_introduced_earlier_comes_below_the_hit_that_uses_it(acme, api, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        (named,) = _ingest(api, [("Ines", "The kids settled on Biscuit. It suits the little menace.")], session_id="n1")
+        _ingest(
+            api,
+            [("Ines", "What a health scare at work today, the fire alarm went off."),
+             ("Ines", "My pet theory: the health inspector hates us."),
+             ("Ines", "Pet insurance is a scam, honestly, a health plan for a hamster."),
+             ("Ines", "Did you have a scare with the pet shop too?")],
+            session_id="n2", prefix="m", start=T0 + WEEKS,
+        )  # fmt: skip
+        (hit,) = _ingest(
+            api, [("Ines", "Biscuit cut a paw on broken glass. We spent the night at the emergency vet.")],
+            session_id="n3", prefix="g", start=T0 + 2 * WEEKS,
+        )  # fmt: skip
+
+    rows = _ranked(api, "What health scare did Ines's pet have?", top_k=5)
+    ids = [row["id"] for row in rows]
+
+    assert hit in ids and named in ids and ids.index(named) == ids.index(hit) + 1, ids
+    assert rows[ids.index(named)]["explain"]["introduced"] == hit
