@@ -500,8 +500,9 @@ _MAX_NAMES = 4
 
 
 def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]) -> dict[int, list[str]]:
-    """Per session turn on the page, the names it uses that are not a speaker's or a calendar word: what the
-    speaker's later turn on the same thing would mention again."""
+    """Per session turn on the page, the names it uses that are not a calendar word nor the name of a speaker of any
+    candidate turn ("Evening Mateo!" names no topic): what the speaker's later turn on the same thing would mention
+    again, and what an earlier turn of theirs introduced."""
     speakers = {word.casefold() for row in rows.values() for word in _WORD_RE.findall(row.speaker)}
     texts = [row.turn_text for row in rows.values() if row.turn_text]
 
