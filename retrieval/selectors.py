@@ -35,7 +35,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from graph.models import Entity, EntityAlias, EntityLink
 from graph.vocabulary import PERSON
@@ -860,8 +860,6 @@ _FOLLOW_UPS_CTE = _name_turns_cte("fu", later=True, limit=FOLLOW_UP_CANDIDATES)
 # paw on broken glass" → "The kids settled on Biscuit."; "Bilal passed the final assessment" → "Bilal, my brother.")
 # — who or what the name is, which the hit itself does not say.
 _INTRODUCTIONS_CTE = _name_turns_cte("ib", later=False, limit=1)
-_FOLLOWS_COLUMN = ", (SELECT min(fu.hit) FROM fu WHERE fu.id = m.id) AS follows"
-_INTRODUCES_COLUMN = ", (SELECT min(ib.hit) FROM ib WHERE ib.id = m.id) AS introduces"
 
 # The answer to a question put to someone the search is about: for a hit that asks something ("How's the new place
 # treating you?") said by someone other than the people the question names, the next turn of its session when one
@@ -880,7 +878,6 @@ _REPLIES_CTE = f"""re AS MATERIALIZED (
     WHERE r.speaker = ANY(%(repliers)s) OR split_part(r.speaker, ' ', 1) = ANY(%(repliers)s)
 )
 """
-_ANSWERS_COLUMN = ", (SELECT min(re.hit) FROM re WHERE re.id = m.id) AS answers"
 
 # A session hit's neighbouring turns: the live memories of the same session, app and scope stored just before and
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
@@ -934,10 +931,21 @@ def _epoch(value: Any) -> datetime | None:
         return None
 
 
+class _Asked(NamedTuple):
+    """A CTE of the load statement that brings turns for some hits, and the dict its column fills (turn → hit)."""
+
+    name: str
+    text: str  # with a ``{visible}`` placeholder
+    column: str
+    found: dict[int, int]
+    params: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class FollowUps:
-    """Ask :func:`memories_load` for what the speakers of some session hits said next: hit id → the names
-    (words) to match, with the visibility the arms used."""
+    """Ask :func:`memories_load` for turns around some session hits, with the visibility the arms used: what their
+    speakers said next (``words``: hit id → the names to match), where those names were introduced (``introduced``)
+    and the replies to the questions put to the people the search names (``reply_to``, ``repliers``)."""
 
     words: Mapping[int, Sequence[str]]
     chain_ids: Sequence[int]
@@ -982,30 +990,28 @@ def memories_load(
     reply_to = list(follow.reply_to) if follow is not None and follow.repliers and answers is not None else []
     intros = {hit: " OR ".join(words) for hit, words in (follow.introduced.items() if follow else ()) if words}
     intros = intros if introductions is not None else {}
-    ctes, columns, extra_ids, outputs = [], [], [], []
-    if asks or reply_to or intros:
+    asked: list[_Asked] = []
+    if asks:
+        asked.append(
+            _Asked("fu", _FOLLOW_UPS_CTE, "follows", followed, {"fu_hits": [*asks], "fu_words": [*asks.values()]})
+        )
+    if intros:
+        words = {"ib_hits": [*intros], "ib_words": [*intros.values()]}
+        asked.append(_Asked("ib", _INTRODUCTIONS_CTE, "introduces", introductions, words))
+    if reply_to:
+        repliers = [name.casefold() for name in follow.repliers]
+        asked.append(_Asked("re", _REPLIES_CTE, "answers", answers, {"reply_to": reply_to, "repliers": repliers}))
+    ctes, columns, extra_ids = [], [], []
+    if asked:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)
         params.update(chain=list(follow.chain_ids), kinds=list(follow.kinds))
         if follow.as_of is not None:
             params["as_of"] = follow.as_of  # the search's as_of: the same moment as ``as_of``
-        if asks:
-            ctes.append(_FOLLOW_UPS_CTE.format(visible=visible))
-            columns.append(_FOLLOWS_COLUMN)
-            extra_ids.append("ARRAY(SELECT fu.id FROM fu)")
-            outputs.append(followed)
-            params.update(fu_hits=list(asks), fu_words=list(asks.values()))
-        if intros:
-            ctes.append(_INTRODUCTIONS_CTE.format(visible=visible))
-            columns.append(_INTRODUCES_COLUMN)
-            extra_ids.append("ARRAY(SELECT ib.id FROM ib)")
-            outputs.append(introductions)
-            params.update(ib_hits=list(intros), ib_words=list(intros.values()))
-        if reply_to:
-            ctes.append(_REPLIES_CTE.format(visible=visible))
-            columns.append(_ANSWERS_COLUMN)
-            extra_ids.append("ARRAY(SELECT re.id FROM re)")
-            outputs.append(answers)
-            params.update(reply_to=reply_to, repliers=[name.casefold() for name in follow.repliers])
+        for cte in asked:
+            params.update(cte.params)
+            ctes.append(cte.text.format(visible=visible))
+            columns.append(f", (SELECT min({cte.name}.hit) FROM {cte.name} WHERE {cte.name}.id = m.id) AS {cte.column}")
+            extra_ids.append(f"ARRAY(SELECT {cte.name}.id FROM {cte.name})")
     sql = _MEMORIES_LOAD_SQL.format(
         with_=f"WITH {', '.join(ctes)}" if ctes else "",
         context=context,
@@ -1026,8 +1032,8 @@ def memories_load(
                 ContextTurn(int(i), author or "", text or "", _epoch(event) or _epoch(created))
                 for i, author, text, event, created in (_json(row[width]) or [])
             ]
-        for output, hit in zip(outputs, row[width + (1 if turns else 0) :], strict=True):
+        for cte, hit in zip(asked, row[width + (1 if turns else 0) :], strict=True):
             if hit is not None:
-                output[memory.pk] = int(hit)  # this row is a follow-up, introduction or reply of that hit
+                cte.found[memory.pk] = int(hit)  # this row is a follow-up, introduction or reply of that hit
         loaded[memory.pk] = memory
     return loaded
