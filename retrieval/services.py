@@ -503,6 +503,8 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
     """Per session turn on the page, the names it uses that are not a calendar word nor the name of a speaker of any
     candidate turn ("Evening Mateo!" names no topic): what the speaker's later turn on the same thing would mention
     again, and what an earlier turn of theirs introduced."""
+    if not any(item.memory_id in rows and rows[item.memory_id].is_turn for item in ranked):
+        return {}  # a page of pages and notes: nothing to read of the candidates (every search comes here)
     speakers = {word.casefold() for row in rows.values() for word in _WORD_RE.findall(row.speaker)}
     texts = [row.turn_text for row in rows.values() if row.turn_text]
 
