@@ -985,11 +985,14 @@ def memories_load(
     params: dict[str, Any] = {"tenant": tenant.pk, "ids": list(ids), "context_turns": turns}
     if as_of is not None:
         params["as_of"] = as_of
-    asks = {hit: " OR ".join(words) for hit, words in (follow.words.items() if follow else ()) if words}
-    asks = asks if followed is not None else {}
-    reply_to = list(follow.reply_to) if follow is not None and follow.repliers and answers is not None else []
-    intros = {hit: " OR ".join(words) for hit, words in (follow.introduced.items() if follow else ()) if words}
-    intros = intros if introductions is not None else {}
+    # each part asked for only with the dict it fills
+    asks = {hit: " OR ".join(w) for hit, w in follow.words.items() if w} if follow and followed is not None else {}
+    reply_to = list(follow.reply_to) if follow and follow.repliers and answers is not None else []
+    intros = (
+        {hit: " OR ".join(w) for hit, w in follow.introduced.items() if w}
+        if follow and introductions is not None
+        else {}
+    )
     asked: list[_Asked] = []
     if asks:
         asked.append(

@@ -481,11 +481,11 @@ def _fuse(
             as_of=options.as_of,
         )
     if introductions:
-        ranked = _below_hits(ranked, introductions, options.top_k, why="introduced")
+        ranked = _attach(ranked, introductions, options.top_k, why="introduced", above=False)
     if followed:
-        ranked = _with_follow_ups(ranked, _first_news(ranked, followed, loaded), options.top_k)
+        ranked = _attach(ranked, _first_news(ranked, followed, loaded), options.top_k, why="follows", above=True)
     if answers:
-        ranked = _below_hits(ranked, answers, options.top_k, why="answers")
+        ranked = _attach(ranked, answers, options.top_k, why="answers", above=False)
     return ranked, loaded, contexts
 
 
@@ -546,30 +546,6 @@ def _put_to(ranked: list[Ranked], rows: dict[int, selectors.RankingRow], speaker
     return asked
 
 
-def _below_hits(ranked: list[Ranked], attached: dict[int, int], top_k: int, *, why: str) -> list[Ranked]:
-    """``ranked`` with each turn of ``attached`` (turn id → hit id: a question's reply, where a hit's name was
-    introduced) just below its hit, at the hit's score and with ``explain[why]`` naming it — moved up if it was
-    lower on the page, left where it is if above —, cut to ``top_k``."""
-    position = {item.memory_id: index for index, item in enumerate(ranked)}
-    by_hit = {
-        hit: turn
-        for turn, hit in sorted(attached.items())
-        if hit in position and position.get(turn, len(ranked)) > position[hit]
-    }
-    moved = set(by_hit.values())
-    explains = {item.memory_id: item.explain for item in ranked}
-    out: list[Ranked] = []
-    for item in ranked:
-        if item.memory_id in moved:
-            continue
-        out.append(item)
-        if (turn := by_hit.get(item.memory_id)) is not None:
-            out.append(
-                Ranked(memory_id=turn, score=item.score, explain={**(explains.get(turn) or {}), why: item.memory_id})
-            )
-    return out[:top_k]
-
-
 def _first_news(ranked: list[Ranked], followed: dict[int, int], loaded: dict[int, Memory]) -> dict[int, int]:
     """Per hit, the first of its candidate follow-ups (in the order said) that the page does not show above it
     already and that is not a remark about someone else ("My flatmate is going to Kyoto" is no news of the speaker's
@@ -597,26 +573,32 @@ def _first_news(ranked: list[Ranked], followed: dict[int, int], loaded: dict[int
     return chosen
 
 
-def _with_follow_ups(ranked: list[Ranked], followed: dict[int, int], top_k: int) -> list[Ranked]:
-    """``ranked`` with each follow-up turn just above the hit it follows (at that hit's score), cut to ``top_k``; a
-    follow-up already on the page moves up to its hit unless it is above it already."""
+def _attach(ranked: list[Ranked], attached: dict[int, int], top_k: int, *, why: str, above: bool) -> list[Ranked]:
+    """``ranked`` with each turn of ``attached`` (turn id → hit id: a follow-up, a question's reply, where a hit's
+    name was introduced) just above (``above``) or below its hit, at the hit's score and with ``explain[why]``
+    naming it — moved up if it was lower on the page, left where it is if above the hit —, cut to ``top_k``. A hit
+    that moves itself carries nothing, so no turn of the page is lost."""
     position = {item.memory_id: index for index, item in enumerate(ranked)}
-    followed = {
-        follow_up: hit
-        for follow_up, hit in followed.items()
-        if hit in position and hit not in followed and position.get(follow_up, top_k) > position[hit]
+    moving = {
+        turn: hit
+        for turn, hit in sorted(attached.items())
+        if hit in position and position.get(turn, len(ranked)) > position[hit]
     }
     by_hit: dict[int, list[int]] = {}
-    for follow_up, hit in sorted(followed.items()):
-        by_hit.setdefault(hit, []).append(follow_up)
+    for turn, hit in moving.items():
+        if hit not in moving:
+            by_hit.setdefault(hit, []).append(turn)
+    moved = {turn for turns in by_hit.values() for turn in turns}
     explains = {item.memory_id: item.explain for item in ranked}
     out: list[Ranked] = []
     for item in ranked:
-        for follow_up in by_hit.get(item.memory_id, []):
-            explain = {**(explains.get(follow_up) or {}), "follows": item.memory_id}
-            out.append(Ranked(memory_id=follow_up, score=item.score, explain=explain))
-        if item.memory_id not in followed:
-            out.append(item)
+        if item.memory_id in moved:
+            continue
+        placed = [
+            Ranked(memory_id=turn, score=item.score, explain={**(explains.get(turn) or {}), why: item.memory_id})
+            for turn in by_hit.get(item.memory_id, ())
+        ]
+        out += [*placed, item] if above else [item, *placed]
     return out[:top_k]
 
 

@@ -414,15 +414,25 @@ NEW_JOB = [
 ]
 
 
-def _replies(acme, hits, repliers, *, user_id="albert", as_of=None):
-    """What the load statement brings as replies (reply id → question id) to ``hits`` by one of ``repliers``."""
+def _around(acme, hits, *, user_id="albert", as_of=None, **asked):
+    """What the load statement brings around ``hits`` for ``user_id``'s chain (``asked``: the FollowUps fields
+    ``reply_to``/``repliers`` or ``introduced``): (replies, introductions, loaded rows), each turn id → its hit id."""
     from memories.selectors.tenancy import scope_chain_for
     from retrieval import selectors
 
     chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
     answers: dict[int, int] = {}
-    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), as_of, reply_to=hits, repliers=repliers)
-    loaded = selectors.memories_load(tenant=acme, ids=hits, follow=follow, followed={}, answers=answers, as_of=as_of)
+    introductions: dict[int, int] = {}
+    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), as_of, **asked)
+    loaded = selectors.memories_load(
+        tenant=acme, ids=hits, follow=follow, answers=answers, introductions=introductions, as_of=as_of
+    )
+    return answers, introductions, loaded
+
+
+def _replies(acme, hits, repliers, **where):
+    """The replies (reply id → question id) to ``hits`` by one of ``repliers``, and the rows loaded."""
+    answers, _, loaded = _around(acme, hits, reply_to=hits, repliers=repliers, **where)
     return answers, loaded
 
 
@@ -466,16 +476,9 @@ def test_as_of_before_the_reply_was_recorded_there_is_no_reply(acme, api):
     assert _replies(acme, [ids[4]], ["jon"], as_of=datetime(2101, 1, 1, tzinfo=UTC))[0] == {ids[5]: ids[4]}
 
 
-def _introductions(acme, hits, words, *, user_id="albert", as_of=None):
-    """What the load statement brings as the turns that introduced ``words`` (hit id → names) of ``hits``."""
-    from memories.selectors.tenancy import scope_chain_for
-    from retrieval import selectors
-
-    chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
-    found: dict[int, int] = {}
-    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), as_of, introduced=words)
-    selectors.memories_load(tenant=acme, ids=hits, follow=follow, introductions=found, as_of=as_of)
-    return found
+def _introductions(acme, hits, words, **where):
+    """The turns that introduced ``words`` (hit id → names) of ``hits``: turn id → hit id."""
+    return _around(acme, hits, introduced=words, **where)[1]
 
 
 def test_the_load_statement_brings_the_turn_that_introduced_a_name(acme, api):
