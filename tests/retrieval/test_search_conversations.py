@@ -518,3 +518,33 @@ def test_a_name_introduced_earlier_comes_below_the_hit_that_uses_it(acme, api, d
 
     assert hit in ids and named in ids and ids.index(named) == ids.index(hit) + 1, ids
     assert rows[ids.index(named)]["explain"]["introduced"] == hit
+
+
+def _globex_session(globex, turns, *, session_id, prefix, start=T0):
+    """``turns`` ingested in the other tenant, for its own user "albert": the ids stored."""
+    other = ApiKeyFactory(tenant=globex, permissions=["read", "write"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {other.plain}")
+    response = client.post(
+        SESSIONS,
+        {"app_name": "companion", "user_id": "albert", "session_id": session_id,
+         "events": _events(turns, prefix=prefix, start=start)},
+        format="json",
+    )  # fmt: skip
+    assert response.status_code == 201, response.content
+    return response.json()["memory_ids"]
+
+
+def test_an_introduction_or_a_reply_is_never_another_tenants_turn(acme, globex, api):
+    (globex_named,) = _globex_session(
+        globex, [("Ines", "The kids settled on Biscuit. It suits the little menace.")], session_id="n1", prefix="x"
+    )
+    (hit,) = _ingest(
+        api, [("Ines", "Biscuit cut a paw on broken glass.")], session_id="n3", prefix="g", start=T0 + WEEKS
+    )
+    question = _ingest(api, NEW_JOB[:5], session_id="chat-9", prefix="q")[4]
+    (globex_reply,) = _globex_session(globex, NEW_JOB[5:], session_id="chat-9", prefix="y", start=T0 + 3600)
+
+    assert _introductions(acme, [hit], {hit: ["Biscuit"]}) == {}
+    answers, loaded = _replies(acme, [question], ["jon"])
+    assert answers == {} and globex_named not in loaded and globex_reply not in loaded
