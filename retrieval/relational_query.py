@@ -53,6 +53,7 @@ __all__ = [
     "mention_candidates",
     "parse_relational_query",
     "partial_candidates",
+    "partial_covers",
     "plan_from_spans",
     "plan_relational",
     "tokenize",
@@ -247,6 +248,23 @@ def partial_candidates(
             picked.append((start, -(end - start), norm))
             break
     return list(dict.fromkeys(norm for _, _, norm in sorted(picked)))[:MAX_PARTIALS]
+
+
+def partial_covers(partials: Sequence[str], spans: Mapping[str, Sequence[tuple[int, int]]]) -> list[list[str]]:
+    """For each of ``partials``, the spans (itself included) that hold every place it occurs: when one of them is
+    an entity's whole name or alias, :func:`link_mentions` never reads the partial name's candidates (the whole
+    name links instead, and :func:`choose_mentions` takes the longer name over the words inside it), so the
+    context statement need not look them up. The one case this gives up is a question naming two entities whose
+    names share a word ("Acme Robotics Labs" where both "Acme Robotics" and "Robotics Labs" are names): there the
+    words the second name loses to the first are not tried as partial names."""
+    return [
+        [
+            norm
+            for norm, places in spans.items()
+            if all(any(start <= a and b <= end for start, end in places) for a, b in spans.get(partial, ()))
+        ]
+        for partial in partials
+    ]
 
 
 def link_mentions(

@@ -454,6 +454,7 @@ _SCOPE, _MEMBER, _POLICY, _MEMORY = (model._meta.db_table for model in (Scope, M
 SPEAKER_KEY = "((m.tenant_id)::text || ':' || lower(m.metadata ->> 'author'))"
 SPEAKER_FIRST_KEY = "((m.tenant_id)::text || ':' || split_part(lower(m.metadata ->> 'author'), ' ', 1))"
 _ENTITY, _ALIAS, _LINK = (model._meta.db_table for model in (Entity, EntityAlias, EntityLink))
+_COVER_SEPARATOR = "\x1f"  # joins a partial name's covering spans into one array element (no norm holds it)
 # the nodes of the named project hanging under the caller's chain (``chain`` is the context statement's CTE)
 _PROJECT_NODES = f"""SELECT ps.id FROM {_SCOPE} ps
      WHERE ps.tenant_id = %(tenant)s AND ps.level = %(project_level)s AND ps.key = %(project)s
@@ -494,8 +495,18 @@ SELECT
         WHERE a.tenant_id = %(tenant)s AND a.norm = ANY(%(norms)s) AND e.tenant_id = %(tenant)s
      ) x),
     (SELECT coalesce(json_agg(json_build_array(p.norm, x.id, x.name, x.kind) ORDER BY p.ord, x.rank), '[]')
-     FROM unnest(%(partials)s::text[], %(prefixes)s::text[], %(suffixes)s::text[]) WITH ORDINALITY
-          AS p(norm, prefix, suffix, ord)
+     FROM (
+        SELECT * FROM unnest(%(partials)s::text[], %(prefixes)s::text[], %(suffixes)s::text[], %(covers)s::text[])
+             WITH ORDINALITY AS p(norm, prefix, suffix, covers, ord)
+        -- not when a span holding every place of the partial name is an entity's whole name or alias: that name
+        -- links instead (retrieval.relational_query.partial_covers), so its candidates would never be read
+        WHERE NOT EXISTS (
+            SELECT 1 FROM {_ENTITY} e
+            WHERE e.tenant_id = %(tenant)s AND e.norm = ANY(string_to_array(p.covers, %(separator)s))
+          UNION ALL
+            SELECT 1 FROM {_ALIAS} a
+            WHERE a.tenant_id = %(tenant)s AND a.norm = ANY(string_to_array(p.covers, %(separator)s)))
+     ) p
      CROSS JOIN LATERAL (
         -- entities whose name or an alias starts with the partial name's words, or a person whose name ends with
         -- it, that a memory on the caller's chain (or the named project's nodes) links: the candidates of
@@ -574,22 +585,21 @@ class SearchContext:
     speakers: list[str] = field(default_factory=list)  # the question's names that speak in the caller's sessions
 
 
-def search_context(
+def context_params(
     *,
-    tenant: Tenant,
+    tenant_id: int,
     user_id: str,
-    norms: Sequence[str],
+    norms: Sequence[str] = (),
     project: str | None = None,
     partials: Sequence[str] = (),
+    partial_covers: Sequence[Sequence[str]] = (),
     speaker_norms: Sequence[str] = (),
-) -> SearchContext:
-    """The caller's scope chain, the nodes of ``project`` hanging under it, the glossary and tier boosts of the
-    policies on the chain (folded by ``memories.services.tenancy.policy_fold``, as every policy reader does), the
-    entities named by ``norms``, the visible entities each of ``partials`` could be short for, and which of
-    ``speaker_norms`` (normalised names) speak in a session turn the caller sees — one statement."""
+) -> dict:
+    """The parameters of the context statement (:func:`search_context`)."""
+    covers = dict(zip(partials, partial_covers, strict=False))
     partials = list(dict.fromkeys(partials))
-    params = {
-        "tenant": tenant.pk,
+    return {
+        "tenant": tenant_id,
         "user_id": user_id,
         "norms": list(norms),
         "project": project,
@@ -597,10 +607,38 @@ def search_context(
         "partials": partials,
         "prefixes": [_like_escape(norm) + " %" for norm in partials],
         "suffixes": ["% " + _like_escape(norm) for norm in partials],
+        "covers": [_COVER_SEPARATOR.join(covers.get(norm, ())) for norm in partials],
+        "separator": _COVER_SEPARATOR,
         "person": PERSON,
         "partial_limit": MAX_PARTIAL_MATCHES,
         "speaker_norms": list(dict.fromkeys(speaker_norms)),
     }
+
+
+def search_context(
+    *,
+    tenant: Tenant,
+    user_id: str,
+    norms: Sequence[str],
+    project: str | None = None,
+    partials: Sequence[str] = (),
+    partial_covers: Sequence[Sequence[str]] = (),
+    speaker_norms: Sequence[str] = (),
+) -> SearchContext:
+    """The caller's scope chain, the nodes of ``project`` hanging under it, the glossary and tier boosts of the
+    policies on the chain (folded by ``memories.services.tenancy.policy_fold``, as every policy reader does), the
+    entities named by ``norms``, the visible entities each of ``partials`` could be short for (not looked up when
+    one of its ``partial_covers`` — aligned with ``partials`` — is an entity's whole name or alias), and which of
+    ``speaker_norms`` (normalised names) speak in a session turn the caller sees — one statement."""
+    params = context_params(
+        tenant_id=tenant.pk,
+        user_id=user_id,
+        norms=norms,
+        project=project,
+        partials=partials,
+        partial_covers=partial_covers,
+        speaker_norms=speaker_norms,
+    )
     with read_connection().cursor() as cursor:
         cursor.execute(_CONTEXT_SQL, params)
         chain_rows, project_rows, policy_rows, entity_rows, partial_rows, speakers = (

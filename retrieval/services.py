@@ -49,6 +49,7 @@ from retrieval.relational_query import (
     link_mentions,
     mention_candidates,
     partial_candidates,
+    partial_covers,
     plan_relational,
     tokenize,
 )
@@ -169,6 +170,7 @@ def search_memories(
             norms=list(spans) if relational else [],
             project=project,
             partials=partials,
+            partial_covers=partial_covers(partials, spans),
             speaker_norms=speaker_norms,
         )
     if not context.chain:

@@ -11,6 +11,13 @@ from rest_framework.test import APIClient
 
 from memories.services.memory import Author, memory_create
 from retrieval import selectors
+from retrieval.relational_query import (
+    link_mentions,
+    mention_candidates,
+    partial_candidates,
+    partial_covers,
+    tokenize,
+)
 from retrieval.services import SearchOptions, search_memories
 from tests.factories import ApiKeyFactory
 
@@ -139,19 +146,7 @@ def test_partial_name_links_are_found_by_the_entity_whatever_the_statistics_say(
     one reads as one row until ANALYZE), a plan by tenant walked all its memories and scanned all its links for each
     (170 ms a question at 3k links). Index scans only, as the planner would choose on a large table."""
     norm = "sequoia"
-    params = {
-        "tenant": acme.pk,
-        "user_id": "albert",
-        "norms": [],
-        "project": None,
-        "project_level": "project",
-        "partials": [norm],
-        "prefixes": [norm + " %"],
-        "suffixes": ["% " + norm],
-        "person": selectors.PERSON,
-        "partial_limit": selectors.MAX_PARTIAL_MATCHES,
-        "speaker_norms": [],
-    }
+    params = selectors.context_params(tenant_id=acme.pk, user_id="albert", partials=[norm])
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("EXPLAIN (COSTS OFF) " + selectors._CONTEXT_SQL, params)
@@ -162,3 +157,51 @@ def test_partial_name_links_are_found_by_the_entity_whatever_the_statistics_say(
     assert conditions, plan
     for condition in conditions:
         assert "subject_id" in condition or "object_id" in condition, "\n".join(plan)
+
+
+def test_a_partial_name_inside_a_whole_name_is_not_looked_up(acme, world):
+    """ "Alice Smith" is a whole name: its words are never read as partial names (link_mentions would take the whole
+    name), while a partial name no whole name holds still is."""
+    query = "Did Alice Smith meet Sequoia?"
+    tokens = tokenize(query)
+    spans = mention_candidates(tokens)
+    partials = partial_candidates(query, tokens, spans)
+    assert {"alice smith", "alice", "smith", "sequoia"} <= set(partials)
+
+    context = selectors.search_context(
+        tenant=acme,
+        user_id="albert",
+        norms=list(spans),
+        partials=partials,
+        partial_covers=partial_covers(partials, spans),
+    )
+    looked_up_all = selectors.search_context(tenant=acme, user_id="albert", norms=list(spans), partials=partials)
+
+    assert "alice" in looked_up_all.partial  # the words of the whole name do have candidates ...
+    assert set(context.partial) == {"sequoia"}  # ... but only the partial name no whole name holds is looked up
+    assert [ref.name for ref in context.partial["sequoia"]] == ["Sequoia Capital"]
+    # and the question's mentions are the same as with every partial name looked up
+    mentions = [
+        link_mentions(query, tokens, spans, index(found.entities), index(found.partial))[0]
+        for found in (context, looked_up_all)
+    ]
+    assert mentions[0] == mentions[1]
+    assert [mention.name for mention in mentions[0]] == ["Alice Smith", "Sequoia Capital"]
+
+
+def index(refs_by_norm):
+    return {norm: [(ref.entity_id, ref.name, ref.kind) for ref in refs] for norm, refs in refs_by_norm.items()}
+
+
+def test_partial_covers_lists_the_spans_that_hold_every_place_of_a_partial_name():
+    query = "Alice Smith and Alice"
+    tokens = tokenize(query)
+    spans = mention_candidates(tokens)
+
+    names = ["alice smith", "smith", "alice"]
+
+    covers = {name: set(found) for name, found in zip(names, partial_covers(names, spans), strict=True)}
+
+    assert "alice smith" in covers["alice smith"] and "smith" not in covers["alice smith"]
+    assert {"alice smith", "smith"} <= covers["smith"]
+    assert "alice" in covers["alice"] and "alice smith" not in covers["alice"]  # its second place is outside it

@@ -85,11 +85,7 @@ def test_the_speaker_lookup_reads_the_speaker_key_index(acme, api):
         _ingest(api, turns, session_id=f"chat-{session}")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
-    params = {
-        "tenant": acme.pk, "user_id": "albert", "norms": [], "project": None, "project_level": "project",
-        "partials": [], "prefixes": [], "suffixes": [], "person": selectors.PERSON,
-        "partial_limit": selectors.MAX_PARTIAL_MATCHES, "speaker_norms": ["speaker7", "pavel"],
-    }  # fmt: skip
+    params = selectors.context_params(tenant_id=acme.pk, user_id="albert", speaker_norms=["speaker7", "pavel"])
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("EXPLAIN (COSTS OFF) " + selectors._CONTEXT_SQL, params)
