@@ -60,6 +60,12 @@ class Command(BaseCommand):
         parser.add_argument("--clients", default="1,8,32", help="concurrent clients, in turn")
         parser.add_argument("--requests", type=int, default=400, help="measured requests per size and client count")
         parser.add_argument("--url", help="an already running server (default: start gunicorn)")
+        parser.add_argument(
+            "--server-pid",
+            type=int,
+            help="the --url server's master process, so its workers' CPU per request is reported too (e.g. another "
+            "commit's gunicorn on the same database, for a before/after with the same queries)",
+        )
         parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="gunicorn workers")
         parser.add_argument("--split", type=int, default=120, help="in-process searches for the per-stage split")
         parser.add_argument(
@@ -123,7 +129,7 @@ class Command(BaseCommand):
 
     def _servers(self, options: dict, replica: dict | None, stack: contextlib.ExitStack) -> list[tuple[str, dict]]:
         if options["url"]:
-            return [("", {"url": options["url"]})]
+            return [("", {"url": options["url"], **({"pid": options["server_pid"]} if options["server_pid"] else {})})]
         if replica is None:
             return [("", stack.enter_context(_server(options)))]
         postmasters = {"database": replica["pair"].primary.data, "standby": replica["pair"].standby.data}
