@@ -865,21 +865,52 @@ _MEMORIES_LOAD_SQL = f"""{{with_}}SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _
 _HIT_IDS = "m.id = ANY(%(ids)s)"
 
 
-def _name_turns_cte(name: str, *, later: bool, limit: int) -> str:
+def _name_turns_cte(name: str, *, later: bool, limit: int, replies: bool = False) -> str:
     """For each hit (``%(<name>_hits)s``) and the names it uses (``%(<name>_words)s``, a websearch query), the first
     ``limit`` turns of the same speaker in the same scope said after it (``later``) or before it whose indexed words
-    match one of them, oldest first; visible by the arms' own predicates (``{visible}``)."""
+    match one of them, oldest first; visible by the arms' own predicates (``{visible}``). With ``replies`` (and
+    ``later``), for the hits ``%(<name>_replies)s`` marks, the speaker's reply to a question someone else asked
+    them about one of the names counts too ("How's Carmen getting on?" / "Loving it. Being a midwife was always the
+    dream."), dated by the question."""
+    matches = f"n.search_vector @@ websearch_to_tsquery('{TEXT_SEARCH_CONFIG}', h.words)"
+    said = f"{_said_at_sql('n')} {'>' if later else '<'} {_said_at_sql('hm')}"
+    own = f"""SELECT n.id, {_said_at_sql("n")} AS said FROM memories_memory n
+        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
+          AND n.id <> hm.id AND {_speaker_sql("n")} = {_speaker_sql("hm")} AND {said} AND {matches}
+        ORDER BY {_said_at_sql("n")}, n.id
+        LIMIT {limit}"""
+    if replies:
+        asked = f"""SELECT n.id, n.scope_id, n.source_session, n.source_app, {_said_at_sql("n")} AS said
+            FROM memories_memory n
+            WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
+              AND {_speaker_sql("n")} <> {_speaker_sql("hm")} AND {said} AND {matches}
+              AND right(rtrim(n.content), 1) = '?'
+            ORDER BY {_said_at_sql("n")}, n.id
+            LIMIT {limit}"""
+        reply = f"""SELECT n.id, {_speaker_sql("n")} AS speaker FROM memories_memory n
+            WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = q.scope_id
+              AND n.source_session = q.source_session AND n.source_app = q.source_app AND n.id > q.id
+            ORDER BY n.id
+            LIMIT 1"""
+        turns = f"""SELECT t.id FROM (
+            ({own})
+          UNION ALL
+            (SELECT r.id, q.said FROM ({asked}) q
+             CROSS JOIN LATERAL ({reply}) r
+             WHERE h.replies AND r.speaker = {_speaker_sql("hm")})
+        ) t
+        ORDER BY t.said, t.id
+        LIMIT {limit}"""
+    else:
+        turns = own
+    replies_column = f", %({name}_replies)s::boolean[]" if replies else ""
+    replies_name = ", replies" if replies else ""
     return f"""{name} AS MATERIALIZED (
-    SELECT h.hit, f.id FROM unnest(%({name}_hits)s::bigint[], %({name}_words)s::text[]) AS h(hit, words)
+    SELECT h.hit, f.id FROM unnest(%({name}_hits)s::bigint[], %({name}_words)s::text[]{replies_column})
+         AS h(hit, words{replies_name})
     JOIN memories_memory hm ON hm.id = h.hit AND hm.tenant_id = %(tenant)s
     CROSS JOIN LATERAL (
-        SELECT n.id FROM memories_memory n
-        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
-          AND n.id <> hm.id AND {_speaker_sql("n")} = {_speaker_sql("hm")}
-          AND {_said_at_sql("n")} {">" if later else "<"} {_said_at_sql("hm")}
-          AND n.search_vector @@ websearch_to_tsquery('{TEXT_SEARCH_CONFIG}', h.words)
-        ORDER BY {_said_at_sql("n")}, n.id
-        LIMIT {limit}
+        {turns}
     ) f
 )
 """
@@ -894,6 +925,9 @@ def _name_turns_cte(name: str, *, later: bool, limit: int) -> str:
 # and these turns come back together; a turn already on the page may be one.
 FOLLOW_UP_CANDIDATES = 3
 _FOLLOW_UPS_CTE = _name_turns_cte("fu", later=True, limit=FOLLOW_UP_CANDIDATES)
+# ... and for a hit that says who the relation a question asks about is ("Carmen, my little sister"), also what the
+# speaker answered when someone asked them about the name later: the replies part is planned only when asked for
+_FOLLOW_UPS_AND_REPLIES_CTE = _name_turns_cte("fu", later=True, limit=FOLLOW_UP_CANDIDATES, replies=True)
 # Where a name a hit uses was introduced: the first earlier turn of the same speaker that uses it ("Biscuit cut a
 # paw on broken glass" → "The kids settled on Biscuit."; "Bilal passed the final assessment" → "Bilal, my brother.")
 # — who or what the name is, which the hit itself does not say.
@@ -992,6 +1026,9 @@ class FollowUps:
     reply_to: Sequence[int] = ()  # hits that ask something of one of ``repliers``: their session's next turn
     repliers: Sequence[str] = ()  # the speakers the question names (normalised: "pavel", "dana smith")
     introduced: Mapping[int, Sequence[str]] = field(default_factory=dict)  # hit id → names: where they were introduced
+    # hits that name the relation the question asks about ("Carmen, my little sister"): their follow-ups include
+    # the speaker's replies to what others asked about the names
+    relatives: frozenset[int] = frozenset()
 
 
 def memories_load(
@@ -1033,8 +1070,12 @@ def memories_load(
     )
     asked: list[_Asked] = []
     if asks:
+        words = {"fu_hits": [*asks], "fu_words": [*asks.values()]}
+        replies = [hit in follow.relatives for hit in asks]
         asked.append(
-            _Asked("fu", _FOLLOW_UPS_CTE, "follows", followed, {"fu_hits": [*asks], "fu_words": [*asks.values()]})
+            _Asked("fu", _FOLLOW_UPS_AND_REPLIES_CTE, "follows", followed, {"fu_replies": replies, **words})
+            if any(replies)
+            else _Asked("fu", _FOLLOW_UPS_CTE, "follows", followed, words)
         )
     if intros:
         words = {"ib_hits": [*intros], "ib_words": [*intros.values()]}

@@ -58,7 +58,7 @@ from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, ana
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
 from retrieval.synthesis.extractive import content_terms, split_sentences
-from retrieval.third_party import RELATION_NOUNS, about_someone_else, names_relation
+from retrieval.third_party import RELATION_NOUNS, about_someone_else, names_relation, relation_nouns
 from retrieval.truth import (
     CALENDAR_TERMS,
     asks_about_the_past,
@@ -454,7 +454,8 @@ def _fuse(
     )
     contexts: dict[int, list[selectors.ContextTurn]] = {}
     names = _follow_up_words(ranked, retrieved.arms.rows)
-    asks = names if current else {}
+    relatives = _relatives(query, names, retrieved.arms.rows)
+    asks = names if current else relatives
     # where a remark about someone else got its names from is no context for the question
     introduced = {
         hit: words for hit, words in names.items() if not about_someone_else(retrieved.arms.rows[hit].turn_text)
@@ -472,7 +473,14 @@ def _fuse(
             contexts=contexts,
             follow=(
                 selectors.FollowUps(
-                    asks, chain_ids, kinds, options.as_of, reply_to=reply_to, repliers=speakers, introduced=introduced
+                    asks,
+                    chain_ids,
+                    kinds,
+                    options.as_of,
+                    reply_to=reply_to,
+                    repliers=speakers,
+                    introduced=introduced,
+                    relatives=frozenset(relatives),
                 )
                 if names or reply_to
                 else None
@@ -529,6 +537,17 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
         if names:
             asks[item.memory_id] = names
     return asks
+
+
+def _relatives(query: str, names: dict[int, list[str]], rows: dict[int, selectors.RankingRow]) -> dict[int, list[str]]:
+    """For a question about someone's relation ("What did Zoe's sister qualify as?"), the names of the page turns
+    that use the same relation noun ("Carmen, my little sister, turned thirty on Sunday."): who the relation is.
+    What was said of them later answers the question whatever its tense, so these are followed even when the
+    question asks about the past (other names are followed only for how things stand now)."""
+    asked = relation_nouns(query)
+    if not asked:
+        return {}
+    return {hit: words for hit, words in names.items() if relation_nouns(rows[hit].turn_text) & asked}
 
 
 def _put_to(ranked: list[Ranked], rows: dict[int, selectors.RankingRow], speakers: Sequence[str]) -> list[int]:

@@ -70,4 +70,9 @@ def about_someone_else(text: str | None) -> bool:
 def names_relation(question: str | None) -> bool:
     """Whether a question asks about a relation ("Dana's sister", "her colleagues"): then turns about others may
     be what it asks about."""
-    return any(word in RELATION_NOUNS for word in _WORD.findall((question or "").casefold()))
+    return bool(relation_nouns(question))
+
+
+def relation_nouns(text: str | None) -> set[str]:
+    """The relation and person nouns ``text`` uses ("sister" in "Carmen, my little sister, turned thirty")."""
+    return {word for word in _WORD.findall((text or "").casefold()) if word in RELATION_NOUNS}

@@ -548,3 +548,54 @@ def test_an_introduction_or_a_reply_is_never_another_tenants_turn(acme, globex, 
     assert _introductions(acme, [hit], {hit: ["Biscuit"]}) == {}
     answers, loaded = _replies(acme, [question], ["jon"])
     assert answers == {} and globex_named not in loaded and globex_reply not in loaded
+
+
+SISTER = [("Zoe", "Carmen, my little sister, turned thirty on Sunday. Dim sum to celebrate.")]
+ASKED_ABOUT_HER = [
+    ("Maya", "How's Carmen getting on?"),
+    ("Zoe", "Loving it. Being a midwife was always the dream."),
+]
+
+
+def _followed(acme, hits, words, *, relatives=(), user_id="albert", as_of=None):
+    """The follow-ups (turn id → hit id) the load statement brings for ``hits`` (``words``: hit id → names)."""
+    from memories.selectors.tenancy import scope_chain_for
+    from retrieval import selectors
+
+    chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
+    followed: dict[int, int] = {}
+    follow = selectors.FollowUps(words, chain, list(MemoryKind.values), as_of, relatives=frozenset(relatives))
+    selectors.memories_load(tenant=acme, ids=hits, follow=follow, followed=followed, as_of=as_of)
+    return followed
+
+
+def test_a_relatives_follow_up_is_the_speakers_reply_to_what_someone_else_asked_about_them(acme, api):
+    (intro,) = _ingest(api, SISTER, session_id="s1")
+    question, reply = _ingest(api, ASKED_ABOUT_HER, session_id="s2", prefix="q", start=T0 + WEEKS)
+    words = {intro: ["Carmen"]}
+
+    assert _followed(acme, [intro], words, relatives=[intro]) == {reply: intro}
+    assert _followed(acme, [intro], words) == {}  # other names are followed to the speaker's own turns only
+    assert _followed(acme, [intro], words, relatives=[intro], user_id="bea") == {}  # not on bea's chain
+    assert _followed(acme, [intro], words, relatives=[intro], as_of=datetime(2000, 1, 1, tzinfo=UTC)) == {}
+
+
+def test_no_relatives_follow_up_when_the_reply_is_someone_elses(acme, api):
+    (intro,) = _ingest(api, SISTER, session_id="s1")
+    _ingest(api, [*ASKED_ABOUT_HER[:1], ("Maya", "Sorry, wrong chat.")], session_id="s2", prefix="q", start=T0 + WEEKS)
+
+    assert _followed(acme, [intro], {intro: ["Carmen"]}, relatives=[intro]) == {}
+
+
+def test_a_question_about_a_relation_brings_what_was_said_of_them_later_whatever_its_tense(
+    acme, api, django_capture_on_commit_callbacks
+):
+    """ "What did Zoe's sister qualify as?" asks about the past: other names are then not followed, but the page
+    turn that says who the sister is ("Carmen, my little sister") is, to Zoe's reply to "How's Carmen getting on?"
+    — which shares no word with the question."""
+    with django_capture_on_commit_callbacks(execute=True):
+        (intro,) = _ingest(api, SISTER, session_id="s1")
+        _, reply = _ingest(api, ASKED_ABOUT_HER, session_id="s2", prefix="q", start=T0 + WEEKS)
+
+    _assert_follows(_ranked(api, "What did Zoe's sister qualify as?", top_k=5), reply, intro)
+    assert not any(row["explain"].get("follows") for row in _ranked(api, "What did Zoe do on Sunday?", top_k=5))
