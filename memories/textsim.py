@@ -25,6 +25,7 @@ __all__ = [
     "polarity_twins",
     "shingles",
     "signatures_are_twins",
+    "value_words",
     "words",
 ]
 
@@ -241,3 +242,21 @@ def _minima(hashed: list[int]) -> list[int]:
     x = _mod_mersenne(x + _mod_mersenne(low))
     x = _mod_mersenne(x + _B)
     return x.min(axis=1).tolist()
+
+
+# Capitalised words that open a noun phrase rather than name something ("My cousin …", "The guy downstairs …"): two
+# texts that differ only there differ in who, not in a name or a number
+_NOT_VALUES = frozenset(
+    """a an the my our your his her their its this that these those some someone somebody one i we you he she they
+    it there here every each another other""".split()
+)
+_VALUE_RE = re.compile(r"\b(?:[A-ZÀ-Ý][\w'’-]*|\d[\d.,:/-]*)")
+
+
+def value_words(text: str) -> frozenset[str]:
+    """The names and numbers ``text`` uses (capitalised words, save the openers of a noun phrase; numerals), lower
+    case: two near-duplicates that differ here state different values ("Just back from Lisbon." / "Just back from
+    Tallinn.") and are two statements, not one said twice."""
+    return frozenset(
+        found for found in (match.casefold() for match in _VALUE_RE.findall(text or "")) if found not in _NOT_VALUES
+    )

@@ -79,6 +79,44 @@ class TestSessionIngest:
         older, newer = Memory.objects.order_by("id")
         assert (older.content, older.superseded_by_id, newer.superseded_by_id) == (first, newer.pk, None)
 
+    @pytest.mark.parametrize(
+        ("first", "second"),
+        [
+            # another trip, by the same speaker
+            (
+                ("user", "Just back from Lisbon. Ate my body weight in pastries."),
+                ("user", "Just back from Tallinn. Ate my body weight in pastries."),
+            ),
+            # another speaker's car: no new version of the first speaker's
+            (
+                ("Amara", "Traded the old hatchback in, we're driving a Fiat 500 now. The boot is enormous."),
+                ("Yara", "Traded the old hatchback in, we're driving a Toyota Prius now. The boot is enormous."),
+            ),
+            # another number
+            (
+                ("user", "Ran 12 km along the canal with the running club, my legs are jelly now."),
+                ("user", "Ran 21 km along the canal with the running club, my legs are jelly now."),
+            ),
+        ],
+    )
+    def test_a_turn_that_repeats_an_earlier_turn_with_other_names_or_numbers_keeps_both(self, acme, api, first, second):
+        """Much the same words with another name or number is another statement (another trip, someone else's
+        car): superseding the earlier turn hid it from search and from the memory list."""
+        api.post(SESSIONS, session([{"id": "e1", "author": first[0], "timestamp": 1746178200.0, "text": first[1]}]))
+
+        api.post(
+            SESSIONS,
+            session(
+                [{"id": "e1", "author": second[0], "timestamp": 1748770200.0, "text": second[1]}], session_id="sess-2"
+            ),
+        )
+
+        turns = list(Memory.objects.order_by("id"))
+        assert [(m.content, m.superseded_by_id, m.warnings) for m in turns] == [
+            (first[1], None, []),
+            (second[1], None, []),
+        ]
+
     def test_resending_is_idempotent_per_event_id(self, acme, api):
         api.post(SESSIONS, session(EVENTS[:2]))
 

@@ -15,6 +15,7 @@ from memories.textsim import (
     polarity_twins,
     shingles,
     signatures_are_twins,
+    value_words,
     words,
 )
 
@@ -187,3 +188,18 @@ def test_polarity_signatures_of_long_texts_are_computed_but_not_kept():
     assert signature[0] is True
     assert textsim._signature_of.cache_info().currsize == before
     assert textsim.polarity_signature("We deploy on Fridays.") == (False, textsim.shingles("we deploy on friday"))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("Just back from Lisbon. Ate my body weight.", "Just back from Tallinn. Ate my body weight.", False),
+        ("Ran 12 km with the club.", "Ran 21 km with the club.", False),
+        # who, not what: a noun phrase's opener is no value
+        ("My cousin is allergic to cats. Drama.", "The guy downstairs is allergic to cats. Drama.", True),
+        ("Our babysitter has a parrot.", "A colleague has a parrot.", True),
+        ("", "", True),
+    ],
+)
+def test_value_words_tell_another_statement_from_the_same_said_again(a, b, same):
+    assert (value_words(a) == value_words(b)) is same

@@ -47,7 +47,7 @@ from memories.services.memory.write import (
 from memories.services.retry import retried_on_deadlock
 from memories.services.tenancy import member_provision
 from memories.services.trust import memory_trust_fields
-from memories.textsim import scope_keyed_bands
+from memories.textsim import scope_keyed_bands, value_words
 from orgmemory.errors import DomainError, NotFound, ValidationFailed
 
 # a concurrent writer that stored one of the write's event ids or texts first makes the INSERT fail on a unique
@@ -440,12 +440,18 @@ def _decide_and_store(
             item.content, item.times["reference_time"] or item.created_at or now
         )
         if item.sources["session_id"]:
-            # a turn that says much the same as an earlier turn but names other days ("On 23 June. I've put it in
-            # the calendar twice." after "Next Sunday. I've put …") tells of another event: neither its new version
-            # nor a contradiction to curate; superseding it hid the earlier turn and its date (turns that name the
-            # same days, or none, still fold: bench/HISTORY.md, session 7)
+            # A turn folds into an earlier turn (superseding it) only when it says it again: about the same days and
+            # with the same names and numbers. "On 23 June. I've put it in the calendar twice." is another event than
+            # "Next Sunday. I've put …"; "Just back from Tallinn." is another trip than "Just back from Lisbon."; Yara's
+            # "we're driving a Toyota Prius now" is no new version of Amara's "we're driving a Fiat 500 now" —
+            # superseding hid the earlier turn, its words and its date. Each is a statement of its own, neither a
+            # new version nor a contradiction to curate (bench/HISTORY.md, sessions 7 and 10).
+            values = value_words(item.content)
             candidates = [
-                memory for memory in candidates if not (memory.source_session and memory.event_dates != event_dates)
+                memory
+                for memory in candidates
+                if not memory.source_session
+                or (memory.event_dates == event_dates and value_words(memory.content) == values)
             ]
         older, warnings = near_duplicate_choice(
             candidates[:NEAR_DUPLICATE_CANDIDATES],
