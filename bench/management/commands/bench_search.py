@@ -524,18 +524,27 @@ def _cpu_seconds(server: dict) -> dict:
     out: dict = {"app": None, "database": None}
     if "pid" in server:
         with contextlib.suppress(psutil.Error):
-            out["app"] = sum(_cpu(child) for child in psutil.Process(server["pid"]).children())
+            master = psutil.Process(server["pid"])
+            out["app"] = _reaped(master) + sum(_cpu(child) for child in master.children())
     postmasters = server.get("postmasters") or {"database": Path(settings.ORGMEMORY_DATA_DIR) / "pgdata"}
     for part, pgdata in postmasters.items():
         with contextlib.suppress(OSError, ValueError, psutil.Error):
             postmaster = psutil.Process(int((Path(pgdata) / "postmaster.pid").read_text().split()[0]))
-            out[part] = _cpu(postmaster) + sum(_cpu(child) for child in postmaster.children())
+            out[part] = _cpu(postmaster) + _reaped(postmaster) + sum(_cpu(child) for child in postmaster.children())
     return out
 
 
 def _cpu(process) -> float:
     times = process.cpu_times()
     return times.user + times.system
+
+
+def _reaped(process) -> float:
+    """CPU seconds of ``process``'s children that have exited and been waited for (a database backend whose
+    connection closed, a recycled worker): without them a run's figure fell, even below zero, when one ended
+    during the run."""
+    times = process.cpu_times()
+    return times.children_user + times.children_system
 
 
 def _worker_figures(server: dict) -> list[dict]:
