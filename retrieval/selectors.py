@@ -951,6 +951,24 @@ _REPLIES_CTE = f"""re AS MATERIALIZED (
 )
 """
 
+# What a dated reply answers: for a hit that states a date but not what happened ("Next Thursday. I've put it in the
+# calendar twice.", "I did, on the 5th!"), the turn just before it in its session when someone else said it and it
+# asks something ("When's the half marathon again?", "Did you make it to the gig in the end?") — the event the date
+# is of. Visible by the arms' own predicates (or as they stood at ``as_of``).
+_ASKED_CTE = f"""qa AS MATERIALIZED (
+    SELECT h.hit, p.id FROM unnest(%(asked_of)s::bigint[]) AS h(hit)
+    JOIN memories_memory hm ON hm.id = h.hit AND hm.tenant_id = %(tenant)s
+    CROSS JOIN LATERAL (
+        SELECT n.id, {_speaker_sql("n")} AS speaker, right(rtrim(n.content), 1) AS last FROM memories_memory n
+        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id
+          AND n.source_session = hm.source_session AND n.source_app = hm.source_app AND n.id < hm.id
+        ORDER BY n.id DESC
+        LIMIT 1
+    ) p
+    WHERE p.last = '?' AND p.speaker <> {_speaker_sql("hm")}
+)
+"""
+
 # A session hit's neighbouring turns: the live memories of the same session, app and scope stored just before and
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
 # chain, so a neighbour is visible whenever the hit is; a turn another user stored under the same session id is at
@@ -1029,6 +1047,7 @@ class FollowUps:
     # hits that name the relation the question asks about ("Carmen, my little sister"): their follow-ups include
     # the speaker's replies to what others asked about the names
     relatives: frozenset[int] = frozenset()
+    asked_of: Sequence[int] = ()  # dated hits: the question each answers, when someone else asked it just before
 
 
 def memories_load(
@@ -1041,6 +1060,7 @@ def memories_load(
     followed: dict[int, int] | None = None,
     answers: dict[int, int] | None = None,
     introductions: dict[int, int] | None = None,
+    questions: dict[int, int] | None = None,
     as_of: datetime | None = None,
 ) -> dict[int, Memory]:
     """The hits' rows (without the heavy index columns, deferred) with their scope and its parent, in one statement
@@ -1052,7 +1072,8 @@ def memories_load(
     follow-up's id to its hit's; with ``follow.reply_to`` and an ``answers`` dict, each such hit's reply by one of
     ``follow.repliers`` (``_REPLIES_CTE``), and ``answers`` maps each reply's id to its hit's; with
     ``follow.introduced`` and an ``introductions`` dict, the turn that introduced each such hit's names
-    (``_INTRODUCTIONS_CTE``), mapped to its hit's id."""
+    (``_INTRODUCTIONS_CTE``), mapped to its hit's id; with ``follow.asked_of`` and a ``questions`` dict, the question
+    each such hit answers (``_ASKED_CTE``), mapped likewise."""
     if not ids:
         return {}
     turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS)) if contexts is not None else 0
@@ -1083,6 +1104,8 @@ def memories_load(
     if reply_to:
         repliers = [name.casefold() for name in follow.repliers]
         asked.append(_Asked("re", _REPLIES_CTE, "answers", answers, {"reply_to": reply_to, "repliers": repliers}))
+    if follow and follow.asked_of and questions is not None:
+        asked.append(_Asked("qa", _ASKED_CTE, "asked", questions, {"asked_of": list(follow.asked_of)}))
     ctes, columns, extra_ids = [], [], []
     if asked:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)

@@ -219,6 +219,9 @@ def search_memories(
             chain_ids=chain_ids,
             kinds=kinds,
             current=current,
+            # a question about when something happened (a date window, or "when" of the past, not of how things
+            # stand: "When does the choir meet now?" asks for the current day, not the questions that led to it)
+            dates=window is not None or (is_when_question(query) and not current),
             speakers=context.speakers,
         )
     hits = [
@@ -409,6 +412,7 @@ def _fuse(
     chain_ids: list[int],
     kinds: list[str],
     current: bool = False,
+    dates: bool = False,
     speakers: Sequence[str] = (),
 ) -> tuple[list[Ranked], dict[int, Memory], dict[int, list[selectors.ContextTurn]]]:
     """Rank the candidates on what the arms' statements returned of them (``levels``: scope id → level, the
@@ -461,9 +465,12 @@ def _fuse(
         hit: words for hit, words in names.items() if not about_someone_else(retrieved.arms.rows[hit].turn_text)
     }
     reply_to = _put_to(ranked, retrieved.arms.rows, speakers)
+    # a question about dates: a dated reply on the page ("Next Thursday.") comes with the question it answers
+    asked_of = _dated_turns(ranked, retrieved.arms.rows) if dates else []
     followed: dict[int, int] = {}
     answers: dict[int, int] = {}
     introductions: dict[int, int] = {}
+    questions: dict[int, int] = {}
     with search_stage("load"):
         loaded = selectors.memories_load(
             tenant=tenant,
@@ -481,13 +488,15 @@ def _fuse(
                     repliers=speakers,
                     introduced=introduced,
                     relatives=frozenset(relatives),
+                    asked_of=asked_of,
                 )
-                if names or reply_to
+                if names or reply_to or asked_of
                 else None
             ),
             followed=followed,
             answers=answers,
             introductions=introductions,
+            questions=questions,
             as_of=options.as_of,
         )
     if introductions:
@@ -496,6 +505,8 @@ def _fuse(
         ranked = _attach(ranked, _first_news(ranked, followed, loaded), options.top_k, why="follows", above=True)
     if answers:
         ranked = _attach(ranked, answers, options.top_k, why="answers", above=False)
+    if questions:
+        ranked = _attach(ranked, questions, options.top_k, why="asked", above=True)
     return ranked, loaded, contexts
 
 
@@ -548,6 +559,15 @@ def _relatives(query: str, names: dict[int, list[str]], rows: dict[int, selector
     if not asked:
         return {}
     return {hit: words for hit, words in names.items() if relation_nouns(rows[hit].turn_text) & asked}
+
+
+def _dated_turns(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]) -> list[int]:
+    """The session turns of the page that state a date (an undated turn's word count is kept, a dated one's not)."""
+    return [
+        item.memory_id
+        for item in ranked
+        if item.memory_id in rows and rows[item.memory_id].is_turn and rows[item.memory_id].turn_words is None
+    ]
 
 
 def _put_to(ranked: list[Ranked], rows: dict[int, selectors.RankingRow], speakers: Sequence[str]) -> list[int]:
