@@ -255,8 +255,8 @@ def partial_covers(partials: Sequence[str], spans: Mapping[str, Sequence[tuple[i
     an entity's whole name or alias, :func:`link_mentions` never reads the partial name's candidates (the whole
     name links instead, and :func:`choose_mentions` takes the longer name over the words inside it), so the
     context statement need not look them up. The one case this gives up is a question naming two entities whose
-    names share a word ("Acme Robotics Labs" where both "Acme Robotics" and "Robotics Labs" are names): there the
-    words the second name loses to the first are not tried as partial names."""
+    names share a word ("Acme Robotics Labs" where both "Acme Robotics" and "Robotics Labs" are names): the first
+    links, and the second's other words ("Labs") are not tried as a partial name."""
     return [
         [
             norm
