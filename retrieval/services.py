@@ -553,8 +553,8 @@ def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]
 def _relatives(query: str, names: dict[int, list[str]], rows: dict[int, selectors.RankingRow]) -> dict[int, list[str]]:
     """For a question about someone's relation ("What did Zoe's sister qualify as?"), the names of the page turns
     that use the same relation noun ("Carmen, my little sister, turned thirty on Sunday."): who the relation is.
-    What was said of them later answers the question whatever its tense, so these are followed even when the
-    question asks about the past (other names are followed only for how things stand now)."""
+    Their follow-ups also count the speaker's replies to what others asked about them, and they are followed even
+    for a question about an earlier time (a date window, "before", a past "when"), where other names are not."""
     asked = relation_nouns(query)
     if not asked:
         return {}

@@ -587,12 +587,12 @@ def test_no_relatives_follow_up_when_the_reply_is_someone_elses(acme, api):
     assert _followed(acme, [intro], {intro: ["Carmen"]}, relatives=[intro]) == {}
 
 
-def test_a_question_about_a_relation_brings_what_was_said_of_them_later_whatever_its_tense(
+def test_a_question_about_a_relation_brings_the_reply_to_what_someone_else_asked_about_them(
     acme, api, django_capture_on_commit_callbacks
 ):
-    """ "What did Zoe's sister qualify as?" asks about the past: other names are then not followed, but the page
-    turn that says who the sister is ("Carmen, my little sister") is, to Zoe's reply to "How's Carmen getting on?"
-    — which shares no word with the question."""
+    """ "What did Zoe's sister qualify as?": the page turn that says who the sister is ("Carmen, my little sister")
+    is followed to Zoe's reply to "How's Carmen getting on?" — which shares no word with the question. A question
+    about a day (a date window) that names no relation follows nothing."""
     with django_capture_on_commit_callbacks(execute=True):
         (intro,) = _ingest(api, SISTER, session_id="s1")
         _, reply = _ingest(api, ASKED_ABOUT_HER, session_id="s2", prefix="q", start=T0 + WEEKS)
