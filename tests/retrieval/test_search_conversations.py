@@ -414,26 +414,24 @@ NEW_JOB = [
 ]
 
 
-def _around(acme, hits, *, user_id="albert", as_of=None, **asked):
-    """What the load statement brings around ``hits`` for ``user_id``'s chain (``asked``: the FollowUps fields
-    ``reply_to``/``repliers`` or ``introduced``): (replies, introductions, loaded rows), each turn id → its hit id."""
+def _around(acme, hits, *, user_id="albert", as_of=None, words=None, **asked):
+    """What the load statement brings around ``hits`` for ``user_id``'s chain (``words``: the names to follow;
+    ``asked``: the other FollowUps fields — ``reply_to``/``repliers``, ``introduced``, ``relatives``,
+    ``asked_of``): each kind of turn it brought (turn id → its hit id), and the rows loaded."""
     from memories.selectors.tenancy import scope_chain_for
     from retrieval import selectors
 
     chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
-    answers: dict[int, int] = {}
-    introductions: dict[int, int] = {}
-    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), as_of, **asked)
-    loaded = selectors.memories_load(
-        tenant=acme, ids=hits, follow=follow, answers=answers, introductions=introductions, as_of=as_of
-    )
-    return answers, introductions, loaded
+    found = {"answers": {}, "introductions": {}, "followed": {}, "questions": {}}
+    follow = selectors.FollowUps(words or {}, chain, list(MemoryKind.values), as_of, **asked)
+    found["loaded"] = selectors.memories_load(tenant=acme, ids=hits, follow=follow, as_of=as_of, **found)
+    return found
 
 
 def _replies(acme, hits, repliers, **where):
     """The replies (reply id → question id) to ``hits`` by one of ``repliers``, and the rows loaded."""
-    answers, _, loaded = _around(acme, hits, reply_to=hits, repliers=repliers, **where)
-    return answers, loaded
+    found = _around(acme, hits, reply_to=hits, repliers=repliers, **where)
+    return found["answers"], found["loaded"]
 
 
 def test_the_load_statement_brings_the_reply_to_a_question_put_to_a_named_speaker(acme, api):
@@ -478,7 +476,7 @@ def test_as_of_before_the_reply_was_recorded_there_is_no_reply(acme, api):
 
 def _introductions(acme, hits, words, **where):
     """The turns that introduced ``words`` (hit id → names) of ``hits``: turn id → hit id."""
-    return _around(acme, hits, introduced=words, **where)[1]
+    return _around(acme, hits, introduced=words, **where)["introductions"]
 
 
 def test_the_load_statement_brings_the_turn_that_introduced_a_name(acme, api):
@@ -557,16 +555,9 @@ ASKED_ABOUT_HER = [
 ]
 
 
-def _followed(acme, hits, words, *, relatives=(), user_id="albert", as_of=None):
+def _followed(acme, hits, words, *, relatives=(), **where):
     """The follow-ups (turn id → hit id) the load statement brings for ``hits`` (``words``: hit id → names)."""
-    from memories.selectors.tenancy import scope_chain_for
-    from retrieval import selectors
-
-    chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
-    followed: dict[int, int] = {}
-    follow = selectors.FollowUps(words, chain, list(MemoryKind.values), as_of, relatives=frozenset(relatives))
-    selectors.memories_load(tenant=acme, ids=hits, follow=follow, followed=followed, as_of=as_of)
-    return followed
+    return _around(acme, hits, words=words, relatives=frozenset(relatives), **where)["followed"]
 
 
 def test_a_relatives_follow_up_is_the_speakers_reply_to_what_someone_else_asked_about_them(acme, api):
@@ -607,16 +598,9 @@ WHEN_AGAIN = [
 ]
 
 
-def _asked(acme, hits, *, user_id="albert", as_of=None):
+def _asked(acme, hits, **where):
     """The questions (turn id → hit id) the load statement brings for the dated ``hits``."""
-    from memories.selectors.tenancy import scope_chain_for
-    from retrieval import selectors
-
-    chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
-    questions: dict[int, int] = {}
-    follow = selectors.FollowUps({}, chain, list(MemoryKind.values), as_of, asked_of=hits)
-    selectors.memories_load(tenant=acme, ids=hits, follow=follow, questions=questions, as_of=as_of)
-    return questions
+    return _around(acme, hits, asked_of=hits, **where)["questions"]
 
 
 def test_the_load_statement_brings_the_question_a_dated_reply_answers(acme, api):
