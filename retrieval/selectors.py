@@ -865,6 +865,22 @@ _MEMORIES_LOAD_SQL = f"""{{with_}}SELECT {select_list(_HIT_MEMORY, _HIT_SCOPE, _
 _HIT_IDS = "m.id = ANY(%(ids)s)"
 
 
+def _asks_sql(alias: str) -> str:
+    """Whether turn ``alias`` asks something (its text ends with a question mark)."""
+    return f"right(rtrim({alias}.content), 1) = '?'"
+
+
+def _turn_beside(alias: str, *, after: bool) -> str:
+    """The turn said just after (``after``) or just before turn ``alias`` in its session, app and scope, visible by
+    the arms' own predicates (``{visible}``): its id, speaker and whether it asks something. For a LATERAL join."""
+    return f"""SELECT n.id, {_speaker_sql("n")} AS speaker, {_asks_sql("n")} AS asks FROM memories_memory n
+            WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = {alias}.scope_id
+              AND n.source_session = {alias}.source_session AND n.source_app = {alias}.source_app
+              AND n.id {">" if after else "<"} {alias}.id
+            ORDER BY n.id{"" if after else " DESC"}
+            LIMIT 1"""
+
+
 def _name_turns_cte(name: str, *, later: bool, limit: int, replies: bool = False) -> str:
     """For each hit (``%(<name>_hits)s``) and the names it uses (``%(<name>_words)s``, a websearch query), the first
     ``limit`` turns of the same speaker in the same scope said after it (``later``) or before it whose indexed words
@@ -883,20 +899,14 @@ def _name_turns_cte(name: str, *, later: bool, limit: int, replies: bool = False
         asked = f"""SELECT n.id, n.scope_id, n.source_session, n.source_app, {_said_at_sql("n")} AS said
             FROM memories_memory n
             WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id AND n.source_session <> ''
-              AND {_speaker_sql("n")} <> {_speaker_sql("hm")} AND {said} AND {matches}
-              AND right(rtrim(n.content), 1) = '?'
+              AND {_speaker_sql("n")} <> {_speaker_sql("hm")} AND {said} AND {matches} AND {_asks_sql("n")}
             ORDER BY {_said_at_sql("n")}, n.id
             LIMIT {limit}"""
-        reply = f"""SELECT n.id, {_speaker_sql("n")} AS speaker FROM memories_memory n
-            WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = q.scope_id
-              AND n.source_session = q.source_session AND n.source_app = q.source_app AND n.id > q.id
-            ORDER BY n.id
-            LIMIT 1"""
         turns = f"""SELECT t.id FROM (
             ({own})
           UNION ALL
             (SELECT r.id, q.said FROM ({asked}) q
-             CROSS JOIN LATERAL ({reply}) r
+             CROSS JOIN LATERAL ({_turn_beside("q", after=True)}) r
              WHERE h.replies AND r.speaker = {_speaker_sql("hm")})
         ) t
         ORDER BY t.said, t.id
@@ -940,14 +950,8 @@ _INTRODUCTIONS_CTE = _name_turns_cte("ib", later=False, limit=1)
 _REPLIES_CTE = f"""re AS MATERIALIZED (
     SELECT q.hit, r.id FROM unnest(%(reply_to)s::bigint[]) AS q(hit)
     JOIN memories_memory hm ON hm.id = q.hit AND hm.tenant_id = %(tenant)s
-    CROSS JOIN LATERAL (
-        SELECT n.id, lower({_speaker_sql("n")}) AS speaker FROM memories_memory n
-        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id
-          AND n.source_session = hm.source_session AND n.source_app = hm.source_app AND n.id > hm.id
-        ORDER BY n.id
-        LIMIT 1
-    ) r
-    WHERE r.speaker = ANY(%(repliers)s) OR split_part(r.speaker, ' ', 1) = ANY(%(repliers)s)
+    CROSS JOIN LATERAL ({_turn_beside("hm", after=True)}) r
+    WHERE lower(r.speaker) = ANY(%(repliers)s) OR split_part(lower(r.speaker), ' ', 1) = ANY(%(repliers)s)
 )
 """
 
@@ -958,14 +962,8 @@ _REPLIES_CTE = f"""re AS MATERIALIZED (
 _ASKED_CTE = f"""qa AS MATERIALIZED (
     SELECT h.hit, p.id FROM unnest(%(asked_of)s::bigint[]) AS h(hit)
     JOIN memories_memory hm ON hm.id = h.hit AND hm.tenant_id = %(tenant)s
-    CROSS JOIN LATERAL (
-        SELECT n.id, {_speaker_sql("n")} AS speaker, right(rtrim(n.content), 1) AS last FROM memories_memory n
-        WHERE {{visible}} AND n.kind = ANY(%(kinds)s) AND n.scope_id = hm.scope_id
-          AND n.source_session = hm.source_session AND n.source_app = hm.source_app AND n.id < hm.id
-        ORDER BY n.id DESC
-        LIMIT 1
-    ) p
-    WHERE p.last = '?' AND p.speaker <> {_speaker_sql("hm")}
+    CROSS JOIN LATERAL ({_turn_beside("hm", after=False)}) p
+    WHERE p.asks AND p.speaker <> {_speaker_sql("hm")}
 )
 """
 
