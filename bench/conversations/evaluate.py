@@ -56,6 +56,7 @@ class Run:
 
     ranked: list[list[str]] = field(default_factory=list)
     abstained: list[bool] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)  # the search's own confidence (none for the baseline)
     answers: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
 
@@ -139,6 +140,7 @@ def run_config(
         run.latencies.append((time.perf_counter() - started) * 1000)
         run.ranked.append([event_of.get(hit.memory.pk, f"?{hit.memory.pk}") for hit in result.hits])
         run.abstained.append(result.no_relevant_memory)
+        run.confidences.append(result.confidence)
         run.answers.append(result.answer.text if result.answer else "")
     return run
 
@@ -207,6 +209,23 @@ def date_from_hits(ranked: Sequence[str], events: dict[str, dict]) -> str | None
     return None
 
 
+def abstention_ceiling(never: Sequence[float], answerable: Sequence[float], *, refusals: float = 0.1) -> dict:
+    """How well a confidence score separates never-said questions from answerable ones, whatever the threshold:
+    ``auc``, the chance that an answerable question scores above a never-said one (ties count half), and
+    ``best``, the largest share of never-said questions refused (confidence below a threshold) while at most
+    ``refusals`` of the answerable ones are, with the threshold chosen on these very questions: an upper bound
+    on what any threshold on this signal can reach."""
+    if not never or not answerable:
+        return {"auc": 0.0, "best": 0.0}
+    pairs = sum((a > n) + 0.5 * (a == n) for n in never for a in answerable)
+    best = 0.0
+    for threshold in sorted({*never, *answerable, float("inf")}):
+        refused = sum(a < threshold for a in answerable) / len(answerable)
+        if refused <= refusals:
+            best = max(best, sum(n < threshold for n in never) / len(never))
+    return {"auc": round(pairs / (len(never) * len(answerable)), 3), "best": round(best, 3)}
+
+
 def _mean(values) -> float:
     values = [float(v) for v in values]
     return round(sum(values) / len(values), 3) if values else 0.0
@@ -240,6 +259,10 @@ def score(questions: Sequence[Question], run: Run, events: dict[str, dict] | Non
             "false_refusals": _mean(run.abstained[i] for i in answerable),
             "n": len(never),
         }
+        if run.confidences:
+            row["abstention"]["confidence"] = abstention_ceiling(
+                [run.confidences[i] for i in never], [run.confidences[i] for i in answerable]
+            )
         row["update_order"] = {
             "current_first": _mean(
                 current_first(run.ranked[i], questions[i].evidence, questions[i].superseded) for i in updates
@@ -341,6 +364,18 @@ def format_report(report: dict) -> str:
             f"  {name:<18} {row['r5'] / held['r5'] if held['r5'] else 0:.2f}x / "
             f"{row['r10'] / held['r10'] if held['r10'] else 0:.2f}x"
         )
+    lines += ["", "abstention signal (the search's confidence): AUC, and the most never-said questions any threshold"]
+    lines.append("refuses at <= 0.1 false refusals, the threshold chosen on the same questions (an upper bound):")
+    for name, by_half in table.items():
+        if "confidence" in by_half["held"]["abstention"]:
+            lines.append(
+                f"  {name:<18} "
+                + ", ".join(
+                    f"{half} {by_half[half]['abstention']['confidence']['auc']:.3f} / "
+                    f"{by_half[half]['abstention']['confidence']['best']:.3f}"
+                    for half in HALVES
+                )
+            )
     lines.append(
         "latency p50/p95 ms: " + ", ".join(f"{n} {v['p50_ms']}/{v['p95_ms']}" for n, v in report["latency"].items())
     )

@@ -238,3 +238,15 @@ def test_the_date_read_from_the_hits_is_the_first_single_day_in_rank_order():
     assert date_from_hits(["a", "b", "c"], events) == "2025-05-07"  # "last week" is a range, skipped
     assert date_from_hits(["c", "b"], events) == "2025-05-02"
     assert date_from_hits(["a", "missing"], events) is None
+
+
+def test_the_abstention_ceiling_is_the_best_threshold_on_the_confidence():
+    from bench.conversations.evaluate import abstention_ceiling
+
+    # never-said at 0.1, 0.2, 0.5; answerable at 0.3 .. 1.2: a threshold of 0.3 refuses two of three, none answerable
+    answerable = [0.3 + 0.1 * i for i in range(10)]
+    assert abstention_ceiling([0.1, 0.2, 0.5], answerable) == {"auc": 0.917, "best": 0.667}
+    # one answerable refusal in ten is allowed (<= 0.1): a threshold of 0.4 also refuses 0.3
+    assert abstention_ceiling([0.1, 0.35, 0.5], answerable)["best"] == 0.667
+    assert abstention_ceiling([0.1, 0.2], [0.05] * 10) == {"auc": 0.0, "best": 0.0}
+    assert abstention_ceiling([], answerable) == {"auc": 0.0, "best": 0.0}
