@@ -250,6 +250,20 @@ def partial_candidates(
     return list(dict.fromkeys(norm for _, _, norm in sorted(picked)))[:MAX_PARTIALS]
 
 
+def spoken_forms(
+    names: Sequence[str], tokens: Sequence[Token], spans: Mapping[str, Sequence[tuple[int, int]]]
+) -> list[str]:
+    """Each of ``names`` (normalised: "niamh obrien", "jean luc") as the question writes it, lower-cased ("niamh
+    o'brien", "jean-luc"): the form a speaker's name is stored in (a session event's author, lower-cased), and the
+    form to find it by in the question's text."""
+    return list(
+        dict.fromkeys(
+            " ".join(token.lower for token in tokens[start:end])
+            for start, end in (spans[name][0] for name in names if spans.get(name))
+        )
+    )
+
+
 def partial_covers(partials: Sequence[str], spans: Mapping[str, Sequence[tuple[int, int]]]) -> list[list[str]]:
     """For each of ``partials``, the spans (itself included) that hold every place it occurs: when one of them is
     an entity's whole name or alias, :func:`link_mentions` never reads the partial name's candidates (the whole

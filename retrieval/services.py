@@ -51,6 +51,7 @@ from retrieval.relational_query import (
     partial_candidates,
     partial_covers,
     plan_relational,
+    spoken_forms,
     tokenize,
 )
 from retrieval.speakers import without_speakers
@@ -158,7 +159,7 @@ def search_memories(
     # the names the context statement looks up among the caller's speakers for the vector arm
     names = partial_candidates(query, tokens, spans)
     partials = names if relational else []
-    speaker_norms = names if "vector" in options.arms else []
+    speaker_norms = spoken_forms(names, tokens, spans) if "vector" in options.arms else []
     # 2. context; the question is embedded meanwhile (most questions name no glossary term, so the text the arms
     # embed is the question itself)
     ahead = _query_embedding_ahead(query) if "vector" in options.arms else None

@@ -24,7 +24,12 @@ def without_speakers(text: str, speakers: Iterable[str]) -> str:
     if not names:
         return text
     pattern = re.compile(
-        r"(?<!\w)(?:" + "|".join(r"\s+".join(map(re.escape, name.split())) for name in names) + r")(?!\w)",
+        r"(?<!\w)(?:" + "|".join(r"\s+".join(map(_word_pattern, name.split())) for name in names) + r")(?!\w)",
         re.IGNORECASE,
     )
     return pattern.sub(STAND_IN, text)
+
+
+def _word_pattern(word: str) -> str:
+    """``word`` matched as written, an apostrophe as either of the two people type ("O'Brien", "O’Brien")."""
+    return "['’]".join(map(re.escape, re.split("['’]", word)))

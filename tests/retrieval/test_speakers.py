@@ -117,3 +117,54 @@ def test_a_question_naming_a_speaker_finds_what_they_said_not_the_greetings_to_t
     # embedded with the name, the question is nearest to the greetings (0.60 and 0.47 against 0.02)
     said = cosines["Tidewater Studios. I'm a sound engineer there, three years in September."]
     assert said > cosines["Evening Pavel!"] and said > cosines["Hi Pavel, how was your day?"], cosines
+
+
+@pytest.mark.django_db
+def test_a_name_with_an_apostrophe_or_a_hyphen_is_found_as_the_question_writes_it(acme, api):
+    """The speaker's name is stored as written ("Niamh O'Brien", "Jean-Luc"); the question's names are looked up
+    in that form, not in the entity normalisation that drops apostrophes and splits hyphens."""
+    from retrieval.relational_query import mention_candidates, partial_candidates, spoken_forms, tokenize
+
+    _ingest(api, [("Niamh O'Brien", "Tidewater Studios. I'm a sound engineer there."), ("Jean-Luc", "Nice!")])
+
+    for question, spoken in (
+        ("What is Niamh O'Brien's job?", ["niamh o'brien", "niamh", "o'brien"]),
+        ("What does Jean-Luc do these days?", ["jean-luc"]),
+    ):
+        tokens = tokenize(question)
+        spans = mention_candidates(tokens)
+        forms = spoken_forms(partial_candidates(question, tokens, spans), tokens, spans)
+        assert forms == spoken
+        found = _speakers(acme, "albert", forms)
+        assert found == sorted({"niamh o'brien", "niamh", "jean-luc"} & set(forms)), found
+        assert "someone" in without_speakers(question, found)
+
+
+def test_an_apostrophe_in_a_speakers_name_matches_either_way_it_is_typed():
+    assert without_speakers("What is O’Brien’s job?", ["o'brien"]) == "What is someone’s job?"
+    assert without_speakers("What is O'Brien's job?", ["o’brien"]) == "What is someone's job?"
+    assert without_speakers("What is OBrien's job?", ["o'brien"]) == "What is OBrien's job?"
+
+
+@pytest.mark.django_db
+def test_a_hyphenated_speaker_named_by_the_question_is_embedded_without_the_name(
+    acme, api, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # the turns' embeddings
+        _ingest(
+            api,
+            [
+                ("Mei", "Evening Jean-Luc!"),
+                ("Mei", "Hi Jean-Luc, how was your day?"),
+                ("Jean-Luc", "Tidewater Studios. I'm a sound engineer there, three years in September."),
+            ],
+        )
+    response = api.post(
+        SEARCH,
+        {"user_id": "albert", "query": "What is Jean-Luc's job?", "top_k": 3, "arms": ["vector"], "explain": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    cosines = {row["content"]: row["explain"]["cosine"] for row in response.json()["results"]}
+    said = cosines["Tidewater Studios. I'm a sound engineer there, three years in September."]
+    assert said > cosines["Evening Jean-Luc!"] and said > cosines["Hi Jean-Luc, how was your day?"], cosines
