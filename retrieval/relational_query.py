@@ -255,13 +255,13 @@ def spoken_forms(
 ) -> list[str]:
     """Each of ``names`` (normalised: "niamh obrien", "jean luc") as the question writes it, lower-cased ("niamh
     o'brien", "jean-luc"): the form a speaker's name is stored in (a session event's author, lower-cased), and the
-    form to find it by in the question's text."""
-    return list(
-        dict.fromkeys(
-            " ".join(token.lower for token in tokens[start:end])
-            for start, end in (spans[name][0] for name in names if spans.get(name))
-        )
+    form to find it by in the question's text. A name with an apostrophe comes in both ways people type it ("o'brien",
+    "o’brien"): the question's tokens have the straight one, a stored name may have either."""
+    forms = (
+        " ".join(token.lower for token in tokens[start:end])
+        for start, end in (spans[name][0] for name in names if spans.get(name))
     )
+    return list(dict.fromkeys(variant for form in forms for variant in (form, form.replace("'", "’"))))
 
 
 def partial_covers(partials: Sequence[str], spans: Mapping[str, Sequence[tuple[int, int]]]) -> list[list[str]]:
