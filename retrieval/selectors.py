@@ -48,6 +48,7 @@ from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, MAX_PARTIAL_MATCHES, SYMMETRIC, Hop
 from retrieval.synthesis.extractive import cached_content_terms
+from retrieval.third_party import TURN_TEXT_CHARS
 
 BM25_K1 = 1.5
 BM25_B = 0.5
@@ -263,13 +264,13 @@ def _said_at_sql(alias: str) -> str:
 
 # who said a candidate (a session event's author, else the memory's author) and whether it links an entity the
 # question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory); and
-# a session turn's first 400 characters (NULL for any other memory) and whether it states a date: ranking counts
-# an undated turn's content words (a dated turn says when: never phatic), a pool of turns fuses by score, and the
-# page's turns name what their speaker's follow-ups are looked up by
+# a session turn's first TURN_TEXT_CHARS characters (NULL for any other memory) and whether it states a date:
+# ranking counts an undated turn's content words (a dated turn says when: never phatic), a pool of turns fuses by
+# score, and the page's turns name what their speaker's follow-ups are looked up by
 _PARTICIPANT_COLUMNS = f"""left({_speaker_sql("m")}, 200) AS speaker,
     EXISTS (SELECT 1 FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
             AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity,
-    CASE WHEN m.source_session <> '' THEN left(m.content, 400) END AS turn_text,
+    CASE WHEN m.source_session <> '' THEN left(m.content, {TURN_TEXT_CHARS}) END AS turn_text,
     m.event_dates <> '[]'::jsonb AS dated"""
 
 
@@ -284,7 +285,7 @@ class RankingRow:
     speaker: str = ""  # the session event's author, else the memory's author (arm rows only)
     names_entity: bool = False  # links an entity the question names (arm rows only)
     turn_words: int | None = None  # an undated session turn's content words (arm rows only; else None)
-    turn_text: str | None = None  # a session turn's first 400 characters (arm rows only; else None)
+    turn_text: str | None = None  # a session turn's first TURN_TEXT_CHARS characters (arm rows only; else None)
 
     @property
     def is_turn(self) -> bool:

@@ -48,13 +48,17 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|
                            r"we’d|we'll|we’ll|us|ours|ourselves|my|our)\b")  # fmt: skip
 _WORD = re.compile(r"[\w'’-]+")
 _LEAD_WORDS = 4  # the relation noun must be among the first words: the subject, not an object further on
+# what is read of a turn: its opening, as ranking has it (the arms' rows carry a turn's first TURN_TEXT_CHARS
+# characters, retrieval.selectors), so ranking and the truth passes judge a long turn alike
+TURN_TEXT_CHARS = 400
 
 
 def about_someone_else(text: str | None) -> bool:
-    """Whether a conversation turn states something about a third person and nothing about its speaker."""
+    """Whether a conversation turn states something about a third person and nothing about its speaker (in its
+    first :data:`TURN_TEXT_CHARS` characters)."""
     if not text:
         return False
-    lowered = text.casefold()
+    lowered = text[:TURN_TEXT_CHARS].casefold()
     matches = list(islice(_WORD.finditer(lowered), _LEAD_WORDS))  # the opening words only
     words = [m.group(0) for m in matches]
     if not words or words[0] not in _OPENERS:

@@ -50,3 +50,15 @@ def test_a_question_naming_a_relation_is_recognised():
     assert names_relation("What did his colleagues think?")
     assert not names_relation("Where does Dana live now?")
     assert not names_relation(None)
+
+
+def test_only_a_turns_opening_is_read_as_ranking_has_it():
+    from retrieval.third_party import TURN_TEXT_CHARS
+
+    opening = "My sister finally moved to Porto, the flat is tiny but the view is unreal. "
+    long_turn = opening + "Honestly the tram up the hill is the best part. " * 10 + "I might visit in June."
+    assert len(opening) < TURN_TEXT_CHARS < long_turn.index("I might")
+    # ranking reads the first TURN_TEXT_CHARS characters (selectors' turn_text); the truth passes read the whole
+    # content: both judge the same
+    assert about_someone_else(long_turn) is about_someone_else(long_turn[:TURN_TEXT_CHARS]) is True
+    assert about_someone_else(opening + "I might visit in June.") is False
