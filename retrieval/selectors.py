@@ -630,7 +630,8 @@ def search_context(
     policies on the chain (folded by ``memories.services.tenancy.policy_fold``, as every policy reader does), the
     entities named by ``norms``, the visible entities each of ``partials`` could be short for (not looked up when
     one of its ``partial_covers`` — aligned with ``partials`` — is an entity's whole name or alias), and which of
-    ``speaker_norms`` (normalised names) speak in a session turn the caller sees — one statement."""
+    ``speaker_norms`` (lower-cased names as written: :func:`retrieval.relational_query.spoken_forms`) speak in a
+    session turn the caller sees — one statement."""
     params = context_params(
         tenant_id=tenant.pk,
         user_id=user_id,

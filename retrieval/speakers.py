@@ -18,8 +18,9 @@ STAND_IN = "someone"
 
 
 def without_speakers(text: str, speakers: Iterable[str]) -> str:
-    """``text`` with each of ``speakers`` (normalised names, e.g. "pavel", "dana smith") said as "someone" —
-    "Pavel's" as "someone's" —, matched case-insensitively on word boundaries; unchanged when none occurs."""
+    """``text`` with each of ``speakers`` (lower-cased names, e.g. "pavel", "dana smith", "jean-luc") said as
+    "someone" — "Pavel's" as "someone's" —, matched case-insensitively on word boundaries; unchanged when none
+    occurs."""
     names = sorted({name.strip() for name in speakers if name and name.strip()}, key=len, reverse=True)
     if not names:
         return text
