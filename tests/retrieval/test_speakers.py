@@ -95,28 +95,23 @@ def test_the_speaker_lookup_reads_the_speaker_key_index(acme, api):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("name", ["Pavel", "Jean-Luc"])  # a hyphen: looked up as written (spoken_forms)
 def test_a_question_naming_a_speaker_finds_what_they_said_not_the_greetings_to_them(
-    acme, api, django_capture_on_commit_callbacks
+    acme, api, django_capture_on_commit_callbacks, name
 ):
+    said_text = "Tidewater Studios. I'm a sound engineer there, three years in September."
+    greetings = [f"Evening {name}!", f"Hi {name}, how was your day?"]
     with django_capture_on_commit_callbacks(execute=True):  # the turns' embeddings
-        _ingest(
-            api,
-            [
-                ("Mei", "Evening Pavel!"),
-                ("Mei", "Hi Pavel, how was your day?"),
-                ("Pavel", "Tidewater Studios. I'm a sound engineer there, three years in September."),
-            ],
-        )
+        _ingest(api, [*(("Mei", text) for text in greetings), (name, said_text)])
     response = api.post(
         SEARCH,
-        {"user_id": "albert", "query": "What is Pavel's job?", "top_k": 3, "arms": ["vector"], "explain": True},
+        {"user_id": "albert", "query": f"What is {name}'s job?", "top_k": 3, "arms": ["vector"], "explain": True},
         format="json",
     )
     assert response.status_code == 200, response.content
     cosines = {row["content"]: row["explain"]["cosine"] for row in response.json()["results"]}
-    # embedded with the name, the question is nearest to the greetings (0.60 and 0.47 against 0.02)
-    said = cosines["Tidewater Studios. I'm a sound engineer there, three years in September."]
-    assert said > cosines["Evening Pavel!"] and said > cosines["Hi Pavel, how was your day?"], cosines
+    # embedded with the name, the question is nearest to the greetings (Pavel: 0.60 and 0.47 against 0.02)
+    assert all(cosines[said_text] > cosines[greeting] for greeting in greetings), cosines
 
 
 @pytest.mark.django_db
@@ -156,27 +151,3 @@ def test_an_apostrophe_in_a_speakers_name_matches_either_way_it_is_typed():
     assert without_speakers("What is O’Brien’s job?", ["o'brien"]) == "What is someone’s job?"
     assert without_speakers("What is O'Brien's job?", ["o’brien"]) == "What is someone's job?"
     assert without_speakers("What is OBrien's job?", ["o'brien"]) == "What is OBrien's job?"
-
-
-@pytest.mark.django_db
-def test_a_hyphenated_speaker_named_by_the_question_is_embedded_without_the_name(
-    acme, api, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):  # the turns' embeddings
-        _ingest(
-            api,
-            [
-                ("Mei", "Evening Jean-Luc!"),
-                ("Mei", "Hi Jean-Luc, how was your day?"),
-                ("Jean-Luc", "Tidewater Studios. I'm a sound engineer there, three years in September."),
-            ],
-        )
-    response = api.post(
-        SEARCH,
-        {"user_id": "albert", "query": "What is Jean-Luc's job?", "top_k": 3, "arms": ["vector"], "explain": True},
-        format="json",
-    )
-    assert response.status_code == 200, response.content
-    cosines = {row["content"]: row["explain"]["cosine"] for row in response.json()["results"]}
-    said = cosines["Tidewater Studios. I'm a sound engineer there, three years in September."]
-    assert said > cosines["Evening Jean-Luc!"] and said > cosines["Hi Jean-Luc, how was your day?"], cosines
