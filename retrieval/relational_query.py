@@ -56,6 +56,7 @@ __all__ = [
     "partial_covers",
     "plan_from_spans",
     "plan_relational",
+    "spoken_forms",
     "tokenize",
 ]
 

@@ -1042,7 +1042,7 @@ class FollowUps:
     kinds: Sequence[str]
     as_of: datetime | None = None
     reply_to: Sequence[int] = ()  # hits that ask something of one of ``repliers``: their session's next turn
-    repliers: Sequence[str] = ()  # the speakers the question names (normalised: "pavel", "dana smith")
+    repliers: Sequence[str] = ()  # the speakers the question names (lower-cased as written: "pavel", "jean-luc")
     introduced: Mapping[int, Sequence[str]] = field(default_factory=dict)  # hit id → names: where they were introduced
     # hits that name the relation the question asks about ("Carmen, my little sister"): their follow-ups include
     # the speaker's replies to what others asked about the names

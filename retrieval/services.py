@@ -208,7 +208,8 @@ def search_memories(
     levels = {node.scope_id: node.level for node in context.chain} | dict.fromkeys(context.projects, PROJECT_LEVEL)
     with search_stage("fuse", timings):
         # how things stand (no date window, nothing asked of the past): a speaker's later word first
-        current = window is None and not asks_about_the_past(query, asks_a_date=is_when_question(query))
+        asks_when = is_when_question(query)
+        current = window is None and not asks_about_the_past(query, asks_a_date=asks_when)
         ranked, memories, contexts = _fuse(
             tenant=tenant,
             query=query,
@@ -222,7 +223,7 @@ def search_memories(
             current=current,
             # a question about when something happened (a date window, or "when" of the past, not of how things
             # stand: "When does the choir meet now?" asks for the current day, not the questions that led to it)
-            dates=window is not None or (is_when_question(query) and not current),
+            dates=window is not None or (asks_when and not current),
             speakers=context.speakers,
         )
     hits = [
@@ -255,7 +256,7 @@ def search_memories(
                 query=query, rows=current, llm=llm, plan=plan, retrieved=retrieved, result=result, ambiguous=ambiguous
             )
             # a "when" question is answered with the date its best dated hit states, cited (no LLM needed)
-            if not result.answer.used_llm and not result.no_relevant_memory and is_when_question(query):
+            if not result.answer.used_llm and not result.no_relevant_memory and asks_when:
                 result.answer = (
                     date_answer(
                         question=query,
@@ -573,7 +574,8 @@ def _dated_turns(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]) ->
 
 def _put_to(ranked: list[Ranked], rows: dict[int, selectors.RankingRow], speakers: Sequence[str]) -> list[int]:
     """The session turns of the page that ask something and were said by someone other than the speakers the
-    question names (normalised names): questions put to them, whose replies say what they said of themselves."""
+    question names (lower-cased as written): questions put to them, whose replies say what they said of
+    themselves."""
     if not speakers:
         return []
     named = {name.casefold() for name in speakers}
