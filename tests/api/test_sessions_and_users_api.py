@@ -117,6 +117,49 @@ class TestSessionIngest:
             (second[1], None, []),
         ]
 
+    def test_the_same_words_from_another_speaker_are_another_statement(self, acme, api):
+        """Lena and Ravi each run a book club: Ravi's turn, word for word Lena's, is stored, listed and found —
+        never folded into hers as a duplicate. The same speaker saying it again is still one statement."""
+        said = "I run the Thursday book club at the library."
+        api.post(SESSIONS, session([{"id": "e1", "author": "Lena", "timestamp": 1746178200.0, "text": said}]))
+
+        other = api.post(
+            SESSIONS,
+            session([{"id": "e1", "author": "Ravi", "timestamp": 1748770200.0, "text": said}], session_id="sess-2"),
+        )
+        again = api.post(
+            SESSIONS,
+            session([{"id": "e1", "author": "lena ", "timestamp": 1748770300.0, "text": said}], session_id="sess-3"),
+        )
+
+        assert (other.json()["created"], again.json()["created"], again.json()["skipped"]) == (1, 0, 1)
+        turns = list(Memory.objects.order_by("id"))
+        assert [(m.metadata["author"], m.content, m.superseded_by_id) for m in turns] == [
+            ("Lena", said, None),
+            ("Ravi", said, None),
+        ]
+        listed = api.get("/api/v1/memories", {"user_id": "albert"}).json()["results"]
+        assert sorted(memory["id"] for memory in listed) == [m.pk for m in turns]
+        found = api.post(
+            "/api/v1/search", {"user_id": "albert", "query": "Thursday book club", "top_k": 5}, format="json"
+        ).json()["results"]
+        assert sorted(row["id"] for row in found) == [m.pk for m in turns]
+
+    def test_a_near_duplicate_from_another_speaker_supersedes_nothing(self, acme, api):
+        """Much the same words from someone else never replace what the first speaker said (the same speaker's
+        near-duplicate does: test above)."""
+        first = "My neighbour has a parrot that learned to copy a ringtone, it drives everyone mad."
+        second = "My cousin has a parrot that learned to copy a ringtone, it drives everyone mad."
+        api.post(SESSIONS, session([{"id": "e1", "author": "Lena", "timestamp": 1746178200.0, "text": first}]))
+
+        api.post(
+            SESSIONS,
+            session([{"id": "e1", "author": "Ravi", "timestamp": 1748770200.0, "text": second}], session_id="sess-2"),
+        )
+
+        turns = list(Memory.objects.order_by("id"))
+        assert [(m.content, m.superseded_by_id, m.warnings) for m in turns] == [(first, None, []), (second, None, [])]
+
     def test_resending_is_idempotent_per_event_id(self, acme, api):
         api.post(SESSIONS, session(EVENTS[:2]))
 

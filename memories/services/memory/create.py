@@ -37,7 +37,7 @@ from memories.services.indexing import indexed_texts, memories_index_queue, sear
 from memories.services.memory.scope import _expiry, memory_scope_resolve, project_node_save
 from memories.services.memory.time import clean_time, content_event_dates
 from memories.services.memory.types import Author, WriteResult
-from memories.services.memory.validation import _check_size, content_hash
+from memories.services.memory.validation import _check_size, content_hash, turn_speaker
 from memories.services.memory.write import (
     _RESOLVED_FIELDS,
     NEAR_DUPLICATE_CANDIDATES,
@@ -117,6 +117,11 @@ class _Item:
     digest: str
     bands: list[int]
     seen: set[int] | None
+
+    @property
+    def speaker(self) -> str:
+        """Who said it, when it is a conversation turn: the session event's author (else empty)."""
+        return turn_speaker(self.sources["session_id"], self.metadata)
 
 
 @dataclass
@@ -369,7 +374,7 @@ def _prepare(index: int, raw: dict[str, Any], *, author: Author, scopes: _Scopes
         times=times,
         target=target,
         policy=policy,
-        digest=content_hash(content),
+        digest=content_hash(content, speaker=turn_speaker(sources["session_id"], metadata)),
         bands=candidate_bands(content),
         # only an item with an id to replay needs to know where the request writes
         seen=scopes.seen_by(item_author, target, raw.get("project"))
@@ -434,6 +439,13 @@ def _decide_and_store(
             for memory, memory_bands in created_at_scope[item.target.pk]
             if memory.pk not in superseded and bands & memory_bands
         ] + [memory for memory in near.get(item.index, []) if memory.pk not in superseded]
+        # a turn is its speaker's statement: nothing folds into it but the same speaker's later turn, however alike
+        # the words ("I run the Thursday book club" from Lena does not replace Ravi's)
+        candidates = [
+            memory
+            for memory in candidates
+            if not memory.source_session or turn_speaker(memory.source_session, memory.metadata) == item.speaker
+        ]
         candidates.sort(key=lambda memory: memory.pk, reverse=True)
         # relative dates ("yesterday") refer to the reference time: the session event's, the write's, else creation
         event_dates, event_span = content_event_dates(

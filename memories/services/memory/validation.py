@@ -126,10 +126,24 @@ def _clean_kind(kind: Any) -> str:
     return kind
 
 
-def content_hash(content: str) -> str:
-    """SHA-256 of the content with case and whitespace normalised: the key of exact dedup."""
+def content_hash(content: str, *, speaker: str = "") -> str:
+    """SHA-256 of the content with case and whitespace normalised: the key of exact dedup.
+
+    A conversation turn's key includes who said it (``speaker``, the session event's author): the same words said by
+    two people are two statements ("I run the Thursday book club" is true of each), so neither is dropped as the
+    other's duplicate, at write or on a result page. Without a speaker the key is the text's alone."""
     normalised = " ".join(unicodedata.normalize("NFKC", content).casefold().split())
-    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()
+    who = " ".join(unicodedata.normalize("NFKC", speaker).casefold().split())
+    keyed = f"{who}\x1f{normalised}" if who else normalised
+    return hashlib.sha256(keyed.encode("utf-8")).hexdigest()
+
+
+def turn_speaker(session_id: str, metadata: dict[str, Any] | None) -> str:
+    """The speaker of a session turn — its event's author as given, case and spacing aside — else empty: a memory
+    written outside a conversation is nobody's turn."""
+    if not session_id or not isinstance(metadata, dict):
+        return ""
+    return " ".join(unicodedata.normalize("NFKC", str(metadata.get("author") or "")).casefold().split())
 
 
 def _check_size(content: str, policy: dict[str, Any]) -> None:

@@ -35,6 +35,7 @@ from memories.services.memory.validation import (
     _clean_metadata,
     _clean_text,
     content_hash,
+    turn_speaker,
 )
 from memories.services.retry import retried_on_deadlock
 from memories.services.tenancy import policy_effective
@@ -239,7 +240,7 @@ def memory_update(
     if content is not None:
         memory.content = _clean_text(content, field_name="content", required=True)
         _check_size(memory.content, policy)
-        memory.content_hash = content_hash(memory.content)
+        memory.content_hash = content_hash(memory.content, speaker=turn_speaker(memory.source_session, memory.metadata))
         # the new text's dates, against the reference time it was written with
         memory.event_dates, memory.event_span = content_event_dates(
             memory.content, memory.reference_time or memory.created_at
