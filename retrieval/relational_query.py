@@ -208,11 +208,12 @@ def tokenize(query: str) -> list[Token]:
 
 def mention_candidates(tokens: Sequence[Token]) -> dict[str, list[tuple[int, int]]]:
     """Normalised name → token spans ``[start, end)`` for every n-gram of up to MAX_NGRAM tokens that could name
-    an entity: it holds a letter or digit, does not start with a function word, ends at a possessive, and ends
+    an entity: it holds a letter or digit, does not start with a function word (unless written as a name), ends at a
+    possessive, and ends
     with a function word only when it is one token long. The caller looks the names up."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for start in range(len(tokens)):
-        if tokens[start].lower in _FUNCTION_WORDS:
+        if tokens[start].lower in _FUNCTION_WORDS and not _written_as_a_name(tokens, start):
             continue
         for end in range(start + 1, min(len(tokens), start + MAX_NGRAM) + 1):
             last = tokens[end - 1]
@@ -227,6 +228,13 @@ def mention_candidates(tokens: Sequence[Token]) -> dict[str, list[tuple[int, int
             if last.possessive:
                 break  # "Acme's investors": the name ends at the possessive
     return spans
+
+
+def _written_as_a_name(tokens: Sequence[Token], position: int) -> bool:
+    """A function word capitalised inside the question ("What does Will do?", "Where is May from?") is written as a
+    name; the first word is capitalised whatever it is."""
+    text = tokens[position].text
+    return position > 0 and len(text) > 1 and text[:1].isupper() and text[1:].islower()
 
 
 def partial_candidates(

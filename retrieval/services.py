@@ -54,7 +54,7 @@ from retrieval.relational_query import (
     spoken_forms,
     tokenize,
 )
-from retrieval.speakers import without_speakers
+from retrieval.speakers import not_written_as_names, without_speakers, written_as_names
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
@@ -159,7 +159,11 @@ def search_memories(
     # the names the context statement looks up among the caller's speakers for the vector arm
     names = partial_candidates(query, tokens, spans)
     partials = names if relational else []
-    speaker_norms = spoken_forms(names, tokens, spans) if "vector" in options.arms else []
+    # ordinary words the question does not write as names ("in May 2025", "Will …?") name no speaker
+    unnamed = not_written_as_names(query, tokens)
+    speaker_norms = (
+        spoken_forms(written_as_names(names, tokens, spans, unnamed), tokens, spans) if "vector" in options.arms else []
+    )
     # 2. context; the question is embedded meanwhile (most questions name no glossary term, so the text the arms
     # embed is the question itself)
     ahead = _query_embedding_ahead(query) if "vector" in options.arms else None
@@ -225,6 +229,7 @@ def search_memories(
             # stand: "When does the choir meet now?" asks for the current day, not the questions that led to it)
             dates=window is not None or (asks_when and not current),
             speakers=context.speakers,
+            unnamed=unnamed,
         )
     hits = [
         SearchHit(
@@ -416,6 +421,7 @@ def _fuse(
     current: bool = False,
     dates: bool = False,
     speakers: Sequence[str] = (),
+    unnamed: set[str] = frozenset(),
 ) -> tuple[list[Ranked], dict[int, Memory], dict[int, list[selectors.ContextTurn]]]:
     """Rank the candidates on what the arms' statements returned of them (``levels``: scope id → level, the
     caller's chain), then load the hits' rows. When typed edges answered, the relational arm leads (its rows first,
@@ -427,7 +433,7 @@ def _fuse(
         arm_ids["vector"] = retrieved.arms.vector
     if retrieved.walk is not None:
         arm_ids["relational"] = retrieved.relational_ids
-    participants = _participants(query, retrieved.arms.rows)
+    participants = _participants(query, retrieved.arms.rows, unnamed)
     rows = {**retrieved.arms.rows, **(retrieved.walk.rows if retrieved.walk is not None else {})}
     candidates = {
         memory_id: _candidate(memory_id, rows[memory_id], levels, retrieved.arms.cosines.get(memory_id))
@@ -680,10 +686,11 @@ def _asked(query: str) -> str:
     return " ".join(asked) if asked else query
 
 
-def _participants(query: str, rows: dict[int, selectors.RankingRow]) -> set[int]:
+def _participants(query: str, rows: dict[int, selectors.RankingRow], unnamed: set[str]) -> set[int]:
     """The candidates by or about someone the question names: their speaker's (a session event's author, else the
-    memory's author) full name or first name is a phrase of the question, or they link an entity it names."""
-    words = _WORD_RE.findall(query.casefold())
+    memory's author) full name or first name is a phrase of the question, or they link an entity it names. The
+    question's ``unnamed`` words (ordinary words it does not write as a name: "in May 2025") name nobody."""
+    words = ["" if word in unnamed else word for word in _WORD_RE.findall(query.casefold())]
     phrase = f" {' '.join(words)} "
     found: set[int] = set()
     for memory_id, row in rows.items():

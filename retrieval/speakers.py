@@ -12,9 +12,55 @@ conversational set's development frames (bench/HISTORY.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
+
+from memories.temporal import tag_dates
+from retrieval.relational_query import Token
+from retrieval.synthesis.extractive import STOPWORDS
 
 STAND_IN = "someone"
+# words of the calendar that are also given names ("May", "June", "August"): a name only outside a date phrase
+_CALENDAR_WORDS = frozenset(
+    "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday".split()
+)
+
+
+def not_written_as_names(query: str, tokens: Sequence[Token]) -> set[str]:
+    """The question's ordinary words — function words ("will", "may" the verb) and calendar words ("May", "June") —
+    that it does not write as a person's name: lower-case, the question's first word (where every word is
+    capitalised), or inside a date phrase ("in May 2025", "on 3 June"). A speaker called Will or May is not the one
+    asked about there; otherwise they would claim every question that says "will" or names the month."""
+    dated = {
+        word
+        for mention in tag_dates(query, reference=date.today())
+        for word in re.findall(r"[^\W\d_]+", mention.text.casefold())
+    }
+    return {
+        token.lower
+        for position, token in enumerate(tokens)
+        if (token.lower in STOPWORDS or token.lower in _CALENDAR_WORDS)
+        and (position == 0 or not token.text[:1].isupper() or token.lower in dated)
+    }
+
+
+def written_as_names(
+    names: Sequence[str],
+    tokens: Sequence[Token],
+    spans: Mapping[str, Sequence[tuple[int, int]]],
+    ordinary: set[str],
+) -> list[str]:
+    """Of the question's candidate ``names``, those it writes as a person's name, to be looked up among the speakers:
+    none that starts or ends with one of the question's ``ordinary`` words (:func:`not_written_as_names`: "May" in
+    "in May 2025" drops "May" and "May 2025"); other names keep the candidate's own test (any word of an all-lower-case
+    question)."""
+    kept = []
+    for name in names:
+        places = spans.get(name) or ()
+        if places and not {tokens[places[0][0]].lower, tokens[places[0][1] - 1].lower} & ordinary:
+            kept.append(name)
+    return kept
 
 
 def without_speakers(text: str, speakers: Iterable[str]) -> str:

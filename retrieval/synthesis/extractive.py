@@ -34,6 +34,7 @@ from retrieval.synthesis.types import Answer
 __all__ = [
     "MAX_ROWS",
     "MAX_SENTENCES",
+    "STOPWORDS",
     "Extract",
     "LogisticCalibrator",
     "ScoredSentence",
@@ -111,7 +112,7 @@ _ABBREVIATIONS = frozenset(
      "nov", "dec", "u.s", "a.m", "p.m"}
 )  # fmt: skip
 _WORD_RE = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*")
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     """a an the and or but if then of to in on at by for with from as into onto about over under after before
     is are was were be been being am do does did doing have has had having will would shall should can could may
     might must i me my we us our you your he him his she her it its they them their this that these those there
@@ -165,14 +166,14 @@ def _stem(word: str) -> str:
 
 
 def _terms(text: str) -> list[str]:
-    return [_stem(w) for w in (m.group(0).casefold() for m in _WORD_RE.finditer(text)) if w not in _STOPWORDS]
+    return [_stem(w) for w in (m.group(0).casefold() for m in _WORD_RE.finditer(text)) if w not in STOPWORDS]
 
 
 def content_terms(text: str, *, shortest: int = 4) -> set[str]:
     """The stems of ``text``'s words of at least ``shortest`` letters that are not stopwords."""
     return {
         _stem(w) for w in (m.group(0).casefold() for m in _WORD_RE.finditer(text)) if len(w) >= shortest
-    } - _STOPWORDS
+    } - STOPWORDS
 
 
 @functools.lru_cache(maxsize=2048)
@@ -274,7 +275,7 @@ def _has_cue(kind: str | None, sentence: str, question_terms: frozenset[str]) ->
             raw_words = {w.casefold() for w in _WORD_RE.findall(match.group(0))}
             if kind == "person" and raw_words & _NOT_PERSON_WORDS:
                 continue
-            words = {_stem(w) for w in raw_words} - _STOPWORDS
+            words = {_stem(w) for w in raw_words} - STOPWORDS
             if kind == "place" and not _PLACE_CAPITAL_RE.match(match.group(0)) and not words - question_terms:
                 continue
             if not words or words - question_terms:

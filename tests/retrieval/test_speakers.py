@@ -151,3 +151,52 @@ def test_an_apostrophe_in_a_speakers_name_matches_either_way_it_is_typed():
     assert without_speakers("What is O’Brien’s job?", ["o'brien"]) == "What is someone’s job?"
     assert without_speakers("What is O'Brien's job?", ["o’brien"]) == "What is someone's job?"
     assert without_speakers("What is OBrien's job?", ["o'brien"]) == "What is OBrien's job?"
+
+
+@pytest.mark.parametrize(
+    ("question", "looked_up"),
+    [
+        # a month in a date phrase is no speaker called May; as a name inside the sentence it is
+        ("What did Mei get up to in May 2025?", ["mei", "2025"]),
+        ("What did Mei do on 3 May?", ["mei"]),
+        ("What is May's job?", ["may"]),
+        ("What did May say about the choir?", ["may"]),
+        # the question's first word is capitalised as every first word is: "Will" asks, it names nobody
+        ("Will Ravi move to Leeds?", ["ravi", "leeds"]),
+        ("What does Will do these days?", ["will"]),
+        # a lower-case question: an ordinary word is never a name, other words may be
+        ("will ravi move to leeds", ["ravi move", "ravi", "move to leeds", "move", "leeds"]),
+        ("what did mei do in may", ["mei"]),
+        # a longer name keeps its ordinary word
+        ("Where does May Chen live?", ["may chen", "may", "chen"]),
+    ],
+)
+def test_names_that_are_ordinary_words_are_looked_up_only_where_written_as_names(question, looked_up):
+    from retrieval.relational_query import mention_candidates, partial_candidates, spoken_forms, tokenize
+    from retrieval.speakers import not_written_as_names, written_as_names
+
+    tokens = tokenize(question)
+    spans = mention_candidates(tokens)
+    unnamed = not_written_as_names(question, tokens)
+    names = written_as_names(partial_candidates(question, tokens, spans), tokens, spans, unnamed)
+
+    assert spoken_forms(names, tokens, spans) == looked_up
+
+
+@pytest.mark.django_db
+def test_a_speaker_called_may_does_not_claim_a_question_about_the_month(acme, api, django_capture_on_commit_callbacks):
+    """A speaker named May: "What did Mei get up to in May 2025?" is about the month, so the vector arm embeds it as
+    written (not "… in someone 2025") and the turns May said are not weighted as the named participant's."""
+    with django_capture_on_commit_callbacks(execute=True):
+        _ingest(api, [("May", "I finally signed up for the pottery course."), ("Mei", "Ran the Leeds half in May.")])
+
+    response = api.post(
+        SEARCH,
+        {"user_id": "albert", "query": "What did Mei get up to in May 2025?", "top_k": 2, "explain": True},
+        format="json",
+    )
+
+    assert response.status_code == 200, response.content
+    weights = {row["content"]: row["explain"]["participant"] for row in response.json()["results"]}
+    assert weights["Ran the Leeds half in May."] > 1.0 == weights["I finally signed up for the pottery course."]
+    assert _speakers(acme, "albert", ["mei", "may"]) == ["may", "mei"]  # both speak: the question decides
