@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from graph import vocabulary
 from memories.models import Memory, Tenant
@@ -110,3 +110,55 @@ class EntityLink(TenantKeyed, models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject_id} {self.relationship} {self.object_id}"
+
+
+Attribute = models.TextChoices("Attribute", [(a.value.upper(), (a.value, a.label)) for a in vocabulary.ATTRIBUTES])
+
+
+class Fact(TenantKeyed, models.Model):
+    """``subject --attribute--> value`` as one memory states it, over the interval it holds
+    (graph.extraction.facts; docs/ARCHITECTURE.md § Facts).
+
+    Stored as stated: ``valid_until`` is set only by the statement itself ("until 2019", "used to") or by a curator.
+    That a later value of a functional attribute closed it is read, not written — among the facts the caller may
+    see, as of the time asked (graph.selectors.facts_timeline) — so a private move never closes a value a teammate
+    sees, a deleted statement reopens what it closed, and back-dated history falls into place. Visible exactly where
+    the stating memory is; deleted with it."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="facts", db_constraint=False)
+    subject = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="facts", db_constraint=False)
+    attribute = models.CharField(max_length=32, choices=Attribute.choices)
+    value_entity = models.ForeignKey(
+        Entity, null=True, blank=True, on_delete=models.CASCADE, related_name="facts_valued", db_constraint=False
+    )
+    value = models.CharField(max_length=200, help_text="The value as written: a name, a title, an ISO day.")
+    negated = models.BooleanField(default=False, help_text='Ends the value without a new one ("I left Acme").')
+    valid_from = models.DateField(null=True, blank=True, help_text="When it began to hold (unknown: empty).")
+    valid_until = models.DateField(null=True, blank=True, help_text="When it stopped, as stated or as curated.")
+    recorded_at = models.DateTimeField(help_text="When it was said: the session event's time, else the write's.")
+    confidence = models.FloatField()
+    # a curator's correction (closed or corrected by hand), kept with who and when in the admin's history
+    curator_note = models.CharField(max_length=300, blank=True)
+
+    objects = ForTenantQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(confidence__gte=0) & Q(confidence__lte=1), name="fact_confidence_range"),
+            models.CheckConstraint(condition=Q(attribute__in=Attribute.values), name="fact_attribute_known"),
+            models.CheckConstraint(
+                condition=Q(valid_from__isnull=True)
+                | Q(valid_until__isnull=True)
+                | Q(valid_until__gte=F("valid_from")),
+                name="fact_interval_ordered",
+            ),
+        ]
+        indexes = [
+            # a question reads one subject's facts of one attribute: a handful of rows, their memories checked after
+            models.Index(fields=["tenant", "subject", "attribute"], name="fact_by_subject"),
+            models.Index(fields=["memory"], name="fact_by_memory"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subject_id} {self.attribute} {self.value}"

@@ -11,7 +11,8 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 
 from graph.extraction import EntityRef, extract_links, normalize_entity_name, title_entity
-from graph.models import Entity, EntityAlias, EntityKind, EntityLink
+from graph.facts import fact_rows, mention_links
+from graph.models import Entity, EntityAlias, EntityKind, EntityLink, Fact
 from memories.models import PROJECT_LEVEL, IndexState, Memory, Scope, Tenant
 from memories.services.retry import retried_on_deadlock
 from orgmemory.errors import NotFound, ValidationFailed
@@ -167,7 +168,9 @@ def links_extract_for_memories(*, memory_ids: Iterable[int]) -> dict[str, int]:
     are redone one by one, so the failure stays with the memory that caused it."""
     done = failed = links = 0
     by_tenant: dict[int, list[Memory]] = {}
-    for memory in Memory.objects.filter(pk__in=list(memory_ids)).select_related("tenant").order_by("id"):
+    for memory in (
+        Memory.objects.filter(pk__in=list(memory_ids)).select_related("tenant", "author_member").order_by("id")
+    ):
         by_tenant.setdefault(memory.tenant_id, []).append(memory)
     for memories in by_tenant.values():
         resolver = _Resolver(memories[0].tenant)
@@ -235,10 +238,14 @@ def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
     # batch's bare-mention entities up front (as tried) let an earlier typed name trigram-match a later memory's
     # mention and merged them (world-v1 "attended" R@5 0.98 -> 0.93)
     rows: list[EntityLink] = []
+    facts: list[Fact] = []
     current: dict[int, set[int]] = {}
     for memory in memories:
         row = locked[memory.pk]
         memory_rows = _link_rows(memory, row["title"], row["content"], extracted[memory.pk], resolver)
+        stated = fact_rows(memory, row["content"], resolver)
+        memory_rows += mention_links(memory, stated, _linked(memory_rows))
+        facts.extend(stated)
         rows.extend(memory_rows)
         current[memory.pk] = {
             entity_id for link in memory_rows for entity_id in (link.subject_id, link.object_id) if entity_id
@@ -251,6 +258,8 @@ def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
         previous[memory_id].update(entity_id for entity_id in (subject_id, object_id) if entity_id)
     EntityLink.objects.filter(memory_id__in=ids).delete()
     EntityLink.objects.bulk_create(rows)
+    Fact.objects.filter(memory_id__in=ids).delete()
+    Fact.objects.bulk_create(facts)
     # mention_count = distinct memories linking to the entity: each memory adds one to the entities it now links
     # and takes one from those it no longer links (see _replace_links), summed per entity over the batch
     delta: dict[int, int] = {}
@@ -328,6 +337,10 @@ def _link_rows(memory: Memory, title: str, content: str, extracted: list, resolv
     return list(rows.values())
 
 
+def _linked(rows: list[EntityLink]) -> set[int]:
+    return {entity_id for link in rows for entity_id in (link.subject_id, link.object_id) if entity_id}
+
+
 def _replace_links(memory: Memory, resolver: _Resolver) -> int:
     locked = Memory.objects.select_for_update().filter(pk=memory.pk).values("content", "title").first()
     if locked is None:
@@ -340,10 +353,14 @@ def _replace_links(memory: Memory, resolver: _Resolver) -> int:
     ]
     resolver.prefetch(ref for link in extracted for ref in (link.subject, link.object) if ref is not None)
     rows = _link_rows(memory, title, content, extracted, resolver)
+    facts = fact_rows(memory, content, resolver)
+    rows += mention_links(memory, facts, _linked(rows))
     old_links = EntityLink.objects.filter(memory_id=memory.pk).values_list("subject_id", "object_id")
     previous = {entity_id for pair in old_links for entity_id in pair if entity_id}
     EntityLink.objects.filter(memory_id=memory.pk).delete()
     EntityLink.objects.bulk_create(rows)
+    Fact.objects.filter(memory_id=memory.pk).delete()
+    Fact.objects.bulk_create(facts)
     current = {entity_id for link in rows for entity_id in (link.subject_id, link.object_id) if entity_id}
     # mention_count = distinct memories linking to the entity, so this memory adds one to the entities it now
     # links and takes one from those it no longer links: O(links), where a full recount per memory was

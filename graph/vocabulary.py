@@ -327,6 +327,158 @@ RELATIONSHIPS: tuple[Relationship, ...] = (
     Relationship(ABOUT, "about", "#999999", typed=False),
 )
 
+# --- attributes: what a fact states of its subject ---------------------------------------------------------------
+
+# the value kinds of an attribute that are literals, not entities
+TITLE = "title"  # a job title as written, lower-cased ("staff engineer")
+DATE = "date"  # an ISO day
+WORD = "word"  # a common noun or a name that is no entity of the graph ("spanish", "a beagle called Biscuit")
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One thing a fact states of its subject: ``subject`` --attribute--> value, valid over an interval.
+
+    ``values``: the entity kinds the value can be (an entity value), or one literal kind (:data:`TITLE`,
+    :data:`DATE`, :data:`WORD`). ``functional``: one value at a time — a new value closes the previous one; else
+    values accumulate. ``relationship``: the typed relationship the same statement is in the graph (works at,
+    reports to, owns), so that today's edges and the facts agree. ``cues``: question words that ask for it (matched
+    on whole words, after the subject is found), with ``asks``: the question words its answer type fits ("where" for
+    a place). The sentences: ``current`` / ``before`` / ``unknown`` answer a question about it ("{subject}",
+    "{value}", "{since}")."""
+
+    value: str
+    label: str
+    values: frozenset[str]
+    functional: bool
+    subjects: frozenset[str] = ANY_KIND
+    relationship: str | None = None
+    cues: str = ""
+    asks: str = ""
+    current: str = ""
+    before: str = ""
+    unknown: str = ""
+
+    @property
+    def literal(self) -> str | None:
+        """The literal kind of the value (title, date, word), or None for an entity value."""
+        (kind,) = self.values if len(self.values) == 1 else (None,)
+        return kind if kind in (TITLE, DATE, WORD) else None
+
+
+LIVES_IN = "lives_in"
+WORKS_AT_ATTR = "works_at"
+JOB_TITLE = "job_title"
+REPORTS_TO_ATTR = "reports_to"
+OWNED_BY = "owned_by"
+DUE_DATE = "due_date"
+HAS_PET = "has_pet"
+SPEAKS = "speaks"
+
+ATTRIBUTES: tuple[Attribute, ...] = (
+    Attribute(
+        LIVES_IN,
+        "lives in",
+        frozenset({PLACE}),
+        functional=True,
+        subjects=_PEOPLE,
+        cues="live lives living lived home based reside resides resided moved move moving relocated hometown city "
+        "town country address",
+        asks="where",
+        current="{subject} lives in {value}{since}",
+        before="{subject} lived in {value}{until}",
+        unknown="Nothing you can see says where {subject} lives.",
+    ),
+    Attribute(
+        WORKS_AT_ATTR,
+        "works at",
+        _ORGS,
+        functional=True,
+        subjects=_PEOPLE,
+        relationship=WORKS_AT,
+        cues="work works working worked employer employed company firm job joined join",
+        asks="where which what who",
+        current="{subject} works at {value}{since}",
+        before="{subject} worked at {value}{until}",
+        unknown="Nothing you can see says where {subject} works.",
+    ),
+    Attribute(
+        JOB_TITLE,
+        "job title",
+        frozenset({TITLE}),
+        functional=True,
+        subjects=_PEOPLE,
+        cues="title role position job promoted promotion rank",
+        asks="what",
+        current="{subject} is {value}{since}",
+        before="{subject} was {value}{until}",
+        unknown="Nothing you can see says what {subject}'s job title is.",
+    ),
+    Attribute(
+        REPORTS_TO_ATTR,
+        "reports to",
+        _PEOPLE,
+        functional=True,
+        subjects=_PEOPLE,
+        relationship=REPORTS_TO,
+        cues="manager managers boss supervisor report reports reporting manages managed lead",
+        asks="who whom",
+        current="{subject} reports to {value}{since}",
+        before="{subject} reported to {value}{until}",
+        unknown="Nothing you can see says who {subject} reports to.",
+    ),
+    Attribute(
+        OWNED_BY,
+        "owned by",
+        frozenset({PERSON, ORG, COMPANY}),
+        functional=True,
+        subjects=frozenset({SYSTEM}),
+        cues="owns own owner owners owned ownership maintains maintainer maintainers responsible",
+        asks="who which",
+        current="{subject} is owned by {value}{since}",
+        before="{subject} was owned by {value}{until}",
+        unknown="Nothing you can see says who owns {subject}.",
+    ),
+    Attribute(
+        DUE_DATE,
+        "due date",
+        frozenset({DATE}),
+        functional=True,
+        cues="launch launches launching release releases ship ships shipping due deadline live golive date cutover",
+        asks="when",
+        current="{subject} is due on {value}{since}",
+        before="{subject} was due on {value}{until}",
+        unknown="Nothing you can see says when {subject} is due.",
+    ),
+    Attribute(
+        HAS_PET,
+        "has a pet",
+        frozenset({WORD}),
+        functional=False,
+        subjects=_PEOPLE,
+        cues="pet pets dog dogs cat cats puppy kitten",
+        asks="what which who",
+        current="{subject} has {value}{since}",
+        before="{subject} had {value}{until}",
+        unknown="Nothing you can see says whether {subject} has a pet.",
+    ),
+    Attribute(
+        SPEAKS,
+        "speaks",
+        frozenset({WORD}),
+        functional=False,
+        subjects=_PEOPLE,
+        cues="speak speaks spoken language languages fluent",
+        asks="what which",
+        current="{subject} speaks {value}{since}",
+        before="{subject} spoke {value}{until}",
+        unknown="Nothing you can see says which languages {subject} speaks.",
+    ),
+)
+ATTRIBUTES_BY_VALUE: Mapping[str, Attribute] = {a.value: a for a in ATTRIBUTES}
+ATTRIBUTE_VALUES: tuple[str, ...] = tuple(a.value for a in ATTRIBUTES)
+
+
 # Question words that ask for "the members" of whatever they apply to, resolved by the entity's kind
 # (:attr:`EntityKind.members`): "who was part of the offsite", "people from Acme".
 MEMBERSHIP_CUES: Mapping[str, str] = {
@@ -414,4 +566,23 @@ def check(relationships: tuple[Relationship, ...], kinds: tuple[EntityKind, ...]
         raise ValueError(f"graph vocabulary: {'; '.join(problems)}")
 
 
+def check_attributes(attributes: tuple[Attribute, ...], kinds: tuple[EntityKind, ...]) -> None:
+    """Raise ``ValueError`` unless every attribute has a unique value, known value and subject kinds, a known
+    relationship, and its three answer sentences."""
+    known = {kind.value for kind in kinds} | {TITLE, DATE, WORD}
+    problems = []
+    if len({a.value for a in attributes}) != len(attributes):
+        problems.append("duplicate attribute")
+    for attribute in attributes:
+        if not attribute.values or not set(attribute.values | attribute.subjects) <= known:
+            problems.append(f"{attribute.value}: unknown value or subject kind")
+        if attribute.relationship is not None and attribute.relationship not in BY_VALUE:
+            problems.append(f"{attribute.value}: unknown relationship")
+        if not (attribute.current and attribute.before and attribute.unknown and attribute.cues):
+            problems.append(f"{attribute.value}: answer sentences and cues are required")
+    if problems:
+        raise ValueError(f"graph vocabulary: {'; '.join(problems)}")
+
+
 check(RELATIONSHIPS, ENTITY_KINDS)
+check_attributes(ATTRIBUTES, ENTITY_KINDS)

@@ -120,7 +120,8 @@ def test_kind_and_tenant_filters(superuser_client, acme, globex, seeded_graph):
     people = superuser_client.get(ENTITIES, {"kind__exact": "person", "tenant__id__exact": acme.pk})
     of_globex = superuser_client.get(ENTITIES, {"tenant__id__exact": globex.pk})
 
-    assert row_ids(people) == seeded_graph.ids("Alice Smith", "Carol White", "Dan Brown")
+    # Bob Jones is a person: Alice Smith reports to him (a fact whose value is a person)
+    assert row_ids(people) == seeded_graph.ids("Alice Smith", "Bob Jones", "Carol White", "Dan Brown")
     assert row_ids(of_globex) == {entity.pk for entity in seeded_graph.globex_entities.values()}
 
 

@@ -1,0 +1,292 @@
+"""Facts at write and at read: the fact rows a memory states (in the graph's indexing pass, beside its links), and
+the timeline of a subject's attribute as a caller may see it (docs/ARCHITECTURE.md § Facts).
+
+A fact is stored as its memory states it. Which value holds when is read: among the facts the caller can see, as
+of the time asked, a functional attribute's value holds from its ``valid_from`` until the next value's (or the
+statement's own end, or a negation's day). A curated memory's value is not closed by a later value an agent wrote:
+both are returned, the conflict marked, the curated one current.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from django.db.models import Q
+
+from graph import vocabulary as v
+from graph.extraction.facts import StatedFact, extract_facts
+from graph.extraction.normalize import normalize_entity_name
+from graph.extraction.types import EntityRef
+from graph.models import Entity, EntityLink, Fact
+from memories import visibility
+from memories.instructions import WARNING_CODE as INSTRUCTION_WARNING
+from memories.models import Memory
+from memories.services.trust import memory_is_curated
+
+__all__ = ["FactView", "fact_rows", "facts_timeline", "memory_speaker"]
+
+NAME_MAX = 200
+# an author of a session event that is a person's name ("Lena", "Dana Smith", "Jean-Luc"): words that each start
+# with a capital; an agent's name ("support-bot", "assistant", "model", "travel_agent") is not one
+_PERSON_NAME_RE = re.compile(r"[A-ZÀ-Ý][\w'’-]*(?:\s+[A-ZÀ-Ý][\w'’-]*){0,3}")
+# the ADK author of a member's own turns
+USER_AUTHOR = "user"
+
+
+def memory_speaker(memory: Memory) -> str | None:
+    """Who "I" is in ``memory``: the member for their own turns (ADK's ``user``) and for notes written for them,
+    the named person for a turn a person said; None for an assistant's or agent's turn (it restates; it states
+    nothing new about anyone) and for a note no member wrote."""
+    if memory.source_session:
+        author = str((memory.metadata or {}).get("author") or "").strip()
+        if author.casefold() == USER_AUTHOR:
+            return _member_name(memory)
+        return author if _PERSON_NAME_RE.fullmatch(author) else None
+    return _member_name(memory)
+
+
+def _member_name(memory: Memory) -> str | None:
+    member = memory.author_member
+    if member is None:
+        return None
+    return (member.display_name or member.user_id).strip() or None
+
+
+def fact_rows(memory: Memory, content: str, resolver) -> list[Fact]:
+    """The facts ``memory`` states, with their subjects and entity values resolved (``resolver``: the graph's
+    name resolver of the indexing batch). An instruction-flagged memory states none."""
+    if any(isinstance(w, dict) and w.get("code") == INSTRUCTION_WARNING for w in memory.warnings or []):
+        return []
+    said = memory.reference_time or memory.created_at
+    stated = extract_facts(content, speaker=memory_speaker(memory), reference=said)
+    rows = []
+    for fact in stated:
+        attribute = v.ATTRIBUTES_BY_VALUE[fact.attribute]
+        subject = _resolve(resolver, fact.subject, _kind_of(attribute.subjects))
+        if subject is None:
+            continue
+        value_entity = None
+        if attribute.literal is None:
+            value_entity = _resolve(resolver, fact.value, _kind_of(attribute.values))
+            if value_entity is None or value_entity.pk == subject.pk:
+                continue
+        rows.append(
+            Fact(
+                tenant_id=memory.tenant_id,
+                memory_id=memory.pk,
+                subject=subject,
+                attribute=fact.attribute,
+                value_entity=value_entity,
+                value=fact.value[:NAME_MAX],
+                negated=fact.negated,
+                valid_from=fact.valid_from,
+                valid_until=_until(fact),
+                recorded_at=said,
+                confidence=round(float(fact.confidence), 4),
+            )
+        )
+    return rows
+
+
+def _until(fact: StatedFact) -> date | None:
+    if fact.valid_until is not None and fact.valid_from is not None and fact.valid_until < fact.valid_from:
+        return fact.valid_from
+    return fact.valid_until
+
+
+def _kind_of(kinds: frozenset[str]) -> str:
+    """The kind an entity playing this side is given: the side's one entity kind, else unknown."""
+    entity_kinds = kinds & set(v.ENTITY_KIND_VALUES)
+    return next(iter(entity_kinds)) if len(entity_kinds) == 1 else v.UNKNOWN
+
+
+def _resolve(resolver, name: str, kind: str) -> Entity | None:
+    norm = normalize_entity_name(name)
+    if not norm:
+        return None
+    return resolver.resolve(EntityRef(name=name[:NAME_MAX], norm=norm[:NAME_MAX], kind=kind))
+
+
+def mention_links(memory: Memory, facts: Sequence[Fact], linked: set[int]) -> list[EntityLink]:
+    """A bare mention of each entity the facts name that the memory's links do not: the memory names it, so the
+    entity lives as long as a memory names it, and the entity page lists the memory."""
+    rows = []
+    for entity in [entity for fact in facts for entity in (fact.subject, fact.value_entity) if entity is not None]:
+        if entity.pk in linked:
+            continue
+        linked.add(entity.pk)
+        rows.append(
+            EntityLink(
+                tenant_id=memory.tenant_id,
+                memory_id=memory.pk,
+                subject=entity,
+                relationship=v.MENTIONED,
+                object=None,
+                confidence=0.5,
+                subject_norm=entity.norm,
+            )
+        )
+    return rows
+
+
+# --- reading -------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class FactView:
+    """One fact as a caller sees it: its interval as read among the facts they can see, as of the time asked."""
+
+    id: int
+    subject_id: int
+    subject: str
+    attribute: str
+    value: str
+    value_entity_id: int | None
+    negated: bool
+    valid_from: date | None
+    valid_until: date | None
+    memory_id: int
+    confidence: float
+    curated: bool
+    recorded_at: datetime
+    current: bool = False
+    closed_by: int | None = None  # the fact whose value ended this one
+    conflicts_with: list[int] = field(default_factory=list)  # a later value it outranks (curated over agent)
+
+    def as_json(self) -> dict:
+        return {
+            "id": self.id,
+            "attribute": self.attribute,
+            "value": self.value,
+            "value_entity_id": self.value_entity_id,
+            "negated": self.negated,
+            "valid_from": self.valid_from.isoformat() if self.valid_from else None,
+            "valid_until": self.valid_until.isoformat() if self.valid_until else None,
+            "memory_id": self.memory_id,
+            "confidence": self.confidence,
+            "curated": self.curated,
+            "current": self.current,
+            "closed_by": self.closed_by,
+            "conflicts_with": self.conflicts_with,
+        }
+
+
+def facts_timeline(
+    *,
+    tenant_id: int,
+    chain_ids: Sequence[int],
+    subject_ids: Iterable[int],
+    attributes: Iterable[str] | None = None,
+    as_of: datetime | None = None,
+    now: datetime,
+) -> list[FactView]:
+    """The facts about ``subject_ids`` that a caller whose visible scopes are ``chain_ids`` may see — their memories
+    in force then — recorded by ``as_of`` (else ``now``), each with the interval it holds among them: current
+    values first (per subject and attribute, newest first), then history, newest first."""
+    moment = as_of or now
+    # history stays: a superseded memory still says what held before; an expired one says nothing any more. As of
+    # T, what had been said by then — by each statement's own time (a back-dated session answers as of its dates)
+    query = Fact.objects.filter(
+        visibility.EXPIRY.q(moment, "memory__"),
+        tenant_id=tenant_id,
+        subject_id__in=list(subject_ids),
+        memory__tenant_id=tenant_id,
+        memory__scope_id__in=list(chain_ids),
+        recorded_at__lte=moment,
+    )
+    if attributes is not None:
+        query = query.filter(attribute__in=list(attributes))
+    rows = list(query.select_related("memory", "subject").order_by("subject_id", "attribute", "recorded_at", "id"))
+    views = [
+        FactView(
+            id=row.pk,
+            subject_id=row.subject_id,
+            subject=row.subject.name,
+            attribute=row.attribute,
+            value=row.value,
+            value_entity_id=row.value_entity_id,
+            negated=row.negated,
+            valid_from=row.valid_from,
+            valid_until=row.valid_until,
+            memory_id=row.memory_id,
+            confidence=row.confidence,
+            curated=memory_is_curated(row.memory),
+            recorded_at=row.memory.reference_time or row.recorded_at,
+        )
+        for row in rows
+    ]
+    groups: dict[tuple[int, str], list[FactView]] = {}
+    for view in views:
+        groups.setdefault((view.subject_id, view.attribute), []).append(view)
+    day = moment.date()
+    for (_, attribute), group in groups.items():
+        _read_intervals(group, functional=v.ATTRIBUTES_BY_VALUE[attribute].functional, day=day)
+    current = [view for view in views if view.current]
+    history = [view for view in views if not view.current and not view.negated]
+    key = lambda view: (view.valid_from or date.min, view.recorded_at)  # noqa: E731
+    return sorted(current, key=key, reverse=True) + sorted(history, key=key, reverse=True)
+
+
+def _start(view: FactView) -> date:
+    return view.valid_from or view.recorded_at.date()
+
+
+def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> None:
+    """Close each value by the next one of a functional attribute (by when it began, then when it was said), or by
+    a negation of the same value; a curated value is not closed by a later uncurated one (the conflict is marked on
+    both); what is left open on ``day`` is current."""
+    ordered = sorted(group, key=lambda view: (_start(view), view.recorded_at, view.id))
+    for index, view in enumerate(ordered):
+        if view.negated:
+            continue
+        for later in ordered[index + 1 :]:
+            same_value = later.value.casefold() == view.value.casefold()
+            if later.negated and same_value or (functional and not later.negated and not same_value):
+                if view.curated and not later.curated:
+                    if not later.negated:
+                        view.conflicts_with.append(later.id)
+                        later.conflicts_with.append(view.id)
+                    continue
+                end = _start(later)
+                if view.valid_until is None or end < view.valid_until:
+                    view.valid_until = max(end, view.valid_from) if view.valid_from else end
+                    view.closed_by = later.id
+                break
+            if not later.negated and same_value and functional:
+                break  # said again: still the same value; the later statement carries it on
+    for view in ordered:
+        if view.negated:
+            continue
+        begun = view.valid_from is None or view.valid_from <= day
+        view.current = begun and (view.valid_until is None or view.valid_until > day) and view.closed_by is None
+        if view.current and view.valid_until is not None and view.valid_until <= day:
+            view.current = False
+    # a curated value outranks the uncurated values it conflicts with: they are not current beside it
+    for view in ordered:
+        if (
+            view.current
+            and not view.curated
+            and any(other.current and other.curated for other in ordered if other.id in view.conflicts_with)
+        ):
+            view.current = False
+    if functional:
+        # at most one current value: the latest begun (a value said again is one value)
+        live = [view for view in ordered if view.current]
+        for view in live[:-1]:
+            if view.value.casefold() != live[-1].value.casefold() and not (view.curated and not live[-1].curated):
+                view.current = False
+
+
+def subjects_named(*, tenant_id: int, norms: Sequence[str]) -> dict[str, list[int]]:
+    """Entity ids by the normalised names given (exact or alias)."""
+    found: dict[str, list[int]] = {}
+    for entity_id, norm in Entity.objects.filter(tenant_id=tenant_id, norm__in=list(norms)).values_list("id", "norm"):
+        found.setdefault(norm, []).append(entity_id)
+    for entity_id, norm in Entity.objects.filter(Q(aliases__norm__in=list(norms)), tenant_id=tenant_id).values_list(
+        "id", "aliases__norm"
+    ):
+        found.setdefault(norm, []).append(entity_id)
+    return found
