@@ -6,7 +6,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from graph.api import EntityDetailApi, EntityListApi, EntityNeighboursApi
+from graph.api import EntityDetailApi, EntityFactsApi, EntityListApi, EntityNeighboursApi
 from memories.api import (
     MemoryCollectionApi,
     MemoryDeleteByQueryApi,
@@ -40,6 +40,7 @@ urlpatterns = [
     path("entities", EntityListApi.as_view(), name="entities"),
     path("entities/<int:entity_id>", EntityDetailApi.as_view(), name="entity"),
     path("entities/<int:entity_id>/neighbours", EntityNeighboursApi.as_view(), name="entity-neighbours"),
+    path("entities/<int:entity_id>/facts", EntityFactsApi.as_view(), name="entity-facts"),
     path("health", HealthApi.as_view(), name="health"),
     re_path(r"^(?P<rest>.*)$", unknown_endpoint),
 ]

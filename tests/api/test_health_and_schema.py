@@ -118,6 +118,7 @@ class TestSchema:
             "/api/v1/entities",
             "/api/v1/entities/{entity_id}",
             "/api/v1/entities/{entity_id}/neighbours",
+            "/api/v1/entities/{entity_id}/facts",
             "/api/v1/health",
         }
         assert schema["components"]["securitySchemes"]["ApiKey"]["scheme"] == "bearer"
