@@ -150,7 +150,17 @@ class AnswerSerializer(serializers.Serializer):
     text = serializers.CharField()
     citations = CitationSerializer(many=True)
     used_llm = serializers.BooleanField(help_text="False: the deterministic answer (no LLM, or it failed).")
-    kind = serializers.CharField(required=False, help_text="`date`: a when question answered with a cited date.")
+    kind = serializers.CharField(
+        required=False,
+        help_text="`date`: a when question answered with a cited date; `fact`: a question about an attribute "
+        "answered from the facts (the current value, or the earlier one for before or a past date); `unknown`: "
+        "nothing visible states that attribute of that subject; `none`: no result answers it directly.",
+    )
+    fact = serializers.JSONField(
+        required=False,
+        help_text="With kind `fact`: {subject, attribute, value, valid_from, valid_until, memory_id, confidence, "
+        "curated, current, …}.",
+    )
 
 
 class GapsSerializer(serializers.Serializer):

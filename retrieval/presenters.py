@@ -78,6 +78,8 @@ def result_as_dict(result: SearchResult, *, content_chars: int | None = None) ->
         }
         if result.answer.kind:
             data["answer"]["kind"] = result.answer.kind
+        if result.answer.fact is not None:
+            data["answer"]["fact"] = result.answer.fact
     if result.gaps is not None:
         data["gaps"] = {
             "stale_entities": list(result.gaps.stale_entities),

@@ -41,6 +41,8 @@ from orgmemory.errors import NotFound, ValidationFailed
 from orgmemory.observability.stages import search_stage, traced_search
 from orgmemory.text import NUL_BYTE, text_problem
 from retrieval import abstention, selectors
+from retrieval.fact_answers import FactOutcome, fact_outcome
+from retrieval.fact_questions import attribute_question
 from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
 from retrieval.relational_query import (
     Ambiguity,
@@ -244,6 +246,25 @@ def search_memories(
     hits = truth_ordered(hits)  # current truth and authority over the page
     if current:
         hits = later_statements_first(hits)
+    # a question about an attribute of someone or something: the facts say what holds (or that nothing visible does)
+    facts = None
+    if relational:
+        with search_stage("facts", timings):
+            facts = _facts(
+                tenant=tenant,
+                user_id=user_id,
+                query=query,
+                tokens=tokens,
+                spans=spans,
+                context=context,
+                chain_ids=chain_ids,
+                as_of=options.as_of,
+                window=(window.start, window.end) if window is not None else None,
+                hits=hits,
+            )
+        # typed edges that answered keep their ranking (the entity pages they reach), and the facts answer
+        if facts is not None and not retrieved.answered:
+            hits = _facts_first(hits, facts.lead, explain=options.explain)
     # 6. answer
     result = SearchResult(
         hits=hits,
@@ -253,6 +274,10 @@ def search_memories(
         timings_ms=timings,
     )
     result.confidence, result.no_relevant_memory = _relevance(retrieved, hits)
+    if facts is not None and facts.answer.kind == "fact":
+        result.no_relevant_memory = False
+    elif facts is not None and facts.no_relevant:
+        result.no_relevant_memory = True
     rows = [_row(hit.memory) for hit in hits] if options.synthesize or options.gaps else []
     if options.synthesize:
         with search_stage("answer", timings):
@@ -275,6 +300,9 @@ def search_memories(
                     )
                     or result.answer
                 )
+    if options.synthesize and facts is not None and not result.answer.used_llm:
+        if facts.answer.kind == "fact" or not retrieved.answered:
+            result.answer = facts.answer
     if options.gaps:
         result.gaps = analyze_gaps(
             query=query,
@@ -290,6 +318,63 @@ def search_memories(
 
 
 # --- stages --------------------------------------------------------------------------------------------------------
+
+
+def _facts(
+    *,
+    tenant: Tenant,
+    user_id: str,
+    query: str,
+    tokens,
+    spans: dict,
+    context: selectors.SearchContext,
+    chain_ids: list[int],
+    as_of,
+    window,
+    hits: list[SearchHit],
+) -> FactOutcome | None:
+    """What the facts say of the attribute the question asks about (retrieval.fact_answers), or None when it asks
+    about none or names no subject the tenant knows."""
+    question = attribute_question(query, tokens, spans, dated=window is not None)
+    if question is None:
+        return None
+    subject_ids = {
+        norm: [ref.entity_id for ref in refs] for norm, refs in {**context.partial, **context.entities}.items()
+    }
+    return fact_outcome(
+        tenant=tenant,
+        user_id=user_id,
+        question=question,
+        subject_ids=subject_ids,
+        chain_ids=chain_ids,
+        as_of=as_of,
+        window=window,
+        page=[hit.memory for hit in hits],
+        now=timezone.now(),
+    )
+
+
+def _facts_first(hits: list[SearchHit], lead: list[tuple[int, str]], *, explain: bool) -> list[SearchHit]:
+    """The memories stating the answer's facts first, in order (loaded when the page did not have them: they are
+    visible, as every fact read is), then the rest of the page."""
+    if not lead:
+        return hits
+    by_id = {hit.memory.pk: hit for hit in hits}
+    missing = [memory_id for memory_id, _ in lead if memory_id not in by_id]
+    if missing:
+        for memory in Memory.objects.filter(pk__in=missing).select_related("scope"):
+            by_id[memory.pk] = SearchHit(memory=memory, score=0.0, explain={} if explain else None)
+    top = max((hit.score for hit in hits), default=0.0)
+    first = []
+    for memory_id, why in lead:
+        hit = by_id.get(memory_id)
+        if hit is None or hit in first:
+            continue
+        hit.score = max(hit.score, top)
+        if hit.explain is not None:
+            hit.explain["fact"] = why
+        first.append(hit)
+    return first + [hit for hit in hits if hit not in first]
 
 
 def _plan(

@@ -45,3 +45,4 @@ class Answer:
     citations: tuple[tuple[int, int], ...]
     used_llm: bool
     kind: str | None = None  # "date" for a when question's date answer; None: the answer's usual form
+    fact: dict | None = None  # kind "fact": the fact it states (graph.facts.FactView.as_json and its subject)

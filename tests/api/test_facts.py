@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from graph.facts import facts_timeline
 from graph.models import Entity, Fact
-from memories.models import Member
+from memories.models import Member, Memory
 from memories.selectors.tenancy import scope_chain_for
 from tests.conftest import remember
 
@@ -161,3 +161,54 @@ def test_bad_facts_requests_get_a_clear_4xx(acme, api, django_capture_on_commit_
 
     assert response.status_code == status, response.content
     assert response.json()["error"]["code"] == code
+
+
+def _ask(api, query, user_id="albert", **options):
+    response = api.post(
+        "/api/v1/search",
+        {"user_id": user_id, "query": query, "synthesize": True, "top_k": 5, **options},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_where_a_member_lives_now_before_and_then(acme, api, django_capture_on_commit_callbacks):
+    """March: "I live in Boston" (and the assistant's echo); September: "I moved to Denver last month"."""
+    Member.objects.filter(tenant=acme, user_id="albert").update(display_name="Albert Ortiz")
+    _moved(api, django_capture_on_commit_callbacks)
+    boston, echo, denver = Memory.objects.filter(tenant=acme).order_by("id")
+
+    now = _ask(api, "Where does Albert live now?")
+    mine = _ask(api, "Do I still live in Boston?")
+    before = _ask(api, "Where did Albert live before?")
+    then = _ask(api, "Where did Albert live in May 2025?")
+    as_of = _ask(api, "Where does Albert live?", as_of="2025-06-01T00:00:00Z")
+
+    assert now["answer"]["kind"] == "fact"
+    assert now["answer"]["text"] == "Albert Ortiz lives in Denver (since 1 August 2025) [1]."
+    assert now["answer"]["citations"] == [{"index": 1, "memory_id": denver.pk}]
+    assert [row["id"] for row in now["results"]][:2] == [denver.pk, boston.pk]
+    assert mine["answer"]["text"].startswith("Albert Ortiz lives in Denver") and not now["no_relevant_memory"]
+    assert before["answer"]["text"] == "Albert Ortiz lived in Boston (until 1 August 2025) [1]."
+    assert before["results"][0]["id"] == boston.pk
+    assert then["answer"]["text"].startswith("Albert Ortiz lived in Boston")
+    assert as_of["answer"]["text"] == "Albert Ortiz lives in Boston (since 10 March 2025) [1]."
+    assert echo.pk not in [c["memory_id"] for c in now["answer"]["citations"]]
+
+
+def test_an_attribute_nobody_stated_is_unknown(acme, api, django_capture_on_commit_callbacks):
+    Member.objects.filter(tenant=acme, user_id="albert").update(display_name="Albert Ortiz")
+    _moved(api, django_capture_on_commit_callbacks)
+
+    body = _ask(api, "Where does Albert work?")
+    teammate = _ask(api, "Where does Albert live now?", user_id="bea")
+
+    assert (body["answer"]["kind"], body["answer"]["text"]) == (
+        "unknown",
+        "Nothing you can see says where Albert Ortiz works.",
+    )
+    assert body["no_relevant_memory"] is True
+    # albert's move is his own: a teammate learns nothing of it
+    assert "Denver" not in teammate["answer"]["text"] and "Boston" not in teammate["answer"]["text"]
+    assert all("Denver" not in row["content"] for row in teammate["results"])

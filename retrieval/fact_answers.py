@@ -1,0 +1,166 @@
+"""Answering a question about an attribute from the facts the caller may see (graph.facts), or saying that nothing
+visible states it — abstention from structure, not from a similarity score.
+
+- The current value, cited, with since when ("Dmitri Volkov lives in Denver (since 1 August 2025) [1]."); the earlier
+  value for a question about before; the value that held on the date a question names; as of ``as_of``, what had
+  been said by then. The memory stating the value ranks first, the one stating the value it closed just below it.
+- A subject the question names whose attribute no visible fact states: ``unknown`` ("Nothing you can see says where
+  Dmitri works."), with ``no_relevant_memory`` when no result on the page names the subject beside one of the
+  attribute's cue words either. A page that does (a statement the extractor could not read as a fact) keeps its
+  usual answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from graph import vocabulary as v
+from graph.extraction.normalize import normalize_entity_name
+from graph.facts import FactView, facts_timeline
+from graph.models import Entity
+from memories.models import Member, Memory, Tenant
+from retrieval.fact_questions import BEFORE, THEN, AttributeQuestion
+from retrieval.synthesis.types import Answer
+
+__all__ = ["FactOutcome", "fact_outcome"]
+
+_WORD_RE = re.compile(r"[^\W\d_]+")
+_PAGE = 5  # the results read for a statement the facts miss
+
+
+@dataclass
+class FactOutcome:
+    """What the facts say: an ``answer`` (kind ``fact`` or ``unknown``), the memories to rank first (``lead``, in
+    order, each with why), and whether nothing visible states it (``no_relevant``)."""
+
+    answer: Answer
+    lead: list[tuple[int, str]] = field(default_factory=list)
+    no_relevant: bool = False
+
+
+def fact_outcome(
+    *,
+    tenant: Tenant,
+    user_id: str,
+    question: AttributeQuestion,
+    subject_ids: dict[str, list[int]],
+    chain_ids: Sequence[int],
+    as_of: datetime | None,
+    window: tuple[date, date] | None,
+    page: Sequence[Memory],
+    now: datetime,
+) -> FactOutcome | None:
+    """The facts' answer to ``question``, or None when it names no subject the tenant knows (then the search
+    answers as it otherwise would). ``subject_ids``: the question's subject names → the entities they name."""
+    subjects = _subjects(tenant, user_id, question, subject_ids)
+    if not subjects:
+        return None
+    name, ids = subjects[0]
+    attribute = v.ATTRIBUTES_BY_VALUE[question.attribute]
+    facts = facts_timeline(
+        tenant_id=tenant.pk,
+        chain_ids=chain_ids,
+        subject_ids=[entity_id for _, entity_ids in subjects for entity_id in entity_ids],
+        attributes=[attribute.value],
+        as_of=as_of,
+        now=now,
+    )
+    facts = [fact for fact in facts if not fact.negated]
+    name = facts[0].subject if facts else _entity_name(ids[0]) or name
+    chosen, closed = _choose(facts, question, window)
+    if chosen:
+        sentences, lead = [], []
+        for fact in chosen:
+            sentence = attribute.before if fact in closed else attribute.current
+            lead.append((fact.memory_id, "the fact's statement" if fact not in closed else "an earlier value"))
+            sentences.append(
+                sentence.format(subject=name, value=_value(fact), since=_since(fact), until=_until(fact)).rstrip(".")
+                + f" [{len(lead)}]."
+            )
+        earlier = [fact for fact in facts if fact.closed_by in {c.id for c in chosen}]
+        lead += [(fact.memory_id, "the value it replaced") for fact in earlier if fact not in chosen][:2]
+        citations = tuple((n, memory_id) for n, (memory_id, _) in enumerate(lead[: len(chosen)], start=1))
+        fact_json = chosen[0].as_json() | {"subject": name}
+        return FactOutcome(
+            answer=Answer(text=" ".join(sentences), citations=citations, used_llm=False, kind="fact", fact=fact_json),
+            lead=list(dict.fromkeys(lead)),
+        )
+    if _page_states(page, name, attribute):
+        return None  # a result says it in words no fact was read from: the usual answer reads it
+    return FactOutcome(
+        answer=Answer(text=attribute.unknown.format(subject=name), citations=(), used_llm=False, kind="unknown"),
+        no_relevant=not any(_names(memory, name) for memory in page[:_PAGE]),
+    )
+
+
+def _subjects(
+    tenant: Tenant, user_id: str, question: AttributeQuestion, subject_ids: dict[str, list[int]]
+) -> list[tuple[str, list[int]]]:
+    found = [(norm, subject_ids[norm]) for norm in question.subjects if subject_ids.get(norm)]
+    if found or not question.first_person:
+        return found
+    member = Member.objects.filter(tenant=tenant, user_id=user_id).values("display_name", "user_id").first()
+    if member is None:
+        return []
+    norms = {normalize_entity_name(member["display_name"] or ""), normalize_entity_name(member["user_id"])} - {""}
+    ids = list(Entity.objects.filter(tenant=tenant, norm__in=norms).values_list("pk", flat=True))
+    return [(member["display_name"] or member["user_id"], ids)] if ids else []
+
+
+def _entity_name(entity_id: int) -> str | None:
+    return Entity.objects.filter(pk=entity_id).values_list("name", flat=True).first()
+
+
+def _choose(
+    facts: list[FactView], question: AttributeQuestion, window: tuple[date, date] | None
+) -> tuple[list[FactView], list[FactView]]:
+    """The facts that answer, and which of them are answered as closed values."""
+    current = [fact for fact in facts if fact.current]
+    if question.when == BEFORE:
+        earlier = [fact for fact in facts if not fact.current and fact.valid_until is not None]
+        return earlier[:1], earlier[:1]
+    if question.when == THEN and window is not None:
+        day = window[1]
+        held = [
+            fact
+            for fact in facts
+            if (fact.valid_from is None or fact.valid_from <= day)
+            and (fact.valid_until is None or day < fact.valid_until)
+        ]
+        return held[:1], [fact for fact in held[:1] if not fact.current]
+    return current, []
+
+
+def _value(fact: FactView) -> str:
+    if fact.attribute == v.DUE_DATE:
+        return _day(date.fromisoformat(fact.value))
+    return fact.value
+
+
+def _day(day: date) -> str:
+    return f"{day.day} {day:%B %Y}"
+
+
+def _since(fact: FactView) -> str:
+    return f" (since {_day(fact.valid_from)})" if fact.valid_from and fact.attribute != v.DUE_DATE else ""
+
+
+def _until(fact: FactView) -> str:
+    return f" (until {_day(fact.valid_until)})" if fact.valid_until else ""
+
+
+def _names(memory: Memory, name: str) -> bool:
+    words = set(_WORD_RE.findall(f"{memory.title} {memory.content}".casefold()))
+    return bool(set(_WORD_RE.findall(name.casefold())) & words)
+
+
+def _page_states(page: Sequence[Memory], name: str, attribute: v.Attribute) -> bool:
+    """A result on the page names the subject beside one of the attribute's cue words."""
+    cues = set(attribute.cues.split())
+    return any(
+        _names(memory, name) and cues & set(_WORD_RE.findall(f"{memory.title} {memory.content}".casefold()))
+        for memory in page[:_PAGE]
+    )
