@@ -320,13 +320,32 @@ def _day(reference: datetime | date) -> date:
     return reference.date() if isinstance(reference, datetime) else reference
 
 
+# a word stem each attribute's patterns need: a sentence without any is not read against them (most are not)
+_NEEDS: dict[str, tuple[str, ...]] = {
+    v.LIVES_IN: ("live", "living", "moved", "reloc", "based", "settled", "resid", "staying", "emigrat", "new "),
+    v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off"),
+    v.JOB_TITLE: ("promoted", "took over", "taken over", "named", "appointed", "made", "hired as", " a ", " an ",
+                  " the ", " as "),
+    v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor"),
+    v.OWNED_BY: ("own", "took over", "taken over", "inherited", "maintain"),
+    v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live"),
+    v.HAS_PET: ("dog", "pupp", "cat", "kitten", "rabbit", "bunny", "parrot", "hamster", "pig", "tortoise", "turtle",
+                "lizard", "snake", "horse", "budgie", "ferret", "fish"),
+    v.SPEAKS: ("speak", "fluent"),
+}  # fmt: skip
+
+
 def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     seen: set[tuple[str, str, str, bool]] = set()
     for sentence in _SENTENCE_RE.finditer(text):
         clause = sentence.group(0)
         if len(clause) > _MAX_SENTENCE_CHARS or clause.rstrip().endswith("?"):
             continue
+        folded = f" {clause.casefold()} "
+        wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
         for pattern in _PATTERNS:
+            if pattern.attribute not in wanted:
+                continue
             for match in pattern.regex.finditer(clause):
                 fact = _fact(pattern, match, clause, sentence.start(), speaker, today)
                 if fact is None:
