@@ -208,6 +208,24 @@ def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> t
     return None if best is None else best[2:]
 
 
+# a time that recurs: "on Tuesdays", "every other Monday", "each morning", "weekly"
+_RECURRING_RE = re.compile(
+    r"\b(?:every|each)\s+(?:other\s+)?\w+|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|"
+    r"weekdays|weekends|daily|weekly|fortnightly|monthly|nightly|mornings|evenings)\b",
+    re.IGNORECASE,
+)
+
+
+def _a_schedule_ranks_above(question: str, hits: Sequence[DatedRow], row: DatedRow) -> bool:
+    """A "when" in the simple present (neither past nor future: "when do we deploy?", "when does the choir meet?")
+    asks when something recurs; a hit ranked above the dated one that states a recurring time answers it."""
+    if PAST_TENSE_RE.search(question) or re.search(r"\b(?:will|going to|next|plan)\b", question, re.IGNORECASE):
+        return False
+    above = [hit for hit in hits[:DATE_ANSWER_DEPTH] if hit.memory_id != row.memory_id]
+    position = next((i for i, hit in enumerate(hits) if hit.memory_id == row.memory_id), len(hits))
+    return any(_RECURRING_RE.search(hit.content) for hit in above[:position])
+
+
 def _reply_row(row: DatedRow) -> DatedRow | None:
     """The loaded next turn of a hit that asks something, as a row of its own (cited as itself)."""
     reply = row.reply
@@ -225,6 +243,8 @@ def date_answer(*, question: str, hits: Sequence[DatedRow], today: date | None =
     (:func:`_best_date`), stated with its citation ("Dana went to the support group on 7 May 2025 [1]."); None
     when none of them is dated."""
     found = _best_date(question, hits, today)
+    if found is not None and _a_schedule_ranks_above(question, hits, found[0]):
+        return None  # "when do we deploy?" asks how often: the schedule above answers, not a dated note below it
     if found is not None:
         row, start, end = found
         when = f"on {_day(start)}" if start == end else f"between {_day(start)} and {_day(end)}"

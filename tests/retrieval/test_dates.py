@@ -125,3 +125,20 @@ def test_a_hit_that_means_the_event_wins_over_a_better_ranked_dated_hit_about_so
     plain = [DatedRow(h.memory_id, h.content, h.event_dates, h.reference, h.session) for h in hits]
     answer = date_answer(question="Which day did Niko perform at the amateur show?", hits=plain, today=date(2025, 6, 1))
     assert answer.citations == ((1, 1),)
+
+
+ADR = "ADR-031 (accepted 9 February 2026): we move all service deployments from Helm charts to Kustomize overlays."
+
+
+def test_a_when_of_how_often_is_not_answered_by_a_dated_note_below_the_schedule():
+    """"when do we deploy?" asks when deploys recur: the deploy-day policy ranked above answers it (the usual
+    answer quotes it), not the migration note's date further down."""
+    hits = [
+        DatedRow(1, "The platform team deploys on Tuesdays and Thursdays after 10:00.", [], REF),
+        DatedRow(2, ADR, ["2026-02-09"], REF),
+    ]
+
+    assert date_answer(question="when do we deploy?", hits=hits) is None
+    # asked about the past, or with the dated note first, the date answers
+    assert date_answer(question="When did we move deployments to Kustomize?", hits=hits).kind == "date"
+    assert date_answer(question="when do we deploy?", hits=hits[::-1]).kind == "date"
