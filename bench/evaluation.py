@@ -145,7 +145,8 @@ def load_paraphrases(path: Path, templates: Sequence[Question]) -> list[tuple[Qu
 
 
 # --- path questions (2–3 hops) built from world-v1 _facts --------------------------------------------------------
-# Several wordings per family; wordings marked False are held back (scored, not inspected).
+# Several wordings per family; wordings marked True are the development half, False the held-out half (scored, not
+# inspected — but its misses were read once, on 3 Dec 2026, to find a fix, so it is no longer untouched).
 PATH_WORDINGS: dict[str, tuple[tuple[str, bool], ...]] = {
     "founders_of_investments": (
         ("Who founded the companies that {seed} invested in?", True),
@@ -174,19 +175,77 @@ PATH_WORDINGS: dict[str, tuple[tuple[str, bool], ...]] = {
 }
 
 
+# The fresh half (issue 40): written after the held-out half had been read, by someone who had not read the planner's
+# cue words, as different people would ask (possessives, passives, "whoever", nested clauses, casual phrasing). Same
+# seeds and the same answers as the other halves. Scored and reported as its own half, first by the final run, and
+# never inspected question by question: no change may be made from its misses. Once read, it is spent like the
+# held-out half, and a new fresh half has to be written.
+FRESH_PATH_WORDINGS: dict[str, tuple[str, ...]] = {
+    "founders_of_investments": (
+        "{seed} put money into a few startups. Who are the founders behind them?",
+        "I'm looking for whoever started the businesses that got funding from {seed}.",
+        "Which companies were backed by {seed}, and who founded each of them?",
+        "{seed}'s investments: who set those companies up?",
+        "Can you tell me who created the startups that received an investment from {seed}?",
+        "founders of every company {seed} has a stake in?",
+    ),
+    "investors_of_employer": (
+        "Who put money into the company {seed} works for?",
+        "{seed}'s company: who are its investors?",
+        "Which funds or angels have backed whichever company employs {seed}?",
+        "I need the investors in the startup that {seed} is working at.",
+        "By whom was {seed}'s employer financed?",
+        "who are the backers of the place {seed} has a job at?",
+    ),
+    "advisors_of_founded": (
+        "{seed} founded some companies; who sits on them as an advisor?",
+        "Who are the advisors at the startups {seed} set up?",
+        "Which people advise whatever companies were started by {seed}?",
+        "By whom are {seed}'s startups advised?",
+        "Who gives advice to the businesses that {seed} helped to found?",
+        "quick one: who's advising the companies {seed} created?",
+    ),
+    "meetings_of_staff": (
+        "Which meetings has anyone working at {seed} been to?",
+        "What events did {seed}'s founders and employees show up at?",
+        "List every meeting that someone employed by {seed} took part in.",
+        "Which meetings were attended by people who work for {seed}?",
+        "Whoever works at {seed}: which meetings did they sit in on?",
+        "which meetings had somebody from the {seed} team in the room?",
+    ),
+    "advisors_of_attendee_foundings": (
+        "Some of the people at {seed} have founded companies. Who advises those companies?",
+        "Who are the advisors of startups whose founders were at {seed}?",
+        "Which advisors are attached to companies started by anyone who was in {seed}?",
+        "By whom are the companies founded by participants in {seed} advised?",
+        "Whoever attended {seed} and founded a startup: who are that startup's advisors?",
+        "if I take everyone who came to {seed}, which advisers do the companies they started have?",
+    ),
+}
+PATH_HALVES = ("dev", "held_out", "fresh")
+
+
 @dataclass(frozen=True)
 class PathQuestion:
     family: str
     text: str
-    dev: bool
+    half: str  # dev | held_out | fresh (PATH_HALVES)
     answers: frozenset[str]  # slugs of the final entities
     needed: frozenset[str]  # slugs of every page on the paths (intermediate and final)
 
+    @property
+    def dev(self) -> bool:
+        return self.half == "dev"
 
-def build_path_questions(pages: Sequence[Page], facts: dict[str, dict], *, per_family: int = 12) -> list[PathQuestion]:
+
+def build_path_questions(
+    pages: Sequence[Page], facts: dict[str, dict], *, per_family: int = 12, fresh: bool = True
+) -> list[PathQuestion]:
     """Path questions whose answers follow from ``_facts`` (only slugs that exist as pages; empty answers skipped).
 
-    Seeds are taken in slug order, at most ``per_family`` per family, each asked in every wording.
+    Seeds are taken in slug order, at most ``per_family`` per family, each asked in every wording: first the dev and
+    held-out wordings (``PATH_WORDINGS``, in the order they always had), then, when ``fresh``, the fresh half
+    (``FRESH_PATH_WORDINGS``) after all of them, with the same seeds and answers.
     """
     known = {page.slug for page in pages}
     title = {page.slug: page.title for page in pages}
@@ -242,19 +301,34 @@ def build_path_questions(pages: Sequence[Page], facts: dict[str, dict], *, per_f
         families["advisors_of_attendee_foundings"].append((meeting, final, people | mid | final))
 
     questions = []
+    kept_by_family = {}
     for family, seeds in families.items():
         kept = [(seed, final, needed) for seed, final, needed in seeds if final and len(final) <= 10][:per_family]
+        kept_by_family[family] = kept
         for seed, final, needed in kept:
             for wording, dev in PATH_WORDINGS[family]:
                 questions.append(
                     PathQuestion(
                         family=family,
                         text=wording.format(seed=title[seed]),
-                        dev=dev,
+                        half="dev" if dev else "held_out",
                         answers=frozenset(final),
                         needed=frozenset(needed),
                     )
                 )
+    if fresh:
+        for family, kept in kept_by_family.items():
+            for seed, final, needed in kept:
+                for wording in FRESH_PATH_WORDINGS[family]:
+                    questions.append(
+                        PathQuestion(
+                            family=family,
+                            text=wording.format(seed=title[seed]),
+                            half="fresh",
+                            answers=frozenset(final),
+                            needed=frozenset(needed),
+                        )
+                    )
     return questions
 
 

@@ -22,6 +22,7 @@ from bench.conversations.generator import generate as generate_conversations
 from bench.data import DATA_VARIABLE, data_folder
 from bench.evaluation import (
     BASELINE,
+    PATH_HALVES,
     Bm25Baseline,
     build_path_questions,
     build_questions,
@@ -311,8 +312,12 @@ class Command(BaseCommand):
         runs = self._runs(tenant, slug_of, baseline, [q.text for q in questions], configs, f"paths {label}", True)
         title_of = {m.metadata.get("slug"): m.title for m in Memory.objects.filter(tenant=tenant)}
         table = {}
-        for half, wanted in (("dev", True), ("held_out", False)):
-            picked = [i for i, q in enumerate(questions) if q.dev == wanted]
+        # dev, held_out and fresh (bench.evaluation.FRESH_PATH_WORDINGS): each half on its own questions only, so
+        # the fresh half changes neither figure of the other two
+        for half in PATH_HALVES:
+            picked = [i for i, q in enumerate(questions) if q.half == half]
+            if not picked:
+                continue
             table[half] = {}
             for name, run in runs.items():
                 row = {
@@ -445,7 +450,7 @@ def _format(report: dict) -> str:
                 for half in ("dev", "held_out"):
                     lines += [f"-- {half} wordings", *_format_world(table[half])]
             elif name == "paths":
-                for half in ("dev", "held_out"):
+                for half in (half for half in PATH_HALVES if half in table):
                     lines.append(f"-- {half} wordings")
                     for config, row in table[half].items():
                         named = f"  named {row['named_in_answer']:.3f}" if "named_in_answer" in row else ""
