@@ -26,7 +26,7 @@ from memories.instructions import WARNING_CODE as INSTRUCTION_WARNING
 from memories.models import Memory
 from memories.services.trust import memory_is_curated
 
-__all__ = ["FactView", "fact_rows", "facts_timeline", "memory_speaker"]
+__all__ = ["FactView", "fact_rows", "facts_timeline", "member_name", "memory_speaker"]
 
 NAME_MAX = 200
 # an author of a session event that is a person's name ("Lena", "Dana Smith", "Jean-Luc"): words that each start
@@ -50,9 +50,14 @@ def memory_speaker(memory: Memory) -> str | None:
 
 def _member_name(memory: Memory) -> str | None:
     member = memory.author_member
-    if member is None:
-        return None
-    return (member.display_name or member.user_id).strip() or None
+    return None if member is None else member_name(display_name=member.display_name, user_id=member.user_id)
+
+
+def member_name(*, display_name: str, user_id: str) -> str | None:
+    """A member as a person is named: their org-chart display name, else their user id read as a name ("chen.wei"
+    is Chen Wei) — the subject of what they say of themselves, and what a question about them names."""
+    name = display_name.strip() or " ".join(re.split(r"[._\-\s]+", user_id)).strip().title()
+    return name or None
 
 
 def fact_rows(memory: Memory, content: str, resolver) -> list[Fact]:

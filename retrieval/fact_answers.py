@@ -19,7 +19,7 @@ from datetime import date, datetime
 
 from graph import vocabulary as v
 from graph.extraction.normalize import normalize_entity_name
-from graph.facts import FactView, facts_timeline
+from graph.facts import FactView, facts_timeline, member_name
 from graph.models import Entity
 from memories.models import Member, Memory, Tenant
 from retrieval.fact_questions import BEFORE, THEN, AttributeQuestion
@@ -77,12 +77,20 @@ def fact_outcome(
             sentence = attribute.before if fact in closed else attribute.current
             lead.append((fact.memory_id, "the fact's statement" if fact not in closed else "an earlier value"))
             sentences.append(
-                sentence.format(subject=name, value=_value(fact), since=_since(fact), until=_until(fact)).rstrip(".")
+                _capitalised(
+                    sentence.format(subject=name, value=_value(fact), since=_since(fact), until=_until(fact))
+                ).rstrip(".")
                 + f" [{len(lead)}]."
             )
+        # a curated value outranks a later agent-written one: the answer says so, citing both (never silently)
+        disputed = [fact for fact in facts if fact.id in set(chosen[0].conflicts_with) and fact not in chosen][:1]
+        for fact in disputed:
+            lead.append((fact.memory_id, "a later value the curated one outranks"))
+            sentences.append(f"A later statement says {_value(fact)} [{len(lead)}]; the curated value holds.")
+        cited = len(lead)
         earlier = [fact for fact in facts if fact.closed_by in {c.id for c in chosen}]
         lead += [(fact.memory_id, "the value it replaced") for fact in earlier if fact not in chosen][:2]
-        citations = tuple((n, memory_id) for n, (memory_id, _) in enumerate(lead[: len(chosen)], start=1))
+        citations = tuple((n, memory_id) for n, (memory_id, _) in enumerate(lead[:cited], start=1))
         fact_json = chosen[0].as_json() | {"subject": name}
         return FactOutcome(
             answer=Answer(text=" ".join(sentences), citations=citations, used_llm=False, kind="fact", fact=fact_json),
@@ -91,7 +99,9 @@ def fact_outcome(
     if _page_states(page, name, attribute):
         return None  # a result says it in words no fact was read from: the usual answer reads it
     return FactOutcome(
-        answer=Answer(text=attribute.unknown.format(subject=name), citations=(), used_llm=False, kind="unknown"),
+        answer=Answer(
+            text=_capitalised(attribute.unknown.format(subject=name)), citations=(), used_llm=False, kind="unknown"
+        ),
         no_relevant=not any(_names(memory, name) for memory in page[:_PAGE]),
     )
 
@@ -105,9 +115,9 @@ def _subjects(
     member = Member.objects.filter(tenant=tenant, user_id=user_id).values("display_name", "user_id").first()
     if member is None:
         return []
-    norms = {normalize_entity_name(member["display_name"] or ""), normalize_entity_name(member["user_id"])} - {""}
-    ids = list(Entity.objects.filter(tenant=tenant, norm__in=norms).values_list("pk", flat=True))
-    return [(member["display_name"] or member["user_id"], ids)] if ids else []
+    name = member_name(display_name=member["display_name"], user_id=member["user_id"]) or member["user_id"]
+    ids = list(Entity.objects.filter(tenant=tenant, norm=normalize_entity_name(name)).values_list("pk", flat=True))
+    return [(name, ids)] if ids else []
 
 
 def _entity_name(entity_id: int) -> str | None:
@@ -132,6 +142,10 @@ def _choose(
         ]
         return held[:1], [fact for fact in held[:1] if not fact.current]
     return current, []
+
+
+def _capitalised(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
 
 
 def _value(fact: FactView) -> str:

@@ -212,3 +212,25 @@ def test_an_attribute_nobody_stated_is_unknown(acme, api, django_capture_on_comm
     # albert's move is his own: a teammate learns nothing of it
     assert "Denver" not in teammate["answer"]["text"] and "Boston" not in teammate["answer"]["text"]
     assert all("Denver" not in row["content"] for row in teammate["results"])
+
+
+def test_a_curated_value_outranks_a_later_agent_written_one_and_says_so(acme, api, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        curated = remember(
+            acme, "Ownership of the billing service moved to the Payments team.", scope="team:platform",
+            reference_time="2025-03-01T09:00:00Z",
+        )  # fmt: skip
+        agent = remember(
+            acme, "The billing service is now owned by the Growth team.", user="albert", scope="team:platform",
+            reference_time="2025-05-01T09:00:00Z",
+        )  # fmt: skip
+
+    body = _ask(api, "Who owns the billing service?")
+
+    assert body["answer"]["kind"] == "fact"
+    assert body["answer"]["text"] == (
+        "Billing service is owned by Payments (since 1 March 2025) [1]. A later statement says Growth [2]; the "
+        "curated value holds."
+    )
+    assert body["answer"]["citations"] == [{"index": 1, "memory_id": curated.pk}, {"index": 2, "memory_id": agent.pk}]
+    assert body["answer"]["fact"]["conflicts_with"] and body["answer"]["fact"]["curated"] is True
