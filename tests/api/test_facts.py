@@ -234,3 +234,18 @@ def test_a_curated_value_outranks_a_later_agent_written_one_and_says_so(acme, ap
     )
     assert body["answer"]["citations"] == [{"index": 1, "memory_id": curated.pk}, {"index": 2, "memory_id": agent.pk}]
     assert body["answer"]["fact"]["conflicts_with"] and body["answer"]["fact"]["curated"] is True
+
+
+def test_erasing_a_member_takes_the_facts_their_memories_stated(
+    acme, api, make_client, django_capture_on_commit_callbacks
+):
+    _moved(api, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        shared = remember(acme, "Tomasz Nowak works at Initech.", scope="org:acme")
+    assert Fact.objects.filter(tenant=acme).exclude(memory=shared).count() == 2
+
+    admin = make_client(acme, permissions=("read", "write", "delete", "admin"))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert admin.delete("/api/v1/users/albert").status_code == 200
+
+    assert list(Fact.objects.filter(tenant=acme).values_list("memory_id", flat=True)) == [shared.pk]
