@@ -8,12 +8,14 @@
 - **index steps** — what ``reindex`` (and ``bench_ingest``) can rebuild per memory: ``embeddings`` (registered by
   this app) and ``links`` (by the graph), each a service over ids with the memory field holding its state;
 - **vault links** — what ``export_memories --format obsidian`` writes beside each memory: the typed links and
-  entities the graph read for them.
+  entities the graph read for them;
+- **tier boost defaults** — the multiplier per level the search applies where a policy sets none (the ranking owns
+  them), which the policy admin shows beside each level's input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +53,7 @@ VaultLinks = Callable[[Sequence[int]], tuple[list[tuple[int, int, str, int | Non
 _erasure_starts: dict[str, ErasureStart] = {}
 _index_steps: dict[str, IndexStep] = {}
 _vault_links: list[VaultLinks] = []
+_tier_boost_defaults: dict[str, float] = {}
 
 
 def erasure_share_register(name: str, start: ErasureStart) -> None:
@@ -80,3 +83,14 @@ def vault_links(memory_ids: Sequence[int]) -> tuple[list[tuple[int, int, str, in
     if not _vault_links:
         return [], []
     return _vault_links[0](memory_ids)
+
+
+def tier_boost_defaults_register(defaults: Mapping[str, float]) -> None:
+    _tier_boost_defaults.clear()
+    _tier_boost_defaults.update(defaults)
+
+
+def tier_boost_default(level: str) -> float:
+    """The search's multiplier for ``level`` where no policy sets one: the registered default, else 1.0 (the
+    ranking's factor for a level it has no default for)."""
+    return _tier_boost_defaults.get(level, 1.0)

@@ -171,6 +171,11 @@ def bounds_sql(alias: str, bounds: Sequence[_Bound], moment: str) -> str:
 # --- one loaded row ------------------------------------------------------------------------------------------------
 
 
+def is_in_force(memory: Any, *, now: datetime | None = None) -> bool:
+    """Whether a loaded memory is in force at ``now`` (default: the present): current and not expired."""
+    return memory.superseded_by_id is None and EXPIRY.holds(memory, now or _now())
+
+
 def is_live(memory: Any, *, now: datetime | None = None) -> bool:
     """Whether a loaded memory is live at ``now`` (default: the present)."""
     moment = now or _now()

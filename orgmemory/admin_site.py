@@ -120,6 +120,15 @@ class OrgMemoryAdminConfig(AdminConfig):
 
     default_site = "orgmemory.admin_site.OrgMemoryAdminSite"
 
+    def ready(self) -> None:
+        super().ready()
+        # The policy form shows the search's default tier boost of each level; the ranking, a higher floor than
+        # the memories app whose admin shows them, owns the defaults (memories.hooks), and this wiring hands them over.
+        from memories.hooks import tier_boost_defaults_register
+        from retrieval.ranking import DEFAULT_TIER_BOOST
+
+        tier_boost_defaults_register(DEFAULT_TIER_BOOST)
+
 
 # --- the index and the dashboard ---------------------------------------------------------------------------------
 

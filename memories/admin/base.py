@@ -10,7 +10,9 @@ from django.db import models
 from django.db.models import QuerySet
 
 from memories.curation.services import admin_log_tenant_record
-from memories.models import Tenant, TenantStaff
+from memories.models import Scope, Tenant, TenantStaff
+
+INDENT = "\u2003"  # an em space survives HTML whitespace collapsing, so a tree picker shows its depth
 
 
 def tenants_for(user) -> list[int] | None:
@@ -34,6 +36,35 @@ def tenants_managed(user) -> QuerySet[Tenant]:
     if not user.has_perm("memories.view_memory"):
         return Tenant.objects.none()
     return Tenant.objects.filter(pk__in=allowed)
+
+
+def only_tenant(user) -> Tenant | None:
+    """The one tenant ``user`` may use (a tenant admin's, or the only one there is for a superuser), else None: what
+    every form and page with a tenant choice preselects."""
+    first_two = list(tenants_managed(user).order_by("pk")[:2])
+    return first_two[0] if len(first_two) == 1 else None
+
+
+def scope_label(scope: Scope) -> str:
+    """A node as people name it, with its tag: ``Platform (team:platform)``; the tag alone when it has no name."""
+    return f"{scope.name} ({scope.tag})" if scope.name else scope.tag
+
+
+def scope_choice_label(scope: Scope, *, with_tenant: bool = False) -> str:
+    """A node in a tree-ordered picker (``tree_depth`` annotated): indented by its depth, named with its tag, after
+    its tenant's slug when the picker lists several tenants' trees."""
+    label = scope_label(scope)
+    return INDENT * getattr(scope, "tree_depth", 0) + (f"{scope.tenant.slug} · {label}" if with_tenant else label)
+
+
+def scope_tree_choices(*, user=None, tenant: Tenant | None = None):
+    """The nodes a scope picker offers: the trees of ``tenant``, else of every tenant ``user`` administers, depth
+    first."""
+    nodes = Scope.objects.with_tree_fields().order_siblings_by("key").select_related("tenant")
+    if tenant is not None:
+        return nodes.tree_filter(tenant=tenant)
+    allowed = tenants_for(user)
+    return nodes if allowed is None else nodes.tree_filter(tenant__in=allowed)
 
 
 class TenantFilter(admin.SimpleListFilter):
@@ -70,12 +101,27 @@ class TenantScopedModelAdmin(admin.ModelAdmin):
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         allowed = tenants_for(request.user)
         related = db_field.related_model
-        if allowed is not None:
+        if related is Scope:  # every scope picker: the tree, each node named with its tag
+            kwargs["queryset"] = scope_tree_choices(user=request.user)
+        elif allowed is not None:
             if related is Tenant:
                 kwargs["queryset"] = Tenant.objects.filter(pk__in=allowed)
             elif any(f.name == "tenant" for f in related._meta.get_fields()):
                 kwargs["queryset"] = related._default_manager.filter(tenant__in=allowed)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if related is Scope and field is not None:
+            several = allowed is None or len(allowed) > 1
+            field.label_from_instance = lambda node: scope_choice_label(node, with_tenant=several)
+        return field
+
+    def get_changeform_initial_data(self, request):
+        """An add form's tenant is preselected when the admin may use only one."""
+        initial = super().get_changeform_initial_data(request)
+        if self.tenant_field == "tenant" and "tenant" not in initial:
+            tenant = only_tenant(request.user)
+            if tenant is not None:
+                initial["tenant"] = tenant.pk
+        return initial
 
     def has_module_permission(self, request):
         """A tenant's staff (or a superuser) holding some permission on this app (see ``memories.roles``)."""

@@ -1,4 +1,4 @@
-"""Admin screens for tenants, the scope tree, members, API keys and policies."""
+"""Admin screens for tenants, the scope tree, members and API keys (policies: ``memories.admin.policy``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from tree_queries.admin import TreeAdmin
 
-from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for, tenants_managed
-from memories.models import ApiKey, Member, Memory, Policy, Scope, Tenant, TenantStaff
+from memories.admin.base import TenantFilter, TenantScopedModelAdmin, scope_label, tenants_for, tenants_managed
+from memories.models import ApiKey, Member, Memory, Scope, Tenant, TenantStaff
 from memories.orgchart import PERMISSIONS
 from memories.selectors import scope_subtree, scope_tree_with_member_counts
 from memories.services import api_key_create, api_key_revoke
@@ -80,7 +80,8 @@ class TenantAdmin(TenantScopedModelAdmin):
 
 @admin.register(Scope)
 class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
-    list_display = [*TreeAdmin.list_display, "level", "key", "tag_display", "members_display", "tenant"]
+    # the title column names each node with its tag ("Platform (team:platform)"), so no key or tag column repeats it
+    list_display = [*TreeAdmin.list_display, "level", "members_display", "tenant"]
     list_filter = [TenantFilter, "level"]
     search_fields = ["key", "name"]
     list_select_related = ["tenant"]
@@ -159,9 +160,22 @@ class ScopeAdmin(TenantFixedOnChange, TenantScopedModelAdmin, TreeAdmin):
             ]
         return deleted, counts, perms_needed, protected
 
-    @admin.display(description="tag")
-    def tag_display(self, obj: Scope) -> str:
-        return obj.tag
+    @admin.display(description="node")
+    def indented_title(self, instance: Scope, *, ellipsize: bool = True) -> str:
+        """tree-queries' indented title (box drawing by depth), naming the node with its tag."""
+        box_drawing = format_html_join(
+            "",
+            '<i class="{}"></i>',
+            [("l",)] * max(instance.tree_depth - 1, 0) + ([("a",)] if instance.tree_depth > 0 else []),
+        )
+        return format_html(
+            '<div class="box"><div class="box-drawing">{}</div>'
+            '<div class="box-text{}" style="text-indent:{}px">{}</div></div>',
+            box_drawing,
+            " ellipsize" if ellipsize else "",
+            instance.tree_depth * 30,
+            scope_label(instance),
+        )
 
     @admin.display(description="members")
     def members_display(self, obj: Scope) -> str:
@@ -186,7 +200,7 @@ class MemberAdmin(TenantFixedOnChange, TenantScopedModelAdmin):
 
     @admin.display(description="under")
     def parent_tag(self, obj: Member) -> str:
-        return obj.scope.parent.tag if obj.scope.parent_id else "—"
+        return scope_label(obj.scope.parent) if obj.scope.parent_id else "—"
 
     def has_add_permission(self, request):
         return False  # members come from onboarding (or auto-provisioning), which also creates their scope node
@@ -321,25 +335,6 @@ class ApiKeyAdmin(TenantScopedModelAdmin):
             api_key_revoke(api_key=key)
             count += 1
         self.message_user(request, f"Revoked {count} key(s).")
-
-
-@admin.register(Policy)
-class PolicyAdmin(TenantFixedOnChange, TenantScopedModelAdmin):
-    list_display = ["__str__", "tenant", "scope", "auto_provision_users", "max_content_bytes", "updated_at"]
-    list_filter = [TenantFilter]
-    list_select_related = ["tenant", "scope"]
-    autocomplete_fields = []
-    fields = [
-        "tenant",
-        "scope",
-        "writable_levels",
-        "auto_provision_users",
-        "default_scope",
-        "max_content_bytes",
-        "tier_boost",
-        "retention_days",
-        "glossary",
-    ]
 
 
 @admin.register(TenantStaff)

@@ -2,6 +2,7 @@
 re-index, delete) through the memory services, with refusals shown as form errors or messages."""
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib import admin
@@ -102,8 +103,8 @@ def test_scope_subtree_filter_with_a_bad_value_is_empty(acme_staff_client, sprea
 def test_superuser_scope_filter_names_the_tenant(superuser_client, spread):
     html = superuser_client.get(LIST).content.decode()
 
-    assert "acme · team:platform" in html
-    assert "globex · team:platform" in html
+    assert "acme · Platform (team:platform)" in html
+    assert "globex · Platform (team:platform)" in html
 
 
 def test_level_filter(acme_staff_client, spread):
@@ -134,10 +135,99 @@ def test_warning_and_superseded_filters(acme_staff_client, acme):
     assert negated.warnings[0]["memory_id"] == affirmative.pk
 
     assert row_ids(acme_staff_client.get(LIST, {"has_warning": "yes"})) == {negated.pk}
-    assert row_ids(acme_staff_client.get(LIST, {"has_warning": "no"})) == {older.pk, newer.pk, affirmative.pk}
-    assert row_ids(acme_staff_client.get(LIST, {"superseded": "history"})) == {older.pk}
-    assert row_ids(acme_staff_client.get(LIST, {"superseded": "live"})) == {newer.pk, affirmative.pk, negated.pk}
+    assert row_ids(acme_staff_client.get(LIST, {"has_warning": "no"})) == {newer.pk, affirmative.pk}  # current only
+    assert row_ids(acme_staff_client.get(LIST, {"has_warning": "no", "show": "all"})) == {
+        older.pk,
+        newer.pk,
+        affirmative.pk,
+    }
+    assert row_ids(acme_staff_client.get(LIST, {"show": "history"})) == {older.pk}
     assert "⚠ 1" in acme_staff_client.get(LIST).content.decode()
+
+
+@pytest.fixture
+def history(acme, globex):
+    """acme: a memory superseded by a newer version, one that expired, one current; globex: its own history."""
+    older = remember(acme, TUESDAY, scope="team:platform")
+    newer = remember(acme, TUESDAY_LATER, scope="team:platform")
+    expired = remember(acme, "The summer offsite is booked in Lisbon", scope="team:data")
+    Memory.objects.filter(pk=expired.pk).update(expires_at=datetime(2020, 1, 31, 12, 0, tzinfo=UTC))
+    current = remember(acme, "The data team uses Airflow", scope="team:data")
+    globex_older = remember(globex, TUESDAY, scope="team:platform")
+    globex_newer = remember(globex, TUESDAY_LATER, scope="team:platform")
+    older.refresh_from_db()
+    globex_older.refresh_from_db()
+    assert (older.superseded_by_id, globex_older.superseded_by_id) == (newer.pk, globex_newer.pk)
+    return {
+        "older": older,
+        "newer": newer,
+        "expired": expired,
+        "current": current,
+        "globex_older": globex_older,
+        "globex_newer": globex_newer,
+    }
+
+
+def test_the_list_shows_current_memories_until_one_click_shows_all(acme_staff_client, history):
+    default = acme_staff_client.get(LIST)
+
+    assert row_ids(default) == {history["newer"].pk, history["current"].pk}
+    html = default.content.decode()
+    show = html.split('id="changelist-filter"')[1].split("</details>")[0]  # the sidebar's first filter
+    assert "<summary> Show </summary>" in show
+    assert re.findall(r'<li( class="selected")?>\s*<a href="([^"]*)">([^<]*)</a>', show) == [
+        (' class="selected"', "?", "current"),
+        ("", "?show=all", "all"),
+        ("", "?show=history", "history (superseded or expired)"),
+    ]
+    assert 'class="history-badge"' not in html and "column-history_marker" not in html
+
+    everything = acme_staff_client.get(LIST, {"show": "all"})
+    assert row_ids(everything) == {history[name].pk for name in ("older", "newer", "expired", "current")}
+    assert row_ids(acme_staff_client.get(LIST, {"show": "history"})) == {history["older"].pk, history["expired"].pk}
+    assert row_ids(acme_staff_client.get(LIST, {"show": "anything"})) == row_ids(default)  # unknown: the default
+
+
+def test_history_rows_are_marked_and_link_what_replaced_them(acme_staff_client, history):
+    html = acme_staff_client.get(LIST, {"show": "all"}).content.decode()
+
+    markers = dict(re.findall(r'value="(\d+)" class="action-select".*?class="field-history_marker">(.*?)</td>', html))
+    older, newer, expired, current = (history[name].pk for name in ("older", "newer", "expired", "current"))
+    badge = '<span class="history-badge" title="not returned by searches">history</span>'
+    assert markers == {
+        str(older): f'{badge}<br>replaced by <a href="/admin/memories/memory/{newer}/change/">memory {newer}</a>',
+        str(expired): f"{badge}<br>expired 2020-01-31 12:00",
+        str(newer): "-",  # Django's empty cell, as in the warnings column
+        str(current): "-",
+    }
+
+
+def test_history_never_crosses_tenants(acme_staff_client, history):
+    for show in ("all", "history"):
+        response = acme_staff_client.get(LIST, {"show": show})
+
+        assert not row_ids(response) & {history["globex_older"].pk, history["globex_newer"].pk}
+        assert "globex" not in response.content.decode().lower()
+
+
+def test_the_history_column_costs_no_query_per_row(acme_staff_client, acme):
+    def version_pair(n: int) -> None:
+        older = remember(acme, f"The nightly export number {n} starts at midnight", scope="team:data")
+        newer = remember(acme, f"The nightly export number {n} starts at one", scope="team:data")
+        Memory.objects.filter(pk=older.pk).update(superseded_by=newer)
+
+    version_pair(0)
+    with CaptureQueriesContext(connection) as few:
+        acme_staff_client.get(LIST, {"show": "all"})
+    for n in range(1, 6):
+        version_pair(n)
+
+    with CaptureQueriesContext(connection) as many:
+        response = acme_staff_client.get(LIST, {"show": "all"})
+
+    assert len(row_ids(response)) == 12
+    assert response.content.decode().count('class="history-badge"') == 6
+    assert len(many) == len(few)
 
 
 def test_list_query_count_does_not_grow_with_rows(acme_staff_client, acme):
@@ -323,6 +413,35 @@ def test_scope_of_another_tenant_is_a_form_error(superuser_client, acme, globex)
 
     assert response.context["adminform"].form.errors == {"scope": ["team:platform is not a scope of acme."]}
     assert Memory.objects.count() == 0
+
+
+def selected_tenant(response) -> str | None:
+    select = response.content.decode().split('name="tenant"')[1].split("</select>")[0]
+    found = re.search(r'<option value="(\d*)" selected>', select)
+    return found.group(1) if found else None
+
+
+def test_add_preselects_the_only_tenant_and_names_the_scopes(acme_staff_client, acme, globex):
+    response = acme_staff_client.get(ADD)
+
+    assert selected_tenant(response) == str(acme.pk)
+    scopes = response.content.decode().split('name="scope"')[1].split("</select>")[0]
+    labels = re.findall(r'<option value="\d+">([^<]*)</option>', scopes)
+    assert labels[:4] == [
+        "Acme Corp (org:acme)",
+        "\u2003Europe (division:eu)",
+        "\u2003\u2003Data (team:data)",
+        ("\u2003\u2003\u2003dora (user:dora)"),
+    ]
+    assert len(labels) == Scope.objects.filter(tenant=acme).count()  # none of globex's
+
+
+def test_a_superuser_of_a_one_tenant_install_gets_it_preselected(superuser_client, acme):
+    assert selected_tenant(superuser_client.get(ADD)) == str(acme.pk)
+
+
+def test_a_superuser_of_two_tenants_chooses(superuser_client, acme, globex):
+    assert selected_tenant(superuser_client.get(ADD)) == ""  # the empty choice
 
 
 def test_tenant_staff_cannot_add_to_another_tenant(acme_staff_client, acme, globex):

@@ -11,26 +11,26 @@ from tests.factories import StaffUserFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_scope_tree_is_indented_and_lists_each_nodes_members(superuser_client, acme):
+def test_scope_tree_is_indented_names_each_node_with_its_tag_and_lists_its_members(superuser_client, acme):
     response = superuser_client.get(f"/admin/memories/scope/?tenant__id__exact={acme.pk}")
 
     assert response.status_code == 200
-    html = response.content.decode()
-    assert "text-indent" in html
-    members = dict(
-        re.findall(r'field-tag_display">([a-z]+:[a-z]+)</td><td class="field-members_display">(.*?)</td>', html)
+    rows = re.findall(
+        r'style="text-indent:(\d+)px">([^<]*)</div></div></a></th>.*?class="field-members_display">(.*?)</td>',
+        response.content.decode(),
+        re.DOTALL,
     )
-    assert members == {
-        "org:acme": '<span class="quiet">4 in the subtree</span>',
-        "division:eu": '<span class="quiet">3 in the subtree</span>',
-        "team:data": "dora",
-        "user:dora": "dora",
-        "team:platform": "albert, bea",
-        "user:albert": "albert",
-        "user:bea": "bea",
-        "division:us": '<span class="quiet">1 in the subtree</span>',
-        "team:sales": "carlos",
-        "user:carlos": "carlos",
+    assert {label: (int(indent), members) for indent, label, members in rows} == {
+        "Acme Corp (org:acme)": (0, '<span class="quiet">4 in the subtree</span>'),
+        "Europe (division:eu)": (30, '<span class="quiet">3 in the subtree</span>'),
+        "Data (team:data)": (60, "dora"),
+        "dora (user:dora)": (90, "dora"),
+        "Platform (team:platform)": (60, "albert, bea"),
+        "albert (user:albert)": (90, "albert"),
+        "bea (user:bea)": (90, "bea"),
+        "Americas (division:us)": (30, '<span class="quiet">1 in the subtree</span>'),
+        "Sales (team:sales)": (60, "carlos"),
+        "carlos (user:carlos)": (90, "carlos"),
     }
 
 
@@ -58,6 +58,16 @@ def test_tenant_staff_sees_only_their_tenant(acme_staff_client, acme, globex, pa
 
     assert response.status_code == 200
     html = response.content.decode()
+    assert "globex" not in html.lower()
+
+
+@pytest.mark.parametrize("model", ["memory", "policy", "apikey", "scope"])
+def test_a_one_tenant_admin_gets_their_tenant_preselected_and_nodes_named(acme_staff_client, acme, globex, model):
+    html = acme_staff_client.get(f"/admin/memories/{model}/add/").content.decode()
+
+    tenant_choice = html.split('name="tenant"')[1].split("</select>")[0]
+    assert re.findall(r'<option value="(\d*)" selected>', tenant_choice) == [str(acme.pk)]
+    assert "\u2003\u2003Platform (team:platform)</option>" in html  # the scope picker: the tree, names and tags
     assert "globex" not in html.lower()
 
 

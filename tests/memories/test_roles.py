@@ -221,26 +221,29 @@ def two_tenant_admin(client, acme, globex):
 
 def test_a_policys_default_scope_must_be_of_its_tenant(two_tenant_admin, acme, globex):
     globex_team = Scope.objects.get(tenant=globex, level="team", key="platform")
+    data_team = Scope.objects.get(tenant=acme, level="team", key="data")
+    two_tenant_admin.post(f"{POLICIES}add/", {"tenant": acme.pk, "scope": data_team.pk})  # the node first
+    policy = Policy.objects.get(tenant=acme, scope=data_team)
 
     response = two_tenant_admin.post(
-        f"{POLICIES}add/",
+        f"{POLICIES}{policy.pk}/change/",
         {
-            "tenant": acme.pk,
-            "scope": Scope.objects.get(tenant=acme, level="team", key="data").pk,
+            "scope": data_team.pk,
             "default_scope": globex_team.pk,
-            "writable_levels": "null",
-            "tier_boost": "null",
-            "retention_days": "null",
-            "glossary": "null",
-            "max_content_bytes": "",
             "auto_provision_users": "unknown",
+            **{f"inherit_{name}": "on" for name in ("writable_levels", "tier_boost", "retention_days", "glossary")},
+            "writable_levels__agent": ["team", "user"],  # what it inherits, as the form shows it
+            "writable_levels__admin": ["*"],
+            "glossary-TOTAL_FORMS": "0",
+            "glossary-INITIAL_FORMS": "0",
         },
     )
 
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
-    assert "team:platform is not a scope of acme." in errors["default_scope"]
-    assert not Policy.objects.filter(tenant=acme, scope__key="data").exists()
+    assert errors == {"default_scope": ["Select a valid choice. That choice is not one of the available choices."]}
+    policy.refresh_from_db()
+    assert policy.default_scope_id is None
 
 
 def test_a_keys_scope_must_be_of_its_tenant(two_tenant_admin, acme, globex):

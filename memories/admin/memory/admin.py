@@ -1,6 +1,7 @@
-"""The registered :class:`MemoryAdmin`: the list (deferred heavy columns, full-text search, tenant-aware
-columns), the add and change pages (``save_model`` writes through the services; a refusal is a form error), and the
-change page's read-only panels (index state, supersedes history, warnings).
+"""The registered :class:`MemoryAdmin`: the list (current memories unless asked otherwise, history marked with
+what replaced it, deferred heavy columns, full-text search, tenant-aware columns), the add and change pages
+(``save_model`` writes through the services; a refusal is a form error), and the change page's read-only panels
+(index state, supersedes history, warnings).
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from django.utils import formats, timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
-from memories.admin.base import TenantFilter, TenantScopedModelAdmin, tenants_for
+from memories import visibility
+from memories.admin.base import TenantFilter, TenantScopedModelAdmin, scope_label, tenants_for
 from memories.admin.memory.actions import MemoryActionsMixin, _set_kind_action
 from memories.admin.memory.common import (
     ADD_FIELDS,
     EDITABLE_FIELDS,
-    INDENT,
     _snippet,
     _summary,
     _versions,
@@ -36,7 +37,7 @@ from memories.admin.memory.common import (
 from memories.admin.memory.filters import HasWarningFilter, HistoryFilter, LevelFilter, ScopeSubtreeFilter
 from memories.admin.memory.forms import MemoryAdminForm
 from memories.indexing_text import TEXT_SEARCH_CONFIG
-from memories.models import Memory, MemoryAccess, MemoryKind, Scope
+from memories.models import Memory, MemoryAccess, MemoryKind
 from memories.selectors.contradictions import CONTRADICTION_CODE
 from memories.services.memory import Author, memory_create, memory_update
 from orgmemory.errors import DomainError
@@ -89,13 +90,13 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
     ]
     list_display_links = ["id", "summary"]
     list_filter = [
+        HistoryFilter,  # first: the list shows current memories until "all" or "history" is clicked
         TenantFilter,
         ScopeSubtreeFilter,
         LevelFilter,
         "kind",
         "index_state",
         HasWarningFilter,
-        HistoryFilter,
     ]
     list_select_related = ["tenant", "scope"]
     list_per_page = 50
@@ -144,10 +145,13 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
         return MemoryChangeList
 
     def get_list_display(self, request):
+        columns = list(self.list_display)
+        if request.GET.get(HistoryFilter.parameter_name) in (HistoryFilter.ALL, HistoryFilter.HISTORY):
+            columns.insert(columns.index("warning_marker") + 1, "history_marker")  # the current list has none
         allowed = tenants_for(request.user)
         if allowed is None or len(allowed) > 1:
-            return ["id", "tenant", *self.list_display[1:]]
-        return self.list_display
+            columns.insert(1, "tenant")
+        return columns
 
     def get_search_results(self, request, queryset, search_term):
         """Postgres full text (``websearch_to_tsquery``, which accepts any input) OR a substring of the title or
@@ -163,8 +167,33 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
 
     @admin.display(description="scope", ordering="scope__level")
     def scope_tag(self, obj: Memory) -> str:
+        """The node's name over its tag (two short lines leave the memory column its width)."""
         query = urlencode({ScopeSubtreeFilter.parameter_name: obj.scope_id})
-        return format_html('<a href="?{}" title="only this scope and below">{}</a>', query, obj.scope.tag)
+        scope = obj.scope
+        if not scope.name:
+            return format_html('<a href="?{}" title="only this scope and below">{}</a>', query, scope.tag)
+        return format_html(
+            '<a href="?{}" title="only this scope and below">{}<br><span class="scope-tag">{}</span></a>',
+            query,
+            scope.name,
+            scope.tag,
+        )
+
+    @admin.display(description="history")
+    def history_marker(self, obj: Memory) -> str:
+        """A history row says so, and what replaced it (or when it expired); a current row shows nothing."""
+        if visibility.is_in_force(obj):
+            return ""
+        badge = format_html('<span class="history-badge" title="{}">history</span>', "not returned by searches")
+        if obj.superseded_by_id:
+            return format_html(
+                '{}<br>replaced by <a href="{}">memory {}</a>',
+                badge,
+                _change_url(obj.superseded_by_id),
+                obj.superseded_by_id,
+            )
+        expired = formats.date_format(timezone.localtime(obj.expires_at), "Y-m-d H:i")
+        return format_html("{}<br>expired {}", badge, expired)
 
     @admin.display(description="memory")
     def summary(self, obj: Memory) -> str:
@@ -202,25 +231,6 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
             return []
         editable = set(EDITABLE_FIELDS)
         return [name for _, options in self.change_fieldsets for name in options["fields"] if name not in editable]
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
-        if db_field.name == "scope" and field is not None:
-            allowed = tenants_for(request.user)
-            several = allowed is None or len(allowed) > 1
-            nodes = Scope.objects.with_tree_fields().order_siblings_by("key").select_related("tenant")
-            field.queryset = nodes if allowed is None else nodes.tree_filter(tenant__in=allowed)
-            field.label_from_instance = lambda node: (
-                INDENT * node.tree_depth + (f"{node.tenant.slug} · {node.tag}" if several else node.tag)
-            )
-        return field
-
-    def get_changeform_initial_data(self, request):
-        initial = super().get_changeform_initial_data(request)
-        allowed = tenants_for(request.user)
-        if allowed is not None and len(allowed) == 1:
-            initial.setdefault("tenant", allowed[0])
-        return initial
 
     def save_model(self, request, obj, form, change):
         """The one write of the add and change pages: ``memory_create`` / ``memory_update`` as the admin user. A
@@ -317,8 +327,7 @@ class MemoryAdmin(MemoryActionsMixin, TenantScopedModelAdmin):
 
     @admin.display(description="scope")
     def scope_display(self, obj: Memory) -> str:
-        scope = obj.scope
-        return f"{scope.tag} ({scope.name})" if scope.name else scope.tag
+        return scope_label(obj.scope)
 
     @admin.display(description="index state")
     def index_status(self, obj: Memory) -> str:

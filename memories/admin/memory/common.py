@@ -1,4 +1,4 @@
-"""What every part of the memory admin shares: the field lists, the tree indent, and the one-line summary of a
+"""What every part of the memory admin shares: the field lists and the one-line summary of a
 memory loaded from the head of its content only.
 """
 
@@ -11,7 +11,6 @@ from memories.models import Memory
 
 SUMMARY_CHARS = 80
 SNIPPET_CHARS = 160  # the list's second line: enough to tell two memories with the same title apart
-INDENT = "\u2003"  # an em space survives HTML whitespace collapsing, so the tree shows its depth
 
 # What the list needs: the list never loads the search vector, the content (only its head, see
 # MemoryChangeList) or any column added later.
@@ -26,6 +25,7 @@ LIST_FIELDS = [
     "index_state",
     "warnings",
     "superseded_by",
+    "expires_at",
 ]
 EDITABLE_FIELDS = ["kind", "title", "content", "metadata"]
 # when it is true and the "now" of its relative dates: set when it is written

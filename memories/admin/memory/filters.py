@@ -1,5 +1,5 @@
-"""The memory list's sidebar filters: scope subtree, level, has-warning, live versus history. Each lists only
-what the admin's own tenants have.
+"""The memory list's sidebar filters: scope subtree, level, has-warning, and what to show (current memories by
+default, all, or the history). Each lists only what the admin's own tenants have.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from django.contrib import admin
 from django.db.models import Q
 
 from memories import visibility
-from memories.admin.base import tenants_for, tenants_managed
-from memories.admin.memory.common import INDENT
+from memories.admin.base import scope_choice_label, tenants_for, tenants_managed
 from memories.models import Scope
 from memories.selectors.tenancy import scope_subtree
 
@@ -37,10 +36,7 @@ class ScopeSubtreeFilter(admin.SimpleListFilter):
             .select_related("tenant")
         )
         several = len(tenants) > 1
-        return [
-            (str(node.pk), INDENT * node.tree_depth + (f"{node.tenant.slug} · {node.tag}" if several else node.tag))
-            for node in nodes
-        ]
+        return [(str(node.pk), scope_choice_label(node, with_tenant=several)) for node in nodes]
 
     def queryset(self, request, queryset):
         value = self.value()
@@ -94,17 +90,37 @@ class HasWarningFilter(admin.SimpleListFilter):
 
 
 class HistoryFilter(admin.SimpleListFilter):
-    """Live memories versus the history a newer memory superseded."""
+    """What the list shows: the current memories unless asked otherwise, all of them, or only the history — those a
+    newer version superseded or that expired (the dashboard's live / history split, ``visibility.in_force_q``). The
+    default is a choice like the others, so one click in the sidebar shows everything."""
 
-    title = "superseded"
-    parameter_name = "superseded"
+    title = "show"
+    parameter_name = "show"
+    template = "admin/memories/memory/show_filter.html"  # headed "Show", not "By show"
+    CURRENT, ALL, HISTORY = "current", "all", "history"
 
     def lookups(self, request, model_admin):
-        return [("live", "live"), ("history", "superseded (history)")]
+        return [(self.CURRENT, "current"), (self.ALL, "all"), (self.HISTORY, "history (superseded or expired)")]
+
+    def shown(self) -> str:
+        """The choice in force: the asked one, else (nothing or an unknown value) the current memories."""
+        value = self.value()
+        return value if value in (self.ALL, self.HISTORY) else self.CURRENT
 
     def queryset(self, request, queryset):
-        if self.value() == "live":
-            return queryset.filter(visibility.current_q())
-        if self.value() == "history":
-            return queryset.exclude(visibility.current_q())
-        return queryset
+        shown = self.shown()
+        if shown == self.ALL:
+            return queryset
+        if shown == self.HISTORY:
+            return queryset.exclude(visibility.in_force_q())
+        return queryset.filter(visibility.in_force_q())
+
+    def choices(self, changelist):
+        # no "All" entry of Django's: "all" is a choice of its own, and no choice at all means "current"
+        shown = self.shown()
+        for lookup, title in self.lookup_choices:
+            if lookup == self.CURRENT:
+                query = changelist.get_query_string(remove=[self.parameter_name])
+            else:
+                query = changelist.get_query_string({self.parameter_name: lookup})
+            yield {"selected": shown == lookup, "query_string": query, "display": title}

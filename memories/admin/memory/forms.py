@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from django import forms
 
-from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, INDENT, TIME_FIELDS
+from memories.admin.base import scope_choice_label, scope_tree_choices
+from memories.admin.memory.common import ADD_FIELDS, EDITABLE_FIELDS, TIME_FIELDS
 from memories.models import Memory, Scope, Tenant
 from orgmemory.errors import DomainError
 
@@ -73,7 +74,5 @@ class MoveToScopeForm(forms.Form):
     def __init__(self, *args, tenant: Tenant, **kwargs):
         super().__init__(*args, **kwargs)
         # the tree of this tenant only: another tenant's scope id is "not a valid choice"
-        self.fields["scope"].queryset = (
-            Scope.objects.with_tree_fields().tree_filter(tenant=tenant).order_siblings_by("key")
-        )
-        self.fields["scope"].label_from_instance = lambda node: INDENT * node.tree_depth + node.tag
+        self.fields["scope"].queryset = scope_tree_choices(tenant=tenant)
+        self.fields["scope"].label_from_instance = scope_choice_label
