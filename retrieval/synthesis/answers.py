@@ -277,7 +277,9 @@ def _deterministic_answer(
     *, question: str, rows: Sequence[SourceRow], relational: RelationalQuery | None, edges: Sequence[Edge]
 ) -> Answer:
     """The relational answer when the edges give one, else the extractive answer (the sentences of the top rows
-    that answer the question, each cited: never a list of titles), else "No memories matched." (kind ``none``)."""
+    that answer the question, each cited: never a list of titles). Kind ``none``: "No memory answers this
+    directly; …" when no sentence holds what the question asks for (:func:`~retrieval.synthesis.extractive.extract`),
+    "No memories matched." when the rows hold no sentence."""
     if relational is not None and edges:
         try:
             answer = relational_answer(query=relational, edges=edges, rows=rows)
@@ -288,7 +290,8 @@ def _deterministic_answer(
             return replace(answer, kind="relational")
     extracted = extractive_answer(question=question, rows=rows)
     if extracted is not None:
-        return replace(extracted, kind="extractive")
+        # a confident wrong sentence is worse than none: kind "none" says so, and the ranked rows stay below it
+        return extracted if extracted.kind == "none" else replace(extracted, kind="extractive")
     return Answer(text=NO_MATCH_TEXT, citations=(), used_llm=False, kind="none")
 
 
@@ -310,8 +313,8 @@ def synthesize(
     With an ``llm`` and at least one row: prompt it with the first ``PROMPT_LIMIT`` rows and return its reply
     if :func:`parse_llm_answer` accepts it. Otherwise (no LLM, no rows, an exception from the LLM — logged as
     a warning — or an unusable reply) fall back to :func:`relational_answer` when ``relational`` and
-    ``edges`` give one, else to :func:`cited_list_answer`. An empty ``rows`` never calls the LLM: there is
-    nothing it could cite.
+    ``edges`` give one, else to the extractive answer — kind ``none``, citing nothing, when no sentence holds
+    what the question asks for. An empty ``rows`` never calls the LLM: there is nothing it could cite.
     """
     prompt_rows = list(rows[:PROMPT_LIMIT])
     if llm is not None and prompt_rows:

@@ -1,5 +1,6 @@
 """retrieval.synthesis.extractive: sentence splitting, question types, sentence scores, the cited extractive
-answer, the logistic calibrator, and the measured share on the own labelled set (extractive_answers.json)."""
+answer, the support check (answer type and topic), the logistic calibrator, and the measured shares on the own
+labelled set (extractive_answers.json)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import pytest
 
 from bench.answers import Result, own_set, run_cases
 from retrieval.synthesis.extractive import (
+    NO_DIRECT_ANSWER_TEXT,
     LogisticCalibrator,
+    asked_of,
     extract,
     extractive_answer,
     fit_logistic,
+    holds_answer_type,
     question_type,
     score_sentences,
     split_sentences,
@@ -56,6 +60,10 @@ def test_split_sentences_keeps_abbreviations_links_and_timeline_lines_apart():
         ("Who is on call this week?", "person"),
         ("Where are secrets stored?", "place"),
         ("Why was the redesign postponed?", "reason"),
+        ("What day is the 3.0 release?", "date"),
+        ("Which firm does our audit?", "person"),
+        ("What is Dmitri's favourite football team?", "person"),
+        ("Which tool does the sales team use?", None),
         ("Can a hotfix ship on a Friday?", None),
     ],
 )
@@ -213,11 +221,17 @@ def test_eval_answers_scores_every_set_beside_the_title_list(tmp_path):
         "n": 1, "extractive": 1.0, "extractive_loose": 1.0, "title_list": 0.0, "gold_in_rows": 1.0,
     }  # fmt: skip
     assert report["answers"]["world"]["n"] >= 1
-    assert report["answers"]["own"]["n"] == 111
+    assert report["answers"]["own"]["n"] == 116
     assert set(report["abstention"]["features"]) == {"own", "recall", "world"}
     assert report["abstention"]["calibrated"]["recall"]["n_negative"] == 1
     assert set(report["abstention"]["by_family"]) == {"recall"}  # world has no negatives, the own set no families
     assert set(report["abstention"]["by_family"]["recall"]) == {"direct"}
+    # the negative probe asks an attribute of a topic that is present: no type tells it apart, both answer it
+    assert report["support"]["recall"]["checked"] == report["support"]["recall"]["unchecked"] == {
+        "n": 2, "answered": 1.0, "wrong": 0.5, "right": 1.0, "abstained": 0.0, "negatives_abstained": 0.0,
+    }  # fmt: skip
+    assert report["support"]["recall"]["lost"] == []
+    assert report["support"]["own"]["checked"]["n"] == 151
 
 
 def test_abstention_report_gives_each_answerable_family_its_auroc_against_the_negatives():
@@ -245,3 +259,123 @@ def test_a_sentence_addressing_the_model_is_never_quoted():
     assert result.answer.text == "The lecture cannot go live unless a human captioner is connected. [1]"
     assert result.answer.citations == ((1, 2),)
     assert extract("Are captions optional?", rows[:1]) is None
+
+
+# --- answers only where something supports them ------------------------------------------------------------------
+
+NONE = Answer(text=NO_DIRECT_ANSWER_TEXT, citations=(), used_llm=False, kind="none")
+DMITRI = [
+    _row(1, "Dmitri", "Dmitri moved to Denver last month. The new place has a garden."),
+    _row(2, "Dmitri", "Dmitri joined the data platform team in March."),
+    _row(3, "Dmitri", "Dmitri plays five-a-side football with colleagues on Thursdays."),
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is Dmitri's favourite football team?",
+        "Where does Dmitri's sister live?",
+        "Who is Dmitri's manager?",
+        "How many children does Dmitri have?",
+        "When did Dmitri get married?",
+    ],
+)
+def test_a_question_about_something_never_said_gets_no_sentence(question):
+    # without the check, each of these quoted one of Dmitri's sentences as its answer
+    assert extract(question, DMITRI, check_support=False).answer.kind is None
+    result = extract(question, DMITRI)
+    assert result.answer == NONE
+    assert result.sentences == ()
+    assert result.best_score == extract(question, DMITRI, check_support=False).best_score  # features unchanged
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        ("Where does Dmitri live now?", "Dmitri moved to Denver last month. [1]"),  # the names and a place
+        ("Which team did Dmitri join?", "Dmitri joined the data platform team in March. [1]"),
+        ("When does Dmitri play football?", "Dmitri plays five-a-side football with colleagues on Thursdays. [1]"),
+    ],
+)
+def test_what_is_said_about_the_same_person_is_still_answered(question, text):
+    assert extract(question, DMITRI).answer.text == text
+
+
+ADR = _row(
+    1,
+    "ADR-031 Kustomize",
+    "ADR-031 (accepted 9 February 2026): we move all service deployments from Helm charts to Kustomize overlays "
+    "managed by Argo CD. Migration is due by the end of Q2 2026.",
+)
+POLICY = _row(2, "Deploy days", "We deploy on Tuesdays and Thursdays. We no longer deploy on Fridays.")
+
+
+def test_when_do_we_deploy_quotes_the_deploy_days_not_the_migration_date():
+    assert extract("when do we deploy?", [ADR, POLICY]).answer.text == (
+        "We deploy on Tuesdays and Thursdays. [1] We no longer deploy on Fridays. [1]"
+    )
+    # the migration note alone dates something else: it is not quoted as when we deploy
+    assert extract("when do we deploy?", [ADR], check_support=False).answer.text.startswith("ADR-031")
+    assert extract("when do we deploy?", [ADR]).answer == NONE
+    assert extract("When is the Kustomize migration due?", [ADR]).answer.text == (
+        "Migration is due by the end of Q2 2026. [1]"
+    )
+
+
+def test_a_lower_sentence_holding_the_asked_type_is_quoted_before_one_that_does_not():
+    rows = [
+        _row(1, "Parking", "Parking spaces for visitors are booked through the Parkly app."),
+        _row(2, "Garage", "The garage has 40 parking spaces."),
+    ]
+    question = "How many parking spaces do visitors have?"
+    assert extract(question, rows, check_support=False).sentences[0].memory_id == 1
+    assert extract(question, rows).answer == Answer("The garage has 40 parking spaces. [1]", ((1, 2),), used_llm=False)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "holds"),
+    [
+        ("Who approves large expenses?", "Large expenses need approval from a director.", True),  # a role
+        ("Who approves large expenses?", "Large expenses need approval within ten days.", False),
+        ("Who conducts the choir?", "The conductor is Elise Marchand.", True),  # a name
+        ("Who runs the store?", "The store runs on Shopify.", False),  # a name after "on" says where
+        ("Who changes the menu?", "Chef Tomás Vidal changes the menu every season.", True),
+        ("Who should I page if Priya does not answer?", "Priya Raman is on call this week.", False),  # her own name
+        ("Where are secrets stored?", "Secrets live in HashiCorp Vault.", True),
+        ("Where do refunds go?", "Refunds above $500 are escalated to the finance team.", True),
+        ("Where does the walk assemble?", "The walk assembles at the visitor-center steps.", True),
+        ("Where does Dmitri work?", "Dmitri joined the data platform team.", False),  # a team joined, no place
+        ("Where does the walk assemble?", "The walk assembles at 8:00 on Sundays.", False),
+        ("When is the pen test?", "The pen test is run every November.", True),
+        ("When are stale flags removed?", "Stale flags are removed after 30 days.", True),
+        ("When are stale flags removed?", "Stale flags are removed by the platform team.", False),
+        ("How many people fit in the boardroom?", "The boardroom seats 18 people.", True),
+        ("How many people fit in the boardroom?", "The boardroom is on the second floor.", False),
+        ("What time does the office close?", "It closes at 20:00.", True),
+        ("Why was the redesign postponed?", "The redesign was postponed.", True),  # no type checked
+    ],
+)
+def test_holds_answer_type(question, sentence, holds):
+    assert holds_answer_type(asked_of(question), sentence) is holds
+
+
+def test_asked_names_topic_and_qualifiers():
+    asked = asked_of("What is Dmitri's favourite football team?")
+    assert (asked.kind, asked.names, asked.subjects) == ("person", {"dmitri"}, {"dmitri"})
+    assert asked.topic == asked.qualifiers == {"favourit", "football"}  # "team" is what is asked, not the topic
+    asked = asked_of("What is the maximum discount an AE can give?")
+    assert (asked.names, asked.subjects) == ({"ae"}, frozenset())  # an acronym is often spelt out
+    assert asked_of("Is our billing data in MySQL?").subjects == frozenset()  # yes/no may name the wrong one
+
+
+def test_the_check_keeps_every_right_answer_of_the_own_set_and_cuts_the_wrong_ones():
+    from bench.management.commands.eval_answers import support_figures
+
+    docs, cases = own_set()
+    figures = support_figures(docs, cases)
+    unchecked, checked = figures["unchecked"], figures["checked"]
+    assert figures["lost"] == []  # every question answered with the gold before still is
+    assert checked["right"] >= unchecked["right"]
+    assert checked["wrong"] <= 0.2 < 0.25 <= unchecked["wrong"]
+    assert checked["negatives_abstained"] >= 0.4 and unchecked["negatives_abstained"] == 0.0

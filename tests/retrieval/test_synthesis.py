@@ -33,7 +33,9 @@ def row(memory_id: int, content: str = "", title: str = "") -> SourceRow:
 
 
 ROWS = [row(101), row(102), row(103)]
-# what the deterministic fallback gives over ROWS for a question no edge answers: the best sentence, cited (no list)
+# a question a sentence of ROWS answers, and what the deterministic fallback gives for it when no edge answers:
+# the answering sentence, cited (no list)
+ASKED = "Which memory has number 101?"
 EXTRACTED = Answer("Memory number 101. [1]", ((1, 101),), False, kind="extractive")
 
 
@@ -327,7 +329,7 @@ class TestSynthesize:
         llm = FakeLLM(error=TimeoutError("upstream timed out"))
 
         with caplog.at_level(logging.WARNING, logger="retrieval.synthesis"):
-            answer = synthesize(question="q", rows=ROWS, llm=llm)
+            answer = synthesize(question=ASKED, rows=ROWS, llm=llm)
 
         assert answer == EXTRACTED
         assert answer.used_llm is False
@@ -336,7 +338,7 @@ class TestSynthesize:
     @pytest.mark.parametrize("reply", ["I think Alice did it.", "Alice [9].", None, ""])
     def test_unparseable_reply_falls_back(self, reply, caplog):
         with caplog.at_level(logging.WARNING, logger="retrieval.synthesis"):
-            answer = synthesize(question="q", rows=ROWS, llm=FakeLLM(reply=reply))
+            answer = synthesize(question=ASKED, rows=ROWS, llm=FakeLLM(reply=reply))
         assert answer == EXTRACTED  # never the numbered list of titles
         assert "cited no valid source" in caplog.text
 
@@ -351,18 +353,27 @@ class TestSynthesize:
         assert answer == Answer("Acme was founded by Alice [1].", ((1, 102),), False, kind="relational")
 
     def test_no_llm_relational_without_usable_edges_gives_the_extract(self):
+        rows = [row(101, "Acme builds warehouse robots."), row(102, "Alice Smith founded Acme in 2019.")]
         answer = synthesize(
             question="who founded Acme",
-            rows=ROWS,
+            rows=rows,
             llm=None,
             relational=RelationalQuery("founded", "Acme", INBOUND),
             edges=[Edge("Alice", "founded", "Acme", 999)],
         )
-        assert answer == EXTRACTED
+        assert answer == Answer("Alice Smith founded Acme in 2019. [1]", ((1, 102),), False, kind="extractive")
 
     def test_edges_without_a_relational_query_are_ignored(self):
-        answer = synthesize(question="q", rows=ROWS, llm=None, edges=[Edge("Alice", "founded", "Acme", 101)])
+        answer = synthesize(question=ASKED, rows=ROWS, llm=None, edges=[Edge("Alice", "founded", "Acme", 101)])
         assert answer == EXTRACTED
+
+    def test_no_sentence_answering_the_question_gives_no_answer_and_cites_nothing(self):
+        # "who" asks for a person: no sentence of ROWS names one, so none is quoted as if it did
+        answer = synthesize(question="Who founded Acme?", rows=ROWS, llm=None)
+
+        assert answer == Answer(
+            "No memory answers this directly; the closest results are below.", (), False, kind="none"
+        )
 
     def test_no_rows_never_calls_the_llm(self):
         llm = FakeLLM(reply="Something [1].")
@@ -373,7 +384,7 @@ class TestSynthesize:
         bad_edge = Edge(None, "founded", "Acme", 101)  # type: ignore[arg-type]
         with caplog.at_level(logging.WARNING, logger="retrieval.synthesis"):
             answer = synthesize(
-                question="q", rows=ROWS, llm=None, relational=RelationalQuery("founded", "Acme", INBOUND),
+                question=ASKED, rows=ROWS, llm=None, relational=RelationalQuery("founded", "Acme", INBOUND),
                 edges=[bad_edge],
             )  # fmt: skip
         assert answer == EXTRACTED
