@@ -1,6 +1,7 @@
 """Entities: list, search and filter them; merge duplicates (the others become aliases of the survivor) and split
-an alias back off (undo a merge); open the graph page centred on one. Entities are written by link extraction and
-changed only through ``graph.services``: no add, edit or delete here."""
+an alias back off (undo a merge); open the graph page centred on one; read what its facts say over time (the page's
+fact timeline, with links to close or correct a fact: ``graph.admin.fact``). Entities are written by link extraction
+and changed only through ``graph.services``: no add, edit or delete here."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from graph.models import Entity, EntityAlias, EntityLink
+from graph.admin.fact import entity_fact_timeline
+from graph.models import Entity, EntityAlias, EntityLink, Fact
 from graph.services import entity_merge, entity_split_alias
 from memories.admin.base import TenantFilter, TenantScopedModelAdmin
 from orgmemory.errors import DomainError
@@ -135,6 +137,14 @@ class EntityAdmin(TenantScopedModelAdmin):
     def change_view(self, request, object_id, form_url="", extra_context=None):
         extra_context = {**(extra_context or {}), "show_save": False, "show_save_and_continue": False}
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None:
+            fact_admin = self.admin_site.get_model_admin(Fact)
+            context["fact_timeline"] = entity_fact_timeline(
+                obj, may_change=fact_admin.has_change_permission(request, obj)
+            )
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     # --- columns and panels ---------------------------------------------------------------------------------
 
