@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from graph.models import Entity, EntityLink
+from graph.models import Entity, EntityLink, Fact
 from graph.services import entity_names_forget_unused, links_extract_for_memories
 from memories.hooks import (
     ErasureShare,
@@ -28,10 +28,15 @@ def links_erasure_start(*, tenant: Tenant, memory_ids: list[int]) -> Callable[[]
         if object_id:
             touched.add(object_id)
     link_count = links.count()
+    # the facts they state go with them (a cascade); their ids are the audit entries of curators' changes to scrub
+    facts = sorted(Fact.objects.filter(tenant=tenant, memory_id__in=memory_ids).values_list("pk", flat=True))
 
     def finish() -> ErasureShare:
         pruned = entity_names_forget_unused(tenant_id=tenant.pk, entity_ids=touched)
-        return ErasureShare(counts={"links": link_count, "entities": len(pruned)}, erased={Entity: sorted(pruned)})
+        return ErasureShare(
+            counts={"links": link_count, "entities": len(pruned), "facts": len(facts)},
+            erased={Entity: sorted(pruned), Fact: facts},
+        )
 
     return finish
 

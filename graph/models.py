@@ -121,7 +121,7 @@ class Fact(TenantKeyed, models.Model):
 
     Stored as stated: ``valid_until`` is set only by the statement itself ("until 2019", "used to") or by a curator.
     That a later value of a functional attribute closed it is read, not written — among the facts the caller may
-    see, as of the time asked (graph.selectors.facts_timeline) — so a private move never closes a value a teammate
+    see, as of the time asked (graph.facts.facts_timeline) — so a private move never closes a value a teammate
     sees, a deleted statement reopens what it closed, and back-dated history falls into place. Visible exactly where
     the stating memory is; deleted with it."""
 

@@ -258,8 +258,7 @@ def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
         previous[memory_id].update(entity_id for entity_id in (subject_id, object_id) if entity_id)
     EntityLink.objects.filter(memory_id__in=ids).delete()
     EntityLink.objects.bulk_create(rows)
-    Fact.objects.filter(memory_id__in=ids).delete()
-    Fact.objects.bulk_create(facts)
+    Fact.objects.bulk_create(_facts_replaced(ids, facts))
     # mention_count = distinct memories linking to the entity: each memory adds one to the entities it now links
     # and takes one from those it no longer links (see _replace_links), summed per entity over the batch
     delta: dict[int, int] = {}
@@ -337,6 +336,16 @@ def _link_rows(memory: Memory, title: str, content: str, extracted: list, resolv
     return list(rows.values())
 
 
+def _facts_replaced(memory_ids: list[int], facts: list[Fact]) -> list[Fact]:
+    """Delete the facts ``memory_ids`` stated, but those a curator closed or corrected (their decision stands when
+    the memory is indexed again), and return the new ``facts`` a kept one does not already cover (the same subject
+    and attribute of the same memory)."""
+    stale = Fact.objects.filter(memory_id__in=memory_ids)
+    kept = set(stale.exclude(curator_note="").values_list("memory_id", "subject_id", "attribute"))
+    stale.filter(curator_note="").delete()
+    return [fact for fact in facts if (fact.memory_id, fact.subject_id, fact.attribute) not in kept]
+
+
 def _linked(rows: list[EntityLink]) -> set[int]:
     return {entity_id for link in rows for entity_id in (link.subject_id, link.object_id) if entity_id}
 
@@ -359,8 +368,7 @@ def _replace_links(memory: Memory, resolver: _Resolver) -> int:
     previous = {entity_id for pair in old_links for entity_id in pair if entity_id}
     EntityLink.objects.filter(memory_id=memory.pk).delete()
     EntityLink.objects.bulk_create(rows)
-    Fact.objects.filter(memory_id=memory.pk).delete()
-    Fact.objects.bulk_create(facts)
+    Fact.objects.bulk_create(_facts_replaced([memory.pk], facts))
     current = {entity_id for link in rows for entity_id in (link.subject_id, link.object_id) if entity_id}
     # mention_count = distinct memories linking to the entity, so this memory adds one to the entities it now
     # links and takes one from those it no longer links: O(links), where a full recount per memory was
@@ -448,6 +456,9 @@ def entity_merge(*, tenant: Tenant, survivor: Entity, others: Iterable[Entity]) 
         )
         EntityLink.objects.filter(subject=entity).update(subject=survivor)
         EntityLink.objects.filter(object=entity).update(object=survivor)
+        # the facts go with their entity (deleting it would cascade them, a curator's corrections included)
+        Fact.objects.filter(subject=entity).update(subject=survivor)
+        Fact.objects.filter(value_entity=entity).update(value_entity=survivor)
         entity.delete()
     EntityLink.objects.filter(subject=survivor, object=survivor).delete()
     entities_recount(tenant_id=tenant.pk, entity_ids=[survivor.pk], prune=False)
@@ -462,10 +473,16 @@ def entity_split_alias(*, alias: EntityAlias) -> Entity:
     if alias.norm == survivor.norm:
         raise ValidationFailed("an entity's own name cannot be split off")
     entity = Entity.objects.create(tenant_id=alias.tenant_id, name=alias.name, norm=alias.norm, kind=survivor.kind)
+    moved = EntityLink.objects.filter(
+        Q(subject=survivor, subject_norm=alias.norm) | Q(object=survivor, object_norm=alias.norm)
+    )
+    memory_ids = sorted(set(moved.values_list("memory_id", flat=True)))
     EntityLink.objects.filter(subject=survivor, subject_norm=alias.norm).update(subject=entity)
     EntityLink.objects.filter(object=survivor, object_norm=alias.norm).update(object=entity)
     alias.delete()
     entities_recount(tenant_id=alias.tenant_id, entity_ids=[survivor.pk, entity.pk], prune=False)
+    # the facts those memories state are read again, so that the name written resolves to its own entity again
+    links_extract_for_memories(memory_ids=memory_ids)
     entity.refresh_from_db()
     return entity
 

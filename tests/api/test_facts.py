@@ -249,3 +249,68 @@ def test_erasing_a_member_takes_the_facts_their_memories_stated(
         assert admin.delete("/api/v1/users/albert").status_code == 200
 
     assert list(Fact.objects.filter(tenant=acme).values_list("memory_id", flat=True)) == [shared.pk]
+
+
+def _tomasz(acme, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        return remember(acme, "Tomasz Nowak works at Initech.", scope="org:acme", reference_time="2025-01-10T09:00:00Z")
+
+
+def test_merging_entities_keeps_their_facts(acme, django_capture_on_commit_callbacks):
+    from graph.services import entity_merge, entity_split_alias
+
+    _tomasz(acme, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        remember(acme, "Tomek joined Globex last month.", scope="org:acme", reference_time="2025-06-10T09:00:00Z")
+    survivor = Entity.objects.get(tenant=acme, norm="tomasz nowak")
+    other = Entity.objects.get(tenant=acme, norm="tomek")
+
+    entity_merge(tenant=acme, survivor=survivor, others=[other])
+
+    assert [(f.value, f.current) for f in _timeline(acme, "albert", "tomasz nowak", "works_at")] == [
+        ("Globex", True),
+        ("Initech", False),
+    ]
+    # split back, the name written takes its fact with it again
+    entity_split_alias(alias=survivor.aliases.get(norm="tomek"))
+    assert [f.value for f in _timeline(acme, "albert", "tomasz nowak", "works_at")] == ["Initech"]
+    assert [f.value for f in _timeline(acme, "albert", "tomek", "works_at")] == ["Globex"]
+
+
+def test_a_curators_close_survives_indexing_the_memory_again(acme, django_capture_on_commit_callbacks):
+    from django.contrib.auth.models import User
+
+    from graph.fact_services import fact_close
+    from graph.services import links_extract_for_memories
+
+    memory = _tomasz(acme, django_capture_on_commit_callbacks)
+    fact = Fact.objects.get(memory=memory)
+    curator = User.objects.create_superuser("curator", "c@example.com", "pw")
+    fact_close(tenant=acme, fact=fact, until=date(2025, 3, 1), by=curator, note="He left in February.")
+
+    links_extract_for_memories(memory_ids=[memory.pk])
+
+    assert list(Fact.objects.filter(memory=memory).values_list("pk", "valid_until", "curator_note")) == [
+        (fact.pk, date(2025, 3, 1), "He left in February.")
+    ]
+
+
+def test_erasure_scrubs_the_audit_of_a_curators_change_to_the_members_facts(
+    acme, api, make_client, django_capture_on_commit_callbacks
+):
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.auth.models import User
+
+    from graph.fact_services import fact_close
+
+    _moved(api, django_capture_on_commit_callbacks)
+    boston = Fact.objects.get(tenant=acme, value="Boston")
+    curator = User.objects.create_superuser("curator", "c@example.com", "pw")
+    fact_close(tenant=acme, fact=boston, until=date(2025, 7, 1), by=curator, note="Albert left Boston in July.")
+
+    admin = make_client(acme, permissions=("read", "write", "delete", "admin"))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert admin.delete("/api/v1/users/albert").status_code == 200
+
+    entry = LogEntry.objects.get(object_id=str(boston.pk), content_type__model="fact")
+    assert (entry.object_repr, entry.change_message) == ("(erased)", "")
