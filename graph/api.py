@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import datetime
 
 from django.db.models import Q
 from django.utils import timezone
@@ -34,6 +35,9 @@ from orgmemory.errors import NotFound, ValidationFailed
 
 NEIGHBOUR_LIMIT = 200
 LINK_LIMIT = 200
+CURRENT_FACTS_HELP = (
+    "What holds of the entity now, as the user may see it (its history: `GET /entities/{id}/facts`), newest first."
+)
 
 
 def _visible_mentions(*, tenant: Tenant, chain_ids: Sequence[int], entity_ids: Sequence[int]) -> dict[int, int]:
@@ -84,12 +88,48 @@ class LinkSerializer(serializers.Serializer):
     confidence = serializers.FloatField()
 
 
+class FactSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    attribute = serializers.ChoiceField(choices=Attribute.choices)
+    value = serializers.CharField(help_text="A name as written, a lower-case title, or an ISO day.")
+    value_entity_id = serializers.IntegerField(allow_null=True, help_text="The value's entity, when it is one.")
+    negated = serializers.BooleanField(help_text="A statement that ended the value without a new one.")
+    valid_from = serializers.DateField(allow_null=True)
+    valid_until = serializers.DateField(
+        allow_null=True, help_text="When it stopped: as stated, or the day a later value (or a negation) began."
+    )
+    memory_id = serializers.IntegerField(help_text="The visible memory that states it.")
+    confidence = serializers.FloatField()
+    curated = serializers.BooleanField(help_text="Stated by an admin, an import, or an approved proposal.")
+    current = serializers.BooleanField(help_text="Holds now (or at as_of).")
+    closed_by = serializers.IntegerField(allow_null=True, help_text="The fact whose value ended this one.")
+    conflicts_with = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Later values a curated value outranks, and the reverse."
+    )
+
+
 class EntityDetailSerializer(EntityOutputSerializer):
     neighbours = NeighbourSerializer(many=True)
     links = LinkSerializer(many=True, help_text="Every visible link, mentions included (at most 200).")
+    facts = FactSerializer(many=True, help_text=CURRENT_FACTS_HELP)
 
 
 _ENTITY_EXAMPLE = {"id": 7, "name": "Acme Labs", "kind": "company", "mentions": 3}
+_FACT_EXAMPLE = {
+    "id": 31,
+    "attribute": "lives_in",
+    "value": "Denver",
+    "value_entity_id": 40,
+    "negated": False,
+    "valid_from": "2025-08-01",
+    "valid_until": None,
+    "memory_id": 75,
+    "confidence": 0.8,
+    "curated": False,
+    "current": True,
+    "closed_by": None,
+    "conflicts_with": [],
+}
 
 
 @read_routed("get")
@@ -144,9 +184,10 @@ class EntityDetailApi(ApiView):
     @extend_schema(
         operation_id="entity_get",
         tags=["entities"],
-        summary="One entity with its visible links and neighbours",
-        description="404 `entity_not_found` when the entity does not exist, is another tenant's, or no memory "
-        "visible to the user links to it.",
+        summary="One entity with its visible links, neighbours and current facts",
+        description="`facts`: what holds of it now among the facts memories visible to the user state (lives in, "
+        "works at, reports to, …; history and `as_of` at `/entities/{id}/facts`). 404 `entity_not_found` when the "
+        "entity does not exist, is another tenant's, or no memory visible to the user links to it.",
         parameters=[USER_ID_PARAM],
         responses={
             200: OpenApiResponse(
@@ -172,6 +213,15 @@ class EntityDetailApi(ApiView):
                                     "relationship": "founded",
                                     "object": {"id": 7, "name": "Acme Labs"},
                                     "confidence": 0.9,
+                                }
+                            ],
+                            "facts": [
+                                {
+                                    **_FACT_EXAMPLE,
+                                    "attribute": "owned_by",
+                                    "value": "Payments",
+                                    "value_entity_id": 15,
+                                    "valid_from": "2025-11-03",
                                 }
                             ],
                         },
@@ -217,12 +267,20 @@ class EntityDetailApi(ApiView):
                 }
                 for link in links
             ],
+            "facts": current_facts(tenant=self.tenant, chain_ids=chain_ids, entity_id=entity.pk),
         }
         return Response(body)
 
 
 def _entity(entity: Entity, mentions: int) -> dict:
     return {"id": entity.pk, "name": entity.name, "kind": entity.kind, "mentions": mentions}
+
+
+def current_facts(*, tenant: Tenant, chain_ids: Sequence[int], entity_id: int) -> list[dict]:
+    """The facts that hold now of an entity the caller may see (``facts_timeline`` over their chain), newest first,
+    each as the facts endpoint gives it — one statement."""
+    facts = facts_timeline(tenant_id=tenant.pk, chain_ids=chain_ids, subject_ids=[entity_id], now=timezone.now())
+    return [fact.as_json() for fact in facts if fact.current]
 
 
 class NeighbourhoodEntitySerializer(serializers.Serializer):
@@ -248,6 +306,7 @@ class NeighbourhoodSerializer(serializers.Serializer):
     depth = serializers.IntegerField()
     entities = NeighbourhoodEntitySerializer(many=True, help_text="Every entity the edges touch, nearest first.")
     edges = NeighbourhoodEdgeSerializer(many=True, help_text="Strongest first.")
+    facts = FactSerializer(many=True, help_text=CURRENT_FACTS_HELP)
     truncated = serializers.BooleanField(
         help_text=f"Edges were left out: more than {NEIGHBOURHOOD_PER_NODE} around one entity or "
         f"{NEIGHBOURHOOD_MAX_EDGES} in all."
@@ -284,7 +343,7 @@ class EntityNeighboursApi(ApiView):
         f"is bounded: at most {NEIGHBOURHOOD_PER_NODE} edges around one entity and {NEIGHBOURHOOD_MAX_EDGES} in "
         "all, strongest first (`truncated`). 404 `entity_not_found` when the entity does not exist, is another "
         "tenant's, or no memory visible to the user links to it; 400 for a depth other than 1 or 2 or an "
-        "unknown relationship (`unknown_relationship`).",
+        "unknown relationship (`unknown_relationship`). `facts`: what holds of the entity now (as on the entity).",
         parameters=[
             USER_ID_PARAM,
             OpenApiParameter("depth", int, enum=[1, 2], description="1 (default) or 2 hops."),
@@ -317,6 +376,7 @@ class EntityNeighboursApi(ApiView):
                                     "hop": 1,
                                 }
                             ],
+                            "facts": [],
                             "truncated": False,
                         },
                     )
@@ -348,9 +408,9 @@ def neighbourhood_as_dict(
     depth: int,
     relationships: Sequence[str] = (),
 ) -> dict:
-    """The neighbours response for a caller already resolved (the API view and the MCP tool share it): 404
-    ``entity_not_found`` unless a visible memory links to the entity; ``depth`` and ``relationships`` are checked
-    by the caller."""
+    """The neighbours response for a caller already resolved (the API view and the MCP tool share it), with the
+    entity's current facts: 404 ``entity_not_found`` unless a visible memory links to the entity; ``depth`` and
+    ``relationships`` are checked by the caller."""
     if not entities_visible(tenant=tenant, chain_ids=chain_ids).filter(pk=entity_id).exists():
         raise NotFound(f"no entity {entity_id} visible to {user_id}", code="entity_not_found")
     around = entity_neighbourhood(
@@ -377,32 +437,13 @@ def neighbourhood_as_dict(
             }
             for edge in around.edges
         ],
+        "facts": current_facts(tenant=tenant, chain_ids=chain_ids, entity_id=entity_id),
         "truncated": around.truncated,
     }
 
 
 def _entity_ref(entity: Entity) -> dict:
     return {"id": entity.pk, "name": entity.name, "kind": entity.kind}
-
-
-class FactSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    attribute = serializers.ChoiceField(choices=Attribute.choices)
-    value = serializers.CharField(help_text="A name as written, a lower-case title, or an ISO day.")
-    value_entity_id = serializers.IntegerField(allow_null=True, help_text="The value's entity, when it is one.")
-    negated = serializers.BooleanField(help_text="A statement that ended the value without a new one.")
-    valid_from = serializers.DateField(allow_null=True)
-    valid_until = serializers.DateField(
-        allow_null=True, help_text="When it stopped: as stated, or the day a later value (or a negation) began."
-    )
-    memory_id = serializers.IntegerField(help_text="The visible memory that states it.")
-    confidence = serializers.FloatField()
-    curated = serializers.BooleanField(help_text="Stated by an admin, an import, or an approved proposal.")
-    current = serializers.BooleanField(help_text="Holds now (or at as_of).")
-    closed_by = serializers.IntegerField(allow_null=True, help_text="The fact whose value ended this one.")
-    conflicts_with = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Later values a curated value outranks, and the reverse."
-    )
 
 
 class FactListSerializer(serializers.Serializer):
@@ -491,23 +532,42 @@ class EntityFactsApi(ApiView):
     def get(self, request: Request, entity_id: int) -> Response:
         params = self.validated(self.FactsParamsSerializer, request.query_params)
         caller = self.caller(params["user_id"])
-        as_of = parse_moment(params.get("as_of"), field_name="as_of")
-        entity = entities_visible(tenant=self.tenant, chain_ids=caller.chain_ids).filter(pk=entity_id).first()
-        if entity is None:
-            raise NotFound(f"no entity {entity_id} visible to {caller.member.user_id}", code="entity_not_found")
-        now = timezone.now()
-        facts = facts_timeline(
-            tenant_id=self.tenant.pk,
+        body = entity_facts_as_dict(
+            tenant=self.tenant,
             chain_ids=caller.chain_ids,
-            subject_ids=[entity.pk],
-            attributes=[params["attribute"]] if params.get("attribute") else None,
-            as_of=as_of,
-            now=now,
+            user_id=caller.member.user_id,
+            entity_id=entity_id,
+            as_of=parse_moment(params.get("as_of"), field_name="as_of"),
+            attribute=params.get("attribute"),
         )
-        return Response(
-            {
-                "entity": {"id": entity.pk, "name": entity.name},
-                "as_of": (as_of or now).isoformat(),
-                "results": [fact.as_json() for fact in facts],
-            }
-        )
+        return Response(body)
+
+
+def entity_facts_as_dict(
+    *,
+    tenant: Tenant,
+    chain_ids: Sequence[int],
+    user_id: str,
+    entity_id: int,
+    as_of: datetime | None = None,
+    attribute: str | None = None,
+) -> dict:
+    """The facts response for a caller already resolved (the API view and the MCP tool share it): 404
+    ``entity_not_found`` unless a visible memory links to the entity; ``attribute`` is checked by the caller."""
+    entity = entities_visible(tenant=tenant, chain_ids=chain_ids).filter(pk=entity_id).first()
+    if entity is None:
+        raise NotFound(f"no entity {entity_id} visible to {user_id}", code="entity_not_found")
+    now = timezone.now()
+    facts = facts_timeline(
+        tenant_id=tenant.pk,
+        chain_ids=chain_ids,
+        subject_ids=[entity.pk],
+        attributes=[attribute] if attribute else None,
+        as_of=as_of,
+        now=now,
+    )
+    return {
+        "entity": {"id": entity.pk, "name": entity.name},
+        "as_of": (as_of or now).isoformat(),
+        "results": [fact.as_json() for fact in facts],
+    }

@@ -25,7 +25,7 @@ from memories.models import Member, Memory, Tenant
 from retrieval.fact_questions import BEFORE, THEN, AttributeQuestion
 from retrieval.synthesis.types import Answer
 
-__all__ = ["FactOutcome", "fact_outcome"]
+__all__ = ["FactOutcome", "fact_outcome", "fact_sentence"]
 
 _WORD_RE = re.compile(r"[^\W\d_]+")
 _PAGE = 5  # the results read for a statement the facts miss
@@ -74,14 +74,8 @@ def fact_outcome(
     if chosen:
         sentences, lead = [], []
         for fact in chosen:
-            sentence = attribute.before if fact in closed else attribute.current
             lead.append((fact.memory_id, "the fact's statement" if fact not in closed else "an earlier value"))
-            sentences.append(
-                _capitalised(
-                    sentence.format(subject=name, value=_value(fact), since=_since(fact), until=_until(fact))
-                ).rstrip(".")
-                + f" [{len(lead)}]."
-            )
+            sentences.append(fact_sentence(fact, subject=name, closed=fact in closed) + f" [{len(lead)}].")
         # a curated value outranks a later agent-written one: the answer says so, citing both (never silently)
         disputed = [fact for fact in facts if fact.id in set(chosen[0].conflicts_with) and fact not in chosen][:1]
         for fact in disputed:
@@ -142,6 +136,17 @@ def _choose(
         ]
         return held[:1], [fact for fact in held[:1] if not fact.current]
     return current, []
+
+
+def fact_sentence(fact: FactView, *, subject: str | None = None, closed: bool = False) -> str:
+    """The attribute's sentence for ``fact``, without its full stop: the value since when ("Dmitri lives in Denver
+    (since 1 August 2025)"), or, ``closed``, until when ("Dmitri lived in Boston (until 1 August 2025)")."""
+    attribute = v.ATTRIBUTES_BY_VALUE[fact.attribute]
+    sentence = attribute.before if closed else attribute.current
+    written = sentence.format(
+        subject=subject or fact.subject, value=_value(fact), since=_since(fact), until=_until(fact)
+    )
+    return _capitalised(written).rstrip(".")
 
 
 def _capitalised(sentence: str) -> str:

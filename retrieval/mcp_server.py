@@ -1,5 +1,6 @@
 """OrgMemory as a Model Context Protocol server (the official ``mcp`` package): tools ``search``, ``remember``,
-``recall``, ``forget``, ``entities`` and ``neighbours`` over the same services, validation and rules as the REST API.
+``recall``, ``forget``, ``entities``, ``neighbours`` and ``facts`` over the same services, validation and rules as
+the REST API.
 
 Authentication is the API's: a tenant API key, re-checked on every call (a revoked key stops working at once). Over
 stdio the key comes from ``ORGMEMORY_API_KEY`` (as the ADK adapter reads it); over streamable HTTP each request
@@ -28,7 +29,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from rest_framework.exceptions import ValidationError as DrfValidationError
 
-from graph.api import EntityNeighboursApi, neighbourhood_as_dict
+from graph.api import EntityFactsApi, EntityNeighboursApi, entity_facts_as_dict, neighbourhood_as_dict
 from memories.api.auth import AUTH_SCHEME, MAX_KEY_CHARS
 from memories.api.base import ApiView
 from memories.api.serializers import MemoryInputSerializer, MemoryWriteOutputSerializer
@@ -65,7 +66,8 @@ INSTRUCTIONS = (
     "(on-topic policies first); `search` for ranked memories; `remember` to store a fact, preference or policy "
     "(default: private to the user; `scope` such as team:platform to share); `forget` to delete one memory by "
     "id; `entities` to look an entity (person, team, company, system...) up by name and `neighbours` for its "
-    "typed relationships (by name or id; search results list the entity ids each memory mentions). "
+    "typed relationships (by name or id; search results list the entity ids each memory mentions); `facts` for "
+    "what holds of an entity now (lives in, works at, reports to, owner, due date, ...) and what held before. "
     "Give `project` (e.g. alpha) to work inside one project: "
     "its memories are seen, written and forgotten only when it is named."
 )
@@ -194,17 +196,22 @@ def _entities(*, key: ApiKey, caller: Caller, name: Any, limit: Any) -> dict:
     return entities_by_name(tenant=key.tenant, chain_ids=caller.chain_ids, name=name, limit=limit)
 
 
-def _neighbours(*, key: ApiKey, caller: Caller, entity: Any, entity_id: Any, depth: Any, relationships: Any) -> dict:
+def _entity_named(*, key: ApiKey, caller: Caller, entity: Any, entity_id: Any) -> int:
+    """The visible entity a tool names by ``entity`` (a name or an id) or ``entity_id``, exactly one of them."""
     if (entity is None) == (entity_id is None):
         raise ToolError("validation_error: give entity (a name or an id) or entity_id, exactly one of them")
     if entity_id is not None and (isinstance(entity_id, bool) or not isinstance(entity_id, int)):
         raise ToolError("validation_error: entity_id must be an integer")
-    entity_id = entity_id_for(
+    return entity_id_for(
         tenant=key.tenant,
         chain_ids=caller.chain_ids,
         user_id=caller.member.user_id,
         entity=entity if entity is not None else entity_id,
     )
+
+
+def _neighbours(*, key: ApiKey, caller: Caller, entity: Any, entity_id: Any, depth: Any, relationships: Any) -> dict:
+    entity_id = _entity_named(key=key, caller=caller, entity=entity, entity_id=entity_id)
     if isinstance(relationships, list):
         relationships = ",".join(str(name) for name in relationships)
     params = _validated(
@@ -218,6 +225,22 @@ def _neighbours(*, key: ApiKey, caller: Caller, entity: Any, entity_id: Any, dep
         entity_id=entity_id,
         depth=params["depth"],
         relationships=params.get("relationships") or (),
+    )
+
+
+def _facts(*, key: ApiKey, caller: Caller, entity: Any, entity_id: Any, attribute: Any, as_of: Any) -> dict:
+    entity_id = _entity_named(key=key, caller=caller, entity=entity, entity_id=entity_id)
+    params = _validated(
+        EntityFactsApi.FactsParamsSerializer,
+        {"user_id": caller.member.user_id, "attribute": attribute, "as_of": as_of},
+    )
+    return entity_facts_as_dict(
+        tenant=key.tenant,
+        chain_ids=caller.chain_ids,
+        user_id=caller.member.user_id,
+        entity_id=entity_id,
+        as_of=parse_moment(params.get("as_of"), field_name="as_of"),
+        attribute=params.get("attribute"),
     )
 
 
@@ -299,8 +322,9 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
 
     @server.tool(
         name="recall",
-        description="A prompt-ready block for a task: the on-topic policies first, then relevant facts and "
-        "preferences, one cited line each (`- [policy #123] ...`). Empty when nothing relevant is known. "
+        description="A prompt-ready block for a task: what holds now of the people and things the task names "
+        "(`- Dmitri Volkov lives in Denver (since 1 August 2025) [#12]`), the on-topic policies, then relevant "
+        "facts and preferences, one cited line each (`- [policy #123] ...`). Empty when nothing relevant is known. "
         "Arguments: user_id - the member the agent acts for; task - what the agent is about to do, in plain words; "
         "budget_chars (200-20000) or budget_tokens (50-5000) - the block's size, give exactly one; kinds - only "
         "these kinds; project - also recall this project's memories; as_of - ISO 8601: recall the memories as "
@@ -351,7 +375,8 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
     @server.tool(
         name="neighbours",
         description="The typed relationships (founded, invested_in, works_at, advises, owns, depends_on, ...) "
-        "around an entity, as the user may see them, each edge with the memory ids that state it. Arguments: "
+        "around an entity, as the user may see them, each edge with the memory ids that state it, and the "
+        "entity's current facts (see `facts`). Arguments: "
         "user_id - the member the agent acts for; entity - the entity's name (as `entities` or search results "
         "give it; an ambiguous name is refused with the candidates) or its id; entity_id - its id (instead of "
         "entity); depth - 1 (direct) or 2 hops; relationships - only these relationship names.",
@@ -373,6 +398,29 @@ def build_server(*, api_key: str | None = None) -> MCPServer:
             entity_id=entity_id,
             depth=depth,
             relationships=relationships,
+        )
+
+    @server.tool(
+        name="facts",
+        description="What holds of an entity now and what held before, as the user may see it: current values "
+        "first, then history, each {attribute, value, valid_from, valid_until, current, memory_id (the memory that "
+        "states it), curated, closed_by, conflicts_with}. A later value of a one-at-a-time attribute (lives_in, "
+        "works_at, job_title, reports_to, owned_by, due_date) closes the earlier one. Arguments: user_id - the "
+        "member the agent acts for; entity - the entity's name (as `entities` or search results give it; an "
+        "ambiguous name is refused with the candidates) or its id; entity_id - its id (instead of entity); "
+        "attribute - only this attribute (e.g. lives_in); as_of - an ISO 8601 date or datetime: the facts as they "
+        "stood then (default now).",
+    )
+    async def facts(
+        user_id: str,
+        ctx: Context,
+        entity: str | int | None = None,
+        entity_id: int | None = None,
+        attribute: str | None = None,
+        as_of: str | None = None,
+    ) -> dict[str, Any]:
+        return await run(
+            ctx, "read", user_id, _facts, entity=entity, entity_id=entity_id, attribute=attribute, as_of=as_of
         )
 
     return server

@@ -29,6 +29,7 @@ try:
     from retrieval.adk.service import (
         Citation,
         OrgMemoryAnswer,
+        OrgMemoryFact,
         OrgMemoryRecall,
         OrgMemoryService,
         RecallItem,
@@ -54,6 +55,7 @@ __all__ = [
     "Citation",
     "OrgMemoryAnswer",
     "OrgMemoryError",
+    "OrgMemoryFact",
     "OrgMemoryRecall",
     "OrgMemoryService",
     "RecallItem",

@@ -20,7 +20,14 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess witho
         "(google-adk>=2.13,<3)."
     ) from exc
 
-from retrieval.adk.client import DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT, OrgMemoryHttp, resolve_api_key, resolve_base_url
+from retrieval.adk.client import (
+    DEFAULT_RETRY_DELAY,
+    DEFAULT_TIMEOUT,
+    OrgMemoryError,
+    OrgMemoryHttp,
+    resolve_api_key,
+    resolve_base_url,
+)
 
 if TYPE_CHECKING:
     from google.adk.events.event import Event
@@ -32,6 +39,7 @@ MAX_TOP_K = 50
 # calls stay well inside the client's timeout (and a retried chunk re-sends only its own events)
 EVENTS_PER_REQUEST = 100
 MEMORIES_PER_REQUEST = 100  # the API's batch limit
+ENTITIES_PER_LOOKUP = 100  # the entities a name is looked up among (the API's largest page; exact names first)
 NO_SESSION_ID = "__unknown_session_id__"  # ADK's own placeholder when events come without a session
 # keys of a MemoryEntry's (or add_memory's) custom_metadata that are first-class fields of a memory
 # the write's own fields when an entry's custom_metadata has them (the time fields: ISO 8601)
@@ -55,24 +63,63 @@ class OrgMemoryAnswer:
 
 
 @dataclass(frozen=True)
+class OrgMemoryFact:
+    """One fact about an entity: ``subject`` --``attribute``--> ``value`` (a name as written, a lower-case title, or
+    an ISO day), held from ``valid_from`` until ``valid_until`` (ISO days; None: open), stated by memory
+    ``memory_id``. ``current``: it holds now (or at the ``as_of`` asked); ``curated``: an admin, an import or an
+    approved proposal stated it."""
+
+    subject: str
+    attribute: str
+    value: str
+    valid_from: str | None
+    valid_until: str | None
+    current: bool
+    memory_id: int
+    confidence: float
+    curated: bool
+
+    @classmethod
+    def from_json(cls, subject: str, fact: Mapping[str, Any]) -> OrgMemoryFact:
+        return cls(
+            subject=subject,
+            attribute=str(fact["attribute"]),
+            value=str(fact["value"]),
+            valid_from=fact.get("valid_from"),
+            valid_until=fact.get("valid_until"),
+            current=bool(fact.get("current", False)),
+            memory_id=int(fact["memory_id"]),
+            confidence=float(fact.get("confidence") or 0.0),
+            curated=bool(fact.get("curated", False)),
+        )
+
+
+@dataclass(frozen=True)
 class RecallItem:
     id: int  # the memory id cited in the line
     kind: str
     scope: str  # the scope tag
     line: str
     pinned: bool  # an on-topic policy (listed first)
+    fact: OrgMemoryFact | None = None  # a line saying what holds now of an entity the task names
 
 
 @dataclass(frozen=True)
 class OrgMemoryRecall:
-    """A prompt-ready block (``POST /recall``): lines ``- [kind #id] text``, on-topic policies first, within the
-    budget. ``block`` is empty when nothing relevant is known (``no_relevant_memory``)."""
+    """A prompt-ready block (``POST /recall``): what holds now of the entities the task names (``- Dmitri Volkov
+    lives in Denver (since 1 August 2025) [#12]``), then lines ``- [kind #id] text``, on-topic policies first, within
+    the budget. ``block`` is empty when nothing relevant is known (``no_relevant_memory``)."""
 
     block: str
     items: tuple[RecallItem, ...]
     used_chars: int
     budget_chars: int
     no_relevant_memory: bool
+
+    @property
+    def facts(self) -> tuple[OrgMemoryFact, ...]:
+        """The current facts the block states, in its order."""
+        return tuple(item.fact for item in self.items if item.fact is not None)
 
 
 def event_text(event: Event) -> str:
@@ -172,6 +219,12 @@ def memory_entry(hit: Mapping[str, Any]) -> MemoryEntry:
         content=types.Content(parts=[types.Part(text=str(hit.get("content") or ""))]),
         custom_metadata={key: value for key, value in custom.items() if value is not None},
     )
+
+
+def _recall_fact(fact: Any) -> OrgMemoryFact | None:
+    if not isinstance(fact, Mapping):
+        return None
+    return OrgMemoryFact.from_json(str(fact.get("subject") or ""), fact)
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
@@ -349,12 +402,61 @@ class OrgMemoryService(BaseMemoryService):
                     scope=str(item.get("scope") or ""),
                     line=str(item.get("line") or ""),
                     pinned=bool(item.get("pinned", False)),
+                    fact=_recall_fact(item.get("fact")),
                 )
                 for item in body.get("items", [])
             ),
             used_chars=int(body.get("used_chars") or 0),
             budget_chars=int(body.get("budget_chars") or 0),
             no_relevant_memory=bool(body.get("no_relevant_memory", False)),
+        )
+
+    async def facts(
+        self, *, user_id: str, entity: int | str, attribute: str | None = None, as_of: str | None = None
+    ) -> tuple[OrgMemoryFact, ...]:
+        """What holds of an entity now, then what held before, as the user may see it (``GET
+        /entities/{id}/facts``): current values first, then history, newest first. ``entity``: its id, or its name —
+        the visible entity with exactly that name, else the only one the name matches (``GET /entities?q=``); none
+        is ``OrgMemoryError`` 404 ``entity_not_found``, several 400 ``ambiguous_entity`` with the candidates in
+        ``details``. ``attribute``: one only (``lives_in``, ``works_at``, …); ``as_of``: ISO 8601, the facts as they
+        stood then. The facts of the user's scope chain (a project's are not among them)."""
+        if isinstance(entity, int) or entity.strip().isdigit():
+            entity_id = int(entity)
+        else:
+            entity_id = await self._entity_id(user_id=user_id, name=entity)
+        params: dict[str, Any] = {"user_id": user_id}
+        if attribute:
+            params["attribute"] = attribute
+        if as_of:
+            params["as_of"] = as_of
+        body = await self._http.request("GET", f"/entities/{entity_id}/facts", params=params) or {}
+        subject = str((body.get("entity") or {}).get("name") or "")
+        return tuple(OrgMemoryFact.from_json(subject, fact) for fact in body.get("results", []))
+
+    async def _entity_id(self, *, user_id: str, name: str) -> int:
+        params = {"user_id": user_id, "q": name, "page_size": ENTITIES_PER_LOOKUP}
+        body = await self._http.request("GET", "/entities", params=params) or {}
+        found = body.get("results", [])
+        exact = [row for row in found if str(row.get("name", "")).casefold() == name.strip().casefold()]
+        chosen = exact or found
+        if len(chosen) == 1:
+            return int(chosen[0]["id"])
+        if not chosen:
+            raise OrgMemoryError(
+                status=404,
+                code="entity_not_found",
+                message=f"no entity named {name!r} visible to {user_id}",
+                method="GET",
+                path="/entities",
+            )
+        candidates = [{"id": row["id"], "name": row.get("name"), "kind": row.get("kind")} for row in chosen]
+        raise OrgMemoryError(
+            status=400,
+            code="ambiguous_entity",
+            message=f"{len(chosen)} entities visible to {user_id} match {name!r}: pass one of their ids",
+            details={"candidates": candidates},
+            method="GET",
+            path="/entities",
         )
 
     async def _search(

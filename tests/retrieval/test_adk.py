@@ -34,6 +34,7 @@ from orgmemory.api.exceptions import exception_handler
 from retrieval.adk import (
     Citation,
     OrgMemoryError,
+    OrgMemoryFact,
     OrgMemoryRecall,
     OrgMemoryService,
     RecallItem,
@@ -776,6 +777,91 @@ def test_recall_sends_chars_and_kinds_and_maps_errors(server, service, openapi):
         documented["code"],
         documented["message"],
     )
+
+
+# --- facts ------------------------------------------------------------------------------------------------------
+
+
+def test_facts_by_id_reads_the_entitys_facts_for_the_user(server, service, openapi):
+    documented = server.answer("entity_facts", path="/api/v1/entities/12/facts")  # Dmitri moved to Denver
+
+    facts = run(service.facts(user_id="albert", entity=12, attribute="lives_in", as_of="2025-10-01"))
+
+    (request,) = server.requests
+    assert (request.method, request.path) == ("GET", "/api/v1/entities/12/facts")
+    assert request.query == {"user_id": ["albert"], "attribute": ["lives_in"], "as_of": ["2025-10-01"]}
+    assert request.headers["authorization"] == f"Bearer {KEY}"
+    denver, boston = documented["results"]
+    assert facts == (
+        OrgMemoryFact(
+            subject="Dmitri Volkov",
+            attribute="lives_in",
+            value="Denver",
+            valid_from="2025-08-01",
+            valid_until=None,
+            current=True,
+            memory_id=denver["memory_id"],
+            confidence=denver["confidence"],
+            curated=False,
+        ),
+        OrgMemoryFact(
+            subject="Dmitri Volkov",
+            attribute="lives_in",
+            value="Boston",
+            valid_from="2025-03-10",
+            valid_until="2025-08-01",
+            current=False,
+            memory_id=boston["memory_id"],
+            confidence=boston["confidence"],
+            curated=False,
+        ),
+    )
+
+
+def test_facts_by_name_looks_the_visible_entity_up_first(server, service, openapi):
+    page = server.answer("entity_list")  # one visible entity, Acme Labs (id 7)
+    nothing_recorded = {"entity": {"id": 7, "name": "Acme Labs"}, "as_of": "2025-10-01T00:00:00Z", "results": []}
+    server.answer("entity_facts", nothing_recorded, path="/api/v1/entities/7/facts")
+
+    facts = run(service.facts(user_id="albert", entity="acme labs"))
+
+    look_up, read = server.requests
+    assert (look_up.method, look_up.path) == ("GET", "/api/v1/entities")
+    assert look_up.query == {"user_id": ["albert"], "q": ["acme labs"], "page_size": ["100"]}
+    assert (read.path, read.query) == (f"/api/v1/entities/{page['results'][0]['id']}/facts", {"user_id": ["albert"]})
+    assert facts == ()
+
+
+def test_a_name_that_matches_no_entity_or_several_is_an_error_naming_them(server, service, openapi):
+    acme = openapi.example("entity_list")["results"][0]
+    other = {**acme, "id": 8, "name": "Acme Logistics"}
+
+    server.answer("entity_list", {"count": 0, "next": None, "previous": None, "results": []})
+    with pytest.raises(OrgMemoryError) as nothing:
+        run(service.facts(user_id="albert", entity="Initech"))
+    server.answer("entity_list", {"count": 2, "next": None, "previous": None, "results": [acme, other]})
+    with pytest.raises(OrgMemoryError) as several:
+        run(service.facts(user_id="albert", entity="Acme"))
+
+    assert (nothing.value.status, nothing.value.code) == (404, "entity_not_found")
+    assert nothing.value.message == "no entity named 'Initech' visible to albert"
+    assert (several.value.status, several.value.code) == (400, "ambiguous_entity")
+    assert several.value.details == {
+        "candidates": [
+            {"id": 7, "name": "Acme Labs", "kind": "company"},
+            {"id": 8, "name": "Acme Logistics", "kind": "company"},
+        ]
+    }
+    assert server.paths() == ["GET /api/v1/entities", "GET /api/v1/entities"]  # no facts read for either
+
+
+def test_an_entity_the_user_cannot_see_is_the_apis_404(server, service, openapi):
+    documented = server.answer("entity_facts", status=404, path="/api/v1/entities/99/facts")["error"]
+
+    with pytest.raises(OrgMemoryError) as failed:
+        run(service.facts(user_id="bea", entity="99"))  # digits are an id
+
+    assert (failed.value.status, failed.value.code) == (404, documented["code"])
 
 
 def test_the_fake_server_refuses_an_answer_the_api_would_not_give(server):

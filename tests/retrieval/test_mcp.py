@@ -28,7 +28,7 @@ from tests.conftest import remember
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TOOLS = {"search", "remember", "recall", "forget", "entities", "neighbours"}
+TOOLS = {"search", "remember", "recall", "forget", "entities", "neighbours", "facts"}
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """MCP on its own (the official ``mcp`` client over streamable HTTP, as in ``test_mcp.py``): an agent that has
 nothing but MCP remembers facts, finds an entity by name (``entities``), walks its neighbours by name and then by
-the ids the answers gave, and reads the entity ids in search results; visibility is the caller's; every tool's
-description says what each of its arguments is."""
+the ids the answers gave, reads what holds of an entity now and before (``facts``), and reads the entity ids in
+search results; visibility is the caller's; every tool's description says what each of its arguments is."""
 
 from __future__ import annotations
 
@@ -12,7 +12,15 @@ from mcp import ClientSession
 
 from graph.models import Entity
 from tests.conftest import remember
-from tests.retrieval.test_mcp import data, error_text, key, mcp_url, no_access_tracking, over_http  # noqa: F401
+from tests.retrieval.test_mcp import (  # noqa: F401
+    TOOLS,
+    data,
+    error_text,
+    key,
+    mcp_url,
+    no_access_tracking,
+    over_http,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -124,10 +132,143 @@ def test_every_tool_description_says_what_each_argument_is(acme, mcp_url):  # no
 
     tools = asyncio.run(over_http(mcp_url, plain, calls))
 
-    assert {tool.name for tool in tools} == {"search", "remember", "recall", "forget", "entities", "neighbours"}
+    assert {tool.name for tool in tools} == TOOLS
     for tool in tools:
         arguments = set(tool.input_schema["properties"])
         assert "user_id" in arguments
         _, _, said = tool.description.partition("Arguments: ")
         missing = {name for name in arguments if f"{name} - " not in said and f"{name} (" not in said}
         assert missing == set(), (tool.name, missing)
+
+
+# --- facts: what holds of an entity now, and what held before ----------------------------------------------------
+
+
+def _tomasz(acme):
+    """Tomasz Nowak worked at Initech and joined Globex (org-wide); albert alone heard he moved to Lisbon; albert's
+    project alpha says he reports to Ines Duarte."""
+    said = {
+        "initech": remember(
+            acme, "Tomasz Nowak works at Initech.", scope="org:acme", reference_time="2025-01-10T09:00:00Z"
+        ),
+        "globex": remember(
+            acme, "Tomasz Nowak joined Globex last month.", scope="org:acme", reference_time="2025-06-12T09:00:00Z"
+        ),
+        "lisbon": remember(
+            acme, "Tomasz Nowak moved to Lisbon last week.", user="albert", reference_time="2025-07-03T09:00:00Z"
+        ),
+        "alpha": remember(
+            acme,
+            "Tomasz Nowak now reports to Ines Duarte.",
+            user="albert",
+            project="alpha",
+            reference_time="2025-07-04T09:00:00Z",
+        ),
+    }
+    return {name: memory.pk for name, memory in said.items()}
+
+
+def values(body: dict, key: str = "results") -> list[tuple[str, str, bool]]:
+    return [(fact["attribute"], fact["value"], fact["current"]) for fact in body[key]]
+
+
+def test_facts_by_name_and_by_id_current_first_then_history(acme, mcp_url):  # noqa: F811
+    said = _tomasz(acme)
+    tomasz = Entity.objects.get(tenant=acme, norm="tomasz nowak").pk
+    plain = key(acme)
+
+    async def calls(session: ClientSession):
+        return {
+            "by_name": await session.call_tool("facts", {"user_id": "albert", "entity": "Tomasz Nowak"}),
+            "by_id": await session.call_tool("facts", {"user_id": "albert", "entity_id": tomasz}),
+            "works_at": await session.call_tool(
+                "facts", {"user_id": "albert", "entity": "Tomasz Nowak", "attribute": "works_at"}
+            ),
+            "in_march": await session.call_tool(
+                "facts", {"user_id": "albert", "entity": tomasz, "as_of": "2025-03-01"}
+            ),
+            "around": await session.call_tool("neighbours", {"user_id": "albert", "entity": "Tomasz Nowak"}),
+        }
+
+    out = asyncio.run(over_http(mcp_url, plain, calls))
+
+    by_name = data(out["by_name"])
+    assert by_name["entity"] == {"id": tomasz, "name": "Tomasz Nowak"}
+    assert values(by_name) == [
+        ("lives_in", "Lisbon", True),
+        ("works_at", "Globex", True),
+        ("works_at", "Initech", False),
+    ]
+    assert [fact["memory_id"] for fact in by_name["results"]] == [said["lisbon"], said["globex"], said["initech"]]
+    initech = by_name["results"][2]
+    assert (initech["valid_from"], initech["valid_until"], initech["closed_by"]) == (
+        "2025-01-10",
+        "2025-05-01",
+        by_name["results"][1]["id"],
+    )
+    assert data(out["by_id"])["results"] == by_name["results"]
+    assert values(data(out["works_at"])) == [("works_at", "Globex", True), ("works_at", "Initech", False)]
+    in_march = data(out["in_march"])
+    assert (in_march["as_of"][:10], values(in_march)) == ("2025-03-01", [("works_at", "Initech", True)])
+    # the neighbourhood carries what holds now
+    assert values(data(out["around"]), "facts") == [("lives_in", "Lisbon", True), ("works_at", "Globex", True)]
+
+
+def test_facts_are_the_callers_view(acme, globex, mcp_url):  # noqa: F811
+    """A member's private statement reaches no teammate; a project's is not on the entity; another tenant's key
+    finds no such entity."""
+    said = _tomasz(acme)
+    remember(globex, "Tomasz Nowak works at Hooli.", scope="org:globex")
+    acme_key, globex_key = key(acme), key(globex)
+    acme_id = Entity.objects.get(tenant=acme, norm="tomasz nowak").pk
+
+    async def acme_calls(session: ClientSession):
+        return {
+            who: await session.call_tool("facts", {"user_id": who, "entity": "Tomasz Nowak"})
+            for who in ("albert", "bea", "carlos")
+        }
+
+    async def globex_calls(session: ClientSession):
+        return {
+            "acme_id": await session.call_tool("facts", {"user_id": "albert", "entity_id": acme_id}),
+            "own": await session.call_tool("facts", {"user_id": "albert", "entity": "Tomasz Nowak"}),
+        }
+
+    seen = asyncio.run(over_http(mcp_url, acme_key, acme_calls))
+    other = asyncio.run(over_http(mcp_url, globex_key, globex_calls))
+
+    mine = data(seen["albert"])
+    assert said["alpha"] not in {fact["memory_id"] for fact in mine["results"]}  # the project's, not the chain's
+    assert said["lisbon"] in {fact["memory_id"] for fact in mine["results"]}
+    for teammate in ("bea", "carlos"):
+        assert values(data(seen[teammate])) == [("works_at", "Globex", True), ("works_at", "Initech", False)]
+    assert error_text(other["acme_id"]) == f"entity_not_found: no entity {acme_id} visible to albert"
+    assert values(data(other["own"])) == [("works_at", "Hooli", True)]
+
+
+def test_bad_facts_calls_are_tool_errors(acme, mcp_url):  # noqa: F811
+    _tomasz(acme)
+    plain = key(acme)
+
+    async def calls(session: ClientSession):
+        return {
+            "neither": await session.call_tool("facts", {"user_id": "albert"}),
+            "attribute": await session.call_tool(
+                "facts", {"user_id": "albert", "entity": "Tomasz Nowak", "attribute": "favourite_team"}
+            ),
+            "as_of": await session.call_tool(
+                "facts", {"user_id": "albert", "entity": "Tomasz Nowak", "as_of": "last tuesday-ish"}
+            ),
+            "nobody": await session.call_tool("facts", {"user_id": "albert", "entity": "Nobody Known"}),
+        }
+
+    out = asyncio.run(over_http(mcp_url, plain, calls))
+
+    assert error_text(out["neither"]) == (
+        "validation_error: give entity (a name or an id) or entity_id, exactly one of them"
+    )
+    assert error_text(out["attribute"]).startswith("validation_error: ") and "favourite_team" in error_text(
+        out["attribute"]
+    )
+    assert error_text(out["as_of"]).startswith("invalid")
+    assert error_text(out["nobody"]) == "entity_not_found: no entity named 'Nobody Known' visible to albert"

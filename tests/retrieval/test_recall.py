@@ -1,19 +1,32 @@
 """The recall block (``retrieval.recall`` and ``POST /api/v1/recall``): the assembly rules on plain data, then the
 demo tenant on real PostgreSQL with the real embedder — on-topic policies pinned, the budget, isolation, bad
-input."""
+input; what holds now of the task's named entities first (facts the caller may see)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from datetime import UTC, date, datetime
 
 import pytest
 from rest_framework.test import APIClient
 
 from bench.management.commands.eval_recall import demo_tenant_load
+from graph.facts import FactView
 from memories.models import Memory, Scope
 from memories.services import api_key_create
 from orgmemory.errors import ValidationFailed
-from retrieval.recall import ELLIPSIS, RecallLine, assemble, line_text, recall_block, recall_budget
+from retrieval.recall import (
+    ELLIPSIS,
+    RecallLine,
+    TaskFacts,
+    assemble,
+    closed_notes,
+    fact_sentence,
+    line_text,
+    recall_block,
+    recall_budget,
+)
 from tests.api.conftest import error_of
 from tests.conftest import remember
 
@@ -299,3 +312,177 @@ class TestApi:
         operation = json.loads(schema.content)["paths"]["/api/v1/recall"]["post"]
         assert operation["operationId"] == "recall"
         assert set(operation["responses"]) >= {"200", "400", "403", "404"}
+
+
+# --- what holds now of the task's entities ----------------------------------------------------------------------
+
+
+def fact_view(fact_id: int, attribute: str, value: str, memory_id: int, **fields) -> FactView:
+    defaults = dict(
+        subject_id=1,
+        subject="Dmitri Volkov",
+        value_entity_id=None,
+        negated=False,
+        valid_from=None,
+        valid_until=None,
+        confidence=0.8,
+        curated=False,
+        recorded_at=datetime(2025, 9, 12, tzinfo=UTC),
+    )
+    return FactView(id=fact_id, attribute=attribute, value=value, memory_id=memory_id, **{**defaults, **fields})
+
+
+def test_a_fact_line_is_the_facts_sentence_cited_by_its_memory():
+    fact = {"attribute": "lives_in", "value": "Denver"}
+    plain = RecallLine(memory_id=12, kind="event", scope="user:albert", text="Dmitri lives in Denver", pinned=False)
+
+    assert replace(plain, fact=fact).line == "- Dmitri lives in Denver [#12]"
+    assert (
+        replace(plain, fact=fact, note="#7 says otherwise").line == "- Dmitri lives in Denver (#7 says otherwise) [#12]"
+    )
+
+
+def test_the_sentence_is_the_vocabularys_with_since_when():
+    moved = fact_view(2, "lives_in", "Denver", 12, valid_from=date(2025, 8, 1), current=True)
+    launch = fact_view(3, "due_date", "2026-03-02", 14, subject="Orion", valid_from=date(2025, 9, 1), current=True)
+
+    assert fact_sentence(moved) == "Dmitri Volkov lives in Denver (since 1 August 2025)"
+    assert fact_sentence(launch) == "Orion is due on 2 March 2026"  # a date is its own "since"
+
+
+def test_a_memory_stating_only_closed_values_is_marked_and_one_still_current_is_not():
+    denver = fact_view(2, "lives_in", "Denver", 12, valid_from=date(2025, 8, 1), current=True)
+    boston = fact_view(1, "lives_in", "Boston", 10, valid_until=date(2025, 8, 1), closed_by=2)
+    left = fact_view(3, "works_at", "Initech", 11, valid_until=date(2025, 6, 2), closed_by=99)  # by a negation
+    also_current = fact_view(4, "works_at", "Acme", 12, valid_until=date(2025, 1, 1), closed_by=2)
+
+    notes = closed_notes(TaskFacts(facts=[denver, boston, left, also_current], memories={}))
+
+    assert notes == {10: "no longer current, see #12", 11: "no longer current"}
+
+
+@pytest.fixture
+def tomasz(acme, django_capture_on_commit_callbacks) -> dict[str, int]:
+    """Tomasz Nowak worked at Initech and joined Globex (org-wide); albert alone heard he moved to Lisbon; albert's
+    project alpha says he reports to Ines Duarte."""
+    with django_capture_on_commit_callbacks(execute=True):
+        said = {
+            "initech": remember(
+                acme, "Tomasz Nowak works at Initech.", scope="org:acme", reference_time="2025-01-10T09:00:00Z"
+            ),
+            "globex": remember(
+                acme, "Tomasz Nowak joined Globex last month.", scope="org:acme", reference_time="2025-06-12T09:00:00Z"
+            ),
+            "lisbon": remember(
+                acme, "Tomasz Nowak moved to Lisbon last week.", user="albert", reference_time="2025-07-03T09:00:00Z"
+            ),
+            "alpha": remember(
+                acme,
+                "Tomasz Nowak now reports to Ines Duarte.",
+                user="albert",
+                project="alpha",
+                reference_time="2025-07-04T09:00:00Z",
+            ),
+        }
+    return {name: memory.pk for name, memory in said.items()}
+
+
+TASK = "Prepare the welcome pack for Tomasz Nowak"
+
+
+def fact_lines_of(block) -> list[str]:
+    return [item.line for item in block.items if item.fact is not None]
+
+
+@pytest.mark.django_db
+class TestFacts:
+    @pytest.fixture(autouse=True)
+    def _no_access_tracking(self, monkeypatch):
+        # the background recorder would write from its own thread while the test's transaction is rolled back
+        monkeypatch.setattr("retrieval.services.access_schedule", lambda *, memory_ids: None)
+
+    def test_the_current_facts_about_the_tasks_entities_come_first_one_cited_line_each(self, acme, tomasz):
+        block = recall_block(tenant=acme, user_id="albert", task=TASK, budget_chars=2000)
+
+        lines = [
+            f"- Tomasz Nowak lives in Lisbon (since 23 June 2025) [#{tomasz['lisbon']}]",
+            f"- Tomasz Nowak works at Globex (since 1 May 2025) [#{tomasz['globex']}]",
+        ]
+        assert block.block.splitlines()[1:3] == lines  # under the data notice
+        assert fact_lines_of(block) == lines
+        first = block.items[0]
+        assert (first.id, first.kind, first.scope, first.pinned) == (tomasz["lisbon"], "fact", "user:albert", False)
+        assert {key: first.fact[key] for key in ("subject", "attribute", "value", "valid_from", "current")} == {
+            "subject": "Tomasz Nowak",
+            "attribute": "lives_in",
+            "value": "Lisbon",
+            "valid_from": "2025-06-23",
+            "current": True,
+        }
+        # the closed value is never stated as current; the memory that said it says it no longer holds
+        assert "works at Initech (since" not in block.block
+        (initech,) = [item for item in block.items if item.id == tomasz["initech"]]
+        assert initech.fact is None
+        assert initech.line == (
+            f"- [fact #{tomasz['initech']}] Tomasz Nowak works at Initech. (no longer current, see #{tomasz['globex']})"
+        )
+
+    def test_a_private_fact_reaches_no_teammate_and_no_other_team(self, acme, tomasz):
+        bea = recall_block(tenant=acme, user_id="bea", task=TASK, budget_chars=2000)
+        carlos = recall_block(tenant=acme, user_id="carlos", task=TASK, budget_chars=2000)
+
+        for block in (bea, carlos):
+            assert fact_lines_of(block) == [f"- Tomasz Nowak works at Globex (since 1 May 2025) [#{tomasz['globex']}]"]
+            assert "Lisbon" not in block.block
+            assert tomasz["lisbon"] not in {item.id for item in block.items}
+
+    def test_a_project_fact_only_inside_its_project(self, acme, tomasz):
+        outside = recall_block(tenant=acme, user_id="albert", task=TASK, budget_chars=2000)
+        inside = recall_block(tenant=acme, user_id="albert", task=TASK, budget_chars=2000, project="alpha")
+
+        assert "reports to" not in "\n".join(fact_lines_of(outside))
+        assert f"- Tomasz Nowak reports to Ines Duarte (since 4 July 2025) [#{tomasz['alpha']}]" in fact_lines_of(
+            inside
+        )
+        (reports,) = [item for item in inside.items if item.fact and item.fact["attribute"] == "reports_to"]
+        assert (reports.project, reports.scope) == ("alpha", "user:albert")
+
+    def test_another_tenant_recalls_none_of_them(self, acme, globex, tomasz, django_capture_on_commit_callbacks):
+        with django_capture_on_commit_callbacks(execute=True):
+            hooli = remember(
+                globex, "Tomasz Nowak works at Hooli.", scope="org:globex", reference_time="2025-02-01T09:00:00Z"
+            )
+
+        block = recall_block(tenant=globex, user_id="albert", task=TASK, budget_chars=2000)
+
+        assert fact_lines_of(block) == [f"- Tomasz Nowak works at Hooli (since 1 February 2025) [#{hooli.pk}]"]
+        assert not set(tomasz.values()) & {item.id for item in block.items}
+
+    def test_as_of_recalls_the_facts_as_they_stood_then(self, acme, tomasz):
+        block = recall_block(
+            tenant=acme, user_id="albert", task=TASK, budget_chars=2000, as_of=datetime(2025, 3, 1, tzinfo=UTC)
+        )
+
+        assert fact_lines_of(block) == [
+            f"- Tomasz Nowak works at Initech (since 10 January 2025) [#{tomasz['initech']}]"
+        ]
+
+    def test_the_kinds_asked_for_filter_the_stating_memories(self, acme, tomasz):
+        block = recall_block(tenant=acme, user_id="albert", task=TASK, budget_chars=2000, kinds=["policy"])
+
+        assert fact_lines_of(block) == []
+
+    def test_the_api_gives_each_fact_item_its_fact(self, acme, tomasz):
+        response = post(demo_client(acme), user_id="bea", task=TASK, budget_chars=2000)
+
+        assert response.status_code == 200, response.content
+        first = response.json()["items"][0]
+        assert first["line"] == f"- Tomasz Nowak works at Globex (since 1 May 2025) [#{tomasz['globex']}]"
+        assert {key: first["fact"][key] for key in ("subject", "attribute", "value", "memory_id", "current")} == {
+            "subject": "Tomasz Nowak",
+            "attribute": "works_at",
+            "value": "Globex",
+            "memory_id": tomasz["globex"],
+            "current": True,
+        }
+        assert all("fact" not in item for item in response.json()["items"][1:])
