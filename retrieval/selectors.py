@@ -47,7 +47,7 @@ from memories.services.tenancy import policy_fold
 from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, MAX_PARTIAL_MATCHES, SYMMETRIC, Hop
-from retrieval.synthesis.extractive import cached_content_terms
+from retrieval.synthesis.text import cached_content_terms
 from retrieval.third_party import TURN_TEXT_CHARS
 
 BM25_K1 = 1.5

@@ -60,7 +60,7 @@ from retrieval.speakers import not_written_as_names, without_speakers, written_a
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
-from retrieval.synthesis.extractive import content_terms, split_sentences
+from retrieval.synthesis.text import content_terms, split_sentences
 from retrieval.third_party import RELATION_NOUNS, about_someone_else, names_relation, relation_nouns
 from retrieval.truth import (
     CALENDAR_TERMS,

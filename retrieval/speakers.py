@@ -17,7 +17,7 @@ from datetime import date
 
 from memories.temporal import tag_dates
 from retrieval.relational_query import Token
-from retrieval.synthesis.extractive import STOPWORDS
+from retrieval.synthesis.text import STOPWORDS
 
 STAND_IN = "someone"
 # words of the calendar that are also given names ("May", "June", "August"): a name only outside a date phrase

@@ -33,7 +33,7 @@ from memories.models import Memory, MemoryKind, MemoryStatus
 from memories.selectors.contradictions import CONTRADICTION_CODE
 from memories.services.trust import memory_is_curated
 from retrieval.synthesis.dates import PAST_TENSE_RE
-from retrieval.synthesis.extractive import cached_content_terms, content_terms
+from retrieval.synthesis.text import cached_content_terms, content_terms
 from retrieval.third_party import about_someone_else
 
 CURATED_BOOST = 0.1
