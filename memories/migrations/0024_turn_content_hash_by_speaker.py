@@ -1,5 +1,5 @@
-"""A conversation turn's exact-dedup key includes its speaker (``memories.services.memory.validation.content_hash``):
-the same words from two people are two statements. Stored turns get the key they would be written with now, so that
+"""A conversation turn's exact-dedup key includes its speaker when someone other than the member said it
+(``memories.services.memory.validation.content_hash``): the same words from two people are two statements. Stored turns get the key they would be written with now, so that
 a re-sent turn of the same speaker is still found as a twin and another speaker's identical turn is not. The keys
 only grow more distinct, so the live-content unique constraint holds throughout.
 
@@ -19,6 +19,7 @@ def _folded(text: str) -> str:
 
 def _key(content: str, speaker: str) -> str:
     who = _folded(speaker)
+    who = "" if who == "user" else who  # the member's own turns are keyed as their notes are
     keyed = f"{who}\x1f{_folded(content)}" if who else _folded(content)
     return hashlib.sha256(keyed.encode("utf-8")).hexdigest()
 

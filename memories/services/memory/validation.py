@@ -138,12 +138,18 @@ def content_hash(content: str, *, speaker: str = "") -> str:
     return hashlib.sha256(keyed.encode("utf-8")).hexdigest()
 
 
+# the ADK author of the member's own turns: they speak as the member whose memory it is, as a note for them does
+MEMBER_AUTHOR = "user"
+
+
 def turn_speaker(session_id: str, metadata: dict[str, Any] | None) -> str:
-    """The speaker of a session turn — its event's author as given, case and spacing aside — else empty: a memory
-    written outside a conversation is nobody's turn."""
+    """Who said a session turn, when it is someone other than the member it is stored for — its event's author as
+    given, case and spacing aside — else empty: the member's own turns (ADK's ``user``) are theirs as their notes
+    are, and a memory written outside a conversation is nobody else's."""
     if not session_id or not isinstance(metadata, dict):
         return ""
-    return " ".join(unicodedata.normalize("NFKC", str(metadata.get("author") or "")).casefold().split())
+    author = " ".join(unicodedata.normalize("NFKC", str(metadata.get("author") or "")).casefold().split())
+    return "" if author == MEMBER_AUTHOR else author
 
 
 def _check_size(content: str, policy: dict[str, Any]) -> None:
