@@ -33,10 +33,12 @@ reference: install  ## the torch reference embedder and the tests that compare w
 
 run: install  ## install, start the embedded database, load the demo tenant (once), serve on 127.0.0.1:$(PORT)
 	@# recorded, so that `.venv/bin/python manage.py …` finds this development setup without ORGMEMORY_ENV
-	$(PY) -m orgmemory.env "$(CURDIR)" "$(ORGMEMORY_DATA_DIR)"
-	ORGMEMORY_ENV=development $(PY) manage.py migrate --no-input
-	ORGMEMORY_ENV=development $(PY) manage.py load_demo
-	ORGMEMORY_ENV=development $(PY) manage.py runserver --insecure 127.0.0.1:$(PORT)
+	@$(PY) -m orgmemory.env "$(CURDIR)" "$(ORGMEMORY_DATA_DIR)"
+	@echo "Database: migrating (embedded PostgreSQL under $(ORGMEMORY_DATA_DIR))"
+	@ORGMEMORY_ENV=development $(PY) manage.py migrate --no-input --verbosity 0
+	@ORGMEMORY_ENV=development $(PY) manage.py load_demo --handover
+	@# the development server (TCP_NODELAY: no keep-alive stall) ends its start-up with the hand-over block
+	@ORGMEMORY_ENV=development $(PY) manage.py runserver --insecure 127.0.0.1:$(PORT)
 
 serve: install  ## production server: gunicorn, one worker per core (production needs SECRET_KEY + ALLOWED_HOSTS)
 	$(PY) manage.py migrate --no-input

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 
 def start(databases: dict[str, dict]) -> None:
+    import logging
+
     import django
     from django.db import connections
 
     django.setup()
+    # the batches' tasks run eagerly here: Celery's line per task succeeded would land in the importer's output
+    logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
     for alias, settings_dict in databases.items():
         connections[alias].settings_dict.update(settings_dict)
     from memories.embedding import EmbedderUnavailable, get_embedder

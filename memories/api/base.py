@@ -26,6 +26,7 @@ from memories.services.callers import (
     key_writable_scope,
 )
 from orgmemory.api.parsers import StrictJSONParser
+from orgmemory.api.serializers import errors_naming_choices
 from orgmemory.errors import ContentTooLarge, ValidationFailed
 
 # A full batch (100 memories at the default 32 KiB limit) is 3.2 MiB; anything much larger is refused unread.
@@ -114,17 +115,20 @@ class ApiView(APIView):
             )
         _refuse_malformed_user_ids(data)
         serializer = serializer_class(data=data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            raise serializers.ValidationError(errors_naming_choices(serializer))  # enums say what they accept
         return dict(serializer.validated_data)
 
     @staticmethod
-    def user_id_from(request, *, body: bool = True) -> str:
-        """``user_id`` from the query string, else (``body``) from a JSON object body."""
+    def user_id_from(request, *, body: bool = True, why: str = "") -> str:
+        """``user_id`` from the query string, else (``body``) from a JSON object body; the 400 of a request without
+        one says ``why`` it is needed."""
         value = request.query_params.get("user_id")
         if value is None and body and isinstance(request.data, dict):
             value = request.data.get("user_id")
         if not isinstance(value, str) or not value:
-            raise ValidationFailed("user_id: This field is required.", details={"user_id": ["This field is required."]})
+            message = f"user_id is required: {why}" if why else "user_id: This field is required."
+            raise ValidationFailed(message, details={"user_id": ["This field is required."]})
         return value
 
     # --- acting for a user: the rules are memories.services.callers'; these bind them to the request's key ----

@@ -19,7 +19,7 @@ from memories.services.callers import (
 )
 from memories.services.memory import Author
 
-__all__ = ["key_is_curator"]
+__all__ = ["key_is_curator", "key_reads_tenant_wide"]
 
 USER_ID_HELP = "The user the agent acts for (an external id of the tenant): what they may see and write."
 USER_ID_PARAM = OpenApiParameter("user_id", str, OpenApiParameter.QUERY, required=True, description=USER_ID_HELP)
@@ -42,6 +42,12 @@ def visible_scope_ids(*, tenant: Tenant, caller: Caller, project: object = None)
     """The scopes a request acting for ``caller`` sees: their chain, plus the nodes of ``project`` under it when
     one is named."""
     return caller_scope_ids(tenant=tenant, caller=replace(caller, project=project_name_clean(project)))
+
+
+def key_reads_tenant_wide(api_key: ApiKey) -> bool:
+    """A key that may read any memory of its tenant without naming a member: not restricted to a subtree, with the
+    ``admin`` permission (it may act as any member anyway, and erase them)."""
+    return api_key.scope_id is None and key_is_curator(api_key)
 
 
 def _agent(caller: Caller, api_key: ApiKey) -> Author:

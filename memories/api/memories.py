@@ -24,6 +24,7 @@ from memories.api.common import (
     USER_ID_PARAM,
     _agent,
     key_is_curator,
+    key_reads_tenant_wide,
     visible_project_nodes,
     visible_scope_ids,
 )
@@ -40,8 +41,8 @@ from memories.api.serializers import (
     project_field,
 )
 from memories.models import Memory, MemoryKind
-from memories.selectors import scope_get_by_tag
-from memories.selectors.memory import memories_visible, memory_get_visible
+from memories.selectors import project_name_clean, scope_get_by_tag
+from memories.selectors.memory import memories_visible, memory_get_in_tenant, memory_get_visible
 from memories.services.deletion import memories_delete_by_query, memory_delete_by_member
 from memories.services.memory import memory_create, memory_create_batch, memory_update
 from memories.services.memory.time import TIME_FIELDS, parse_moment
@@ -49,6 +50,10 @@ from orgmemory.api.serializers import CursorPage, ScopeField, ScopeRefSerializer
 from orgmemory.db_routing import read_routed, records_writes
 from orgmemory.errors import NotFound, ValidationFailed
 
+USER_ID_WHY = (
+    "the member the agent acts for: their scope chain decides which memories this key may read or change (a "
+    "tenant-wide key with the admin permission may leave it out to read any memory of its tenant)"
+)
 AS_OF_HELP = (
     "ISO 8601 date or datetime (default now): the memories as they stood then — valid then, recorded by then, not "
     "yet superseded then (a superseded version is listed as of its time)."
@@ -246,7 +251,7 @@ class MemoryDetailApi(ApiView):
 
     def _visible(self, request: Request, memory_id: int) -> tuple[Caller, Memory, str | None]:
         """The caller, the memory (404 unless visible to them — with ``project``, in it too) and the project."""
-        caller = self.caller(self.user_id_from(request))
+        caller = self.caller(self.user_id_from(request, why=USER_ID_WHY))
         project = request.query_params.get("project")
         if project is None and isinstance(request.data, dict):
             project = request.data.get("project")
@@ -262,16 +267,38 @@ class MemoryDetailApi(ApiView):
         summary="Read one memory",
         description="404 `memory_not_found` for an id that does not exist, is another tenant's, or is not on the "
         "user's scope chain (never 403: the id's existence is not revealed). A project's memory needs its "
-        "`project`.",
-        parameters=[USER_ID_PARAM, PROJECT_PARAM],
+        "`project`. A tenant-wide key with the `admin` permission may leave out `user_id`: it then reads any "
+        "memory of its tenant in force (projects included; with `project`, only that project's); any other key "
+        "needs `user_id` (400), since what it may see is that member's scope chain.",
+        parameters=[
+            OpenApiParameter(
+                "user_id",
+                str,
+                OpenApiParameter.QUERY,
+                required=False,
+                description=f"{USER_ID_HELP} Required unless the key is tenant-wide with the `admin` permission.",
+            ),
+            PROJECT_PARAM,
+        ],
         responses={
             200: OpenApiResponse(MemoryOutputSerializer, examples=[OpenApiExample("a memory", value=_MEMORY_EXAMPLE)]),
             **error_responses(400, 403, 404),
         },
     )
     def get(self, request: Request, memory_id: int) -> Response:
+        if "user_id" not in request.query_params and key_reads_tenant_wide(self.api_key):
+            return Response(MemoryOutputSerializer(self._in_tenant(request, memory_id)).data)
         _, memory, _ = self._visible(request, memory_id)
         return Response(MemoryOutputSerializer(memory).data)
+
+    def _in_tenant(self, request: Request, memory_id: int) -> Memory:
+        """An admin key's read without a member: any memory of its tenant in force (404 for another tenant's id, a
+        superseded or expired one); with ``project``, only if it belongs to that project."""
+        project = project_name_clean(request.query_params.get("project"))
+        memory = memory_get_in_tenant(tenant=self.tenant, memory_id=memory_id)
+        if memory is None or (project is not None and memory.project != project):
+            raise NotFound(f"no memory {memory_id} in this tenant", code="memory_not_found")
+        return memory
 
     class MemoryPatchInputSerializer(serializers.Serializer):
         user_id = serializers.CharField(max_length=128, required=False, help_text=USER_ID_HELP)

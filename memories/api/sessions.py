@@ -4,7 +4,9 @@ id); ``DELETE /sessions/<id>`` forgets what a user's session stored.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,17 +14,54 @@ from rest_framework.response import Response
 from memories.api.base import ApiView
 from memories.api.common import PROJECT_PARAM, USER_ID_HELP, USER_ID_PARAM, _agent, key_is_curator
 from memories.api.serializers import project_field
-from memories.services.sessions import session_delete, session_ingest
+from memories.services.sessions import event_moment, session_delete, session_ingest
 from orgmemory.api.serializers import error_responses
 from orgmemory.db_routing import records_writes
+from orgmemory.errors import ValidationFailed
 
 MAX_EVENTS = 1000
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "number", "example": 1746178200.0, "description": "Seconds since the epoch (ADK's form)."},
+            {"type": "string", "example": "2025-05-02T09:30:00Z", "description": "An ISO 8601 date or datetime."},
+        ]
+    }
+)
+class EventTimestampField(serializers.Field):
+    """A session event's time: seconds since the epoch (a number, as ADK sends it) or an ISO 8601 date or datetime
+    (a string, as every other time field takes it), checked as the session service reads it (``event_moment``) and
+    passed on as sent."""
+
+    default_error_messages = {
+        "invalid": "A timestamp is seconds since the epoch (a number) or an ISO 8601 date or datetime (a string)."
+    }
+
+    def to_internal_value(self, data: Any) -> float | str:
+        if isinstance(data, bool) or not isinstance(data, int | float | str):
+            self.fail("invalid")
+        value = data.strip() if isinstance(data, str) else float(data)
+        try:
+            event_moment(value)
+        except ValidationFailed as exc:
+            raise serializers.ValidationError(exc.message, code="invalid") from None
+        return value
+
+    def to_representation(self, value: Any) -> Any:
+        return value
 
 
 class SessionEventSerializer(serializers.Serializer):
     id = serializers.CharField(max_length=256)
     author = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    timestamp = serializers.FloatField(required=False, allow_null=True, help_text="Seconds since the epoch.")
+    timestamp = EventTimestampField(
+        required=False,
+        allow_null=True,
+        help_text="When the event happened: seconds since the epoch or ISO 8601 (e.g. 2025-05-02T09:30:00Z); the "
+        "moment its relative dates refer to.",
+    )
     text = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
 
 
@@ -49,9 +88,10 @@ class SessionIngestApi(ApiView):
         summary="Remember an ADK session's events",
         description=(
             "Each event with text becomes an `event` memory at the user's own scope (in its `project` when "
-            "given; the ADK author and timestamp in its metadata). Idempotent per event id: re-sending the "
-            "session stores only new events. 201 when anything was created, else 200. All or nothing: a bad "
-            "event fails the call with its index."
+            "given; the ADK author and timestamp in its metadata); an event's `timestamp` (seconds since the epoch "
+            'or ISO 8601) is the moment its relative dates ("yesterday") refer to. Idempotent per event id: '
+            "re-sending the session stores only new events. 201 when anything was created, else 200. All or "
+            "nothing: a bad event fails the call with its index."
         ),
         request=SessionIngestInputSerializer,
         responses={
@@ -74,7 +114,7 @@ class SessionIngestApi(ApiView):
                             "timestamp": 1746178200.0,
                             "text": "Our staging DB is pg-stg-2.",
                         },
-                        {"id": "e2", "author": "support-bot", "timestamp": 1746178201.5, "text": "Noted."},
+                        {"id": "e2", "author": "support-bot", "timestamp": "2025-05-02T09:30:01Z", "text": "Noted."},
                     ],
                 },
             ),

@@ -54,6 +54,19 @@ def memory_get_visible(*, tenant: Tenant, chain_ids: Sequence[int], memory_id: i
     return memories_visible(tenant=tenant, chain_ids=chain_ids, valid_now=False).filter(pk=memory_id).first()
 
 
+def memory_get_in_tenant(*, tenant: Tenant, memory_id: int) -> Memory | None:
+    """The memory ``memory_id`` of ``tenant`` in force (not superseded, not expired; any scope, a project's too),
+    else None (unknown, another tenant's, superseded or expired: the caller cannot tell which). For a caller that
+    may see the whole tenant (an admin key), not for one acting as a member."""
+    return (
+        Memory.objects.in_force()
+        .filter(tenant=tenant, pk=memory_id)
+        .select_related("scope__parent")
+        .defer(*_HEAVY_FIELDS)
+        .first()
+    )
+
+
 def memory_ids_index_stale(*, state_field: str, older_than: timedelta | None = None) -> list[int]:
     """Ids (ascending) of memories, any tenant, whose ``state_field`` (``index_state``: embeddings;
     ``links_state``: graph links) is pending or failed and that were last changed more than ``older_than`` ago

@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.pagination import CursorPagination, PageNumberPagination
 
 from orgmemory.api.exceptions import error_body
@@ -56,6 +57,38 @@ class ScopeField(serializers.Field):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+
+CHOICES_LISTED = 30
+
+
+def errors_naming_choices(serializer: serializers.Serializer) -> Any:
+    """The errors of a validated ``serializer`` with every refused choice saying what is accepted: DRF's
+    ``"rumour" is not a valid choice.`` becomes ``"rumour" is not a valid choice; one of: fact, preference, …``
+    wherever the field sits (nested serializers, lists of them, list children)."""
+    return _name_choices(serializer, serializer.errors)
+
+
+def _name_choices(field: Any, errors: Any) -> Any:
+    if isinstance(field, serializers.ChoiceField) and isinstance(errors, list):
+        return [_choice_error(field, error) for error in errors]
+    if isinstance(field, serializers.ListSerializer) and isinstance(errors, list):
+        return [_name_choices(field.child, error) for error in errors]
+    if isinstance(field, serializers.Serializer) and isinstance(errors, dict):
+        fields = field.fields
+        return {key: _name_choices(fields[key], value) if key in fields else value for key, value in errors.items()}
+    child = getattr(field, "child", None)
+    if isinstance(field, serializers.ListField | serializers.DictField) and isinstance(errors, dict):
+        return {key: _name_choices(child, value) for key, value in errors.items()}
+    return errors
+
+
+def _choice_error(field: serializers.ChoiceField, error: Any) -> Any:
+    if getattr(error, "code", None) != "invalid_choice":
+        return error
+    values = [str(value) for value in field.choices]
+    listed = ", ".join(values[:CHOICES_LISTED]) + (", …" if len(values) > CHOICES_LISTED else "")
+    return ErrorDetail(f"{str(error).rstrip('.')}; one of: {listed}.", code="invalid_choice")
 
 
 class ErrorDetailSerializer(serializers.Serializer):

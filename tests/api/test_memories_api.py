@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memories.models import IndexState, Member, Memory, Policy
+from memories.models import IndexState, Member, Memory, MemoryKind, Policy
 from tests.api.conftest import ALBERT_VISIBLE, error_of
 from tests.conftest import remember
 
@@ -214,10 +214,11 @@ class TestBatch:
         )
 
         assert response.status_code == 400
+        refused = f'"rumour" is not a valid choice; one of: {", ".join(MemoryKind.values)}.'
         assert error_of(response) == {
             "code": "validation_error",
-            "message": 'memories[1].kind: "rumour" is not a valid choice.',
-            "details": {"memories": {"1": {"kind": ['"rumour" is not a valid choice.']}}},
+            "message": f"memories[1].kind: {refused}",
+            "details": {"memories": {"1": {"kind": [refused]}}},
         }
         assert Memory.objects.count() == 0
 
@@ -398,11 +399,67 @@ class TestDetail:
         assert response.status_code == 404
         assert error_of(response)["code"] == "memory_not_found"
 
-    def test_user_id_is_required(self, acme_memories, api):
+    def test_user_id_is_required_and_the_error_says_why(self, acme_memories, api):
         response = api.get(detail(acme_memories["user:albert"].pk))
 
         assert response.status_code == 400
-        assert error_of(response)["details"] == {"user_id": ["This field is required."]}
+        error = error_of(response)
+        assert error["details"] == {"user_id": ["This field is required."]}
+        assert error["message"] == (
+            "user_id is required: the member the agent acts for: their scope chain decides which memories this key "
+            "may read or change (a tenant-wide key with the admin permission may leave it out to read any memory "
+            "of its tenant)"
+        )
+
+    @pytest.mark.parametrize("tag", ["user:bea", "team:data", "division:eu", "org:acme"])
+    def test_a_tenant_wide_admin_key_reads_any_memory_of_its_tenant_without_user_id(
+        self, acme_memories, make_client, acme, tag
+    ):
+        admin = make_client(acme, permissions=("read", "admin"))
+
+        response = admin.get(detail(acme_memories[tag].pk))
+
+        assert response.status_code == 200, response.json()
+        assert (response.json()["id"], response.json()["content"]) == (
+            acme_memories[tag].pk,
+            acme_memories[tag].content,
+        )
+
+    @pytest.mark.parametrize("tag", ["globex:user:albert", "globex:team:platform"])
+    def test_an_admin_key_without_user_id_gets_404_for_another_tenants_id(self, acme_memories, make_client, acme, tag):
+        admin = make_client(acme, permissions=("read", "write", "delete", "admin"))
+
+        response = admin.get(detail(acme_memories[tag].pk))
+
+        assert response.status_code == 404
+        assert error_of(response)["code"] == "memory_not_found"
+
+    def test_an_admin_key_without_user_id_does_not_see_superseded_history(self, acme, make_client):
+        old = remember(acme, "The platform team deploys on Fridays.", scope="team:platform")
+        new = remember(acme, "The platform team deploys on Tuesdays.", scope="team:platform")
+        Memory.objects.filter(pk=old.pk).update(superseded_by=new)
+        admin = make_client(acme, permissions=("read", "admin"))
+
+        assert admin.get(detail(old.pk)).status_code == 404
+        assert admin.get(detail(new.pk)).status_code == 200
+
+    @pytest.mark.parametrize(
+        ("permissions", "scope"), [(("read", "write", "delete"), None), (("read", "admin"), "team:platform")]
+    )
+    def test_other_keys_still_need_user_id(self, acme_memories, make_client, acme, permissions, scope):
+        key = make_client(acme, permissions=permissions, scope=scope)
+
+        response = key.get(detail(acme_memories["team:platform"].pk))
+
+        assert response.status_code == 400
+        assert error_of(response)["message"].startswith("user_id is required: the member the agent acts for")
+
+    def test_an_admin_key_reading_as_a_member_still_sees_only_their_chain(self, acme_memories, make_client, acme):
+        admin = make_client(acme, permissions=("read", "admin"))
+
+        response = admin.get(detail(acme_memories["user:bea"].pk), {"user_id": "albert"})
+
+        assert response.status_code == 404
 
     def test_patch_updates_and_reindexes(self, acme_memories, api):
         memory = acme_memories["team:platform"]
@@ -546,3 +603,49 @@ class TestDeleteByQuery:
         assert response.status_code == 200
         assert response.json()["deleted"] == 0
         assert Memory.objects.count() == 4
+
+
+class TestEnumErrorsListTheAcceptedValues:
+    KINDS = ", ".join(MemoryKind.values)  # fact, policy, preference, event, note
+
+    def test_write(self, acme, api):
+        response = api.post(MEMORIES, {"user_id": "albert", "content": "x", "kind": "rumour"})
+
+        assert response.status_code == 400
+        assert error_of(response) == {
+            "code": "validation_error",
+            "message": f'kind: "rumour" is not a valid choice; one of: {self.KINDS}.',
+            "details": {"kind": [f'"rumour" is not a valid choice; one of: {self.KINDS}.']},
+        }
+        assert Memory.objects.count() == 0
+
+    def test_list_filter(self, acme, api):
+        response = api.get(MEMORIES, {"user_id": "albert", "kind": "Fact"})
+
+        assert response.status_code == 400
+        assert error_of(response)["message"] == f'kind: "Fact" is not a valid choice; one of: {self.KINDS}.'
+
+    def test_patch(self, acme_memories, api):
+        memory = acme_memories["user:albert"]
+
+        response = api.patch(detail(memory.pk), {"user_id": "albert", "kind": "gossip"})
+
+        assert response.status_code == 400
+        assert error_of(response)["message"] == f'kind: "gossip" is not a valid choice; one of: {self.KINDS}.'
+        assert Memory.objects.get(pk=memory.pk).kind == memory.kind
+
+    def test_search_kinds_name_the_item(self, acme, api):
+        response = api.post(
+            "/api/v1/search", {"user_id": "albert", "query": "deploys", "kinds": ["fact", "rumor"]}, format="json"
+        )
+
+        assert response.status_code == 400
+        assert error_of(response)["details"] == {
+            "kinds": {"1": [f'"rumor" is not a valid choice; one of: {self.KINDS}.']}
+        }
+
+    def test_other_errors_of_the_same_field_are_left_as_they_are(self, acme, api):
+        response = api.post(MEMORIES, {"user_id": "albert", "content": "x", "kind": None}, format="json")
+
+        assert response.status_code == 400
+        assert error_of(response)["message"] == "kind: This field may not be null."

@@ -60,6 +60,28 @@ def test_a_session_event_timestamp_is_the_reference_time(api, acme):
     assert rows["e2"].event_dates == ["2025-05-26"]
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("2025-05-08T10:00:00Z", "2025-05-20T09:00:00+00:00"),  # ISO 8601, as every other time field
+        ("2025-05-08T12:00:00+02:00", "2025-05-20"),  # an offset, a plain date
+        (1746698400, "2025-05-20T09:00:00Z"),  # epoch and ISO in one session
+    ],
+)
+def test_a_session_event_timestamp_may_be_iso_8601(api, acme, first, second):
+    events = [
+        {"id": "e1", "author": "user", "timestamp": first, "text": "Dana went to the support group yesterday."},
+        {"id": "e2", "author": "user", "timestamp": second, "text": "Next Monday I start the course."},
+    ]
+    response = api.post(SESSIONS, {"user_id": "albert", "session_id": "s1", "events": events}, format="json")
+    assert response.status_code == 201, response.json()
+    rows = {m.source_event_id: m for m in Memory.objects.filter(tenant=acme, source_session="s1")}
+    assert rows["e1"].reference_time.isoformat() == "2025-05-08T10:00:00+00:00"
+    assert rows["e1"].event_dates == ["2025-05-07"]
+    assert rows["e2"].event_dates == ["2025-05-26"]
+    assert rows["e2"].metadata["timestamp"] == second  # as sent
+
+
 def test_a_batch_carries_time_fields_per_item(api, acme):
     response = api.post(
         MEMORIES,
@@ -129,7 +151,7 @@ def test_a_bad_item_of_a_batch_stores_nothing(api, acme):
     assert not Memory.objects.filter(tenant=acme).exists()
 
 
-@pytest.mark.parametrize("timestamp", [1e20, -1e15, "not a time", "2025-05-07"])
+@pytest.mark.parametrize("timestamp", [1e20, -1e15, "not a time", "2025-13-40", "1700-01-01T00:00:00Z", True, [1]])
 def test_a_bad_session_timestamp_is_a_400_and_nothing_is_stored(api, acme, timestamp):
     events = [
         {"id": "ok", "author": "user", "timestamp": 1746698400.0, "text": "A fine turn."},

@@ -9,6 +9,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from graph import tasks as graph_tasks
 from memories import tasks as memory_tasks
@@ -113,3 +114,22 @@ def test_each_target_scope_is_resolved_once_per_run_not_once_per_batch(acme, tmp
     assert summary["created"] == 60
     # three targets (bea's own scope, team:platform, org:acme) over six batches
     assert len(resolved) == 3
+
+
+def test_the_tables_an_import_changed_are_analyzed_at_its_end(acme, tmp_path):
+    """A freshly imported tenant is searched with plans for its size: the run ends by analyzing what it changed
+    (the memories and the rows indexing wrote for them), nothing else."""
+    analyzed_before = _analyze_counts()
+
+    summary = _import(_file(tmp_path, 30), workers=0)
+
+    assert summary["created"] == 30
+    analyzed = {table for table, count in _analyze_counts().items() if count != analyzed_before.get(table)}
+    assert {Memory._meta.db_table, MemoryChunk._meta.db_table} <= analyzed
+    assert "memories_member" not in analyzed and "auth_user" not in analyzed
+
+
+def _analyze_counts() -> dict[str, int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT relname, analyze_count FROM pg_stat_user_tables WHERE schemaname = current_schema()")
+        return dict(cursor.fetchall())

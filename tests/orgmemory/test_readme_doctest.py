@@ -70,13 +70,17 @@ def _continues(command: str) -> bool:
 
 
 def _expected_patterns(comment: str) -> list[re.Pattern]:
-    """The string literals of an expected-output comment, cut at an ellipsis, ids as any number."""
+    """The string literals of an expected-output comment, cut at an ellipsis, ids as any number; and each short
+    ``"name": value`` pair (a value under 12 characters, ``true``/``false``/``null``), e.g. ``"status": "proposed"``
+    or ``"created": true``, as that pair in the output."""
     patterns = []
     for literal in re.findall(r'"((?:[^"\\]|\\.)*)"', comment):
         literal = re.split(r"\.\.\.|…", literal)[0]
         if len(literal) < 12:
             continue
         patterns.append(re.compile(re.sub(r"#\\d\+|#\d+", r"#\\d+", re.escape(literal).replace(r"\#", "#"))))
+    for name, value in re.findall(r'"(\w+)":\s*("[^"…]{1,11}"|true|false|null)(?=\s*[,;}\]]|\s*$)', comment):
+        patterns.append(re.compile(rf'"{name}":\s*{re.escape(value)}'))
     return patterns
 
 
@@ -233,7 +237,8 @@ def test_every_readme_command_and_client_configuration_runs(live_server, setting
     settings.ORGMEMORY_DATA_DIR = tmp_path
     out = io.StringIO()
     call_command("load_demo", stdout=out)
-    keys = dict(re.findall(r"API key (\S+): (om_\S+)", out.getvalue()))
+    # the keys of the closing block: export KEY=om_…  # support-agent: read, write
+    keys = {name: key for key, name in re.findall(r"^export \w+=(om_\S+)\s+# ([\w.-]+):", out.getvalue(), re.M)}
     assert set(keys) >= {"support-agent", "ops-admin"}, out.getvalue()
     write_local_run(base_dir=tmp_path / "checkout", data_dir=tmp_path)  # as `make run` does
     httpx.post(  # the first search of the live server loads its embedder: not inside a command's output
@@ -262,3 +267,33 @@ def test_every_readme_command_and_client_configuration_runs(live_server, setting
     assert any("manage.py mcp" in command and "--http" not in command for command in readme.ran)
     assert any(command.startswith("curl") for command in readme.ran)
     assert any(command.startswith("mcpServers.") for command in readme.ran)
+
+
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
+def test_the_mcp_tools_the_readme_names_are_the_ones_the_server_registers():
+    """The README's count and list of MCP tools against the server's own registry: a tool added, renamed or
+    removed without the README following fails here."""
+    from retrieval.mcp_server import build_server
+
+    stated = re.search(r"with (\w+) tools — (.+?) — over", README.read_text(), re.S)
+    assert stated, "README § MCP no longer says `with N tools — … — over`"
+    count = NUMBERS.get(stated[1], int(stated[1]) if stated[1].isdigit() else None)
+    named = re.findall(r"`(\w+)`", stated[2])
+    registered = {tool.name for tool in asyncio.run(build_server(api_key="om_unused").list_tools())}
+    assert count == len(named) == len(registered), (stated[1], named, sorted(registered))
+    assert set(named) == registered
+
+
+@pytest.mark.parametrize(
+    ("comment", "output", "matches"),
+    [
+        ('201 "created": true, "status": "proposed"', '{"id":5,"created":true,"status":"proposed"}', True),
+        ('201 "created": true, "status": "proposed"', '{"id":5,"created":true,"status":"active"}', False),
+        ('"answer": {"text": "The code freeze started on 7 May.", "kind": "date"}', '"kind": "path"', False),
+        ('201 "created": true; GET /memories/{id} then shows …', '{"created":false}', False),
+    ],
+)
+def test_an_expected_output_comment_checks_short_pairs_too(comment, output, matches):
+    assert all(pattern.search(output) for pattern in _expected_patterns(comment)) is matches

@@ -131,7 +131,7 @@ ADR = "ADR-031 (accepted 9 February 2026): we move all service deployments from 
 
 
 def test_a_when_of_how_often_is_not_answered_by_a_dated_note_below_the_schedule():
-    """"when do we deploy?" asks when deploys recur: the deploy-day policy ranked above answers it (the usual
+    """ "when do we deploy?" asks when deploys recur: the deploy-day policy ranked above answers it (the usual
     answer quotes it), not the migration note's date further down."""
     hits = [
         DatedRow(1, "The platform team deploys on Tuesdays and Thursdays after 10:00.", [], REF),

@@ -1,6 +1,8 @@
 """Benchmark the user's bulk path: ``import_memories FILE --tenant T`` of a generated organisation's memories, run as
 a separate process the way a user runs it, part after part into the same tenant, each part timed until every
-memory it wrote lists ``index_state`` and ``links_state`` ready (``bench.import_bench``)."""
+memory it wrote lists ``index_state`` and ``links_state`` ready (``bench.import_bench``). With ``--searches N``, each
+part is followed at once by N searches of distinct questions through the search service in this process: how fast a
+freshly imported tenant answers, before anything else (autovacuum, other writes) touched the database."""
 
 from __future__ import annotations
 
@@ -49,6 +51,13 @@ class Command(BaseCommand):
         parser.add_argument("--worker-processes", type=int, default=2)
         parser.add_argument("--import-args", default="", help="extra arguments for import_memories, e.g. '--workers 2'")
         parser.add_argument("--seed", type=int, default=11)
+        parser.add_argument(
+            "--searches",
+            type=int,
+            default=0,
+            help="after each part, this many searches (distinct questions of the tenant's users, in this process): "
+            "search p50/p95 right after an import, with the stages' p50",
+        )
         parser.add_argument("--keep", action="store_true", help="keep the tenant (default: deleted at the end)")
         parser.add_argument("--json", action="store_true")
 
@@ -91,6 +100,11 @@ class Command(BaseCommand):
                     result["parts"].append({"before": start, "lines": lines, **figures})
                     if not options["json"]:
                         self.stdout.write(_part_line(result["parts"][-1]))
+                    if options["searches"]:
+                        searched = _search_after(tenant, plan, options["searches"], part=len(result["parts"]) - 1)
+                        result["parts"][-1]["search"] = searched
+                        if not options["json"]:
+                            self.stdout.write(_search_line(searched))
         finally:
             if not options["keep"]:
                 Tenant.objects.filter(pk=tenant.pk).delete()
@@ -170,6 +184,40 @@ def _import_part(tenant: Tenant, path: Path, lines: int, *, env: dict, extra: li
         "workers_cpu_seconds": round(workers_cpu, 1),
         "machine_cpu_seconds": round(machine_cpu, 1),
     }
+
+
+def _search_after(tenant: Tenant, plan, count: int, *, part: int) -> dict:
+    """``count`` searches through the search service, each a question not asked before in the run (the query
+    embedding cache never answers): p50/p95 of the whole and p50 of each stage."""
+    from bench.queries import distinct_queries
+    from bench.stats import percentile
+    from retrieval.services import SearchOptions, search_memories
+
+    queries = distinct_queries(plan, count * (part + 1))[count * part :]
+    took: list[float] = []
+    stages: dict[str, list[float]] = {}
+    for query in queries:
+        started = time.perf_counter()
+        result = search_memories(
+            tenant=tenant, user_id=query.user_id, query=query.text, options=SearchOptions(top_k=10, track_access=False)
+        )
+        took.append((time.perf_counter() - started) * 1000)
+        for stage, ms in result.timings_ms.items():
+            stages.setdefault(stage, []).append(ms)
+    return {
+        "searches": len(took),
+        "p50_ms": round(percentile(took, 50), 2),
+        "p95_ms": round(percentile(took, 95), 2),
+        "stages_p50_ms": {stage: round(percentile(ms, 50), 2) for stage, ms in stages.items()},
+    }
+
+
+def _search_line(search: dict) -> str:
+    stages = ", ".join(f"{stage} {ms}" for stage, ms in search["stages_p50_ms"].items())
+    return (
+        f"           then {search['searches']} searches: p50 {search['p50_ms']:.2f} ms, p95 {search['p95_ms']:.2f} ms "
+        f"(stages p50, ms: {stages})"
+    )
 
 
 def _part_line(part: dict) -> str:

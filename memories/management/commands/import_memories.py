@@ -13,6 +13,10 @@ A run that stops half way (a crash, Ctrl-C) keeps the batches it committed; runn
 every line already stored is recognised (its external id, else its identical text at the same scope) and reported
 as already present, and rows whose indexing did not finish are picked up by the sweeper. ``--all-or-nothing``
 writes the whole file in one transaction, and nothing at all when any line is bad.
+
+At the end, the tables the run changed are analyzed (``orgmemory.planner_statistics``): a freshly imported tenant
+is searched with plans made for its size, not for the database before the import. Progress bars are drawn on a
+terminal only.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from memories.services.memory.time import TIME_FIELDS, clean_time
 from orgmemory.api.parsers import MAX_DEPTH, check_json_strings
 from orgmemory.api.serializers import SCOPE_TAG_MAX
 from orgmemory.errors import DomainError
+from orgmemory.planner_statistics import table_modifications, tables_analyze_changed
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 IMPORT_BATCH = 500
@@ -195,7 +200,15 @@ class Command(BaseCommand):
         workers: int,
     ) -> bool:
         counts_before = dict(outcome.counts)
-        write_bar = tqdm(total=len(records), desc="write", unit="line", file=sys.stderr, disable=quiet)
+        # the planner's statistics are refreshed for what the run changed; not inside a caller's transaction, which
+        # has committed nothing yet
+        statistics_before = None
+        if not transaction.get_connection().in_atomic_block:
+            with contextlib.suppress(DatabaseError):
+                statistics_before = table_modifications()
+        # progress bars on a terminal only: in a file or a pipe they are escape-code debris (tqdm: None = not a tty)
+        bars_off = True if quiet else None
+        write_bar = tqdm(total=len(records), desc="write", unit="line", file=sys.stderr, disable=bars_off)
         # worker processes index what each batch committed, while the next batch is written; not with a broker
         # (its workers index), nor inside a caller's transaction (nothing commits until it does), nor all or nothing
         pooled = (
@@ -204,7 +217,9 @@ class Command(BaseCommand):
             and settings.CELERY_TASK_ALWAYS_EAGER
             and not transaction.get_connection().in_atomic_block
         )
-        index_bar = tqdm(total=0, desc="index", unit="memory", file=sys.stderr, disable=quiet or not pooled)
+        index_bar = tqdm(
+            total=0, desc="index", unit="memory", file=sys.stderr, disable=True if quiet or not pooled else None
+        )
         scopes_known: dict = {}  # target scopes resolved once for the run, not once per batch
         try:
             with contextlib.ExitStack() as stack:
@@ -245,6 +260,8 @@ class Command(BaseCommand):
             write_bar.close()
             index_bar.close()
             outcome.errors.sort()
+        if statistics_before is not None:
+            tables_analyze_changed(since=statistics_before)
         return True
 
     # --- report ----------------------------------------------------------------------------------------------
