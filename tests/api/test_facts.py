@@ -96,7 +96,7 @@ def test_a_negation_closes_the_value_and_deleting_the_statement_reopens_it(
             acme, "Tomasz Nowak works at Initech.", scope="org:acme", reference_time="2025-01-10T09:00:00Z"
         )
         left = remember(
-            acme, "Tomasz Nowak left Initech last week.", scope="org:acme", reference_time="2025-06-10T09:00:00Z"
+            acme, "Tomasz Nowak quit Initech last week.", scope="org:acme", reference_time="2025-06-10T09:00:00Z"
         )
 
     facts = _timeline(acme, "albert", "tomasz nowak", "works_at")

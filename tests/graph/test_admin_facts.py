@@ -42,7 +42,7 @@ ACME_STATEMENTS = [
     ("team:platform", "Tomasz Nowak lives in Lisbon.", date(2025, 2, 3), None),
     ("team:platform", "Tomasz Nowak works at Initech.", date(2025, 3, 3), None),
     ("user:albert", "Tomasz Nowak moved to Porto.", date(2025, 6, 16), None),  # private to albert: the admin sees it
-    ("team:platform", "Tomasz Nowak left Initech last week.", date(2025, 9, 10), None),  # a negation from 1 September
+    ("team:platform", "Tomasz Nowak quit Initech last week.", date(2025, 9, 10), None),  # a negation from 1 September
     ("team:data", "Mia Chen works at Hooli.", date(2025, 1, 6), None),
     ("team:platform", "Ownership of the billing service moved to the Payments team.", date(2025, 4, 1), None),
     # an agent's later value does not close a curated one: the conflict is marked on both
