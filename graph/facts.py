@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from django.db.models import Q
 
 from graph import vocabulary as v
-from graph.extraction.facts import StatedFact, extract_facts
+from graph.extraction.facts import LEFT, StatedFact, extract_facts
 from graph.extraction.normalize import normalize_entity_name
 from graph.extraction.types import EntityRef
 from graph.models import Entity, EntityLink, Fact
@@ -69,6 +69,11 @@ def fact_rows(memory: Memory, content: str, resolver) -> list[Fact]:
     stated = extract_facts(content, speaker=memory_speaker(memory), reference=said)
     rows = []
     for fact in stated:
+        if fact.attribute == LEFT:  # "left Netflix": an employer or a home, as the graph knows the value
+            subject = _resolve(resolver, fact.subject, v.PERSON)
+            fact = _left_as(fact, subject, resolver)
+            if fact is None:
+                continue
         attribute = v.ATTRIBUTES_BY_VALUE[fact.attribute]
         subject = _resolve(resolver, fact.subject, _kind_of(attribute.subjects))
         if subject is None:
@@ -94,6 +99,24 @@ def fact_rows(memory: Memory, content: str, resolver) -> list[Fact]:
             )
         )
     return rows
+
+
+def _left_as(fact: StatedFact, subject: Entity | None, resolver) -> StatedFact | None:
+    """A bare "left X" as the end of X as the subject's employer or home: by what the graph already says X is of
+    them (a fact with X as its value), else by X's kind (a company or organisation, a place); None when neither
+    says (no fact rather than a wrong one)."""
+    norm = normalize_entity_name(fact.value)[:NAME_MAX]
+    known = resolver.cache.get(norm) or Entity.objects.filter(tenant=resolver.tenant, norm=norm).first()
+    if known is None or subject is None:
+        return None
+    held = (
+        Fact.objects.filter(tenant=resolver.tenant, subject=subject, value_entity=known, negated=False)
+        .values_list("attribute", flat=True)
+        .first()
+    )
+    kinds = {v.COMPANY: v.WORKS_AT_ATTR, v.ORG: v.WORKS_AT_ATTR, v.PLACE: v.LIVES_IN}
+    attribute = held if held in (v.WORKS_AT_ATTR, v.LIVES_IN) else kinds.get(known.kind)
+    return None if attribute is None else replace(fact, attribute=attribute)
 
 
 def _until(fact: StatedFact) -> date | None:
@@ -236,7 +259,12 @@ def facts_timeline(
 
 
 def _start(view: FactView) -> date:
-    return view.valid_from or view.recorded_at.date()
+    """When a value began, for ordering: its own day, else — a statement about the past with only an end ("until
+    2022") — no later than that end, else the day it was said."""
+    if view.valid_from is not None:
+        return view.valid_from
+    said = view.recorded_at.date()
+    return min(said, view.valid_until) if view.valid_until is not None else said
 
 
 def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> None:
@@ -248,6 +276,8 @@ def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> No
         if view.negated:
             continue
         for later in ordered[index + 1 :]:
+            if later.valid_until is not None and not later.negated and later.valid_until <= later.recorded_at.date():
+                continue  # said of the past, after it ended ("until 2022"): it closes nothing that came after
             same_value = later.value.casefold() == view.value.casefold()
             if later.negated and same_value or (functional and not later.negated and not same_value):
                 if view.curated and not later.curated:

@@ -39,6 +39,8 @@ class FactOutcome:
     answer: Answer
     lead: list[tuple[int, str]] = field(default_factory=list)
     no_relevant: bool = False
+    read: bool = False  # facts of that subject and attribute were read: they know more than untimed typed edges
+    attribute: str = ""
 
 
 def fact_outcome(
@@ -57,7 +59,7 @@ def fact_outcome(
     answers as it otherwise would). ``subject_ids``: the question's subject names → the entities they name."""
     subjects = _subjects(tenant, user_id, question, subject_ids)
     if not subjects:
-        return None
+        return _nobody_mentioned(question, page)
     name, ids = subjects[0]
     attribute = v.ATTRIBUTES_BY_VALUE[question.attribute]
     facts = facts_timeline(
@@ -68,6 +70,7 @@ def fact_outcome(
         as_of=as_of,
         now=now,
     )
+    ended_by = {fact.id: fact for fact in facts if fact.negated}
     facts = [fact for fact in facts if not fact.negated]
     name = facts[0].subject if facts else _entity_name(ids[0]) or name
     chosen, closed = _choose(facts, question, window)
@@ -89,6 +92,21 @@ def fact_outcome(
         return FactOutcome(
             answer=Answer(text=" ".join(sentences), citations=citations, used_llm=False, kind="fact", fact=fact_json),
             lead=list(dict.fromkeys(lead)),
+            read=True,
+            attribute=attribute.value,
+        )
+    if facts and question.when not in (BEFORE, THEN):
+        # every value it had has ended ("Dagny has left Netflix"): none holds now, and the last one says until when
+        last = facts[0]
+        text = f"{_capitalised(attribute.unknown.format(subject=name)).rstrip('.')} now. "
+        text += fact_sentence(last, subject=name, closed=True) + " [1]."
+        negation = ended_by.get(last.closed_by)
+        lead = [(negation.memory_id, "the statement that ended it")] if negation is not None else []
+        return FactOutcome(
+            answer=Answer(text=text, citations=((1, last.memory_id),), used_llm=False, kind="unknown"),
+            lead=[*lead, (last.memory_id, "the value that ended")],
+            read=True,
+            attribute=attribute.value,
         )
     if _page_states(page, name, attribute):
         return None  # a result says it in words no fact was read from: the usual answer reads it
@@ -97,7 +115,29 @@ def fact_outcome(
             text=_capitalised(attribute.unknown.format(subject=name)), citations=(), used_llm=False, kind="unknown"
         ),
         no_relevant=not any(_names(memory, name) for memory in page[:_PAGE]),
+        attribute=attribute.value,
     )
+
+
+def _nobody_mentioned(question: AttributeQuestion, page: Sequence[Memory]) -> FactOutcome | None:
+    """A subject the question names as a name that nothing the caller can see mentions — no entity, no result
+    holding its words — is unknown; any other question is answered as it otherwise would be."""
+    if not question.named or question.first_person:
+        return None
+    words = set(_WORD_RE.findall(question.named.casefold())) - {"the"}
+    if not words or any(words <= _words(memory) for memory in page[:_PAGE]):
+        return None
+    return FactOutcome(
+        answer=Answer(
+            text=f"Nothing you can see mentions {question.named}.", citations=(), used_llm=False, kind="unknown"
+        ),
+        no_relevant=True,
+        attribute=question.attribute,
+    )
+
+
+def _words(memory: Memory) -> set[str]:
+    return set(_WORD_RE.findall(f"{memory.title} {memory.content}".casefold()))
 
 
 def _subjects(

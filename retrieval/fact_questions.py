@@ -26,7 +26,7 @@ _QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "which", "where", "
 _VALUE_PREPOSITIONS = frozenset({"at", "in", "for", "to", "by", "from", "with", "of", "into"})
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 _BEFORE_RE = re.compile(
-    r"\b(?:before|previous(?:ly)?|used\s+to|former(?:ly)?|earlier|originally|old|past|prior)\b", re.IGNORECASE
+    r"\b(?:before|previous(?:ly)?|used?\s+to|former(?:ly)?|earlier|originally|old|past|prior)\b", re.IGNORECASE
 )
 _CUES: Mapping[str, frozenset[str]] = {a.value: frozenset(a.cues.split()) for a in v.ATTRIBUTES}
 _ASKS: Mapping[str, frozenset[str]] = {a.value: frozenset(a.asks.split()) for a in v.ATTRIBUTES}
@@ -43,6 +43,7 @@ class AttributeQuestion:
     first_person: bool
     when: str
     values: tuple[str, ...] = ()
+    named: str = ""  # the subject as the question writes it, when it reads as a name ("Anouk", "the Orion launch")
 
 
 def attribute_question(
@@ -56,12 +57,10 @@ def attribute_question(
     for attribute, cues in _CUES.items():
         hits = sum(1 for word in words if word in cues)
         if hits:
-            scores[attribute] = (int(asked in _ASKS[attribute]) if asked else 0, hits)
+            scores[attribute] = (hits, int(asked in _ASKS[attribute]) if asked else 0)
     if not scores:
         return None
     attribute = max(scores, key=lambda name: scores[name])  # ties: the vocabulary's order
-    if asked is not None and asked not in _ASKS[attribute] and asked != "whose":
-        return None
     cue_positions = {i for i, word in enumerate(words) if word in _CUES[attribute]}
     subjects: list[tuple[int, str]] = []
     values: list[tuple[int, str]] = []
@@ -74,6 +73,7 @@ def attribute_question(
         in_value_place = start > 0 and words[start - 1] in _VALUE_PREPOSITIONS
         (values if in_value_place else subjects).append((start, norm))
     first_person = bool(_FIRST_PERSON & set(words))
+    named = _named(attribute, tokens, [spans[norm][0] for _, norm in subjects])
     when = BEFORE if _BEFORE_RE.search(query) else THEN if dated else NOW
     return AttributeQuestion(
         attribute=attribute,
@@ -81,4 +81,20 @@ def attribute_question(
         first_person=first_person,
         when=when,
         values=tuple(norm for _, norm in sorted(values)),
+        named=named,
     )
+
+
+def _named(attribute: str, tokens: Sequence[Token], places: Sequence[tuple[int, int]]) -> str:
+    """The longest subject candidate that reads as a name: capitalised words (not the question's first word alone),
+    or, for a system or a project, words ending in a system's head noun ("the notifications pipeline")."""
+    things = attribute in (v.OWNED_BY, v.DUE_DATE)
+    best = ""
+    for start, end in places:
+        words = tokens[start:end]
+        capitalised = all(word.text[:1].isupper() for word in words) and (start > 0 or end - start > 1)
+        headed = things and words[-1].lower in v.KIND_HEAD_NOUNS
+        text = " ".join(word.text for word in words)
+        if (capitalised or headed) and len(text) > len(best):
+            best = text
+    return best

@@ -31,6 +31,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from graph.selectors import visible_links
+from graph.vocabulary import ATTRIBUTES_BY_VALUE
 from memories.background import access_schedule
 from memories.embedding import get_embedder
 from memories.indexing_text import expand_glossary
@@ -301,7 +302,11 @@ def search_memories(
                     or result.answer
                 )
     if options.synthesize and facts is not None and not result.answer.used_llm:
-        if facts.answer.kind == "fact" or not retrieved.answered:
+        # typed edges know no time and one relationship: the facts answer over them when they read the subject's
+        # attribute, or when the edges answered another question than the attribute asked ("Priya's job title")
+        asked = ATTRIBUTES_BY_VALUE[facts.attribute].relationship
+        edges_asked = result.relational.relationship if result.relational is not None else None
+        if facts.read or not retrieved.answered or edges_asked != asked:
             result.answer = facts.answer
     if options.gaps:
         result.gaps = analyze_gaps(

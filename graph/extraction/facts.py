@@ -23,7 +23,10 @@ from datetime import date, datetime
 from graph import vocabulary as v
 from memories.temporal import tag_dates
 
-__all__ = ["MAX_TEXT_CHARS", "StatedFact", "extract_facts"]
+__all__ = ["LEFT", "MAX_TEXT_CHARS", "StatedFact", "extract_facts"]
+
+#: The attribute of a bare "left X": the end of X as an employer or as a home, whichever X is (the graph knows).
+LEFT = "left"
 
 MAX_TEXT_CHARS = 16 * 1024  # facts are stated in the first pages of a memory; bounds the work on a huge one
 MAX_FACTS = 32
@@ -66,7 +69,7 @@ _BEEN = rf"(?:{_BE}|(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)\s+been)"
 _THE = r"(?:the\s+)?"
 _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
 # a team or a person as an owner or a manager: "the Payments team", "Payments", "Tomasz Nowak"
-_OWNER = rf"(?:the\s+)?(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)"
+_OWNER = rf"(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)"
 # a person as a value, possibly named after a role ("the CEO, Marta Silva")
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
@@ -85,7 +88,10 @@ ROLE_NOUNS = frozenset(
     illustrator animator curator archivist sre devops tester steward""".split()
 )
 _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
-_TITLE_END = r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now)\b))"
+_TITLE_END = (
+    r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|"
+    r"recently|earlier|again|officially)\b))"
+)
 _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 # where a title is held: "a nurse at St Mary's Hospital" also says where they work
 _AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME}))?"
@@ -121,6 +127,10 @@ _NOT_ASSERTED = re.compile(
     r"acting|interim|temporarily|temporary|skip-level|expected|expecting|soon|next\s+(?:week|month|year))\b",
     re.IGNORECASE,
 )
+_TAG_QUESTION_RE = re.compile(
+    r",\s*(?:remember|right|you\s+know|yeah|eh|ok|okay|isn't\s+it|didn't\s+I|don't\s+I|haven't\s+I)\s*\?+\s*$",
+    re.IGNORECASE,
+)
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
 _SENTENCE_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
 _HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
@@ -131,23 +141,32 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 # "Ines, who lives in Porto, now reports to Tomasz": two clauses about Ines
 _RELATIVE_RE = re.compile(rf"\b(?P<name>{NAME}),\s+who\s+(?P<said>[^,]+?),\s*")
 # "Tomasz, our CTO, lives in Kraków": Tomasz is our CTO; Tomasz lives in Kraków
-_APPOSED_ROLE_RE = re.compile(rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+[^,]{{2,40}}?),\s*")
+_APPOSED_ROLE_RE = re.compile(
+    rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+[^,.!]{{2,40}}?)(?:,\s*|(?=[.!]?\s*$))"
+)
 # "Kofi's parrot, Mango, can say hello": Kofi has a parrot called Mango
 _APPOSED_PET_RE = re.compile(
     rf"\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?"
     rf"(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),?"
 )
 # a clause opening with where or when it happened ("After the reorg, …", "In March, …"): the rest is the clause
-_OPENER_RE = re.compile(r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b[^,]{0,40},\s+")
+_OPENER_RE = re.compile(
+    r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b(?![^,]*\b(?:I|we|he|she|they)\b)[^,]{0,30},\s+"
+)
 _SINCE_RE = re.compile(r"^(?:Since|Now\s+that|Ever\s+since|When|Once)\s+(?=I\b|[A-Z])")
 # another subject's clause: ", and Ravi took over …", " but I …"
-_NEW_SUBJECT_RE = re.compile(r",?\s+(?:and|but|while|whereas|so|though)\s+(?=(?:I|[A-Z][\w'’-]*)\s+[a-z'’])")
+_NEW_SUBJECT_RE = re.compile(
+    r",?\s+(?:and|but|while|whereas|so|though)\s+(?=(?:I|[A-Z][\w'’-]*)\s+[a-z'’])"
+    # an imperative after a comma is a clause of its own ("I moved to Prague last week, come and visit!")
+    r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
+)
 # the same subject's next verb: "works at Sony and lives in Tokyo"
 _VERBS = (
     r"(?:lives?|living|lived|works?|working|worked|moved|joined|reports?|reported|speaks?|spoke|has|have|had|owns?|"
     r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit)"
 )
 _SAME_SUBJECT_RE = re.compile(rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)")
+_DROPPED_I_RE = re.compile(r"^(?=(?:Started|Moved|Joined|Relocated|Quit|Got\s+promoted)\b)")
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
 
@@ -173,6 +192,9 @@ def _clauses(sentence: str) -> list[str]:
     clauses = []
     for part in _NEW_SUBJECT_RE.split(text):
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
+        # a chat drops its "I": "Started at Acme in February, everyone's lovely."
+        if _DROPPED_I_RE.match(part):
+            part = f"I {part[:1].lower()}{part[1:]}"
         pieces = _SAME_SUBJECT_RE.split(part)
         lead = _LEAD_RE.match(pieces[0])
         clauses.append(pieces[0])
@@ -188,6 +210,7 @@ class _Pattern:
     history: bool = False  # states an earlier value only ("I lived in Boston until 2019")
     confidence: float = 0.8
     check: Callable[[re.Match[str]], bool] | None = None
+    after_negation: bool = False  # states the value that follows a negation ("no longer X; it's Y now")
 
 
 def _p(attribute: str, regex: str, **kwargs) -> _Pattern:
@@ -208,16 +231,29 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- where someone lives
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based|settled)\s+in\s+"
-        rf"(?P<value>{NAME})",
+        rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based|settled)|"
+        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+lived)\s+in\s+(?P<value>{NAME})(?!,?\s+(?:until|till)\b)",
     ),
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back|house|over|out))?"
         rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
     ),
+    _p(
+        v.LIVES_IN,
+        rf"\b(?P<mine>[Ww]e)(?:'ve|’ve|\s+have)?{_NOW}\s+(?:moved|relocated)(?:\s+(?:back|house|over))?"
+        rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
+        confidence=0.7,
+    ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:lived|was\s+living|resided)\s+in\s+(?P<value>{NAME})", history=True),
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}\s+(?:spent|lived)\s+(?:\w+\s+){{0,2}}(?:years|months|decades|a\s+decade|ages)\s+in\s+"
+        rf"(?P<value>{NAME})",
+        history=True,
+    ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+used\s+to\s+live\s+in\s+(?P<value>{NAME})", history=True),
+    _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:works?|working)\s+remotely\s+from\s+(?P<value>{NAME})", confidence=0.6),
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated)\s+(?:away\s+)?(?:from|out\s+of)\s+(?P<value>{NAME})"
@@ -226,7 +262,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+live\s+in\s+(?P<value>{NAME})",
+        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+lives?\s+in\s+(?P<value>{NAME})",
         negated=True,
     ),
     # said in passing: "the new place in Denver has a garden", "we're renting a house in Leeds" (the speaker's home)
@@ -257,13 +293,26 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|started\s+at|started\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
         rf"started\s+working\s+(?:at|for)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)|been\s+hired\s+by|was\s+hired\s+by|"
-        rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with)\s+{_THE}(?P<value>{NAME})",
+        rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with|been\s+at)\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
     ),
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}\b[^,]*?\bto\s+join\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+(?:on|in)\s+the\s+[\w -]{{1,30}}?\s+{_TEAM_WORDS}\s+at\s+"
+        rf"{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+    ),
+    # said in passing: "Work at Pixar is busy this quarter" (the speaker's work)
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"^(?P<mine>[Ww]ork)\s+at\s+{_THE}(?P<value>{NAME})\s+(?:is|has\s+been|was)\b",
+        check=_org_ok,
+        confidence=0.6,
     ),
     _p(
         v.WORKS_AT_ATTR,
@@ -291,7 +340,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
         check=_org_ok,
     ),
-    # "left Google to join Stripe": the employer left (a bare "left X" may be a town)
+    # a bare "left X": X is an employer or a town, which the graph knows (graph.facts decides; no kind, no fact)
+    _p(
+        LEFT,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+(?P<value>{NAME})(?!\s+(?:to\s+join|for)\b)(?=\s*(?:[.,;:!]|$|\s+(?:in|last|this|on|"
+        r"after|yesterday|earlier|two|three|a\s+few|and)\b))",
+        negated=True,
+        check=_org_ok,
+    ),
+    # "left Google to join Stripe": the employer left
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+{_THE}(?P<value>{NAME})\s+(?:to\s+join|for)\b",
@@ -300,7 +357,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+work\s+(?:at|for)\s+{_THE}(?P<value>{NAME})",
+        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+works?\s+(?:at|for)\s+{_THE}(?P<value>{NAME})",
         negated=True,
         check=_org_ok,
     ),
@@ -320,6 +377,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|made|hired\s+as|became)\s+"
         rf"(?:an?\s+|the\s+|our\s+)?{_TITLE}",
+        check=_title_ok,
+    ),
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?:[Tt]hey|[A-Z][\w'’-]+)\s+(?:made|named|appointed|promoted)\s+(?P<mine>me)\s+(?:to\s+)?(?:an?\s+|the\s+)?"
+        rf"{_TITLE}",
         check=_title_ok,
     ),
     _p(
@@ -376,12 +439,19 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b(?P<value>{NAME}){_NOW}\s+(?:manages|supervises|line-manages)\s+(?P<whom>{NAME}(?:(?:,\s*|,?\s+and\s+)"
-        rf"{NAME})*)(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|after)\b))",
+        rf"{NAME})*)(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|after|these|nowadays)\b))",
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}\s+(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+report\s+to\s+(?P<value>{NAME})",
+        rf"\b{_WHO}\s+(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+reports?\s+to\s+(?P<value>{NAME})",
         negated=True,
+    ),
+    # "I no longer report to Hugo; it's Bilal now": the new value after the negation
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't)\s+reports?\s+to\s+{NAME}\s*[;,:]\s*(?:it(?:'s|’s|\s+is)|now\s+it(?:'s|’s)"
+        rf"|now)\s+(?P<value>{NAME})",
+        after_negation=True,
     ),
     # --- who owns a system: "Ownership of the billing service moved to the Payments team"
     _p(
@@ -407,6 +477,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|took\s+over|taken\s+over|inherited|maintains?)\s+"
         rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})(?:\s+from\s+(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?"
         r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now)\b))",
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"\b{_OWNER}{_HAVE}{_NOW}\s+took\s+(?:the\s+)?(?P<system>{_THING})\s+over\b",
     ),
     # "Marta handed the payments gateway to Yusuf": Yusuf owns it, Marta did
     _p(
@@ -434,6 +508,11 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?:must|has\s+to|needs\s+to|should)"
         r"\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready))\s+(?:on|in|by|at)?\s*(?P<date>.+)",
     ),
+    _p(
+        v.DUE_DATE,
+        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})\s+(?:has\s+)?(?:slipped|was\s+delayed|moved|was\s+pushed)"
+        r"(?:\s+again)?[;,:]?\s+(?:the\s+)?new\s+(?:date|deadline)\s+is\s+(?P<date>.+)",
+    ),
     # --- pets and languages: many at once
     _p(
         v.HAS_PET,
@@ -460,7 +539,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.SPEAKS,
-        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not|can't|cannot)\s+speak\s+{_SPOKEN_LIST}",
+        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not|can't|cannot)\s+speaks?\s+{_SPOKEN_LIST}",
         negated=True,
     ),
 )
@@ -491,15 +570,18 @@ def _day(reference: datetime | date) -> date:
 
 # a word stem each attribute's patterns need: a clause without any is not read against them (most are not)
 _NEEDS: dict[str, tuple[str, ...]] = {
-    v.LIVES_IN: ("live", "living", "moved", "reloc", "based", "settled", "resid", "emigrat", "new ", "renting"),
+    v.LIVES_IN: ("live", "living", "moved", "reloc", "based", "settled", "resid", "emigrat", "new ", "renting",
+                 "spent", "remote"),
+    LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
-                      "been with"),
+                      "been with",
+                      "been at"),
     v.JOB_TITLE: ("promoted", "took over", "taken over", "named", "appointed", "made", "hired as", "became", " a ",
                   " an ", " the ", " our ", " as ", "title"),
     v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor", "manages", "supervises", "under "),
-    v.OWNED_BY: ("own", "took over", "taken over", "inherited", "maintain", "belongs", "responsible", "handed"),
+    v.OWNED_BY: ("own", "took ", "taken over", "inherited", "maintain", "belongs", "responsible", "handed"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
-                 "done by", "finished by", "complete", "delivered by", "ready by", "live by"),
+                 "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slipped", "new date"),
     v.HAS_PET: ("dog", "pupp", "cat", "kitten", "rabbit", "bunny", "parrot", "hamster", "pig", "tortoise", "turtle",
                 "lizard", "snake", "horse", "budgie", "ferret", "fish", "hound", "labrador", "retriever", "spaniel",
                 "terrier", "beagle", "poodle", "collie", "dachshund", "husky", "pug", "whippet", "lurcher", "corgi",
@@ -512,6 +594,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     seen: set[tuple[str, str, str, bool]] = set()
     for sentence in _SENTENCE_RE.finditer(text):
         said = sentence.group(0)
+        said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Porto, remember?" asserts
         if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?"):
             continue
         for clause in _clauses(said):
@@ -543,12 +626,13 @@ def _facts_of(
 ) -> list[StatedFact]:
     """The facts one match states: its value, an earlier value it names ("from X to Y", "instead of X", "took over S
     from X"), the employer a title is held at, and one fact a subject or value when it names several."""
-    if not _asserted(pattern, clause, match.start()):
+    if not _asserted(pattern, clause, match.start()) and not pattern.after_negation:
         return []
     if pattern.check is not None and not pattern.check(match):
         return []
     groups = match.groupdict()
-    if not pattern.negated and re.search(r"\b(?:not|n't|never|no\s+longer)\b", match.group(0), re.IGNORECASE):
+    negated_inside = re.search(r"\b(?:not|n't|never|no\s+longer)\b", match.group(0), re.IGNORECASE)
+    if not pattern.negated and not pattern.after_negation and negated_inside:
         return []
     subjects = _subjects(pattern.attribute, match, speaker)
     values = _values(pattern.attribute, match, speaker, today)
@@ -589,7 +673,8 @@ _NOT_A_NAME = frozenset(
     "He She They We You It This That There Then Now So And But Also Our My Your His Her Their The A An Everyone "
     "Nobody Someone Somebody Everybody Anyone Who What When Where Which Since After Before While Because Once If "
     "Though Although Noted Note Yes No Well Oh Still Just Today Yesterday Tomorrow Last Next Finally Apparently "
-    "Luckily Sadly Honestly Anyway Meanwhile Recently Lately Both Everyone's".split()
+    "Luckily Sadly Honestly Anyway Meanwhile Recently Lately Both Everyone's I've I'm I'd I'll I’ve I’m I’d "
+    "I’ll".split()
 )
 
 
@@ -641,7 +726,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
             return _listed(groups["value"])
         return [f"a {re.sub(r's$', '', groups['kind'])}"]
     if attribute == v.JOB_TITLE:
-        return [" ".join(groups["value"].casefold().split())]
+        return [re.sub(r"^(?:new|current|permanent)\s+", "", " ".join(groups["value"].casefold().split()))]
     if attribute == v.OWNED_BY and groups.get("me"):
         return [speaker.strip()] if speaker and speaker.strip() else []
     value = (groups.get("value") or "").strip()
@@ -671,7 +756,7 @@ def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> 
 
 def _team_name(value: str) -> str:
     """A team named as the graph names it: "the Payments team" is the entity "Payments"."""
-    return re.sub(rf"^the\s+|\s+{_TEAM_WORDS}$", "", value.strip())
+    return re.sub(rf"^[Tt]he\s+|\s+{_TEAM_WORDS}$", "", value.strip())
 
 
 def _dates(text: str, today: date) -> list[date]:

@@ -314,3 +314,22 @@ def test_erasure_scrubs_the_audit_of_a_curators_change_to_the_members_facts(
 
     entry = LogEntry.objects.get(object_id=str(boston.pk), content_type__model="fact")
     assert (entry.object_repr, entry.change_message) == ("(erased)", "")
+
+
+def test_a_statement_about_the_past_said_later_closes_nothing_current(acme, api, django_capture_on_commit_callbacks):
+    """ "Before this I spent years in Seattle, until 2022", said in 2026, is history: Lisbon, said in 2024, holds."""
+    with django_capture_on_commit_callbacks(execute=True):
+        _session(api, "a", [{"id": "1", "author": "user", "timestamp": MARCH, "text": "I live in Lisbon."}])
+        later = datetime(2026, 6, 20, tzinfo=UTC).timestamp()
+        _session(
+            api,
+            "b",
+            [{"id": "1", "author": "user", "timestamp": later, "text": "Before this I lived in Seattle, until 2022."}],
+        )
+
+    facts = _timeline(acme, "albert", "albert", "lives_in")
+
+    assert [(f.value, f.valid_until, f.current) for f in facts] == [
+        ("Lisbon", None, True),
+        ("Seattle", date(2022, 12, 31), False),
+    ]
