@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
+from functools import lru_cache
+from itertools import islice
 
 from graph import vocabulary as v
 from memories.temporal import tag_dates
@@ -559,7 +561,7 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
     if not isinstance(text, str) or not text.strip():
         return []
     try:
-        return list(_facts(text[:MAX_TEXT_CHARS], speaker, _day(reference)))[:MAX_FACTS]
+        return list(islice(_facts(text[:MAX_TEXT_CHARS], speaker, _day(reference)), MAX_FACTS))
     except Exception:  # noqa: BLE001 - extraction enriches a memory; bad input must never fail indexing
         return []
 
@@ -593,22 +595,29 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     seen: set[tuple[str, str, str, bool]] = set()
     for sentence in _SENTENCE_RE.finditer(text):
-        said = sentence.group(0)
-        said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Porto, remember?" asserts
-        if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?"):
-            continue
-        for clause in _clauses(said):
-            folded = f" {clause.casefold()} "
-            wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
-            for pattern in _PATTERNS:
-                if pattern.attribute not in wanted:
-                    continue
-                for match in pattern.regex.finditer(clause):
-                    for fact in _facts_of(pattern, match, clause, sentence.start(), speaker, today):
-                        key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
-                        if key not in seen:
-                            seen.add(key)
-                            yield fact
+        for fact in _sentence_facts(sentence.group(0), speaker, today):
+            key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
+            if key not in seen:
+                seen.add(key)
+                yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
+
+
+@lru_cache(maxsize=4096)
+def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
+    """The facts one sentence states (spans within it); cached, as chats repeat their sentences."""
+    said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Porto, remember?" asserts
+    if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?"):
+        return ()
+    facts: list[StatedFact] = []
+    for clause in _clauses(said):
+        folded = f" {clause.casefold()} "
+        wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
+        for pattern in _PATTERNS:
+            if pattern.attribute not in wanted:
+                continue
+            for match in pattern.regex.finditer(clause):
+                facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
+    return tuple(facts)
 
 
 def _asserted(pattern: _Pattern, clause: str, start: int) -> bool:
@@ -796,13 +805,19 @@ def _project_name(raw: str) -> str:
     return " ".join(words)
 
 
+@lru_cache(maxsize=256)
+def _clause_dates(clause: str, today: date) -> tuple:
+    """The clause's date mentions, read once for all the matches in it."""
+    return tuple(tag_dates(clause, reference=today))
+
+
 def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date) -> tuple[date | None, date | None]:
     """(valid_from, valid_until) of the fact: a date the clause gives (the start of "last month", "since 2021"), else
     the day it was said; a statement about the past ends at the date after "until", else (a "used to") the day it
     was said."""
     if pattern.attribute == v.DUE_DATE:
         return today, None
-    mentions = tag_dates(clause, reference=today)
+    mentions = _clause_dates(clause, today)
     until_at = _UNTIL_RE.search(clause)
     until = since = None
     for mention in mentions:
