@@ -136,10 +136,15 @@ def score_sentences(
     q_set = frozenset(q_terms)
     sentence_terms = [frozenset(stemmed_terms(sentence)) for _, _, _, sentence in candidates]
     n = len(candidates)
-    idf = {t: math.log(1.0 + (n + 1) / (0.5 + sum(1 for terms in sentence_terms if t in terms))) for t in q_set}
-    total = sum(idf.values())
     kind = question_type(question)
     asked = asked_of(question)
+    # the topic is read without possessives ("Ana's children's school"), so it may hold terms the question's words
+    # spell otherwise: each gets its own weight
+    idf = {
+        t: math.log(1.0 + (n + 1) / (0.5 + sum(1 for terms in sentence_terms if t in terms)))
+        for t in q_set | asked.topic
+    }
+    total = sum(idf[t] for t in q_set)
     topic_total = sum(idf[t] for t in asked.topic)
     cosines: list[float | None] = [None] * n
     if embed is not None:

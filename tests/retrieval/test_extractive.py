@@ -379,3 +379,12 @@ def test_the_check_keeps_every_right_answer_of_the_own_set_and_cuts_the_wrong_on
     assert checked["right"] >= unchecked["right"]
     assert checked["wrong"] <= 0.2 < 0.25 <= unchecked["wrong"]
     assert checked["negatives_abstained"] >= 0.4 and unchecked["negatives_abstained"] == 0.0
+
+
+def test_a_question_with_stacked_possessives_is_scored():
+    """The topic is read without possessives ("children's" is "children"), the overlap with them: both are weighed."""
+    rows = [_row(1, "Ana", "Ana's children go to Hillside Primary, two streets away.")]
+
+    answer = extractive_answer(question="Which school do Ana's children's friends go to?", rows=rows)
+
+    assert answer.text and (answer.kind == "none" or answer.citations)
