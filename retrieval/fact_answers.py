@@ -125,7 +125,7 @@ def _nobody_mentioned(question: AttributeQuestion, page: Sequence[Memory]) -> Fa
     if not question.named or question.first_person:
         return None
     words = set(_WORD_RE.findall(question.named.casefold())) - {"the"}
-    if not words or any(words <= _words(memory) for memory in page[:_PAGE]):
+    if not words or any(words <= _words(memory) | _said_by(memory) for memory in page[:_PAGE]):
         return None
     return FactOutcome(
         answer=Answer(
@@ -212,8 +212,14 @@ def _until(fact: FactView) -> str:
 
 
 def _names(memory: Memory, name: str) -> bool:
-    words = set(_WORD_RE.findall(f"{memory.title} {memory.content}".casefold()))
-    return bool(set(_WORD_RE.findall(name.casefold())) & words)
+    """The memory is about ``name`` or by them: a word of the name is in its text or in who said it (a speaker does
+    not say their own name: "I work at Tidewater")."""
+    return bool(set(_WORD_RE.findall(name.casefold())) & (_words(memory) | _said_by(memory)))
+
+
+def _said_by(memory: Memory) -> set[str]:
+    speaker = (memory.metadata or {}).get("author") if isinstance(memory.metadata, dict) else None
+    return set(_WORD_RE.findall(f"{speaker or ''} {memory.author or ''}".casefold()))
 
 
 def _page_states(page: Sequence[Memory], name: str, attribute: v.Attribute) -> bool:

@@ -31,7 +31,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from graph.selectors import visible_links
-from graph.vocabulary import ATTRIBUTES_BY_VALUE
+from graph.vocabulary import ATTRIBUTES_BY_VALUE, DUE_DATE
 from memories.background import access_schedule
 from memories.embedding import get_embedder
 from memories.indexing_text import expand_glossary
@@ -301,13 +301,13 @@ def search_memories(
                     )
                     or result.answer
                 )
-    if options.synthesize and facts is not None and not result.answer.used_llm:
-        # typed edges know no time and one relationship: the facts answer over them when they read the subject's
-        # attribute, or when the edges answered another question than the attribute asked ("Priya's job title")
-        asked = ATTRIBUTES_BY_VALUE[facts.attribute].relationship
-        edges_asked = result.relational.relationship if result.relational is not None else None
-        if facts.read or not retrieved.answered or edges_asked != asked:
-            result.answer = facts.answer
+    if (
+        options.synthesize
+        and facts is not None
+        and not result.answer.used_llm
+        and _facts_answer(facts, result, asks_when=asks_when, answered=retrieved.answered)
+    ):
+        result.answer = facts.answer
     if options.gaps:
         result.gaps = analyze_gaps(
             query=query,
@@ -357,6 +357,20 @@ def _facts(
         page=[hit.memory for hit in hits],
         now=timezone.now(),
     )
+
+
+def _facts_answer(facts: FactOutcome, result: SearchResult, *, asks_when: bool, answered: bool) -> bool:
+    """Whether the facts answer rather than what else answered. Typed edges know no time and one relationship: the
+    facts answer over them when they read the subject's attribute, or when the edges answered another relationship
+    than the one asked ("Priya's job title"). Not over a path of edges (the attribute is a clause of the question:
+    "the investors of the company Alice works at"), nor over a "when" question's date, unless it asks a due date."""
+    attribute = ATTRIBUTES_BY_VALUE[facts.attribute]
+    if asks_when and attribute.value != DUE_DATE:
+        return False
+    if result.plan is not None and len(result.plan.hops) > 1:
+        return False
+    edges_asked = result.relational.relationship if result.relational is not None else None
+    return facts.read or not answered or edges_asked != attribute.relationship
 
 
 def _facts_first(hits: list[SearchHit], lead: list[tuple[int, str]], *, explain: bool) -> list[SearchHit]:
