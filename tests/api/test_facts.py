@@ -333,3 +333,24 @@ def test_a_statement_about_the_past_said_later_closes_nothing_current(acme, api,
         ("Lisbon", None, True),
         ("Seattle", date(2022, 12, 31), False),
     ]
+
+
+def test_a_fact_about_a_clause_does_not_answer_a_path_question(acme, api, django_capture_on_commit_callbacks):
+    """ "Who invested in the company Alice Smith works at?" asks for investors: the fact that Alice works at Acme is
+    the path's first hop, not the answer."""
+    with django_capture_on_commit_callbacks(execute=True):
+        remember(acme, "Alice Smith works at Acme Robotics.", scope="org:acme", title="Alice Smith")
+        remember(acme, "Bob Jones invested in Acme Robotics.", scope="org:acme", title="Bob Jones")
+
+    body = _ask(api, "Who invested in the company Alice Smith works at?")
+
+    assert body["answer"]["kind"] != "fact" and "Bob Jones" in body["answer"]["text"], body["answer"]
+
+
+def test_a_when_question_keeps_its_date_answer(acme, api, django_capture_on_commit_callbacks):
+    Member.objects.filter(tenant=acme, user_id="albert").update(display_name="Albert Ortiz")
+    _moved(api, django_capture_on_commit_callbacks)
+
+    body = _ask(api, "When did Albert move to Denver?")
+
+    assert body["answer"]["kind"] == "date", body["answer"]
