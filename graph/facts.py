@@ -69,7 +69,7 @@ def fact_rows(memory: Memory, content: str, resolver) -> list[Fact]:
     stated = extract_facts(content, speaker=memory_speaker(memory), reference=said)
     rows = []
     for fact in stated:
-        if fact.attribute == LEFT:  # "left Netflix": an employer or a home, as the graph knows the value
+        if fact.attribute == LEFT:  # "left Vanta": an employer or a home, as the graph knows the value
             subject = _resolve(resolver, fact.subject, v.PERSON)
             fact = _left_as(fact, subject, resolver)
             if fact is None:

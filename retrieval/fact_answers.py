@@ -96,7 +96,7 @@ def fact_outcome(
             attribute=attribute.value,
         )
     if facts and question.when not in (BEFORE, THEN):
-        # every value it had has ended ("Dagny has left Netflix"): none holds now, and the last one says until when
+        # every value it had has ended ("Freya has left Vanta"): none holds now, and the last one says until when
         last = facts[0]
         text = f"{_capitalised(attribute.unknown.format(subject=name)).rstrip('.')} now. "
         text += fact_sentence(last, subject=name, closed=True) + " [1]."

@@ -43,7 +43,7 @@ class AttributeQuestion:
     first_person: bool
     when: str
     values: tuple[str, ...] = ()
-    named: str = ""  # the subject as the question writes it, when it reads as a name ("Anouk", "the Orion launch")
+    named: str = ""  # the subject as the question writes it, when it reads as a name ("Saoirse", "the Orion launch")
 
 
 def attribute_question(

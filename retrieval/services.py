@@ -362,7 +362,7 @@ def _facts(
 def _facts_answer(facts: FactOutcome, result: SearchResult, *, asks_when: bool, answered: bool) -> bool:
     """Whether the facts answer rather than what else answered. Typed edges know no time and one relationship: the
     facts answer over them when they read the subject's attribute, or when the edges answered another relationship
-    than the one asked ("Priya's job title"). Not over a path of edges (the attribute is a clause of the question:
+    than the one asked ("Omar's job title"). Not over a path of edges (the attribute is a clause of the question:
     "the investors of the company Alice works at"), nor over a "when" question's date, unless it asks a due date."""
     attribute = ATTRIBUTES_BY_VALUE[facts.attribute]
     if asks_when and attribute.value != DUE_DATE:

@@ -3,7 +3,7 @@
 A fact is ``subject --attribute--> value`` (the attributes of :data:`graph.vocabulary.ATTRIBUTES`) with the day it
 began (``valid_from``), the day it ended when the statement says so (``valid_until``: "I lived in Boston until
 2019", "I used to work at Acme"), and whether it only ends a value (``negated``: "I left Acme", "no longer reports
-to Ines").
+to Noor").
 
 Precision first: a statement yields a fact only when its clause is a plain assertion about the present or the past.
 A question, a wish, a plan, a condition or a hypothesis ("I'd love to live in Denver", "if I moved to Denver",
@@ -60,7 +60,7 @@ _RELATION = (
     r"grandma|grandmother|grandpa|grandfather|best\s+friend|little\s+sister|big\s+sister|little\s+brother|"
     r"big\s+brother|older\s+sister|younger\s+sister|older\s+brother|younger\s+brother|kids|children|family)"
 )
-# "Aiko and her husband moved to Kyoto": Aiko moved
+# "Saoirse and her husband moved to Osaka": Saoirse moved
 _COMPANY_OF = rf"(?:\s+and\s+(?:his|her|their|my|our)\s+{_RELATION})?"
 _WHO = rf"(?:(?P<me>{_ME})|(?:(?:my|our)\s+{_RELATION},?\s+)?(?P<who>{NAME}){_COMPANY_OF})"
 _NOW = r"(?:\s+(?:now|just|recently|finally|officially|actually|also|already|eventually|still))*"
@@ -70,9 +70,9 @@ _BE = r"(?:'m|’m|\s+am|'s|’s|\s+is|\s+was|'re|’re|\s+are)"
 _BEEN = rf"(?:{_BE}|(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)\s+been)"
 _THE = r"(?:the\s+)?"
 _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
-# a team or a person as an owner or a manager: "the Payments team", "Payments", "Tomasz Nowak"
+# a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen"
 _OWNER = rf"(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)"
-# a person as a value, possibly named after a role ("the CEO, Marta Silva")
+# a person as a value, possibly named after a role ("the CFO, Freya Moss")
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
 _THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
@@ -140,13 +140,13 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
 # --- clauses: one subject and one assertion each --------------------------------------------------------------------
 
-# "Ines, who lives in Porto, now reports to Tomasz": two clauses about Ines
+# "Noor, who lives in Ghent, now reports to Piet": two clauses about Noor
 _RELATIVE_RE = re.compile(rf"\b(?P<name>{NAME}),\s+who\s+(?P<said>[^,]+?),\s*")
-# "Tomasz, our CTO, lives in Kraków": Tomasz is our CTO; Tomasz lives in Kraków
+# "Piet, our CFO, lives in Turin": Piet is our CFO; Piet lives in Turin
 _APPOSED_ROLE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+[^,.!]{{2,40}}?)(?:,\s*|(?=[.!]?\s*$))"
 )
-# "Kofi's parrot, Mango, can say hello": Kofi has a parrot called Mango
+# "Omar's parrot, Kiwi, can whistle": Omar has a parrot called Kiwi
 _APPOSED_PET_RE = re.compile(
     rf"\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?"
     rf"(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),?"
@@ -156,13 +156,13 @@ _OPENER_RE = re.compile(
     r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b(?![^,]*\b(?:I|we|he|she|they)\b)[^,]{0,30},\s+"
 )
 _SINCE_RE = re.compile(r"^(?:Since|Now\s+that|Ever\s+since|When|Once)\s+(?=I\b|[A-Z])")
-# another subject's clause: ", and Ravi took over …", " but I …"
+# another subject's clause: ", and Piet took over …", " but I …"
 _NEW_SUBJECT_RE = re.compile(
     r",?\s+(?:and|but|while|whereas|so|though)\s+(?=(?:I|[A-Z][\w'’-]*)\s+[a-z'’])"
-    # an imperative after a comma is a clause of its own ("I moved to Prague last week, come and visit!")
+    # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
 )
-# the same subject's next verb: "works at Sony and lives in Tokyo"
+# the same subject's next verb: "works at Vanta and lives in Osaka"
 _VERBS = (
     r"(?:lives?|living|lived|works?|working|worked|moved|joined|reports?|reported|speaks?|spoke|has|have|had|owns?|"
     r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit)"
@@ -175,7 +175,7 @@ _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_CO
 def _clauses(sentence: str) -> list[str]:
     """A sentence as clauses of one subject each: relative clauses and appositions said of their name, openers
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
-    verb given that subject ("Aiko works at Sony and lives in Tokyo": "Aiko lives in Tokyo")."""
+    verb given that subject ("Saoirse works at Vanta and lives in Osaka": "Saoirse lives in Osaka")."""
     text = sentence.strip()
     extra: list[str] = []
     for match in list(_RELATIVE_RE.finditer(text)):
@@ -185,7 +185,7 @@ def _clauses(sentence: str) -> list[str]:
         owner = match["owner"] or (match["mine"] and "I") or ""
         if owner:
             extra.append(f"{owner} {'have' if owner == 'I' else 'has'} a {match['kind']} called {match['name']}")
-        elif _LEAD_RE.match(text):  # "Lena walks her greyhound, Olive": the clause's subject's pet
+        elif _LEAD_RE.match(text):  # "Freya walks her whippet, Juno": the clause's subject's pet
             lead = _LEAD_RE.match(text).group(0)
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
@@ -194,7 +194,7 @@ def _clauses(sentence: str) -> list[str]:
     clauses = []
     for part in _NEW_SUBJECT_RE.split(text):
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
-        # a chat drops its "I": "Started at Acme in February, everyone's lovely."
+        # a chat drops its "I": "Started at Vanta in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
         pieces = _SAME_SUBJECT_RE.split(part)
@@ -309,7 +309,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_THE}(?P<value>{NAME})",
         check=_org_ok,
     ),
-    # said in passing: "Work at Pixar is busy this quarter" (the speaker's work)
+    # said in passing: "Work at Vanta is hectic lately" (the speaker's work)
     _p(
         v.WORKS_AT_ATTR,
         rf"^(?P<mine>[Ww]ork)\s+at\s+{_THE}(?P<value>{NAME})\s+(?:is|has\s+been|was)\b",
@@ -350,7 +350,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
         check=_org_ok,
     ),
-    # "left Google to join Stripe": the employer left
+    # "left Vanta to join Quorum": the employer left
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+{_THE}(?P<value>{NAME})\s+(?:to\s+join|for)\b",
@@ -437,7 +437,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)(?:\s+is{_NOW}|,)\s+"
         rf"(?P<value>{NAME})",
     ),
-    # "Tomasz manages Ines and Kofi": each of them reports to Tomasz
+    # "Piet manages Noor and Omar": each of them reports to Piet
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b(?P<value>{NAME}){_NOW}\s+(?:manages|supervises|line-manages)\s+(?P<whom>{NAME}(?:(?:,\s*|,?\s+and\s+)"
@@ -448,7 +448,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}\s+(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+reports?\s+to\s+(?P<value>{NAME})",
         negated=True,
     ),
-    # "I no longer report to Hugo; it's Bilal now": the new value after the negation
+    # "I no longer report to Piet; it's Noor now": the new value after the negation
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't)\s+reports?\s+to\s+{NAME}\s*[;,:]\s*(?:it(?:'s|’s|\s+is)|now\s+it(?:'s|’s)"
@@ -484,7 +484,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b{_OWNER}{_HAVE}{_NOW}\s+took\s+(?:the\s+)?(?P<system>{_THING})\s+over\b",
     ),
-    # "Marta handed the payments gateway to Yusuf": Yusuf owns it, Marta did
+    # "Freya handed the search gateway to Omar": Omar owns it, Freya did
     _p(
         v.OWNED_BY,
         rf"\b(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?){_HAVE}\s+handed\s+(?:over\s+)?(?:the\s+)?(?P<system>{_THING})"
@@ -605,7 +605,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 @lru_cache(maxsize=4096)
 def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
     """The facts one sentence states (spans within it); cached, as chats repeat their sentences."""
-    said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Porto, remember?" asserts
+    said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Ghent, remember?" asserts
     if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?"):
         return ()
     facts: list[StatedFact] = []
@@ -704,7 +704,7 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
     if attribute == v.DUE_DATE:
         project = _project_name(groups["project"])
         return [project] if project else []
-    if groups.get("whom"):  # "Tomasz manages Ines and Kofi"
+    if groups.get("whom"):  # "Piet manages Noor and Omar"
         return [name for name in map(_person, _listed(groups["whom"])) if name]
     if groups.get("me") or groups.get("mine"):
         return [speaker.strip()] if speaker and speaker.strip() else []
@@ -749,8 +749,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
 
 
 def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> str | None:
-    """The earlier value a statement of change names: "moved from Boston to Denver", "reports to Aiko instead of
-    Marta", "took over the billing service from Marta", "handed S to T" (the hander), "changed from analyst"."""
+    """The earlier value a statement of change names: "moved from Boston to Denver", "reports to Noor instead of
+    Piet", "took over the billing service from Piet", "handed S to T" (the hander), "changed from analyst"."""
     old = groups.get("old")
     if not old:
         changed = re.search(r"\bfrom\b(?P<was>.+?)\bto\b", groups.get("said") or "")
