@@ -69,7 +69,11 @@ class HealthOutputSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded", "down"])
     database = serializers.ChoiceField(choices=["ok", "down"], required=False)
     pgvector = serializers.CharField(allow_null=True, required=False, help_text="The vector extension's version.")
-    embedder = serializers.DictField(required=False, help_text='{"status": "ok" | "not_loaded" | "degraded", …}')
+    embedder = serializers.DictField(
+        required=False,
+        help_text='{"status": "ok" | "not_loaded" | "degraded", "name": the configured embedder (ORGMEMORY_EMBEDDER), '
+        '"model": the model it runs, once loaded}',
+    )
     queue = serializers.ChoiceField(choices=["inline", "workers", "down"], required=False)
     replicas = serializers.DictField(
         required=False,
@@ -94,7 +98,9 @@ class HealthApi(ApiView):
         "With any valid key: the report, 200 while the database answers (`status` is `degraded` when the embedder "
         "failed to load, no worker answered the last ping, probed at most every 30 s, or no configured replica is "
         "usable), 503 when it does not. "
-        "`embedder.status` is `not_loaded` until the first embedding in this process. A bad key is a 401, and too "
+        "`embedder.status` is `not_loaded` until the first embedding in this process; `embedder.name` is the "
+        "configured embedder (`ORGMEMORY_EMBEDDER`) and `embedder.model` the model it runs, once loaded. A bad "
+        "key is a 401, and too "
         "many bad keys from one address a 429.",
         auth=[{}, {"ApiKey": []}],
         responses={
@@ -107,7 +113,7 @@ class HealthApi(ApiView):
                             "status": "ok",
                             "database": "ok",
                             "pgvector": "0.8.0",
-                            "embedder": {"status": "ok", "model": "all-MiniLM-L6-v2"},
+                            "embedder": {"status": "ok", "name": "onnx-int8", "model": "all-MiniLM-L6-v2/onnx-int8"},
                             "queue": "inline",
                             "version": "0.1.0",
                         },
@@ -124,8 +130,8 @@ class HealthApi(ApiView):
         if self.api_key is None:
             return Response({"status": "ok", "version": orgmemory.__version__})
         database = database_status()
-        # the load error may name files on the server: the public answer keeps only status and model
-        embedder = {key: value for key, value in embedder_status().items() if key in ("status", "model")}
+        # the load error may name files on the server: the public answer keeps only status, name and model
+        embedder = {key: value for key, value in embedder_status().items() if key in ("status", "name", "model")}
         queue = queue_status()
         routing = routing_report() if replica_aliases() else None
         replicas_usable = routing is None or any(r["status"] == "ok" for r in routing["replicas"].values())

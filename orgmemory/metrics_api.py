@@ -8,7 +8,8 @@ Besides what the processes record (``orgmemory.observability.metrics``), a scrap
   as ``other`` (bounded cardinality, however many tenants), recomputed at most every TENANT_COUNTS_SECONDS;
 - ``orgmemory_queue_depth{queue}`` / ``orgmemory_queue_up``: messages waiting on the Celery broker's queue (no
   broker: ``orgmemory_queue_inline 1``), probed with a bounded timeout;
-- this process's embedder state, refreshed into ``orgmemory_embedder_processes``.
+- this process's embedder state, refreshed into ``orgmemory_embedder_processes``, and its name:
+  ``orgmemory_embedder_info{name, model}`` (the configured embedder; ``model`` once loaded).
 
 Tenant slugs are other tenants' business: with ``ORGMEMORY_METRICS_TENANTS`` (comma-separated slugs: the
 operators' tenants) only admin keys of those tenants may scrape; unset (one organisation), any tenant-wide admin
@@ -117,6 +118,14 @@ class ScrapeCollector(Collector):
     """The figures read at scrape time; a source that fails is left out of the scrape (and logged)."""
 
     def collect(self):
+        embedder = embedder_status()
+        family = GaugeMetricFamily(
+            "orgmemory_embedder_info",
+            "1, labelled with the configured embedder (ORGMEMORY_EMBEDDER) and the model it runs (once loaded).",
+            labels=["name", "model"],
+        )
+        family.add_metric([embedder["name"], embedder.get("model", "")], 1)
+        yield family
         try:
             backlog = index_backlog()
         except Exception:

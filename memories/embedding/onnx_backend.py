@@ -98,6 +98,10 @@ class OnnxEmbedder:
             out[batch] = mean_pool_normalise(hidden, mask)
         return out.tolist()
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """MiniLM embeds questions as it embeds stored texts (it was trained without prefixes)."""
+        return self.embed(texts)
+
 
 def _token_budget_batches(order, lengths, *, max_rows: int, max_tokens: int):
     """Consecutive runs of the length-sorted ``order``: at most ``max_rows`` texts and, once a batch has more

@@ -48,3 +48,7 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
         return vectors.tolist()
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """MiniLM embeds questions as it embeds stored texts (it was trained without prefixes)."""
+        return self.embed(texts)

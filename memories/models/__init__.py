@@ -1,3 +1,4 @@
+from memories.models.embedding import ChunkShadowVector
 from memories.models.memory import (
     EMBEDDING_DIM,
     IndexState,
@@ -20,6 +21,7 @@ from memories.models.tenancy import (
 )
 
 __all__ = [
+    "ChunkShadowVector",
     "EMBEDDING_DIM",
     "IndexState",
     "Memory",

@@ -10,6 +10,7 @@ from tree_queries.fields import TreeNodeForeignKey
 from tree_queries.models import TreeNode
 from tree_queries.query import TreeQuerySet
 
+from memories.embedding import configured_kind
 from memories.orgchart import (  # noqa: F401  (PERMISSIONS, PROJECT_LEVEL: re-exported)
     KEY_PATTERN,
     LEVEL_PATTERN,
@@ -48,6 +49,15 @@ class Tenant(models.Model):
     name = models.CharField(max_length=200)
     levels = models.JSONField(default=list, help_text="The tree's levels, root first; the last one is the user level.")
     created_at = models.DateTimeField(auto_now_add=True)
+    # set only by `manage.py reembed` when every vector is ready (not editable: changing it alone would search the
+    # stored vectors with another embedder's questions)
+    embedder = models.CharField(
+        max_length=40,
+        default=configured_kind,
+        editable=False,
+        help_text="The embedder the tenant's stored vectors are from (one of memories.embedding.EMBEDDERS); its "
+        "searches embed the question with it.",
+    )
 
     class Meta:
         ordering = ["slug"]

@@ -17,9 +17,9 @@ from django.db import connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from memories.embedding import get_embedder
+from memories.embedding import tenant_embedder
 from memories.indexing_text import TEXT_SEARCH_CONFIG, chunk_windows, expand_glossary
-from memories.models import IndexState, Memory, MemoryChunk, Policy
+from memories.models import IndexState, Memory, MemoryChunk, Policy, Tenant
 from memories.selectors.tenancy import scope_chain_for_scope
 from memories.services.tenancy import policy_effective
 
@@ -154,7 +154,11 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
     failed: dict[int, str] = {}
     embedder = None
     try:
-        embedder = get_embedder()
+        # each tenant's memories are embedded by the embedder its stored vectors are from (Tenant.embedder)
+        embedders = {memory.tenant_id: tenant_embedder(tenant=memory.tenant) for memory in memories}
+        if len({id(each) for each in embedders.values()}) > 1:  # tenants of two vector spaces in one batch
+            return _per_embedder(memories, embedders)
+        embedder = next(iter(embedders.values()))
         vectors = embedder.embed(texts)
     except Exception as exc:  # any embedder failure must leave the memory saved and retryable
         error = f"{type(exc).__name__}: {exc}"[:2000]
@@ -170,12 +174,15 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
 
     now = timezone.now()
     with transaction.atomic():
+        # a re-embed that switched a tenant since (it holds the tenant's row until it commits) leaves that tenant's
+        # memories pending: the sweep embeds them with the new embedder
+        switched = _switched_tenants({memory.tenant_id: memory.tenant.embedder for memory, _, _ in spans})
         # one locking read, one delete, one insert and one update for the whole batch (was four statements per
         # memory); rows are locked in id order so two overlapping batches cannot deadlock
         current = {
             pk: scope_id
             for pk, scope_id, content_hash, title in Memory.objects.select_for_update()
-            .filter(pk__in=[memory.pk for memory, _, _ in spans])
+            .filter(pk__in=[memory.pk for memory, _, _ in spans if memory.tenant_id not in switched])
             .order_by("pk")
             .values_list("pk", "scope_id", "content_hash", "title")
             if (content_hash, title) == snapshot[pk]
@@ -201,6 +208,24 @@ def memories_embed(*, memory_ids: list[int]) -> dict[str, Any]:
             index_state=IndexState.READY, index_error="", indexed_at=now, embedding_model=embedder.name
         )
     return {"embedded": embedded, "failed": len(failed), "chunks": len(texts), "seconds": embed_seconds}
+
+
+def _switched_tenants(read: dict[int, str]) -> set[int]:
+    """The tenants whose embedder changed since ``read`` (tenant id → the embedder the batch was embedded for),
+    their rows held in share mode until the caller's transaction ends: a re-embed's switch waits for it (and then
+    embeds the chunks it wrote), or it waits for the switch."""
+    table = connection.ops.quote_name(Tenant._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, embedder FROM {table} WHERE id = ANY(%s) ORDER BY id FOR SHARE", [list(read)])
+        return {pk for pk, kind in cursor.fetchall() if kind != read[pk]}
+
+
+def _per_embedder(memories: list[Memory], embedders: dict[int, Any]) -> dict[str, Any]:
+    groups: dict[int, list[int]] = {}
+    for memory in memories:
+        groups.setdefault(id(embedders[memory.tenant_id]), []).append(memory.pk)
+    results = [memories_embed(memory_ids=ids) for ids in groups.values()]
+    return {key: sum(result[key] for result in results) for key in ("embedded", "failed", "chunks", "seconds")}
 
 
 def _embed_one_by_one(

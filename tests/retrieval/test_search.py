@@ -173,6 +173,10 @@ class _Recording:
         self.calls.extend((text, threading.current_thread().name) for text in texts)
         return self.inner.embed(texts)
 
+    def embed_queries(self, texts):
+        self.calls.extend((text, threading.current_thread().name) for text in texts)
+        return self.inner.embed_queries(texts)
+
 
 @pytest.mark.parametrize("glossary", [{}, {"k8s": "kubernetes"}])
 def test_the_question_is_embedded_while_the_context_is_read_and_the_glossary_text_when_it_expands(
