@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from graph.api.common import EntityRefSerializer, FactSerializer
+from graph.api.common import FACT_EXAMPLE, EntityRefSerializer, FactSerializer
 from graph.facts import facts_timeline
 from graph.models import Attribute
 from graph.selectors import (
@@ -78,21 +78,7 @@ class EntityFactsApi(ApiView):
                             "entity": {"id": 12, "name": "Dmitri Volkov"},
                             "as_of": "2025-10-01T00:00:00Z",
                             "results": [
-                                {
-                                    "id": 31,
-                                    "attribute": "lives_in",
-                                    "value": "Denver",
-                                    "value_entity_id": 40,
-                                    "negated": False,
-                                    "valid_from": "2025-08-01",
-                                    "valid_until": None,
-                                    "memory_id": 75,
-                                    "confidence": 0.8,
-                                    "curated": False,
-                                    "current": True,
-                                    "closed_by": None,
-                                    "conflicts_with": [],
-                                },
+                                FACT_EXAMPLE,
                                 {
                                     "id": 18,
                                     "attribute": "lives_in",
