@@ -231,10 +231,10 @@ def test_the_admin_tree_shows_projects_under_their_owner_only_to_their_tenants_a
     page = acme_staff_client.get("/admin/memories/scope/")
     assert page.status_code == 200
     html = page.content.decode()
-    cell = 'field-tag_display">{}<'.format
-    assert html.count(cell("project:alpha")) == 4  # albert's, bea's, platform's, data's — not globex albert's
-    assert html.index(cell("team:platform")) < html.index(cell("project:alpha"))
-    assert html.count(cell("project:beta")) == 1
+    named = "({})".format  # each node is named with its tag: "Platform (team:platform)"
+    assert html.count(named("project:alpha")) == 4  # albert's, bea's, platform's, data's — not globex albert's
+    assert html.index(named("team:platform")) < html.index(named("project:alpha"))
+    assert html.count(named("project:beta")) == 1
 
 
 def test_a_refused_write_creates_no_project(acme):
