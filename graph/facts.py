@@ -14,8 +14,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
-from django.db.models import Q
-
 from graph import vocabulary as v
 from graph.extraction.facts import LEFT, StatedFact, extract_facts
 from graph.extraction.normalize import normalize_entity_name
@@ -297,8 +295,6 @@ def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> No
             continue
         begun = view.valid_from is None or view.valid_from <= day
         view.current = begun and (view.valid_until is None or view.valid_until > day) and view.closed_by is None
-        if view.current and view.valid_until is not None and view.valid_until <= day:
-            view.current = False
     # a curated value outranks the uncurated values it conflicts with: they are not current beside it
     for view in ordered:
         if (
@@ -313,15 +309,3 @@ def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> No
         for view in live[:-1]:
             if view.value.casefold() != live[-1].value.casefold() and not (view.curated and not live[-1].curated):
                 view.current = False
-
-
-def subjects_named(*, tenant_id: int, norms: Sequence[str]) -> dict[str, list[int]]:
-    """Entity ids by the normalised names given (exact or alias)."""
-    found: dict[str, list[int]] = {}
-    for entity_id, norm in Entity.objects.filter(tenant_id=tenant_id, norm__in=list(norms)).values_list("id", "norm"):
-        found.setdefault(norm, []).append(entity_id)
-    for entity_id, norm in Entity.objects.filter(Q(aliases__norm__in=list(norms)), tenant_id=tenant_id).values_list(
-        "id", "aliases__norm"
-    ):
-        found.setdefault(norm, []).append(entity_id)
-    return found

@@ -23,6 +23,7 @@ from graph.facts import FactView, facts_timeline, member_name
 from graph.models import Entity
 from memories.models import Member, Memory, Tenant
 from retrieval.fact_questions import BEFORE, THEN, AttributeQuestion
+from retrieval.synthesis.dates import spoken_day
 from retrieval.synthesis.types import Answer
 
 __all__ = ["FactOutcome", "fact_outcome", "fact_sentence"]
@@ -195,20 +196,16 @@ def _capitalised(sentence: str) -> str:
 
 def _value(fact: FactView) -> str:
     if fact.attribute == v.DUE_DATE:
-        return _day(date.fromisoformat(fact.value))
+        return spoken_day(date.fromisoformat(fact.value))
     return fact.value
 
 
-def _day(day: date) -> str:
-    return f"{day.day} {day:%B %Y}"
-
-
 def _since(fact: FactView) -> str:
-    return f" (since {_day(fact.valid_from)})" if fact.valid_from and fact.attribute != v.DUE_DATE else ""
+    return f" (since {spoken_day(fact.valid_from)})" if fact.valid_from and fact.attribute != v.DUE_DATE else ""
 
 
 def _until(fact: FactView) -> str:
-    return f" (until {_day(fact.valid_until)})" if fact.valid_until else ""
+    return f" (until {spoken_day(fact.valid_until)})" if fact.valid_until else ""
 
 
 def _names(memory: Memory, name: str) -> bool:
@@ -225,7 +222,4 @@ def _said_by(memory: Memory) -> set[str]:
 def _page_states(page: Sequence[Memory], name: str, attribute: v.Attribute) -> bool:
     """A result on the page names the subject beside one of the attribute's cue words."""
     cues = set(attribute.cues.split())
-    return any(
-        _names(memory, name) and cues & set(_WORD_RE.findall(f"{memory.title} {memory.content}".casefold()))
-        for memory in page[:_PAGE]
-    )
+    return any(_names(memory, name) and cues & _words(memory) for memory in page[:_PAGE])

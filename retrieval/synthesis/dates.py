@@ -116,7 +116,8 @@ def _restated(question: str) -> str | None:
     return text[:1].upper() + text[1:] if text else None
 
 
-def _day(value: date) -> str:
+def spoken_day(value: date) -> str:
+    """A day as an answer says it: "7 May 2025"."""
     return f"{value.day} {value.strftime('%B')} {value.year}"
 
 
@@ -247,7 +248,7 @@ def date_answer(*, question: str, hits: Sequence[DatedRow], today: date | None =
         return None  # "when do we deploy?" asks how often: the schedule above answers, not a dated note below it
     if found is not None:
         row, start, end = found
-        when = f"on {_day(start)}" if start == end else f"between {_day(start)} and {_day(end)}"
+        when = f"on {spoken_day(start)}" if start == end else f"between {spoken_day(start)} and {spoken_day(end)}"
         statement = _restated(question)
         if statement:
             text = f"{statement} {when} [1]."
