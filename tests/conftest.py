@@ -106,6 +106,30 @@ def remember(tenant, content, *, user=None, scope=None, **kwargs):
     return MemoryFactory(tenant=tenant, content=content, user=user, scope=scope, **kwargs)
 
 
+def tomasz_statements(tenant) -> dict:
+    """The facts story several surfaces' isolation tests read: Tomasz Nowak worked at Initech and joined Globex
+    (org-wide); albert alone heard he moved to Lisbon; albert's project alpha says he reports to Ines Duarte. The
+    memories by name; the caller decides when they commit (their facts are extracted then)."""
+    return {
+        "initech": remember(
+            tenant, "Tomasz Nowak works at Initech.", scope="org:acme", reference_time="2025-01-10T09:00:00Z"
+        ),
+        "globex": remember(
+            tenant, "Tomasz Nowak joined Globex last month.", scope="org:acme", reference_time="2025-06-12T09:00:00Z"
+        ),
+        "lisbon": remember(
+            tenant, "Tomasz Nowak moved to Lisbon last week.", user="albert", reference_time="2025-07-03T09:00:00Z"
+        ),
+        "alpha": remember(
+            tenant,
+            "Tomasz Nowak now reports to Ines Duarte.",
+            user="albert",
+            project="alpha",
+            reference_time="2025-07-04T09:00:00Z",
+        ),
+    }
+
+
 @pytest.fixture(scope="session")
 def openapi():
     """The OpenAPI document the app serves (``tests/openapi.py``): documented examples by operation id and status,

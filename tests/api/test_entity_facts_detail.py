@@ -8,7 +8,7 @@ import pytest
 
 from graph.models import Entity, Fact
 from memories.models import Memory
-from tests.conftest import remember
+from tests.conftest import remember, tomasz_statements
 
 pytestmark = pytest.mark.django_db
 ENTITIES = "/api/v1/entities"
@@ -19,27 +19,9 @@ def tomasz(acme, django_capture_on_commit_callbacks):
     """Tomasz Nowak worked at Initech (org-wide) and joined Globex (org-wide); albert privately heard he moved to
     Lisbon, and albert's project alpha says he reports to Ines Duarte."""
     with django_capture_on_commit_callbacks(execute=True):
-        initech = remember(
-            acme, "Tomasz Nowak works at Initech.", scope="org:acme", reference_time="2025-01-10T09:00:00Z"
-        )
-        globex = remember(
-            acme, "Tomasz Nowak joined Globex last month.", scope="org:acme", reference_time="2025-06-12T09:00:00Z"
-        )
-        lisbon = remember(
-            acme, "Tomasz Nowak moved to Lisbon last week.", user="albert", reference_time="2025-07-03T09:00:00Z"
-        )
-        alpha = remember(
-            acme,
-            "Tomasz Nowak now reports to Ines Duarte.",
-            user="albert",
-            project="alpha",
-            reference_time="2025-07-04T09:00:00Z",
-        )
+        said = tomasz_statements(acme)
     return {
-        "initech": initech,
-        "globex": globex,
-        "lisbon": lisbon,
-        "alpha": alpha,
+        **said,
         "entity": Entity.objects.get(tenant=acme, norm="tomasz nowak"),
     }
 

@@ -11,7 +11,7 @@ import pytest
 from mcp import ClientSession
 
 from graph.models import Entity
-from tests.conftest import remember
+from tests.conftest import remember, tomasz_statements
 from tests.retrieval.test_mcp import (  # noqa: F401
     TOOLS,
     data,
@@ -147,24 +147,7 @@ def test_every_tool_description_says_what_each_argument_is(acme, mcp_url):  # no
 def _tomasz(acme):
     """Tomasz Nowak worked at Initech and joined Globex (org-wide); albert alone heard he moved to Lisbon; albert's
     project alpha says he reports to Ines Duarte."""
-    said = {
-        "initech": remember(
-            acme, "Tomasz Nowak works at Initech.", scope="org:acme", reference_time="2025-01-10T09:00:00Z"
-        ),
-        "globex": remember(
-            acme, "Tomasz Nowak joined Globex last month.", scope="org:acme", reference_time="2025-06-12T09:00:00Z"
-        ),
-        "lisbon": remember(
-            acme, "Tomasz Nowak moved to Lisbon last week.", user="albert", reference_time="2025-07-03T09:00:00Z"
-        ),
-        "alpha": remember(
-            acme,
-            "Tomasz Nowak now reports to Ines Duarte.",
-            user="albert",
-            project="alpha",
-            reference_time="2025-07-04T09:00:00Z",
-        ),
-    }
+    said = tomasz_statements(acme)
     return {name: memory.pk for name, memory in said.items()}
 
 

@@ -28,7 +28,7 @@ from retrieval.recall import (
     recall_budget,
 )
 from tests.api.conftest import error_of
-from tests.conftest import remember
+from tests.conftest import remember, tomasz_statements
 
 RECALL = "/api/v1/recall"
 DEPLOY_POLICIES = {"demo-065", "demo-077", "demo-075"}  # the platform team's deploy days / schedule
@@ -366,24 +366,7 @@ def tomasz(acme, django_capture_on_commit_callbacks) -> dict[str, int]:
     """Tomasz Nowak worked at Initech and joined Globex (org-wide); albert alone heard he moved to Lisbon; albert's
     project alpha says he reports to Ines Duarte."""
     with django_capture_on_commit_callbacks(execute=True):
-        said = {
-            "initech": remember(
-                acme, "Tomasz Nowak works at Initech.", scope="org:acme", reference_time="2025-01-10T09:00:00Z"
-            ),
-            "globex": remember(
-                acme, "Tomasz Nowak joined Globex last month.", scope="org:acme", reference_time="2025-06-12T09:00:00Z"
-            ),
-            "lisbon": remember(
-                acme, "Tomasz Nowak moved to Lisbon last week.", user="albert", reference_time="2025-07-03T09:00:00Z"
-            ),
-            "alpha": remember(
-                acme,
-                "Tomasz Nowak now reports to Ines Duarte.",
-                user="albert",
-                project="alpha",
-                reference_time="2025-07-04T09:00:00Z",
-            ),
-        }
+        said = tomasz_statements(acme)
     return {name: memory.pk for name, memory in said.items()}
 
 
