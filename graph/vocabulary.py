@@ -344,8 +344,13 @@ class Attribute:
     values accumulate. ``relationship``: the typed relationship the same statement is in the graph (works at,
     reports to, owns), so that today's edges and the facts agree. ``cues``: question words that ask for it (matched
     on whole words, after the subject is found), with ``asks``: the question words its answer type fits ("where" for
-    a place). The sentences: ``current`` / ``before`` / ``unknown`` answer a question about it ("{subject}",
-    "{value}", "{since}")."""
+    a place). ``nouns``: the cue words that name the attribute itself ("manager", "deadline"): they weigh more than a
+    verb, and a name after them and "of" / "for" is its subject ("the deadline for Orion"). ``phrases``: cues of
+    several words ("looks after", "go live"). ``value_verbs``: the cue verbs whose grammatical subject is the value
+    ("who owns S" asks S's owner), where any other cue verb right after "who" asks for everyone with a value ("who
+    speaks French" is a list of people, not an attribute of one). ``value_words``: words that name a value of the
+    kind, which ask for it as a cue does ("does Mei still have her rabbit?"). The sentences: ``current`` /
+    ``before`` / ``unknown`` answer a question about it ("{subject}", "{value}", "{since}")."""
 
     value: str
     label: str
@@ -355,9 +360,20 @@ class Attribute:
     relationship: str | None = None
     cues: str = ""
     asks: str = ""
+    nouns: str = ""
+    phrases: tuple[str, ...] = ()
+    value_verbs: str = ""
+    value_words: str = ""
     current: str = ""
     before: str = ""
     unknown: str = ""
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Every single word that asks about the attribute: its cues, nouns and value words (a value word also as a
+        plural: "dogs")."""
+        values = {word for phrase in self.value_words.split("|") for word in phrase.split()}
+        return frozenset(self.cues.split()) | frozenset(self.nouns.split()) | values | {f"{w}s" for w in values}
 
     @property
     def literal(self) -> str | None:
@@ -366,6 +382,35 @@ class Attribute:
         return kind if kind in (TITLE, DATE, WORD) else None
 
 
+# The kinds of pet and the languages people speak (lower case): extraction reads a statement's value from them, and a
+# question naming one asks about the attribute ("does Mei still have her rabbit?", "is Diego a Spanish speaker?").
+PET_KINDS: tuple[str, ...] = (
+    "dog", "puppy", "cat", "kitten", "rabbit", "bunny", "parrot", "hamster", "guinea pig", "tortoise", "turtle",
+    "lizard", "snake", "horse", "budgie", "ferret", "goldfish", "fish", "greyhound", "labrador", "retriever",
+    "spaniel", "terrier", "beagle", "poodle", "collie", "dachshund", "husky", "pug", "whippet", "lurcher",
+    "chihuahua", "corgi", "schnauzer", "sheepdog", "tabby",
+)  # fmt: skip
+LANGUAGES: tuple[str, ...] = (
+    "english", "spanish", "french", "german", "italian", "portuguese", "dutch", "polish", "russian", "ukrainian",
+    "mandarin", "cantonese", "chinese", "japanese", "korean", "hindi", "urdu", "bengali", "punjabi", "arabic",
+    "hebrew", "turkish", "greek", "swedish", "norwegian", "danish", "finnish", "icelandic", "czech", "slovak",
+    "hungarian", "romanian", "bulgarian", "serbian", "croatian", "swahili", "yoruba", "zulu", "tagalog",
+    "vietnamese", "thai", "indonesian", "malay", "persian", "farsi", "welsh", "irish", "gaelic", "catalan", "basque",
+    "tamil", "telugu", "marathi",
+)  # fmt: skip
+
+# The nouns a job title ends with ("staff engineer", "head of sales"): the vocabulary of titles, lower case
+ROLE_NOUNS = frozenset(
+    """engineer engineers developer developers designer manager director lead head analyst scientist nurse teacher
+    consultant architect officer vp president ceo cto cfo coo cio ciso cmo cpo intern researcher writer editor
+    accountant lawyer attorney solicitor doctor surgeon physician chef cook recruiter specialist coordinator
+    administrator technician midwife pharmacist paramedic programmer principal partner associate advisor adviser
+    strategist producer marketer salesperson representative rep founder cofounder co-founder chair chairman
+    chairwoman secretary treasurer librarian professor lecturer tutor therapist psychologist dentist vet
+    veterinarian electrician plumber carpenter mechanic pilot barista waiter waitress supervisor foreman trainee
+    apprentice postdoc fellow economist statistician actuary auditor controller copywriter journalist photographer
+    illustrator animator curator archivist sre devops tester steward""".split()
+)
 LIVES_IN = "lives_in"
 WORKS_AT_ATTR = "works_at"
 JOB_TITLE = "job_title"
@@ -383,8 +428,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         functional=True,
         subjects=_PEOPLE,
         cues="live lives living lived home based reside resides resided moved move moving relocated hometown city "
-        "town country address",
+        "town country address settled",
         asks="where which what",
+        nouns="home hometown address city town",
         current="{subject} lives in {value}{since}",
         before="{subject} lived in {value}{until}",
         unknown="Nothing you can see says where {subject} lives.",
@@ -396,8 +442,11 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         functional=True,
         subjects=_PEOPLE,
         relationship=WORKS_AT,
-        cues="work works working worked employer employed employs company firm job joined join",
+        cues="work works working worked employer employed employs company firm job joined join salary",
         asks="where which who",
+        nouns="employer company firm",
+        value_verbs="employs employ employed",
+        phrases=("work for", "works for", "working for", "is with", "employed by"),
         current="{subject} works at {value}{since}",
         before="{subject} worked at {value}{until}",
         unknown="Nothing you can see says where {subject} works.",
@@ -410,6 +459,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         subjects=_PEOPLE,
         cues="title role position job promoted promotion rank",
         asks="what which",
+        nouns="title role position job rank",
+        phrases=("do for a living", "do for work"),
         current="{subject} is {value}{since}",
         before="{subject} was {value}{until}",
         unknown="Nothing you can see says what {subject}'s job title is.",
@@ -423,6 +474,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         relationship=REPORTS_TO,
         cues="manager managers boss supervisor report reports reporting manage manages managed managing lead",
         asks="who whom",
+        nouns="manager boss supervisor",
+        phrases=("answer to", "answers to", "report into", "reports into", "line manager"),
+        value_verbs="manage manages managed managing lead leads",
         current="{subject} reports to {value}{since}",
         before="{subject} reported to {value}{until}",
         unknown="Nothing you can see says who {subject} reports to.",
@@ -433,8 +487,12 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         frozenset({PERSON, ORG, COMPANY}),
         functional=True,
         subjects=frozenset({SYSTEM}),
-        cues="owns own owner owners owned ownership maintains maintainer maintainers responsible",
+        cues="owns own owner owners owned ownership maintains maintain maintained maintainer maintainers responsible "
+        "accountable runs run",
         asks="who which",
+        nouns="owner owners ownership maintainer maintainers",
+        phrases=("looks after", "look after", "looked after", "in charge of", "on the hook for", "takes care of"),
+        value_verbs="owns own owned maintains maintain maintained runs run responsible accountable",
         current="{subject} is owned by {value}{since}",
         before="{subject} was owned by {value}{until}",
         unknown="Nothing you can see says who owns {subject}.",
@@ -444,8 +502,11 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "due date",
         frozenset({DATE}),
         functional=True,
-        cues="launch launches launching release releases ship ships shipping due deadline live golive date cutover",
+        cues="launch launches launching release releases released ship ships shipping due deadline live golive date "
+        "cutover eta delivered",
         asks="when",
+        nouns="deadline date eta",
+        phrases=("go live", "goes live", "go to production", "goes to production", "supposed to be done"),
         current="{subject} is due on {value}{since}",
         before="{subject} was due on {value}{until}",
         unknown="Nothing you can see says when {subject} is due.",
@@ -456,8 +517,10 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         frozenset({WORD}),
         functional=False,
         subjects=_PEOPLE,
-        cues="pet pets dog dogs cat cats puppy kitten",
+        cues="pet pets animal animals",
         asks="what which who",
+        nouns="pet pets animal animals",
+        value_words=" ".join(PET_KINDS),
         current="{subject} has {value}{since}",
         before="{subject} had {value}{until}",
         unknown="Nothing you can see says whether {subject} has a pet.",
@@ -468,8 +531,10 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         frozenset({WORD}),
         functional=False,
         subjects=_PEOPLE,
-        cues="speak speaks spoken language languages fluent",
+        cues="speak speaks spoken speaking speaker language languages fluent bilingual",
         asks="what which",
+        nouns="language languages",
+        value_words=" ".join(LANGUAGES),
         current="{subject} speaks {value}{since}",
         before="{subject} spoke {value}{until}",
         unknown="Nothing you can see says which languages {subject} speaks.",

@@ -221,5 +221,5 @@ def _said_by(memory: Memory) -> set[str]:
 
 def _page_states(page: Sequence[Memory], name: str, attribute: v.Attribute) -> bool:
     """A result on the page names the subject beside one of the attribute's cue words."""
-    cues = set(attribute.cues.split())
+    cues = attribute.words
     return any(_names(memory, name) and cues & _words(memory) for memory in page[:_PAGE])
