@@ -388,7 +388,9 @@ PET_KINDS: tuple[str, ...] = (
     "dog", "puppy", "cat", "kitten", "rabbit", "bunny", "parrot", "hamster", "guinea pig", "tortoise", "turtle",
     "lizard", "snake", "horse", "budgie", "ferret", "goldfish", "fish", "greyhound", "labrador", "retriever",
     "spaniel", "terrier", "beagle", "poodle", "collie", "dachshund", "husky", "pug", "whippet", "lurcher",
-    "chihuahua", "corgi", "schnauzer", "sheepdog", "tabby",
+    "chihuahua", "corgi", "schnauzer", "sheepdog", "tabby", "hedgehog", "chinchilla", "iguana", "gecko",
+    "bearded dragon", "corn snake", "axolotl", "cockatiel", "cockatoo", "canary", "budgerigar", "macaw",
+    "african grey", "gerbil", "rat", "mouse", "pony", "donkey", "goat", "hen", "chicken", "duck", "tarantula", "bird",
 )  # fmt: skip
 LANGUAGES: tuple[str, ...] = (
     "english", "spanish", "french", "german", "italian", "portuguese", "dutch", "polish", "russian", "ukrainian",
@@ -409,8 +411,22 @@ ROLE_NOUNS = frozenset(
     chairwoman secretary treasurer librarian professor lecturer tutor therapist psychologist dentist vet
     veterinarian electrician plumber carpenter mechanic pilot barista waiter waitress supervisor foreman trainee
     apprentice postdoc fellow economist statistician actuary auditor controller copywriter journalist photographer
-    illustrator animator curator archivist sre devops tester steward""".split()
+    illustrator animator curator archivist sre devops tester steward master counsel attendant practitioner paralegal
+    receptionist clerk agent broker planner buyer trader banker teller nanny carer caregiver driver courier
+    firefighter detective inspector guard gardener farmer baker butcher florist tailor stylist hairdresser barber
+    artist musician singer actor dancer coach trainer instructor mentor dean registrar counsellor counselor worker
+    sergeant captain nurse optometrist radiographer sonographer hygienist physiotherapist dietitian epidemiologist
+    geologist chemist biologist physicist mathematician translator interpreter evangelist advocate""".split()
 )
+# What a team owns besides what the system kind's head nouns name: the working parts of a product ("the job
+# scheduler", "the status page", "the KYC checks").
+OWNED_THING_NOUNS = frozenset(
+    """job jobs scheduler exporter dispatcher resizer calculator screener store portal page app apps engine limiter
+    checks chatbot bot dashboard platform tool tooling index indexer worker workers runner registry proxy balancer
+    feed crawler tracker monitor printer flow flows integration integrations site website config exporter importer
+    sync""".split()
+)
+
 LIVES_IN = "lives_in"
 WORKS_AT_ATTR = "works_at"
 JOB_TITLE = "job_title"
@@ -488,11 +504,11 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         functional=True,
         subjects=frozenset({SYSTEM}),
         cues="owns own owner owners owned ownership maintains maintain maintained maintainer maintainers responsible "
-        "accountable runs run",
+        "accountable",
         asks="who which",
         nouns="owner owners ownership maintainer maintainers",
         phrases=("looks after", "look after", "looked after", "in charge of", "on the hook for", "takes care of"),
-        value_verbs="owns own owned maintains maintain maintained runs run responsible accountable",
+        value_verbs="owns own owned maintains maintain maintained responsible accountable",
         current="{subject} is owned by {value}{since}",
         before="{subject} was owned by {value}{until}",
         unknown="Nothing you can see says who owns {subject}.",

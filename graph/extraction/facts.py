@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from datetime import date, datetime
-from functools import lru_cache
+from datetime import date, datetime, timedelta
+from functools import lru_cache, partial
 from itertools import islice
 
 from graph import vocabulary as v
@@ -49,9 +49,10 @@ class StatedFact:
 
 # --- the pieces a pattern is written with -------------------------------------------------------------------------
 
-_NAME_WORD = r"(?:[A-Z][\w'’-]*(?:\.(?=\s+[A-Z]))?|[A-Z]{2,}|[A-Z]\d[\w-]*)"  # "St. Mary's": a dot only inside a name
+# "St. Mary's", "Booking.com": a dot only inside a name
+_NAME_WORD = r"(?:[A-Z][\w'’-]*(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net)\b)?|[A-Z]{2,}|[A-Z]\d[\w-]*)"
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo")
-NAME = rf"(?:{_NAME_WORD}(?:\s+(?:(?:of|de|da|del|van|von|la|le|&)\s+)?{_NAME_WORD}){{0,3}})"
+NAME = rf"(?:{_NAME_WORD}(?:\s+(?:(?:of|de|da|del|van|von|la|le|&)\s+)?(?!I\b){_NAME_WORD}){{0,3}})"
 _ME = r"(?:I|i)"
 # a person named in the sentence, or the speaker: "I", "my sister Ana" (the name after a relation noun)
 _RELATION = (
@@ -77,18 +78,6 @@ _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
 _THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
 
-# role nouns a job title ends with: the vocabulary of titles (synonyms in one list, lower case)
-ROLE_NOUNS = frozenset(
-    """engineer engineers developer developers designer manager director lead head analyst scientist nurse teacher
-    consultant architect officer vp president ceo cto cfo coo cio ciso cmo cpo intern researcher writer editor
-    accountant lawyer attorney solicitor doctor surgeon physician chef cook recruiter specialist coordinator
-    administrator technician midwife pharmacist paramedic programmer principal partner associate advisor adviser
-    strategist producer marketer salesperson representative rep founder cofounder co-founder chair chairman
-    chairwoman secretary treasurer librarian professor lecturer tutor therapist psychologist dentist vet
-    veterinarian electrician plumber carpenter mechanic pilot barista waiter waitress supervisor foreman trainee
-    apprentice postdoc fellow economist statistician actuary auditor controller copywriter journalist photographer
-    illustrator animator curator archivist sre devops tester steward""".split()
-)
 _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
 _TITLE_END = (
     r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|"
@@ -98,25 +87,24 @@ _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 # where a title is held: "a nurse at St Mary's Hospital" also says where they work
 _AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME}))?"
 
-_PET_KINDS = (
-    r"(?:dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|guinea\s+pig|tortoise|turtle|lizard|snake|horse|"
-    r"budgie|ferret|goldfish|fish|greyhound|labrador|retriever|spaniel|terrier|beagle|poodle|collie|dachshund|"
-    r"husky|pug|whippet|lurcher|chihuahua|corgi|schnauzer|sheepdog|tabby)"
-)
+_PET_KINDS = "(?:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
 _PETS = rf"{_PET_KINDS}s?"
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+)"
-_LANGUAGES = (
-    r"(?:English|Spanish|French|German|Italian|Portuguese|Dutch|Polish|Russian|Ukrainian|Mandarin|Cantonese|"
-    r"Chinese|Japanese|Korean|Hindi|Urdu|Bengali|Punjabi|Arabic|Hebrew|Turkish|Greek|Swedish|Norwegian|Danish|"
-    r"Finnish|Icelandic|Czech|Slovak|Hungarian|Romanian|Bulgarian|Serbian|Croatian|Swahili|Yoruba|Zulu|Tagalog|"
-    r"Vietnamese|Thai|Indonesian|Malay|Persian|Farsi|Welsh|Irish|Gaelic|Catalan|Basque|Tamil|Telugu|Marathi)"
-)
+_LANGUAGES = "(?:" + "|".join(language.capitalize() for language in v.LANGUAGES) + ")"
 # a language, as spoken: "fluent French", "a little Greek", "French at home"
-_SPOKEN = (
-    rf"(?:(?:a\s+little|some|basic|decent|good|fluent|conversational|native|passable|rusty)\s+)?{_LANGUAGES}"
-    r"(?:\s+at\s+\w+)?"
+_SPOKEN_QUALITY = (
+    r"(?:(?:a\s+little(?:\s+bit\s+of)?|a\s+bit\s+of|some|basic|decent|good|fluent|conversational|native|passable|"
+    r"rusty)\s+)?"
 )
+# where or with whom it is spoken: "French at home", "Romanian with his parents"
+_SPOKEN_WITH = r"(?:\s+(?:at|with|to)\s+(?:(?:my|his|her|their|our|the)\s+)?\w+)?"
+_SPOKEN = rf"{_SPOKEN_QUALITY}{_LANGUAGES}{_SPOKEN_WITH}"
 _SPOKEN_LIST = rf"(?P<value>{_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_SPOKEN})*)"
+# right after a verb of speaking, any capitalised word is a language ("speaks Zulu and Xhosa"): the list of
+# languages cannot hold them all
+_LANGUAGE_WORD = r"(?:[A-Z][^\W\d_]{2,})"
+_OPEN_SPOKEN = rf"{_SPOKEN_QUALITY}{_LANGUAGE_WORD}{_SPOKEN_WITH}"
+_OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_OPEN_SPOKEN})*)(?![\w'’])"
 
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
 _NOT_ASSERTED = re.compile(
@@ -134,14 +122,19 @@ _TAG_QUESTION_RE = re.compile(
     re.IGNORECASE,
 )
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
-_SENTENCE_RE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_SENTENCE_RE = re.compile(r"(?:[^.!?\n]|\.(?=\w))+(?:[.!?]+|$)")  # "Booking.com" is one word
 _HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
 _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
 # --- clauses: one subject and one assertion each --------------------------------------------------------------------
 
 # "Noor, who lives in Ghent, now reports to Piet": two clauses about Noor
-_RELATIVE_RE = re.compile(rf"\b(?P<name>{NAME}),\s+who\s+(?P<said>[^,]+?),\s*")
+_RELATIVE_RE = re.compile(rf"\b(?P<name>{NAME}),\s+who(?:\s+|(?P<is>['’]s\s+))(?P<said>[^,]+?)(?:,\s*|(?=[.!]?\s*$))")
+# "The tax calculator, which Compliance Tooling owns, …": the owner's clause
+_WHICH_OWNS_RE = re.compile(
+    rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?P<owner>{NAME}(?:\s+team)?)\s+"
+    r"(?P<verb>owns|maintains|runs|looks\s+after)(?:\s+now)?(?:,\s*|(?=[.!]?\s*$))"
+)
 # "Piet, our CFO, lives in Turin": Piet is our CFO; Piet lives in Turin
 _APPOSED_ROLE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+[^,.!]{{2,40}}?)(?:,\s*|(?=[.!]?\s*$))"
@@ -151,16 +144,23 @@ _APPOSED_PET_RE = re.compile(
     rf"\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?"
     rf"(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),?"
 )
+_PET_GONE_RE = re.compile(r"\b(?:passed\s+away|died|rehomed|gave\s+up|give\s+up|put\s+down|lost)\b", re.IGNORECASE)
 # a clause opening with where or when it happened ("After the reorg, …", "In March, …"): the rest is the clause
 _OPENER_RE = re.compile(
     r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b(?![^,]*\b(?:I|we|he|she|they)\b)[^,]{0,30},\s+"
 )
-_SINCE_RE = re.compile(r"^(?:Since|Now\s+that|Ever\s+since|When|Once)\s+(?=I\b|[A-Z])")
+_SINCE_RE = re.compile(
+    r"^(?:Since|Now\s+that|Ever\s+since|When|Once)\s+(?=I\b|[A-Z])"
+    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|"
+    r"Wednesday|Thursday|Friday|Saturday|Sunday)\b)"  # "Since March I've …" dates the clause
+)
 # another subject's clause: ", and Piet took over …", " but I …"
 _NEW_SUBJECT_RE = re.compile(
-    r",?\s+(?:and|but|while|whereas|so|though)\s+(?=(?:I|[A-Z][\w'’-]*)\s+[a-z'’])"
+    r",?\s+(?:and|but|while|whereas|so|though)\s+(?=(?:I|[A-Z][\w'’-]*|he|she|they)(?:\s+|['’])[a-z'’])"
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
+    # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone")
+    r"|,\s+(?=(?:if|unless|in\s+case)\s+you\b)"
 )
 # the same subject's next verb: "works at Vanta and lives in Osaka"
 _VERBS = (
@@ -168,7 +168,35 @@ _VERBS = (
     r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit)"
 )
 _SAME_SUBJECT_RE = re.compile(rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)")
-_DROPPED_I_RE = re.compile(r"^(?=(?:Started|Moved|Joined|Relocated|Quit|Got\s+promoted)\b)")
+_DROPPED_I_RE = re.compile(
+    r"^(?=(?:started|moved|joined|relocated|quit|got\s+promoted|got\s+a\s+(?:new\s+)?job|been\s+(?:at|with|living|working)|"
+    r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
+    re.IGNORECASE,
+)
+# a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them
+_INTERJECTION_RE = re.compile(
+    r"^(?:(?:lol|haha+|omg|ok(?:ay)?|yeah|yep|yes|so|well|fyi|btw|heads\s+up|update|news|guess\s+what|ugh|wow|"
+    r"oh|hey|anyway|nope|sorry|reminder|note|final\s+call|psa)\b[\s,:!.—–-]*)+",
+    re.IGNORECASE,
+)
+# "Esme said she speaks Portuguese": what someone is reported to say of themselves is said of them
+_REPORTED_RE = re.compile(
+    rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|tells\s+(?:me|us))"
+    r"(?:\s+that)?\s+(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?"
+)
+# "Solveig and Rasmus both work at …", "Tendai and his sister Rumbi both speak Shona": the clause of each
+_BOTH_RE = re.compile(
+    rf"^(?:[Bb]oth\s+)?(?P<first>{NAME})\s+and\s+(?:(?:his|her|their)\s+{_RELATION}\s+)?(?P<second>{NAME})"
+    r"\s+(?:both\s+)?(?=[a-z])"
+)
+# a pronoun opening a later clause of the sentence is the name an earlier clause opened with
+_PRONOUN_RE = re.compile(
+    r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?", re.IGNORECASE
+)
+_LEAD_NAME_RE = re.compile(rf"^(?P<name>{NAME})(?:\s+[a-z'’]|$)")
+# clauses apart: a semicolon before another subject ("…until 2021; he lives in Fukuoka now", not "; it's Mina
+# now", which goes on with the same statement), a dash between spaces
+_CLAUSE_BREAK_RE = re.compile(r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+)(?:\s+|['’])[a-z'’])|\s+[—–]\s+|\s+-\s+")
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
 
@@ -176,12 +204,14 @@ def _clauses(sentence: str) -> list[str]:
     """A sentence as clauses of one subject each: relative clauses and appositions said of their name, openers
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
     verb given that subject ("Saoirse works at Vanta and lives in Osaka": "Saoirse lives in Osaka")."""
-    text = sentence.strip()
+    text = _REPORTED_RE.sub(_reported, sentence.strip())
     extra: list[str] = []
     for match in list(_RELATIVE_RE.finditer(text)):
-        extra.append(f"{match['name']} {match['said']}")
+        extra.append(f"{match['name']} {'is ' if match['is'] else ''}{match['said']}")
+    for match in list(_WHICH_OWNS_RE.finditer(text)):
+        extra.append(f"{match['owner']} {match['verb']} {match['thing']}")
     text = _RELATIVE_RE.sub(lambda m: f"{m['name']} ", text)
-    for match in list(_APPOSED_PET_RE.finditer(text)):
+    for match in list(_APPOSED_PET_RE.finditer(text) if not _PET_GONE_RE.search(text) else ()):
         owner = match["owner"] or (match["mine"] and "I") or ""
         if owner:
             extra.append(f"{owner} {'have' if owner == 'I' else 'has'} a {match['kind']} called {match['name']}")
@@ -192,16 +222,40 @@ def _clauses(sentence: str) -> list[str]:
         extra.append(f"{match['name']} is {match['role']}")
     text = _APPOSED_ROLE_RE.sub(lambda m: f"{m['name']} ", text)
     clauses = []
-    for part in _NEW_SUBJECT_RE.split(text):
+    named = ""  # the name the sentence's last clause opened with: what a later "he" / "she" is
+    parts = []
+    for part in _CLAUSE_BREAK_RE.split(text):
+        part = _INTERJECTION_RE.sub("", part.strip())
+        both = _BOTH_RE.match(part)
+        if both:  # each subject's clause, before "and Rasmus works …" reads as a clause of its own
+            rest = part[both.end() :]
+            part = f"{both['first']} {rest}"
+            extra.append(f"{both['second']} {rest}")
+        parts += _NEW_SUBJECT_RE.split(part)
+    for part in parts:
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
         # a chat drops its "I": "Started at Vanta in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
+        if named and _PRONOUN_RE.match(part):
+            part = _PRONOUN_RE.sub(partial(_as_name, named), part, count=1)
+        lead_name = _LEAD_NAME_RE.match(part)
+        if lead_name and _person(lead_name["name"]) == lead_name["name"]:
+            named = lead_name["name"]
         pieces = _SAME_SUBJECT_RE.split(part)
         lead = _LEAD_RE.match(pieces[0])
         clauses.append(pieces[0])
         clauses += [f"{lead.group(0)} {piece}" if lead else piece for piece in pieces[1:]]
     return [clause for clause in clauses + extra if clause.strip()]
+
+
+def _as_name(name: str, match: re.Match[str]) -> str:
+    """A pronoun and its contraction as the name: "she's" is "Ngozi is", "he's been" is "Haruto has"."""
+    return f"{name} has" if match["has"] else f"{name} is" if match["is"] else name
+
+
+def _reported(match: re.Match[str]) -> str:
+    return _as_name(match["name"], match)
 
 
 @dataclass(frozen=True)
@@ -222,7 +276,12 @@ def _p(attribute: str, regex: str, **kwargs) -> _Pattern:
 def _title_ok(match: re.Match[str]) -> bool:
     words = match.group("value").casefold().split()
     head = words[words.index("of") - 1] if "of" in words else words[-1]
-    return head in ROLE_NOUNS and not {"fan", "lot", "bit", "big", "owner", "on-call", "oncall"} & set(words)
+    return head in v.ROLE_NOUNS and not {"fan", "lot", "bit", "big", "owner", "on-call", "oncall"} & set(words)
+
+
+def _pet_present(match: re.Match[str]) -> bool:
+    """A pet said to have died or been given up is no pet now (the negated patterns read those)."""
+    return not _PET_GONE_RE.search(match.string)
 
 
 def _org_ok(match: re.Match[str]) -> bool:
@@ -233,8 +292,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- where someone lives
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based|settled)|"
-        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+lived)\s+in\s+(?P<value>{NAME})(?!,?\s+(?:until|till)\b)",
+        rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based(?:\s+out\s+of)?|settled)|"
+        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+lived)\s+(?:in|out\s+of)\s+(?P<value>{NAME})(?!,?\s+(?:until|till)\b)",
     ),
     _p(
         v.LIVES_IN,
@@ -270,13 +329,20 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # said in passing: "the new place in Denver has a garden", "we're renting a house in Leeds" (the speaker's home)
     _p(
         v.LIVES_IN,
-        rf"\b(?P<mine>[Mm]y|[Oo]ur|[Tt]he)\s+new\s+(?:place|flat|apartment|house|home|condo)\s+in\s+(?P<value>{NAME})",
+        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur|[Tt]he)\s+new|(?P<ours>[Mm]y|[Oo]ur)(?:\s+new)?|(?P<who>{NAME})(?:'s|’s)\s+new)\s+"
+        rf"(?:place|flat|apartment|house|home|condo)\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
     _p(
         v.LIVES_IN,
-        rf"\b(?P<mine>[Ww]e|I)(?:'re|’re|'m|’m|\s+are|\s+am)\s+(?:now\s+)?renting\s+an?\s+(?:place|flat|apartment|house|"
-        rf"room|condo)\s+in\s+(?P<value>{NAME})",
+        rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:'re|’re|'m|’m|'s|’s|\s+are|\s+am|\s+is)\s+(?:now\s+)?renting\s+"
+        rf"an?\s+(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
+        confidence=0.6,
+    ),
+    # a chat's "home is Chiang Mai now": the speaker's home
+    _p(
+        v.LIVES_IN,
+        rf"^(?:(?P<mine>[Mm]y|[Oo]ur)\s+)?(?P<home>[Hh]ome)\s+is\s+(?:now\s+)?(?P<value>{NAME})",
         confidence=0.6,
     ),
     # --- where someone works
@@ -287,7 +353,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+(?:\w+\s+){{1,3}}?working\s+(?:at|for)\s+{_THE}(?P<value>{NAME})",
+        rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+(?:\w+\s+){{1,4}}?working\s+(?:at|for)\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.6,
     ),
@@ -295,8 +361,29 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|started\s+at|started\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
         rf"started\s+working\s+(?:at|for)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)|been\s+hired\s+by|was\s+hired\s+by|"
-        rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with|been\s+at)\s+{_THE}(?P<value>{NAME})",
+        rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with|been\s+at|been\s+employed\s+(?:by|at)|"
+        rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME})(?:\s+from\s+(?P<old>{NAME}))?",
         check=_org_ok,
+    ),
+    # "my first week at Cloudflare", "a Wexford Partners employee", "our contact at Ironbark Mining"
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?P<mine>[Mm]y)\s+(?:first|second|third|last)\s+(?:day|week|month|year)\s+at\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        confidence=0.6,
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_BEEN}{_NOW}\s+an?\s+(?P<value>{NAME})\s+(?:employee|staffer|hire)\b",
+        check=_org_ok,
+        confidence=0.7,
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_BE}\s+(?:our|their|the|a|an|my)\s+(?:[\w-]+\s+){{0,2}}?(?:contact|liaison|rep|person)\s+(?:at|from)\s+"
+        rf"{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        confidence=0.6,
     ),
     _p(
         v.WORKS_AT_ATTR,
@@ -400,6 +487,37 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
+        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:work|works|working|employed)\s+(?:at|for|by)\s+{_THE}(?P<org>{NAME})\s+as\s+"
+        rf"(?:an?\s+|the\s+)?{_TITLE}",
+        check=_title_ok,
+    ),
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:job\s+)?title\s+is{_NOW}\s+(?:an?\s+)?{_TITLE}",
+        check=_title_ok,
+    ),
+    # "As the new build engineer, Eero is …"
+    _p(
+        v.JOB_TITLE,
+        rf"^As\s+(?:the|our|their)\s+(?:new\s+)?{_TITLE},\s+(?P<who>{NAME})\s+[a-z]",
+        check=_title_ok,
+        confidence=0.7,
+    ),
+    _p(v.JOB_TITLE, rf"\b{_WHO}\s+was\s+(?:an?|the)\s+{_TITLE}{_AT_ORG}", check=_title_ok, history=True),
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:stepped\s+down|resigned|retired)\s+as\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}",
+        check=_title_ok,
+        negated=True,
+    ),
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_BE}\s+no\s+longer\s+(?:an?|the|our)\s+{_TITLE}",
+        check=_title_ok,
+        negated=True,
+    ),
+    _p(
+        v.JOB_TITLE,
         rf"\b{_WHO}(?:'s|’s)\s+(?:job\s+)?title\s+(?:changed|went|moved)\s+from\s+(?:an?\s+)?(?P<old>[\w -]{{2,40}}?)"
         rf"\s+to\s+(?:an?\s+)?{_TITLE}",
         check=_title_ok,
@@ -407,7 +525,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- who someone reports to
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}{_BE}?{_NOW}\s+(?:reports|report|reporting)\s+(?:directly\s+)?to\s+{_PERSON_VALUE}"
+        rf"\b{_WHO}(?:{_BE}?{_NOW}\s+(?:reports|report|reporting)|(?:'ve|’ve|\s+have|\s+has)(?:\s+been)?{_NOW}\s+"
+        rf"(?:reported|reporting))\s+(?:directly\s+)?(?:to|into)\s+{_PERSON_VALUE}"
         rf"(?:\s+instead\s+of\s+(?P<old>{NAME}))?",
     ),
     _p(
@@ -416,8 +535,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}\s+reported\s+(?:directly\s+)?to\s+{_PERSON_VALUE}",
+        rf"\b{_WHO}\s+(?:reported|used\s+to\s+report)\s+(?:directly\s+)?(?:to|into)\s+{_PERSON_VALUE}",
         history=True,
+    ),
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b{_WHO}{_BEEN}{_NOW}\s+(?:managed|supervised|line-managed)\s+by\s+(?P<value>{NAME})",
+    ),
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor),\s+(?P<value>{NAME}),",
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -459,7 +586,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING})\s+(?:has\s+)?(?:moved|passed|"
-        rf"went|was\s+(?:moved|transferred|handed\s+over|passed|given)|is\s+moving|transferred|shifted)\s+to\s+{_OWNER}",
+        rf"went|was\s+(?:moved|transferred|handed\s+over|passed|given)|is\s+moving|transferred|shifted)"
+        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?\s+to\s+{_OWNER}",
     ),
     _p(
         v.OWNED_BY,
@@ -471,14 +599,25 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BE}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?)\s+of\s+(?:the\s+)?"
+        rf"(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since|as|so|these)\b))",
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+is{_NOW}\s+{_OWNER}(?:'s|’s)\s+(?:responsibility|baby|call)\b",
+    ),
+    _p(
+        v.OWNED_BY,
         rf"\b{_OWNER}\s+(?:is|are){_NOW}\s+responsible\s+for\s+(?:the\s+)?(?P<system>{_THING})"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as|after)\b))",
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|took\s+over|taken\s+over|inherited|maintains?)\s+"
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|co-owns?|took\s+over|taken\s+over|inherited|"
+        rf"maintains?|looks?\s+after|runs|run)\s+"
         rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})(?:\s+from\s+(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?"
-        r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now)\b))",
+        rf"(?:\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and)\b))",
     ),
     _p(
         v.OWNED_BY,
@@ -518,8 +657,32 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- pets and languages: many at once
     _p(
         v.HAS_PET,
-        rf"\b{_WHO}{_HAVE}\s+(?:got|adopted|have|has|rescued|own|owns)\s+{_COUNT}\s+(?:new\s+)?(?:\w+\s+)?"
-        rf"(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?",
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
+        rf"live\s+with)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}?"
+        rf"(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        check=_pet_present,
+    ),
+    # "Tendai's hedgehog is called Spike", "Hyun-woo's corn snake escaped again"
+    _p(
+        v.HAS_PET,
+        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+is\s+(?:called|named))"
+        rf"\s+(?P<value>{NAME}))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
+        r"and|who|called|named)\b))(?!,\s+[A-Z])",
+        confidence=0.7,
+        check=_pet_present,
+    ),
+    _p(
+        v.HAS_PET,
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
+        r"loves|hates|keeps|just|and|who)\b))(?!,\s+[A-Z])",
+        confidence=0.6,
+        check=_pet_present,
+    ),
+    _p(
+        v.HAS_PET,
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:(?:had\s+to\s+)?(?:rehome[d]?|give\s+up|gave\s+up|put\s+down))\s+"
+        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?",
+        negated=True,
     ),
     _p(
         v.HAS_PET,
@@ -531,10 +694,26 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?:passed\s+away|died|was\s+rehomed|has\s+been\s+rehomed)",
         negated=True,
     ),
-    _p(v.SPEAKS, rf"\b{_WHO}{_NOW}\s+(?:speak|speaks)\s+(?:\w+\s+languages?:?\s*)?{_SPOKEN_LIST}"),
-    _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_SPOKEN_LIST}"),
-    _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_SPOKEN_LIST}"),
-    _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+an?\s+native\s+(?P<value>{_LANGUAGES})\s+speaker"),
+    _p(v.SPEAKS, rf"\b{_WHO}{_NOW}\s+(?:speak|speaks)\s+(?:\w+\s+languages?:?\s*)?{_OPEN_SPOKEN_LIST}"),
+    _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
+    _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_OPEN_SPOKEN_LIST}"),
+    _p(v.SPEAKS, rf"\b{_WHO}\s+can\s+(?:hold\s+a\s+conversation|get\s+by|converse)\s+in\s+{_OPEN_SPOKEN_LIST}"),
+    _p(v.SPEAKS, rf"\b{_WHO}\s+used\s+to\s+speak\s+{_OPEN_SPOKEN_LIST}", history=True),
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+an?\s+native\s+(?P<value>{_LANGUAGE_WORD})\s+speaker",
+    ),
+    # "Catalan is my first language", "Dang's mother tongue is Vietnamese"
+    _p(
+        v.SPEAKS,
+        rf"^(?P<value>{_LANGUAGE_WORD})\s+is\s+(?:(?P<mine>my)|(?P<who>{NAME})(?:'s|’s))\s+(?:first|native|mother)\s+"
+        r"(?:language|tongue)",
+    ),
+    _p(
+        v.SPEAKS,
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:first|native|mother)\s+(?:language|tongue)\s+is\s+"
+        rf"(?P<value>{_LANGUAGE_WORD})",
+    ),
     _p(
         v.SPEAKS,
         rf"\b(?P<mine>[Mm]y)\s+(?P<value>{_LANGUAGES})\s+is\s+(?:\w+\s+)?(?:fluent|good|decent|native|solid)",
@@ -581,14 +760,13 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     v.JOB_TITLE: ("promoted", "took over", "taken over", "named", "appointed", "made", "hired as", "became", " a ",
                   " an ", " the ", " our ", " as ", "title"),
     v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor", "manages", "supervises", "under "),
-    v.OWNED_BY: ("own", "took ", "taken over", "inherited", "maintain", "belongs", "responsible", "handed"),
+    v.OWNED_BY: ("own", "took ", "taken over", "inherited", "maintain", "belongs", "responsib", "handed", "look",
+                 "runs"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
-                 "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slipped", "new date"),
-    v.HAS_PET: ("dog", "pupp", "cat", "kitten", "rabbit", "bunny", "parrot", "hamster", "pig", "tortoise", "turtle",
-                "lizard", "snake", "horse", "budgie", "ferret", "fish", "hound", "labrador", "retriever", "spaniel",
-                "terrier", "beagle", "poodle", "collie", "dachshund", "husky", "pug", "whippet", "lurcher", "corgi",
-                "chihuahua", "schnauzer", "tabby"),
-    v.SPEAKS: ("speak", "fluent"),
+                 "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
+                 "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for"),
+    v.HAS_PET: tuple(kind.split()[-1][:5] for kind in v.PET_KINDS),
+    v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation in", "get by in"),
 }  # fmt: skip
 
 
@@ -612,12 +790,105 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     for clause in _clauses(said):
         folded = f" {clause.casefold()} "
         wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
+        found = len(facts)
         for pattern in _PATTERNS:
             if pattern.attribute not in wanted:
                 continue
             for match in pattern.regex.finditer(clause):
                 facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
+        if v.DUE_DATE in wanted and not any(fact.attribute == v.DUE_DATE for fact in facts[found:]):
+            facts.extend(_due_dates(clause, today))
     return tuple(facts)
+
+
+# --- due dates said any other way: a project's name, a word of schedule, and a day -----------------------------------
+
+_SCHEDULE_RE = re.compile(
+    r"\b(?:launch(?:es|ing)?|release(?:s)?|ship(?:s|ping)?|GA|go-?live|goes\s+live|deadline|due|target|cutover|"
+    r"slipped|slips|slipping|pushed|delayed|brought\s+forward|moved|on\s+track\s+for|set\s+for|scheduled\s+for|"
+    r"planned\s+for)\b"
+)
+# a launch that already happened, a deadline missed, an event on a project's day: no due date
+_NO_DUE_RE = re.compile(
+    r"\b(?:launched|shipped|released|went\s+live|missed|party|parties|meeting|demo|review|retro|offsite|dinner|drinks|"
+    r"stand-?up|call|celebration|lunch|workshop|kick-?off|freeze)\b",
+    re.IGNORECASE,
+)
+_NOT_PROJECTS = frozenset({"GA", "QA", "ETA", "EOD", "EOW", "EOM", "PM", "AM", "UTC", "Q1", "Q2", "Q3", "Q4"})
+
+
+def _due_dates(clause: str, today: date) -> list[StatedFact]:
+    """What a clause says is due when no pattern read it: each project it names (a capitalised name that is no
+    person's opening word, date or acronym of schedule) with the last day it gives before the next project
+    ("Tamarind ships on 4 March and Obsidian on 18 March"), when a word of schedule says so and nothing says it is
+    an event, a hedge or already past. "From 5 May to 19 May" also states the earlier day, as a past value."""
+    schedule = _SCHEDULE_RE.search(clause)
+    if schedule is None or _NO_DUE_RE.search(clause) or _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause)):
+        return []
+    mentions = [
+        m for m in _clause_dates(clause, today) if not m.ambiguous and (m.start == m.end or _SPAN_TO.search(m.text))
+    ]
+    if not mentions:
+        return []
+    facts = []
+    projects = _projects(clause, mentions)
+    for index, (start, project) in enumerate(projects):
+        end = projects[index + 1][0] if index + 1 < len(projects) else len(clause)
+        days = [m for m in mentions if start < m.span[0] < end]
+        if not days or schedule.start() > days[-1].span[0]:
+            continue
+        last = days[-1]
+        span = (start, last.span[1])
+        new, old = _ahead(last.end, last.text, today), None
+        if last.start != last.end:  # "from 5 May to 19 May", read as one span
+            old = _ahead(last.start, last.text, today)
+        elif len(days) > 1 and re.search(r"\bfrom\b", clause[start : last.span[0]]):
+            old = _ahead(days[0].start, days[0].text, today)
+        facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
+        if old is not None and old != new:
+            facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
+    return facts
+
+
+_SPAN_TO = re.compile(r"\s(?:to|until|till)\s|[–-]")
+
+
+def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
+    """The projects a clause names, with where each starts: its capitalised names outside its dates, and the
+    lower-case words a name heads before the clause's verb ("the Kelp data migration is …")."""
+    projects = []
+    for match in re.finditer(NAME, clause):
+        if any(m.span[0] <= match.start() < m.span[1] for m in mentions):
+            continue
+        words = (_person(match.group(0)) or "").split()
+        while words and words[-1] in _NOT_PROJECTS:
+            words.pop()
+        if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
+            continue
+        name = " ".join(words)
+        possessive = re.search(r"['’]s?$", name)
+        tail = None if possessive else _PROJECT_TAIL.match(clause, match.end())
+        projects.append(
+            (match.start(), name[: possessive.start()] if possessive else name + (tail.group(0) if tail else ""))
+        )
+    return projects
+
+
+_PROJECT_TAIL = re.compile(r"(?:\s+[a-z][\w-]*){1,3}(?=\s+(?:is|was|has|got|slipped|ships|launches)\b)")
+
+
+def _ahead(day: date, said: str, today: date) -> date:
+    """A day a plan names without its year or week is the next such day ("on Friday", "to 3 March")."""
+    if day >= today or re.search(r"\b\d{4}\b|\blast\b|\bago\b", said):
+        return day
+    if re.fullmatch(r"(?:on\s+)?[A-Za-z]+day", said.strip()):
+        while day < today:
+            day += timedelta(days=7)
+        return day
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February
+        return day
 
 
 def _asserted(pattern: _Pattern, clause: str, start: int) -> bool:
@@ -687,11 +958,17 @@ _NOT_A_NAME = frozenset(
 )
 
 
+_CALENDAR = frozenset(
+    "january february march april june july august september october november december monday tuesday wednesday "
+    "thursday friday saturday sunday".split()
+)  # "May" is also a name
+
+
 def _person(name: str | None) -> str | None:
     """A name as written, without the clause-opening words before it ("Since Ana" is Ana); None when nothing is
     left or the first word is no name."""
     words = (name or "").split()
-    while words and words[0] in _NOT_A_NAME:
+    while words and (words[0] in _NOT_A_NAME or words[0].casefold() in _CALENDAR):
         words.pop(0)
     return " ".join(words) or None
 
@@ -699,14 +976,15 @@ def _person(name: str | None) -> str | None:
 def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
     groups = match.groupdict()
     if attribute == v.OWNED_BY:
-        system = _system_name(groups["system"], owner=groups.get("value") or "")
-        return [system] if system else []
+        owner = groups.get("value") or ""
+        systems = [_system_name(groups["system"], owner=owner), _system_name(groups.get("also") or "", owner=owner)]
+        return [system for system in systems if system]
     if attribute == v.DUE_DATE:
         project = _project_name(groups["project"])
         return [project] if project else []
     if groups.get("whom"):  # "Piet manages Noor and Omar"
         return [name for name in map(_person, _listed(groups["whom"])) if name]
-    if groups.get("me") or groups.get("mine"):
+    if groups.get("me") or groups.get("mine") or groups.get("ours") or groups.get("home"):
         return [speaker.strip()] if speaker and speaker.strip() else []
     who = groups.get("who")
     if who:
@@ -714,6 +992,8 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
         if words and words[0] in {"Since", "After", "When", "Once"} and len(words) > 1 and words[1] == "I":
             return [speaker.strip()] if speaker and speaker.strip() else []
         person = _person(who)
+        if person == "I":  # "Since March I've been …"
+            return [speaker.strip()] if speaker and speaker.strip() else []
         return [person] if person else []
     return []
 
@@ -728,8 +1008,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         day = _due_day(groups["date"], today)
         return [day.isoformat()] if day else []
     if attribute == v.SPEAKS:
-        spoken = (re.search(_LANGUAGES, part) for part in _listed(groups["value"]))
-        return [language.group(0) for language in spoken if language]
+        spoken = (re.search(_LANGUAGE_WORD, part) for part in _listed(groups["value"]))
+        return [word for word in (language.group(0) for language in spoken if language) if _a_language(word)]
     if attribute == v.HAS_PET:
         if groups.get("value"):
             return _listed(groups["value"])
@@ -746,6 +1026,12 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if not value or value in _NOT_A_NAME:
         return []
     return [value]
+
+
+def _a_language(word: str) -> bool:
+    """A capitalised word after a verb of speaking that can be a language: not a name's opening word, a day or a
+    month ("speaks Monday"), nor a pronoun."""
+    return word not in _NOT_A_NAME and word.casefold() not in _CALENDAR and word.casefold() != "may"
 
 
 def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> str | None:
@@ -774,11 +1060,15 @@ def _dates(text: str, today: date) -> list[date]:
 
 def _due_day(text: str, today: date) -> date | None:
     """The day a project is due: the last date the phrase gives ("moved from 30 June to 15 July" is 15 July; "at the
-    end of the quarter, on 30 September" is 30 September)."""
-    days = _dates(text, today)
-    return days[-1] if days else None
+    end of the quarter, on 30 September" is 30 September), the next such day when it names no year."""
+    mentions = [m for m in tag_dates(text, reference=today) if not m.ambiguous]
+    return _ahead(mentions[-1].start, mentions[-1].text, today) if mentions else None
 
 
+_PRONOUNS = frozenset(
+    {"it", "this", "that", "which", "he", "she", "they", "we", "you", "i", "her", "his", "their", "my", "our", "as",
+     "over", "all", "everything"}
+)  # fmt: skip
 _NOT_THINGS = frozenset({"it", "this", "that", "which", "as", "over", "all", "everything", "role", "job", "team", "he",
                          "she", "they", "we", "you", "i", "her", "his", "their", "my", "our"})  # fmt: skip
 
@@ -788,9 +1078,12 @@ def _system_name(raw: str, *, owner: str) -> str:
     ("the billing service"), or anything a team owns ("the Payments team owns billing"); anything else ("as head of
     design", "a dog") is no system."""
     words = re.sub(r"^the\s+", "", raw.strip(), flags=re.IGNORECASE).split()
-    if not words or words[0].casefold() in _NOT_THINGS or words[-1].casefold() in _NOT_THINGS:
+    if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
-    if words[-1].casefold() in v.KIND_HEAD_NOUNS or words[0][:1].isupper():
+    head = words[-1].casefold()
+    if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS:
+        return ""
+    if head in v.KIND_HEAD_NOUNS or head in v.OWNED_THING_NOUNS or words[0][:1].isupper():
         return " ".join(words)
     if re.search(rf"\s{_TEAM_WORDS}$", owner.strip()):
         return " ".join(words)

@@ -2,7 +2,8 @@
 
 Pure: runs without Django (``-p no:django``). tests/graph/fact_statements.json holds statements and
 non-statements, each labelled with the facts a careful reader says it asserts — written from its "rules" (at the
-top of the file), not from the extractor. Each statement goes through ``extract_facts`` with its speaker and
+top of the file), not from the extractor; tests/graph/fact_statements_more.json is a second such set, by another
+labeller, with its own people, places and constructions (chat spelling, passives, reported speech, coordination). Each statement goes through ``extract_facts`` with its speaker and
 reference day; an extracted fact is right when a labelled fact of the statement matches it (subject, attribute,
 value after the rules' normalisation, negation, and the dates where labelled), each labelled fact matched once.
 Run with ``-s`` to see the table and the misses.
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-STATEMENTS = Path(__file__).parent / "fact_statements.json"
+SETS = (Path(__file__).parent / "fact_statements.json", Path(__file__).parent / "fact_statements_more.json")
 ATTRIBUTES = ("lives_in", "works_at", "job_title", "reports_to", "owned_by", "due_date", "has_pet", "speaks")
 FACT_KEYS = {"subject", "attribute", "value", "negated", "valid_from", "valid_until", "past", "accept"}
 MIN_PRECISION, MIN_RECALL, MIN_ATTRIBUTE_PRECISION = 0.9, 0.7, 0.85
@@ -132,15 +133,16 @@ def table(score: Score) -> str:
     return "\n".join(lines)
 
 
-def _load() -> dict:
-    return json.loads(STATEMENTS.read_text(encoding="utf-8"))
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 # --- the labelled set ------------------------------------------------------------------------------------------
 
 
-def test_the_labelled_set_is_well_formed_and_large_enough():
-    data = _load()
+@pytest.mark.parametrize("path", SETS, ids=lambda path: path.stem)
+def test_the_labelled_set_is_well_formed_and_large_enough(path):
+    data = _load(path)
     assert data["rules"] and all(isinstance(rule, str) for rule in data["rules"])
     statements = data["statements"]
     assert len(statements) >= 200
@@ -205,12 +207,12 @@ def test_the_matching_follows_the_rules():
 # --- the extractor ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def extracted() -> Score:
+@pytest.fixture(scope="module", params=SETS, ids=lambda path: path.stem)
+def extracted(request) -> Score:
     from graph.extraction.facts import extract_facts
 
     score = Score()
-    for statement in _load()["statements"]:
+    for statement in _load(request.param)["statements"]:
         reference = datetime.combine(date.fromisoformat(statement["reference"]), time(12), tzinfo=UTC)
         facts = extract_facts(statement["text"], speaker=statement["speaker"], reference=reference)
         score_statement(score, statement["text"], statement["facts"], facts)
