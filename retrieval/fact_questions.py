@@ -216,14 +216,14 @@ def _asks_no_value(words: Sequence[str]) -> bool:
 
 
 def _asks_what_one_does(words: Sequence[str]) -> bool:
-    """"what does Zara do (now / these days / for work)?": what someone does is their job."""
+    """ "what does Zara do (now / these days / for work)?": what someone does is their job."""
     if len(words) < 4 or words[0] != "what" or words[1] not in ("does", "did", "do"):
         return False
     return "do" in words[3:6] and not set(words[3:]) & {"with", "about", "to", "on", "if", "when"}
 
 
 def _asks_who_has(words: Sequence[str], asked_at: int | None, cues: _Cues) -> bool:
-    """"who speaks French?", "who has a dog?", "who lives near the office?": the question word is the subject of a
+    """ "who speaks French?", "who has a dog?", "who lives near the office?": the question word is the subject of a
     cue verb whose subject is the attribute's subject, so it asks for everyone who has some value."""
     if asked_at is None or words[asked_at] not in ("who", "which", "whom"):
         return False

@@ -1,11 +1,12 @@
 """Fact extraction against a labelled set: precision and recall per attribute (``graph.extraction.facts``).
 
-Pure: runs without Django (``-p no:django``). tests/graph/fact_statements.json holds statements and
-non-statements, each labelled with the facts a careful reader says it asserts — written from its "rules" (at the
-top of the file), not from the extractor; tests/graph/fact_statements_more.json is a second such set, by another
-labeller, with its own people, places and constructions (chat spelling, passives, reported speech, coordination). Each statement goes through ``extract_facts`` with its speaker and
-reference day; an extracted fact is right when a labelled fact of the statement matches it (subject, attribute,
-value after the rules' normalisation, negation, and the dates where labelled), each labelled fact matched once.
+Pure: runs without Django (``-p no:django``). tests/graph/fact_statements.json holds statements and non-statements,
+each labelled with the facts a careful reader says it asserts — written from its "rules" (at the top of the file),
+not from the extractor; tests/graph/fact_statements_more.json is a second such set, by another labeller, with its
+own people, places and constructions (chat spelling, passives, reported speech, coordination). Each statement goes
+through ``extract_facts`` with its speaker and reference day; an extracted fact is right when a labelled fact of the
+statement matches it (subject, attribute, value after the rules' normalisation, negation, and the dates where
+labelled), each labelled fact matched once.
 Run with ``-s`` to see the table and the misses.
 """
 
