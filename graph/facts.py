@@ -180,6 +180,7 @@ class FactView:
     recorded_at: datetime
     current: bool = False
     closed_by: int | None = None  # the fact whose value ended this one
+    closed_by_negation: int | None = None  # the memory of the statement that ended it with no new value ("I left")
     conflicts_with: list[int] = field(default_factory=list)  # a later value it outranks (curated over agent)
 
     def as_json(self) -> dict:
@@ -287,6 +288,7 @@ def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> No
                 if view.valid_until is None or end < view.valid_until:
                     view.valid_until = max(end, view.valid_from) if view.valid_from else end
                     view.closed_by = later.id
+                    view.closed_by_negation = later.memory_id if later.negated else None
                 break
             if not later.negated and same_value and functional:
                 break  # said again: still the same value; the later statement carries it on

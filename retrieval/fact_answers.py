@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from graph import vocabulary as v
@@ -22,7 +22,7 @@ from graph.extraction.normalize import normalize_entity_name
 from graph.facts import FactView, facts_timeline, member_name
 from graph.models import Entity
 from memories.models import Member, Memory, Tenant
-from retrieval.fact_questions import BEFORE, THEN, AttributeQuestion
+from retrieval.fact_questions import BEFORE, NOW, THEN, AttributeQuestion
 from retrieval.synthesis.dates import spoken_day
 from retrieval.synthesis.types import Answer
 
@@ -58,6 +58,8 @@ def fact_outcome(
 ) -> FactOutcome | None:
     """The facts' answer to ``question``, or None when it names no subject the tenant knows (then the search
     answers as it otherwise would). ``subject_ids``: the question's subject names → the entities they name."""
+    if question.when == THEN and window is not None and window[0] <= now.date() <= window[1]:
+        question = replace(question, when=NOW)  # "where does Lena live today?" asks how things stand now
     subjects = _subjects(tenant, user_id, question, subject_ids)
     if not subjects:
         return _nobody_mentioned(question, page)
@@ -71,7 +73,6 @@ def fact_outcome(
         as_of=as_of,
         now=now,
     )
-    ended_by = {fact.id: fact for fact in facts if fact.negated}
     facts = [fact for fact in facts if not fact.negated]
     name = facts[0].subject if facts else _entity_name(ids[0]) or name
     chosen, closed = _choose(facts, question, window)
@@ -101,8 +102,9 @@ def fact_outcome(
         last = facts[0]
         text = f"{_capitalised(attribute.unknown.format(subject=name)).rstrip('.')} now. "
         text += fact_sentence(last, subject=name, closed=True) + " [1]."
-        negation = ended_by.get(last.closed_by)
-        lead = [(negation.memory_id, "the statement that ended it")] if negation is not None else []
+        # the statement that ended it: the negation that closed this value or a later statement of it
+        negation = next((fact.closed_by_negation for fact in facts if fact.closed_by_negation), None)
+        lead = [(negation, "the statement that ended it")] if negation is not None else []
         return FactOutcome(
             answer=Answer(text=text, citations=((1, last.memory_id),), used_llm=False, kind="unknown"),
             lead=[*lead, (last.memory_id, "the value that ended")],

@@ -263,8 +263,10 @@ def search_memories(
                 window=(window.start, window.end) if window is not None else None,
                 hits=hits,
             )
-        # typed edges that answered keep their ranking (the entity pages they reach), and the facts answer
-        if facts is not None and not retrieved.answered:
+        # typed edges that answered keep their ranking (the entity pages they reach) unless the facts read the
+        # subject's attribute over one hop: they know when each value held, the edges do not
+        one_hop = plan is None or len(plan.hops) <= 1
+        if facts is not None and (not retrieved.answered or (facts.read and one_hop)):
             hits = _facts_first(hits, facts.lead, explain=options.explain)
     # 6. answer
     result = SearchResult(
