@@ -377,11 +377,24 @@ class _Cue:
     passive_by: bool  # "by" follows the cue word ("founded by X")
 
 
+# Phrases that say when, made of words that are also cues ("back in May", "at present"): no relation is asked
+_TIME_PHRASES = (("back", "in"), ("back", "then"), ("back", "when"), ("at", "present"), ("way", "back"))
+
+
+def _in_time_phrase(tokens: Sequence[Token], position: int) -> bool:
+    words = [token.lower for token in tokens]
+    for phrase in _TIME_PHRASES:
+        for start in range(max(0, position - len(phrase) + 1), position + 1):
+            if tuple(words[start : start + len(phrase)]) == phrase:
+                return True
+    return False
+
+
 def _cues(tokens: Sequence[Token], mentions: Sequence[Mention]) -> list[_Cue]:
     inside = {i for m in mentions for i in range(m.start, m.end)}
     cues = []
     for position, token in enumerate(tokens):
-        if position in inside or token.lower not in LEXICON:
+        if position in inside or token.lower not in LEXICON or _in_time_phrase(tokens, position):
             continue
         relationship, role = LEXICON[token.lower]
         following = tokens[position + 1].lower if position + 1 < len(tokens) else ""

@@ -496,6 +496,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:job\s+)?title\s+is{_NOW}\s+(?:an?\s+)?{_TITLE}",
         check=_title_ok,
     ),
+    # "Being an engineering manager means a lot of meetings": the speaker's own job, said in passing
+    _p(
+        v.JOB_TITLE,
+        rf"^(?P<mine>Being)\s+(?:an?|the)\s+(?P<value>{_TITLE_WORDS})\s+(?:means|is|has|makes|can)\b",
+        check=_title_ok,
+        confidence=0.6,
+    ),
     # "As the new build engineer, Eero is …"
     _p(
         v.JOB_TITLE,

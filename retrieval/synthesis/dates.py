@@ -217,11 +217,19 @@ _RECURRING_RE = re.compile(
 )
 
 
+_NOT_NOW_RE = re.compile(r"\b(?:will|going to|next|plan|ago|last)\b", re.IGNORECASE)
+_SIMPLE_PRESENT_RE = re.compile(r"\b(?:do|does|is|are)\b|['’]s\b", re.IGNORECASE)
+
+
 def _a_schedule_ranks_above(question: str, hits: Sequence[DatedRow], row: DatedRow) -> bool:
     """A "when" in the simple present (neither past nor future: "when do we deploy?", "when does the choir meet?")
     asks when something recurs; a hit ranked above the dated one that states a recurring time answers it."""
-    if PAST_TENSE_RE.search(question) or re.search(r"\b(?:will|going to|next|plan)\b", question, re.IGNORECASE):
+    if PAST_TENSE_RE.search(question) or re.search(
+        r"\b(?:will|going to|next|plan|ago|last)\b", question, re.IGNORECASE
+    ):
         return False
+    if not _SIMPLE_PRESENT_RE.search(question):
+        return False  # "what year …", "how long ago …": no present tense, no schedule asked
     above = [hit for hit in hits[:DATE_ANSWER_DEPTH] if hit.memory_id != row.memory_id]
     position = next((i for i, hit in enumerate(hits) if hit.memory_id == row.memory_id), len(hits))
     return any(_RECURRING_RE.search(hit.content) for hit in above[:position])

@@ -142,3 +142,7 @@ def test_a_when_of_how_often_is_not_answered_by_a_dated_note_below_the_schedule(
     # asked about the past, or with the dated note first, the date answers
     assert date_answer(question="When did we move deployments to Kustomize?", hits=hits).kind == "date"
     assert date_answer(question="when do we deploy?", hits=hits[::-1]).kind == "date"
+    # no present tense, or a time in the past: a date is asked, whatever schedule ranks above
+    assert date_answer(question="What year did we move deployments to Kustomize?", hits=hits).kind == "date"
+    assert date_answer(question="How long ago did deployments move to Kustomize?", hits=hits).kind == "date"
+    assert date_answer(question="Which month: the move to Kustomize?", hits=hits).kind == "date"

@@ -120,6 +120,19 @@ def test_paths_walk_from_the_named_entity_outwards(text, expected):
     assert hops(text)[1] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Who was Bob Lee's manager back in January 2025?", [("reports_to", "outbound")]),
+        ("Who is Bob Lee's manager at present?", [("reports_to", "outbound")]),
+        ("Who backed Acme back in 2020?", [("invested_in", "inbound")]),
+    ],
+)
+def test_a_phrase_that_says_when_asks_no_relation(text, expected):
+    """ "back in", "at present" say when: their words are cues elsewhere ("backed", "present at"), not here."""
+    assert hops(text)[1] == expected
+
+
 def test_four_hops_keep_the_nearest_three_and_say_so():
     result = plan(
         "Who invested in the companies founded by the advisors of the firms where people who attended "
