@@ -518,6 +518,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "due date",
         frozenset({DATE}),
         functional=True,
+        subjects=frozenset({PRODUCT, EVENT, SYSTEM, ORG, COMPANY}),  # a project, a launch, a release: never a person
         cues="launch launches launching release releases released ship ships shipping due deadline live golive date "
         "cutover eta delivered",
         asks="when",

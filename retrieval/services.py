@@ -31,7 +31,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from graph.selectors import visible_links
-from graph.vocabulary import ATTRIBUTES_BY_VALUE, DUE_DATE
+from graph.vocabulary import ATTRIBUTES_BY_VALUE, DUE_DATE, fits
 from memories.background import access_schedule
 from memories.embedding import tenant_embedder
 from memories.indexing_text import expand_glossary
@@ -345,8 +345,12 @@ def _facts(
     question = attribute_question(query, tokens, spans, dated=window is not None)
     if question is None:
         return None
+    # only entities that can have the attribute are its subject: a person has no due date ("the date of Mei's
+    # concert" asks about an event of hers), a service lives nowhere
+    kinds = ATTRIBUTES_BY_VALUE[question.attribute].subjects
     subject_ids = {
-        norm: [ref.entity_id for ref in refs] for norm, refs in {**context.partial, **context.entities}.items()
+        norm: [ref.entity_id for ref in refs if fits(ref.kind, kinds)]
+        for norm, refs in {**context.partial, **context.entities}.items()
     }
     return fact_outcome(
         tenant=tenant,
