@@ -276,7 +276,27 @@ def _p(attribute: str, regex: str, **kwargs) -> _Pattern:
 def _title_ok(match: re.Match[str]) -> bool:
     words = match.group("value").casefold().split()
     head = words[words.index("of") - 1] if "of" in words else words[-1]
+    if words[-2:] == ["product", "owner"]:
+        return True
     return head in v.ROLE_NOUNS and not {"fan", "lot", "bit", "big", "owner", "on-call", "oncall"} & set(words)
+
+
+# words no title holds: "promoted to the next level" names no role
+_NOT_IN_TITLES = frozenset(
+    """the a an my his her their our your its this that these those it me him them us you i some any all no not very
+    really so just next level top first last same whole new old""".split()
+)
+
+
+def _named_title_ok(match: re.Match[str]) -> bool:
+    """Where the words around say a title is given ("promoted to", "took over as", "appointed", "my title is"), any
+    short run of plain words is one, its head a known role noun or not ("chief of staff", "scrum master")."""
+    if _title_ok(match):
+        return True
+    words = match.group("value").casefold().split()
+    return 1 <= len(words) <= 5 and all(
+        re.fullmatch(r"[a-z][a-z-]*", word) and word not in _NOT_IN_TITLES for word in words if word != "of"
+    )
 
 
 def _pet_present(match: re.Match[str]) -> bool:
@@ -454,18 +474,23 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|got\s+|was\s+|were\s+)?promoted\s+to\s+(?:an?\s+|the\s+)?{_TITLE}",
-        check=_title_ok,
+        check=_named_title_ok,
     ),
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:took|taken)\s+over\s+(?:(?:his|her|their|the|my)\s+)?(?:(?:role|job|post|"
         rf"position)\s+)?as\s+(?:an?\s+|the\s+)?{_TITLE}",
-        check=_title_ok,
+        check=_named_title_ok,
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|made|hired\s+as|became)\s+"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|hired\s+as)\s+"
         rf"(?:an?\s+|the\s+|our\s+)?{_TITLE}",
+        check=_named_title_ok,
+    ),
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:made|became)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}",
         check=_title_ok,
     ),
     _p(
@@ -494,7 +519,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:job\s+)?title\s+is{_NOW}\s+(?:an?\s+)?{_TITLE}",
-        check=_title_ok,
+        check=_named_title_ok,
     ),
     # "Being an engineering manager means a lot of meetings": the speaker's own job, said in passing
     _p(
@@ -514,7 +539,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:stepped\s+down|resigned|retired)\s+as\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}",
-        check=_title_ok,
+        check=_named_title_ok,
         negated=True,
     ),
     _p(
@@ -527,7 +552,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.JOB_TITLE,
         rf"\b{_WHO}(?:'s|’s)\s+(?:job\s+)?title\s+(?:changed|went|moved)\s+from\s+(?:an?\s+)?(?P<old>[\w -]{{2,40}}?)"
         rf"\s+to\s+(?:an?\s+)?{_TITLE}",
-        check=_title_ok,
+        check=_named_title_ok,
     ),
     # --- who someone reports to
     _p(
@@ -984,7 +1009,11 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
     groups = match.groupdict()
     if attribute == v.OWNED_BY:
         owner = groups.get("value") or ""
-        systems = [_system_name(groups["system"], owner=owner), _system_name(groups.get("also") or "", owner=owner)]
+        named = bool(_OWNERSHIP_RE.search(match.group(0)))  # "ownership of", "owned by": anything is owned
+        systems = [
+            _system_name(groups["system"], owner=owner, named=named),
+            _system_name(groups.get("also") or "", owner=owner, named=named),
+        ]
         return [system for system in systems if system]
     if attribute == v.DUE_DATE:
         project = _project_name(groups["project"])
@@ -1080,10 +1109,14 @@ _NOT_THINGS = frozenset({"it", "this", "that", "which", "as", "over", "all", "ev
                          "she", "they", "we", "you", "i", "her", "his", "their", "my", "our"})  # fmt: skip
 
 
-def _system_name(raw: str, *, owner: str) -> str:
+_OWNERSHIP_RE = re.compile(r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s+by|belongs\s+to)\b", re.IGNORECASE)
+
+
+def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     """The system a statement of ownership is about: a name ("Ledger") or a phrase ending in a system's head noun
-    ("the billing service"), or anything a team owns ("the Payments team owns billing"); anything else ("as head of
-    design", "a dog") is no system."""
+    ("the billing service"), or anything a team owns ("the Payments team owns billing") or the words say is owned
+    (``named``: "ownership of the translation memory moved to …"); anything else ("as head of design", "a dog") is no
+    system."""
     words = re.sub(r"^the\s+", "", raw.strip(), flags=re.IGNORECASE).split()
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
@@ -1092,7 +1125,7 @@ def _system_name(raw: str, *, owner: str) -> str:
         return ""
     if head in v.KIND_HEAD_NOUNS or head in v.OWNED_THING_NOUNS or words[0][:1].isupper():
         return " ".join(words)
-    if re.search(rf"\s{_TEAM_WORDS}$", owner.strip()):
+    if named or re.search(rf"\s{_TEAM_WORDS}$", owner.strip()):
         return " ".join(words)
     return ""
 
