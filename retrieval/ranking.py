@@ -93,8 +93,8 @@ PARTICIPANT_BOOST = 1.25
 PHATIC_WORDS = 3
 PHATIC_FACTOR = 0.8
 # A session turn about someone other than its speaker ("My cousin changed jobs three times this year";
-# retrieval.third_party), when the question asks about a participant and names no relation: its score is multiplied
-# by THIRD_PARTY_FACTOR (conversational set, dev frames: 0.8 and below tied on R@10, 0.8 the gentlest;
+# retrieval.conversation.third_party), when the question asks about a participant and names no relation: its score is
+# multiplied by THIRD_PARTY_FACTOR (conversational set, dev frames: 0.8 and below tied on R@10, 0.8 the gentlest;
 # bench/HISTORY.md).
 THIRD_PARTY_FACTOR = 0.8
 _SECONDS_PER_DAY = 86_400.0
