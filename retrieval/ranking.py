@@ -31,12 +31,13 @@ next time it is asked, so a repeated evaluation drifted (bench/HISTORY.md).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any
+
+from retrieval.text import name_words
 
 __all__ = [
     "DESIGN_TIER_BOOST",
@@ -101,7 +102,6 @@ _SECONDS_PER_DAY = 86_400.0
 # A gap written as 0.2 is computed as 0.19999999999999996 from (1.0, 0.8); the tolerance makes the documented
 # threshold mean what it says without letting a 0.19 gap through.
 _GAP_EPSILON = 1e-9
-_TITLE_WORD_RE = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,7 @@ def recency_boost(*, days: float, config: RankingConfig) -> float:
 
 
 def _title_words(text: str) -> str:
-    return " ".join(_TITLE_WORD_RE.findall(text.casefold()))
+    return " ".join(name_words(text))
 
 
 def title_matches(*, title: str, query: str) -> bool:

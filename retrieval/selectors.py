@@ -48,7 +48,7 @@ from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
 from retrieval.conversation.third_party import TURN_TEXT_CHARS
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, MAX_PARTIAL_MATCHES, SYMMETRIC, Hop
-from retrieval.synthesis.text import cached_content_terms
+from retrieval.text import cached_content_terms
 
 BM25_K1 = 1.5
 BM25_B = 0.5
@@ -868,7 +868,7 @@ _HIT_IDS = "m.id = ANY(%(ids)s)"
 
 
 def _asks_sql(alias: str) -> str:
-    """Whether turn ``alias`` asks something (its text ends with a question mark)."""
+    """Whether turn ``alias`` asks something (its text ends with a question mark: ``retrieval.text.is_question``)."""
     return f"right(rtrim({alias}.content), 1) = '?'"
 
 

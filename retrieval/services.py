@@ -65,7 +65,7 @@ from retrieval.speakers import not_written_as_names, without_speakers, written_a
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
-from retrieval.synthesis.text import split_sentences
+from retrieval.text import is_question, split_sentences
 
 logger = logging.getLogger(__name__)
 
@@ -658,7 +658,7 @@ def _asked(query: str) -> str:
     when it has any, else all of it. A time expression in a declarative sentence before the question ("We found a
     box bought last autumn. Can …?") describes the asker's situation, not the time of the memories wanted, so it
     opens no date window."""
-    asked = [sentence for sentence in split_sentences(query) if sentence.rstrip().endswith("?")]
+    asked = [sentence for sentence in split_sentences(query) if is_question(sentence)]
     return " ".join(asked) if asked else query
 
 

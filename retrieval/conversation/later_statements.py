@@ -17,17 +17,9 @@ from dataclasses import replace
 from memories.models import Memory
 from retrieval.conversation.page import Hit, Page, Step
 from retrieval.conversation.third_party import about_someone_else
-from retrieval.synthesis.text import cached_content_terms, content_terms
+from retrieval.text import CALENDAR_TERMS, cached_content_terms
 
 _MAX_MOVES = 20
-
-# the values a schedule changes between, not what it is about ("Can't do Fridays, that's choir" / "choir moved to
-# Tuesdays" share "choir", not a day); stems, as content_terms gives them
-CALENDAR_TERMS = content_terms(
-    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays "
-    "saturdays sundays january february march april june july august september october november december "
-    "today yesterday tomorrow week weekend month year morning evening night"
-)
 
 
 def _turn(memory: Memory) -> tuple | None:

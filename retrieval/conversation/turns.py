@@ -14,17 +14,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from retrieval.conversation.later_statements import CALENDAR_TERMS
 from retrieval.conversation.page import Page, Step, attach
 from retrieval.conversation.third_party import RELATION_NOUNS, about_someone_else, relation_nouns
 from retrieval.ranking import Ranked
-from retrieval.synthesis.text import content_terms
+from retrieval.text import CALENDAR_TERMS, NAME_WORD_RE, content_terms, is_question, speaker_named
 
 if TYPE_CHECKING:
     from memories.models import Memory
     from retrieval.selectors import RankingRow
 
-_WORD_RE = re.compile(r"\w+")
 # a capitalised word inside a sentence (not its first word): a name ("Porto", "Kestrel Analytics", "Spanish class")
 _NAME_RE = re.compile(r"(?<=[^.!?\s]\s)[A-ZÀ-Ý][\w'’-]{2,}")
 # a sentence's first word introduced as a person by apposition: "Bilal, my brother.", "Carmen, my little sister, …"
@@ -41,7 +39,7 @@ def turn_names(ranked: Sequence[Ranked], rows: Mapping[int, RankingRow]) -> dict
     again, and what an earlier turn of theirs introduced."""
     if not any(item.memory_id in rows and rows[item.memory_id].is_turn for item in ranked):
         return {}  # a page of pages and notes: nothing to read of the candidates (every search comes here)
-    speakers = {word.casefold() for row in rows.values() for word in _WORD_RE.findall(row.speaker)}
+    speakers = {word.casefold() for row in rows.values() for word in NAME_WORD_RE.findall(row.speaker)}
     texts = [row.turn_text for row in rows.values() if row.turn_text]
 
     def used_as_a_name(word: str) -> bool:  # inside a sentence of a candidate turn (a substring test first: cheap)
@@ -160,10 +158,7 @@ def put_to(ranked: Sequence[Ranked], rows: Mapping[int, RankingRow], speakers: S
     asked = []
     for item in ranked:
         row = rows.get(item.memory_id)
-        if row is None or not row.is_turn or not (row.turn_text or "").rstrip().endswith("?"):
-            continue
-        speaker = row.speaker.casefold().strip()
-        if speaker not in named and speaker.split(" ")[0] not in named:
+        if row is not None and row.is_turn and is_question(row.turn_text) and not speaker_named(row.speaker, named):
             asked.append(item.memory_id)
     return asked
 

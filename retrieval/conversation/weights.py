@@ -5,28 +5,26 @@ pure: no Django, no database. Ranking applies what they set (``retrieval.ranking
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from retrieval.conversation.page import Page, Step
 from retrieval.conversation.third_party import about_someone_else, names_relation
 from retrieval.ranking import PHATIC_FACTOR
-
-_WORD_RE = re.compile(r"\w+")
+from retrieval.text import name_words
 
 
 def participants_of(page: Page) -> set[int]:
     """The candidates by or about someone the question names: their speaker's (a session event's author, else the
     memory's author) full name or first name is a phrase of the question, or they link an entity it names. The
     question's ``unnamed`` words (ordinary words it does not write as a name: "in May 2025") name nobody."""
-    words = ["" if word in page.unnamed else word for word in _WORD_RE.findall(page.query.casefold())]
+    words = ["" if word in page.unnamed else word for word in name_words(page.query)]
     phrase = f" {' '.join(words)} "
     found: set[int] = set()
     for memory_id, row in page.rows.items():
         if row.names_entity:
             found.add(memory_id)
             continue
-        name = _WORD_RE.findall(row.speaker.casefold())
+        name = name_words(row.speaker)
         if name and (f" {' '.join(name)} " in phrase or (len(name[0]) >= 3 and name[0] in words)):
             found.add(memory_id)
     return found
