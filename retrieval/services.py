@@ -633,8 +633,8 @@ def _load(page: Page, *, tenant: Tenant, options: SearchOptions, chain_ids: list
 
 def _conversational(rows: dict[int, selectors.RankingRow], candidates: dict) -> bool:
     """Most candidates are session turns: their keyword and vector lists fuse by score (a short turn's BM25 rank says
-    little; its share of the question's possible score and its cosine do), a pool of pages and notes by rank.
-    Measured both ways on the conversational set and associative recall (bench/HISTORY.md)."""
+    little; its share of the question's possible score and its cosine do), a pool of pages and notes by rank (both
+    ways are measured in bench/HISTORY.md)."""
     turns = sum(1 for memory_id in candidates if memory_id in rows and rows[memory_id].is_turn)
     return turns * 2 >= len(candidates)
 

@@ -5,8 +5,8 @@ Pavel!", "Hi Pavel, how was your day?"), not in what they say about themselves (
 engineer there."). Embedded with the name, "What is Pavel's job?" is nearest to the greetings. So when the search
 context finds that a name of the question is a speaker of the caller's visible session turns, the vector arm embeds
 the question with that name said as "someone" ("What is someone's job?"); the keyword arm still reads the name, and
-ranking's participant weighting lifts the turns that speaker said (``retrieval.services``). Measured on the
-conversational set's development frames (bench/HISTORY.md).
+ranking's participant weighting lifts the turns that speaker said (``retrieval.conversation.weights``; measured in
+bench/HISTORY.md).
 """
 
 from __future__ import annotations
