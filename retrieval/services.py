@@ -522,33 +522,9 @@ def _fuse(
         return page
     page = replace(page, current=current, dates=dates, speakers=tuple(speakers), unnamed=frozenset(unnamed))
     page = run(steps, "weigh", page)
-    ranked = rank(
-        arms=page.arms,
-        candidates=page.candidates,
-        query=query,
-        now=timezone.now(),
-        top_k=options.top_k,
-        autocut_enabled=options.autocut,
-        config=page.config,
-        keyword_confidence=_keyword_confidence(retrieved.arms),
-        keyword_shares=_keyword_shares(retrieved.arms),
-        participants=page.participants,
-        dated=retrieved.arms.in_window,
-        third_party=page.third_party,
-    )
-    page = run(steps, "ask", replace(page, ranked=ranked, names=turn_names(ranked, page.rows)))
+    page = run(steps, "ask", _ranked(page, retrieved, options))
     page = run(steps, "attach", _load(page, tenant=tenant, options=options, chain_ids=chain_ids, kinds=kinds))
-    hits = [
-        SearchHit(
-            memory=page.loaded[item.memory_id],
-            score=item.score,
-            explain=dict(item.explain) if options.explain else None,
-            context=page.contexts.get(item.memory_id) if options.context_turns else None,
-        )
-        for item in page.ranked
-        if item.memory_id in page.loaded  # deleted since the arms read it
-    ]
-    return run(steps, "order", replace(page, hits=hits))
+    return run(steps, "order", _hits(page, options))
 
 
 def _unranked(
@@ -591,6 +567,42 @@ def _unranked(
         candidates=candidates,
         config=replace(config, phatic_factor=1.0),
     )
+
+
+def _ranked(page: Page, retrieved: _Retrieved, options: SearchOptions) -> Page:
+    """The page ranked (pure: ``retrieval.ranking.rank``) with what the steps weighed, and the names each of its
+    session turns uses (``retrieval.conversation.turns.turn_names``)."""
+    ranked = rank(
+        arms=page.arms,
+        candidates=page.candidates,
+        query=page.query,
+        now=timezone.now(),
+        top_k=options.top_k,
+        autocut_enabled=options.autocut,
+        config=page.config,
+        keyword_confidence=_keyword_confidence(retrieved.arms),
+        keyword_shares=_keyword_shares(retrieved.arms),
+        participants=page.participants,
+        dated=retrieved.arms.in_window,
+        third_party=page.third_party,
+    )
+    return replace(page, ranked=ranked, names=turn_names(ranked, page.rows))
+
+
+def _hits(page: Page, options: SearchOptions) -> Page:
+    """The page's hits, in its order: the loaded rows of its ranked ids (a row deleted since the arms read it is
+    left out), each with its explanation and neighbouring turns when asked for."""
+    hits = [
+        SearchHit(
+            memory=page.loaded[item.memory_id],
+            score=item.score,
+            explain=dict(item.explain) if options.explain else None,
+            context=page.contexts.get(item.memory_id) if options.context_turns else None,
+        )
+        for item in page.ranked
+        if item.memory_id in page.loaded
+    ]
+    return replace(page, hits=hits)
 
 
 def _load(page: Page, *, tenant: Tenant, options: SearchOptions, chain_ids: list[int], kinds: list[str]) -> Page:

@@ -44,7 +44,7 @@ class Page:
     # --- weigh: what ranking fuses and multiplies
     arms: Mapping[str, Sequence[int]] = field(default_factory=dict)  # each arm's candidates, best first
     candidates: Mapping[int, Candidate] = field(default_factory=dict)
-    config: RankingConfig = field(default_factory=RankingConfig)
+    config: RankingConfig = field(default_factory=lambda: RankingConfig(phatic_factor=1.0))  # damped by ``phatic``
     participants: frozenset[int] = frozenset()  # by or about someone the question names: lifted
     third_party: frozenset[int] = frozenset()  # turns about someone other than their speaker: damped
     # --- the ranked page, and the names each session turn on it uses

@@ -17,7 +17,7 @@ from django.utils import timezone
 from retrieval.conversation import STEPS, Page, search_steps, steps_named
 from retrieval.conversation.page import run
 from retrieval.conversation.turns import turn_names
-from retrieval.ranking import Candidate, Ranked, RankingConfig
+from retrieval.ranking import Candidate, Ranked
 from retrieval.selectors import RankingRow
 from retrieval.services import search_memories
 from tests.retrieval.test_search_conversations import T0, WEEKS, _ingest, _ranked
@@ -122,7 +122,6 @@ def _page() -> Page:
         current=True,
         dates=True,
         candidates=candidates,
-        config=RankingConfig(phatic_factor=1.0),  # as the search starts it: the phatic step sets the damping
         ranked=ranked,
         names=turn_names(ranked, rows),
     )
