@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 __all__ = [
     "CALENDAR_TERMS",
@@ -28,6 +29,7 @@ __all__ = [
     "content_terms",
     "is_question",
     "name_words",
+    "named_in",
     "speaker_named",
     "split_sentences",
     "word_stem",
@@ -98,6 +100,13 @@ def speaker_named(speaker: str, names: set[str] | frozenset[str]) -> bool:
     first name — as the search context finds the question's speakers (``retrieval.selectors``)."""
     speaker = speaker.casefold().strip()
     return speaker in names or speaker.split(" ")[0] in names
+
+
+def named_in(speaker: str, words: Sequence[str]) -> bool:
+    """Whether a text whose :func:`name_words` are ``words`` names ``speaker``: their whole name is a phrase of it, or
+    their first name (of three letters at least) one of its words."""
+    name = name_words(speaker)
+    return bool(name) and (f" {' '.join(name)} " in f" {' '.join(words)} " or (len(name[0]) >= 3 and name[0] in words))
 
 
 def clean(text: str) -> str:

@@ -10,7 +10,7 @@ from dataclasses import replace
 from retrieval.conversation.page import Page, Step
 from retrieval.conversation.third_party import about_someone_else, names_relation
 from retrieval.ranking import PHATIC_FACTOR
-from retrieval.text import name_words
+from retrieval.text import name_words, named_in
 
 
 def participants_of(page: Page) -> set[int]:
@@ -18,16 +18,7 @@ def participants_of(page: Page) -> set[int]:
     memory's author) full name or first name is a phrase of the question, or they link an entity it names. The
     question's ``unnamed`` words (ordinary words it does not write as a name: "in May 2025") name nobody."""
     words = ["" if word in page.unnamed else word for word in name_words(page.query)]
-    phrase = f" {' '.join(words)} "
-    found: set[int] = set()
-    for memory_id, row in page.rows.items():
-        if row.names_entity:
-            found.add(memory_id)
-            continue
-        name = name_words(row.speaker)
-        if name and (f" {' '.join(name)} " in phrase or (len(name[0]) >= 3 and name[0] in words)):
-            found.add(memory_id)
-    return found
+    return {memory_id for memory_id, row in page.rows.items() if row.names_entity or named_in(row.speaker, words)}
 
 
 def _participants(page: Page) -> Page:

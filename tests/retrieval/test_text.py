@@ -11,6 +11,7 @@ from retrieval.text import (
     content_terms,
     is_question,
     name_words,
+    named_in,
     speaker_named,
 )
 
@@ -26,6 +27,14 @@ def test_a_speaker_is_named_by_their_whole_name_or_their_first_name():
     assert speaker_named(" Dana Smith ", {"dana smith"})
     assert not speaker_named("Maya", {"dana", "dana smith"})
     assert not speaker_named("Dana Smith", {"smith"})  # a last name alone is not how the context finds a speaker
+
+
+def test_a_text_names_a_speaker_by_their_whole_name_as_a_phrase_or_their_first_name():
+    words = name_words("What did Dana Smith say about Al's plan?")
+    assert named_in("Dana Smith", words) and named_in("Al", words)  # the whole name, as a phrase
+    assert named_in("Dana Jones", words)  # the first name alone
+    assert not named_in("Jo Smith", words)  # neither: a first name counts from three letters
+    assert not named_in("", words)
 
 
 def test_names_and_titles_are_compared_as_case_folded_words():
