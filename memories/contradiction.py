@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from memories.textsim import polarity_signature, polarity_twins, signatures_are_twins
+from memories.textsim import polarity_signature, polarity_twins, signatures_are_twins, suffix_stem
 
 __all__ = ["Contradiction", "contradicting_pairs", "contradiction_between", "statements_contradict", "value_masked"]
 
@@ -226,13 +226,6 @@ class _Token:
     value: object = None  # number: float; money: (currency, float); date: (y, m, d); unit: (dimension, factor)
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
 def _number(text: str) -> float | None:
     try:
         return float(text.replace(",", ""))
@@ -421,9 +414,9 @@ def _tokens(sentence: str) -> tuple[_Token, ...]:
         elif word in _FILLERS or word in _QUALIFIERS:
             tokens.append(_Token(word, "filler", word))
         elif capital or any(ch.isdigit() for ch in word):
-            tokens.append(_Token(_stem(word), "name", word))
+            tokens.append(_Token(suffix_stem(word, shortest=3), "name", word))
         else:
-            tokens.append(_Token(_stem(word), "word", word))
+            tokens.append(_Token(suffix_stem(word, shortest=3), "word", word))
         i += 1
     return tuple(tokens)
 

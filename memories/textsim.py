@@ -113,19 +113,20 @@ def is_negated(text: str) -> bool:
     return any(_is_negator(token) for token in words(text))
 
 
-def _stem(token: str) -> str:
-    # Deliberately crude suffix stripping, only so that "deploying"/"deploys"/"deploy" and "uses"/"using"/"use"
-    # compare equal once the negation is removed. The same word always stems the same way, which is all a
-    # symmetric similarity needs.
+def suffix_stem(word: str, *, shortest: int = 2) -> str:
+    """``word`` without its first inflection suffix (-ing, -ed, -es, -s, -e) that leaves at least ``shortest``
+    letters. Deliberately crude, only so that "deploying"/"deploys"/"deploy" and "uses"/"using"/"use" compare equal
+    (once a claim's negation is removed): the same word always stems the same way, which is all a symmetric
+    comparison needs."""
     for suffix in ("ing", "ed", "es", "s", "e"):
-        if token.endswith(suffix) and len(token) - len(suffix) >= 2:
-            return token[: -len(suffix)]
-    return token
+        if word.endswith(suffix) and len(word) - len(suffix) >= shortest:
+            return word[: -len(suffix)]
+    return word
 
 
 def _claim_tokens(tokens: Iterable[str]) -> list[str]:
     """The words of a claim with its negation removed and stemmed, for comparing a claim with its twin."""
-    return [_stem(t) for t in tokens if not _is_negator(t) and t not in _NEGATION_FILLERS]
+    return [suffix_stem(t) for t in tokens if not _is_negator(t) and t not in _NEGATION_FILLERS]
 
 
 def polarity_signature(text: str) -> tuple[bool, frozenset[str]]:

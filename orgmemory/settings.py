@@ -210,6 +210,26 @@ ORGMEMORY_EMBED_BATCH_SIZE = env_int("ORGMEMORY_EMBED_BATCH_SIZE", 32)
 ORGMEMORY_VECTOR_INDEX_MIN_CHUNKS = env_int("ORGMEMORY_VECTOR_INDEX_MIN_CHUNKS", 2000)
 ORGMEMORY_VECTOR_INDEX_BUILD_MEMORY = os.environ.get("ORGMEMORY_VECTOR_INDEX_BUILD_MEMORY", "").strip() or "512MB"
 
+# The search's conversational and truth steps (retrieval.conversation), in the order they run: a benchmark leaves one
+# out to measure what it does (ORGMEMORY_SEARCH_STEPS=participants,phatic,… ; set but empty: none). A name no step
+# has stops start-up (retrieval.apps), so a misspelt step is never silently skipped.
+ORGMEMORY_SEARCH_STEPS = tuple(
+    env_list(
+        "ORGMEMORY_SEARCH_STEPS",
+        [
+            "participants",
+            "third_party",
+            "phatic",
+            "introductions",
+            "follow_ups",
+            "replies",
+            "questions",
+            "truth",
+            "later_statements",
+        ],
+    )
+)
+
 # --- REST API -------------------------------------------------------------------------------------------------
 # Deny by default: API views extend memories.api.base.ApiView, which declares its own authentication and
 # permissions; any other DRF view gets none. Throttling is per API key (ORGMEMORY_API_RATE, e.g. "1200/minute").

@@ -12,7 +12,7 @@ urlpatterns = [
     re_path(r"^api/v1\Z", unknown_endpoint),  # the prefix itself: a JSON 404, not an APPEND_SLASH redirect
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("metrics", include("orgmemory.metrics_api")),  # Prometheus, for an admin API key (orgmemory.metrics_api)
+    path("metrics", include("memories.api.metrics")),  # Prometheus, for an admin API key (memories.api.metrics)
 ]
 
 # A request Django itself refuses before any view (an empty or disallowed Host header, a malformed request) is a

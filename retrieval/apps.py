@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.conf import settings
 from django.db.backends.signals import connection_created
 
 # pgvector's HNSW scans, per connection (so a search spends no statement on them): iterative scans keep reading
@@ -23,4 +24,7 @@ class RetrievalConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from retrieval.conversation import steps_named
+
         connection_created.connect(_search_connection_settings, dispatch_uid="retrieval-search-connection-settings")
+        steps_named(settings.ORGMEMORY_SEARCH_STEPS)  # an unknown step is a configuration error, found at start-up

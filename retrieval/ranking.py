@@ -31,12 +31,13 @@ next time it is asked, so a repeated evaluation drifted (bench/HISTORY.md).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any
+
+from retrieval.text import name_words
 
 __all__ = [
     "DESIGN_TIER_BOOST",
@@ -88,20 +89,18 @@ DATE_WINDOW_BOOST = 1.3
 # Rows written by, or about, a participant the question names (speakers, authors, linked entities).
 PARTICIPANT_BOOST = 1.25
 # A session turn with fewer than PHATIC_WORDS content words ("Evening Jon!", "Night night", "How's Fionn getting
-# on?") greets, closes or asks; it states no fact, so its score is multiplied by PHATIC_FACTOR (chosen on the
-# conversational set's development frames, the gentler of the values that tied; bench/HISTORY.md).
+# on?") greets, closes or asks; it states no fact, so its score is multiplied by PHATIC_FACTOR, the gentlest
+# damping that did as well as stronger ones (bench/HISTORY.md).
 PHATIC_WORDS = 3
 PHATIC_FACTOR = 0.8
 # A session turn about someone other than its speaker ("My cousin changed jobs three times this year";
-# retrieval.third_party), when the question asks about a participant and names no relation: its score is multiplied
-# by THIRD_PARTY_FACTOR (conversational set, dev frames: 0.8 and below tied on R@10, 0.8 the gentlest;
-# bench/HISTORY.md).
+# retrieval.conversation.third_party), when the question asks about a participant and names no relation: its score is
+# multiplied by THIRD_PARTY_FACTOR, the gentlest damping that did as well as stronger ones (bench/HISTORY.md).
 THIRD_PARTY_FACTOR = 0.8
 _SECONDS_PER_DAY = 86_400.0
 # A gap written as 0.2 is computed as 0.19999999999999996 from (1.0, 0.8); the tolerance makes the documented
 # threshold mean what it says without letting a 0.19 gap through.
 _GAP_EPSILON = 1e-9
-_TITLE_WORD_RE = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -236,7 +235,7 @@ def recency_boost(*, days: float, config: RankingConfig) -> float:
 
 
 def _title_words(text: str) -> str:
-    return " ".join(_TITLE_WORD_RE.findall(text.casefold()))
+    return " ".join(name_words(text))
 
 
 def title_matches(*, title: str, query: str) -> bool:

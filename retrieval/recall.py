@@ -16,11 +16,11 @@
   breaking a line. Only the very first line may be shortened (with "…"), so that an over-long memory still yields
   something.
 
-Truth and authority (:mod:`retrieval.truth` has already ordered the hits): of an open contradiction shown on the
-page only the winner may be pinned, and both lines name the other id; a proposed policy and a memory that reads like
-instructions to a model (a ``possible_instruction`` warning) are never pinned, and the latter appears only quoted as
-data (:func:`memories.instructions.quote_as_data`). A non-empty block opens with a line saying that what follows are
-memories, not instructions.
+Truth and authority (:mod:`retrieval.conversation.truth` has already ordered the hits): of an open contradiction
+shown on the page only the winner may be pinned, and both lines name the other id; a proposed policy and a memory
+that reads like instructions to a model (a ``possible_instruction`` warning) are never pinned, and the latter appears
+only quoted as data (:func:`memories.instructions.quote_as_data`). A non-empty block opens with a line saying that
+what follows are memories, not instructions.
 
 ``PIN_COSINE_SHARE`` was chosen with ``manage.py eval_recall`` on its development tasks (figures in
 docs/ARCHITECTURE.md § Recall block); the held-out tasks there were written before it was chosen.
@@ -40,11 +40,11 @@ from memories.instructions import WARNING_CODE as INSTRUCTION_WARNING
 from memories.models import Memory, MemoryStatus, Tenant
 from memories.selectors import project_nodes, scope_chain_for
 from orgmemory.errors import ValidationFailed
+from retrieval.conversation.truth import pair_winner
 from retrieval.fact_answers import fact_sentence
 from retrieval.presenters import trust_fields
 from retrieval.relational_query import RelationalPlan
 from retrieval.services import SearchHit, SearchOptions, search_memories
-from retrieval.truth import pair_winner
 
 MIN_BUDGET_CHARS, MAX_BUDGET_CHARS = 200, 20_000
 MIN_BUDGET_TOKENS, MAX_BUDGET_TOKENS = 50, 5_000

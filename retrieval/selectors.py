@@ -46,9 +46,9 @@ from memories.selectors.tenancy import scope_chain_cte
 from memories.services.tenancy import policy_fold
 from orgmemory.db_routing import read_connection
 from orgmemory.rows import ModelColumns, build_all, select_list
+from retrieval.conversation.third_party import TURN_TEXT_CHARS
 from retrieval.relational_query import ALSO_FOLLOW, INBOUND, MAX_PARTIAL_MATCHES, SYMMETRIC, Hop
-from retrieval.synthesis.text import cached_content_terms
-from retrieval.third_party import TURN_TEXT_CHARS
+from retrieval.text import cached_content_terms
 
 BM25_K1 = 1.5
 BM25_B = 0.5
@@ -868,7 +868,7 @@ _HIT_IDS = "m.id = ANY(%(ids)s)"
 
 
 def _asks_sql(alias: str) -> str:
-    """Whether turn ``alias`` asks something (its text ends with a question mark)."""
+    """Whether turn ``alias`` asks something (its text ends with a question mark: ``retrieval.text.is_question``)."""
     return f"right(rtrim({alias}.content), 1) = '?'"
 
 
@@ -932,9 +932,9 @@ def _name_turns_cte(name: str, *, later: bool, limit: int, replies: bool = False
 # speaker in the same scope whose indexed words match one of the names it uses ("Flights to Porto are booked" →
 # "Porto is off, we're doing Lyon instead"), visible by the arms' own predicates (or as they stood at ``as_of``);
 # the caller keeps the first that its page does not show above the hit and that is not a remark about someone else
-# (retrieval.services._first_news). The first, not the latest: later mentions of a name are as often asides ("My
-# babysitter moved to Porto") as news of the plan (bench/HISTORY.md). Read by the load statement itself: the hits
-# and these turns come back together; a turn already on the page may be one.
+# (retrieval.conversation.turns.first_news). The first, not the latest: later mentions of a name are as often
+# asides ("My babysitter moved to Porto") as news of the plan (bench/HISTORY.md). Read by the load statement
+# itself: the hits and these turns come back together; a turn already on the page may be one.
 FOLLOW_UP_CANDIDATES = 3
 _FOLLOW_UPS_CTE = _name_turns_cte("fu", later=True, limit=FOLLOW_UP_CANDIDATES)
 # ... and for a hit that says who the relation a question asks about is ("Carmen, my little sister"), also what the
@@ -1022,20 +1022,20 @@ def _epoch(value: Any) -> datetime | None:
 
 
 class _Asked(NamedTuple):
-    """A CTE of the load statement that brings turns for some hits, and the dict its column fills (turn → hit)."""
+    """A CTE of the load statement that brings turns for some hits, and the column that says which hit each is for."""
 
     name: str
     text: str  # with a ``{visible}`` placeholder
-    column: str
-    found: dict[int, int]
+    column: str  # the :class:`Loaded` field it fills (turn id → hit id)
     params: dict[str, Any]
 
 
 @dataclass(frozen=True)
 class FollowUps:
     """Ask :func:`memories_load` for turns around some session hits, with the visibility the arms used: what their
-    speakers said next (``words``: hit id → the names to match), where those names were introduced (``introduced``)
-    and the replies to the questions put to the people the search names (``reply_to``, ``repliers``)."""
+    speakers said next (``words``: hit id → the names to match), where those names were introduced (``introduced``),
+    the replies to the questions put to the people the search names (``reply_to``, ``repliers``) and the questions
+    dated replies answer (``asked_of``)."""
 
     words: Mapping[int, Sequence[str]]
     chain_ids: Sequence[int]
@@ -1050,62 +1050,64 @@ class FollowUps:
     asked_of: Sequence[int] = ()  # dated hits: the question each answers, when someone else asked it just before
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """What :func:`memories_load` read: the rows, each session hit's neighbouring turns (oldest first), and the turns
+    :class:`FollowUps` asked for, each mapped to the hit it was asked for (turn id → hit id)."""
+
+    memories: dict[int, Memory] = field(default_factory=dict)
+    contexts: dict[int, list[ContextTurn]] = field(default_factory=dict)
+    followed: dict[int, int] = field(default_factory=dict)  # the hits' follow-ups (``_FOLLOW_UPS_CTE``)
+    introductions: dict[int, int] = field(default_factory=dict)  # where their names were introduced
+    answers: dict[int, int] = field(default_factory=dict)  # the replies to them (``_REPLIES_CTE``)
+    questions: dict[int, int] = field(default_factory=dict)  # the questions they answer (``_ASKED_CTE``)
+
+
 def memories_load(
     *,
     tenant: Tenant,
     ids: Sequence[int],
     context_turns: int = 0,
-    contexts: dict[int, list[ContextTurn]] | None = None,
     follow: FollowUps | None = None,
-    followed: dict[int, int] | None = None,
-    answers: dict[int, int] | None = None,
-    introductions: dict[int, int] | None = None,
-    questions: dict[int, int] | None = None,
     as_of: datetime | None = None,
-) -> dict[int, Memory]:
+) -> Loaded:
     """The hits' rows (without the heavy index columns, deferred) with their scope and its parent, in one statement
     written once (``orgmemory.rows``): the same instances as ``select_related("scope__parent")`` would give. With
-    ``context_turns`` (1..MAX_CONTEXT_TURNS) and a ``contexts`` dict, each hit stored from a session gets its entry
-    there (a list of :class:`ContextTurn`, oldest first): up to that many turns of its session on each side, read
-    by the same statement (with ``as_of``: the turns as they stood then). With ``follow`` and a ``followed`` dict,
-    the same statement also loads each asked hit's follow-up turns (``_FOLLOW_UPS_CTE``), and ``followed`` maps each
-    follow-up's id to its hit's; with ``follow.reply_to`` and an ``answers`` dict, each such hit's reply by one of
-    ``follow.repliers`` (``_REPLIES_CTE``), and ``answers`` maps each reply's id to its hit's; with
-    ``follow.introduced`` and an ``introductions`` dict, the turn that introduced each such hit's names
-    (``_INTRODUCTIONS_CTE``), mapped to its hit's id; with ``follow.asked_of`` and a ``questions`` dict, the question
-    each such hit answers (``_ASKED_CTE``), mapped likewise."""
+    ``context_turns`` (1..MAX_CONTEXT_TURNS), each hit stored from a session gets its entry in ``contexts``: up to
+    that many turns of its session on each side, read by the same statement (with ``as_of``: the turns as they stood
+    then). With ``follow``, the same statement also loads each asked hit's follow-up turns (``_FOLLOW_UPS_CTE``,
+    into ``followed``); with ``follow.reply_to``, each such hit's reply by one of ``follow.repliers``
+    (``_REPLIES_CTE``, ``answers``); with ``follow.introduced``, the turn that introduced each such hit's names
+    (``_INTRODUCTIONS_CTE``, ``introductions``); with ``follow.asked_of``, the question each such hit answers
+    (``_ASKED_CTE``, ``questions``)."""
+    loaded = Loaded()
     if not ids:
-        return {}
-    turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS)) if contexts is not None else 0
+        return loaded
+    turns = max(0, min(int(context_turns), MAX_CONTEXT_TURNS))
     context = (_CONTEXT_COLUMN_AS_OF if as_of is not None else _CONTEXT_COLUMN) if turns else ""
     params: dict[str, Any] = {"tenant": tenant.pk, "ids": list(ids), "context_turns": turns}
     if as_of is not None:
         params["as_of"] = as_of
-    # each part asked for only with the dict it fills
-    asks = {hit: " OR ".join(w) for hit, w in follow.words.items() if w} if follow and followed is not None else {}
-    reply_to = list(follow.reply_to) if follow and follow.repliers and answers is not None else []
-    intros = (
-        {hit: " OR ".join(w) for hit, w in follow.introduced.items() if w}
-        if follow and introductions is not None
-        else {}
-    )
+    asks = {hit: " OR ".join(w) for hit, w in follow.words.items() if w} if follow else {}
+    reply_to = list(follow.reply_to) if follow and follow.repliers else []
+    intros = {hit: " OR ".join(w) for hit, w in follow.introduced.items() if w} if follow else {}
     asked: list[_Asked] = []
     if asks:
         words = {"fu_hits": [*asks], "fu_words": [*asks.values()]}
         replies = [hit in follow.relatives for hit in asks]
         asked.append(
-            _Asked("fu", _FOLLOW_UPS_AND_REPLIES_CTE, "follows", followed, {"fu_replies": replies, **words})
+            _Asked("fu", _FOLLOW_UPS_AND_REPLIES_CTE, "followed", {"fu_replies": replies, **words})
             if any(replies)
-            else _Asked("fu", _FOLLOW_UPS_CTE, "follows", followed, words)
+            else _Asked("fu", _FOLLOW_UPS_CTE, "followed", words)
         )
     if intros:
         words = {"ib_hits": [*intros], "ib_words": [*intros.values()]}
-        asked.append(_Asked("ib", _INTRODUCTIONS_CTE, "introduces", introductions, words))
+        asked.append(_Asked("ib", _INTRODUCTIONS_CTE, "introductions", words))
     if reply_to:
         repliers = [name.casefold() for name in follow.repliers]
-        asked.append(_Asked("re", _REPLIES_CTE, "answers", answers, {"reply_to": reply_to, "repliers": repliers}))
-    if follow and follow.asked_of and questions is not None:
-        asked.append(_Asked("qa", _ASKED_CTE, "asked", questions, {"asked_of": list(follow.asked_of)}))
+        asked.append(_Asked("re", _REPLIES_CTE, "answers", {"reply_to": reply_to, "repliers": repliers}))
+    if follow and follow.asked_of:
+        asked.append(_Asked("qa", _ASKED_CTE, "questions", {"asked_of": list(follow.asked_of)}))
     ctes, columns, extra_ids = [], [], []
     if asked:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)
@@ -1127,18 +1129,17 @@ def memories_load(
     with read_connection().cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    loaded: dict[int, Memory] = {}
     width = _HIT_MEMORY.width + _HIT_SCOPE.width + _HIT_SCOPE_PARENT.width
     for row in rows:
         memory, scope, scope.parent = build_all(row[:width], _HIT_MEMORY, _HIT_SCOPE, _HIT_SCOPE_PARENT)
         memory.scope = scope
         if turns and row[width] is not None:
-            contexts[memory.pk] = [
+            loaded.contexts[memory.pk] = [
                 ContextTurn(int(i), author or "", text or "", _epoch(event) or _epoch(created))
                 for i, author, text, event, created in (_json(row[width]) or [])
             ]
         for cte, hit in zip(asked, row[width + (1 if turns else 0) :], strict=True):
-            if hit is not None:
-                cte.found[memory.pk] = int(hit)  # this row is a follow-up, introduction or reply of that hit
-        loaded[memory.pk] = memory
+            if hit is not None:  # this row is a follow-up, introduction, reply or question of that hit
+                getattr(loaded, cte.column)[memory.pk] = int(hit)
+        loaded.memories[memory.pk] = memory
     return loaded

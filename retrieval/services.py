@@ -6,7 +6,8 @@ One pipeline with named stages (``search_memories``), each a small function:
 2. ``context``   — the caller's scope chain, policies and the entities the question names (statement 1);
 3. ``plan``      — link the mentions and plan the relational walk (pure: ``retrieval.relational_query``);
 4. ``retrieve``  — the keyword and vector arms in one statement (2), the relational walk (3);
-5. ``fuse``      — load the candidates (4) and rank them (pure: ``retrieval.ranking``);
+5. ``fuse``      — rank the candidates (pure: ``retrieval.ranking``) and load the page (4), with the
+   conversational and truth steps the settings list (``retrieval.conversation``);
 6. ``answer``    — abstention, cited answers and gaps (pure passes over the ranked rows).
 
 At most four SQL statements per search (``tests/retrieval/test_search_pipeline.py`` counts them); gap analysis,
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import threading
 import time
 from collections import OrderedDict
@@ -42,9 +42,13 @@ from orgmemory.errors import NotFound, ValidationFailed
 from orgmemory.observability.stages import search_stage, traced_search
 from orgmemory.text import NUL_BYTE, text_problem
 from retrieval import abstention, selectors
+from retrieval.conversation import Page, search_steps
+from retrieval.conversation.page import run
+from retrieval.conversation.truth import asks_about_the_past, current_rows
+from retrieval.conversation.turns import turn_names
 from retrieval.fact_answers import FactOutcome, fact_outcome
 from retrieval.fact_questions import attribute_question
-from retrieval.ranking import Candidate, Ranked, RankingConfig, rank
+from retrieval.ranking import Candidate, RankingConfig, rank
 from retrieval.relational_query import (
     Ambiguity,
     RelationalPlan,
@@ -61,15 +65,7 @@ from retrieval.speakers import not_written_as_names, without_speakers, written_a
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
-from retrieval.synthesis.text import content_terms, split_sentences
-from retrieval.third_party import RELATION_NOUNS, about_someone_else, names_relation, relation_nouns
-from retrieval.truth import (
-    CALENDAR_TERMS,
-    asks_about_the_past,
-    current_rows,
-    later_statements_first,
-    truth_ordered,
-)
+from retrieval.text import is_question, split_sentences
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +100,8 @@ class SearchHit:
     score: float
     explain: dict[str, Any] | None = None
     context: list[selectors.ContextTurn] | None = None  # asked for with context_turns, for session hits
-    contradicts: list[int] = field(default_factory=list)  # open contradictions with other hits (retrieval.truth)
+    # open contradictions with other hits (retrieval.conversation.truth)
+    contradicts: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -217,7 +214,7 @@ def search_memories(
         # how things stand (no date window, nothing asked of the past): a speaker's later word first
         asks_when = is_when_question(query)
         current = window is None and not asks_about_the_past(query, asks_a_date=asks_when)
-        ranked, memories, contexts = _fuse(
+        page = _fuse(
             tenant=tenant,
             query=query,
             retrieved=retrieved,
@@ -234,19 +231,7 @@ def search_memories(
             speakers=context.speakers,
             unnamed=unnamed,
         )
-    hits = [
-        SearchHit(
-            memory=memories[item.memory_id],
-            score=item.score,
-            explain=dict(item.explain) if options.explain else None,
-            context=contexts.get(item.memory_id) if options.context_turns else None,
-        )
-        for item in ranked
-        if item.memory_id in memories  # deleted since the arms read it
-    ]
-    hits = truth_ordered(hits)  # current truth and authority over the page
-    if current:
-        hits = later_statements_first(hits)
+    hits, contexts = list(page.hits), page.contexts
     # a question about an attribute of someone or something: the facts say what holds (or that nothing visible does)
     facts = None
     if relational:
@@ -532,10 +517,33 @@ def _fuse(
     dates: bool = False,
     speakers: Sequence[str] = (),
     unnamed: set[str] = frozenset(),
-) -> tuple[list[Ranked], dict[int, Memory], dict[int, list[selectors.ContextTurn]]]:
+) -> Page:
     """Rank the candidates on what the arms' statements returned of them (``levels``: scope id → level, the
-    caller's chain), then load the hits' rows. When typed edges answered, the relational arm leads (its rows first,
-    in its order): the graph knows the answer, and fusion must not rank below its best arm."""
+    caller's chain), load the page's rows in one statement and order its hits, with the conversational and truth
+    steps (``retrieval.conversation``) the settings list, each at its point: weighing the candidates, asking the
+    load statement for turns, attaching those turns, ordering the hits."""
+    steps = search_steps()
+    page = _unranked(query, retrieved, levels, tier_boost, plan, options)
+    if not page.candidates:
+        return page
+    page = replace(page, current=current, dates=dates, speakers=tuple(speakers), unnamed=frozenset(unnamed))
+    page = run(steps, "weigh", page)
+    page = run(steps, "ask", _ranked(page, retrieved, options))
+    page = run(steps, "attach", _load(page, tenant=tenant, options=options, chain_ids=chain_ids, kinds=kinds))
+    return run(steps, "order", _hits(page, options))
+
+
+def _unranked(
+    query: str,
+    retrieved: _Retrieved,
+    levels: dict[int, str],
+    tier_boost: dict[str, float],
+    plan: RelationalPlan | None,
+    options: SearchOptions,
+) -> Page:
+    """The page before ranking: each arm's list, the candidates they returned and the ranking configuration. When
+    typed edges answered, the relational arm leads (its rows first, in its order): the graph knows the answer, and
+    fusion must not rank below its best arm. Ranking's phatic damping starts off: the ``phatic`` step sets it."""
     arm_ids = {}
     if "keyword" in options.arms:
         arm_ids["keyword"] = retrieved.arms.keyword
@@ -543,7 +551,6 @@ def _fuse(
         arm_ids["vector"] = retrieved.arms.vector
     if retrieved.walk is not None:
         arm_ids["relational"] = retrieved.relational_ids
-    participants = _participants(query, retrieved.arms.rows, unnamed)
     rows = {**retrieved.arms.rows, **(retrieved.walk.rows if retrieved.walk is not None else {})}
     candidates = {
         memory_id: _candidate(memory_id, rows[memory_id], levels, retrieved.arms.cosines.get(memory_id))
@@ -551,8 +558,6 @@ def _fuse(
         for memory_id in ids
         if memory_id in rows
     }
-    if not candidates:
-        return [], {}, {}
     config = RankingConfig().with_tier_overrides(tier_boost)
     if not _conversational(retrieved.arms.rows, candidates):
         config = replace(config, score_fusion=None)
@@ -560,212 +565,94 @@ def _fuse(
         config = replace(config, lead_arm="relational")
     elif plan is not None:
         config = replace(config, arm_weights={**config.arm_weights, "relational": RELATIONAL_WEIGHT_ABOUT})
-    ranked = rank(
+    return Page(
+        query=query,
+        top_k=options.top_k,
+        rows=retrieved.arms.rows,
         arms={name: [i for i in ids if i in candidates] for name, ids in arm_ids.items()},
         candidates=candidates,
-        query=query,
+        config=replace(config, phatic_factor=1.0),
+    )
+
+
+def _ranked(page: Page, retrieved: _Retrieved, options: SearchOptions) -> Page:
+    """The page ranked (pure: ``retrieval.ranking.rank``) with what the steps weighed, and the names each of its
+    session turns uses (``retrieval.conversation.turns.turn_names``)."""
+    ranked = rank(
+        arms=page.arms,
+        candidates=page.candidates,
+        query=page.query,
         now=timezone.now(),
         top_k=options.top_k,
         autocut_enabled=options.autocut,
-        config=config,
+        config=page.config,
         keyword_confidence=_keyword_confidence(retrieved.arms),
         keyword_shares=_keyword_shares(retrieved.arms),
-        participants=participants,
+        participants=page.participants,
         dated=retrieved.arms.in_window,
-        third_party=_about_others(query, participants, retrieved.arms.rows, candidates),
+        third_party=page.third_party,
     )
-    contexts: dict[int, list[selectors.ContextTurn]] = {}
-    names = _follow_up_words(ranked, retrieved.arms.rows)
-    relatives = _relatives(query, names, retrieved.arms.rows)
-    asks = names if current else relatives
-    # where a remark about someone else got its names from is no context for the question
-    introduced = {
-        hit: words for hit, words in names.items() if not about_someone_else(retrieved.arms.rows[hit].turn_text)
-    }
-    reply_to = _put_to(ranked, retrieved.arms.rows, speakers)
-    # a question about dates: a dated reply on the page ("Next Thursday.") comes with the question it answers
-    asked_of = _dated_turns(ranked, retrieved.arms.rows) if dates else []
-    followed: dict[int, int] = {}
-    answers: dict[int, int] = {}
-    introductions: dict[int, int] = {}
-    questions: dict[int, int] = {}
+    return replace(page, ranked=ranked, names=turn_names(ranked, page.rows))
+
+
+def _hits(page: Page, options: SearchOptions) -> Page:
+    """The page's hits, in its order: the loaded rows of its ranked ids (a row deleted since the arms read it is
+    left out), each with its explanation and neighbouring turns when asked for."""
+    hits = [
+        SearchHit(
+            memory=page.loaded[item.memory_id],
+            score=item.score,
+            explain=dict(item.explain) if options.explain else None,
+            context=page.contexts.get(item.memory_id) if options.context_turns else None,
+        )
+        for item in page.ranked
+        if item.memory_id in page.loaded
+    ]
+    return replace(page, hits=hits)
+
+
+def _load(page: Page, *, tenant: Tenant, options: SearchOptions, chain_ids: list[int], kinds: list[str]) -> Page:
+    """The page's rows, read in one statement with each session hit's neighbouring turns (when asked for) and the
+    turns the steps asked for."""
+    asked = page.follow_ups or page.introduced or page.reply_to or page.asked_of
     with search_stage("load"):
         loaded = selectors.memories_load(
             tenant=tenant,
-            ids=[item.memory_id for item in ranked],
+            ids=[item.memory_id for item in page.ranked],
             # a "when" answer may read the date from the reply to a hit ("Did you go?" / "Yes, yesterday")
-            context_turns=options.context_turns or int(options.synthesize and is_when_question(query)),
-            contexts=contexts,
+            context_turns=options.context_turns or int(options.synthesize and is_when_question(page.query)),
             follow=(
                 selectors.FollowUps(
-                    asks,
+                    page.follow_ups,
                     chain_ids,
                     kinds,
                     options.as_of,
-                    reply_to=reply_to,
-                    repliers=speakers,
-                    introduced=introduced,
-                    relatives=frozenset(relatives),
-                    asked_of=asked_of,
+                    reply_to=page.reply_to,
+                    repliers=page.speakers,
+                    introduced=page.introduced,
+                    relatives=page.relatives,
+                    asked_of=page.asked_of,
                 )
-                if names or reply_to or asked_of
+                if asked
                 else None
             ),
-            followed=followed,
-            answers=answers,
-            introductions=introductions,
-            questions=questions,
             as_of=options.as_of,
         )
-    if introductions:
-        ranked = _attach(ranked, introductions, options.top_k, why="introduced", above=False)
-    if followed:
-        ranked = _attach(ranked, _first_news(ranked, followed, loaded), options.top_k, why="follows", above=True)
-    if answers:
-        ranked = _attach(ranked, answers, options.top_k, why="answers", above=False)
-    if questions:
-        ranked = _attach(ranked, questions, options.top_k, why="asked", above=True)
-    return ranked, loaded, contexts
-
-
-# a capitalised word inside a sentence (not its first word): a name ("Porto", "Kestrel Analytics", "Spanish class")
-_NAME_RE = re.compile(r"(?<=[^.!?\s]\s)[A-ZÀ-Ý][\w'’-]{2,}")
-# a sentence's first word introduced as a person by apposition: "Bilal, my brother.", "Carmen, my little sister, …"
-# (the noun must be a relation: retrieval.third_party.RELATION_NOUNS)
-_APPOSED_RE = re.compile(r"(?:^|[.!?]\s+)([A-ZÀ-Ý][\w'’-]{2,}),\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)")
-# a sentence's first word, capitalised: a name only when the candidates use it as one inside a sentence
-_OPENING_RE = re.compile(r"(?:^|[.!?:]\s+)([A-ZÀ-Ý][\w'’-]{2,})")
-_MAX_NAMES = 4
-
-
-def _follow_up_words(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]) -> dict[int, list[str]]:
-    """Per session turn on the page, the names it uses that are not a calendar word nor the name of a speaker of any
-    candidate turn ("Evening Mateo!" names no topic): what the speaker's later turn on the same thing would mention
-    again, and what an earlier turn of theirs introduced."""
-    if not any(item.memory_id in rows and rows[item.memory_id].is_turn for item in ranked):
-        return {}  # a page of pages and notes: nothing to read of the candidates (every search comes here)
-    speakers = {word.casefold() for row in rows.values() for word in _WORD_RE.findall(row.speaker)}
-    texts = [row.turn_text for row in rows.values() if row.turn_text]
-
-    def used_as_a_name(word: str) -> bool:  # inside a sentence of a candidate turn (a substring test first: cheap)
-        return any(word in text and word in _NAME_RE.findall(text) for text in texts)
-
-    asks: dict[int, list[str]] = {}
-    for item in ranked:
-        row = rows.get(item.memory_id)
-        if row is None or not row.is_turn:
-            continue
-        text = row.turn_text or ""
-        apposed = [name for name, noun in _APPOSED_RE.findall(text) if noun.casefold() in RELATION_NOUNS]
-        opening = [word for word in _OPENING_RE.findall(text) if used_as_a_name(word)]
-        names = [
-            name
-            for name in dict.fromkeys([*apposed, *opening, *_NAME_RE.findall(text)])
-            if name.casefold() not in speakers and not content_terms(name) <= CALENDAR_TERMS
-        ][:_MAX_NAMES]
-        if names:
-            asks[item.memory_id] = names
-    return asks
-
-
-def _relatives(query: str, names: dict[int, list[str]], rows: dict[int, selectors.RankingRow]) -> dict[int, list[str]]:
-    """For a question about someone's relation ("What did Zoe's sister qualify as?"), the names of the page turns
-    that use the same relation noun ("Carmen, my little sister, turned thirty on Sunday."): who the relation is.
-    Their follow-ups also count the speaker's replies to what others asked about them, and they are followed even
-    for a question about an earlier time (a date window, "before", a past "when"), where other names are not."""
-    asked = relation_nouns(query)
-    if not asked:
-        return {}
-    return {hit: words for hit, words in names.items() if relation_nouns(rows[hit].turn_text) & asked}
-
-
-def _dated_turns(ranked: list[Ranked], rows: dict[int, selectors.RankingRow]) -> list[int]:
-    """The session turns of the page that state a date (an undated turn's word count is kept, a dated one's not)."""
-    return [
-        item.memory_id
-        for item in ranked
-        if item.memory_id in rows and rows[item.memory_id].is_turn and rows[item.memory_id].turn_words is None
-    ]
-
-
-def _put_to(ranked: list[Ranked], rows: dict[int, selectors.RankingRow], speakers: Sequence[str]) -> list[int]:
-    """The session turns of the page that ask something and were said by someone other than the speakers the
-    question names (lower-cased as written): questions put to them, whose replies say what they said of
-    themselves."""
-    if not speakers:
-        return []
-    named = {name.casefold() for name in speakers}
-    asked = []
-    for item in ranked:
-        row = rows.get(item.memory_id)
-        if row is None or not row.is_turn or not (row.turn_text or "").rstrip().endswith("?"):
-            continue
-        speaker = row.speaker.casefold().strip()
-        if speaker not in named and speaker.split(" ")[0] not in named:
-            asked.append(item.memory_id)
-    return asked
-
-
-def _first_news(ranked: list[Ranked], followed: dict[int, int], loaded: dict[int, Memory]) -> dict[int, int]:
-    """Per hit, the first of its candidate follow-ups (in the order said) that the page does not show above it
-    already and that is not a remark about someone else ("My flatmate is going to Kyoto" is no news of the speaker's
-    own trip to Kyoto) — unless the hit is one too."""
-    position = {item.memory_id: index for index, item in enumerate(ranked)}
-    candidates: dict[int, list[Memory]] = {}
-    for follow_up, hit in followed.items():
-        if follow_up in loaded and hit in position:
-            candidates.setdefault(hit, []).append(loaded[follow_up])
-    chosen: dict[int, int] = {}
-    for hit, turns in candidates.items():
-        aside = about_someone_else(loaded[hit].content)
-        turns.sort(key=lambda turn: (turn.reference_time or turn.created_at, turn.pk))
-        first = next(
-            (
-                turn
-                for turn in turns
-                if position.get(turn.pk, len(ranked)) > position[hit]
-                and (aside or not about_someone_else(turn.content))
-            ),
-            None,
-        )
-        if first is not None:
-            chosen[first.pk] = hit
-    return chosen
-
-
-def _attach(ranked: list[Ranked], attached: dict[int, int], top_k: int, *, why: str, above: bool) -> list[Ranked]:
-    """``ranked`` with each turn of ``attached`` (turn id → hit id: a follow-up, a question's reply, where a hit's
-    name was introduced) just above (``above``) or below its hit, at the hit's score and with ``explain[why]``
-    naming it — moved up if it was lower on the page, left where it is if above the hit —, cut to ``top_k``. A hit
-    that moves itself carries nothing, so no turn of the page is lost."""
-    position = {item.memory_id: index for index, item in enumerate(ranked)}
-    moving = {
-        turn: hit
-        for turn, hit in sorted(attached.items())
-        if hit in position and position.get(turn, len(ranked)) > position[hit]
-    }
-    by_hit: dict[int, list[int]] = {}
-    for turn, hit in moving.items():
-        if hit not in moving:
-            by_hit.setdefault(hit, []).append(turn)
-    moved = {turn for turns in by_hit.values() for turn in turns}
-    explains = {item.memory_id: item.explain for item in ranked}
-    out: list[Ranked] = []
-    for item in ranked:
-        if item.memory_id in moved:
-            continue
-        placed = [
-            Ranked(memory_id=turn, score=item.score, explain={**(explains.get(turn) or {}), why: item.memory_id})
-            for turn in by_hit.get(item.memory_id, ())
-        ]
-        out += [*placed, item] if above else [item, *placed]
-    return out[:top_k]
+    return replace(
+        page,
+        loaded=loaded.memories,
+        contexts=loaded.contexts,
+        followed=loaded.followed,
+        introductions=loaded.introductions,
+        answers=loaded.answers,
+        questions=loaded.questions,
+    )
 
 
 def _conversational(rows: dict[int, selectors.RankingRow], candidates: dict) -> bool:
     """Most candidates are session turns: their keyword and vector lists fuse by score (a short turn's BM25 rank says
-    little; its share of the question's possible score and its cosine do), a pool of pages and notes by rank.
-    Measured both ways on the conversational set and associative recall (bench/HISTORY.md)."""
+    little; its share of the question's possible score and its cosine do), a pool of pages and notes by rank (both
+    ways are measured in bench/HISTORY.md)."""
     turns = sum(1 for memory_id in candidates if memory_id in rows and rows[memory_id].is_turn)
     return turns * 2 >= len(candidates)
 
@@ -784,48 +671,13 @@ def _keyword_shares(arms: selectors.ArmCandidates) -> dict[int, float]:
     return {memory_id: score / arms.bm25_ceiling for memory_id, score in arms.bm25.items()}
 
 
-_WORD_RE = re.compile(r"\w+")
-
-
 def _asked(query: str) -> str:
     """The part of ``query`` that is asked: its interrogative sentences (split as extractive answers split them)
     when it has any, else all of it. A time expression in a declarative sentence before the question ("We found a
     box bought last autumn. Can …?") describes the asker's situation, not the time of the memories wanted, so it
     opens no date window."""
-    asked = [sentence for sentence in split_sentences(query) if sentence.rstrip().endswith("?")]
+    asked = [sentence for sentence in split_sentences(query) if is_question(sentence)]
     return " ".join(asked) if asked else query
-
-
-def _participants(query: str, rows: dict[int, selectors.RankingRow], unnamed: set[str]) -> set[int]:
-    """The candidates by or about someone the question names: their speaker's (a session event's author, else the
-    memory's author) full name or first name is a phrase of the question, or they link an entity it names. The
-    question's ``unnamed`` words (ordinary words it does not write as a name: "in May 2025") name nobody."""
-    words = ["" if word in unnamed else word for word in _WORD_RE.findall(query.casefold())]
-    phrase = f" {' '.join(words)} "
-    found: set[int] = set()
-    for memory_id, row in rows.items():
-        if row.names_entity:
-            found.add(memory_id)
-            continue
-        name = _WORD_RE.findall(row.speaker.casefold())
-        if name and (f" {' '.join(name)} " in phrase or (len(name[0]) >= 3 and name[0] in words)):
-            found.add(memory_id)
-    return found
-
-
-def _about_others(
-    query: str, participants: set[int], rows: dict[int, selectors.RankingRow], candidates: dict[int, Candidate]
-) -> set[int]:
-    """The candidate session turns about someone other than their speaker (retrieval.third_party), when the
-    question asks about a participant (some candidate is by or about someone it names) and names no relation
-    itself; else none."""
-    if not participants or names_relation(query):
-        return set()
-    return {
-        memory_id
-        for memory_id in candidates
-        if (row := rows.get(memory_id)) is not None and row.is_turn and about_someone_else(row.turn_text)
-    }
 
 
 def _candidate(memory_id: int, row: selectors.RankingRow, levels: dict[int, str], cosine: float | None) -> Candidate:

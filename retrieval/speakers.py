@@ -5,8 +5,8 @@ Pavel!", "Hi Pavel, how was your day?"), not in what they say about themselves (
 engineer there."). Embedded with the name, "What is Pavel's job?" is nearest to the greetings. So when the search
 context finds that a name of the question is a speaker of the caller's visible session turns, the vector arm embeds
 the question with that name said as "someone" ("What is someone's job?"); the keyword arm still reads the name, and
-ranking's participant weighting lifts the turns that speaker said (``retrieval.services``). Measured on the
-conversational set's development frames (bench/HISTORY.md).
+ranking's participant weighting lifts the turns that speaker said (``retrieval.conversation.weights``; measured in
+bench/HISTORY.md).
 """
 
 from __future__ import annotations
@@ -17,14 +17,9 @@ from datetime import date
 
 from memories.temporal import tag_dates
 from retrieval.relational_query import Token
-from retrieval.synthesis.text import STOPWORDS
+from retrieval.text import CALENDAR_WORDS, STOPWORDS
 
 STAND_IN = "someone"
-# words of the calendar that are also given names ("May", "June", "August"): a name only outside a date phrase
-_CALENDAR_WORDS = frozenset(
-    "january february march april may june july august september october november december monday tuesday "
-    "wednesday thursday friday saturday sunday".split()
-)
 
 
 def not_written_as_names(query: str, tokens: Sequence[Token]) -> set[str]:
@@ -40,7 +35,7 @@ def not_written_as_names(query: str, tokens: Sequence[Token]) -> set[str]:
     return {
         token.lower
         for position, token in enumerate(tokens)
-        if (token.lower in STOPWORDS or token.lower in _CALENDAR_WORDS)
+        if (token.lower in STOPWORDS or token.lower in CALENDAR_WORDS)
         and (position == 0 or not token.text[:1].isupper() or token.lower in dated)
     }
 

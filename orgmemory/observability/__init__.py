@@ -10,5 +10,6 @@
   records find it (``orgmemory.logfilters.RequestIdFilter``).
 
 This package is the core floor: it imports no app. The scrape-time figures that need the apps' tables (index
-backlog, per-tenant counts, queue depth) and the ``/metrics`` view live in ``orgmemory.metrics_api`` (wiring).
+backlog, per-tenant counts, queue depth) and the ``/metrics`` view live in ``memories.api.metrics`` (the
+store's figures, read on its floor).
 """

@@ -18,6 +18,7 @@ from graph.extraction import SYMMETRIC_RELATIONSHIPS
 from retrieval.relational_query import ABOUT, INBOUND, Ambiguity, RelationalQuery
 from retrieval.synthesis.extractive import extractive_answer
 from retrieval.synthesis.types import Answer, Edge, SourceRow, SynthesisLLM
+from retrieval.text import name_words
 
 # The package's name, as before it was split into modules: log configuration and filters keyed on it still apply.
 logger = logging.getLogger("retrieval.synthesis")
@@ -40,12 +41,11 @@ _OUTBOUND_TEMPLATES = {r.value: r.outbound for r in _TYPED}
 # Verb phrases for "about" facts: "<subject> <verb> <object>".
 _VERBS = {r.value: r.verb for r in _TYPED}
 # Either side of these edges is "the other party", so both orientations answer a question.
-_NAME_WORD_RE = re.compile(r"\w+")
 
 
 def _name_key(name: str) -> str:
     """Case-insensitive identity of a display name: case-folded words joined by single spaces."""
-    return " ".join(_NAME_WORD_RE.findall(name.casefold()))
+    return " ".join(name_words(name))
 
 
 def _matches_seed(name_key: str, seed_key: str) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 
 from memories.temporal import tag_dates
 from retrieval.synthesis.types import Answer
+from retrieval.text import WEEKDAYS
 
 # "When …?", "What day was …?", and the noun form "What was the date of …?" / "What's the date of …?"
 _WHEN_RE = re.compile(
@@ -211,8 +212,9 @@ def _best_date(question: str, hits: Sequence[DatedRow], today: date | None) -> t
 
 # a time that recurs: "on Tuesdays", "every other Monday", "each morning", "weekly"
 _RECURRING_RE = re.compile(
-    r"\b(?:every|each)\s+(?:other\s+)?\w+|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|"
-    r"weekdays|weekends|daily|weekly|fortnightly|monthly|nightly|mornings|evenings)\b",
+    r"\b(?:every|each)\s+(?:other\s+)?\w+|\b(?:"
+    + "".join(f"{day}s|" for day in WEEKDAYS)
+    + r"weekdays|weekends|daily|weekly|fortnightly|monthly|nightly|mornings|evenings)\b",
     re.IGNORECASE,
 )
 

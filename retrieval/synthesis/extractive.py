@@ -46,8 +46,8 @@ from retrieval.synthesis.support import (
     on_subject,
     speaks_of,
 )
-from retrieval.synthesis.text import HOW_RE, QUESTION_WORDS, STOPWORDS, split_sentences, stemmed_terms
 from retrieval.synthesis.types import Answer, Embed, Row, ScoredSentence
+from retrieval.text import HOW_RE, QUESTION_WORDS, STOPWORDS, split_sentences, stemmed_terms
 
 __all__ = [
     "MAX_ROWS",

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from memories.textsim import polarity_signature, signatures_are_twins
 from retrieval.synthesis.types import SourceRow
+from retrieval.text import GAP_STOPWORDS
 
 _CONTRADICTION_ROWS = 50  # pairwise check is quadratic; the API caps top_k at 50 anyway
 
@@ -27,17 +28,6 @@ class Gaps:
 
 
 _TERM_RE = re.compile(r"[^\W_]+")  # letters and digits: "on-call" → on, call; "acme's" → acme, s
-_STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are aren't as at be because been before being
-    below between both but by can could did do does doing done down during each either else ever every few
-    for from further get gets got had has have having he her here hers herself him himself his how i if in
-    into is it its itself just know let like made make many may me might mine more most much must my myself
-    need no nor not now of off on once only or other our ours ourselves out over own please same shall she
-    should show so some such tell than that the their theirs them themselves then there these they this
-    those through to too under until up upon us use used very was we were what when where which while who
-    whom whose why will with within without would yes yet you your yours yourself yourselves anyone anything
-    everyone everything someone something list give find one two""".split()
-)
 _CONTRADICTION_PENALTY = 0.75
 _STALE_PENALTY = 0.9
 _UNKNOWN_SCORE_STRENGTH = 0.5
@@ -46,7 +36,7 @@ _UNKNOWN_SCORE_STRENGTH = 0.5
 def _significant_terms(query: str) -> list[str]:
     terms: list[str] = []
     for term in _TERM_RE.findall(query.casefold()):
-        if len(term) >= 3 and term not in _STOPWORDS and term not in terms:
+        if len(term) >= 3 and term not in GAP_STOPWORDS and term not in terms:
             terms.append(term)
     return terms
 

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import re
 
-from retrieval.synthesis.text import STOPWORDS, WORD_RE, word_stem
+from retrieval.text import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, WEEKDAYS, WORD_RE, word_stem
 
 __all__ = ["question_type"]
 
-HOW_RE = re.compile(r"\bhow\s+[^\W\d_]+", re.I)
-
-MONTHS = (
-    r"january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
-WEEKDAYS = r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?"
+# the calendar's words as regular-expression alternatives: month names, then their abbreviations; weekdays, one or
+# many, then weekdays and weekends
+MONTH_PATTERN = "|".join(MONTHS + MONTH_ABBREVIATIONS)
+WEEKDAY_PATTERN = "|".join([*(f"{day}s?" for day in WEEKDAYS), "weekdays?", "weekends?"])
 DATE_RE = re.compile(
-    rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:19|20)\d{{2}}|(?:{MONTHS})\b|(?:{WEEKDAYS})\b|q[1-4]\b|"
+    rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|(?:19|20)\d{{2}}|(?:{MONTH_PATTERN})\b|(?:{WEEKDAY_PATTERN})\b|q[1-4]\b|"
     r"(?:next|last|this)\s+(?:year|quarter|month|week)|quarter|yesterday|tomorrow|today|spring|summer|autumn|fall|"
     r"winter|season|christmas|holidays?)",
     re.I,

@@ -14,20 +14,35 @@ from dataclasses import dataclass
 from datetime import date
 
 from memories.temporal import tag_dates
-from retrieval.synthesis.question_types import DATE_RE, DURATION_RE, MONTHS, NUMBER_RE, TIME_RE, WEEKDAYS, question_type
-from retrieval.synthesis.text import HOW_RE, QUESTION_WORDS, STOPWORDS, WORD_RE, stemmed_terms, word_stem
+from retrieval.synthesis.question_types import (
+    DATE_RE,
+    DURATION_RE,
+    MONTH_PATTERN,
+    NUMBER_RE,
+    TIME_RE,
+    WEEKDAY_PATTERN,
+    question_type,
+)
 from retrieval.synthesis.types import Row, ScoredSentence
+from retrieval.text import (
+    HOW_RE,
+    MONTH_ABBREVIATIONS,
+    MONTHS,
+    QUESTION_WORDS,
+    STOPWORDS,
+    WEEKDAYS,
+    WORD_RE,
+    stemmed_terms,
+    word_stem,
+)
 
 __all__ = ["NO_DIRECT_ANSWER_TEXT", "Asked", "answers_asked", "asked_of", "holds_answer_type", "on_subject"]
 
 NO_DIRECT_ANSWER_TEXT = "No memory answers this directly; the closest results are below."
 MIN_COVERAGE = 0.0  # an answering sentence holds more than this IDF-weighted share of the question's topic
 
-_CALENDAR_WORDS = frozenset(
-    re.findall(r"[a-z]+", MONTHS)
-    + [f"{day}{s}" for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-       for s in ("", "s")]
-)  # fmt: skip
+# the calendar's words, abbreviated and plural too: a date, not a name
+_CALENDAR_WORDS = frozenset([*MONTHS, *MONTH_ABBREVIATIONS, *WEEKDAYS, *(f"{day}s" for day in WEEKDAYS)])
 # Nouns that name a person by role, or a group of people: they answer "who" as a name does.
 _ROLE_NOUNS = frozenset(
     """team department committee council staff crew director manager lead head chief officer captain owner admin
@@ -46,7 +61,7 @@ _LOCATIVES = frozenset("in at from on to into inside near through via within acr
 _PLACE_PHRASE_RE = re.compile(
     r"\b(?:at|in|inside|outside|near|behind|beside|under|next\s+to|opposite)\s+(?:the\s+|a\s+|an\s+|our\s+|their\s+)?"
     r"(?!(?:least|most|all|time|advance|order|total|particular|general|case|fact|person|turn|addition|"
-    rf"short|full|part|place|end|{MONTHS}|{WEEKDAYS}|\d|first|second|third|last|next|this|that|each|every)\b)"
+    rf"short|full|part|place|end|{MONTH_PATTERN}|{WEEKDAY_PATTERN}|\d|first|second|third|last|next|this|that|each|every)\b)"
     r"[^\W\d_]{3,}",
     re.I,
 )

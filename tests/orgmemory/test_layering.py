@@ -31,7 +31,6 @@ WIRING = frozenset(
         "orgmemory.asgi",
         "orgmemory.gunicorn_conf",
         "orgmemory.admin_site",
-        "orgmemory.metrics_api",
     }
 )
 

@@ -66,7 +66,7 @@ def test_memories_load_gives_each_hit_with_its_scope_and_parent_and_only_the_ten
     ).memory
     foreign = memory_create(tenant=globex, author=ADMIN, scope="team:platform", content="Globex standup.").memory
 
-    loaded = memories_load(tenant=acme, ids=[team.pk, in_project.pk, foreign.pk])
+    loaded = memories_load(tenant=acme, ids=[team.pk, in_project.pk, foreign.pk]).memories
 
     assert set(loaded) == {team.pk, in_project.pk}  # another tenant's id is not read, whatever the caller passes
     expected = {m.pk: m for m in Memory.objects.filter(pk__in=loaded).select_related("scope__parent").defer(*HEAVY)}
@@ -80,8 +80,8 @@ def test_memories_load_gives_each_hit_with_its_scope_and_parent_and_only_the_ten
     assert loaded[in_project.pk].scope.parent.tag == "team:platform"  # a project is shown at its owner node
     root = Scope.objects.get(tenant=acme, level="org")
     org_memory = memory_create(tenant=acme, author=ADMIN, scope=root, content="Acme is an org.").memory
-    assert memories_load(tenant=acme, ids=[org_memory.pk])[org_memory.pk].scope.parent is None
-    assert memories_load(tenant=acme, ids=[]) == {}
+    assert memories_load(tenant=acme, ids=[org_memory.pk]).memories[org_memory.pk].scope.parent is None
+    assert memories_load(tenant=acme, ids=[]).memories == {}
 
 
 def test_api_key_authentication_builds_the_key_with_its_tenant_and_scope_in_one_statement(acme, globex):

@@ -1,14 +1,17 @@
-"""Pure parts of the later-statement passes: :func:`retrieval.truth.later_statements_first` and the choice of a
-hit's follow-up among the first later turns naming the same thing (:func:`retrieval.services._first_news`)."""
+"""Pure parts of the later-statement steps: :func:`retrieval.conversation.later_statements.later_statements_first`
+and the choice of a hit's follow-up among the first later turns naming the same thing
+(:func:`retrieval.conversation.turns.first_news`)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from memories.models import Memory
+from retrieval.conversation.later_statements import later_statements_first
+from retrieval.conversation.page import attach
+from retrieval.conversation.turns import first_news, put_to
 from retrieval.ranking import Ranked
-from retrieval.services import SearchHit, _attach, _first_news
-from retrieval.truth import later_statements_first
+from retrieval.services import SearchHit
 
 T0 = datetime(2025, 5, 1, 18, 0, tzinfo=UTC)
 
@@ -43,18 +46,18 @@ def test_a_follow_up_is_the_first_later_turn_not_shown_above_its_hit_and_not_abo
     loaded = {m.pk: m for m in (hit, aside, shown, news, later)}
     ranked = [Ranked(3, 0.9, {}), Ranked(1, 0.8, {}), Ranked(7, 0.7, {})]
 
-    chosen = _first_news(ranked, {2: 1, 3: 1, 4: 1, 5: 1}, loaded)
+    chosen = first_news(ranked, {2: 1, 3: 1, 4: 1, 5: 1}, loaded)
 
     assert chosen == {4: 1}
-    assert [item.memory_id for item in _attach(ranked, chosen, top_k=3, why="follows", above=True)] == [3, 4, 1]
+    assert [item.memory_id for item in attach(ranked, chosen, top_k=3, why="follows", above=True)] == [3, 4, 1]
     # a hit about someone else may be followed by another such remark
-    assert _first_news([Ranked(2, 0.9, {})], {5: 2, 3: 2}, loaded) == {3: 2}
+    assert first_news([Ranked(2, 0.9, {})], {5: 2, 3: 2}, loaded) == {3: 2}
 
 
 def test_a_follow_up_on_the_page_moves_up_to_its_hit_unless_it_is_above_it_already():
     ranked = [Ranked(memory_id=i, score=1.0 - i / 10, explain={"final": i}) for i in range(1, 6)]
 
-    moved = _attach(ranked, {4: 2, 1: 3, 9: 5}, top_k=5, why="follows", above=True)
+    moved = attach(ranked, {4: 2, 1: 3, 9: 5}, top_k=5, why="follows", above=True)
 
     # 4 follows 2 and was below it: just above 2 now, at 2's score, its own explain kept; 1 follows 3 but is above
     # it already: unchanged; 9 was not on the page: inserted above 5, and the page is cut to five
@@ -65,7 +68,6 @@ def test_a_follow_up_on_the_page_moves_up_to_its_hit_unless_it_is_above_it_alrea
 
 def test_the_questions_put_to_the_people_named_are_those_someone_else_asked():
     from retrieval.selectors import RankingRow
-    from retrieval.services import _put_to
 
     def row(speaker: str, text: str) -> RankingRow:
         return RankingRow("h", "", T0, 1, speaker=speaker, turn_text=text)
@@ -78,27 +80,27 @@ def test_the_questions_put_to_the_people_named_are_those_someone_else_asked():
     }
     ranked = [Ranked(i, 1.0, {}) for i in (1, 2, 3, 4, 5)]
 
-    assert _put_to(ranked, rows, ["dana"]) == [1]
-    assert _put_to(ranked, rows, ["dana smith"]) == [1]
-    assert _put_to(ranked, rows, []) == []
+    assert put_to(ranked, rows, ["dana"]) == [1]
+    assert put_to(ranked, rows, ["dana smith"]) == [1]
+    assert put_to(ranked, rows, []) == []
 
 
 def test_a_reply_comes_just_below_its_question_moved_up_if_lower_on_the_page():
     ranked = [Ranked(i, 1.0 - i / 10, {"final": i}) for i in (1, 2, 3, 4)]
 
     # 9 answers 1 (not on the page: inserted); 4 answers 2 (lower: moved up); 1 answers 3 (above it: stays)
-    replied = _attach(ranked, {9: 1, 4: 2, 1: 3}, top_k=5, why="answers", above=False)
+    replied = attach(ranked, {9: 1, 4: 2, 1: 3}, top_k=5, why="answers", above=False)
     assert [r.memory_id for r in replied] == [1, 9, 2, 4, 3]
     assert replied[1].explain == {"answers": 1} and replied[1].score == ranked[0].score
     assert replied[3].explain == {"final": 4, "answers": 2} and replied[3].score == ranked[1].score
-    assert [r.memory_id for r in _attach(ranked, {9: 1}, top_k=3, why="answers", above=False)] == [1, 9, 2]
+    assert [r.memory_id for r in attach(ranked, {9: 1}, top_k=3, why="answers", above=False)] == [1, 9, 2]
 
 
 def test_a_hit_that_moves_itself_carries_nothing_and_no_turn_of_the_page_is_lost():
     ranked = [Ranked(i, 1.0 - i / 10, {}) for i in (1, 2, 3, 4)]
 
     # 3 moves below 1; 4 belongs below 3, which is moving: 4 stays where it was instead of leaving the page
-    attached = _attach(ranked, {3: 1, 4: 3}, top_k=4, why="introduced", above=False)
+    attached = attach(ranked, {3: 1, 4: 3}, top_k=4, why="introduced", above=False)
 
     assert [item.memory_id for item in attached] == [1, 3, 2, 4]
     assert attached[1].explain == {"introduced": 1} and attached[3].explain == {}

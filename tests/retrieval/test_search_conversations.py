@@ -422,10 +422,15 @@ def _around(acme, hits, *, user_id="albert", as_of=None, words=None, **asked):
     from retrieval import selectors
 
     chain = [scope.pk for scope in scope_chain_for(tenant=acme, user_id=user_id)]
-    found = {"answers": {}, "introductions": {}, "followed": {}, "questions": {}}
     follow = selectors.FollowUps(words or {}, chain, list(MemoryKind.values), as_of, **asked)
-    found["loaded"] = selectors.memories_load(tenant=acme, ids=hits, follow=follow, as_of=as_of, **found)
-    return found
+    loaded = selectors.memories_load(tenant=acme, ids=hits, follow=follow, as_of=as_of)
+    return {
+        "answers": loaded.answers,
+        "introductions": loaded.introductions,
+        "followed": loaded.followed,
+        "questions": loaded.questions,
+        "loaded": loaded.memories,
+    }
 
 
 def _replies(acme, hits, repliers, **where):

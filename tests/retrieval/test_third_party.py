@@ -1,10 +1,10 @@
-"""retrieval.third_party: which conversation turns are about someone other than their speaker."""
+"""retrieval.conversation.third_party: which conversation turns are about someone other than their speaker."""
 
 from __future__ import annotations
 
 import pytest
 
-from retrieval.third_party import about_someone_else, names_relation
+from retrieval.conversation.third_party import about_someone_else, names_relation
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_a_question_naming_a_relation_is_recognised():
 
 
 def test_only_a_turns_opening_is_read_as_ranking_has_it():
-    from retrieval.third_party import TURN_TEXT_CHARS
+    from retrieval.conversation.third_party import TURN_TEXT_CHARS
 
     opening = "My sister finally moved to Porto, the flat is tiny but the view is unreal. "
     long_turn = opening + "Honestly the tram up the hill is the best part. " * 10 + "I might visit in June."

@@ -1,4 +1,4 @@
-"""Current truth and authority over a ranked result page (pure: no database).
+"""Current truth and authority over a ranked result page (pure: no database): the ``truth`` step.
 
 After ranking, three bounded adjustments are made to the page, in this order:
 
@@ -11,39 +11,24 @@ After ranking, three bounded adjustments are made to the page, in this order:
 3. **Proposals.** A proposed policy is never ranked above a curated policy of the page: it moves just below the
    last such policy.
 
-Scores are then re-assigned in page order (the page's scores, sorted), so they stay non-increasing.
-
-A fourth adjustment, :func:`later_statements_first`, is made for questions about how things stand (no date window,
-no word asking about the past): of two conversation turns on the page by the same speaker in the same scope that
-share a distinctive word (one at most these two hits use; weekday and month names are values, not topics), the one
-said later is moved just above the earlier ("Flights to Porto are booked" / "Porto is off, we're doing Lyon
-instead"): in a conversation the later word on a thing is how it stands now (measured in bench/HISTORY.md). A
-remark about someone else (:func:`retrieval.third_party.about_someone_else`: "My flatmate is going to Porto") never
-moves above a turn that is not one: it is no later word on the speaker's own plans.
+Scores are then re-assigned in page order (the page's scores, sorted), so they stay non-increasing. For questions
+about how things stand, the ``later_statements`` step (:mod:`retrieval.conversation.later_statements`) follows.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import replace
 
 from memories.models import Memory, MemoryKind, MemoryStatus
 from memories.selectors.contradictions import CONTRADICTION_CODE
 from memories.services.trust import memory_is_curated
+from retrieval.conversation.page import Hit, Page, Step
 from retrieval.synthesis.dates import PAST_TENSE_RE
-from retrieval.synthesis.text import cached_content_terms, content_terms
-from retrieval.third_party import about_someone_else
 
 CURATED_BOOST = 0.1
-
-
-class _Hit(Protocol):
-    memory: Memory
-    score: float
-    explain: dict | None
-    contradicts: list[int]
 
 
 def open_contradictions(memories: Sequence[Memory]) -> dict[int, list[int]]:
@@ -72,7 +57,7 @@ def pair_winner(a: Memory, b: Memory) -> Memory:
     return newer
 
 
-def current_rows(rows: Sequence, hits: Sequence[_Hit]) -> list:
+def current_rows(rows: Sequence, hits: Sequence[Hit]) -> list:
     """``rows`` (anything with ``memory_id``) without the memories that lose an open contradiction on the page: an
     answer quotes the rule that holds, not both sides."""
     by_id = {hit.memory.pk: hit.memory for hit in hits}
@@ -87,7 +72,7 @@ def current_rows(rows: Sequence, hits: Sequence[_Hit]) -> list:
     return [row for row in rows if row.memory_id not in losers]
 
 
-def truth_ordered(hits: list[_Hit]) -> list[_Hit]:
+def truth_ordered(hits: list[Hit]) -> list[Hit]:
     """``hits`` (ranked, best first) with the three adjustments of the module docstring; each hit's
     ``contradicts`` is set, and with ``explain`` its ``curated`` flag and any ``truth`` move."""
     if not hits:
@@ -133,17 +118,9 @@ def truth_ordered(hits: list[_Hit]) -> list[_Hit]:
     return order
 
 
-# the values a schedule changes between, not what it is about ("Can't do Fridays, that's choir" / "choir moved to
-# Tuesdays" share "choir", not a day); stems, as content_terms gives them
-CALENDAR_TERMS = content_terms(
-    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays "
-    "saturdays sundays january february march april june july august september october november december "
-    "today yesterday tomorrow week weekend month year morning evening night"
-)
 # a question about an earlier state ("where did she live before?") wants the earlier statement, and one about when
 # something happened ("when did she go?", not "when does the choir meet now?") an event, not how things stand
 _PAST_RE = re.compile(r"\b(?:before|previous(?:ly)?|used to|original(?:ly)?|former(?:ly)?|earlier|first|old)\b", re.I)
-_MAX_MOVES = 20
 
 
 def asks_about_the_past(question: str, *, asks_a_date: bool = False) -> bool:
@@ -152,61 +129,9 @@ def asks_about_the_past(question: str, *, asks_a_date: bool = False) -> bool:
     return bool(_PAST_RE.search(question) or (asks_a_date and PAST_TENSE_RE.search(question)))
 
 
-def _turn(memory: Memory) -> tuple | None:
-    """(scope, speaker) of a conversation turn, else None."""
-    if not memory.source_session:
-        return None
-    speaker = (memory.metadata or {}).get("author") if isinstance(memory.metadata, dict) else None
-    return memory.scope_id, str(speaker or memory.author or "")
+def _truth(page: Page) -> Page:
+    """What holds now, and who may say so, outranks what was said before or proposed (module docstring)."""
+    return replace(page, hits=truth_ordered(list(page.hits)))
 
 
-def later_statements_first(hits: list[_Hit]) -> list[_Hit]:
-    """``hits`` with the fourth adjustment of the module docstring (each moved hit's ``explain["truth"]`` says
-    which turn it moved above); scores re-assigned in page order."""
-    turns = {hit.memory.pk: _turn(hit.memory) for hit in hits}
-    terms = {
-        hit.memory.pk: cached_content_terms(hit.memory.content[:4000]) - CALENDAR_TERMS
-        for hit in hits
-        if turns[hit.memory.pk] is not None
-    }
-    if len(terms) < 2:
-        return hits
-    spread = Counter(term for found in terms.values() for term in found)
-    distinctive = {memory_id: {t for t in found if spread[t] <= 2} for memory_id, found in terms.items()}
-    # a remark about someone else ("My flatmate is going to Kyoto") is no later word on the speaker's own plans
-    aside = {hit.memory.pk: about_someone_else(hit.memory.content) for hit in hits if hit.memory.pk in terms}
-
-    def said(hit: _Hit):
-        return hit.memory.reference_time or hit.memory.created_at
-
-    order = list(hits)
-    moved: dict[int, str] = {}
-    for _ in range(_MAX_MOVES):
-        move = next(
-            (
-                (j, i)
-                for j, later in enumerate(order)
-                if distinctive.get(later.memory.pk)
-                for i, earlier in enumerate(order[:j])
-                if turns[earlier.memory.pk] is not None
-                and turns[earlier.memory.pk] == turns[later.memory.pk]
-                and said(earlier) < said(later)
-                and distinctive[earlier.memory.pk] & distinctive[later.memory.pk]
-                and not (aside[later.memory.pk] and not aside[earlier.memory.pk])
-            ),
-            None,
-        )
-        if move is None:
-            break
-        j, i = move
-        later = order.pop(j)
-        order.insert(i, later)
-        moved[later.memory.pk] = f"above memory {order[i + 1].memory.pk}, said earlier by the same speaker"
-    if not moved:
-        return hits
-    scores = [hit.score for hit in hits]
-    for hit, score in zip(order, scores, strict=True):
-        hit.score = score
-        if hit.explain is not None and hit.memory.pk in moved:
-            hit.explain["truth"] = moved[hit.memory.pk]
-    return order
+TRUTH = Step("truth", order=_truth)

@@ -1,4 +1,6 @@
 """``GET /metrics``: the Prometheus exposition, for an API key with the ``admin`` permission (Bearer, as the API).
+It lives with the memory store because what a scrape reads is the store's: its index backlog, its tenants' memories
+and this process's embedder (``orgmemory.urls`` mounts it).
 
 Besides what the processes record (``orgmemory.observability.metrics``), a scrape computes in the answering process:
 

@@ -10,8 +10,8 @@ A turn is *about someone else* when its subject is a person other than the speak
 or possessive ("my", "a", "the", "someone", …) and one of the first words is a relation or person noun
 (:data:`RELATION_NOUNS`: kinship, friends, work, neighbours, generic persons) — and it says nothing of the speaker:
 no first-person pronoun after its opening ("My sister stayed with us" involves the speaker and is not damped).
-Measured on the conversational set's development frames (bench/HISTORY.md); a lexicon of English relation nouns,
-not of the set's phrasings.
+The rule is a lexicon of English relation and person nouns and the shape of an opening noun phrase, not any
+conversation's phrasings (its measurements are in bench/HISTORY.md).
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from memories.api import metrics as metrics_api
 from memories.models import IndexState, Memory
-from orgmemory import metrics_api
 from tests.conftest import GLOBEX_CHART, onboard, remember
 from tests.factories import ApiKeyFactory, TenantFactory
 

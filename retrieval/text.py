@@ -1,22 +1,36 @@
-"""The answering passes' text primitives: sentences, words, stems and content terms — pure, no Django.
+"""Search's text primitives: sentences, words, stop words, stems, content terms, the calendar's words, whether a
+text asks something and whether a speaker is named — pure, no Django.
 
-One home for what every pass reads a text with (the extractive answer, the truth passes, the conversational steps,
-the speaker lookup), so that they agree on what a sentence, a word and a content term are.
+One home for what every pass reads a text with (understanding the question, ranking, the conversational steps,
+the answers, gap analysis), so that they agree on what a sentence, a word and a content term are.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 __all__ = [
+    "CALENDAR_TERMS",
+    "CALENDAR_WORDS",
+    "GAP_STOPWORDS",
+    "HOW_RE",
     "MAX_SENTENCES_PER_ROW",
+    "MONTHS",
+    "MONTH_ABBREVIATIONS",
+    "NAME_WORD_RE",
     "QUESTION_WORDS",
     "STOPWORDS",
+    "WEEKDAYS",
     "WORD_RE",
     "cached_content_terms",
     "clean",
     "content_terms",
+    "is_question",
+    "name_words",
+    "named_in",
+    "speaker_named",
     "split_sentences",
     "word_stem",
     "stemmed_terms",
@@ -34,7 +48,10 @@ _ABBREVIATIONS = frozenset(
      "approx", "dept", "est", "fig", "mt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
      "nov", "dec", "u.s", "a.m", "p.m"}
 )  # fmt: skip
+# a word of running text: letters and digits, with inner apostrophes and dots ("don't", "e.g")
 WORD_RE = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*")
+# a word of a name, a speaker or a title as they are compared: letters, digits and underscores
+NAME_WORD_RE = re.compile(r"\w+")
 STOPWORDS = frozenset(
     """a an the and or but if then of to in on at by for with from as into onto about over under after before
     is are was were be been being am do does did doing have has had having will would shall should can could may
@@ -43,8 +60,53 @@ STOPWORDS = frozenset(
     some such own same other more most much many few up down out off again further once s t get got gets
     please tell know need want wants let""".split()
 )
+# the words of a request that name no topic ("list", "show", "find", "anything"), beyond the function words: gap
+# analysis does not report them as topics nothing matched (nor the few function words it reads as topics)
+GAP_STOPWORDS = (
+    STOPWORDS
+    | frozenset(
+        """above against anyone anything aren't because below between both done during either else ever everyone
+        everything find give hers herself himself itself like list made make mine myself nor now one ours ourselves
+        show someone something theirs themselves through two until upon use used while within without yes yet yours
+        yourself yourselves""".split()
+    )
+) - {"onto", "s", "t", "want", "wants"}
 HOW_RE = re.compile(r"\bhow\s+[^\W\d_]+", re.I)
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
+
+# --- the calendar ---------------------------------------------------------------------------------------------------
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december",
+)  # fmt: skip
+MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# the calendar's names that are also given names ("May", "June", "August"): a name only outside a date phrase
+CALENDAR_WORDS = frozenset(MONTHS + WEEKDAYS)
+
+
+def name_words(text: str) -> list[str]:
+    """``text``'s words as names and titles are compared: case-folded, letters, digits and underscores."""
+    return NAME_WORD_RE.findall(text.casefold())
+
+
+def is_question(text: str | None) -> bool:
+    """Whether a turn or sentence asks something: it ends with a question mark."""
+    return (text or "").rstrip().endswith("?")
+
+
+def speaker_named(speaker: str, names: set[str] | frozenset[str]) -> bool:
+    """Whether ``names`` (case-folded as written: "dana", "dana smith") name ``speaker``, by their whole name or their
+    first name — as the search context finds the question's speakers (``retrieval.selectors``)."""
+    speaker = speaker.casefold().strip()
+    return speaker in names or speaker.split(" ")[0] in names
+
+
+def named_in(speaker: str, words: Sequence[str]) -> bool:
+    """Whether a text whose :func:`name_words` are ``words`` names ``speaker``: their whole name is a phrase of it, or
+    their first name (of three letters at least) one of its words."""
+    name = name_words(speaker)
+    return bool(name) and (f" {' '.join(name)} " in f" {' '.join(words)} " or (len(name[0]) >= 3 and name[0] in words))
 
 
 def clean(text: str) -> str:
@@ -106,3 +168,11 @@ def cached_content_terms(text: str) -> frozenset[str]:
     """:func:`content_terms` of ``text``, cached: search reads the same turns search after search. Callers pass a
     bounded prefix (a turn's first 400 or 4,000 characters), so the cache holds at most ~8 MB of text."""
     return frozenset(content_terms(text))
+
+
+# the values a schedule changes between, not what it is about ("Can't do Fridays, that's choir" / "choir moved to
+# Tuesdays" share "choir", not a day); stems, as content_terms gives them
+CALENDAR_TERMS = content_terms(
+    " ".join([*WEEKDAYS, *(f"{day}s" for day in WEEKDAYS), *MONTHS])
+    + " today yesterday tomorrow week weekend month year morning evening night"
+)
