@@ -13,7 +13,8 @@ module re-ranks those inputs under other values of the tunables and scores the t
   macro-averaged so that the largest set does not dominate;
 - :func:`fit`: coordinate ascent — a few passes over the parameters, each set to the best value of its grid with the
   others held; a move needs a gain above ``min_gain`` and ties keep the value nearest the default, so equal scores
-  never move a parameter away from it. Deterministic: same inputs, same fit.
+  never move a parameter away from it; with ``max_set_loss`` no move may cost any one set more than that of its
+  R@5 + R@10 at the defaults. Deterministic: same inputs, same fit.
 """
 
 from __future__ import annotations
@@ -258,11 +259,12 @@ def _mean(values) -> float:
 
 @dataclass
 class Step:
-    """One coordinate of one pass: the values tried and their objective, and the value kept."""
+    """One coordinate of one pass: the values tried and their objective (``None``: refused by the per-set guard),
+    and the value kept."""
 
     pass_no: int
     param: str
-    tried: dict[float, float]
+    tried: dict[float, float | None]
     before: float
     after: float
     value: float
@@ -275,6 +277,9 @@ class Fit:
     steps: list[Step]
 
 
+Scores = Mapping[str, Mapping[str, float]]
+
+
 def fit(
     cases: Sequence[Case],
     *,
@@ -282,24 +287,36 @@ def fit(
     start: Mapping[str, float] | None = None,
     passes: int = 3,
     min_gain: float = 0.0,
-    score: Callable[[Mapping[str, float]], float] | None = None,
+    max_set_loss: float | None = None,
+    scores: Callable[[Mapping[str, float]], Scores] | None = None,
     log: Callable[[str], None] = lambda line: None,
 ) -> Fit:
     """Coordinate ascent from ``start`` (the defaults): each pass sets every parameter in turn to the best value of
     its grid around the current value, the others held; a value replaces the current one only when it scores more
     than ``min_gain`` above it, and among values within ``min_gain`` of the best the one nearest the default wins
-    (then the smaller). Stops after ``passes`` or at the first pass that moves nothing."""
+    (then the smaller). With ``max_set_loss``, a value that leaves any set's R@5 + R@10 more than that below its
+    figure at ``start`` is not taken (no set pays for another). Stops after ``passes`` or at the first pass that
+    moves nothing. ``scores`` (values → per-set R@5 / R@10) defaults to :func:`evaluate` on ``cases``."""
     table = tuple(params) if params is not None else params_table()
     defaults = {p.name: p.default for p in table}
     current = dict(start if start is not None else default_params())
-    measure = score or (lambda values: objective(evaluate(cases, values)))
-    cache: dict[tuple, float] = {}
+    measure = scores or (lambda values: evaluate(cases, values))
+    cache: dict[tuple, Scores] = {}
 
-    def value_of(values: Mapping[str, float]) -> float:
+    def per_set(values: Mapping[str, float]) -> Scores:
         key = tuple(sorted(values.items()))
         if key not in cache:
             cache[key] = measure(values)
         return cache[key]
+
+    loss = max_set_loss if max_set_loss is not None else math.inf
+    floor = {name: row["r5"] + row["r10"] - loss for name, row in per_set(current).items()}
+
+    def value_of(values: Mapping[str, float]) -> float | None:
+        got = per_set(values)
+        if any(row["r5"] + row["r10"] < floor[name] - 1e-12 for name, row in got.items()):
+            return None
+        return objective(got)
 
     best = value_of(current)
     steps: list[Step] = []
@@ -307,20 +324,21 @@ def fit(
         moved = False
         for param in table:
             tried = {value: value_of({**current, param.name: value}) for value in param.grid(current[param.name])}
-            top = max(tried.values())
+            allowed = {value: got for value, got in tried.items() if got is not None}
+            top = max(allowed.values())
             chosen = current[param.name]
-            if top > tried[chosen] + min_gain:
-                near_top = [value for value, got in tried.items() if got >= top - min_gain]
+            if top > allowed[chosen] + min_gain:
+                near_top = [value for value, got in allowed.items() if got >= top - min_gain]
                 chosen = min(near_top, key=lambda v: (abs(v - defaults[param.name]), v))
-            steps.append(Step(pass_no, param.name, tried, best, tried[chosen], chosen))
+            steps.append(Step(pass_no, param.name, tried, best, allowed[chosen], chosen))
             if chosen != current[param.name]:
                 moved = True
                 log(
                     f"pass {pass_no}: {param.name} {current[param.name]:g} -> {chosen:g} "
-                    f"({best:.4f} -> {tried[chosen]:.4f})"
+                    f"({best:.4f} -> {allowed[chosen]:.4f})"
                 )
                 current[param.name] = chosen
-                best = tried[chosen]
+                best = allowed[chosen]
         if not moved:
             break
     return Fit(params=current, objective=best, steps=steps)

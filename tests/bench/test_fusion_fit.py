@@ -96,20 +96,34 @@ def test_the_objective_counts_each_set_once_whatever_its_size():
 
 
 def test_fit_moves_only_for_a_gain_and_ties_keep_the_default():
-    flat = fusion_fit.fit([], score=lambda values: 1.0)
+    flat = fusion_fit.fit([], scores=lambda values: {"s": {"r5": 0.5, "r10": 0.5}})
     assert flat.params == fusion_fit.default_params()
     assert len({step.pass_no for step in flat.steps}) == 1  # nothing moved: one pass
 
     def peaked(values):  # best at vector weight 2 (reached over two passes), flat in everything else
-        return -abs(values["vector_weight"] - 2.0)
+        return {"s": {"r5": -abs(values["vector_weight"] - 2.0), "r10": 0.0}}
 
-    moved = fusion_fit.fit([], score=peaked)
+    moved = fusion_fit.fit([], scores=peaked)
     assert moved.params["vector_weight"] == 2.0
     assert {k: v for k, v in moved.params.items() if k != "vector_weight"} == {
         k: v for k, v in fusion_fit.default_params().items() if k != "vector_weight"
     }
-    assert fusion_fit.fit([], score=peaked, min_gain=10.0).params == fusion_fit.default_params()
-    assert fusion_fit.fit([], score=peaked).params == moved.params  # deterministic
+    assert fusion_fit.fit([], scores=peaked, min_gain=10.0).params == fusion_fit.default_params()
+    assert fusion_fit.fit([], scores=peaked).params == moved.params  # deterministic
+
+
+def test_no_set_pays_for_another_under_the_guard():
+    def trade(values):  # a higher vector weight helps set a by twice what it costs set b
+        gain = values["vector_weight"] - 1.0
+        return {"a": {"r5": 2 * gain, "r10": 0.0}, "b": {"r5": -gain, "r10": 0.0}}
+
+    table = [p for p in fusion_fit.params_table() if p.name == "vector_weight"]
+    assert fusion_fit.fit([], params=table, scores=trade, passes=1).params["vector_weight"] == 2.0
+    guarded = fusion_fit.fit([], params=table, scores=trade, max_set_loss=0.5, passes=1)
+    assert guarded.params["vector_weight"] == 1.5  # costs b 0.5, allowed; 2.0 would cost it 1.0
+    assert fusion_fit.fit([], params=table, scores=trade, max_set_loss=0.0).params["vector_weight"] == 1.0
+    refused = [step for step in guarded.steps if step.tried[2.0] is None]
+    assert refused
 
 
 def test_fit_on_cases_finds_weights_that_bring_the_gold_into_the_top_five():

@@ -75,6 +75,12 @@ class Command(BaseCommand):
             "--passes", type=int, default=3, help="coordinate-ascent passes (fewer when one moves nothing)"
         )
         parser.add_argument("--min-gain", type=float, default=0.0, help="objective gain a move needs (0: any)")
+        parser.add_argument(
+            "--max-set-loss",
+            type=float,
+            default=None,
+            help="no move may cost any set more than this of its R@5 + R@10 at the defaults (default: no guard)",
+        )
         parser.add_argument("--save", help="write the captured inputs to this file (pickle), to fit again with --load")
         parser.add_argument("--load", help="fit on inputs captured before (--save) instead of searching")
         parser.add_argument("--keep", action="store_true", help="keep the fit-* tenants")
@@ -97,16 +103,22 @@ class Command(BaseCommand):
                 Path(options["save"]).write_bytes(
                     pickle.dumps({"cases": [fusion_fit.portable(c) for c in cases], "baseline": baseline})
                 )
-        report = self._fit(cases, baseline, passes=options["passes"], min_gain=options["min_gain"])
+        report = self._fit(
+            cases,
+            baseline,
+            passes=options["passes"],
+            min_gain=options["min_gain"],
+            max_set_loss=options["max_set_loss"],
+        )
         self.stdout.write(json.dumps(report) if self.quiet else _format(report))
 
     # --- fitting -------------------------------------------------------------------------------------------------
-    def _fit(self, cases, baseline, *, passes: int, min_gain: float) -> dict:
+    def _fit(self, cases, baseline, *, passes: int, min_gain: float, max_set_loss: float | None) -> dict:
         defaults = fusion_fit.default_params()
         # the defaults must give back what rank returned during the searches (else configure() is wrong)
         mismatched = sum(1 for c in cases if c.inputs is not None and tuple(fusion_fit.rerank(c, defaults)) != c.ranked)
         started = time.perf_counter()
-        result = fusion_fit.fit(cases, passes=passes, min_gain=min_gain, log=self._log)
+        result = fusion_fit.fit(cases, passes=passes, min_gain=min_gain, max_set_loss=max_set_loss, log=self._log)
         before = fusion_fit.evaluate(cases, defaults)
         after = fusion_fit.evaluate(cases, result.params)
         return {
@@ -116,6 +128,7 @@ class Command(BaseCommand):
             "fit_seconds": round(time.perf_counter() - started, 1),
             "passes": passes,
             "min_gain": min_gain,
+            "max_set_loss": max_set_loss,
             "defaults": defaults,
             "fitted": result.params,
             "objective": {"before": fusion_fit.objective(before), "after": fusion_fit.objective(after)},
@@ -127,7 +140,7 @@ class Command(BaseCommand):
                 {
                     "pass": s.pass_no,
                     "param": s.param,
-                    "tried": {str(v): round(o, 4) for v, o in s.tried.items()},
+                    "tried": {str(v): None if o is None else round(o, 4) for v, o in s.tried.items()},
                     "value": s.value,
                 }  # fmt: skip
                 for s in result.steps
@@ -275,7 +288,8 @@ def _format(report: dict) -> str:
     lines = [
         f"fit_fusion: {report['questions']} development questions ({report['unranked']} never ranked); defaults "
         f"reproduce the captured rankings: {report['default_mismatches']} mismatches; fit {report['fit_seconds']}s, "
-        f"at most {report['passes']} passes, min gain {report['min_gain']}",
+        f"at most {report['passes']} passes, min gain {report['min_gain']}, max loss of a set "
+        f"{'none' if report['max_set_loss'] is None else report['max_set_loss']}",
         "",
         f"{'parameter':<20}{'default':>10}{'fitted':>10}",
     ]
