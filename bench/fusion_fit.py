@@ -14,7 +14,7 @@ module re-ranks those inputs under other values of the tunables and scores the t
 - :func:`fit`: coordinate ascent — a few passes over the parameters, each set to the best value of its grid with the
   others held; a move needs a gain above ``min_gain`` and ties keep the value nearest the default, so equal scores
   never move a parameter away from it; with ``max_set_loss`` no move may cost any one set more than that of its
-  R@5 + R@10 at the defaults. Deterministic: same inputs, same fit.
+  R@5 or of its R@10 at the defaults. Deterministic: same inputs, same fit.
 """
 
 from __future__ import annotations
@@ -294,9 +294,10 @@ def fit(
     """Coordinate ascent from ``start`` (the defaults): each pass sets every parameter in turn to the best value of
     its grid around the current value, the others held; a value replaces the current one only when it scores more
     than ``min_gain`` above it, and among values within ``min_gain`` of the best the one nearest the default wins
-    (then the smaller). With ``max_set_loss``, a value that leaves any set's R@5 + R@10 more than that below its
-    figure at ``start`` is not taken (no set pays for another). Stops after ``passes`` or at the first pass that
-    moves nothing. ``scores`` (values → per-set R@5 / R@10) defaults to :func:`evaluate` on ``cases``."""
+    (then the smaller). With ``max_set_loss``, a value that leaves any set's R@5 or its R@10 more than that below
+    its figure at ``start`` is not taken (no set pays for another, nor R@5 for R@10). Stops after ``passes`` or at
+    the first pass that moves nothing. ``scores`` (values → per-set R@5 / R@10) defaults to :func:`evaluate` on
+    ``cases``."""
     table = tuple(params) if params is not None else params_table()
     defaults = {p.name: p.default for p in table}
     current = dict(start if start is not None else default_params())
@@ -310,11 +311,11 @@ def fit(
         return cache[key]
 
     loss = max_set_loss if max_set_loss is not None else math.inf
-    floor = {name: row["r5"] + row["r10"] - loss for name, row in per_set(current).items()}
+    floor = {(name, k): row[f"r{k}"] - loss for name, row in per_set(current).items() for k in KS}
 
     def value_of(values: Mapping[str, float]) -> float | None:
         got = per_set(values)
-        if any(row["r5"] + row["r10"] < floor[name] - 1e-12 for name, row in got.items()):
+        if any(row[f"r{k}"] < floor[name, k] - 1e-12 for name, row in got.items() for k in KS):
             return None
         return objective(got)
 

@@ -125,6 +125,13 @@ def test_no_set_pays_for_another_under_the_guard():
     refused = [step for step in guarded.steps if step.tried[2.0] is None]
     assert refused
 
+    def swap(values):  # a higher vector weight buys R@10 with R@5 in the one set
+        gain = values["vector_weight"] - 1.0
+        return {"a": {"r5": -gain, "r10": 2 * gain}}
+
+    assert fusion_fit.fit([], params=table, scores=swap, passes=1).params["vector_weight"] == 2.0
+    assert fusion_fit.fit([], params=table, scores=swap, max_set_loss=0.0).params["vector_weight"] == 1.0
+
 
 def test_fit_on_cases_finds_weights_that_bring_the_gold_into_the_top_five():
     # the keyword arm puts the gold (12) last of 12, the vector arm first; at a vector weight of 0.05 it is 6th

@@ -79,7 +79,7 @@ class Command(BaseCommand):
             "--max-set-loss",
             type=float,
             default=None,
-            help="no move may cost any set more than this of its R@5 + R@10 at the defaults (default: no guard)",
+            help="no move may cost any set more than this of its R@5 or of its R@10 at the defaults (default: none)",
         )
         parser.add_argument("--save", help="write the captured inputs to this file (pickle), to fit again with --load")
         parser.add_argument("--load", help="fit on inputs captured before (--save) instead of searching")
