@@ -171,6 +171,24 @@ class Case:
     searched: tuple[str, ...] = ()  # the search's own hits, end to end (after the passes that follow rank)
 
 
+class SourceKeys(Mapping[int, str]):
+    """Keys for a question of a generated corpus: every memory holding the text it was drawn from (the same text
+    sits at several scopes) is the one key ``"source"``, any other memory its own id — so R@k is whether some copy
+    of the source came back in the top k, as ``tune_fusion`` counts it."""
+
+    def __init__(self, sources: frozenset[int]) -> None:
+        self.sources = frozenset(sources)
+
+    def __getitem__(self, memory_id: int) -> str:
+        return "source" if memory_id in self.sources else str(memory_id)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.sources)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+
 def share_in(keys: Sequence[str], gold: frozenset[str], k: int) -> float:
     """The share of ``gold`` among the first ``k`` distinct keys."""
     top = set(list(dict.fromkeys(keys))[:k])

@@ -171,3 +171,12 @@ def test_saved_cases_come_back_the_same():
     back = fusion_fit.restored(pickle.loads(pickle.dumps(fusion_fit.portable(case))))  # noqa: S301 - our own bytes
     assert back.inputs["config"] == case.inputs["config"]
     assert fusion_fit.rerank(back, fusion_fit.default_params()) == fusion_fit.rerank(case, fusion_fit.default_params())
+
+
+def test_any_copy_of_a_generated_corpus_source_is_a_hit():
+    keys = fusion_fit.SourceKeys(frozenset({7, 9}))
+    assert (keys[7], keys[9], keys[3], keys.get(3)) == ("source", "source", "3", "3")
+    ranked = [keys[i] for i in (3, 9, 7)]
+    assert fusion_fit.share_in(ranked, frozenset({"source"}), 1) == 0.0
+    assert fusion_fit.share_in(ranked, frozenset({"source"}), 2) == 1.0
+    assert pickle.loads(pickle.dumps(keys))[9] == "source"  # noqa: S301 - our own bytes

@@ -6,7 +6,9 @@ questions is searched once through the real search service with every arm (the `
 keyword arguments it received (``bench.fusion_fit.capturing_rank``). Then ``bench.fusion_fit.fit`` re-ranks those
 inputs offline (``rank`` is pure) and chooses the tunables by coordinate ascent: a few passes, each parameter in turn
 set to the best value of a small grid around its current value, the objective being the mean over sets of R@5 + R@10
-of the re-ranked top lists (each set counts once, whatever its size); a tie keeps the value nearest the default.
+of the re-ranked top lists (each set counts once, whatever its size); a tie keeps the value nearest the default, and
+no move may lower any one set's R@5 or R@10 below its figure at the defaults (``--max-set-loss``, 0 by default): no
+set pays for another.
 
 The development questions, never the held-back ones:
 
@@ -15,14 +17,21 @@ The development questions, never the held-back ones:
 - ``world``: world-v1's template questions (the set has no halves);
 - ``paraphrases``: world-v1-paraphrases, development frames (bench.evaluation.DEV_FRAMES);
 - ``paths``: the 2–3-hop path questions, development wordings; gold: the answers;
-- ``assoc``: associative-recall-v1, development-half families (bench.evaluation.is_dev_half), indirect and direct.
+- ``assoc``: associative-recall-v1, development-half families (bench.evaluation.is_dev_half), indirect and direct;
+- ``corpus-N`` (with ``--corpus-sizes N``, after ``load_corpus --size N``): a generated multi-level corpus,
+  ``tune_fusion``'s development half of its questions (even positions); a hit is a copy of the memory the question
+  was drawn from.
 
 **The proxy.** Only ``rank`` is re-run. What the search does after it — follow-ups and replies attached to a hit,
 relatives, introductions, dated replies, context turns, current truth and later statements first, the facts' lead —
 is not re-run during fitting: the fitted figures are those of ``rank``'s own top list. The search's own end-to-end
 figures on the same questions are printed beside them (at the defaults), and the end-to-end evaluations confirm a
 change of defaults. Not fitted: the tier boosts (fitted on multi-level corpora by ``tune_fusion``; these sets hold
-one or two levels), autocut (off by default) and the cosine share of the base score (not a config field).
+one or two levels), autocut (off by default) and the cosine share of the base score (not a config field). Some
+fitted tunables cannot move on these sets and keep their defaults: in a conversational pool the keyword and vector
+lists become one list (score fusion), whose weight the normalisation cancels, and the page sets' top lists already
+hold every answer at the defaults (they guard, they do not pull); every memory is ingested in the same minutes, so
+recency, and with it the floor, is flat; no question is a title.
 
 rank_bm25 over the same texts, on the same questions, is printed beside them.
 """
@@ -33,7 +42,7 @@ import json
 import pickle
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -42,6 +51,7 @@ from tqdm import tqdm
 from bench import fusion_fit
 from bench.conversations import evaluate as conversations
 from bench.conversations.generator import generate as generate_conversations
+from bench.corpus.generator import corpus_plan
 from bench.data import DATA_VARIABLE, data_folder
 from bench.evaluation import (
     Bm25Baseline,
@@ -53,6 +63,8 @@ from bench.evaluation import (
     load_paraphrases,
 )
 from bench.management.commands.eval_retrieval import Command as EvalRetrieval
+from bench.management.commands.tune_fusion import SKIP as CORPUS_SKIP
+from bench.queries import SourceCheck, distinct_queries
 from bench.realchat.generator import ANSWERABLE as REALCHAT_ANSWERABLE
 from bench.realchat.generator import generate as generate_realchat
 from memories.models import Memory, Scope, Tenant
@@ -72,17 +84,25 @@ class Command(BaseCommand):
         parser.add_argument("bench", nargs="?", help=f"the shared data folder (default ${DATA_VARIABLE})")
         parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated subset of {','.join(SETS)}")
         parser.add_argument(
-            "--passes", type=int, default=3, help="coordinate-ascent passes (fewer when one moves nothing)"
+            "--passes", type=int, default=5, help="coordinate-ascent passes (fewer when one moves nothing)"
         )
         parser.add_argument("--min-gain", type=float, default=0.0, help="objective gain a move needs (0: any)")
         parser.add_argument(
             "--max-set-loss",
             type=float,
-            default=None,
-            help="no move may cost any set more than this of its R@5 or of its R@10 at the defaults (default: none)",
+            default=0.0,
+            help="no move may cost any set more than this of its R@5 or of its R@10 at the defaults (2: no guard)",
         )
+        parser.add_argument(
+            "--corpus-sizes",
+            default="",
+            help="also these generated corpora (loaded with load_corpus), tune_fusion's development half",
+        )
+        parser.add_argument("--corpus-questions", type=int, default=400, help="per corpus (half of them development)")
         parser.add_argument("--save", help="write the captured inputs to this file (pickle), to fit again with --load")
-        parser.add_argument("--load", help="fit on inputs captured before (--save) instead of searching")
+        parser.add_argument(
+            "--load", help="fit on inputs captured before (--save; comma-separated files) instead of searching"
+        )
         parser.add_argument("--keep", action="store_true", help="keep the fit-* tenants")
         parser.add_argument("--json", action="store_true")
 
@@ -92,13 +112,19 @@ class Command(BaseCommand):
         unknown = [name for name in sets if name not in SETS]
         if unknown:
             raise CommandError(f"unknown set {unknown[0]!r}; known: {', '.join(SETS)}")
+        sizes = [int(part) for part in options["corpus_sizes"].split(",") if part.strip()]
+        sets += [f"corpus-{size}" for size in sizes]
         if options["load"]:
-            with open(options["load"], "rb") as handle:
-                saved = pickle.load(handle)  # noqa: S301 - a file this command wrote
-            cases = [fusion_fit.restored(case) for case in saved["cases"] if case.set_name in sets]
-            baseline = {name: row for name, row in saved["baseline"].items() if name in sets}
+            cases, baseline = [], {}
+            for path in options["load"].split(","):
+                with open(path, "rb") as handle:
+                    saved = pickle.load(handle)  # noqa: S301 - a file this command wrote
+                cases += [fusion_fit.restored(case) for case in saved["cases"] if case.set_name in sets]
+                baseline.update({name: row for name, row in saved["baseline"].items() if name in sets})
         else:
             cases, baseline = self._capture(sets, bench, keep=options["keep"])
+            for size in sizes:
+                self._corpus(size, options["corpus_questions"], cases, baseline)
             if options["save"]:
                 Path(options["save"]).write_bytes(
                     pickle.dumps({"cases": [fusion_fit.portable(c) for c in cases], "baseline": baseline})
@@ -156,6 +182,7 @@ class Command(BaseCommand):
         cases: list[fusion_fit.Case] = []
         baseline: dict[str, dict] = {}
         slugs: list[str] = []
+        sets = [name for name in sets if name in SETS]
         try:
             if "conversations" in sets:
                 slugs.append("fit-conversations")
@@ -174,12 +201,14 @@ class Command(BaseCommand):
                 Tenant.objects.filter(slug__in=slugs).delete()
         return cases, baseline
 
-    def _search(self, set_name: str, tenant, asked: Sequence[tuple[str, str, frozenset]], key_of: dict) -> list:
-        """Search each (user id, question, gold keys) once with every arm, keeping what ``rank`` received."""
+    def _search(self, set_name: str, tenant, asked: Sequence[tuple], key_of: Mapping[int, str]) -> list:
+        """Search each (user id, question, gold keys[, its own keys]) once with every arm, keeping what ``rank``
+        received."""
         options = SearchOptions(top_k=TOP_K, arms=FULL, synthesize=True, track_access=False)
         out = []
         with fusion_fit.capturing_rank() as calls:
-            for user_id, text, gold in tqdm(asked, desc=set_name, file=sys.stderr, disable=self.quiet):
+            for user_id, text, gold, *own in tqdm(asked, desc=set_name, file=sys.stderr, disable=self.quiet):
+                keys = own[0] if own else key_of
                 calls.clear()
                 result = search_memories(tenant=tenant, user_id=user_id, query=text, options=options)
                 if len(calls.inputs) > 1:
@@ -188,10 +217,10 @@ class Command(BaseCommand):
                     fusion_fit.Case(
                         set_name=set_name,
                         inputs=calls.inputs[-1] if calls.inputs else None,
-                        key_of=key_of,
+                        key_of=keys,
                         gold=gold,
-                        ranked=tuple(key_of.get(i, f"?{i}") for i in calls.outputs[-1]) if calls.outputs else (),
-                        searched=tuple(key_of.get(hit.memory.pk, f"?{hit.memory.pk}") for hit in result.hits),
+                        ranked=tuple(keys.get(i, f"?{i}") for i in calls.outputs[-1]) if calls.outputs else (),
+                        searched=tuple(keys.get(hit.memory.pk, f"?{hit.memory.pk}") for hit in result.hits),
                     )
                 )
         return out
@@ -282,6 +311,25 @@ class Command(BaseCommand):
         baseline["assoc"] = fusion_fit.recall({"assoc": [(bm25.search(text), gold) for _, text, gold in asked]})[
             "assoc"
         ]
+
+    def _corpus(self, size: int, count: int, cases: list, baseline: dict) -> None:
+        """``tune_fusion``'s questions on a generated corpus (the same skip and order), its development half only:
+        the even positions."""
+        plan = corpus_plan(seed=1, size=size)
+        tenant = Tenant.objects.filter(slug=plan.tenants[0].slug).first()
+        if tenant is None:
+            raise CommandError(f"corpus of size {size} is not loaded: manage.py load_corpus --size {size}")
+        check = SourceCheck(plan, tenant, baseline_max=sys.maxsize)
+        name = f"corpus-{size}"
+        asked, bm25 = [], []
+        for index, query in enumerate(distinct_queries(plan, CORPUS_SKIP + count)[CORPUS_SKIP:]):
+            if index % 2:
+                continue  # the held-out half: never asked here
+            keys = fusion_fit.SourceKeys(frozenset(check.sources(query)))
+            asked.append((query.user_id, query.text, frozenset({"source"}), keys))
+            bm25.append(([keys[i] for i in check.baseline_top(query) or []], frozenset({"source"})))
+        cases += self._search(name, tenant, asked, {})
+        baseline[name] = fusion_fit.recall({name: bm25})[name]
 
 
 def _format(report: dict) -> str:
