@@ -64,7 +64,6 @@ def default_params() -> dict[str, float]:
         "keyword_weight": config.arm_weights["keyword"],
         "vector_weight": config.arm_weights["vector"],
         "relational_weight": config.arm_weights["relational"],
-        "relational_about": RELATIONAL_ABOUT,
         "rrf_k": float(config.rrf_k),
         "keyword_trust": config.keyword_trust,
         "score_fusion": config.score_fusion if config.score_fusion is not None else 0.0,
@@ -80,11 +79,6 @@ def default_params() -> dict[str, float]:
     }
 
 
-# The relational weight the search service gives an "about" plan (the graph knows the entity, not the answer):
-# retrieval.services.RELATIONAL_WEIGHT_ABOUT, read from the captured configs, fitted here for the report only (it
-# is not one of ranking's defaults).
-RELATIONAL_ABOUT = 0.5
-
 _MULTIPLY = (0.5, 0.75, 1.5, 2.0)
 _SHARE = (-0.2, -0.1, 0.1, 0.2)
 
@@ -96,7 +90,6 @@ def params_table() -> tuple[Param, ...]:
         Param("keyword_weight", d["keyword_weight"], _MULTIPLY, lo=0.0, relative=True),
         Param("vector_weight", d["vector_weight"], _MULTIPLY, lo=0.0, relative=True),
         Param("relational_weight", d["relational_weight"], _MULTIPLY, lo=0.0, relative=True),
-        Param("relational_about", d["relational_about"], _MULTIPLY, lo=0.0, relative=True),
         Param("rrf_k", d["rrf_k"], _MULTIPLY, lo=1.0, relative=True, integer=True),
         Param("keyword_trust", d["keyword_trust"], (-0.5, -0.25, 0.25, 0.5), lo=0.0, hi=1.0),
         Param("score_fusion", d["score_fusion"], _SHARE, lo=0.0),
@@ -198,12 +191,13 @@ def share_in(keys: Sequence[str], gold: frozenset[str], k: int) -> float:
 def configure(captured: ranking.RankingConfig, params: Mapping[str, float]) -> ranking.RankingConfig:
     """The config the search would have ranked with had ranking's defaults been ``params``: what the service set for
     this question is kept (the tier boosts with the policy's overrides, the lead arm, score fusion switched off
-    outside conversational pools, autocut), the relational weight is ``relational_weight`` where that arm leads and
-    ``relational_about`` where it does not (an "about" plan: the service's own weight)."""
+    outside conversational pools, autocut, and the relational weight of an "about" plan: the service's own, not a
+    default of ranking); ``relational_weight`` is the relational arm's where it leads."""
     weights = dict(captured.arm_weights)
     weights["keyword"] = params["keyword_weight"]
     weights["vector"] = params["vector_weight"]
-    weights["relational"] = params["relational_weight"] if captured.lead_arm else params["relational_about"]
+    if captured.lead_arm:
+        weights["relational"] = params["relational_weight"]
     return replace(
         captured,
         arm_weights=weights,

@@ -70,12 +70,14 @@ def test_the_defaults_are_rankings_own_and_reproduce_the_captured_ranking():
 
 
 def test_configure_keeps_what_the_search_service_decided_for_the_question():
-    params = {**fusion_fit.default_params(), "score_fusion": 0.7, "relational_weight": 3.0, "relational_about": 0.1}
-    plain = replace(ranking.RankingConfig(), score_fusion=None).with_tier_overrides({"org": 0.5})
-    out = fusion_fit.configure(plain, params)
+    params = {**fusion_fit.default_params(), "score_fusion": 0.7, "relational_weight": 3.0}
+    plain = replace(
+        ranking.RankingConfig(), score_fusion=None, arm_weights={"keyword": 1, "vector": 1, "relational": 0.1}
+    )
+    out = fusion_fit.configure(plain.with_tier_overrides({"org": 0.5}), params)
     assert out.score_fusion is None  # not a conversational pool: no score fusion, whatever the fitted value
     assert out.tier_boost["org"] == 0.5 and out.lead_arm is None
-    assert out.arm_weights["relational"] == 0.1  # an "about" plan: the service's weight
+    assert out.arm_weights["relational"] == 0.1  # an "about" plan: the service's weight, not ranking's default
     led = fusion_fit.configure(replace(ranking.RankingConfig(), lead_arm="relational"), params)
     assert led.lead_arm == "relational" and led.arm_weights["relational"] == 3.0 and led.score_fusion == 0.7
 
