@@ -16,6 +16,13 @@ from bench import fusion_fit
 from retrieval import ranking
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+# A start that does not depend on ranking's defaults: equal keyword and vector weights.
+BASE = {**fusion_fit.default_params(), "keyword_weight": 1.0, "vector_weight": 1.0}
+
+
+def _table(*names: str) -> list[fusion_fit.Param]:
+    """The fitted tunables (all, or those named), their grids centred on BASE."""
+    return [replace(p, default=BASE[p.name]) for p in fusion_fit.params_table() if not names or p.name in names]
 
 
 def _candidate(memory_id: int, *, cosine: float | None = None, turn_words: int | None = None) -> ranking.Candidate:
@@ -84,8 +91,8 @@ def test_configure_keeps_what_the_search_service_decided_for_the_question():
 
 def test_reranking_follows_the_weights():
     case = _case("s", "c")
-    assert fusion_fit.rerank(case, {**fusion_fit.default_params(), "keyword_weight": 4.0})[0] == "a"
-    assert fusion_fit.rerank(case, {**fusion_fit.default_params(), "vector_weight": 4.0})[0] == "c"
+    assert fusion_fit.rerank(case, {**BASE, "keyword_weight": 4.0})[0] == "a"
+    assert fusion_fit.rerank(case, {**BASE, "vector_weight": 4.0})[0] == "c"
 
 
 def test_the_objective_counts_each_set_once_whatever_its_size():
@@ -105,13 +112,13 @@ def test_fit_moves_only_for_a_gain_and_ties_keep_the_default():
     def peaked(values):  # best at vector weight 2 (reached over two passes), flat in everything else
         return {"s": {"r5": -abs(values["vector_weight"] - 2.0), "r10": 0.0}}
 
-    moved = fusion_fit.fit([], scores=peaked)
+    moved = fusion_fit.fit([], params=_table(), start=BASE, scores=peaked)
     assert moved.params["vector_weight"] == 2.0
     assert {k: v for k, v in moved.params.items() if k != "vector_weight"} == {
-        k: v for k, v in fusion_fit.default_params().items() if k != "vector_weight"
+        k: v for k, v in BASE.items() if k != "vector_weight"
     }
-    assert fusion_fit.fit([], scores=peaked, min_gain=10.0).params == fusion_fit.default_params()
-    assert fusion_fit.fit([], scores=peaked).params == moved.params  # deterministic
+    assert fusion_fit.fit([], params=_table(), start=BASE, scores=peaked, min_gain=10.0).params == BASE
+    assert fusion_fit.fit([], params=_table(), start=BASE, scores=peaked).params == moved.params  # deterministic
 
 
 def test_no_set_pays_for_another_under_the_guard():
@@ -119,11 +126,11 @@ def test_no_set_pays_for_another_under_the_guard():
         gain = values["vector_weight"] - 1.0
         return {"a": {"r5": 2 * gain, "r10": 0.0}, "b": {"r5": -gain, "r10": 0.0}}
 
-    table = [p for p in fusion_fit.params_table() if p.name == "vector_weight"]
-    assert fusion_fit.fit([], params=table, scores=trade, passes=1).params["vector_weight"] == 2.0
-    guarded = fusion_fit.fit([], params=table, scores=trade, max_set_loss=0.5, passes=1)
+    table = _table("vector_weight")
+    assert fusion_fit.fit([], params=table, start=BASE, scores=trade, passes=1).params["vector_weight"] == 2.0
+    guarded = fusion_fit.fit([], params=table, start=BASE, scores=trade, max_set_loss=0.5, passes=1)
     assert guarded.params["vector_weight"] == 1.5  # costs b 0.5, allowed; 2.0 would cost it 1.0
-    assert fusion_fit.fit([], params=table, scores=trade, max_set_loss=0.0).params["vector_weight"] == 1.0
+    assert fusion_fit.fit([], params=table, start=BASE, scores=trade, max_set_loss=0.0).params["vector_weight"] == 1.0
     refused = [step for step in guarded.steps if step.tried[2.0] is None]
     assert refused
 
@@ -131,8 +138,8 @@ def test_no_set_pays_for_another_under_the_guard():
         gain = values["vector_weight"] - 1.0
         return {"a": {"r5": -gain, "r10": 2 * gain}}
 
-    assert fusion_fit.fit([], params=table, scores=swap, passes=1).params["vector_weight"] == 2.0
-    assert fusion_fit.fit([], params=table, scores=swap, max_set_loss=0.0).params["vector_weight"] == 1.0
+    assert fusion_fit.fit([], params=table, start=BASE, scores=swap, passes=1).params["vector_weight"] == 2.0
+    assert fusion_fit.fit([], params=table, start=BASE, scores=swap, max_set_loss=0.0).params["vector_weight"] == 1.0
 
 
 def test_fit_on_cases_finds_weights_that_bring_the_gold_into_the_top_five():
@@ -144,8 +151,8 @@ def test_fit_on_cases_finds_weights_that_bring_the_gold_into_the_top_five():
     }
     key_of = {i: str(i) for i in range(1, 13)}
     cases = [fusion_fit.Case(set_name="s", inputs=inputs, key_of=key_of, gold=frozenset({"12"}))]
-    start = {**fusion_fit.default_params(), "vector_weight": 0.05}
-    table = [p for p in fusion_fit.params_table() if p.name in ("keyword_weight", "vector_weight")]
+    start = {**BASE, "vector_weight": 0.05}
+    table = _table("keyword_weight", "vector_weight")
     before = fusion_fit.evaluate(cases, start)["s"]
     assert (before["r5"], before["r10"]) == (0.0, 1.0)
     result = fusion_fit.fit(cases, params=table, start=start)
