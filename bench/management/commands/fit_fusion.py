@@ -26,12 +26,13 @@ The development questions, never the held-back ones:
 relatives, introductions, dated replies, context turns, current truth and later statements first, the facts' lead —
 is not re-run during fitting: the fitted figures are those of ``rank``'s own top list. The search's own end-to-end
 figures on the same questions are printed beside them (at the defaults), and the end-to-end evaluations confirm a
-change of defaults. Not fitted: the tier boosts (fitted on multi-level corpora by ``tune_fusion``; these sets hold
-one or two levels), autocut (off by default) and the cosine share of the base score (not a config field). Some
-fitted tunables cannot move on these sets and keep their defaults: in a conversational pool the keyword and vector
-lists become one list (score fusion), whose weight the normalisation cancels, and the page sets' top lists already
-hold every answer at the defaults (they guard, they do not pull); every memory is ingested in the same minutes, so
-recency, and with it the floor, is flat; no question is a title.
+change of defaults. Not fitted: the tier boosts (their strength is ``tune_fusion``'s), autocut (off by default), the
+cosine share of the base score (not a config field) and the relational weight of an "about" plan (the search
+service's). On the six data sets some tunables cannot move: in a session-turn pool the keyword and vector lists
+become one list (score fusion), whose weight the normalisation cancels; the page sets' top lists already hold every
+answer at the defaults (they guard, they do not pull); their memories are ingested in the same minutes, so recency,
+and with it the floor, is flat; no question is a title. The generated corpora, whose memories have ages and whose
+pages fuse by rank, are what moves the arm weights, the recency boost and the floor.
 
 rank_bm25 over the same texts, on the same questions, is printed beside them.
 """
