@@ -67,7 +67,12 @@ TIER_STRENGTH = 0.25
 DEFAULT_TIER_BOOST: Mapping[str, float] = MappingProxyType(
     {level: round(value**TIER_STRENGTH, 2) for level, value in DESIGN_TIER_BOOST.items()}
 )
-DEFAULT_ARM_WEIGHTS: Mapping[str, float] = MappingProxyType({"keyword": 1.0, "vector": 1.0, "relational": 0.5})
+# Fitted, like every default below that says so, by ``fit_fusion`` on the development halves of the benchmarks:
+# coordinate ascent over the numeric tunables of RankingConfig, no set allowed to lose (bench/HISTORY.md). The arm
+# weights act where the keyword and vector lists fuse by rank (pages and notes); in
+# a pool of session turns the two become one list (score fusion) and weigh their sum. Relative, not absolute: RRF is
+# normalised by its best row.
+DEFAULT_ARM_WEIGHTS: Mapping[str, float] = MappingProxyType({"keyword": 3.0, "vector": 0.75, "relational": 0.5})
 
 _BASE_COSINE_WEIGHT = 0.3  # of base at a vector factor of 1 (the rest is the normalised RRF)
 # How far the keyword arm's confidence (its best BM25 score as a share of the most the query's known terms allow)
@@ -84,8 +89,8 @@ KEYWORD_TRUST = 1.0
 # None: RRF of both lists.
 SCORE_FUSION_KEYWORD = 0.2
 # Rows dated inside the window a question's time expression names ("last week", "in May 2025"): a bounded boost,
-# never a filter, so a wrongly read window cannot hide the answer.
-DATE_WINDOW_BOOST = 1.3
+# never a filter, so a wrongly read window cannot hide the answer. Fitted by ``fit_fusion``.
+DATE_WINDOW_BOOST = 1.4
 # Rows written by, or about, a participant the question names (speakers, authors, linked entities).
 PARTICIPANT_BOOST = 1.25
 # A session turn with fewer than PHATIC_WORDS content words ("Evening Jon!", "Night night", "How's Fionn getting
@@ -95,8 +100,15 @@ PHATIC_WORDS = 3
 PHATIC_FACTOR = 0.8
 # A session turn about someone other than its speaker ("My cousin changed jobs three times this year";
 # retrieval.conversation.third_party), when the question asks about a participant and names no relation: its score is
-# multiplied by THIRD_PARTY_FACTOR, the gentlest damping that did as well as stronger ones (bench/HISTORY.md).
-THIRD_PARTY_FACTOR = 0.8
+# multiplied by THIRD_PARTY_FACTOR. Fitted by ``fit_fusion`` on the development halves.
+THIRD_PARTY_FACTOR = 0.7
+# Only rows at or above the floor (FLOOR_RATIO × the best row's score before recency and title) get the bounded
+# recency boost ``1 + RECENCY_MAX · half / (half + days)``, half = RECENCY_HALF_DAYS. Fitted by ``fit_fusion``: on the
+# benchmarks' questions a fresher memory was no likelier an answer, and a stronger, steeper boost over more rows
+# reordered relevant rows by their age.
+FLOOR_RATIO = 0.8
+RECENCY_MAX = 0.2
+RECENCY_HALF_DAYS = 60.0
 _SECONDS_PER_DAY = 86_400.0
 # A gap written as 0.2 is computed as 0.19999999999999996 from (1.0, 0.8); the tolerance makes the documented
 # threshold mean what it says without letting a 0.19 gap through.
@@ -126,7 +138,8 @@ def _frozen_mapping(value: Mapping[str, float], what: str) -> Mapping[str, float
 
 @dataclass(frozen=True)
 class RankingConfig:
-    """Tunables of :func:`rank`; the defaults are the design's (ARCHITECTURE, "Search path").
+    """Tunables of :func:`rank`; the defaults are the design's (ARCHITECTURE, "Search path"), some of them measured or
+    fitted since (``fit_fusion``; the constants above say which).
 
     Mappings given by the caller are copied into read-only mappings, so later changes to the caller's dicts
     do not leak into a config in use. A policy's tier overrides go through :meth:`with_tier_overrides`.
@@ -140,9 +153,9 @@ class RankingConfig:
     arm_weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_ARM_WEIGHTS)
     rrf_k: int = 60
     tier_boost: Mapping[str, float] = field(default_factory=lambda: DEFAULT_TIER_BOOST)
-    floor_ratio: float = 0.6
-    recency_max: float = 0.4
-    recency_half_days: float = 30.0
+    floor_ratio: float = FLOOR_RATIO
+    recency_max: float = RECENCY_MAX
+    recency_half_days: float = RECENCY_HALF_DAYS
     title_boost: float = 1.25
     autocut_min_gap: float = 0.2
     lead_arm: str | None = None
@@ -225,7 +238,7 @@ def rrf_scores(arms: Mapping[str, Sequence[int]], *, weights: Mapping[str, float
 def recency_boost(*, days: float, config: RankingConfig) -> float:
     """``1 + recency_max · half / (half + days)``, clamped to ``[1, 1 + recency_max]``.
 
-    0 days → 1.4, 30 days → 1.2, very old → 1.0 with the defaults. Negative ``days`` (a timestamp in the
+    0 days → 1.2, 60 days → 1.1, very old → 1.0 with the defaults. Negative ``days`` (a timestamp in the
     future, clock skew) counts as 0.
     """
     days = max(0.0, float(days))
