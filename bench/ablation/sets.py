@@ -182,7 +182,8 @@ def shared_sets(
 ) -> tuple[list[AblationSet], Callable]:
     """The shared sets ``names`` asks for (world, paraphrases and paths share the world-v1 tenant), through
     ``eval_retrieval``'s own ingest, searches and tables: each configuration is its ``full`` run, and rank_bm25 is
-    read from the last such run (it does not depend on the configuration)."""
+    read from the last such run (it does not depend on the configuration). Each set's run is bound to its tenant
+    and baseline when it is added (``partial``), as the next set's ingest reuses the names."""
     from bench.management.commands.eval_retrieval import Command as Retrieval
 
     retrieval = Retrieval()
@@ -215,7 +216,7 @@ def shared_sets(
             add(
                 "world",
                 "world-v1",
-                lambda: retrieval._world_set(tenant, slug_of, bm25, templates, [FULL], ""),
+                partial(retrieval._world_set, tenant, slug_of, bm25, templates, [FULL], ""),
                 lambda table, config: world_figures(table[config]),
                 ingest_s,
             )
@@ -223,8 +224,8 @@ def shared_sets(
             paraphrases = load_paraphrases(bench / "world-v1-paraphrases" / "paraphrases.json", templates)
             add(
                 "paraphrases",
-                "world-v1 paraphrases (dev and held-out wordings, as eval_retrieval reports them)",
-                lambda: retrieval._paraphrase_set(tenant, slug_of, bm25, paraphrases, [FULL], ""),
+                "world-v1 paraphrases (dev and held-out wordings, as eval_retrieval reports them; ingested with world)",
+                partial(retrieval._paraphrase_set, tenant, slug_of, bm25, paraphrases, [FULL], ""),
                 lambda table, config: {
                     key: value
                     for half in ("dev", "held_out")
@@ -235,8 +236,8 @@ def shared_sets(
             paths = build_path_questions(pages, facts)
             add(
                 "paths",
-                "2-3-hop paths over world-v1 (every wording half, as eval_retrieval reports them)",
-                lambda: retrieval._path_set(tenant, slug_of, bm25, paths, [FULL], ""),
+                "2-3-hop paths over world-v1 (every wording half, as eval_retrieval reports them; ingested with world)",
+                partial(retrieval._path_set, tenant, slug_of, bm25, paths, [FULL], ""),
                 path_figures,
             )
     if "assoc" in names:
@@ -248,7 +249,7 @@ def shared_sets(
         add(
             "assoc",
             "associative-recall-v1",
-            lambda: retrieval._assoc_set(tenant, key_of, bm25, probes, hidden, [FULL], ""),
+            partial(retrieval._assoc_set, tenant, key_of, bm25, probes, hidden, [FULL], ""),
             lambda table, config: assoc_figures(table[config]),
             time.perf_counter() - started,
         )

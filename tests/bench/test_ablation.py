@@ -18,6 +18,7 @@ from bench.ablation import (
     configured,
     format_set,
     report_rows,
+    shared_sets,
     step_clock,
 )
 from retrieval import services
@@ -195,3 +196,51 @@ def test_the_table_prints_full_and_rank_bm25_as_figures_the_other_rows_as_differ
         "rank_bm25       0.250   0.500    0.500       -        0.20",
         "-follow_ups         .  -0.050   +0.250  -0.250       -1.00     0.500",
     ]
+
+
+# --- the shared sets: each asks its own tenant ------------------------------------------------------------------
+
+
+class _Retrieval:
+    """eval_retrieval's command as shared_sets calls it, recording which tenant and baseline each set's run got."""
+
+    calls: list[tuple[str, str, str]] = []
+
+    def _world(self, path, options):
+        return "world-tenant", {}, {"memories": 1}, "world-bm25", [], {}
+
+    def _assoc(self, path, options):
+        return "assoc-tenant", {}, {"memories": 1}, "assoc-bm25", [], []
+
+    def _result(self, groups):
+        table = {
+            config: {group: {"r5": 1.0, "r10": 1.0, "mrr": 1.0} for group in groups} for config in ("full", BASELINE)
+        }
+        for row in table.values():
+            row |= {"negatives": {"abstained": 0.0}, "hidden_returned_any": 0}
+        return {"n": 2, "table": table, "latency": {"full": {"cpu_ms": 8.0}, BASELINE: {"cpu_ms": 0.5}}}
+
+    def _world_set(self, tenant, slug_of, baseline, questions, configs, label):
+        self.calls.append(("world", tenant, baseline))
+        return self._result(("all", "attended", "works_at", "invested_in", "advises"))
+
+    def _assoc_set(self, tenant, key_of, baseline, probes, hidden, configs, label):
+        self.calls.append(("assoc", tenant, baseline))
+        return self._result(("indirect", "direct", "indirect/dev_half", "indirect/other_half"))
+
+
+def test_each_shared_set_asks_its_own_tenant_beside_its_own_baseline_and_reads_rank_bm25_from_its_last_run(
+    monkeypatch, tmp_path
+):
+    monkeypatch.setattr("bench.management.commands.eval_retrieval.Command", _Retrieval)
+    _Retrieval.calls = []
+    sets, _ = shared_sets(tmp_path, ["world", "assoc"], quiet=True, log=lambda line: None)
+
+    world, assoc = sets
+    full = world.ask()
+    bm25 = world.baseline()
+    assoc.ask()
+
+    assert _Retrieval.calls == [("world", "world-tenant", "world-bm25"), ("assoc", "assoc-tenant", "assoc-bm25")]
+    assert (full.searches, full.cpu_s, full.figures["all|MRR"]) == (2, 0.016, 1.0)
+    assert (bm25.searches, bm25.cpu_s) == (2, 0.001)
