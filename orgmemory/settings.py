@@ -223,7 +223,6 @@ ORGMEMORY_SEARCH_STEPS = tuple(
             "introductions",
             "follow_ups",
             "replies",
-            "questions",
             "truth",
             "later_statements",
         ],

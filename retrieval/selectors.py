@@ -957,18 +957,6 @@ _REPLIES_CTE = f"""re AS MATERIALIZED (
 )
 """
 
-# What a dated reply answers: for a hit that states a date but not what happened ("Next Thursday. I've put it in the
-# calendar twice.", "I did, on the 5th!"), the turn just before it in its session when someone else said it and it
-# asks something ("When's the half marathon again?", "Did you make it to the gig in the end?") — the event the date
-# is of. Visible by the arms' own predicates (or as they stood at ``as_of``).
-_ASKED_CTE = f"""qa AS MATERIALIZED (
-    SELECT h.hit, p.id FROM unnest(%(asked_of)s::bigint[]) AS h(hit)
-    JOIN memories_memory hm ON hm.id = h.hit AND hm.tenant_id = %(tenant)s
-    CROSS JOIN LATERAL ({_turn_beside("hm", after=False)}) p
-    WHERE p.asks AND p.speaker <> {_speaker_sql("hm")}
-)
-"""
-
 # A session hit's neighbouring turns: the live memories of the same session, app and scope stored just before and
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
 # chain, so a neighbour is visible whenever the hit is; a turn another user stored under the same session id is at
@@ -1034,8 +1022,7 @@ class _Asked(NamedTuple):
 class FollowUps:
     """Ask :func:`memories_load` for turns around some session hits, with the visibility the arms used: what their
     speakers said next (``words``: hit id → the names to match), where those names were introduced (``introduced``),
-    the replies to the questions put to the people the search names (``reply_to``, ``repliers``) and the questions
-    dated replies answer (``asked_of``)."""
+    and the replies to the questions put to the people the search names (``reply_to``, ``repliers``)."""
 
     words: Mapping[int, Sequence[str]]
     chain_ids: Sequence[int]
@@ -1047,7 +1034,6 @@ class FollowUps:
     # hits that name the relation the question asks about ("Carmen, my little sister"): their follow-ups include
     # the speaker's replies to what others asked about the names
     relatives: frozenset[int] = frozenset()
-    asked_of: Sequence[int] = ()  # dated hits: the question each answers, when someone else asked it just before
 
 
 @dataclass(frozen=True)
@@ -1060,7 +1046,6 @@ class Loaded:
     followed: dict[int, int] = field(default_factory=dict)  # the hits' follow-ups (``_FOLLOW_UPS_CTE``)
     introductions: dict[int, int] = field(default_factory=dict)  # where their names were introduced
     answers: dict[int, int] = field(default_factory=dict)  # the replies to them (``_REPLIES_CTE``)
-    questions: dict[int, int] = field(default_factory=dict)  # the questions they answer (``_ASKED_CTE``)
 
 
 def memories_load(
@@ -1078,8 +1063,7 @@ def memories_load(
     then). With ``follow``, the same statement also loads each asked hit's follow-up turns (``_FOLLOW_UPS_CTE``,
     into ``followed``); with ``follow.reply_to``, each such hit's reply by one of ``follow.repliers``
     (``_REPLIES_CTE``, ``answers``); with ``follow.introduced``, the turn that introduced each such hit's names
-    (``_INTRODUCTIONS_CTE``, ``introductions``); with ``follow.asked_of``, the question each such hit answers
-    (``_ASKED_CTE``, ``questions``)."""
+    (``_INTRODUCTIONS_CTE``, ``introductions``)."""
     loaded = Loaded()
     if not ids:
         return loaded
@@ -1106,8 +1090,6 @@ def memories_load(
     if reply_to:
         repliers = [name.casefold() for name in follow.repliers]
         asked.append(_Asked("re", _REPLIES_CTE, "answers", {"reply_to": reply_to, "repliers": repliers}))
-    if follow and follow.asked_of:
-        asked.append(_Asked("qa", _ASKED_CTE, "questions", {"asked_of": list(follow.asked_of)}))
     ctes, columns, extra_ids = [], [], []
     if asked:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)

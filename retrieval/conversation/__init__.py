@@ -8,7 +8,6 @@ this order).
 - ``introductions`` — where a name a hit uses was introduced comes just below it (:mod:`.turns`);
 - ``follow_ups`` — what the speaker said next about the same thing comes just above it;
 - ``replies`` — the reply to a question put to someone the question names comes just below that question;
-- ``questions`` — for a question about dates, the question a dated reply answers comes just above it;
 - ``truth`` — curated authority, open contradictions and proposals (:mod:`.truth`);
 - ``later_statements`` — for how things stand, a speaker's later word on a thing above the earlier
   (:mod:`.later_statements`).
@@ -29,7 +28,7 @@ from django.core.exceptions import ImproperlyConfigured
 from retrieval.conversation.later_statements import LATER_STATEMENTS
 from retrieval.conversation.page import Page, Step
 from retrieval.conversation.truth import TRUTH
-from retrieval.conversation.turns import FOLLOW_UPS, INTRODUCTIONS, QUESTIONS, REPLIES
+from retrieval.conversation.turns import FOLLOW_UPS, INTRODUCTIONS, REPLIES
 from retrieval.conversation.weights import PARTICIPANTS, PHATIC, THIRD_PARTY
 
 __all__ = ["STEPS", "Page", "Step", "search_steps", "steps_named"]
@@ -41,7 +40,6 @@ STEPS: tuple[Step, ...] = (
     INTRODUCTIONS,
     FOLLOW_UPS,
     REPLIES,
-    QUESTIONS,
     TRUTH,
     LATER_STATEMENTS,
 )

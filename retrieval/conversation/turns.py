@@ -2,7 +2,7 @@
 
 A turn rarely says everything about what it mentions: who a name is was said earlier ("Bilal, my brother."), how a
 plan ended was said later ("Porto is off, we're doing Lyon instead"), what someone said of themselves is in their
-answers to what they were asked, and a dated reply ("Next Thursday.") needs the question it answers. Each step
+answers to what they were asked. Each step
 asks the load statement for the turns it needs (``ask``: the search reads them with the hits, in one statement)
 and then puts each just above or below its hit (``attach``).
 """
@@ -176,30 +176,3 @@ def _attach_replies(page: Page) -> Page:
 
 
 REPLIES = Step("replies", ask=_ask_replies, attach=_attach_replies)
-
-
-# --- questions: the question a dated reply answers ---------------------------------------------------------------
-
-
-def dated_turns(ranked: Sequence[Ranked], rows: Mapping[int, RankingRow]) -> list[int]:
-    """The session turns of the page that state a date (an undated turn's word count is kept, a dated one's not)."""
-    return [
-        item.memory_id
-        for item in ranked
-        if item.memory_id in rows and rows[item.memory_id].is_turn and rows[item.memory_id].turn_words is None
-    ]
-
-
-def _ask_questions(page: Page) -> Page:
-    """For a question about dates, a dated reply on the page ("Next Thursday.") says when but not what: the question
-    it answers ("When's the half marathon again?") names the event."""
-    return replace(page, asked_of=dated_turns(page.ranked, page.rows) if page.dates else [])
-
-
-def _attach_questions(page: Page) -> Page:
-    if not page.questions:
-        return page
-    return replace(page, ranked=attach(page.ranked, page.questions, page.top_k, why="asked", above=True))
-
-
-QUESTIONS = Step("questions", ask=_ask_questions, attach=_attach_questions)

@@ -416,8 +416,8 @@ NEW_JOB = [
 
 def _around(acme, hits, *, user_id="albert", as_of=None, words=None, **asked):
     """What the load statement brings around ``hits`` for ``user_id``'s chain (``words``: the names to follow;
-    ``asked``: the other FollowUps fields — ``reply_to``/``repliers``, ``introduced``, ``relatives``,
-    ``asked_of``): each kind of turn it brought (turn id → its hit id), and the rows loaded."""
+    ``asked``: the other FollowUps fields — ``reply_to``/``repliers``, ``introduced``, ``relatives``): each kind of
+    turn it brought (turn id → its hit id), and the rows loaded."""
     from memories.selectors.tenancy import scope_chain_for
     from retrieval import selectors
 
@@ -428,7 +428,6 @@ def _around(acme, hits, *, user_id="albert", as_of=None, words=None, **asked):
         "answers": loaded.answers,
         "introductions": loaded.introductions,
         "followed": loaded.followed,
-        "questions": loaded.questions,
         "loaded": loaded.memories,
     }
 
@@ -595,54 +594,3 @@ def test_a_question_about_a_relation_brings_the_reply_to_what_someone_else_asked
 
     _assert_follows(_ranked(api, "What did Zoe's sister qualify as?", top_k=5), reply, intro)
     assert not any(row["explain"].get("follows") for row in _ranked(api, "What did Zoe do on Sunday?", top_k=5))
-
-
-WHEN_AGAIN = [
-    ("Maya", "When's the half marathon again?"),
-    ("Jon", "Next Thursday. I've put it in the calendar twice."),  # said 2 May 2025: 8 May
-]
-
-
-def _asked(acme, hits, **where):
-    """The questions (turn id → hit id) the load statement brings for the dated ``hits``."""
-    return _around(acme, hits, asked_of=hits, **where)["questions"]
-
-
-def test_the_load_statement_brings_the_question_a_dated_reply_answers(acme, api):
-    question, reply = _ingest(api, WHEN_AGAIN)
-    (own,) = _ingest(api, [("Jon", "Next Thursday. I've put the race in the calendar.")], session_id="c2", prefix="o")
-    _, told = _ingest(
-        api, [("Maya", "The race is close."), ("Jon", "On 8 May. I've put it in the calendar.")],
-        session_id="c3", prefix="t",
-    )  # fmt: skip
-
-    assert _asked(acme, [reply]) == {question: reply}
-    assert _asked(acme, [own]) == {}  # nothing said before it
-    assert _asked(acme, [told]) == {}  # what was said before it asks nothing
-    assert _asked(acme, [reply], user_id="bea") == {}  # not on bea's chain
-    assert _asked(acme, [reply], as_of=datetime(2000, 1, 1, tzinfo=UTC)) == {}
-
-
-def test_a_dated_reply_comes_with_the_question_it_answers_for_a_question_about_dates(
-    acme, api, django_capture_on_commit_callbacks
-):
-    """ "What did Jon get up to in May 2025?" finds "Next Thursday. …" by its date; what happened that day is in the
-    question it answers, which shares nothing with the question asked."""
-    with django_capture_on_commit_callbacks(execute=True):
-        question, reply = _ingest(api, WHEN_AGAIN)
-
-    rows = _ranked(api, "What did Jon get up to in May 2025?", top_k=5)
-    ids = [row["id"] for row in rows]
-
-    assert reply in ids and question in ids and ids.index(question) == ids.index(reply) - 1, ids
-    assert rows[ids.index(question)]["explain"]["asked"] == reply
-    undated = _ranked(api, "What is Jon doing these days?", top_k=5)
-    assert not any(row["explain"].get("asked") for row in undated)
-
-
-def test_a_dated_replys_question_is_never_another_tenants_or_users_turn(acme, globex, api):
-    _globex_session(globex, WHEN_AGAIN[:1], session_id="chat-5", prefix="x")  # globex's albert asked it first
-    _ingest(api, WHEN_AGAIN[:1], user_id="bea", session_id="chat-5", prefix="b")  # and acme's bea
-    (reply,) = _ingest(api, WHEN_AGAIN[1:], session_id="chat-5", prefix="r", start=T0 + 60)
-
-    assert _asked(acme, [reply]) == {}
