@@ -49,7 +49,7 @@ class StatedFact:
 
 # --- the pieces a pattern is written with -------------------------------------------------------------------------
 
-# "St. Mary's", "Booking.com": a dot only inside a name
+# "St. Mary's", "Example.com": a dot only inside a name
 _NAME_WORD = r"(?:[A-Z][\w'’-]*(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net)\b)?|[A-Z]{2,}|[A-Z]\d[\w-]*)"
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo")
 NAME = rf"(?:{_NAME_WORD}(?:\s+(?:(?:of|de|da|del|van|von|la|le|&)\s+)?(?!I\b){_NAME_WORD}){{0,3}})"
@@ -100,7 +100,7 @@ _SPOKEN_QUALITY = (
 _SPOKEN_WITH = r"(?:\s+(?:at|with|to)\s+(?:(?:my|his|her|their|our|the)\s+)?\w+)?"
 _SPOKEN = rf"{_SPOKEN_QUALITY}{_LANGUAGES}{_SPOKEN_WITH}"
 _SPOKEN_LIST = rf"(?P<value>{_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_SPOKEN})*)"
-# right after a verb of speaking, any capitalised word is a language ("speaks Zulu and Xhosa"): the list of
+# right after a verb of speaking, any capitalised word is a language ("speaks Zulu and Sesotho"): the list of
 # languages cannot hold them all
 _LANGUAGE_WORD = r"(?:[A-Z][^\W\d_]{2,})"
 _OPEN_SPOKEN = rf"{_SPOKEN_QUALITY}{_LANGUAGE_WORD}{_SPOKEN_WITH}"
@@ -122,7 +122,7 @@ _TAG_QUESTION_RE = re.compile(
     re.IGNORECASE,
 )
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
-_SENTENCE_RE = re.compile(r"(?:[^.!?\n]|\.(?=\w))+(?:[.!?]+|$)")  # "Booking.com" is one word
+_SENTENCE_RE = re.compile(r"(?:[^.!?\n]|\.(?=\w))+(?:[.!?]+|$)")  # "Example.com" is one word
 _HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
 _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
@@ -130,7 +130,7 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
 # "Noor, who lives in Ghent, now reports to Piet": two clauses about Noor
 _RELATIVE_RE = re.compile(rf"\b(?P<name>{NAME}),\s+who(?:\s+|(?P<is>['’]s\s+))(?P<said>[^,]+?)(?:,\s*|(?=[.!]?\s*$))")
-# "The tax calculator, which Compliance Tooling owns, …": the owner's clause
+# "The rate checker, which Risk Ops owns, …": the owner's clause
 _WHICH_OWNS_RE = re.compile(
     rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?P<owner>{NAME}(?:\s+team)?)\s+"
     r"(?P<verb>owns|maintains|runs|looks\s+after)(?:\s+now)?(?:,\s*|(?=[.!]?\s*$))"
@@ -184,7 +184,7 @@ _REPORTED_RE = re.compile(
     rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|tells\s+(?:me|us))"
     r"(?:\s+that)?\s+(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?"
 )
-# "Solveig and Rasmus both work at …", "Tendai and his sister Rumbi both speak Shona": the clause of each
+# "Noor and Piet both work at …", "Omar and his sister Lina both speak Farsi": the clause of each
 _BOTH_RE = re.compile(
     rf"^(?:[Bb]oth\s+)?(?P<first>{NAME})\s+and\s+(?:(?:his|her|their)\s+{_RELATION}\s+)?(?P<second>{NAME})"
     r"\s+(?:both\s+)?(?=[a-z])"
@@ -194,7 +194,7 @@ _PRONOUN_RE = re.compile(
     r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?", re.IGNORECASE
 )
 _LEAD_NAME_RE = re.compile(rf"^(?P<name>{NAME})(?:\s+[a-z'’]|$)")
-# clauses apart: a semicolon before another subject ("…until 2021; he lives in Fukuoka now", not "; it's Mina
+# clauses apart: a semicolon before another subject ("…until 2021; he lives in Ghent now", not "; it's Mina
 # now", which goes on with the same statement), a dash between spaces
 _CLAUSE_BREAK_RE = re.compile(r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+)(?:\s+|['’])[a-z'’])|\s+[—–]\s+|\s+-\s+")
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
@@ -227,7 +227,7 @@ def _clauses(sentence: str) -> list[str]:
     for part in _CLAUSE_BREAK_RE.split(text):
         part = _INTERJECTION_RE.sub("", part.strip())
         both = _BOTH_RE.match(part)
-        if both:  # each subject's clause, before "and Rasmus works …" reads as a clause of its own
+        if both:  # each subject's clause, before "and Piet works …" reads as a clause of its own
             rest = part[both.end() :]
             part = f"{both['first']} {rest}"
             extra.append(f"{both['second']} {rest}")
@@ -250,7 +250,7 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _as_name(name: str, match: re.Match[str]) -> str:
-    """A pronoun and its contraction as the name: "she's" is "Ngozi is", "he's been" is "Haruto has"."""
+    """A pronoun and its contraction as the name: "she's" is "Noor is", "he's been" is "Piet has"."""
     return f"{name} has" if match["has"] else f"{name} is" if match["is"] else name
 
 
@@ -359,7 +359,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"an?\s+(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
-    # a chat's "home is Chiang Mai now": the speaker's home
+    # a chat's "home is Ghent now": the speaker's home
     _p(
         v.LIVES_IN,
         rf"^(?:(?P<mine>[Mm]y|[Oo]ur)\s+)?(?P<home>[Hh]ome)\s+is\s+(?:now\s+)?(?P<value>{NAME})",
@@ -385,7 +385,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME})(?:\s+from\s+(?P<old>{NAME}))?",
         check=_org_ok,
     ),
-    # "my first week at Cloudflare", "a Wexford Partners employee", "our contact at Ironbark Mining"
+    # "my first week at Vanta", "a Quorum employee", "our contact at Vanta"
     _p(
         v.WORKS_AT_ATTR,
         rf"\b(?P<mine>[Mm]y)\s+(?:first|second|third|last)\s+(?:day|week|month|year)\s+at\s+{_THE}(?P<value>{NAME})",
@@ -528,7 +528,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         confidence=0.6,
     ),
-    # "As the new build engineer, Eero is …"
+    # "As the new build engineer, Piet is …"
     _p(
         v.JOB_TITLE,
         rf"^As\s+(?:the|our|their)\s+(?:new\s+)?{_TITLE},\s+(?P<who>{NAME})\s+[a-z]",
@@ -694,7 +694,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
         check=_pet_present,
     ),
-    # "Tendai's hedgehog is called Spike", "Hyun-woo's corn snake escaped again"
+    # "Omar's hedgehog is called Pin", "Noor's corn snake escaped again"
     _p(
         v.HAS_PET,
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+is\s+(?:called|named))"
@@ -735,7 +735,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.SPEAKS,
         rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+an?\s+native\s+(?P<value>{_LANGUAGE_WORD})\s+speaker",
     ),
-    # "Catalan is my first language", "Dang's mother tongue is Vietnamese"
+    # "Basque is my first language", "Omar's mother tongue is Farsi"
     _p(
         v.SPEAKS,
         rf"^(?P<value>{_LANGUAGE_WORD})\s+is\s+(?:(?P<mine>my)|(?P<who>{NAME})(?:'s|’s))\s+(?:first|native|mother)\s+"
@@ -852,7 +852,7 @@ _NOT_PROJECTS = frozenset({"GA", "QA", "ETA", "EOD", "EOW", "EOM", "PM", "AM", "
 def _due_dates(clause: str, today: date) -> list[StatedFact]:
     """What a clause says is due when no pattern read it: each project it names (a capitalised name that is no
     person's opening word, date or acronym of schedule) with the last day it gives before the next project
-    ("Tamarind ships on 4 March and Obsidian on 18 March"), when a word of schedule says so and nothing says it is
+    ("Lyre ships on 4 March and Quill on 18 March"), when a word of schedule says so and nothing says it is
     an event, a hedge or already past. "From 5 May to 19 May" also states the earlier day, as a past value."""
     schedule = _SCHEDULE_RE.search(clause)
     if schedule is None or _NO_DUE_RE.search(clause) or _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause)):
@@ -887,7 +887,7 @@ _SPAN_TO = re.compile(r"\s(?:to|until|till)\s|[–-]")
 
 def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     """The projects a clause names, with where each starts: its capitalised names outside its dates, and the
-    lower-case words a name heads before the clause's verb ("the Kelp data migration is …")."""
+    lower-case words a name heads before the clause's verb ("the Quill data migration is …")."""
     projects = []
     for match in re.finditer(NAME, clause):
         if any(m.span[0] <= match.start() < m.span[1] for m in mentions):
