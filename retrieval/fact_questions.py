@@ -1,12 +1,16 @@
 """Questions about an attribute of someone or something ("Where does Dmitri live now?", "Who is Ines's manager?",
 "Who owns the billing service?", "When is the Orion launch?", "Where did she live before?") — pure, no Django.
 
-The attribute is read from the question's cue words, as the graph vocabulary declares them for each attribute
-(:data:`graph.vocabulary.ATTRIBUTES`), the question word breaking ties ("where" asks for a place). The subject is a
-name the question uses that is not in the value's place: a name right after "at", "in", "for", "to", "by", "from"
-or "with" is a value ("Who works at Acme?" asks for the people at Acme — a relationship question, not an attribute
-of Acme). "I", "me", "my" make the caller the subject. What time is asked: how things stand now, what held before
-("before", "used to", "previous", "former"), or what held at a date the question names.
+The attribute is read from the question's cues as the graph vocabulary declares them for each attribute
+(:data:`graph.vocabulary.ATTRIBUTES`), weighed by where they stand: a noun naming the attribute ("manager") counts
+more than a verb, the kind a "what" / "which" asks for ("which pets") more than both, and a cue in a clause that
+describes ("my role when I joined") or after a preposition ("animals at home") less; the question word breaks ties
+("where" asks for a place). The subject is a name the question uses that is not in the value's place: a name right
+after "at", "in", "for", "to", "by", "from" or "with" is a value ("Who works at Acme?" asks for the people at Acme —
+a relationship question, not an attribute of Acme), unless the preposition follows a noun of the attribute ("the
+deadline for Orion"). "Who speaks French?" asks for everyone with a value, and why / how / requests ask for none:
+no attribute question. "I", "me", "my" make the caller the subject. What time is asked: how things stand now, what
+held before ("before", "used to", "previous", "originally"), or what held at a date the question names.
 """
 
 from __future__ import annotations
