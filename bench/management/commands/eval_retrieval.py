@@ -209,11 +209,11 @@ class Command(BaseCommand):
             "links": links["links"],
         }
 
-    def _world(self, path: Path, options):
+    def _world(self, path: Path, options, *, slug: str = "eval-world"):
         pages, facts = load_pages(path)
         if not pages:
             raise CommandError(f"no pages under {path}")
-        tenant, fresh = self._tenant("eval-world", "world-v1 benchmark", "reader", options)
+        tenant, fresh = self._tenant(slug, "world-v1 benchmark", "reader", options)
         ingest = {}
         if fresh:
             root = Scope.objects.get(tenant=tenant, level="org")
@@ -233,9 +233,9 @@ class Command(BaseCommand):
         baseline = Bm25Baseline([page.slug for page in pages], [f"{page.title}\n{page.text}" for page in pages])
         return tenant, slug_of, ingest, baseline, pages, facts
 
-    def _assoc(self, path: Path, options):
+    def _assoc(self, path: Path, options, *, slug: str = "eval-assoc"):
         pages, probes = load_associative_recall(path)
-        tenant, fresh = self._tenant("eval-assoc", "associative-recall benchmark", "reader, owner", options)
+        tenant, fresh = self._tenant(slug, "associative-recall benchmark", "reader, owner", options)
         ingest = {}
         if fresh:
             root = Scope.objects.get(tenant=tenant, level="org")

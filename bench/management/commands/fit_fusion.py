@@ -55,12 +55,9 @@ from bench.conversations.generator import generate as generate_conversations
 from bench.corpus.generator import corpus_plan
 from bench.data import DATA_VARIABLE, data_folder
 from bench.evaluation import (
-    Bm25Baseline,
     build_path_questions,
     build_questions,
     is_dev_half,
-    load_associative_recall,
-    load_pages,
     load_paraphrases,
 )
 from bench.management.commands.eval_retrieval import Command as EvalRetrieval
@@ -68,7 +65,7 @@ from bench.management.commands.tune_fusion import SKIP as CORPUS_SKIP
 from bench.queries import SourceCheck, distinct_queries
 from bench.realchat.generator import ANSWERABLE as REALCHAT_ANSWERABLE
 from bench.realchat.generator import generate as generate_realchat
-from memories.models import Memory, Scope, Tenant
+from memories.models import Tenant
 from retrieval.services import SearchOptions, search_memories
 
 SETS = ("conversations", "realchat", "world", "paraphrases", "paths", "assoc")
@@ -254,27 +251,10 @@ class Command(BaseCommand):
         return command
 
     def _world(self, folder: Path, sets: Sequence[str], slug: str, cases: list, baseline: dict) -> None:
-        ingester = self._retrieval_command()
-        pages, facts = load_pages(folder / "world-v1")
-        if not pages:
-            raise CommandError(f"no pages under {folder / 'world-v1'}")
-        tenant, _ = ingester._tenant(slug, "world-v1 fusion fit", "reader", {"reuse": False})
-        root = Scope.objects.get(tenant=tenant, level="org")
-        kinds = {"person": "person", "company": "company", "meeting": "event"}
-        ingester._ingest(
-            tenant,
-            [
-                {
-                    "title": page.title,
-                    "content": page.text,
-                    "scope": root,
-                    "metadata": {"slug": page.slug, "entity_kind": kinds.get(page.type, "unknown")},
-                }
-                for page in pages
-            ],
+        # eval_retrieval's own ingest, under this command's tenant
+        tenant, slug_of, _, bm25, pages, facts = self._retrieval_command()._world(
+            folder / "world-v1", {"reuse": False}, slug=slug
         )
-        slug_of = {m.pk: m.metadata.get("slug") for m in Memory.objects.filter(tenant=tenant)}
-        bm25 = Bm25Baseline([page.slug for page in pages], [f"{page.title}\n{page.text}" for page in pages])
         templates = build_questions(pages, facts)
         asked_by_set = {}
         if "world" in sets:
@@ -290,27 +270,9 @@ class Command(BaseCommand):
             baseline[name] = fusion_fit.recall({name: [(bm25.search(text), gold) for _, text, gold in asked]})[name]
 
     def _assoc(self, folder: Path, slug: str, cases: list, baseline: dict) -> None:
-        ingester = self._retrieval_command()
-        pages, probes = load_associative_recall(folder / "associative-recall-v1")
-        tenant, _ = ingester._tenant(slug, "associative-recall fusion fit", "reader, owner", {"reuse": False})
-        root = Scope.objects.get(tenant=tenant, level="org")
-        owner = Scope.objects.get(tenant=tenant, level="user", key="owner")
-        ingester._ingest(
-            tenant,
-            [
-                {
-                    "title": page.title,
-                    "content": page.text,
-                    "scope": owner if page.visibility == "private" else root,
-                    "metadata": {"page": page.key},
-                    "withdrawn": page.visibility == "withdrawn",
-                }
-                for page in pages
-            ],
+        tenant, key_of, _, bm25, _, probes = self._retrieval_command()._assoc(
+            folder / "associative-recall-v1", {"reuse": False}, slug=slug
         )
-        key_of = {m.pk: m.metadata.get("page") for m in Memory.objects.filter(tenant=tenant)}
-        public = [page for page in pages if page.visibility == "public"]
-        bm25 = Bm25Baseline([page.key for page in public], [f"{page.title}\n{page.text}" for page in public])
         asked = [
             ("reader", p.text, p.gold) for p in probes if p.kind != "negative" and p.gold and is_dev_half(p.family_id)
         ]
