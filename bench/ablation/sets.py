@@ -123,29 +123,18 @@ def conversations_set(
 ) -> tuple[list[AblationSet], Callable]:
     """The generated chats (``eval_conversations``' set), all of them ingested; only the ``half`` frames asked."""
     dataset = generate_conversations(CONVERSATION_SEED)
-    started = time.perf_counter()
-    tenant = conversations.tenant_for(dataset, slug=slug)
-    event_of, stats = conversations.ingest(tenant, dataset, quiet=quiet)
-    log(f"conversations: ingested {stats['turns']} turns as {stats['memories']} memories")
     questions = [question for question in dataset.questions if question.half == half]
     events = dataset.events_by_id()
-
-    def measure(run_of: Callable[[], conversations.Run]) -> Measured:
-        run, cpu = _timed(run_of)
-        return Measured(conversation_figures(conversations.score(questions, run, events)[half]), len(questions), cpu)
-
-    arms = conversations.ARM_CONFIGS[FULL]
-    stored = set(event_of.values())
-    ablation_set = AblationSet(
-        name="conversations",
-        label=f"generated chats (seed {CONVERSATION_SEED}), {half} frames",
-        ask=lambda: measure(
-            lambda: conversations.run_config(tenant, questions, event_of, arms, synthesize=True, quiet=True)
-        ),
-        baseline=lambda: measure(lambda: conversations.run_baseline(dataset, questions, stored, speaker=False)),
-        ingest_s=time.perf_counter() - started,
+    return _chat_set(
+        "conversations",
+        f"generated chats (seed {CONVERSATION_SEED}), {half} frames",
+        dataset,
+        questions,
+        lambda run: conversation_figures(conversations.score(questions, run, events)[half]),
+        slug=slug,
+        quiet=quiet,
+        log=log,
     )
-    return [ablation_set], tenant.delete
 
 
 def realchat_set(
@@ -153,21 +142,46 @@ def realchat_set(
 ) -> tuple[list[AblationSet], Callable]:
     """The realistic chats of ``half`` (``eval_realchat --half``)."""
     dataset = generate_realchat(REALCHAT_SEED, half=half)
+    questions = dataset.questions
+    return _chat_set(
+        "realchat",
+        f"realistic chats (seed {REALCHAT_SEED}), {half} half",
+        dataset,
+        questions,
+        lambda run: realchat_figures(realchat.score(questions, run)),
+        slug=slug,
+        quiet=quiet,
+        log=log,
+    )
+
+
+def _chat_set(
+    name: str,
+    label: str,
+    dataset,
+    questions: Sequence,
+    figures: Callable[[conversations.Run], dict[str, float]],
+    *,
+    slug: str,
+    quiet: bool,
+    log: Callable[[str], None],
+) -> tuple[list[AblationSet], Callable]:
+    """A set of chats ingested through the sessions service once, its ``questions`` asked with the full
+    configuration's arms (each configuration's steps come from the settings) and scored by ``figures``."""
     started = time.perf_counter()
     tenant = conversations.tenant_for(dataset, slug=slug)
     event_of, stats = conversations.ingest(tenant, dataset, quiet=quiet)
-    log(f"realchat: ingested {stats['turns']} turns as {stats['memories']} memories")
-    questions = dataset.questions
+    log(f"{name}: ingested {stats['turns']} turns as {stats['memories']} memories")
 
     def measure(run_of: Callable[[], conversations.Run]) -> Measured:
         run, cpu = _timed(run_of)
-        return Measured(realchat_figures(realchat.score(questions, run)), len(questions), cpu)
+        return Measured(figures(run), len(questions), cpu)
 
     arms = conversations.ARM_CONFIGS[FULL]
     stored = set(event_of.values())
     ablation_set = AblationSet(
-        name="realchat",
-        label=f"realistic chats (seed {REALCHAT_SEED}), {half} half",
+        name=name,
+        label=label,
         ask=lambda: measure(
             lambda: conversations.run_config(tenant, questions, event_of, arms, synthesize=True, quiet=True)
         ),
