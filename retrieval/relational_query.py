@@ -381,8 +381,7 @@ class _Cue:
 _TIME_PHRASES = (("back", "in"), ("back", "then"), ("back", "when"), ("at", "present"), ("way", "back"))
 
 
-def _in_time_phrase(tokens: Sequence[Token], position: int) -> bool:
-    words = [token.lower for token in tokens]
+def _in_time_phrase(words: Sequence[str], position: int) -> bool:
     for phrase in _TIME_PHRASES:
         for start in range(max(0, position - len(phrase) + 1), position + 1):
             if tuple(words[start : start + len(phrase)]) == phrase:
@@ -392,9 +391,10 @@ def _in_time_phrase(tokens: Sequence[Token], position: int) -> bool:
 
 def _cues(tokens: Sequence[Token], mentions: Sequence[Mention]) -> list[_Cue]:
     inside = {i for m in mentions for i in range(m.start, m.end)}
+    words = [token.lower for token in tokens]
     cues = []
     for position, token in enumerate(tokens):
-        if position in inside or token.lower not in LEXICON or _in_time_phrase(tokens, position):
+        if position in inside or token.lower not in LEXICON or _in_time_phrase(words, position):
             continue
         relationship, role = LEXICON[token.lower]
         following = tokens[position + 1].lower if position + 1 < len(tokens) else ""

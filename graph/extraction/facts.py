@@ -149,10 +149,16 @@ _PET_GONE_RE = re.compile(r"\b(?:passed\s+away|died|rehomed|gave\s+up|give\s+up|
 _OPENER_RE = re.compile(
     r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b(?![^,]*\b(?:I|we|he|she|they)\b)[^,]{0,30},\s+"
 )
+# the months and weekdays by name; "May" is also a person's name, so a name's first word can be it
+_CALENDAR_NAMES = frozenset(
+    "january february march april may june july august september october november december monday tuesday wednesday "
+    "thursday friday saturday sunday".split()
+)
+_CALENDAR = _CALENDAR_NAMES - {"may"}
 _SINCE_RE = re.compile(
     r"^(?:Since|Now\s+that|Ever\s+since|When|Once)\s+(?=I\b|[A-Z])"
-    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|"
-    r"Wednesday|Thursday|Friday|Saturday|Sunday)\b)"  # "Since March I've …" dates the clause
+    # "Since March I've …" dates the clause
+    rf"(?!(?:{'|'.join(sorted(name.capitalize() for name in _CALENDAR_NAMES))})\b)"
 )
 # another subject's clause: ", and Piet took over …", " but I …"
 _NEW_SUBJECT_RE = re.compile(
@@ -990,12 +996,6 @@ _NOT_A_NAME = frozenset(
 )
 
 
-_CALENDAR = frozenset(
-    "january february march april june july august september october november december monday tuesday wednesday "
-    "thursday friday saturday sunday".split()
-)  # "May" is also a name
-
-
 def _person(name: str | None) -> str | None:
     """A name as written, without the clause-opening words before it ("Since Ana" is Ana); None when nothing is
     left or the first word is no name."""
@@ -1067,7 +1067,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
 def _a_language(word: str) -> bool:
     """A capitalised word after a verb of speaking that can be a language: not a name's opening word, a day or a
     month ("speaks Monday"), nor a pronoun."""
-    return word not in _NOT_A_NAME and word.casefold() not in _CALENDAR and word.casefold() != "may"
+    return word not in _NOT_A_NAME and word.casefold() not in _CALENDAR_NAMES
 
 
 def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> str | None:
@@ -1101,12 +1101,12 @@ def _due_day(text: str, today: date) -> date | None:
     return _ahead(mentions[-1].start, mentions[-1].text, today) if mentions else None
 
 
+# words that start no owned thing ("took over it all", "owns his …"), and, alone, name none ("the role", "the team")
 _PRONOUNS = frozenset(
     {"it", "this", "that", "which", "he", "she", "they", "we", "you", "i", "her", "his", "their", "my", "our", "as",
      "over", "all", "everything"}
 )  # fmt: skip
-_NOT_THINGS = frozenset({"it", "this", "that", "which", "as", "over", "all", "everything", "role", "job", "team", "he",
-                         "she", "they", "we", "you", "i", "her", "his", "their", "my", "our"})  # fmt: skip
+_NOT_THINGS = _PRONOUNS | {"role", "job", "team"}
 
 
 _OWNERSHIP_RE = re.compile(r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s+by|belongs\s+to)\b", re.IGNORECASE)
