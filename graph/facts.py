@@ -58,9 +58,10 @@ def member_name(*, display_name: str, user_id: str) -> str | None:
     return name or None
 
 
-def fact_rows(memory: Memory, content: str, resolver) -> list[Fact]:
+def fact_rows(memory: Memory, content: str, resolver, pending: Sequence[Fact] = ()) -> list[Fact]:
     """The facts ``memory`` states, with their subjects and entity values resolved (``resolver``: the graph's
-    name resolver of the indexing batch). An instruction-flagged memory states none."""
+    name resolver of the indexing batch; ``pending``: the facts of the batch's earlier memories, not yet saved). An
+    instruction-flagged memory states none."""
     if any(isinstance(w, dict) and w.get("code") == INSTRUCTION_WARNING for w in memory.warnings or []):
         return []
     said = memory.reference_time or memory.created_at
@@ -69,7 +70,7 @@ def fact_rows(memory: Memory, content: str, resolver) -> list[Fact]:
     for fact in stated:
         if fact.attribute == LEFT:  # "left Vanta": an employer or a home, as the graph knows the value
             subject = _resolve(resolver, fact.subject, v.PERSON)
-            fact = _left_as(fact, subject, resolver)
+            fact = _left_as(fact, subject, resolver, pending)
             if fact is None:
                 continue
         attribute = v.ATTRIBUTES_BY_VALUE[fact.attribute]
@@ -99,15 +100,22 @@ def fact_rows(memory: Memory, content: str, resolver) -> list[Fact]:
     return rows
 
 
-def _left_as(fact: StatedFact, subject: Entity | None, resolver) -> StatedFact | None:
+def _left_as(fact: StatedFact, subject: Entity | None, resolver, pending: Sequence[Fact]) -> StatedFact | None:
     """A bare "left X" as the end of X as the subject's employer or home: by what the graph already says X is of
-    them (a fact with X as its value), else by X's kind (a company or organisation, a place); None when neither
-    says (no fact rather than a wrong one)."""
+    them (a fact with X as its value, saved or stated earlier in the same batch), else by X's kind (a company or
+    organisation, a place); None when neither says (no fact rather than a wrong one)."""
     norm = normalize_entity_name(fact.value)[:NAME_MAX]
     known = resolver.cache.get(norm) or Entity.objects.filter(tenant=resolver.tenant, norm=norm).first()
     if known is None or subject is None:
         return None
-    held = (
+    held = next(
+        (
+            row.attribute
+            for row in reversed(pending)
+            if row.subject_id == subject.pk and row.value_entity_id == known.pk and not row.negated
+        ),
+        None,
+    ) or (
         Fact.objects.filter(tenant=resolver.tenant, subject=subject, value_entity=known, negated=False)
         .values_list("attribute", flat=True)
         .first()

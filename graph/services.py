@@ -243,7 +243,7 @@ def _replace_links_batch(memories: list[Memory], resolver: _Resolver) -> int:
     for memory in memories:
         row = locked[memory.pk]
         memory_rows = _link_rows(memory, row["title"], row["content"], extracted[memory.pk], resolver)
-        stated = fact_rows(memory, row["content"], resolver)
+        stated = fact_rows(memory, row["content"], resolver, facts)
         memory_rows += mention_links(memory, stated, _linked(memory_rows))
         facts.extend(stated)
         rows.extend(memory_rows)

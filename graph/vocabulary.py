@@ -416,7 +416,8 @@ ROLE_NOUNS = frozenset(
     firefighter detective inspector guard gardener farmer baker butcher florist tailor stylist hairdresser barber
     artist musician singer actor dancer coach trainer instructor mentor dean registrar counsellor counselor worker
     sergeant captain nurse optometrist radiographer sonographer hygienist physiotherapist dietitian epidemiologist
-    geologist chemist biologist physicist mathematician translator interpreter evangelist advocate""".split()
+    geologist chemist biologist physicist mathematician translator interpreter evangelist advocate executive chief
+    operator generalist liaison ambassador""".split()
 )
 # What a team owns besides what the system kind's head nouns name: the working parts of a product ("the job
 # scheduler", "the status page", "the KYC checks").
@@ -424,7 +425,8 @@ OWNED_THING_NOUNS = frozenset(
     """job jobs scheduler exporter dispatcher resizer calculator screener store portal page app apps engine limiter
     checks chatbot bot dashboard platform tool tooling index indexer worker workers runner registry proxy balancer
     feed crawler tracker monitor printer flow flows integration integrations site website config exporter importer
-    sync""".split()
+    sync warehouse lake frontend ui cli infrastructure network storage ci codebase model models mesh bus stream
+    streams topics""".split()
 )
 
 LIVES_IN = "lives_in"
@@ -476,7 +478,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         cues="title role position job promoted promotion rank",
         asks="what which",
         nouns="title role position job rank",
-        phrases=("do for a living", "do for work"),
+        phrases=("do for a living", "do for work", "work as", "works as", "working as", "worked as"),
         current="{subject} is {value}{since}",
         before="{subject} was {value}{until}",
         unknown="Nothing you can see says what {subject}'s job title is.",

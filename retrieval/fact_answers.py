@@ -19,8 +19,8 @@ from datetime import date, datetime
 
 from graph import vocabulary as v
 from graph.extraction.normalize import normalize_entity_name
-from graph.facts import FactView, facts_timeline, member_name
-from graph.models import Entity
+from graph.facts import FactView, facts_timeline, member_name, memory_speaker
+from graph.models import Entity, Fact
 from memories.models import Member, Memory, Tenant
 from retrieval.fact_questions import BEFORE, NOW, THEN, AttributeQuestion
 from retrieval.synthesis.dates import spoken_day
@@ -111,7 +111,7 @@ def fact_outcome(
             read=True,
             attribute=attribute.value,
         )
-    if _page_states(page, name, attribute):
+    if _page_states(tenant, page, name, attribute):
         return None  # a result says it in words no fact was read from: the usual answer reads it
     return FactOutcome(
         answer=Answer(
@@ -221,7 +221,21 @@ def _said_by(memory: Memory) -> set[str]:
     return set(_WORD_RE.findall(f"{speaker or ''} {memory.author or ''}".casefold()))
 
 
-def _page_states(page: Sequence[Memory], name: str, attribute: v.Attribute) -> bool:
-    """A result on the page names the subject beside one of the attribute's cue words."""
+def _page_states(tenant: Tenant, page: Sequence[Memory], name: str, attribute: v.Attribute) -> bool:
+    """A result on the page names the subject beside one of the attribute's cue words, in a statement no fact of
+    the attribute was read from (one that was, "Annika reports to Emre", is about whoever its fact is about; an
+    assistant's turn states nothing, it echoes what was said to it)."""
     cues = attribute.words
-    return any(_names(memory, name) and cues & _words(memory) for memory in page[:_PAGE])
+    said = [
+        memory
+        for memory in page[:_PAGE]
+        if _names(memory, name) and cues & _words(memory) and not (memory.source_session and not memory_speaker(memory))
+    ]
+    if not said:
+        return False
+    read = set(
+        Fact.objects.filter(tenant=tenant, memory_id__in=[m.pk for m in said], attribute=attribute.value).values_list(
+            "memory_id", flat=True
+        )
+    )
+    return any(memory.pk not in read for memory in said)

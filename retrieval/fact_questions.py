@@ -119,6 +119,8 @@ def attribute_question(
     cues = _CUES[attribute]
     if _asks_who_has(words, asked_at, cues):
         return None  # "who speaks French?": everyone with a value, not one subject's attribute
+    if _asks_what_a_value_has(words, asked_at, cues):
+        return None  # "what does the Platform team own?": what has the named value, a relationship question
     cue_positions = positions[attribute]
     subjects: list[tuple[int, str]] = []
     values: list[tuple[int, str]] = []
@@ -244,6 +246,15 @@ def _asks_who_has(words: Sequence[str], asked_at: int | None, cues: _Cues) -> bo
         # subject) and "who is the manager" ask for one value
         return had and not cues.value_verbs
     return True
+
+
+def _asks_what_a_value_has(words: Sequence[str], asked_at: int | None, cues: _Cues) -> bool:
+    """ "what does the Platform team own?", "who does Piet manage?": after "does" the name is the subject of a verb
+    whose subject is the attribute's value, so the question asks for everything that has that value."""
+    if asked_at is None:
+        return False
+    aux = next((i for i in range(asked_at + 1, len(words)) if words[i] in ("does", "do", "did")), None)
+    return aux is not None and any(word in cues.value_verbs for word in words[aux + 2 :])
 
 
 def _in_value_place(words: Sequence[str], start: int, cues: _Cues) -> bool:

@@ -17,9 +17,10 @@ them), and private facts asked where they must not reach (``private-teammate``: 
 ``private-tenant``: a member with the same user id in another tenant; ``private-project``: a project's note asked
 without the project).
 
-Two halves share no question frame, subject or value: a frame's half is its number's parity (``frame_half``), and
-every subject and value comes from its half's pools (bench.facts.vocabulary). Each half is generated from its own
-seeded random stream, so the development half never changes when the held-back one does, and vice versa.
+The development and held-back halves share no question frame, subject or value: a frame's half is its number's
+parity (``frame_half``), and every subject and value comes from its half's pools (bench.facts.vocabulary). A second
+development half (``dev2``) asks the development frames about subjects and values of its own. Each half is generated
+from its own seeded random stream, so no half changes when another does.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bench.facts.model import (
     ASSISTANT,
     ATTRIBUTES,
     CLOSED,
+    FRAMES_OF,
     HALVES,
     KINDS,
     NOT_RECORDED,
@@ -51,9 +53,9 @@ from bench.facts.questions import QuestionWriter
 from bench.facts.stories import StoryBuilder
 
 __all__ = [
-    "ANSWERABLE", "APP_NAME", "ASSISTANT", "ATTRIBUTES", "CLOSED", "HALVES", "KINDS", "NOT_RECORDED", "PRIVATE",
-    "Dataset", "Half", "Note", "Question", "Session", "date_spellings", "frame_half", "generate", "member_name",
-    "month_text", "names",
+    "ANSWERABLE", "APP_NAME", "ASSISTANT", "ATTRIBUTES", "CLOSED", "FRAMES_OF", "HALVES", "KINDS", "NOT_RECORDED",
+    "PRIVATE", "Dataset", "Half", "Note", "Question", "Session", "date_spellings", "frame_half", "generate",
+    "member_name", "month_text", "names",
 ]  # fmt: skip
 
 

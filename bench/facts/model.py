@@ -10,7 +10,9 @@ from typing import Any
 
 from bench.facts import vocabulary as v
 
-HALVES = ("dev", "held")
+HALVES = ("dev", "dev2", "held")
+# the frames each half asks: both development halves ask the development frames
+FRAMES_OF = {"dev": "dev", "dev2": "dev", "held": "held"}
 ATTRIBUTES = ("lives_in", "works_at", "job_title", "reports_to", "owned_by", "due_date")
 PERSON_ATTRIBUTES = ("lives_in", "works_at", "job_title", "reports_to")
 KINDS = (

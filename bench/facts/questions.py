@@ -9,7 +9,16 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from bench.facts import vocabulary as v
-from bench.facts.model import PERSON_ATTRIBUTES, PRIVATE, Question, frame_half, member_name, month_text, names
+from bench.facts.model import (
+    FRAMES_OF,
+    PERSON_ATTRIBUTES,
+    PRIVATE,
+    Question,
+    frame_half,
+    member_name,
+    month_text,
+    names,
+)
 from bench.facts.stories import Period, Story, StoryBuilder, fill, next_month
 
 
@@ -25,7 +34,7 @@ class QuestionWriter:
         """A frame of this half (one the subject was not yet asked in, when there is one)."""
         frames = v.FRAMES[family][attribute]
         ids = [f"{family}/{attribute}/{n}" for n in range(len(frames))]
-        mine = [frame for frame in ids if frame_half(frame) == self.name]
+        mine = [frame for frame in ids if frame_half(frame) == FRAMES_OF[self.name]]
         frame = self.rng.choice([f for f in mine if f not in taken] or mine)
         taken.add(frame)
         return frame, frames[int(frame.rsplit("/", 1)[1])]

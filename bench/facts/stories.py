@@ -12,6 +12,7 @@ from bench.facts.model import (
     ASSISTANT,
     ATTRIBUTES,
     FIRST_DAY,
+    FRAMES_OF,
     LAST_DAY,
     ORG,
     PERSON_ATTRIBUTES,
@@ -136,11 +137,11 @@ class StoryBuilder:
 
     def due(self, after: date, floor: date | None = None) -> date:
         """A launch day after ``after`` (and, for a slip, after the previous day ``floor``): even days of the
-        month in the dev half, odd in the held one."""
+        month in the development halves, odd in the held one."""
         day = after + timedelta(days=self.rng.randint(100, 180))
         if floor is not None:
             day = max(day, floor + timedelta(days=self.rng.randint(14, 60)))
-        while (day.day % 2 == 0) != (self.name == "dev"):
+        while (day.day % 2 == 0) != (FRAMES_OF[self.name] == "dev"):
             day += timedelta(days=1)
         self.used["due_date"].add(day.isoformat())
         return day

@@ -1,9 +1,12 @@
 """The words of the facts-that-change set: who and what the facts are about, how people and notes state them and
 their changes, and how a later question asks for them.
 
-Every pool is split in two: the development half (``dev``) and the held-back half (``held``) share no subject and
-no value, so a held-back question names nothing the development half ever showed. The question frames are split
-by their number (``generator.frame_half``).
+Every pool is split: the development half (``dev``) and the held-back half (``held``) share no subject and no
+value, so a held-back question names nothing the development half ever showed. A second development half
+(``dev2``) asks the development frames about subjects and values of its own, of the shapes real ones take (names of
+several words, with "of", "&", a dot or an acronym; titles with "of"; teams named by a plain word): what the
+extractor and the planner must handle is then not taught by one half's values. The question frames are split by
+their number (``generator.frame_half``).
 
 Placeholders: ``{v}`` the value a statement states, ``{old}`` the value it replaces, ``{s}`` the subject (a
 person's name, a system such as "billing service", a project such as "Orion"), ``{when}`` a dated phrase ("last
@@ -17,6 +20,7 @@ from __future__ import annotations
 # members: user ids of the org chart (a member's name is their user id, capitalised); two teams of four per half
 MEMBERS = {
     "dev": (("north", ("dmitri", "esme", "kofi", "aiko")), ("south", ("bruno", "lena", "ravi", "helga"))),
+    "dev2": (("upper", ("ottar", "wanjiru", "benoit", "ilka")), ("lower", ("caius", "nadira", "sorin", "tamsin"))),
     "held": (("east", ("yusuf", "sanna", "pedro", "mirela")), ("west", ("anders", "chiara", "femi", "hana"))),
 }
 # people the notes and conversations talk about (never members)
@@ -26,6 +30,11 @@ PEOPLE = {
         "Rosa", "Emeka", "Greta", "Idris", "Hugo", "Mina", "Sven", "Leila", "Bilal", "Yara", "Colm", "Dagny",
         "Anouk", "Matteo", "Ioana", "Kwabena",
     ),
+    "dev2": (
+        "Margit", "Olusegun", "Priscilla", "Goran", "Benedikt", "Aoife", "Rahul", "Chidi", "Magnus", "Zainab",
+        "Louisa", "Kaito", "Desmond", "Annika", "Lorcan", "Hyun-woo", "Fenna", "Jarrah", "Beatriz", "Oluwaseun",
+        "Tuomas", "Rosalind", "Emre", "Valentina", "Kwame", "Solveig", "Arjun", "Perpetua",
+    ),
     "held": (
         "Ilse", "Rafael", "Nkechi", "Bogdan", "Selin", "Thiago", "Maren", "Dario", "Leona", "Kenji", "Amara",
         "Viktor", "Paloma", "Ruslan", "Saoirse", "Joaquim", "Ottilie", "Ayo", "Brigitte", "Kalani", "Mateus",
@@ -33,38 +42,63 @@ PEOPLE = {
     ),
 }  # fmt: skip
 # names nobody in the set ever mentions (the "unknown subject" questions)
-NOBODY = {"dev": ("Zoltan", "Gretchen", "Olu", "Fatima"), "held": ("Bertrand", "Xiomara", "Radek", "Ulla")}
+NOBODY = {
+    "dev": ("Zoltan", "Gretchen", "Olu", "Fatima"),
+    "dev2": ("Cosimo", "Henrietta", "Baptiste", "Ngozi"),
+    "held": ("Bertrand", "Xiomara", "Radek", "Ulla"),
+}
 CITIES = {
     "dev": ("Boston", "Denver", "Lisbon", "Austin", "Porto", "Chicago", "Berlin", "Seattle", "Madrid", "Oslo",
             "Dublin", "Toronto", "Lyon", "Prague"),
+    "dev2": ("New York", "San Francisco", "Hong Kong", "Kuala Lumpur", "Rio de Janeiro", "Cape Town", "St. Louis",
+             "Reykjavik", "Seoul", "Cork", "Wellington", "Accra", "Sheffield", "Tbilisi"),
     "held": ("Valencia", "Leeds", "Montreal", "Gdansk", "Tallinn", "Rotterdam", "Bergen", "Adelaide", "Nagoya",
              "Cusco", "Bilbao", "Graz", "Halifax", "Turin"),
 }  # fmt: skip
 COMPANIES = {
     "dev": ("Acme", "Stripe", "Shopify", "Globex", "Spotify", "Datadog", "Initech", "Pixar", "Canva", "Netflix"),
+    "dev2": (
+        "Two Sigma",
+        "Bank of America",
+        "Booking.com",
+        "IBM",
+        "Ernst & Young",
+        "Unilever",
+        "Basecamp",
+        "Atlassian",
+        "Mailchimp",
+        "Siemens",
+    ),
     "held": ("Hooli", "Monzo", "Zalando", "Klarna", "Wayfair", "Etsy", "Rakuten", "Nubank", "Deliveroo", "Revolut"),
 }
 TITLES = {
     "dev": ("staff engineer", "engineering manager", "data analyst", "product designer", "head of sales",
             "principal engineer", "qa lead", "solutions architect"),
+    "dev2": ("head of people", "vice president of engineering", "backend developer", "ux researcher",
+             "account executive", "customer success manager", "finance director", "scrum master"),
     "held": ("site reliability engineer", "director of operations", "security analyst", "technical writer",
              "chief of staff", "brand marketer", "support lead", "data scientist"),
 }  # fmt: skip
 OWNER_TEAMS = {
     "dev": ("Payments", "Discovery", "Growth", "Identity", "Insights", "Checkout"),
+    "dev2": ("Platform", "Core", "Infra", "Risk", "Data Platform", "Partnerships"),
     "held": ("Fulfilment", "Trust", "Onboarding", "Pricing", "Messaging", "Observability"),
 }
 SYSTEMS = {
     "dev": ("billing service", "search service", "notifications pipeline", "ledger service", "recommendations engine",
             "inventory service"),
+    "dev2": ("shipping API", "SSO gateway", "data warehouse", "iOS app", "feature flag service",
+             "GraphQL gateway"),
     "held": ("auth service", "events pipeline", "card gateway", "mobile API", "invoicing service",
              "fraud service"),
 }  # fmt: skip
 PROJECTS = {
     "dev": ("Orion", "Atlas", "Vega", "Nova", "Cygnus"),
+    "dev2": ("Phoenix", "Mercury", "Horizon", "Kestrel", "Juniper"),
     "held": ("Lyra", "Helios", "Draco", "Sirius", "Perseus"),
 }
-PROJECT_NAME = {"dev": "skunkworks", "held": "moonshot"}  # a project sub-scope whose notes only its askers see
+# a project sub-scope whose notes only its askers see
+PROJECT_NAME = {"dev": "skunkworks", "dev2": "tiger-team", "held": "moonshot"}
 
 # --- statements --------------------------------------------------------------------------------------------------
 # A member's own turns (the event's author is "user"): the first value, a change, a statement about the past, and

@@ -81,7 +81,8 @@ _THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
 _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
 _TITLE_END = (
     r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|"
-    r"recently|earlier|again|officially)\b))"
+    r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
+    r"months?|years?)\s+ago)\b))"
 )
 _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 # where a title is held: "a nurse at St Mary's Hospital" also says where they work
@@ -122,7 +123,9 @@ _TAG_QUESTION_RE = re.compile(
     re.IGNORECASE,
 )
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
-_SENTENCE_RE = re.compile(r"(?:[^.!?\n]|\.(?=\w))+(?:[.!?]+|$)")  # "Example.com" is one word
+# "Example.com" is one word; so is "St. Louis" (a short title or place abbreviation before a name)
+_ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr"))
+_SENTENCE_RE = re.compile(rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z]))+(?:[.!?]+|$)")
 _HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
 _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
@@ -332,6 +335,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
         confidence=0.7,
     ),
+    # "I'm still in Porto, same old flat": still there, so living there
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_BE}\s+still\s+(?:living\s+|based\s+)?in\s+(?P<value>{NAME})(?=\s*(?:[.,;!]|$))",
+        confidence=0.6,
+    ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:lived|was\s+living|resided)\s+in\s+(?P<value>{NAME})", history=True),
     _p(
         v.LIVES_IN,
@@ -362,7 +371,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:'re|’re|'m|’m|'s|’s|\s+are|\s+am|\s+is)\s+(?:now\s+)?renting\s+"
-        rf"an?\s+(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
+        rf"an?\s+(?:[a-z-]+\s+){{0,2}}?(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
     # a chat's "home is Ghent now": the speaker's home
@@ -426,6 +435,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"^(?P<mine>[Ww]ork)\s+at\s+{_THE}(?P<value>{NAME})\s+(?:is|has\s+been|was)\b",
+        check=_org_ok,
+        confidence=0.6,
+    ),
+    # "Noor is at Vanta these days", "I'm still at Quorum": being at an organisation as a lasting state
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_BE}(?:(?P<state>\s+(?:now|currently|still))(?:\s+\w+ly)?)?\s+at\s+{_THE}(?P<value>{NAME})"
+        rf"(?=(?(state)\s*(?:[.,;!]|$|\s+(?:these\s+days|nowadays|now|since)\b)|\s+(?:these\s+days|nowadays|now|"
+        r"currently|at\s+the\s+moment)\b))",
         check=_org_ok,
         confidence=0.6,
     ),
@@ -790,11 +808,11 @@ def _day(reference: datetime | date) -> date:
 # a word stem each attribute's patterns need: a clause without any is not read against them (most are not)
 _NEEDS: dict[str, tuple[str, ...]] = {
     v.LIVES_IN: ("live", "living", "moved", "reloc", "based", "settled", "resid", "emigrat", "new ", "renting",
-                 "spent", "remote"),
+                 "spent", "remote", "home", "still in"),
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
-                      "been with",
-                      "been at"),
+                      "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
+                      "hire", "contact", "liaison", "rep ", "person ", " at "),
     v.JOB_TITLE: ("promoted", "took over", "taken over", "named", "appointed", "made", "hired as", "became", " a ",
                   " an ", " the ", " our ", " as ", "title"),
     v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor", "manages", "supervises", "under "),

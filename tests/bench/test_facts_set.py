@@ -10,6 +10,7 @@ import json
 import re
 from dataclasses import asdict
 from datetime import UTC, date, datetime
+from itertools import combinations, permutations
 
 import pytest
 
@@ -19,6 +20,7 @@ from bench.facts.generator import (
     ASSISTANT,
     ATTRIBUTES,
     CLOSED,
+    FRAMES_OF,
     HALVES,
     KINDS,
     NOT_RECORDED,
@@ -65,34 +67,37 @@ def test_each_half_comes_from_its_own_random_stream(dataset):
 # --- halves --------------------------------------------------------------------------------------------------------
 
 
-def test_halves_share_no_frame(dataset):
+def test_the_held_back_half_shares_no_frame_with_either_development_half(dataset):
     frames = {name: {q.frame for q in half.questions} for name, half in dataset.halves.items()}
-    assert not frames["dev"] & frames["held"]
+    assert not (frames["dev"] | frames["dev2"]) & frames["held"]
     for half in dataset.halves.values():
         for question in half.questions:
-            assert question.half == half.name == frame_half(question.frame)
+            assert question.half == half.name and FRAMES_OF[half.name] == frame_half(question.frame)
     assert frame_half("now/lives_in/0") == "dev" and frame_half("now/lives_in/3") == "held"
 
 
-def test_the_pools_of_the_halves_are_disjoint():
-    assert not _pool_words("dev") & _pool_words("held")
-    dev_members = {m for _, team in v.MEMBERS["dev"] for m in team}
-    held_members = {m for _, team in v.MEMBERS["held"] for m in team}
-    assert not dev_members & held_members
+_PAIRS = list(combinations(HALVES, 2))
 
 
-def test_halves_share_no_subject_and_no_value(dataset):
+@pytest.mark.parametrize(("one", "other"), _PAIRS)
+def test_the_pools_of_the_halves_are_disjoint(one, other):
+    assert not _pool_words(one) & _pool_words(other)
+    assert not {m for _, team in v.MEMBERS[one] for m in team} & {m for _, team in v.MEMBERS[other] for m in team}
+
+
+@pytest.mark.parametrize(("one", "other"), _PAIRS)
+def test_halves_share_no_subject_and_no_value(dataset, one, other):
     subjects = {name: {q.subject for q in half.questions} for name, half in dataset.halves.items()}
     values = {
         name: {value for q in half.questions for value in (*q.expected, *q.wrong, *q.must_not_name)}
         for name, half in dataset.halves.items()
     }
-    assert not subjects["dev"] & subjects["held"]
-    assert not values["dev"] & values["held"]
+    assert not subjects[one] & subjects[other]
+    assert not values[one] & values[other]
 
 
-def test_no_text_of_a_half_names_anything_of_the_other(dataset):
-    for name, other in (("dev", "held"), ("held", "dev")):
+def test_no_text_of_a_half_names_anything_of_another(dataset):
+    for name, other in permutations(HALVES, 2):
         half = dataset.halves[name]
         texts = [*half.texts.values(), *(q.text for q in half.questions)]
         foreign = sorted(_pool_words(other))

@@ -15,7 +15,9 @@ class Command(BaseCommand):
     help = "Facts that change: current / before / as-of answers, never-said, private leaks, beside rank_bm25."
 
     def add_arguments(self, parser):
-        parser.add_argument("--half", choices=HALVES, required=True, help="dev, or held (the held-back frames)")
+        parser.add_argument(
+            "--half", choices=HALVES, required=True, help="dev or dev2 (development), or held (the held-back frames)"
+        )
         parser.add_argument("--seed", type=int, default=11)
         parser.add_argument("--examples", type=int, default=0, help="print N answers per question kind")
         parser.add_argument("--json", action="store_true", help="print the report (with every answer) as JSON")
