@@ -279,6 +279,7 @@ def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> No
     a negation of the same value; a curated value is not closed by a later uncurated one (the conflict is marked on
     both); what is left open on ``day`` is current."""
     ordered = sorted(group, key=lambda view: (_start(view), view.recorded_at, view.id))
+    carried: dict[int, FactView] = {}  # a value said again: the later statement that carries it on
     for index, view in enumerate(ordered):
         if view.negated:
             continue
@@ -299,7 +300,14 @@ def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> No
                     view.closed_by_negation = later.memory_id if later.negated else None
                 break
             if not later.negated and same_value and functional:
+                carried[view.id] = later
                 break  # said again: still the same value; the later statement carries it on
+    # what ends a value said again ends it as first said too ("works at Initech" twice, then "quit Initech")
+    for view in reversed(ordered):
+        later = carried.get(view.id)
+        if later is not None and later.closed_by is not None and view.closed_by is None:
+            view.valid_until, view.closed_by = later.valid_until, later.closed_by
+            view.closed_by_negation = later.closed_by_negation
     for view in ordered:
         if view.negated:
             continue

@@ -864,10 +864,14 @@ _SCHEDULE_RE = re.compile(
     r"slipped|slips|slipping|pushed|delayed|brought\s+forward|moved|on\s+track\s+for|set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
 )
-# a launch that already happened, a deadline missed, an event on a project's day: no due date
-_NO_DUE_RE = re.compile(
-    r"\b(?:launched|shipped|released|went\s+live|missed|party|parties|meeting|demo|review|retro|offsite|dinner|drinks|"
-    r"stand-?up|call|celebration|lunch|workshop|kick-?off|freeze)\b",
+# a launch that already happened, a deadline missed: no due date
+_NO_DUE_RE = re.compile(r"\b(?:launched|shipped|released|went\s+live|missed)\b", re.IGNORECASE)
+# an event on the project's day ("the launch party is on 5 May", "the retro for the Orion launch is on 5 May"): the
+# day is the event's, unless the event is named in a part of the sentence of its own, before a colon or semicolon
+# ("the Orion retro: with the launch now on 5 May, QA starts earlier")
+_EVENT_RE = re.compile(
+    r"\b(?:party|parties|meeting|demo|review|retro|offsite|dinner|drinks|stand-?up|call|celebration|lunch|workshop|"
+    r"kick-?off|freeze)\b",
     re.IGNORECASE,
 )
 _NOT_PROJECTS = frozenset({"GA", "QA", "ETA", "EOD", "EOW", "EOM", "PM", "AM", "UTC", "Q1", "Q2", "Q3", "Q4"})
@@ -894,6 +898,9 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         if not days or schedule.start() > days[-1].span[0]:
             continue
         last = days[-1]
+        said_apart = [m.end() for m in _APART_RE.finditer(clause, 0, _last_schedule(clause, last.span[0]))]
+        if _EVENT_RE.search(clause, said_apart[-1] if said_apart else 0):
+            continue
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
         if last.start != last.end:  # "from 5 May to 19 May", read as one span
@@ -904,6 +911,14 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         if old is not None and old != new:
             facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
     return facts
+
+
+_APART_RE = re.compile(r"[:;]")
+
+
+def _last_schedule(clause: str, before: int) -> int:
+    """Where the last word of schedule before ``before`` starts."""
+    return max((m.start() for m in _SCHEDULE_RE.finditer(clause, 0, before)), default=0)
 
 
 _SPAN_TO = re.compile(r"\s(?:to|until|till)\s|[–-]")
@@ -924,6 +939,8 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         name = " ".join(words)
         possessive = re.search(r"['’]s?$", name)
         tail = None if possessive else _PROJECT_TAIL.match(clause, match.end())
+        if tail and _EVENT_RE.search(tail.group(0)):
+            tail = None  # "the Atlas kickoff is …": an event of the project, not a project of its own
         projects.append(
             (match.start(), name[: possessive.start()] if possessive else name + (tail.group(0) if tail else ""))
         )

@@ -379,3 +379,69 @@ def test_a_when_question_keeps_its_date_answer(acme, api, django_capture_on_comm
     body = _ask(api, "When did Albert move to Denver?")
 
     assert body["answer"]["kind"] == "date", body["answer"]
+
+
+def test_leaving_an_employer_named_earlier_in_the_same_session_closes_it(acme, api, django_capture_on_commit_callbacks):
+    """A bare "left X" is read against what the graph says X is of the speaker — including what an earlier turn of
+    the same indexing batch said, before it is saved: an employer no gazetteer knows is still closed."""
+    Member.objects.filter(tenant=acme, user_id="albert").update(display_name="Albert Ortiz")
+    with django_capture_on_commit_callbacks(execute=True):
+        _session(
+            api,
+            "spring",
+            [
+                {"id": "1", "author": "user", "timestamp": MARCH, "text": "Work at Quillfeather is busy this quarter."},
+                {"id": "2", "author": "user", "timestamp": SEPTEMBER, "text": "I left Quillfeather last week."},
+            ],
+        )
+
+    facts = _timeline(acme, "albert", "albert ortiz", "works_at")
+    body = _ask(api, "Where does Albert work now?")
+
+    assert [(f.value, f.current) for f in facts] == [("Quillfeather", False)]
+    assert body["answer"]["kind"] == "unknown", body["answer"]
+    assert "worked at Quillfeather (until" in body["answer"]["text"]
+
+
+def test_a_name_that_is_only_ever_a_value_has_no_unknown_value_read_from_it(
+    acme, api, django_capture_on_commit_callbacks
+):
+    """Whom Emre reports to nobody said: statements where Emre is someone else's manager (each read as that
+    person's fact) and the assistant's echo of one state nothing about Emre's own manager."""
+    with django_capture_on_commit_callbacks(execute=True):
+        remember(acme, "After the reorg, Annika Berg reports to Emre Kaya.", scope="org:acme")
+        remember(acme, "Emre Kaya manages Chidi Obi.", scope="org:acme")
+        _session(
+            api,
+            "talk",
+            [
+                {"id": "1", "author": "user", "timestamp": MARCH, "text": "I report to Emre Kaya."},
+                {"id": "2", "author": "companion", "timestamp": MARCH + 5, "text": "Noted: you report to Emre Kaya."},
+            ],
+        )
+
+    body = _ask(api, "Whom does Emre Kaya currently report to?")
+
+    assert body["answer"]["kind"] == "unknown", body["answer"]
+    assert body["answer"]["text"] == "Nothing you can see says who Emre Kaya reports to."
+
+
+def test_what_a_value_holds_is_a_relationship_question_not_its_own_attribute(
+    acme, api, django_capture_on_commit_callbacks
+):
+    """ "What does the Platform team own?" names the owner: it asks for what the team owns, not who owns the team."""
+    with django_capture_on_commit_callbacks(execute=True):
+        remember(acme, "Kafka is owned by the Platform team.", scope="org:acme")
+
+    body = _ask(api, "What does the Platform team own?")
+
+    assert body["answer"]["kind"] != "unknown" and "Kafka" in body["answer"]["text"], body["answer"]
+
+
+def test_what_someone_works_as_asks_their_title(acme, api, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        remember(acme, "Fenna Visser, our account executive, runs the weekly review.", scope="org:acme")
+
+    body = _ask(api, "What does Fenna Visser work as?")
+
+    assert body["answer"]["kind"] == "fact" and "account executive" in body["answer"]["text"], body["answer"]
