@@ -398,7 +398,16 @@ LANGUAGES: tuple[str, ...] = (
     "hebrew", "turkish", "greek", "swedish", "norwegian", "danish", "finnish", "icelandic", "czech", "slovak",
     "hungarian", "romanian", "bulgarian", "serbian", "croatian", "swahili", "yoruba", "zulu", "tagalog",
     "vietnamese", "thai", "indonesian", "malay", "persian", "farsi", "welsh", "irish", "gaelic", "catalan", "basque",
-    "tamil", "telugu", "marathi",
+    "tamil", "telugu", "marathi", "gujarati", "kannada", "malayalam", "nepali", "sinhala", "pashto", "kurdish",
+    "armenian", "georgian", "azerbaijani", "kazakh", "uzbek", "mongolian", "tibetan", "burmese", "khmer", "lao",
+    "javanese", "samoan", "tongan", "maori", "hawaiian", "fijian", "amharic", "tigrinya", "somali", "oromo", "hausa",
+    "igbo", "twi", "akan", "ewe", "wolof", "lingala", "kinyarwanda", "kirundi", "luganda", "shona", "xhosa",
+    "sesotho", "setswana", "afrikaans", "malagasy", "estonian", "latvian", "lithuanian", "slovenian", "slovene",
+    "macedonian", "albanian", "bosnian", "belarusian", "maltese", "luxembourgish", "faroese", "breton", "cornish",
+    "galician", "occitan", "sardinian", "sicilian", "romansh", "frisian", "yiddish", "ladino", "esperanto", "latin",
+    "papiamento", "haitian creole", "creole", "quechua", "aymara", "guarani", "nahuatl", "cherokee", "navajo",
+    "inuktitut", "greenlandic", "flemish", "brazilian portuguese", "taiwanese",
+    "hokkien", "shanghainese", "hakka", "dari", "tajik", "turkmen", "kyrgyz", "uyghur", "tatar", "chechen",
 )  # fmt: skip
 
 # The nouns a job title ends with ("staff engineer", "head of sales"): the vocabulary of titles, lower case
@@ -416,7 +425,8 @@ ROLE_NOUNS = frozenset(
     firefighter detective inspector guard gardener farmer baker butcher florist tailor stylist hairdresser barber
     artist musician singer actor dancer coach trainer instructor mentor dean registrar counsellor counselor worker
     sergeant captain nurse optometrist radiographer sonographer hygienist physiotherapist dietitian epidemiologist
-    geologist chemist biologist physicist mathematician translator interpreter evangelist advocate executive chief
+    geologist chemist biologist physicist mathematician translator interpreter evangelist advocate executive chief dev
+    devs
     operator generalist liaison ambassador""".split()
 )
 # What a team owns besides what the system kind's head nouns name: the working parts of a product ("the job
@@ -426,7 +436,8 @@ OWNED_THING_NOUNS = frozenset(
     checks chatbot bot dashboard platform tool tooling index indexer worker workers runner registry proxy balancer
     feed crawler tracker monitor printer flow flows integration integrations site website config exporter importer
     sync warehouse lake frontend ui cli infrastructure network storage ci codebase model models mesh bus stream
-    streams topics""".split()
+    streams topics generator renderer parser builder uploader converter validator handler notifier sender directory
+    files docs wiki domain zone certificates vault router scripts""".split()
 )
 
 LIVES_IN = "lives_in"

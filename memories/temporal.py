@@ -671,8 +671,31 @@ def _before_last(m: re.Match[str], ctx: _Context) -> _Result:
     return _period(ctx.ref, m.group(1).lower(), -2)
 
 
+@_pattern(rf"\b({_WEEKDAY}),?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s*(?:of\s+)?{_MONTH})")
+def _weekday_day_of_month(m: re.Match[str], ctx: _Context) -> _Result:
+    """ "Monday the 13th": the 13th of the month, nearest the reference in the tense's direction, that is a Monday."""
+    weekday, day, ref = _WEEKDAYS[m.group(1).lower()], int(m.group(2)), ctx.ref
+    first = ref.replace(day=1)
+    fits = [
+        found
+        for months in range(-12, 13)
+        if (found := _make_date(*_add_months(first, months).timetuple()[:2], day)) and found.weekday() == weekday
+    ]
+    if not fits:
+        return None
+    tense = _tense(ctx.text, m.span(), ctx.default_tense)
+    past, coming = [d for d in fits if d <= ref], [d for d in fits if d >= ref]
+    if tense == "past" and past:
+        found = past[-1]
+    elif tense == "future" and coming:
+        found = coming[0]
+    else:
+        found = min(fits, key=lambda d: abs((d - ref).days))
+    return found, found
+
+
 @_pattern(
-    rf"\b(?:on|by|until|since|from)\s+the\s+(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s*(?:of\s+)?{_MONTH}|\s+(?:floor|time|place|row|century|anniversary|birthday|grade)\b)"
+    rf"\b(?:on|by|until|since|from|to)\s+the\s+(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s*(?:of\s+)?{_MONTH}|\s+(?:floor|time|place|row|century|anniversary|birthday|grade)\b)"
 )
 def _day_of_month(m: re.Match[str], ctx: _Context) -> _Result:
     day = int(m.group(1))

@@ -50,7 +50,10 @@ class StatedFact:
 # --- the pieces a pattern is written with -------------------------------------------------------------------------
 
 # "St. Mary's", "Example.com": a dot only inside a name
-_NAME_WORD = r"(?:[A-Z][\w'’-]*(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net)\b)?|[A-Z]{2,}|[A-Z]\d[\w-]*)"
+_NAME_WORD = (
+    r"(?:[A-Z][\w'’-]*(?:&[A-Z][\w-]*)?(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{2,}|[A-Z]\d[\w-]*|"
+    r"\d[\w-]*[A-Z][\w-]*)(?![\w-])"
+)
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo")
 NAME = rf"(?:{_NAME_WORD}(?:\s+(?:(?:of|de|da|del|van|von|la|le|&)\s+)?(?!I\b){_NAME_WORD}){{0,3}})"
 _ME = r"(?:I|i)"
@@ -64,7 +67,7 @@ _RELATION = (
 # "Saoirse and her husband moved to Osaka": Saoirse moved
 _COMPANY_OF = rf"(?:\s+and\s+(?:his|her|their|my|our)\s+{_RELATION})?"
 _WHO = rf"(?:(?P<me>{_ME})|(?:(?:my|our)\s+{_RELATION},?\s+)?(?P<who>{NAME}){_COMPANY_OF})"
-_NOW = r"(?:\s+(?:now|just|recently|finally|officially|actually|also|already|eventually|still))*"
+_NOW = r"(?:\s+(?:now|just|recently|finally|officially|actually|also|already|eventually|still|in\s+turn))*"
 _HAVE = r"(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)?"
 _BE = r"(?:'m|’m|\s+am|'s|’s|\s+is|\s+was|'re|’re|\s+are)"
 # to be, or to have been: "is living", "has been living", "'ve been a developer"
@@ -91,7 +94,7 @@ _AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME}))?"
 _PET_KINDS = "(?:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
 _PETS = rf"{_PET_KINDS}s?"
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+)"
-_LANGUAGES = "(?:" + "|".join(language.capitalize() for language in v.LANGUAGES) + ")"
+_LANGUAGES = "(?:" + "|".join(language.title().replace(" ", r"\s+") for language in v.LANGUAGES) + ")"
 # a language, as spoken: "fluent French", "a little Greek", "French at home"
 _SPOKEN_QUALITY = (
     r"(?:(?:a\s+little(?:\s+bit\s+of)?|a\s+bit\s+of|some|basic|decent|good|fluent|conversational|native|passable|"
@@ -110,7 +113,8 @@ _OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_OPEN_SPO
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
 _NOT_ASSERTED = re.compile(
     r"\b(?:if|unless|whether|would|could|might|should|must|maybe|perhaps|probably|wish|wishes|dream|dreams|"
-    r"dreaming|hope|hopes|hoping|plan|plans|planning|thinking|considering|consider|want|wants|wanted|wanting|"
+    r"dreaming|hope|hopes|hoping|plan(?:s|ning)?\s+(?:to|on)|planning\s+a|thinking|considering|consider|want|wants|"
+    r"wanted|wanting|"
     r"going\s+to|gonna|will|shall|about\s+to|love\s+to|like\s+to|'d|’d|'ll|’ll|imagine|suppose|pretend|"
     r"supposed|supposedly|rumou?r|rumou?red|apparently|someday|one\s+day|never\s+(?:lived|worked)|can't|cannot|"
     r"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|visit|visiting|"
@@ -142,11 +146,20 @@ _WHICH_OWNS_RE = re.compile(
 _APPOSED_ROLE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+[^,.!]{{2,40}}?)(?:,\s*|(?=[.!]?\s*$))"
 )
+# "my family and I", "my wife and I": the speaker, with company (one clause, not two subjects)
+_WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
+# "Kojo (now living in Kumasi) …", "Anselm (my manager) says …": what the brackets say is said of the name
+_BRACKETED_RE = re.compile(rf"\b(?P<name>{NAME})\s*\((?P<said>[^()]{{3,60}}?)(?:,\s*by\s+the\s+way)?\)")
+# "The new director of engineering, Solange, is …": Solange is the new director of engineering
+_ROLE_FIRST_RE = re.compile(
+    rf"^(?P<role>(?:[Tt]he|[Oo]ur)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?),\s+(?P<name>{NAME}),\s+(?=[a-z])"
+)
 # "Omar's parrot, Kiwi, can whistle": Omar has a parrot called Kiwi
 _APPOSED_PET_RE = re.compile(
     rf"\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?"
     rf"(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),?"
 )
+_MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})", re.IGNORECASE)
 _PET_GONE_RE = re.compile(r"\b(?:passed\s+away|died|rehomed|gave\s+up|give\s+up|put\s+down|lost)\b", re.IGNORECASE)
 # a clause opening with where or when it happened ("After the reorg, …", "In March, …"): the rest is the clause
 _OPENER_RE = re.compile(
@@ -165,7 +178,11 @@ _SINCE_RE = re.compile(
 )
 # another subject's clause: ", and Piet took over …", " but I …"
 _NEW_SUBJECT_RE = re.compile(
-    r",?\s+(?:and|but|while|whereas|so|though)\s+(?=(?:I|[A-Z][\w'’-]*|he|she|they)(?:\s+|['’])[a-z'’])"
+    r",?\s+(?:and|but|while|whereas|so|though|because)\s+(?:(?:now|then|later|today|also|honestly|since\s+then)\s+)?"
+    r"(?=(?:I|[A-Z][\w'’-]*|he|she|they)(?:\s+|['’])[a-z'’])"
+    # after a comma, another subject's statement: "…, so my hours will shift", "ask Piet, he's the SRE lead"
+    r"|,\s+(?:and|so|but|because)\s+(?=(?:my|our|his|her|their|the|it|its)\s)"
+    r"|,\s+(?=(?:he|she|they)(?:['’](?:s|re)\s|\s+(?:is|was|has|had|now|just|moved|works|lives|reports|speaks)\b))"
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
     # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone")
@@ -178,7 +195,8 @@ _VERBS = (
 )
 _SAME_SUBJECT_RE = re.compile(rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)")
 _DROPPED_I_RE = re.compile(
-    r"^(?=(?:started|moved|joined|relocated|quit|got\s+promoted|got\s+a\s+(?:new\s+)?job|been\s+(?:at|with|living|working)|"
+    r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted)|got\s+a\s+(?:new\s+)?job|"
+    r"been\s+(?:at|with|living|working)|"
     r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
     re.IGNORECASE,
 )
@@ -214,7 +232,17 @@ def _clauses(sentence: str) -> list[str]:
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
     verb given that subject ("Saoirse works at Vanta and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
+    text = _WITH_ME_RE.sub("I", text)
     extra: list[str] = []
+    for match in list(_BRACKETED_RE.finditer(text)):
+        said = match["said"].strip()
+        article = re.match(r"(?:my|our|the|a|an|his|her|their)\b", said, re.IGNORECASE)
+        extra.append(f"{match['name']} {'is ' if article else ''}{said}")
+    text = _BRACKETED_RE.sub(lambda m: m["name"], text)
+    role_first = _ROLE_FIRST_RE.match(text)
+    if role_first and _role_head(role_first["role"]) in v.ROLE_NOUNS:
+        extra.append(f"{role_first['name']} is {role_first['role'][:1].lower()}{role_first['role'][1:]}")
+        text = f"{role_first['name']} {text[role_first.end() :]}"
     for match in list(_RELATIVE_RE.finditer(text)):
         extra.append(f"{match['name']} {'is ' if match['is'] else ''}{match['said']}")
     for match in list(_WHICH_OWNS_RE.finditer(text)):
@@ -228,7 +256,9 @@ def _clauses(sentence: str) -> list[str]:
             lead = _LEAD_RE.match(text).group(0)
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
-        extra.append(f"{match['name']} is {match['role']}")
+        pet = _MY_PET_RE.fullmatch(match["role"])
+        # "Baxter, my basset hound, …": the speaker's pet, called Baxter
+        extra.append(f"I have a {pet['kind']} called {match['name']}" if pet else f"{match['name']} is {match['role']}")
     text = _APPOSED_ROLE_RE.sub(lambda m: f"{m['name']} ", text)
     clauses = []
     named = ""  # the name the sentence's last clause opened with: what a later "he" / "she" is
@@ -251,11 +281,20 @@ def _clauses(sentence: str) -> list[str]:
         lead_name = _LEAD_NAME_RE.match(part)
         if lead_name and _person(lead_name["name"]) == lead_name["name"]:
             named = lead_name["name"]
+        elif not named:
+            people = {_person(m.group(0)) for m in re.finditer(NAME, part)} - {None, "I"}
+            named = next(iter(people)) if len(people) == 1 else ""
         pieces = _SAME_SUBJECT_RE.split(part)
         lead = _LEAD_RE.match(pieces[0])
         clauses.append(pieces[0])
         clauses += [f"{lead.group(0)} {piece}" if lead else piece for piece in pieces[1:]]
     return [clause for clause in clauses + extra if clause.strip()]
+
+
+def _role_head(role: str) -> str:
+    """The noun a role is: the word before "of" ("head of data"), else the last word."""
+    words = role.casefold().split()
+    return words[words.index("of") - 1] if "of" in words[1:] else words[-1]
 
 
 def _as_name(name: str, match: re.Match[str]) -> str:
@@ -374,6 +413,20 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"an?\s+(?:[a-z-]+\s+){{0,2}}?(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
+    # "Santa Cruz is home now", "Puerto Montt has been home for three years": the speaker's home
+    _p(
+        v.LIVES_IN,
+        rf"^(?P<value>{NAME})\s+(?:is|has\s+been|['’]s)\s+(?:now\s+)?(?:(?P<mine>my|our)\s+)?(?P<home>home)\b(?!\s+to\b)",
+        confidence=0.6,
+    ),
+    # "since moving to Baton Rouge I …": a change the speaker says in passing
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:[Ss]ince|[Aa]fter)\s+(?P<mine>moving|relocating)\s+to\s+(?P<value>{NAME})",
+        confidence=0.6,
+    ),
+    # "Lumen Dental is where Aurora works now": the cleft of a home or an employer
+    _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:lives?|living)\b"),
     # a chat's "home is Ghent now": the speaker's home
     _p(
         v.LIVES_IN,
@@ -400,13 +453,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME})(?:\s+from\s+(?P<old>{NAME}))?",
         check=_org_ok,
     ),
-    # "my first week at Vanta", "a Quorum employee", "our contact at Vanta"
+    # "my first week at Vanta", "day three at K2 Analytics", "a Quorum employee", "our contact at Vanta"
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b(?P<mine>[Mm]y)\s+(?:first|second|third|last)\s+(?:day|week|month|year)\s+at\s+{_THE}(?P<value>{NAME})",
+        rf"(?:\b(?P<mine>[Mm]y)\s+|^(?P<ours>(?i:day|week|month|first|second|third|last)(?=\s)))(?:\s*(?:first|second|"
+        rf"third|last)\s+(?:day|week|month|year)|\s*(?:day|week|month)?\s+(?:one|two|three|four|five|six|seven|\d+))\s+at\s+"
+        rf"{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.6,
     ),
+    _p(v.WORKS_AT_ATTR, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:works?|working)\b", check=_org_ok),
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_BEEN}{_NOW}\s+an?\s+(?P<value>{NAME})\s+(?:employee|staffer|hire)\b",
@@ -497,7 +553,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- a job title
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|got\s+|was\s+|were\s+)?promoted\s+to\s+(?:an?\s+|the\s+)?{_TITLE}",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|got\s+|was\s+|were\s+)?(?:promoted|demoted)"
+        rf"(?:\s+from\s+(?:an?\s+|the\s+)?(?P<old>[\w -]{{2,40}}?)(?:\s+back)?)?\s+to\s+(?:an?\s+|the\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
     _p(
@@ -508,8 +565,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|hired\s+as)\s+"
-        rf"(?:an?\s+|the\s+|our\s+)?{_TITLE}",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|hired(?:\s+by\s+{_THE}"
+        rf"(?P<org>{NAME})(?:\s+[\w]+){{0,3}}?)?\s+as)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
     _p(
@@ -568,7 +625,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_BE}\s+no\s+longer\s+(?:an?|the|our)\s+{_TITLE}",
+        rf"\b{_WHO}{_BE}\s+no\s+longer\s+(?:(?:an?|the|our)\s+)?{_TITLE}",
         check=_title_ok,
         negated=True,
     ),
@@ -582,8 +639,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}(?:{_BE}?{_NOW}\s+(?:reports|report|reporting)|(?:'ve|’ve|\s+have|\s+has)(?:\s+been)?{_NOW}\s+"
-        rf"(?:reported|reporting))\s+(?:directly\s+)?(?:to|into)\s+{_PERSON_VALUE}"
-        rf"(?:\s+instead\s+of\s+(?P<old>{NAME}))?",
+        rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun)\s+reporting)\s+(?:directly\s+)?(?:to|into)\s+"
+        rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?P<old>{NAME}))?",
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -628,7 +685,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}\s+(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+reports?\s+to\s+(?P<value>{NAME})",
+        rf"\b{_WHO}\s+(?:(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+reports?|(?:has\s+)?stopped\s+reporting)\s+to\s+"
+        rf"(?P<value>{NAME})",
         negated=True,
     ),
     # "I no longer report to Piet; it's Noor now": the new value after the negation
@@ -647,11 +705,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|was|has\s+been){_NOW}\s+(?:owned|maintained)\s+by\s+{_OWNER}",
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been)|:){_NOW}\s+(?:owned|maintained|looked\s+after|"
+        rf"run)\s+by\s+{_OWNER}",
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:now\s+)?belongs\s+to\s+{_OWNER}",
+        rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_THING})\s+(?:now\s+)?belongs?\s+to\s+{_OWNER}",
     ),
     _p(
         v.OWNED_BY,
@@ -673,7 +732,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"maintains?|looks?\s+after|runs|run)\s+"
         rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})(?:\s+from\s+(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?"
         rf"(?:\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
-        r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and)\b))",
+        r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
+        r"jointly)\b))",
     ),
     _p(
         v.OWNED_BY,
@@ -691,6 +751,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?=\s*(?:[.,;!]|$))",
         negated=True,
     ),
+    # "Ownership of the data warehouse: Insights team"
+    _p(v.OWNED_BY, rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}", confidence=0.7),
     # --- when a project is due: "The Orion launch slipped to 14 March"
     _p(
         v.DUE_DATE,
@@ -714,7 +776,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
-        rf"live\s+with)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}?"
+        rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}?"
         rf"(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
         check=_pet_present,
     ),
@@ -744,6 +806,24 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
     ),
+    # "Selam's cat Injera sits in on every call", "I've had Baxter, my basset hound, since 2019"
+    _p(
+        v.HAS_PET,
+        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
+        check=_pet_present,
+    ),
+    _p(
+        v.HAS_PET,
+        rf"\b{_WHO}{_HAVE}\s+(?:had|have|got|adopted|rescued)\s+(?P<value>{NAME}),\s+(?:my|our|his|her|their)\s+"
+        rf"(?:[\w-]+\s+)?(?P<kind>{_PETS})\b",
+        check=_pet_present,
+    ),
+    _p(
+        v.HAS_PET,
+        rf"\b{_WHO}\s+used\s+to\s+have\s+{_COUNT}\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,?\s+(?:called|named)\s+"
+        rf"(?P<value>{NAME}))?",
+        history=True,
+    ),
     _p(
         v.HAS_PET,
         rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})(?:,\s+|\s+)(?P<value>{NAME}),?\s+"
@@ -753,6 +833,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(v.SPEAKS, rf"\b{_WHO}{_NOW}\s+(?:speak|speaks)\s+(?:\w+\s+languages?:?\s*)?{_OPEN_SPOKEN_LIST}"),
     _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
     _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_OPEN_SPOKEN_LIST}"),
+    # "Moana talks to her nan in Samoan": a known language someone talks in
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}{_NOW}\s+(?:talks?|chats?|writes?|texts?|speaks?)\s+(?:to|with)\s+(?:[\w'’]+\s+){{1,3}}?in\s+"
+        rf"(?P<value>{_LANGUAGES})\b",
+        confidence=0.7,
+    ),
+    # a language learned is spoken ("Learned Esperanto in lockdown"): the known languages only ("learned Python")
+    _p(v.SPEAKS, rf"\b{_WHO}{_HAVE}\s+(?:learned|learnt|picked\s+up)\s+(?P<value>{_LANGUAGES})\b", confidence=0.7),
     _p(v.SPEAKS, rf"\b{_WHO}\s+can\s+(?:hold\s+a\s+conversation|get\s+by|converse)\s+in\s+{_OPEN_SPOKEN_LIST}"),
     _p(v.SPEAKS, rf"\b{_WHO}\s+used\s+to\s+speak\s+{_OPEN_SPOKEN_LIST}", history=True),
     _p(
@@ -772,11 +861,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.SPEAKS,
-        rf"\b(?P<mine>[Mm]y)\s+(?P<value>{_LANGUAGES})\s+is\s+(?:\w+\s+)?(?:fluent|good|decent|native|solid)",
+        rf"\b(?P<mine>[Mm]y)\s+(?P<value>{_LANGUAGES})\s+is\s+(?:\w+\s+)?(?:fluent|good|decent|native|solid|"
+        r"conversational|passable|basic|rusty|ok|okay)",
     ),
     _p(
         v.SPEAKS,
-        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not|can't|cannot)\s+speaks?\s+{_SPOKEN_LIST}",
+        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not|can't|cannot)\s+speaks?\s+{_OPEN_SPOKEN_LIST}",
         negated=True,
     ),
 )
@@ -807,22 +897,25 @@ def _day(reference: datetime | date) -> date:
 
 # a word stem each attribute's patterns need: a clause without any is not read against them (most are not)
 _NEEDS: dict[str, tuple[str, ...]] = {
-    v.LIVES_IN: ("live", "living", "moved", "reloc", "based", "settled", "resid", "emigrat", "new ", "renting",
-                 "spent", "remote", "home", "still in"),
+    v.LIVES_IN: ("live", "living", "moved", "moving", "reloc", "based", "settled", "resid", "emigrat", "new ",
+                 "renting", "spent", "remote", "home", "still in"),
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
                       "hire", "contact", "liaison", "rep ", "person ", " at "),
     v.JOB_TITLE: ("promoted", "took over", "taken over", "named", "appointed", "made", "hired as", "became", " a ",
                   " an ", " the ", " our ", " as ", "title"),
-    v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor", "manages", "supervises", "under "),
-    v.OWNED_BY: ("own", "took ", "taken over", "inherited", "maintain", "belongs", "responsib", "handed", "look",
+    v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor", "manages", "supervises", "under ", "managed",
+                        "supervised"),
+    v.OWNED_BY: ("own", "took ", "taken over", "inherited", "maintain", "belong", "responsib", "handed", "look",
                  "runs"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
+                 "pulled", "lands", "landing",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for"),
     v.HAS_PET: tuple(kind.split()[-1][:5] for kind in v.PET_KINDS),
-    v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation in", "get by in"),
+    v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
+               "talk", "chat", "write", "text"),
 }  # fmt: skip
 
 
@@ -861,7 +954,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
 
 _SCHEDULE_RE = re.compile(
     r"\b(?:launch(?:es|ing)?|release(?:s)?|ship(?:s|ping)?|GA|go-?live|goes\s+live|deadline|due|target|cutover|"
-    r"slipped|slips|slipping|pushed|delayed|brought\s+forward|moved|on\s+track\s+for|set\s+for|scheduled\s+for|"
+    r"slipped|slips|slipping|pushed|delayed|brought\s+forward|pulled\s+(?:in|forward)|lands|landing|moved|on\s+track\s+for|"
+    r"set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
 )
 # a launch that already happened, a deadline missed: no due date
@@ -950,6 +1044,14 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
 _PROJECT_TAIL = re.compile(r"(?:\s+[a-z][\w-]*){1,3}(?=\s+(?:is|was|has|got|slipped|ships|launches)\b)")
 
 
+def _next_month_day(day: date, months: int) -> date | None:
+    month = day.month - 1 + months
+    try:
+        return day.replace(year=day.year + month // 12, month=month % 12 + 1)
+    except ValueError:  # the 31st of a shorter month
+        return None
+
+
 def _ahead(day: date, said: str, today: date) -> date:
     """A day a plan names without its year or week is the next such day ("on Friday", "to 3 March")."""
     if day >= today or re.search(r"\b\d{4}\b|\blast\b|\bago\b", said):
@@ -957,6 +1059,12 @@ def _ahead(day: date, said: str, today: date) -> date:
     if re.fullmatch(r"(?:on\s+)?[A-Za-z]+day", said.strip()):
         while day < today:
             day += timedelta(days=7)
+        return day
+    if re.fullmatch(r"(?:(?:on|by|from|to|until)\s+)?the\s+\d{1,2}(?:st|nd|rd|th)", said.strip()):
+        for months in range(1, 13):  # "to the 23rd": the next month that has that day
+            later = _next_month_day(day, months)
+            if later is not None and later >= today:
+                return later
         return day
     try:
         return day.replace(year=day.year + 1)
@@ -984,7 +1092,10 @@ def _facts_of(
     if pattern.check is not None and not pattern.check(match):
         return []
     groups = match.groupdict()
-    negated_inside = re.search(r"\b(?:not|n't|never|no\s+longer)\b", match.group(0), re.IGNORECASE)
+    # "reports to Elodie, not Ambrose": the words naming the old value after the new one negate nothing
+    after = groups.get("old") and groups.get("value") and match.start("old") > match.end("value")
+    said = match.group(0)[: match.end("value") - match.start()] if after else match.group(0)
+    negated_inside = re.search(r"\b(?:not|n't|never|no\s+longer)\b", said, re.IGNORECASE)
     if not pattern.negated and not pattern.after_negation and negated_inside:
         return []
     subjects = _subjects(pattern.attribute, match, speaker)
@@ -1027,7 +1138,8 @@ _NOT_A_NAME = frozenset(
     "Nobody Someone Somebody Everybody Anyone Who What When Where Which Since After Before While Because Once If "
     "Though Although Noted Note Yes No Well Oh Still Just Today Yesterday Tomorrow Last Next Finally Apparently "
     "Luckily Sadly Honestly Anyway Meanwhile Recently Lately Both Everyone's I've I'm I'd I'll I’ve I’m I’d "
-    "I’ll".split()
+    "I’ll He's She's It's We're They're You're He’s She’s It’s We’re They’re You’re He'd She'd They'd We've "
+    "They've".split()
 )
 
 
@@ -1179,6 +1291,9 @@ def _clause_dates(clause: str, today: date) -> tuple:
     return tuple(tag_dates(clause, reference=today))
 
 
+_FROM_DAY_RE = re.compile(r"\b(?:as\s+of|from|starting(?:\s+on)?|effective)\s*$", re.IGNORECASE)
+
+
 def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date) -> tuple[date | None, date | None]:
     """(valid_from, valid_until) of the fact: a date the clause gives (the start of "last month", "since 2021"), else
     the day it was said; a statement about the past ends at the date after "until", else (a "used to") the day it
@@ -1191,8 +1306,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     for mention in mentions:
         if until_at is not None and mention.span[1] > until_at.end():
             until = until or mention.end
-        elif mention.start <= today and since is None:
-            since = mention
+        elif since is None and (mention.start <= today or _FROM_DAY_RE.search(clause, 0, mention.span[0])):
+            since = mention  # a day to come counts when it is when the value starts ("as of 1 July I live …")
     if pattern.history or _HISTORY_RE.search(clause):
         if until is None:
             # "I lived in Boston in 2015": over that period; "I used to live in Boston": until it was said
