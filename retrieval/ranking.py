@@ -80,6 +80,12 @@ _BASE_COSINE_WEIGHT = 0.3  # of base at a vector factor of 1 (the rest is the no
 # rare words a memory holds is answered by them; one the keyword arm barely matches (a paraphrase) leans on the
 # vectors. Chosen with the tier strength above (bench/HISTORY.md).
 KEYWORD_TRUST = 1.0
+# The same where the keyword and vector lists are score-fused (a pool of session turns): people in a chat re-use
+# the words of the day in many turns, so a confident keyword match says less about which turn holds the answer than
+# it does in a page or a note, and the vectors keep their full say (the fused order is then the cosine plus the
+# keyword share's SCORE_FUSION_KEYWORD). Chosen on both conversational sets' development halves end to end
+# (``fit_fusion --params turn_keyword_trust`` for the grid; bench/HISTORY.md).
+TURN_KEYWORD_TRUST = 0.0
 # Score fusion of the keyword and the vector arm (when the caller gives each keyword row's share): one list ordered
 # by ``vector_factor · cosine + (SCORE_FUSION_KEYWORD + 1 - vector_factor) · share`` takes both arms' place in RRF,
 # with their summed weight. On the conversational set, RRF over the two lists let a keyword row that matched only
@@ -160,6 +166,7 @@ class RankingConfig:
     autocut_min_gap: float = 0.2
     lead_arm: str | None = None
     keyword_trust: float = KEYWORD_TRUST
+    turn_keyword_trust: float = TURN_KEYWORD_TRUST
     score_fusion: float | None = SCORE_FUSION_KEYWORD
     participant_boost: float = PARTICIPANT_BOOST
     date_window_boost: float = DATE_WINDOW_BOOST
@@ -180,8 +187,9 @@ class RankingConfig:
             raise ValueError(f"lead_arm {self.lead_arm!r} is not an arm")
         if self.title_boost < 1.0:
             raise ValueError(f"title_boost must be >= 1, got {self.title_boost}")
-        if not 0.0 <= self.keyword_trust <= 1.0:
-            raise ValueError(f"keyword_trust must be within [0, 1], got {self.keyword_trust}")
+        for name in ("keyword_trust", "turn_keyword_trust"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be within [0, 1], got {getattr(self, name)}")
         if self.score_fusion is not None and not (math.isfinite(self.score_fusion) and self.score_fusion >= 0):
             raise ValueError(f"score_fusion must be None or a finite number >= 0, got {self.score_fusion}")
         if self.participant_boost < 1.0:
@@ -311,7 +319,8 @@ def rank(
     - ``now`` and the candidates' timestamps are tz-aware; ``top_k >= 1`` (else ``ValueError``).
     - ``keyword_confidence`` in [0, 1] (clamped; NaN counts as 0): the keyword arm's best BM25 score as a share of
       its ceiling; the vector arm's weight and the cosine share of ``base`` are scaled by
-      ``1 - config.keyword_trust · keyword_confidence`` (``explain["vector_factor"]``).
+      ``1 - config.keyword_trust · keyword_confidence`` (``explain["vector_factor"]``; ``turn_keyword_trust``
+      instead where the keyword and vector lists are score-fused, below).
     - ``keyword_shares`` (optional): each keyword row's BM25 score as a share of that ceiling. With it and
       ``config.score_fusion`` set, the keyword and vector lists are replaced by one list ordered by
       ``vector_factor · cosine + (score_fusion + 1 - vector_factor) · share`` (``explain["text_score"]``), weighted
@@ -337,14 +346,15 @@ def rank(
     if top_k < 1:
         raise ValueError(f"top_k must be >= 1, got {top_k}")
     confidence = min(1.0, max(0.0, keyword_confidence)) if math.isfinite(keyword_confidence) else 0.0
-    vector_factor = 1.0 - config.keyword_trust * confidence
+    fusing = config.score_fusion is not None and keyword_shares is not None and "keyword" in arms and "vector" in arms
+    vector_factor = 1.0 - (config.turn_keyword_trust if fusing else config.keyword_trust) * confidence
     weights = dict(config.arm_weights)
     if "vector" in weights:
         weights["vector"] *= vector_factor
     cosine_weight = _BASE_COSINE_WEIGHT * vector_factor
     fused_arms: Mapping[str, Sequence[int]] = arms
     fused: dict[int, float] | None = None
-    if config.score_fusion is not None and keyword_shares is not None and "keyword" in arms and "vector" in arms:
+    if fusing:
         fused = _text_scores(arms, candidates, keyword_shares, vector_factor, config.score_fusion)
         fused_arms = {"text": sorted(fused, key=lambda i: (-fused[i], i))}
         fused_arms.update({arm: ids for arm, ids in arms.items() if arm not in ("keyword", "vector")})

@@ -46,6 +46,7 @@ DESIGN = RankingConfig(
     recency_max=0.4,
     recency_half_days=30.0,
     keyword_trust=1.0,
+    turn_keyword_trust=1.0,
     score_fusion=0.2,
     participant_boost=1.25,
     date_window_boost=1.3,
@@ -251,6 +252,8 @@ class TestRankingConfig:
         for level, design in {"team": 0.9, "division": 0.75, "country": 0.7, "corporate": 0.65, "org": 0.6}.items():
             assert DEFAULT.tier_boost[level] == pytest.approx(design**0.25, abs=0.006)
         assert DEFAULT.keyword_trust == 1.0
+        # where session turns are score-fused, the keyword arm's confidence does not turn the vectors down
+        assert DEFAULT.turn_keyword_trust == 0.0
         # fitted by fit_fusion on the development halves (bench/HISTORY.md); the design's values are DESIGN's
         assert dict(DEFAULT.arm_weights) == {"keyword": 3.0, "vector": 0.75, "relational": 0.5}
         assert (DEFAULT.floor_ratio, DEFAULT.recency_max, DEFAULT.recency_half_days) == (0.8, 0.2, 60.0)
@@ -444,9 +447,10 @@ class TestKeywordConfidence:
         assert [r.memory_id for r in ranked] == [2, 3, 1]
 
     @pytest.mark.parametrize("trust", [-0.1, 1.5, math.nan])
-    def test_keyword_trust_must_be_a_share(self, trust):
-        with pytest.raises(ValueError, match="keyword_trust"):
-            RankingConfig(keyword_trust=trust)
+    @pytest.mark.parametrize("name", ["keyword_trust", "turn_keyword_trust"])
+    def test_keyword_trust_must_be_a_share(self, trust, name):
+        with pytest.raises(ValueError, match=name):
+            RankingConfig(**{name: trust})
 
 
 class TestRankFloorGate:
@@ -724,6 +728,30 @@ class TestScoreFusionAndParticipants:
         # base = (1 - 0.06)·rrf_norm + 0.06·cosine, the fused list weighted 1.0 + 0.2
         assert ranked[0].explain["base"] == pytest.approx(0.94 + 0.06 * 0.3, abs=1e-12)
         assert ranked[1].explain["base"] == pytest.approx(0.94 * 60 / 61 + 0.06 * 0.4, abs=1e-12)
+
+    def test_in_a_fused_list_the_turn_trust_replaces_the_keyword_trust(self):
+        # the confident keyword match above, with turn trust 0: the vectors keep their full say (factor 1), the
+        # keyword share adds only score_fusion of itself: text score = cosine + 0.2·share
+        arms = {"keyword": [1], "vector": [2, 1]}
+        candidates = {1: cand(1, cosine=0.3), 2: cand(2, cosine=0.4)}
+        fused = replace(DESIGN, turn_keyword_trust=0.0)
+        ranked = rank(
+            arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False,
+            keyword_confidence=0.8, keyword_shares={1: 0.8}, config=fused,
+        )  # fmt: skip
+        by_id = {r.memory_id: r for r in ranked}
+        assert by_id[1].explain["vector_factor"] == 1.0
+        assert by_id[1].explain["text_score"] == pytest.approx(0.3 + 0.2 * 0.8, abs=1e-12)
+        assert by_id[2].explain["text_score"] == pytest.approx(0.4, abs=1e-12)
+        assert by_id[1].explain["ranks"]["keyword"] == 0 and by_id[1].explain["rrf"] > by_id[2].explain["rrf"]
+        # the full cosine share of base: 0.7·rrf_norm + 0.3·cosine (the closer turn wins overall)
+        assert by_id[2].explain["base"] == pytest.approx(0.7 * 60 / 61 + 0.3 * 0.4, abs=1e-12)
+        # without the keyword rows' shares the lists fuse by RRF, and the keyword trust holds
+        plain = rank(
+            arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False,
+            keyword_confidence=0.8, config=fused,
+        )  # fmt: skip
+        assert plain[0].explain["vector_factor"] == pytest.approx(0.2, abs=1e-12)
 
     def test_other_arms_still_fuse_by_rrf_beside_the_text_list(self):
         arms = {"keyword": [1], "vector": [1], "relational": [3]}

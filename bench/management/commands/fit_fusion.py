@@ -107,6 +107,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--load", help="fit on inputs captured before (--save; comma-separated files) instead of searching"
         )
+        parser.add_argument(
+            "--params", default="", help="fit only these tunables (comma-separated), the others held at the defaults"
+        )
         parser.add_argument("--keep", action="store_true", help="keep the fit-* tenants")
         parser.add_argument("--json", action="store_true")
 
@@ -118,6 +121,11 @@ class Command(BaseCommand):
             raise CommandError(f"unknown set {unknown[0]!r}; known: {', '.join(SETS)}")
         sizes = [int(part) for part in options["corpus_sizes"].split(",") if part.strip()]
         sets += [f"corpus-{size}" for size in sizes]
+        known = {param.name: param for param in fusion_fit.params_table()}
+        names = [name for name in options["params"].split(",") if name]
+        if [name for name in names if name not in known]:
+            raise CommandError(f"unknown tunable; known: {', '.join(known)}")
+        params = tuple(known[name] for name in names) or None
         if options["load"]:
             cases, baseline = [], {}
             for path in options["load"].split(","):
@@ -139,16 +147,19 @@ class Command(BaseCommand):
             passes=options["passes"],
             min_gain=options["min_gain"],
             max_set_loss=options["max_set_loss"],
+            params=params,
         )
         self.stdout.write(json.dumps(report) if self.quiet else _format(report))
 
     # --- fitting -------------------------------------------------------------------------------------------------
-    def _fit(self, cases, baseline, *, passes: int, min_gain: float, max_set_loss: float | None) -> dict:
+    def _fit(self, cases, baseline, *, passes: int, min_gain: float, max_set_loss: float | None, params=None) -> dict:
         defaults = fusion_fit.default_params()
         # the defaults must give back what rank returned during the searches (else configure() is wrong)
         mismatched = sum(1 for c in cases if c.inputs is not None and tuple(fusion_fit.rerank(c, defaults)) != c.ranked)
         started = time.perf_counter()
-        result = fusion_fit.fit(cases, passes=passes, min_gain=min_gain, max_set_loss=max_set_loss, log=self._log)
+        result = fusion_fit.fit(
+            cases, params=params, passes=passes, min_gain=min_gain, max_set_loss=max_set_loss, log=self._log
+        )
         before = fusion_fit.evaluate(cases, defaults)
         after = fusion_fit.evaluate(cases, result.params)
         return {
