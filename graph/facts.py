@@ -67,12 +67,16 @@ def fact_rows(memory: Memory, content: str, resolver, pending: Sequence[Fact] = 
     said = memory.reference_time or memory.created_at
     stated = extract_facts(content, speaker=memory_speaker(memory), reference=said)
     rows = []
+    # a move whose old or new value the graph knows as an employer is a change of job (both values of one statement)
+    employers = {fact.span for fact in stated if fact.attribute == v.LIVES_IN and _an_employer(fact, resolver, pending)}
     for fact in stated:
         if fact.attribute == LEFT:  # "left Vanta": an employer or a home, as the graph knows the value
             subject = _resolve(resolver, fact.subject, v.PERSON)
             fact = _left_as(fact, subject, resolver, pending)
             if fact is None:
                 continue
+        if fact.attribute == v.LIVES_IN and fact.span in employers:
+            fact = replace(fact, attribute=v.WORKS_AT_ATTR)  # "moved from Novartis to Vercel": a new job, not a home
         attribute = v.ATTRIBUTES_BY_VALUE[fact.attribute]
         subject = _resolve(resolver, fact.subject, _kind_of(attribute.subjects))
         if subject is None:
@@ -123,6 +127,25 @@ def _left_as(fact: StatedFact, subject: Entity | None, resolver, pending: Sequen
     kinds = {v.COMPANY: v.WORKS_AT_ATTR, v.ORG: v.WORKS_AT_ATTR, v.PLACE: v.LIVES_IN}
     attribute = held if held in (v.WORKS_AT_ATTR, v.LIVES_IN) else kinds.get(known.kind)
     return None if attribute is None else replace(fact, attribute=attribute)
+
+
+def _an_employer(fact: StatedFact, resolver, pending: Sequence[Fact]) -> bool:
+    """The value of a move is an employer, as the graph knows it: an entity of a company's or an organisation's kind,
+    or a value the subject has worked at (saved, or stated earlier in the batch)."""
+    norm = normalize_entity_name(fact.value)[:NAME_MAX]
+    known = resolver.cache.get(norm) or Entity.objects.filter(tenant=resolver.tenant, norm=norm).first()
+    if known is None:
+        return False
+    if known.kind in (v.COMPANY, v.ORG):
+        return True
+    return any(row.value_entity_id == known.pk and row.attribute == v.WORKS_AT_ATTR for row in pending) or (
+        Fact.objects.filter(
+            tenant=resolver.tenant,
+            value_entity=known,
+            attribute=v.WORKS_AT_ATTR,
+            subject__norm=normalize_entity_name(fact.subject),
+        ).exists()
+    )
 
 
 def _until(fact: StatedFact) -> date | None:

@@ -391,6 +391,9 @@ PET_KINDS: tuple[str, ...] = (
     "chihuahua", "corgi", "schnauzer", "sheepdog", "tabby", "hedgehog", "chinchilla", "iguana", "gecko",
     "bearded dragon", "corn snake", "axolotl", "cockatiel", "cockatoo", "canary", "budgerigar", "macaw",
     "african grey", "gerbil", "rat", "mouse", "pony", "donkey", "goat", "hen", "chicken", "duck", "tarantula", "bird",
+    "mutt", "pup", "moggy", "hound", "basset hound", "parakeet", "lovebird", "cockapoo", "labradoodle", "staffie",
+    "shepherd", "boxer",
+    "bulldog", "rottweiler", "doberman", "sphynx", "siamese", "persian cat", "maine coon", "ragdoll",
 )  # fmt: skip
 LANGUAGES: tuple[str, ...] = (
     "english", "spanish", "french", "german", "italian", "portuguese", "dutch", "polish", "russian", "ukrainian",

@@ -72,6 +72,8 @@ _HAVE = r"(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)?"
 _BE = r"(?:'m|’m|\s+am|'s|’s|\s+is|\s+was|'re|’re|\s+are)"
 # to be, or to have been: "is living", "has been living", "'ve been a developer"
 _BEEN = rf"(?:{_BE}|(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)\s+been)"
+# the same, now: "was a teacher" says what someone was (the history patterns read it)
+_IS_NOW = r"(?:'m|’m|\s+am|'s|’s|\s+is|'re|’re|\s+are|(?:'ve|’ve|\s+have|'s|’s|\s+has)\s+been)"
 _THE = r"(?:the\s+)?"
 _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
 # a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen"
@@ -85,7 +87,7 @@ _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?
 _TITLE_END = (
     r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
-    r"months?|years?)\s+ago)\b))"
+    r"months?|years?)\s+ago)\b|\s+(?=[^\w\s])))"
 )
 _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 # where a title is held: "a nurse at St Mary's Hospital" also says where they work
@@ -146,6 +148,10 @@ _WHICH_OWNS_RE = re.compile(
 _APPOSED_ROLE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+[^,.!]{{2,40}}?)(?:,\s*|(?=[.!]?\s*$))"
 )
+# "After six years at Accenture, Kwabena started at Notion"
+_TENURE_RE = re.compile(
+    rf"^After\s+(?:\w+\s+){{1,2}}(?:years?|months?|decades?)\s+(?:at|with)\s+(?P<org>{NAME}),\s+(?P<who>{NAME})\s+[a-z]"
+)
 # "my family and I", "my wife and I": the speaker, with company (one clause, not two subjects)
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
 # "Kojo (now living in Kumasi) …", "Anselm (my manager) says …": what the brackets say is said of the name
@@ -159,8 +165,12 @@ _APPOSED_PET_RE = re.compile(
     rf"\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?"
     rf"(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),?"
 )
-_MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})", re.IGNORECASE)
-_PET_GONE_RE = re.compile(r"\b(?:passed\s+away|died|rehomed|gave\s+up|give\s+up|put\s+down|lost)\b", re.IGNORECASE)
+_MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
+_PET_GONE_RE = re.compile(
+    r"\b(?:passed\s+away|died|rehomed?|rehoming|gave\s+up|give\s+up|put\s+down|put\s+to\s+sleep|lost|gave\s+\w+\s+away|"
+    r"given\s+away)\b",
+    re.IGNORECASE,
+)
 # a clause opening with where or when it happened ("After the reorg, …", "In March, …"): the rest is the clause
 _OPENER_RE = re.compile(
     r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b(?![^,]*\b(?:I|we|he|she|they)\b)[^,]{0,30},\s+"
@@ -195,7 +205,8 @@ _VERBS = (
 )
 _SAME_SUBJECT_RE = re.compile(rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)")
 _DROPPED_I_RE = re.compile(
-    r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted)|got\s+a\s+(?:new\s+)?job|"
+    r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
+    r"laid\s+off|got\s+a\s+(?:new\s+)?job|"
     r"been\s+(?:at|with|living|working)|"
     r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
     re.IGNORECASE,
@@ -203,7 +214,7 @@ _DROPPED_I_RE = re.compile(
 # a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them
 _INTERJECTION_RE = re.compile(
     r"^(?:(?:lol|haha+|omg|ok(?:ay)?|yeah|yep|yes|so|well|fyi|btw|heads\s+up|update|news|guess\s+what|ugh|wow|"
-    r"oh|hey|anyway|nope|sorry|reminder|note|final\s+call|psa)\b[\s,:!.—–-]*)+",
+    r"oh|hey|anyway|nope|sorry|reminder|note|final\s+call|psa|ps|tbh|ngl|fun\s+fact|action|decision)\b[\s,:!.—–-]*)+",
     re.IGNORECASE,
 )
 # "Esme said she speaks Portuguese": what someone is reported to say of themselves is said of them
@@ -235,10 +246,14 @@ def _clauses(sentence: str) -> list[str]:
     text = _WITH_ME_RE.sub("I", text)
     extra: list[str] = []
     for match in list(_BRACKETED_RE.finditer(text)):
-        said = match["said"].strip()
+        said = re.sub(r"^who\b,?\s*(?:by\s+the\s+way,\s*)?", "", match["said"].strip())
         article = re.match(r"(?:my|our|the|a|an|his|her|their)\b", said, re.IGNORECASE)
-        extra.append(f"{match['name']} {'is ' if article else ''}{said}")
+        role = not article and re.fullmatch(r"[a-z][a-z -]{1,40}", said) and _role_head(said) in v.ROLE_NOUNS
+        extra.append(f"{match['name']} is the {said}" if role else f"{match['name']} {'is ' if article else ''}{said}")
     text = _BRACKETED_RE.sub(lambda m: m["name"], text)
+    tenure = _TENURE_RE.match(text)
+    if tenure:
+        extra.append(f"{tenure['who']} used to work at {tenure['org']}")
     role_first = _ROLE_FIRST_RE.match(text)
     if role_first and _role_head(role_first["role"]) in v.ROLE_NOUNS:
         extra.append(f"{role_first['name']} is {role_first['role'][:1].lower()}{role_first['role'][1:]}")
@@ -257,8 +272,13 @@ def _clauses(sentence: str) -> list[str]:
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
         pet = _MY_PET_RE.fullmatch(match["role"])
-        # "Baxter, my basset hound, …": the speaker's pet, called Baxter
-        extra.append(f"I have a {pet['kind']} called {match['name']}" if pet else f"{match['name']} is {match['role']}")
+        # "Baxter, my basset hound, …": the speaker's pet, called Baxter (given up, when the sentence says so)
+        if pet and _PET_GONE_RE.search(text):
+            extra.append(f"I gave up my {pet['kind'].lower()}, {match['name']}")
+        elif pet:
+            extra.append(f"I have a {pet['kind'].lower()} called {match['name']}")
+        else:
+            extra.append(f"{match['name']} is {match['role']}")
     text = _APPOSED_ROLE_RE.sub(lambda m: f"{m['name']} ", text)
     clauses = []
     named = ""  # the name the sentence's last clause opened with: what a later "he" / "she" is
@@ -409,7 +429,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.LIVES_IN,
-        rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:'re|’re|'m|’m|'s|’s|\s+are|\s+am|\s+is)\s+(?:now\s+)?renting\s+"
+        rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:'re|’re|'m|’m|'s|’s|\s+are|\s+am|\s+is|(?:'ve|’ve|\s+have|\s+has)\s+been)"
+        rf"\s+(?:now\s+)?renting\s+"
         rf"an?\s+(?:[a-z-]+\s+){{0,2}}?(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
@@ -426,7 +447,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.6,
     ),
     # "Lumen Dental is where Aurora works now": the cleft of a home or an employer
-    _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:lives?|living)\b"),
+    _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:lives?|living|settled|moved)\b"),
+    _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+was\s+where\s+{_WHO}\s+(?:lived|grew\s+up)\b", history=True),
     # a chat's "home is Ghent now": the speaker's home
     _p(
         v.LIVES_IN,
@@ -456,9 +478,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "my first week at Vanta", "day three at K2 Analytics", "a Quorum employee", "our contact at Vanta"
     _p(
         v.WORKS_AT_ATTR,
-        rf"(?:\b(?P<mine>[Mm]y)\s+|^(?P<ours>(?i:day|week|month|first|second|third|last)(?=\s)))(?:\s*(?:first|second|"
-        rf"third|last)\s+(?:day|week|month|year)|\s*(?:day|week|month)?\s+(?:one|two|three|four|five|six|seven|\d+))\s+at\s+"
-        rf"{_THE}(?P<value>{NAME})",
+        rf"(?:\b(?P<mine>[Mm]y)\s+|^)(?P<ours>(?i:(?:first|second|third|last)\s+(?:day|week|month|year)|"
+        rf"(?:day|week|month)\s+(?:one|two|three|four|five|six|seven|\d+)))\s+at\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.6,
     ),
@@ -494,6 +515,27 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
         confidence=0.6,
     ),
+    # "I spent four years at Ericsson", "I was at Basecamp until 2021": an employer before
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}\s+(?:spent|worked)\s+(?:\w+\s+){{0,2}}(?:years|months|decades|a\s+decade)\s+(?:at|with)\s+{_THE}"
+        rf"(?P<value>{NAME})",
+        history=True,
+        check=_org_ok,
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}\s+was\s+(?:at|with)\s+{_THE}(?P<value>{NAME})(?=\s+(?:until|till|for|before)\b)",
+        history=True,
+        check=_org_ok,
+    ),
+    # "Bosch let Leander go": the employer ended it
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?P<value>{NAME})\s+(?:has\s+)?(?:let|laid)\s+(?P<who>{NAME})\s+(?:go|off)\b",
+        negated=True,
+        check=_org_ok,
+    ),
     # "Noor is at Vanta these days", "I'm still at Quorum": being at an organisation as a lasting state
     _p(
         v.WORKS_AT_ATTR,
@@ -524,7 +566,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:quit|resigned\s+from|been\s+laid\s+off\s+(?:from|by)|"
-        rf"was\s+laid\s+off\s+(?:from|by)|got\s+laid\s+off\s+(?:from|by)|quit\s+(?:my|his|her|their)\s+job\s+at|"
+        rf"was\s+laid\s+off\s+(?:from|by)|got\s+laid\s+off\s+(?:from|by)|laid\s+off\s+from|quit\s+(?:my|his|her|their)\s+job\s+at|"
         rf"left\s+(?:my|his|her|their)\s+job\s+at)\s+{_THE}(?P<value>{NAME})",
         negated=True,
         check=_org_ok,
@@ -553,7 +595,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- a job title
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|got\s+|was\s+|were\s+)?(?:promoted|demoted)"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|got\s+|was\s+|were\s+)?(?:promoted|demoted|bumped(?:\s+up)?)"
         rf"(?:\s+from\s+(?:an?\s+|the\s+)?(?P<old>[\w -]{{2,40}}?)(?:\s+back)?)?\s+to\s+(?:an?\s+|the\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
@@ -566,7 +608,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|hired(?:\s+by\s+{_THE}"
-        rf"(?P<org>{NAME})(?:\s+[\w]+){{0,3}}?)?\s+as)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}",
+        rf"(?P<org>{NAME})(?:\s+[\w]+){{0,3}}?)?\s+as|(?:joined|joins|started|starts|came\s+on|comes\s+on)"
+        rf"(?:\s+(?:today|yesterday|this\s+week|last\s+week|on\s+\w+))?\s+as)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
     _p(
@@ -582,7 +625,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_BEEN}{_NOW}\s+(?:working\s+as\s+)?(?:an?|the|our|their)\s+{_TITLE}{_AT_ORG}",
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:working\s+as\s+)?(?:an?|the|our|their)\s+{_TITLE}{_AT_ORG}",
         check=_title_ok,
         confidence=0.7,
     ),
@@ -600,6 +643,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:job\s+)?title\s+is{_NOW}\s+(?:an?\s+)?{_TITLE}",
+        check=_named_title_ok,
+    ),
+    # "Hollis & Crane hired Percival as a senior associate": the title, and where it is held
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_THE}(?P<org>{NAME})\s+(?:has\s+)?(?:hired|took\s+on|has\s+taken\s+on|brought\s+on|onboarded)\s+"
+        rf"(?P<who>{NAME})(?:\s+[\w]+){{0,2}}?\s+as\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
     # "Being an engineering manager means a lot of meetings": the speaker's own job, said in passing
@@ -644,7 +694,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|was\s+moved|been\s+moved)\s+under\s+(?P<value>{NAME})",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|(?:is|are)\s+now)\s+under\s+"
+        rf"(?P<value>{NAME})",
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -689,6 +740,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<value>{NAME})",
         negated=True,
     ),
+    _p(v.REPORTS_TO_ATTR, rf"\b{_WHO}{_BE}\s+no\s+longer\s+under\s+(?P<value>{NAME})", negated=True),
     # "I no longer report to Piet; it's Noor now": the new value after the negation
     _p(
         v.REPORTS_TO_ATTR,
@@ -728,7 +780,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|co-owns?|took\s+over|taken\s+over|inherited|"
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
         rf"maintains?|looks?\s+after|runs|run)\s+"
         rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})(?:\s+from\s+(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?"
         rf"(?:\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
@@ -748,8 +800,19 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b{_OWNER}\s+(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+owns?\s+(?:the\s+)?(?P<system>{_THING})"
-        r"(?=\s*(?:[.,;!]|$))",
+        r"(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
         negated=True,
+    ),
+    # "ownership of the SMS gateway is with Bedrock now"
+    _p(
+        v.OWNED_BY,
+        rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING})\s+(?:is|sits|lies|now\s+sits)\s+with\s+{_OWNER}",
+    ),
+    # "the fraud scorer is Trust & Safety's now", "The CRM sync has been Sunniva's since 2023"
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|has\s+been){_NOW}\s+{_OWNER}(?:'s|’s)"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from)\b))",
     ),
     # "Ownership of the data warehouse: Insights team"
     _p(v.OWNED_BY, rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}", confidence=0.7),
@@ -783,8 +846,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Omar's hedgehog is called Pin", "Noor's corn snake escaped again"
     _p(
         v.HAS_PET,
-        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+is\s+(?:called|named))"
-        rf"\s+(?P<value>{NAME}))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
+        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+(?:is|are)\s+"
+        rf"(?:called|named))\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
         r"and|who|called|named)\b))(?!,\s+[A-Z])",
         confidence=0.7,
         check=_pet_present,
@@ -798,8 +861,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.HAS_PET,
-        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:(?:had\s+to\s+)?(?:rehome[d]?|give\s+up|gave\s+up|put\s+down))\s+"
-        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?",
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:(?:had\s+to\s+)?(?:rehome[d]?|give\s+up|gave\s+up|put\s+down|gave))\s+"
+        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
         negated=True,
     ),
     _p(
@@ -846,12 +909,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(v.SPEAKS, rf"\b{_WHO}\s+used\s+to\s+speak\s+{_OPEN_SPOKEN_LIST}", history=True),
     _p(
         v.SPEAKS,
-        rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+an?\s+native\s+(?P<value>{_LANGUAGE_WORD})\s+speaker",
+        rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+an?\s+(?:native|fluent)\s+(?P<value>{_LANGUAGE_WORD})\s+speaker",
     ),
     # "Basque is my first language", "Omar's mother tongue is Farsi"
     _p(
         v.SPEAKS,
-        rf"^(?P<value>{_LANGUAGE_WORD})\s+is\s+(?:(?P<mine>my)|(?P<who>{NAME})(?:'s|’s))\s+(?:first|native|mother)\s+"
+        rf"^(?P<value>{_LANGUAGE_WORD})(?:\s+is|'s|’s)\s+(?:(?P<mine>my)|(?P<who>{NAME})(?:'s|’s))\s+(?:first|native|mother)\s+"
         r"(?:language|tongue)",
     ),
     _p(
@@ -861,12 +924,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.SPEAKS,
-        rf"\b(?P<mine>[Mm]y)\s+(?P<value>{_LANGUAGES})\s+is\s+(?:\w+\s+)?(?:fluent|good|decent|native|solid|"
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?P<value>{_LANGUAGES})\s+is\s+(?:\w+\s+)?(?:fluent|good|"
+        r"excellent|great|perfect|decent|native|solid|"
         r"conversational|passable|basic|rusty|ok|okay)",
     ),
     _p(
         v.SPEAKS,
-        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not|can't|cannot)\s+speaks?\s+{_OPEN_SPOKEN_LIST}",
+        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not|can't|cannot)\s+speaks?\s+(?:a\s+word\s+of\s+)?"
+        rf"{_OPEN_SPOKEN_LIST}",
         negated=True,
     ),
 )
@@ -902,16 +967,18 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
-                      "hire", "contact", "liaison", "rep ", "person ", " at "),
-    v.JOB_TITLE: ("promoted", "took over", "taken over", "named", "appointed", "made", "hired as", "became", " a ",
+                      "hire", "contact", "liaison", "rep ", "person ", " at ", "let ", "laid"),
+    v.JOB_TITLE: ("promoted", "demoted", "bumped", "took over", "taken over", "named", "appointed", "made", "hired as",
+                  "became", " a ",
                   " an ", " the ", " our ", " as ", "title"),
     v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor", "manages", "supervises", "under ", "managed",
                         "supervised"),
-    v.OWNED_BY: ("own", "took ", "taken over", "inherited", "maintain", "belong", "responsib", "handed", "look",
+    v.OWNED_BY: ("own", "took ", "takes ", "take over", "taken over", "inherited", "maintain", "belong", "'s now",
+                 "’s now", "'s since", "’s since", "responsib", "handed", "look",
                  "runs"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
-                 "pulled", "lands", "landing",
+                 "pulled", "lands", "landing", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for"),
     v.HAS_PET: tuple(kind.split()[-1][:5] for kind in v.PET_KINDS),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
@@ -954,7 +1021,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
 
 _SCHEDULE_RE = re.compile(
     r"\b(?:launch(?:es|ing)?|release(?:s)?|ship(?:s|ping)?|GA|go-?live|goes\s+live|deadline|due|target|cutover|"
-    r"slipped|slips|slipping|pushed|delayed|brought\s+forward|pulled\s+(?:in|forward)|lands|landing|moved|on\s+track\s+for|"
+    r"slipped|slips|slipping|pushed|delayed|brought\s+forward|pulled\s+(?:in|forward)|lands|landing|goes\s+out|"
+    r"locked\s+(?:in\s+)?for|moved|on\s+track\s+for|"
     r"set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
 )
@@ -968,7 +1036,9 @@ _EVENT_RE = re.compile(
     r"kick-?off|freeze)\b",
     re.IGNORECASE,
 )
-_NOT_PROJECTS = frozenset({"GA", "QA", "ETA", "EOD", "EOW", "EOM", "PM", "AM", "UTC", "Q1", "Q2", "Q3", "Q4"})
+_NOT_PROJECTS = frozenset(
+    {"GA", "QA", "ETA", "EOD", "EOW", "EOM", "COB", "PM", "AM", "UTC", "Q1", "Q2", "Q3", "Q4", "ASAP", "TBD", "TBC"}
+)
 
 
 def _due_dates(clause: str, today: date) -> list[StatedFact]:
@@ -997,6 +1067,12 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
             continue
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
+        if len(days) > 1 and _RATHER_RE.search(clause, days[-2].span[1], last.span[0]):
+            # "now on 6 October rather than 29 September": the day before "rather than" is the new one
+            new, old = _ahead(days[-2].end, days[-2].text, today), new
+            facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
+            facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
+            continue
         if last.start != last.end:  # "from 5 May to 19 May", read as one span
             old = _ahead(last.start, last.text, today)
         elif len(days) > 1 and re.search(r"\bfrom\b", clause[start : last.span[0]]):
@@ -1008,6 +1084,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
 
 
 _APART_RE = re.compile(r"[:;]")
+_RATHER_RE = re.compile(r"\b(?:rather\s+than|instead\s+of|not)\b", re.IGNORECASE)
 
 
 def _last_schedule(clause: str, before: int) -> int:
@@ -1026,13 +1103,18 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         if any(m.span[0] <= match.start() < m.span[1] for m in mentions):
             continue
         words = (_person(match.group(0)) or "").split()
-        while words and words[-1] in _NOT_PROJECTS:
+        while words and (words[0] in _NOT_PROJECTS or words[0].casefold() in _CALENDAR_NAMES):
+            words.pop(0)
+        while words and (words[-1] in _NOT_PROJECTS or words[-1].casefold() in _CALENDAR_NAMES):
             words.pop()
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
             continue
         name = " ".join(words)
         possessive = re.search(r"['’]s?$", name)
-        tail = None if possessive else _PROJECT_TAIL.match(clause, match.end())
+        version = _VERSION_RE.match(clause, match.end())
+        if version and not possessive:
+            name += version.group(0)
+        tail = None if possessive else _PROJECT_TAIL.match(clause, version.end() if version else match.end())
         if tail and _EVENT_RE.search(tail.group(0)):
             tail = None  # "the Atlas kickoff is …": an event of the project, not a project of its own
         projects.append(
@@ -1041,6 +1123,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     return projects
 
 
+_VERSION_RE = re.compile(r"\s+v?\d+(?:\.\d+)+\b")  # "Quartz 2.0"
 _PROJECT_TAIL = re.compile(r"(?:\s+[a-z][\w-]*){1,3}(?=\s+(?:is|was|has|got|slipped|ships|launches)\b)")
 
 
@@ -1060,10 +1143,16 @@ def _ahead(day: date, said: str, today: date) -> date:
         while day < today:
             day += timedelta(days=7)
         return day
-    if re.fullmatch(r"(?:(?:on|by|from|to|until)\s+)?the\s+\d{1,2}(?:st|nd|rd|th)", said.strip()):
-        for months in range(1, 13):  # "to the 23rd": the next month that has that day
+    weekday = re.fullmatch(
+        r"(?:(?:on|by|from|to|until)\s+)?((?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?the\s+\d{1,2}(?:st|nd|rd|th)",
+        said.strip(),
+        re.IGNORECASE,
+    )
+    if weekday:
+        # "to the 23rd": the next month that has that day; "Wed the 17th": the next one that falls on that weekday
+        for months in range(1, 25):
             later = _next_month_day(day, months)
-            if later is not None and later >= today:
+            if later is not None and later >= today and (not weekday[1] or later.weekday() == day.weekday()):
                 return later
         return day
     try:
@@ -1170,6 +1259,8 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
     if groups.get("me") or groups.get("mine") or groups.get("ours") or groups.get("home"):
         return [speaker.strip()] if speaker and speaker.strip() else []
     who = groups.get("who")
+    if who and who.strip() == "We" and (groups.get("ours") is not None or "ours" in match.re.groupindex):
+        return [speaker.strip()] if speaker and speaker.strip() else []  # "We had to rehome our collie": the household
     if who:
         words = who.split()
         if words and words[0] in {"Since", "After", "When", "Once"} and len(words) > 1 and words[1] == "I":
@@ -1254,6 +1345,7 @@ _PRONOUNS = frozenset(
      "over", "all", "everything"}
 )  # fmt: skip
 _NOT_THINGS = _PRONOUNS | {"role", "job", "team"}
+_PET_HEADS = frozenset(kind.split()[-1] for kind in v.PET_KINDS)
 
 
 _OWNERSHIP_RE = re.compile(r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s+by|belongs\s+to)\b", re.IGNORECASE)
@@ -1268,10 +1360,12 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
     head = words[-1].casefold()
-    if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS:
-        return ""
+    if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
+        return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
     if head in v.KIND_HEAD_NOUNS or head in v.OWNED_THING_NOUNS or words[0][:1].isupper():
         return " ".join(words)
+    if len(head) > 4 and head.endswith(("er", "or")) and head not in v.ROLE_NOUNS and raw.strip()[:4].lower() == "the ":
+        return " ".join(words)  # "the fraud scorer", "the currency converter": a thing named by what it does
     if named or re.search(rf"\s{_TEAM_WORDS}$", owner.strip()):
         return " ".join(words)
     return ""

@@ -445,3 +445,29 @@ def test_what_someone_works_as_asks_their_title(acme, api, django_capture_on_com
     body = _ask(api, "What does Fenna Visser work as?")
 
     assert body["answer"]["kind"] == "fact" and "account executive" in body["answer"]["text"], body["answer"]
+
+
+def test_a_move_between_employers_is_a_change_of_job(acme, api, django_capture_on_commit_callbacks):
+    """ "moved from Quillfeather to Brightwater Labs": the graph knows Quillfeather as Albert's employer, so the move
+    is a new job, not a new home."""
+    Member.objects.filter(tenant=acme, user_id="albert").update(display_name="Albert Ortiz")
+    with django_capture_on_commit_callbacks(execute=True):
+        _session(
+            api,
+            "jobs",
+            [
+                {"id": "1", "author": "user", "timestamp": MARCH, "text": "I work at Quillfeather."},
+                {
+                    "id": "2",
+                    "author": "user",
+                    "timestamp": SEPTEMBER,
+                    "text": "I moved from Quillfeather to Brightwater Labs last month.",
+                },
+            ],
+        )
+
+    works = _timeline(acme, "albert", "albert ortiz", "works_at")
+
+    assert (works[0].value, works[0].current) == ("Brightwater Labs", True)
+    assert {(f.value, f.current) for f in works[1:]} == {("Quillfeather", False)}
+    assert _timeline(acme, "albert", "albert ortiz", "lives_in") == []
