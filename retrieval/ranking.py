@@ -8,7 +8,8 @@ Pipeline of :func:`rank`:
 2. normalise by the best RRF score (the best row gets 1.0);
 3. ``base = (1 - 0.3·f)·rrf_norm + 0.3·f·cosine`` (best-chunk cosine from the vector arm, 0.0 when it did not see
    the row), where ``f = 1 - keyword_trust · keyword_confidence`` also scales the vector arm's RRF weight: the
-   more of its possible BM25 score the keyword arm's best row reached, the less the vectors count;
+   more of its possible BM25 score the keyword arm's best row reached, the less the vectors count (in a score-fused
+   pool of session turns ``turn_keyword_trust`` stands for ``keyword_trust``: 0, the vectors keep their say);
 4. ``post_tier = base × tier_boost[level] × participant × date_window × phatic × third_party`` (unknown level →
    1.0; ``participant_boost`` for rows by or about someone the question names, ``date_window_boost`` for rows dated
    in the question's window, ``phatic_factor`` for session turns of fewer than ``phatic_words`` content words,
