@@ -384,16 +384,13 @@ def test_a_when_question_keeps_its_date_answer(acme, api, django_capture_on_comm
 def test_leaving_an_employer_named_earlier_in_the_same_session_closes_it(acme, api, django_capture_on_commit_callbacks):
     """A bare "left X" is read against what the graph says X is of the speaker — including what an earlier turn of
     the same indexing batch said, before it is saved: an employer no gazetteer knows is still closed."""
-    Member.objects.filter(tenant=acme, user_id="albert").update(display_name="Albert Ortiz")
-    with django_capture_on_commit_callbacks(execute=True):
-        _session(
-            api,
-            "spring",
-            [
-                {"id": "1", "author": "user", "timestamp": MARCH, "text": "Work at Quillfeather is busy this quarter."},
-                {"id": "2", "author": "user", "timestamp": SEPTEMBER, "text": "I left Quillfeather last week."},
-            ],
-        )
+    _albert_says(
+        api,
+        django_capture_on_commit_callbacks,
+        "Work at Quillfeather is busy this quarter.",
+        "I left Quillfeather last week.",
+        acme=acme,
+    )
 
     facts = _timeline(acme, "albert", "albert ortiz", "works_at")
     body = _ask(api, "Where does Albert work now?")
@@ -450,24 +447,30 @@ def test_what_someone_works_as_asks_their_title(acme, api, django_capture_on_com
 def test_a_move_between_employers_is_a_change_of_job(acme, api, django_capture_on_commit_callbacks):
     """ "moved from Quillfeather to Brightwater Labs": the graph knows Quillfeather as Albert's employer, so the move
     is a new job, not a new home."""
-    Member.objects.filter(tenant=acme, user_id="albert").update(display_name="Albert Ortiz")
-    with django_capture_on_commit_callbacks(execute=True):
-        _session(
-            api,
-            "jobs",
-            [
-                {"id": "1", "author": "user", "timestamp": MARCH, "text": "I work at Quillfeather."},
-                {
-                    "id": "2",
-                    "author": "user",
-                    "timestamp": SEPTEMBER,
-                    "text": "I moved from Quillfeather to Brightwater Labs last month.",
-                },
-            ],
-        )
+    _albert_says(
+        api,
+        django_capture_on_commit_callbacks,
+        "I work at Quillfeather.",
+        "I moved from Quillfeather to Brightwater Labs last month.",
+        acme=acme,
+    )
 
     works = _timeline(acme, "albert", "albert ortiz", "works_at")
 
     assert (works[0].value, works[0].current) == ("Brightwater Labs", True)
     assert {(f.value, f.current) for f in works[1:]} == {("Quillfeather", False)}
     assert _timeline(acme, "albert", "albert ortiz", "lives_in") == []
+
+
+def _albert_says(api, django_capture_on_commit_callbacks, march: str, september: str, *, acme) -> None:
+    """Albert Ortiz says ``march`` in March and ``september`` in September, in one session (one indexing batch)."""
+    Member.objects.filter(tenant=acme, user_id="albert").update(display_name="Albert Ortiz")
+    with django_capture_on_commit_callbacks(execute=True):
+        _session(
+            api,
+            "spring",
+            [
+                {"id": "1", "author": "user", "timestamp": MARCH, "text": march},
+                {"id": "2", "author": "user", "timestamp": SEPTEMBER, "text": september},
+            ],
+        )
