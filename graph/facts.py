@@ -108,8 +108,7 @@ def _left_as(fact: StatedFact, subject: Entity | None, resolver, pending: Sequen
     """A bare "left X" as the end of X as the subject's employer or home: by what the graph already says X is of
     them (a fact with X as its value, saved or stated earlier in the same batch), else by X's kind (a company or
     organisation, a place); None when neither says (no fact rather than a wrong one)."""
-    norm = normalize_entity_name(fact.value)[:NAME_MAX]
-    known = resolver.cache.get(norm) or Entity.objects.filter(tenant=resolver.tenant, norm=norm).first()
+    known = _known_entity(resolver, fact.value)
     if known is None or subject is None:
         return None
     held = next(
@@ -129,11 +128,16 @@ def _left_as(fact: StatedFact, subject: Entity | None, resolver, pending: Sequen
     return None if attribute is None else replace(fact, attribute=attribute)
 
 
+def _known_entity(resolver, name: str) -> Entity | None:
+    """The entity the graph already has by this name (the batch's resolver first), or None: nothing is created."""
+    norm = normalize_entity_name(name)[:NAME_MAX]
+    return resolver.cache.get(norm) or Entity.objects.filter(tenant=resolver.tenant, norm=norm).first()
+
+
 def _an_employer(fact: StatedFact, resolver, pending: Sequence[Fact]) -> bool:
     """The value of a move is an employer, as the graph knows it: an entity of a company's or an organisation's kind,
     or a value the subject has worked at (saved, or stated earlier in the batch)."""
-    norm = normalize_entity_name(fact.value)[:NAME_MAX]
-    known = resolver.cache.get(norm) or Entity.objects.filter(tenant=resolver.tenant, norm=norm).first()
+    known = _known_entity(resolver, fact.value)
     if known is None:
         return False
     if known.kind in (v.COMPANY, v.ORG):

@@ -343,7 +343,7 @@ def _p(attribute: str, regex: str, **kwargs) -> _Pattern:
 
 def _title_ok(match: re.Match[str]) -> bool:
     words = match.group("value").casefold().split()
-    head = words[words.index("of") - 1] if "of" in words else words[-1]
+    head = _role_head(match.group("value"))
     if words[-2:] == ["product", "owner"]:
         return True
     return head in v.ROLE_NOUNS and not {"fan", "lot", "bit", "big", "owner", "on-call", "oncall"} & set(words)
@@ -1259,7 +1259,7 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
     if groups.get("me") or groups.get("mine") or groups.get("ours") or groups.get("home"):
         return [speaker.strip()] if speaker and speaker.strip() else []
     who = groups.get("who")
-    if who and who.strip() == "We" and (groups.get("ours") is not None or "ours" in match.re.groupindex):
+    if who and who.strip() == "We" and "ours" in match.re.groupindex:
         return [speaker.strip()] if speaker and speaker.strip() else []  # "We had to rehome our collie": the household
     if who:
         words = who.split()
