@@ -17,10 +17,15 @@ from pathlib import Path
 from typing import Any
 
 SETS_DIR = Path(__file__).resolve().parent.parent / "tests" / "graph"
-SET_NAMES = ("fact_statements.json", "fact_statements_more.json", "fact_statements_third.json")
-# a set written to be read only as figures: the tests check its form, ``eval_fact_statements --half held`` scores it,
-# once at the end of a step; its misses are not read to choose a change
-HELD_BACK = ("fact_statements_fourth.json",)
+SET_NAMES = (
+    "fact_statements.json",
+    "fact_statements_more.json",
+    "fact_statements_third.json",
+    "fact_statements_fifth.json",
+)
+# sets written to be read only as figures: the tests check their form, ``eval_fact_statements --half held`` scores
+# them, once at the end of a step; their misses are not read to choose a change
+HELD_BACK = ("fact_statements_fourth.json", "fact_statements_sixth.json")
 ATTRIBUTES = ("lives_in", "works_at", "job_title", "reports_to", "owned_by", "due_date", "has_pet", "speaks")
 
 _KIND_NOUNS = "team|squad|service|system|api|pipeline|launch|release|project|product|migration|deadline|date|ga"

@@ -10,9 +10,13 @@ one turn, dates written every way). Each statement goes
 through ``extract_facts`` with its speaker and reference day; an extracted fact is right when a labelled fact of the
 statement matches it (subject, attribute, value after the rules' normalisation, negation, and the dates where
 labelled), each labelled fact matched once.
-tests/graph/fact_statements_fourth.json, by a fourth labeller, is held back: only its form is checked here
-(``manage.py eval_fact_statements --half held`` scores it, as figures). Run with ``-s`` to see the tables and the
-misses.
+tests/graph/fact_statements_fifth.json, a fifth, is written in the genres an organisation's written traffic takes
+(directory and CRM entries, signatures, standup and status notes, bios, voice notes, non-native English): it was
+read for what is general after the first three, and is asserted at the recall it reaches (``RECALL_FLOOR``) so that
+nothing read from it is lost; the issue's bar holds on the first three.
+tests/graph/fact_statements_fourth.json and tests/graph/fact_statements_sixth.json, by two more labellers, are held
+back: only their form is checked here (``manage.py eval_fact_statements --half held`` scores them, as figures). Run
+with ``-s`` to see the tables and the misses.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ EVERY_SET = SETS + tuple(SETS_DIR / name for name in HELD_BACK if (SETS_DIR / na
 FACT_KEYS = {"subject", "attribute", "value", "negated", "valid_from", "valid_until", "past", "accept"}
 MIN_PRECISION, MIN_RECALL, MIN_ATTRIBUTE_PRECISION = 0.9, 0.7, 0.85
 ATTRIBUTE_FLOOR = 10  # labelled facts an attribute needs before its own precision is asserted
+RECALL_FLOOR = {"fact_statements_fifth": 0.55}  # below the issue's bar: what open wording in these genres reaches
 
 # --- the labelled set ------------------------------------------------------------------------------------------
 
@@ -121,10 +126,10 @@ def extracted(request) -> Score:
     return score
 
 
-def test_fact_extraction_precision_and_recall_overall(extracted):
+def test_fact_extraction_precision_and_recall_overall(extracted, request):
     overall = extracted.overall
     assert overall.precision >= MIN_PRECISION, table(extracted)
-    assert overall.recall >= MIN_RECALL, table(extracted)
+    assert overall.recall >= RECALL_FLOOR.get(request.node.callspec.id, MIN_RECALL), table(extracted)
 
 
 @pytest.mark.parametrize("attribute", ATTRIBUTES)
