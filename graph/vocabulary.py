@@ -349,7 +349,8 @@ class Attribute:
     several words ("looks after", "go live"). ``value_verbs``: the cue verbs whose grammatical subject is the value
     ("who owns S" asks S's owner), where any other cue verb right after "who" asks for everyone with a value ("who
     speaks French" is a list of people, not an attribute of one). ``value_words``: words that name a value of the
-    kind, which ask for it as a cue does ("does Mei still have her rabbit?"). The sentences: ``current`` /
+    kind, which ask for it as a cue does ("does Mei still have her rabbit?"). ``fields``: the labels a record writes
+    it under ("Manager: Noor", "Launch date | 14 March"), separated by "|". The sentences: ``current`` /
     ``before`` / ``unknown`` answer a question about it ("{subject}", "{value}", "{since}")."""
 
     value: str
@@ -364,6 +365,7 @@ class Attribute:
     phrases: tuple[str, ...] = ()
     value_verbs: str = ""
     value_words: str = ""
+    fields: str = ""
     current: str = ""
     before: str = ""
     unknown: str = ""
@@ -463,6 +465,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "town country address settled",
         asks="where which what",
         nouns="home hometown address city town",
+        fields="location|based in|based|lives in|home|home city|hometown|city|city of residence|residence",
         current="{subject} lives in {value}{since}",
         before="{subject} lived in {value}{until}",
         unknown="Nothing you can see says where {subject} lives.",
@@ -477,6 +480,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         cues="work works working worked employer employed employs company firm job joined join salary",
         asks="where which who",
         nouns="employer company firm",
+        fields="employer|company|organisation|organization|works at|firm",
         value_verbs="employs employ employed",
         phrases=("work for", "works for", "working for", "is with", "employed by"),
         current="{subject} works at {value}{since}",
@@ -492,6 +496,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         cues="title role position job promoted promotion rank",
         asks="what which",
         nouns="title role position job rank",
+        fields="title|job title|role|position|job",
         phrases=("do for a living", "do for work", "work as", "works as", "working as", "worked as"),
         current="{subject} is {value}{since}",
         before="{subject} was {value}{until}",
@@ -507,6 +512,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         cues="manager managers boss supervisor report reports reporting manage manages managed managing lead",
         asks="who whom",
         nouns="manager boss supervisor",
+        fields="manager|mgr|line manager|reports to|reporting to|reports into|supervisor|boss",
         phrases=("answer to", "answers to", "report into", "reports into", "line manager"),
         value_verbs="manage manages managed managing lead leads",
         current="{subject} reports to {value}{since}",
@@ -523,6 +529,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "accountable",
         asks="who which",
         nouns="owner owners ownership maintainer maintainers",
+        fields="owner|owners|owned by|owning team|owner team|service owner|system owner|maintainer|maintainers|"
+        "maintained by|team",
         phrases=("looks after", "look after", "looked after", "in charge of", "on the hook for", "takes care of"),
         value_verbs="owns own owned maintains maintain maintained responsible accountable",
         current="{subject} is owned by {value}{since}",
@@ -539,6 +547,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "cutover eta delivered",
         asks="when",
         nouns="deadline date eta",
+        fields="due|due date|deadline|launch|launch date|go-live|go live|ga|release date|ship date|target date|eta",
         phrases=("go live", "goes live", "go to production", "goes to production", "supposed to be done"),
         current="{subject} is due on {value}{since}",
         before="{subject} was due on {value}{until}",
@@ -553,6 +562,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         cues="pet pets animal animals",
         asks="what which who",
         nouns="pet pets animal animals",
+        fields="pet|pets",
         value_words=" ".join(PET_KINDS),
         current="{subject} has {value}{since}",
         before="{subject} had {value}{until}",
@@ -567,6 +577,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         cues="speak speaks spoken speaking speaker language languages fluent bilingual",
         asks="what which",
         nouns="language languages",
+        fields="language|languages|languages spoken|spoken languages|speaks",
         value_words=" ".join(LANGUAGES),
         current="{subject} speaks {value}{since}",
         before="{subject} spoke {value}{until}",

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import lru_cache, partial
-from itertools import islice
+from itertools import chain, islice
 
 from graph import vocabulary as v
 from memories.temporal import tag_dates
@@ -49,10 +49,12 @@ class StatedFact:
 
 # --- the pieces a pattern is written with -------------------------------------------------------------------------
 
+# A capital letter of the Latin alphabets names are written in ("Émile", "Øystein", "Łukasz", "Şule")
+_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
 # "St. Mary's", "Example.com": a dot only inside a name
 _NAME_WORD = (
-    r"(?:[A-Z][\w'’-]*(?:&[A-Z][\w-]*)?(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{2,}|[A-Z]\d[\w-]*|"
-    r"\d[\w-]*[A-Z][\w-]*)(?![\w-])"
+    rf"(?:[{_UPPER}][\w'’-]*(?:&[A-Z][\w-]*)?(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
+    r"[A-Z]\d[\w-]*|\d[\w-]*[A-Z][\w-]*)(?![\w-])"
 )
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo")
 NAME = rf"(?:{_NAME_WORD}(?:\s+(?:(?:of|de|da|del|van|von|la|le|&)\s+)?(?!I\b){_NAME_WORD}){{0,3}})"
@@ -131,7 +133,8 @@ _TAG_QUESTION_RE = re.compile(
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
 # "Example.com" is one word; so is "St. Louis" (a short title or place abbreviation before a name)
 _ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr"))
-_SENTENCE_RE = re.compile(rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z]))+(?:[.!?]+|$)")
+# a sentence ends at its full stop, or at the end of its line (a note's lines, a list's items)
+_SENTENCE_RE = re.compile(rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z]))+(?:[.!?]+|$|(?=\n))")
 _HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
 _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
@@ -155,7 +158,11 @@ _TENURE_RE = re.compile(
 # "my family and I", "my wife and I": the speaker, with company (one clause, not two subjects)
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
 # "Kojo (now living in Kumasi) …", "Anselm (my manager) says …": what the brackets say is said of the name
-_BRACKETED_RE = re.compile(rf"\b(?P<name>{NAME})\s*\((?P<said>[^()]{{3,60}}?)(?:,\s*by\s+the\s+way)?\)")
+# "Noor (our new SRE lead)": said of the name; a bracket that dates the statement ("(effective 1 Aug)") stays with it
+_BRACKETED_RE = re.compile(
+    rf"\b(?P<name>{NAME})\s*\((?!(?:effective|from|since|as\s+of|until|from|starting)\b)"
+    r"(?P<said>[^()]{3,60}?)(?:,\s*by\s+the\s+way)?\)"
+)
 # "The new director of engineering, Solange, is …": Solange is the new director of engineering
 _ROLE_FIRST_RE = re.compile(
     rf"^(?P<role>(?:[Tt]he|[Oo]ur)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?),\s+(?P<name>{NAME}),\s+(?=[a-z])"
@@ -188,7 +195,9 @@ _SINCE_RE = re.compile(
 )
 # another subject's clause: ", and Piet took over …", " but I …"
 _NEW_SUBJECT_RE = re.compile(
-    r",?\s+(?:and|but|while|whereas|so|though|because)\s+(?:(?:now|then|later|today|also|honestly|since\s+then)\s+)?"
+    r",?\s+(?:and|but|while|whereas|so|though|because)\s+"
+    r"(?:(?:now|then|later|today|also|honestly|since\s+then|(?:for|right|just)\s+now|these\s+days|currently|"
+    r"at\s+the\s+moment|(?:last|this)\s+(?:week|month|year))\s+)?"
     r"(?=(?:I|[A-Z][\w'’-]*|he|she|they)(?:\s+|['’])[a-z'’])"
     # after a comma, another subject's statement: "…, so my hours will shift", "ask Piet, he's the SRE lead"
     r"|,\s+(?:and|so|but|because)\s+(?=(?:my|our|his|her|their|the|it|its)\s)"
@@ -198,6 +207,23 @@ _NEW_SUBJECT_RE = re.compile(
     # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone")
     r"|,\s+(?=(?:if|unless|in\s+case)\s+you\b)"
 )
+_SPEAKING_RE = re.compile(r"\b(?:speak|speaks|spoke|spoken|fluent|languages?)\b", re.IGNORECASE)
+
+
+def _new_subjects(part: str) -> list[str]:
+    """``part`` split where another subject's clause begins; a list of what someone speaks stays whole."""
+    pieces, start = [], 0
+    for match in _NEW_SUBJECT_RE.finditer(part):
+        spoken = match.end() < len(part) and re.match(
+            r"[A-Z][^\W\d_]+\s+(?:at|in|on|with|for|to)\b", part[match.end() :]
+        )
+        if spoken and _SPEAKING_RE.search(part, 0, match.start()):
+            continue
+        pieces.append(part[start : match.start()])
+        start = match.end()
+    return [*pieces, part[start:]]
+
+
 # the same subject's next verb: "works at Vanta and lives in Osaka"
 _VERBS = (
     r"(?:lives?|living|lived|works?|working|worked|moved|joined|reports?|reported|speaks?|spoke|has|have|had|owns?|"
@@ -232,6 +258,12 @@ _PRONOUN_RE = re.compile(
     r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?", re.IGNORECASE
 )
 _LEAD_NAME_RE = re.compile(rf"^(?P<name>{NAME})(?:\s+[a-z'’]|$)")
+# "Chiamaka Obi is CDO at Pellucid. She lives in Enugu.": one person's pronoun, not a group's
+_SENTENCE_PRONOUN_RE = re.compile(
+    r"^(?P<when>(?:(?:today|now|these\s+days|currently|since\s+then|later|then),?\s+)?)(?:he|she)\b"
+    r"(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s))?",
+    re.IGNORECASE,
+)
 # clauses apart: a semicolon before another subject ("…until 2021; he lives in Ghent now", not "; it's Mina
 # now", which goes on with the same statement), a dash between spaces
 _CLAUSE_BREAK_RE = re.compile(r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+)(?:\s+|['’])[a-z'’])|\s+[—–]\s+|\s+-\s+")
@@ -290,7 +322,7 @@ def _clauses(sentence: str) -> list[str]:
             rest = part[both.end() :]
             part = f"{both['first']} {rest}"
             extra.append(f"{both['second']} {rest}")
-        parts += _NEW_SUBJECT_RE.split(part)
+        parts += _new_subjects(part)
     for part in parts:
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
         # a chat drops its "I": "Started at Vanta in March, great people."
@@ -320,6 +352,11 @@ def _role_head(role: str) -> str:
 def _as_name(name: str, match: re.Match[str]) -> str:
     """A pronoun and its contraction as the name: "she's" is "Noor is", "he's been" is "Piet has"."""
     return f"{name} has" if match["has"] else f"{name} is" if match["is"] else name
+
+
+def _as_name_after(name: str, match: re.Match[str]) -> str:
+    """A sentence's opening pronoun as the name, after the time word before it ("Today she is" → "Today Nkechi is")."""
+    return match["when"] + _as_name(name, match)
 
 
 def _reported(match: re.Match[str]) -> str:
@@ -386,7 +423,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back|house|over|out))?"
-        rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
+        rf"(?:\s+from\s+(?P<old>{NAME}))?(?:\s+back)?\s+to\s+(?P<value>{NAME})",
     ),
     _p(
         v.LIVES_IN,
@@ -394,6 +431,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
         confidence=0.7,
     ),
+    # "now calls Halifax home"
+    _p(v.LIVES_IN, rf"\b{_WHO}{_NOW}\s+call(?:s|ed)?\s+(?P<value>{NAME})\s+home\b"),
     # "I'm still in Porto, same old flat": still there, so living there
     _p(
         v.LIVES_IN,
@@ -472,8 +511,23 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|started\s+at|started\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
         rf"started\s+working\s+(?:at|for)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)|been\s+hired\s+by|was\s+hired\s+by|"
         rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with|been\s+at|been\s+employed\s+(?:by|at)|"
-        rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME})(?:\s+from\s+(?P<old>{NAME}))?",
+        rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)"
+        rf"(?:\s+from\s+(?P<old>{NAME}))?",
         check=_org_ok,
+    ),
+    # "she joins us from Canva", "He comes to us from Pebble & Co", "joined from Northstrand Bank": the employer before
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|joins|came|comes)(?:\s+(?:us|to\s+us))?\s+from\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        history=True,
+    ),
+    # "joined the Data team from Shopify": a team is no employer, but the one left for it was
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+joined\s+{_THE}{NAME}\s+{_TEAM_WORDS}\s+from\s+(?P<value>{NAME})",
+        check=_org_ok,
+        history=True,
     ),
     # "my first week at Vanta", "day three at K2 Analytics", "a Quorum employee", "our contact at Vanta"
     _p(
@@ -592,6 +646,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
         check=_org_ok,
     ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_BE}\s+no\s+longer\s+(?:with|at|employed\s+(?:at|by))\s+{_THE}(?P<value>{NAME})",
+        negated=True,
+        check=_org_ok,
+    ),
     # --- a job title
     _p(
         v.JOB_TITLE,
@@ -609,7 +669,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|hired(?:\s+by\s+{_THE}"
         rf"(?P<org>{NAME})(?:\s+[\w]+){{0,3}}?)?\s+as|(?:joined|joins|started|starts|came\s+on|comes\s+on)"
-        rf"(?:\s+(?:today|yesterday|this\s+week|last\s+week|on\s+\w+))?\s+as)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?{_TITLE}",
+        rf"(?:\s+{_THE}{NAME})?(?:\s+from\s+{_THE}{NAME})?"
+        rf"(?:\s+(?:today|yesterday|this\s+week|last\s+week|on\s+\w+|from\s+today))?\s+as)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
     _p(
@@ -626,6 +687,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:working\s+as\s+)?(?:an?|the|our|their)\s+{_TITLE}{_AT_ORG}",
+        check=_title_ok,
+        confidence=0.7,
+    ),
+    # "Today she is VP of Product at Kestrow": a title as written on a card, where it is held
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?P<value>(?:[A-Z][\w-]*\s+){{0,3}}[A-Z][\w-]*(?:\s+of\s+[A-Z][\w-]*)?)"
+        rf"\s+(?:at|of|for)\s+{_THE}(?P<org>{NAME})",
         check=_title_ok,
         confidence=0.7,
     ),
@@ -814,6 +883,27 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|has\s+been){_NOW}\s+{_OWNER}(?:'s|’s)"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from)\b))",
     ),
+    # "the Brackish pipeline was transferred from Data Platform to Kiri", "Spindle has been handed to Data Platform",
+    # "Tollgate ownership transferred from Risk Ops to Payments"
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+ownership)?(?:\s+(?:was|has\s+been|is|got))?{_NOW}\s+"
+        rf"(?:transferred|handed(?:\s+over)?|reassigned|passed(?:\s+over)?|given)"
+        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?\s+to\s+{_OWNER}",
+    ),
+    # "Gannet's owner, Search Relevance,", "the owner is Developer Experience team", "Owner of Quokka: Growth Infra"
+    _p(
+        v.OWNED_BY,
+        rf"\b(?P<system>{NAME})(?:'s|’s)\s+(?:owner|owning\s+team|maintainers?)(?:,|\s+is{_NOW})\s+{_OWNER}",
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"\b(?P<system>{NAME})\s*\((?:owned|maintained|run)\s+by\s+{_OWNER}\)",
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"\b(?P<system>{NAME}),\s+the\s+owner\s+is{_NOW}\s+{_OWNER}",
+    ),
     # "Ownership of the data warehouse: Insights team"
     _p(v.OWNED_BY, rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}", confidence=0.7),
     # --- when a project is due: "The Orion launch slipped to 14 March"
@@ -956,6 +1046,62 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return []
 
 
+# what a voice note says between its words ("I speak, uh, Swahili", "he, he's reporting"), and the adverb a learner
+# puts between a verb and its object ("living now in Brno", "reporting now to Emeka")
+_FILLER_RE = re.compile(r"(?:,\s*)?\b(?:u+m+|u+h+|uhm|erm|er|hmm+|ahh?)\b(?:\s*,)?", re.IGNORECASE)
+_REPEATED_RE = re.compile(r"\b(\w+)(?:,\s+\1\b)+")
+_ADVERB_ORDER_RE = re.compile(
+    r"\b(liv(?:e|es|ing)|work(?:s|ing)?|report(?:s|ing)?|based|staying)\s+(?:now|currently|still)\s+(in|at|to|for|with)\b",
+    re.IGNORECASE,
+)
+# a sentence that opens on a verb said of someone else ("Speaks French only."): of the person just named
+_THIRD_PERSON_VERB_RE = re.compile(r"^(?:Speaks|Lives|Works|Reports|Owns|Manages|Moved|Joined|Relocated)\b")
+
+
+def _fluent(sentence: str) -> str:
+    """A sentence as it would be written: without fillers and stutters, a verb next to its preposition."""
+    said = _FILLER_RE.sub(" ", sentence)
+    said = _REPEATED_RE.sub(r"\1", said)
+    said = _ADVERB_ORDER_RE.sub(r"\1 \2", said)
+    return re.sub(r"[ \t]{2,}", " ", said) if said != sentence else sentence
+
+
+# "Standup — Cyrus: first week at Tessellate AI", "@Yaw: moved into the new place", "Ownership: Identity owns Pylon":
+# a note's line opens with whom it is about, or with a label
+_LINE_LABEL_RE = re.compile(
+    rf"^\s*(?:[^:\n]{{0,40}}?\s[—–-]\s+)?[-•*]?\s*@?(?P<label>{NAME}|[A-Za-z][\w -]{{0,24}}?)\s*:\s+"
+)
+_FIRST_PERSON_RE = re.compile(r"\b(?:I|my|me|I['’]m|I['’]ve)\b")
+
+
+def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]:
+    """A note's line without its label, and who "I" is in it: the person it opens with when what follows is said in
+    their own voice ("Kwabena: moved to Lusaka over the weekend"), else the speaker."""
+    label = _LINE_LABEL_RE.match(sentence)
+    if label is None:
+        return sentence, speaker
+    if _FIELD_OF.get(_label(label["label"])[0]) or _label(label["label"])[0] in _PERSON_FIELDS | _THING_FIELDS:
+        return "", speaker  # a record's field ("Target date: moved to 14 July"): read as a record, not as a sentence
+    said = sentence[label.end() :]
+    who = _person(label["label"])
+    own_voice = _DROPPED_I_RE.match(said) or _FIRST_PERSON_RE.search(said) or re.match(r"(?:first|last)\s", said)
+    sentence_of_its_own = re.match(rf"(?:{NAME})(?:\s+and\s+(?:{NAME}))?\s+(?:now\s+)?[a-z]", said)
+    section = label["label"].casefold() in _SECTION_WORDS or label["label"].islower() or bool(sentence_of_its_own)
+    if who and own_voice and not section and re.fullmatch(NAME, who) and not who.isupper():
+        return said, who
+    # under a section's heading the line reads on its own; a name before the colon is what the line is about
+    # ("Osprey: slipped to 27 Mar")
+    return (said if section else sentence), speaker
+
+
+# the headings of a note's sections, which name nobody ("Update:", "Decision:", "Next steps:")
+_SECTION_WORDS = frozenset(
+    """note notes update updates decision decisions action actions status summary context background agenda next
+    people systems dates ownership risks risk blockers blocker done todo wins highlights lowlights minutes attendees
+    re subject fyi reminder heads psa question answer q a""".split()
+)
+
+
 def _day(reference: datetime | date) -> date:
     return reference.date() if isinstance(reference, datetime) else reference
 
@@ -974,6 +1120,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor", "manages", "supervises", "under ", "managed",
                         "supervised"),
     v.OWNED_BY: ("own", "took ", "takes ", "take over", "taken over", "inherited", "maintain", "belong", "'s now",
+                 "transferr", "reassign", "passed", "given",
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",
                  "runs"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
@@ -986,14 +1133,34 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+_ROLE_WORD_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, v.ROLE_NOUNS), key=len, reverse=True)) + r")\b")
+
+
 def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     seen: set[tuple[str, str, str, bool]] = set()
+    named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     for sentence in _SENTENCE_RE.finditer(text):
-        for fact in _sentence_facts(sentence.group(0), speaker, today):
+        said, who = _labelled_line(_fluent(sentence.group(0)), speaker)
+        opener = _LEAD_NAME_RE.match(said.strip())
+        if opener and _person(opener["name"]) == opener["name"]:
+            named = opener["name"]
+        elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
+            said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
+        elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks French only."
+            said = f"{named} {said.strip()[:1].lower()}{said.strip()[1:]}"
+        cards = _apposed_cards(said, today)
+        named = next((card.subject for card in cards), named)
+        for fact in chain(_sentence_facts(said, who, today), cards):
             key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
             if key not in seen:
                 seen.add(key)
                 yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
+    if ":" in text or "\n" in text:  # a record's fields, a signature's lines
+        for fact in chain(_record_facts(text, speaker, today), _signature_facts(text, today)):
+            key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
+            if key not in seen:
+                seen.add(key)
+                yield fact
 
 
 @lru_cache(maxsize=4096)
@@ -1006,6 +1173,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     for clause in _clauses(said):
         folded = f" {clause.casefold()} "
         wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
+        if _ROLE_WORD_RE.search(folded):  # "is Chief Data Officer at Pellucid": a role names itself
+            wanted.add(v.JOB_TITLE)
         found = len(facts)
         for pattern in _PATTERNS:
             if pattern.attribute not in wanted:
@@ -1027,7 +1196,11 @@ _SCHEDULE_RE = re.compile(
     r"planned\s+for)\b"
 )
 # a launch that already happened, a deadline missed: no due date
-_NO_DUE_RE = re.compile(r"\b(?:launched|shipped|released|went\s+live|missed)\b", re.IGNORECASE)
+_NO_DUE_RE = re.compile(
+    r"\b(?:launched|shipped|released|went\s+(?:live|out|smoothly|well)|missed|happened|took\s+place|done|"
+    r"was\s+on\s+(?!track))\b",
+    re.IGNORECASE,
+)
 # an event on the project's day ("the launch party is on 5 May", "the retro for the Orion launch is on 5 May"): the
 # day is the event's, unless the event is named in a part of the sentence of its own, before a colon or semicolon
 # ("the Orion retro: with the launch now on 5 May, QA starts earlier")
@@ -1084,7 +1257,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
 
 
 _APART_RE = re.compile(r"[:;]")
-_RATHER_RE = re.compile(r"\b(?:rather\s+than|instead\s+of|not)\b", re.IGNORECASE)
+_RATHER_RE = re.compile(r"\b(?:rather\s+than|instead\s+of|not)\b|\(\s*was\b", re.IGNORECASE)
 
 
 def _last_schedule(clause: str, before: int) -> int:
@@ -1117,14 +1290,18 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         tail = None if possessive else _PROJECT_TAIL.match(clause, version.end() if version else match.end())
         if tail and _EVENT_RE.search(tail.group(0)):
             tail = None  # "the Atlas kickoff is …": an event of the project, not a project of its own
-        projects.append(
-            (match.start(), name[: possessive.start()] if possessive else name + (tail.group(0) if tail else ""))
-        )
+        name = name[: possessive.start()] if possessive else name + (tail.group(0) if tail else "")
+        projects.append((match.start(), _project_name(name) or name))
     return projects
 
 
-_VERSION_RE = re.compile(r"\s+v?\d+(?:\.\d+)+\b")  # "Quartz 2.0"
-_PROJECT_TAIL = re.compile(r"(?:\s+[a-z][\w-]*){1,3}(?=\s+(?:is|was|has|got|slipped|ships|launches)\b)")
+# "Quartz 2.0", "Keyring v3", "Hollyhock 2" (not "Hollyhock 3 weeks late")
+_VERSION_RE = re.compile(
+    r"\s+(?>v\d+(?:\.\d+)*|\d+(?:\.\d+)*)\b(?!\s*(?:%|(?:days?|weeks?|months?|years?|hours?|times|people)\b))"
+)
+_PROJECT_TAIL = re.compile(
+    r"(?:\s+[a-z][\w-]*){1,3}(?=\s*:|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live)\b)"
+)
 
 
 def _next_month_day(day: date, months: int) -> date | None:
@@ -1161,14 +1338,27 @@ def _ahead(day: date, said: str, today: date) -> date:
         return day
 
 
-def _asserted(pattern: _Pattern, clause: str, start: int) -> bool:
-    """The clause asserts, rather than wishes, plans, supposes or hedges; nothing before the match negates it."""
+def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
+    """The clause asserts, rather than wishes, plans, supposes or hedges; nothing before the match negates it. A hedge
+    anywhere in the clause hedges it ("I live in Ghent, I think"); a wish or a plan counts up to the statement's own
+    end, the next comma or "and" / "but" after the match ("I live in Mombasa, and my cat will attend every call")."""
     before = clause[:start]
     if pattern.attribute in _PLANS_STATE:
         return not _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause))
-    if _MAY_RE.search(clause):
+    if _MAY_RE.search(clause) or _HEDGED.search(clause):
         return False
-    return not _NOT_ASSERTED.search(clause) and not re.search(r"\b(?:not|never|n't)\b", before, re.IGNORECASE)
+    own = _STATEMENT_END.search(clause, end)
+    said = clause[: own.start() if own else len(clause)]
+    return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", before, re.IGNORECASE)
+
+
+# words that hedge a whole clause wherever they stand in it
+_HEDGED = re.compile(
+    r"\b(?:maybe|perhaps|probably|supposedly|apparently|rumou?r(?:ed)?|think|thinks|guess|believe|reckon|not\s+sure|"
+    r"unsure|heard|seems?|if|unless|whether)\b",
+    re.IGNORECASE,
+)
+_STATEMENT_END = re.compile(r",\s|\s+(?:and|but)\s")
 
 
 def _facts_of(
@@ -1176,10 +1366,12 @@ def _facts_of(
 ) -> list[StatedFact]:
     """The facts one match states: its value, an earlier value it names ("from X to Y", "instead of X", "took over S
     from X"), the employer a title is held at, and one fact a subject or value when it names several."""
-    if not _asserted(pattern, clause, match.start()) and not pattern.after_negation:
+    if not _asserted(pattern, clause, match.start(), match.end()) and not pattern.after_negation:
         return []
     if pattern.check is not None and not pattern.check(match):
         return []
+    if pattern.attribute == v.HAS_PET and not pattern.negated and _PET_GONE_RE.search(clause):
+        return []  # "our dog Biscuit passed away": a pet no longer had
     groups = match.groupdict()
     # "reports to Elodie, not Ambrose": the words naming the old value after the new one negate nothing
     after = groups.get("old") and groups.get("value") and match.start("old") > match.end("value")
@@ -1228,7 +1420,8 @@ _NOT_A_NAME = frozenset(
     "Though Although Noted Note Yes No Well Oh Still Just Today Yesterday Tomorrow Last Next Finally Apparently "
     "Luckily Sadly Honestly Anyway Meanwhile Recently Lately Both Everyone's I've I'm I'd I'll I’ve I’m I’d "
     "I’ll He's She's It's We're They're You're He’s She’s It’s We’re They’re You’re He'd She'd They'd We've "
-    "They've".split()
+    "They've TIL FYI PSA IMO IMHO BTW TBH NGL AFAIK IIRC FWIW ICYMI PS NB Re Fwd Hi Hello Hey Dear Met Meet Call "
+    "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please".split()
 )
 
 
@@ -1278,8 +1471,8 @@ def _listed(text: str) -> list[str]:
 
 def _values(attribute: str, match: re.Match[str], speaker: str | None, today: date) -> list[str]:
     groups = match.groupdict()
-    if attribute == v.DUE_DATE:
-        day = _due_day(groups["date"], today)
+    if attribute == v.DUE_DATE:  # "on 13 May instead of 9 May": the day before "instead of"
+        day = _due_day(_RATHER_RE.split(groups["date"])[0], today)
         return [day.isoformat()] if day else []
     if attribute == v.SPEAKS:
         spoken = (re.search(_LANGUAGE_WORD, part) for part in _listed(groups["value"]))
@@ -1314,12 +1507,17 @@ def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> 
     old = groups.get("old")
     if not old:
         changed = re.search(r"\bfrom\b(?P<was>.+?)\bto\b", groups.get("said") or "")
-        if attribute == v.DUE_DATE and changed:  # "moved from 30 June to 15 July"
-            days = _dates(changed["was"], today)
-            return days[0].isoformat() if days else None
+        rather = _RATHER_RE.search(groups.get("date") or "")
+        if attribute == v.DUE_DATE and (changed or rather):  # "moved from 30 June to 15 July", "… instead of 9 May"
+            days = _dates(changed["was"], today) if changed else []
+            later = [] if changed else _dates(groups["date"][rather.end() :], today)
+            day = days[0] if days else later[0] if later else None
+            return _ahead(day, groups["date"], today).isoformat() if day else None
         return None
     if attribute == v.JOB_TITLE:
         return " ".join(old.casefold().split())
+    if re.fullmatch(r"(?:I|me)(?:['’](?:ve|m|d))?", old.strip()):
+        return speaker.strip() if speaker and speaker.strip() else None
     return _team_name(old) if attribute == v.OWNED_BY else _person(old)
 
 
@@ -1356,9 +1554,14 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     ("the billing service"), or anything a team owns ("the Payments team owns billing") or the words say is owned
     (``named``: "ownership of the translation memory moved to …"); anything else ("as head of design", "a dog") is no
     system."""
-    words = re.sub(r"^the\s+", "", raw.strip(), flags=re.IGNORECASE).split()
+    said = re.sub(r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow),?\s+", "", raw.strip(), flags=re.I)
+    words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()
+    while words and words[-1].casefold() in _ADVERBS:
+        words.pop()
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
+    if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
+        return ""  # "the service belongs to SRE": which service, the statement does not say
     head = words[-1].casefold()
     if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
@@ -1374,9 +1577,15 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
 def _project_name(raw: str) -> str:
     """A project as a due date names it: a name or a few words ("Orion", "Q3 report", "billing migration")."""
     words = raw.strip().split()
+    while words and words[-1].casefold() in _ADVERBS:  # "Sextant v2 now ships …"
+        words.pop()
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
         return ""
     return " ".join(words)
+
+
+# words that go with a statement's verb, not with the name before it ("Sextant now ships", "Fathom itself is owned")
+_ADVERBS = frozenset({"now", "still", "again", "finally", "officially", "currently", "itself", "also", "too", "just"})
 
 
 @lru_cache(maxsize=256)
@@ -1409,3 +1618,320 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
         start = since.start if since is not None and since.start < until else None
         return start, until
     return (since.start if since is not None else today), None
+
+
+# --- records: the "Label: value" fields of a directory entry, a CRM card, a service catalogue or a tracker ---------
+
+# A field: a label of a few words, a colon, and its value up to the next separator or the next label. What a label
+# names comes from the vocabulary (``Attribute.fields``); whom the record is about, from its subject field, else its
+# heading, else — for a record about oneself — the speaker.
+_FIELD_RE = re.compile(
+    r"(?:^|(?<=[\n|•·;]))[ \t]*[*_-]*[ \t]*(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)[*_]*[ \t]*:[ \t]*"
+    r"(?P<value>[^\n|•·;]*?)[ \t]*(?=[\n|•·;]|$|\s+[A-Z][A-Za-z &/'’-]{0,30}?:\s)",
+)
+_FIELD_OF: dict[str, str] = {
+    label: attribute.value for attribute in v.ATTRIBUTES for label in attribute.fields.split("|") if label
+}
+# the fields that say whom or what a record is about, by the kind of subject they name
+_PERSON_FIELDS = frozenset(
+    {"name", "full name", "employee", "person", "member", "contact", "staff", "colleague", "who"}
+)
+_THING_FIELDS = frozenset(
+    {"service", "system", "component", "repo", "repository", "app", "application", "project", "release", "product",
+     "milestone", "initiative", "epic", "programme", "program", "workstream"}
+)  # fmt: skip
+_THING_ATTRIBUTES = frozenset({v.OWNED_BY, v.DUE_DATE})
+# a team's "Owns: Ledgerline, Invoicer": the heading owns what the field lists
+_OWNS_FIELDS = frozenset(v.ATTRIBUTES_BY_VALUE[v.OWNED_BY].value_verbs.split()) | {"responsible for", "owned systems"}
+# a label's words that make its value an earlier one ("Previous employer"), or say nothing of it ("New manager",
+# "Primary contact")
+_EARLIER_LABEL = re.compile(r"^(?:previous|former|prior|old|ex|past)[\s-]+")
+_PLAIN_LABEL = re.compile(
+    r"^(?:(?:their|our|your|his|her|my|current|new|present|primary|main|key|direct|official)\s+)+"
+)
+# a value that is no value: not decided, not filled in, or held for now only
+_NO_VALUE = re.compile(
+    r"^(?:tbd|tbc|tba|n/?a|none|nobody|no\s+one|unknown|pending|vacant|open|unassigned|\?+|-+|—|…|\.\.\.)\b|"
+    r"\b(?:acting|interim|temporary|tbd|tbc|maybe|probably|hopefully|if)\b",
+    re.IGNORECASE,
+)
+# an entry of someone who has not started: none of its fields holds yet
+_NOT_YET = re.compile(r"\b(?:not\s+(?:yet\s+)?started|offer(?:ed)?|starts|starting|joining|incoming)\b", re.IGNORECASE)
+_WAS_RE = re.compile(r"^\s*(?:was|previously|formerly)\s+(?P<old>.+)$", re.IGNORECASE)
+_UNTIL_VALUE = re.compile(r"\b(?:until|till|to|left)\b(?P<when>[^()]*)", re.IGNORECASE)
+_BRACKETS_RE = re.compile(r"\s*\(([^()]*)\)\s*")
+_LABEL_OF_RE = re.compile(r"^(?P<field>[A-Za-z][A-Za-z -]*?)\s+(?:of|for)\s+(?P<subject>[A-Z][\w&' -]*)$")
+_NAME_RE = re.compile(NAME)
+_HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•]\s+")
+
+
+def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
+    """The facts a record's fields state. A field is read only under a label the vocabulary gives an attribute, and
+    only when the record says whom it is about: a line or an entry of its own with a name field, a heading that is a
+    name, or (a record about oneself) the speaker when the text speaks in the first person."""
+    yield from _table_facts(text, today)
+    fields = list(_FIELD_RE.finditer(text))
+    if not fields:
+        return
+    heading = _heading(text, fields[0].start())
+    labels = {_label(field["label"])[0] for field in fields}
+    about_a_person = any(_FIELD_OF.get(label) not in (None, *_THING_ATTRIBUTES) for label in labels)
+    if about_a_person and _NOT_YET.search(text):
+        return
+    person = heading
+    thing = None if about_a_person and not labels & _THING_FIELDS else heading
+    if person is None and speaker and speaker.strip() and re.search(r"\b(?:I|my|me|about\s+me)\b", text, re.I):
+        person = speaker.strip()
+    for field in fields:
+        label, earlier = _label(field["label"])
+        value = _BRACKETS_RE.sub(" ", field["value"]).strip(" \t.,*_")
+        span = (field.start("value"), field.end("value"))
+        if label in _PERSON_FIELDS:
+            named = _NAME_RE.match(value)
+            person = _person(named[0]) if named else None
+            if person:  # "Contact: Émile Ravel (Procurement Lead, Veloria Foods)", "…: Felix Oduya, Marketing Director"
+                rest = value[named.end() :].lstrip(" ,—–-")
+                for said in [*_BRACKETS_RE.findall(field["value"]), *([rest] if rest else [])]:
+                    yield from _card_facts(person, [said], today, span)
+            continue
+        if label in _THING_FIELDS:
+            thing = _project_name(value) or None
+            continue
+        if not value or _NO_VALUE.search(field["value"]):
+            continue
+        owner = person if about_a_person else heading
+        if label in _OWNS_FIELDS and owner:
+            for system in _listed(value):
+                if _system_name(system, owner=owner, named=True):
+                    yield StatedFact(
+                        system, v.OWNED_BY, owner, _record_since(field["value"], today), None, False, 0.7, span
+                    )
+            continue
+        holder = _NAME_RE.fullmatch(value)
+        if holder and label.split()[-1] in v.ROLE_NOUNS and label not in _FIELD_OF:  # "CFO: Adaeze Nwosu"
+            yield StatedFact(
+                holder[0], v.JOB_TITLE, label, _record_since(field["value"], today), None, False, 0.7, span
+            )
+            continue
+        attribute = _FIELD_OF.get(label)
+        of = None if attribute else _LABEL_OF_RE.match(field["label"].strip())
+        if of and _FIELD_OF.get(_label(of["field"])[0]) in _THING_ATTRIBUTES:
+            attribute, thing = _FIELD_OF[_label(of["field"])[0]], _project_name(of["subject"]) or thing
+        if attribute == v.OWNED_BY and label == "team" and about_a_person:
+            continue  # a person's "Team:" is where they sit, not what they own
+        subject = thing if attribute in _THING_ATTRIBUTES else person
+        if attribute is None or not subject:
+            continue
+        since, until = _record_interval(field["value"], earlier, today)
+        values = _field_values(attribute, value, today)
+        for said in values:
+            if said.casefold() != subject.casefold():
+                yield StatedFact(subject, attribute, said, since, until, False, 0.7, span)
+        was = next((m for m in map(_WAS_RE.match, _BRACKETS_RE.findall(field["value"])) if m), None)
+        for said in _field_values(attribute, was["old"], today) if was and values else ():
+            if said not in values and said.casefold() != subject.casefold():
+                yield StatedFact(subject, attribute, said, None, today, False, 0.63, span)
+
+
+def _label(raw: str) -> tuple[str, bool]:
+    """A field's label as the vocabulary writes it, and whether it names an earlier value."""
+    label = " ".join(raw.casefold().replace("’", "'").split())
+    earlier = _EARLIER_LABEL.match(label)
+    return _PLAIN_LABEL.sub("", _EARLIER_LABEL.sub("", label)), bool(earlier)
+
+
+def _heading(text: str, first_field: int) -> str | None:
+    """The record's heading: the last part of the words before its first field ("Priya Raman", "Team page — Core
+    Billing", "Weekly status — Ledgerline"), when it is a name."""
+    before = text[:first_field].strip().splitlines()
+    said = _BRACKETS_RE.sub(" ", before[-1]) if before else ""
+    said = _HEADING_PARTS.split(said.strip(" \t*#_-—–:|"))[-1].strip(" \t*#_-—–:|")
+    match = _NAME_RE.fullmatch(said)
+    return _person(match[0]) if match else None
+
+
+def _record_interval(value: str, earlier: bool, today: date) -> tuple[date | None, date | None]:
+    """A field's value holds from when it says, until when its brackets say ("Oxbay (until Jan 2025)") or — under an
+    earlier value's label — until it was said."""
+    ended = next((_UNTIL_VALUE.search(said) for said in _BRACKETS_RE.findall(value) if _UNTIL_VALUE.search(said)), None)
+    days = _dates(ended["when"], today) if ended else []
+    if days and days[0] <= today:
+        return None, days[0]
+    return (None, today) if earlier else (_record_since(value, today), None)
+
+
+def _record_since(value: str, today: date) -> date:
+    """The day a field's value started, when the field says ("Lisbon (since March 2024)"), else the day it was said."""
+    said = re.search(r"\b(?:since|from|as\s+of|effective|started)\b[^()]*", value, re.IGNORECASE)
+    days = _dates(said[0], today) if said else []
+    return days[0] if days and days[0] <= today else today
+
+
+def _field_values(attribute: str, value: str, today: date) -> list[str]:
+    """The values a field gives its attribute: a name, a title, a day, languages, pets; none when the field's words
+    are no such value."""
+    if attribute == v.DUE_DATE:
+        if _NO_DUE_RE.search(value):  # "Beta: done (shipped 8 Jul)"
+            return []
+        moved = re.search(r"\bfrom\b.+?\bto\b(?P<new>.+)$", value)  # "moved from 30 June to 14 July"
+        day = _due_day(moved["new"] if moved else value, today)
+        return [day.isoformat()] if day else []
+    if attribute == v.SPEAKS:
+        return [word for word in re.findall(r"[A-Za-z]+", value) if word.casefold() in _LANGUAGE_SET]
+    if attribute == v.HAS_PET:
+        pets = []
+        for part in _listed(value):
+            name = re.search(rf"\b(?!(?:{_PET_KINDS})\b)[A-Z][a-z]+\b", part)
+            kind = re.search(rf"\b{_PET_KINDS}\b", part, re.IGNORECASE)
+            if name or kind:
+                pets.append(name[0] if name else f"a {kind[0].casefold()}")
+        return pets
+    if attribute == v.JOB_TITLE:
+        title = _a_title(re.split(r"\s+(?:at|@)\s+|,\s*", value)[0])
+        return [title] if title else []
+    name = _NAME_RE.match(value)
+    if attribute == v.OWNED_BY:
+        team = re.match(rf"(?:the\s+)?(?P<team>[\w-]+(?:\s+[\w-]+)?)\s+{_TEAM_WORDS}\b", value, re.IGNORECASE)
+        owner = name[0] if name else team["team"] if team else ""
+        return [_team_name(owner)] if owner else []
+    if not name or name.end() < len(value.split(",")[0].rstrip()):
+        return []  # more than a name before any comma: not a value this field can be read from
+    said = _person(name[0]) if attribute == v.REPORTS_TO_ATTR else name[0]
+    return [said] if said and said not in _NOT_A_NAME else []
+
+
+# words no title holds: a pronoun, a verb, a joining word, or one that makes it someone else's or another time's
+_NOT_A_TITLE = re.compile(
+    r"\b(?:former|ex|previous|future|next|i|we|you|he|she|they|it|so|and|but|because|as|is|was|are|were|has|had|"
+    r"have|says|said|used|did|does)\b"
+)
+
+
+def _a_title(said: str) -> str | None:
+    """``said`` as a job title (lower case), when it is one: a few words ending in a role ("Data Engineer II", "our
+    new Chief People Officer")."""
+    if re.match(r"(?:my|his|her|their|your)\s", said.strip(), re.IGNORECASE):
+        return None  # "Anselm (my manager)": whose manager he is, not his title
+    said = re.sub(r"^(?:(?:a|an|the|our|new)\s+)+", "", " ".join(said.split()), flags=re.I)
+    title = re.sub(r"\s+(?:[IVX]{1,4}|\d)$", "", said).casefold()
+    if not title or len(title.split()) > 6 or _NO_VALUE.search(title) or _role_head(title) not in v.ROLE_NOUNS:
+        return None
+    if not re.fullmatch(r"[\w&/ -]+", title) or _NOT_A_TITLE.search(title):
+        return None
+    return said.casefold()
+
+
+_LANGUAGE_SET = frozenset(v.LANGUAGES)
+
+# a table: a header row of labels, then a row per entry ("Name | Role | Location")
+_ROW_SPLIT = re.compile(r"\s*[|\t]\s*")
+
+
+def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
+    """The facts a table's rows state under its header's labels, each row of the person or thing its name column
+    names."""
+    header: list[str] | None = None
+    for line in text.splitlines():
+        cells = [cell.strip(" *_") for cell in _ROW_SPLIT.split(line.strip().strip("|"))]
+        if len(cells) < 2 or all(re.fullmatch(r":?-+:?", cell) for cell in cells):
+            continue
+        labels = [_label(cell)[0] for cell in cells]
+        if any(label in _PERSON_FIELDS | _THING_FIELDS for label in labels) and any(
+            label in _FIELD_OF for label in labels
+        ):
+            header = labels
+            continue
+        if header is None or len(cells) != len(header):
+            header = None if len(cells) != len(header or cells) else header
+            continue
+        named = next((i for i, label in enumerate(header) if label in _PERSON_FIELDS | _THING_FIELDS), None)
+        subject = _NAME_RE.fullmatch(cells[named]) if named is not None else None
+        if subject is None:
+            continue
+        for label, cell in zip(header, cells, strict=True):
+            attribute = _FIELD_OF.get(label)
+            if attribute is None or not cell or _NO_VALUE.search(cell):
+                continue
+            for said in _field_values(attribute, _BRACKETS_RE.sub(" ", cell).strip(), today):
+                yield StatedFact(subject[0], attribute, said, today, None, False, 0.7, (0, 0))
+
+
+# --- a signature or a card: a name line, then a title and an employer ---------------------------------------------
+
+_SIGN_OFF_RE = re.compile(
+    r"^[ \t]*(?:--+|—|–|(?:(?:best|kind|warm|many)\s+)?(?:regards|wishes|thanks|thank\s+you|cheers|best|sincerely|"
+    r"warmly|yours(?:\s+(?:truly|sincerely))?|talk\s+soon|all\s+the\s+best|ta)\b[^\n]{0,12})[ \t]*\n",
+    re.IGNORECASE | re.MULTILINE,
+)
+_CARD_PARTS = re.compile(r"\s+[|·•/]\s+|\s*,\s+|\s+(?:at|@)\s+|\s+[—–-]\s+")
+_CARD_SPEAKS_RE = re.compile(r"^(?:speaks|fluent\s+in)\s|^[A-Z][a-z]+(?:\s*[+&/]\s*[A-Z][a-z]+)*\s+speaker$", re.I)
+_FORMERLY_RE = re.compile(r"^(?:formerly|previously|ex|former(?:ly)?\s+(?:at|of|with))[\s-]+(?:at\s+|with\s+)?", re.I)
+
+
+def _signature_facts(text: str, today: date) -> Iterator[StatedFact]:
+    """A signature or a card states its writer's title and employer: "Best,\\nNadia Okafor\\nHead of Growth |
+    Tallyfy", or a text that opens "Samuel Boateng\\nPrincipal Architect\\nCopperleaf Energy"."""
+    sign_offs = list(_SIGN_OFF_RE.finditer(text))
+    start = sign_offs[-1].end() if sign_offs else 0
+    lines = [line.strip() for line in text[start:].splitlines() if line.strip()][:5]
+    if not lines or ":" in lines[0] or (len(lines) > 1 and ":" in lines[1]):
+        return  # a record's fields, read as a record
+    first = _CARD_PARTS.split(_BRACKETS_RE.sub(" ", lines[0]).strip())
+    writer = _NAME_RE.fullmatch(first[0].strip())
+    if writer is None or len(writer[0].split()) > 4 or _person(writer[0]) != writer[0]:
+        return
+    if len(first) > 1:  # "Rangi Tūhoe-Parata | Head of Partnerships | Kōwhai Digital"
+        lines = [writer[0], " | ".join(first[1:]), *lines[1:]]
+    elif not sign_offs and len(lines) < 3:
+        return  # a text that opens with a name alone is a card only when it goes on as one
+    yield from _card_facts(writer[0], lines[1:], today, (start, len(text)))
+
+
+def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) -> Iterator[StatedFact]:
+    """A card's title and employer: the first part that is a title, then the first name after it ("VP of People,
+    Glassmoor"; a line of its own: "Senior Procurement Manager\\nHalden Freight – Rotterdam Office"); "formerly X"
+    is an employer before."""
+    titled = employed = False
+    for line in lines:
+        if ":" in line:
+            return  # the card's contact details begin
+        for part in (part.strip(" .") for part in _CARD_PARTS.split(line) if part.strip(" .")):
+            spoken = _CARD_SPEAKS_RE.match(part)
+            if spoken:  # "speaks Arabic, French", "Finnish + Swedish speaker"
+                for word in re.findall(r"[A-Za-z]+", line[line.find(part) :]):
+                    if word.casefold() in _LANGUAGE_SET:
+                        yield StatedFact(who, v.SPEAKS, word, today, None, False, 0.7, span)
+                break
+            formerly = _FORMERLY_RE.match(part)
+            if formerly and _NAME_RE.fullmatch(part[formerly.end() :]):
+                yield StatedFact(who, v.WORKS_AT_ATTR, part[formerly.end() :], None, today, False, 0.6, span)
+                continue
+            title = None if titled else _a_title(part)
+            if title:
+                titled = True
+                yield StatedFact(who, v.JOB_TITLE, title, today, None, False, 0.7, span)
+            elif titled and not employed and _NAME_RE.fullmatch(part) and part not in _NOT_A_NAME:
+                employed = True
+                yield StatedFact(who, v.WORKS_AT_ATTR, part, today, None, False, 0.7, span)
+            elif not titled:
+                return  # a card's title comes first: words before it are no card ("Pip, he ate …, I'm at the vet")
+
+
+# "Felix Oduya, Marketing Director at Harrowgate Media, …", "Émile Ravel (Procurement Lead, Veloria Foods)", "Awang —
+# maintenance lead": a person's card said beside their name, whatever the sentence around it does
+_APPOSED_CARD_RE = re.compile(
+    rf"(?P<name>{NAME})(?:\s*\((?P<bracket>[^()]{{2,80}})\)|,\s+(?P<comma>[^,;()]{{2,60}}?(?:,\s+[^,;()]{{2,40}}?)?)"
+    r"(?=\s*(?:[,.;!]|$))|\s+[—–]\s+(?P<dash>[^;—–()]{2,80}?)(?=\s*(?:;|$|[—–]|\.(?:\s|$))))"
+)
+
+
+@lru_cache(maxsize=4096)
+def _apposed_cards(sentence: str, today: date) -> tuple[StatedFact, ...]:
+    facts = []
+    for match in _APPOSED_CARD_RE.finditer(sentence):
+        who = _person(match["name"])
+        if not who or who.isupper() or who.casefold() in _LANGUAGE_SET:
+            continue
+        said = match["bracket"] or match["comma"] or match["dash"]
+        facts += _card_facts(who, [said], today, match.span())
+    return tuple(facts)

@@ -1,0 +1,175 @@
+"""Facts stated by structure rather than by a sentence: a record's "Label: value" fields (a directory entry, a CRM
+card, a service catalogue, a tracker) and an e-mail signature. Pure: the extractor without a database."""
+
+from datetime import date
+
+import pytest
+
+from graph.extraction.facts import extract_facts
+
+TODAY = date(2025, 9, 1)
+
+
+def facts(text: str, speaker: str | None = "Ana") -> set[tuple]:
+    return {
+        (fact.subject, fact.attribute, fact.value, fact.valid_until is not None)
+        for fact in extract_facts(text, speaker=speaker, reference=TODAY)
+    }
+
+
+def test_a_directory_entry_states_each_field_of_the_person_its_heading_names():
+    entry = (
+        "Priya Raman\nTitle: Senior Data Engineer\nLocation: Lisbon, Portugal\nManager: Tomas Ek\n"
+        "Languages: Portuguese, English"
+    )
+    assert facts(entry) == {
+        ("Priya Raman", "job_title", "senior data engineer", False),
+        ("Priya Raman", "lives_in", "Lisbon", False),
+        ("Priya Raman", "reports_to", "Tomas Ek", False),
+        ("Priya Raman", "speaks", "Portuguese", False),
+        ("Priya Raman", "speaks", "English", False),
+    }
+
+
+def test_fields_on_one_line_and_several_entries_each_say_whom_they_are_about():
+    table = "Name: Jo Bell | Company: Vantix | Role: VP of Sales\nName: Kai Moana | Company: Tallyfy | Manager: Jo Bell"
+    assert facts(table) == {
+        ("Jo Bell", "works_at", "Vantix", False),
+        ("Jo Bell", "job_title", "vp of sales", False),
+        ("Kai Moana", "works_at", "Tallyfy", False),
+        ("Kai Moana", "reports_to", "Jo Bell", False),
+    }
+
+
+def test_a_catalogue_entry_and_a_tracker_state_owners_and_due_dates_of_the_thing_they_name():
+    assert facts("Service: Ledger API\nOwner: Payments team\nOn-call: Ravi") == {
+        ("Ledger API", "owned_by", "Payments", False)
+    }
+    assert facts("Project: Quartz\nLaunch date: 14 March 2026\nOwner: TBD") == {
+        ("Quartz", "due_date", "2026-03-14", False)
+    }
+
+
+def test_an_earlier_value_is_history_and_a_value_not_decided_or_held_for_now_is_none():
+    assert facts("Name: Jo Bell\nPrevious employer: Acme Corp\nTitle: Interim CTO\nManager: TBD") == {
+        ("Jo Bell", "works_at", "Acme Corp", True)
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Location: Lisbon\nTitle: Staff Engineer",  # whom about? no name, no first person
+        "Agenda: talk about Lisbon\nNotes: Noor to follow up",  # labels no attribute has
+        "Name: Jo Bell\nLocation: near the coffee machine",  # no name after the label
+        "Q: where do you live?\nA: Lisbon",
+    ],
+)
+def test_a_record_that_does_not_say_whom_or_what_it_is_about_states_nothing(text):
+    assert facts(text, speaker=None) == set()
+
+
+def test_a_record_about_oneself_is_the_speakers():
+    assert facts("About me\nBased in: Ghent\nPets: a beagle called Max") == {
+        ("Ana", "lives_in", "Ghent", False),
+        ("Ana", "has_pet", "Max", False),
+    }
+    assert facts("About me\nBased in: Ghent", speaker=None) == set()  # an assistant's note states nothing of "me"
+
+
+def test_a_signature_states_its_writers_title_and_employer():
+    mail = "Thanks for the quick turnaround!\n\nBest,\nNadia Okafor\nHead of Growth | Tallyfy\n+44 20 7946 0000"
+    assert facts(mail) == {
+        ("Nadia Okafor", "job_title", "head of growth", False),
+        ("Nadia Okafor", "works_at", "Tallyfy", False),
+    }
+    assert facts("Regards,\nAcme Support Team") == set()
+    assert facts("Thanks,\nJo Bell\nActing CTO, Vantix") == set()  # an acting role is no title
+
+
+def test_a_team_joined_is_no_employer_but_the_one_left_for_it_was():
+    assert facts("Esme joined the Data team from Shopify.") == {("Esme", "works_at", "Shopify", True)}
+
+
+# --- a card said beside a name, a note's lines, a voice note ------------------------------------------------------
+
+
+def test_a_card_beside_a_name_states_the_title_and_employer_whatever_the_sentence_does():
+    assert facts("CRM: Met Ingrid Solberg (Head of Data, Fjordline) at the meetup; wants a demo.") == {
+        ("Ingrid Solberg", "job_title", "head of data", False),
+        ("Ingrid Solberg", "works_at", "Fjordline", False),
+    }
+    assert facts("Tomás Ruiz, Marketing Director at Calder Foods, prefers calls after 3pm.") == {
+        ("Tomás Ruiz", "job_title", "marketing director", False),
+        ("Tomás Ruiz", "works_at", "Calder Foods", False),
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Anselm (my manager) says the offsite is cancelled.",  # whose manager, not a title
+        "so my dog Pip, he ate a whole sock, so I'm at the vet",  # a card's title comes first
+        "Nobody on the call spoke Khmer, so we used an interpreter.",
+    ],
+)
+def test_words_beside_a_name_that_are_no_card_state_no_title(text):
+    assert not {fact for fact in facts(text) if fact[1] == "job_title"}
+
+
+def test_a_note_line_opening_with_a_name_is_that_persons_own_word():
+    notes = "Standup notes (Tue)\nWairimu: moved to Kisumu over the weekend, internet ok\nDev: sick"
+    assert facts(notes, speaker="Ana") == {("Wairimu", "lives_in", "Kisumu", False)}
+
+
+def test_a_section_heading_before_a_sentence_is_read_past_and_a_name_before_a_colon_is_the_subject():
+    assert facts("Reorg: Oskar and Liv now report to Hedda Berg.", speaker=None) == {
+        ("Oskar", "reports_to", "Hedda Berg", False),
+        ("Liv", "reports_to", "Hedda Berg", False),
+    }
+    assert facts("Falcon: slipped to 27 March 2026", speaker=None) == {("Falcon", "due_date", "2026-03-27", False)}
+
+
+def test_a_voice_notes_fillers_and_stutters_do_not_hide_what_it_says():
+    assert facts("so yeah um, I speak, uh, Swahili and Kikuyu at home") == {
+        ("Ana", "speaks", "Swahili", False),
+        ("Ana", "speaks", "Kikuyu", False),
+    }
+    assert facts("I am reporting now to Emeka Obi since the reorganisation") == {
+        ("Ana", "reports_to", "Emeka Obi", False)
+    }
+
+
+def test_a_bio_goes_on_about_the_person_it_opened_with():
+    bio = "Nkechi Ude is Chief Data Officer at Pellucid Health. She lives in Enugu and speaks Igbo."
+    assert facts(bio, speaker=None) == {
+        ("Nkechi Ude", "job_title", "chief data officer", False),
+        ("Nkechi Ude", "works_at", "Pellucid Health", False),
+        ("Nkechi Ude", "lives_in", "Enugu", False),
+        ("Nkechi Ude", "speaks", "Igbo", False),
+    }
+
+
+def test_a_system_handed_over_is_owned_by_its_new_owner_and_was_by_the_old():
+    said = "The Brackish pipeline was transferred from Data Platform to Kiri Waititi effective today."
+    assert facts(said, speaker=None) == {
+        ("Brackish pipeline", "owned_by", "Kiri Waititi", False),
+        ("Brackish pipeline", "owned_by", "Data Platform", True),
+    }
+
+
+def test_a_table_states_each_row_under_its_headers_labels():
+    table = "Name | Role | Location\nAsel Nur | Data Scientist | Almaty\nDaulet Sei | ML Engineer | Astana"
+    assert facts(table, speaker=None) == {
+        ("Asel Nur", "job_title", "data scientist", False),
+        ("Asel Nur", "lives_in", "Almaty", False),
+        ("Daulet Sei", "job_title", "ml engineer", False),
+        ("Daulet Sei", "lives_in", "Astana", False),
+    }
+
+
+def test_a_trackers_earlier_value_in_brackets_is_the_value_before():
+    assert facts("Project: Heron\nGA: 26 Aug 2025 (was 12 Aug 2025)", speaker=None) == {
+        ("Heron", "due_date", "2025-08-26", False),
+        ("Heron", "due_date", "2025-08-12", True),
+    }
