@@ -432,7 +432,7 @@ ROLE_NOUNS = frozenset(
     sergeant captain nurse optometrist radiographer sonographer hygienist physiotherapist dietitian epidemiologist
     geologist chemist biologist physicist mathematician translator interpreter evangelist advocate executive chief dev
     devs
-    operator generalist liaison ambassador""".split()
+    operator generalist liaison ambassador bookkeeper tech""".split()
 )
 # What a team owns besides what the system kind's head nouns name: the working parts of a product ("the job
 # scheduler", "the status page", "the KYC checks").

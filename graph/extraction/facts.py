@@ -149,7 +149,8 @@ _WHICH_OWNS_RE = re.compile(
 )
 # "Piet, our CFO, lives in Turin": Piet is our CFO; Piet lives in Turin
 _APPOSED_ROLE_RE = re.compile(
-    rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+[^,.!]{{2,40}}?)(?:,\s*|(?=[.!]?\s*$))"
+    rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+(?:(?!\b(?:is|are|was|were)\b)[^,.!]){{2,40}}?)"
+    r"(?:,\s*|(?=[.!]?\s*$))"
 )
 # "After six years at Accenture, Kwabena started at Notion"
 _TENURE_RE = re.compile(
@@ -214,9 +215,8 @@ def _new_subjects(part: str) -> list[str]:
     """``part`` split where another subject's clause begins; a list of what someone speaks stays whole."""
     pieces, start = [], 0
     for match in _NEW_SUBJECT_RE.finditer(part):
-        spoken = match.end() < len(part) and re.match(
-            r"[A-Z][^\W\d_]+\s+(?:at|in|on|with|for|to)\b", part[match.end() :]
-        )
+        word = re.match(r"([A-Z][^\W\d_]+)(\s+(?:at|in|on|with|for|to)\b)?", part[match.end() :])
+        spoken = word and (word[2] or word[1].casefold() in _LANGUAGE_SET)
         if spoken and _SPEAKING_RE.search(part, 0, match.start()):
             continue
         pieces.append(part[start : match.start()])
@@ -266,7 +266,11 @@ _SENTENCE_PRONOUN_RE = re.compile(
 )
 # clauses apart: a semicolon before another subject ("…until 2021; he lives in Ghent now", not "; it's Mina
 # now", which goes on with the same statement), a dash between spaces
-_CLAUSE_BREAK_RE = re.compile(r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+)(?:\s+|['’])[a-z'’])|\s+[—–]\s+|\s+-\s+")
+_CLAUSE_BREAK_RE = re.compile(
+    r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+)(?:\s+|['’])[a-z'’])"
+    # a dash before a day or a word of schedule goes on with the project named before it ("Heron 3 — release 13 June")
+    r"|\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|eta)\b)"
+)
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
 
@@ -279,7 +283,8 @@ def _clauses(sentence: str) -> list[str]:
     extra: list[str] = []
     for match in list(_BRACKETED_RE.finditer(text)):
         said = re.sub(r"^who\b,?\s*(?:by\s+the\s+way,\s*)?", "", match["said"].strip())
-        article = re.match(r"(?:my|our|the|a|an|his|her|their)\b", said, re.IGNORECASE)
+        # "Wayfinder (owned by Mobile Foundations)": what is said of it, "is" understood
+        article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
         role = not article and re.fullmatch(r"[a-z][a-z -]{1,40}", said) and _role_head(said) in v.ROLE_NOUNS
         extra.append(f"{match['name']} is the {said}" if role else f"{match['name']} {'is ' if article else ''}{said}")
     text = _BRACKETED_RE.sub(lambda m: m["name"], text)
@@ -1349,7 +1354,8 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
         return False
     own = _STATEMENT_END.search(clause, end)
     said = clause[: own.start() if own else len(clause)]
-    return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", before, re.IGNORECASE)
+    negating = before.rsplit(", ", 1)[-1]  # "Not much to say, I'm the new office manager": its own clause
+    return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", negating, re.IGNORECASE)
 
 
 # words that hedge a whole clause wherever they stand in it
@@ -1626,7 +1632,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
 # names comes from the vocabulary (``Attribute.fields``); whom the record is about, from its subject field, else its
 # heading, else — for a record about oneself — the speaker.
 _FIELD_RE = re.compile(
-    r"(?:^|(?<=[\n|•·;]))[ \t]*[*_-]*[ \t]*(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)[*_]*[ \t]*:[ \t]*"
+    r"(?:^|(?<=[\n|•·;]))[ \t]*(?:[^:\n]{0,40}?\s[—–]\s+)?[*_-]*[ \t]*"
+    r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)[*_]*[ \t]*:[ \t]*"
     r"(?P<value>[^\n|•·;]*?)[ \t]*(?=[\n|•·;]|$|\s+[A-Z][A-Za-z &/'’-]{0,30}?:\s)",
 )
 _FIELD_OF: dict[str, str] = {
@@ -1666,10 +1673,44 @@ _HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•]\s+")
 
 
 def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
+    """The facts a text states by its layout: a table's rows, a schedule's lines, a record's fields."""
+    yield from _table_facts(text, today)
+    yield from _schedule_facts(text, today)
+    yield from _field_facts(text, speaker, today)
+
+
+# a schedule: a heading that says so, then a line per project and its day ("Release calendar\n- Vireo 1.4: Tue 9 Dec")
+_SCHEDULE_HEADING_RE = re.compile(
+    r"\b(?:roadmap|release|releases|timeline|milestones?|launch(?:es)?|calendar|schedule|deadlines?|dates)\b", re.I
+)
+_SCHEDULED_RE = re.compile(
+    rf"^[ \t]*[-•*]?[ \t]*(?:Q[1-4]\s*:\s*)?(?P<project>{NAME}(?:\s+v?\d+(?:\.\d+)*)?(?:\s+[a-z][\w-]*){{0,2}})"
+    r"[ \t]*(?::|[—–-])[ \t]*(?P<when>[^\n]+)$",
+    re.MULTILINE,
+)
+
+
+def _schedule_facts(text: str, today: date) -> Iterator[StatedFact]:
+    """The due dates a schedule lists: each line's project and the single day it gives, when the schedule's heading
+    says it is one; a line that is an event ("Code freeze"), done, a month or undecided states none."""
+    heading = text.lstrip().split("\n", 1)[0]
+    if "\n" not in text.strip() or not _SCHEDULE_HEADING_RE.search(heading):
+        return
+    for line in _SCHEDULED_RE.finditer(text, len(text) - len(text.lstrip()) + len(heading)):
+        project = _project_name(re.sub(r"\s+(?:GA|beta|launch|release)$", "", line["project"]))
+        when = line["when"]
+        if not project or _EVENT_RE.search(line["project"]) or _NO_DUE_RE.search(when) or _NO_VALUE.search(when):
+            continue
+        days = [m for m in tag_dates(when, reference=today) if not m.ambiguous and m.start == m.end]
+        if len(days) == 1:
+            day = _ahead(days[0].start, days[0].text, today)
+            yield StatedFact(project, v.DUE_DATE, day.isoformat(), today, None, False, 0.7, line.span())
+
+
+def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     """The facts a record's fields state. A field is read only under a label the vocabulary gives an attribute, and
     only when the record says whom it is about: a line or an entry of its own with a name field, a heading that is a
     name, or (a record about oneself) the speaker when the text speaks in the first person."""
-    yield from _table_facts(text, today)
     fields = list(_FIELD_RE.finditer(text))
     if not fields:
         return
@@ -1816,7 +1857,7 @@ def _a_title(said: str) -> str | None:
     title = re.sub(r"\s+(?:[IVX]{1,4}|\d)$", "", said).casefold()
     if not title or len(title.split()) > 6 or _NO_VALUE.search(title) or _role_head(title) not in v.ROLE_NOUNS:
         return None
-    if not re.fullmatch(r"[\w&/ -]+", title) or _NOT_A_TITLE.search(title):
+    if not re.fullmatch(r"[\w&/ -]+", title) or _NOT_A_TITLE.search(said):  # "Head of IT" is one
         return None
     return said.casefold()
 
@@ -1864,6 +1905,10 @@ _SIGN_OFF_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _CARD_PARTS = re.compile(r"\s+[|·•/]\s+|\s*,\s+|\s+(?:at|@)\s+|\s+[—–-]\s+")
+_CARD_AT_RE = re.compile(
+    rf"\b(?P<when>(?i:currently|now|formerly|previously|ex))\s+(?:at|with)\s+(?P<org>{NAME})"
+    r"(?:\s+as\s+(?:an?\s+|the\s+)?(?P<title>[\w&/ -]{2,40}?))?(?=\s*(?:[,;.)]|$))"
+)
 _CARD_SPEAKS_RE = re.compile(r"^(?:speaks|fluent\s+in)\s|^[A-Z][a-z]+(?:\s*[+&/]\s*[A-Z][a-z]+)*\s+speaker$", re.I)
 _FORMERLY_RE = re.compile(r"^(?:formerly|previously|ex|former(?:ly)?\s+(?:at|of|with))[\s-]+(?:at\s+|with\s+)?", re.I)
 
@@ -1895,6 +1940,17 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
     for line in lines:
         if ":" in line:
             return  # the card's contact details begin
+        for said in _CARD_AT_RE.finditer(line):  # "formerly at Kestrow, now at Mossgrove Labs as Research Director"
+            title = _a_title(said["title"]) if said["title"] else None
+            earlier = said["when"].casefold() in {"formerly", "previously", "ex"}
+            yield StatedFact(who, v.WORKS_AT_ATTR, said["org"], None if earlier else today, today if earlier else None,
+                             False, 0.7, span)  # fmt: skip
+            if title:
+                titled = True
+                yield StatedFact(who, v.JOB_TITLE, title, None if earlier else today, today if earlier else None,
+                                 False, 0.7, span)  # fmt: skip
+            employed = employed or not earlier
+        line = _CARD_AT_RE.sub("", line)
         for part in (part.strip(" .") for part in _CARD_PARTS.split(line) if part.strip(" .")):
             spoken = _CARD_SPEAKS_RE.match(part)
             if spoken:  # "speaks Arabic, French", "Finnish + Swedish speaker"

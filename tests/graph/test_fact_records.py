@@ -173,3 +173,33 @@ def test_a_trackers_earlier_value_in_brackets_is_the_value_before():
         ("Heron", "due_date", "2025-08-26", False),
         ("Heron", "due_date", "2025-08-12", True),
     }
+
+
+def test_a_schedule_lists_each_projects_day_and_no_event_month_or_undecided_one():
+    schedule = (
+        "Release calendar\n- Lumen 1.4: Tue 9 Dec 2025\n- Quill 0.9: 11 Dec 2025\n- Code freeze: 19 Dec 2025\n"
+        "- Tarn: sometime in January\n- Moss: TBD"
+    )
+    assert facts(schedule, speaker=None) == {
+        ("Lumen 1.4", "due_date", "2025-12-09", False),
+        ("Quill 0.9", "due_date", "2025-12-11", False),
+    }
+    assert facts("Team lunch\n- Lumen 1.4: 9 Dec 2025", speaker=None) == set()  # no schedule by its heading
+
+
+def test_a_project_and_its_day_either_side_of_a_dash_are_one_statement():
+    assert facts("Roadmap: Heron 3 — release 13 June 2026.", speaker=None) == {
+        ("Heron 3", "due_date", "2026-06-13", False)
+    }
+
+
+def test_what_a_bracket_says_of_a_system_and_where_a_contact_is_now():
+    assert facts("On 3 June, Wayfinder (owned by Mobile Foundations) returned stale routes.", speaker=None) == {
+        ("Wayfinder", "owned_by", "Mobile Foundations", False)
+    }
+    assert facts("Contact: Lea Brandt — formerly at Kestrel, now at Mossgrove Labs as Research Director") == {
+        ("Lea Brandt", "works_at", "Kestrel", True),
+        ("Lea Brandt", "works_at", "Mossgrove Labs", False),
+        ("Lea Brandt", "job_title", "research director", False),
+    }
+    assert ("Petra Holm", "job_title", "head of it", False) in facts("Lead: Petra Holm, Head of IT at Larchmere.")
