@@ -615,6 +615,13 @@ def _season_year(m: re.Match[str], ctx: _Context) -> _Result:
     return _season_bounds(m.group(1).lower(), int(m.group(2)))
 
 
+# "from 2018 to 2022", "between 2018 and 2022", "2018–2022": the years from the first to the last
+@_pattern(rf"\b(?:(?:from|between)\s+({_YEAR})\s*(?:-|–|—|to|until|till|through|and)\s*|({_YEAR})\s*[–—-]\s*)({_YEAR})\b(?![-/.]\d)")
+def _year_range(m: re.Match[str], ctx: _Context) -> _Result:
+    first, last = int(m.group(1) or m.group(2)), int(m.group(3))
+    return (date(first, 1, 1), date(last, 12, 31)) if first <= last else None
+
+
 @_pattern(rf"\b(in|during|since|throughout|for|of|by|until|before|after|early|late|mid)[\s-]+({_YEAR})\b(?![-/.]\d)")
 def _year(m: re.Match[str], ctx: _Context) -> _Result:
     year = int(m.group(2))

@@ -99,6 +99,8 @@ _PET_KINDS = "(?:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS)
 _PETS = rf"{_PET_KINDS}s?"
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+)"
 _LANGUAGES = "(?:" + "|".join(language.title().replace(" ", r"\s+") for language in v.LANGUAGES) + ")"
+# a known language however a chat writes it ("I do speak spanish")
+_ANY_CASE_LANGUAGE = "(?i:" + "|".join(language.replace(" ", r"\s+") for language in v.LANGUAGES) + ")"
 # a language, as spoken: "fluent French", "a little Greek", "French at home"
 _SPOKEN_QUALITY = (
     r"(?:(?:a\s+little(?:\s+bit\s+of)?|a\s+bit\s+of|some|basic|decent|good|fluent|conversational|native|passable|"
@@ -111,7 +113,7 @@ _SPOKEN_LIST = rf"(?P<value>{_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_SPOKEN})*)"
 # right after a verb of speaking, any capitalised word is a language ("speaks Zulu and Sesotho"): the list of
 # languages cannot hold them all
 _LANGUAGE_WORD = r"(?:[A-Z][^\W\d_]{2,})"
-_OPEN_SPOKEN = rf"{_SPOKEN_QUALITY}{_LANGUAGE_WORD}{_SPOKEN_WITH}"
+_OPEN_SPOKEN = rf"{_SPOKEN_QUALITY}(?:{_LANGUAGE_WORD}|{_ANY_CASE_LANGUAGE}\b){_SPOKEN_WITH}"
 _OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_OPEN_SPOKEN})*)(?![\w'’])"
 
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
@@ -203,6 +205,8 @@ _NEW_SUBJECT_RE = re.compile(
     # after a comma, another subject's statement: "…, so my hours will shift", "ask Piet, he's the SRE lead"
     r"|,\s+(?:and|so|but|because)\s+(?=(?:my|our|his|her|their|the|it|its)\s)"
     r"|,\s+(?=(?:he|she|they)(?:['’](?:s|re)\s|\s+(?:is|was|has|had|now|just|moved|works|lives|reports|speaks)\b))"
+    # a comma splice: "I left Wrocław for good, Olomouc is home now"
+    r"|,\s+(?=[A-Z][\w'’-]+\s+(?:is|was)\s+(?:home|now)\b)"
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
     # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone")
@@ -232,11 +236,11 @@ _VERBS = (
 _SAME_SUBJECT_RE = re.compile(rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)")
 _DROPPED_I_RE = re.compile(
     r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
-    r"laid\s+off|got\s+a\s+(?:new\s+)?job|"
-    r"been\s+(?:at|with|living|working)|"
+    r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|"
     r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
     re.IGNORECASE,
 )
+_DROPPED_I_AM_RE = re.compile(r"^(?:still\s+(?:living|in|at|working|based)|been\s+(?:at|with|living|working))\b", re.I)
 # a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them
 _INTERJECTION_RE = re.compile(
     r"^(?:(?:lol|haha+|omg|ok(?:ay)?|yeah|yep|yes|so|well|fyi|btw|heads\s+up|update|news|guess\s+what|ugh|wow|"
@@ -257,6 +261,7 @@ _BOTH_RE = re.compile(
 _PRONOUN_RE = re.compile(
     r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?", re.IGNORECASE
 )
+_APPOSED_TITLE_BEFORE_RE = re.compile(rf"(?P<name>{NAME}),\s+(?:our|the|their)\s+(?:new\s+)?")
 _LEAD_NAME_RE = re.compile(rf"^(?P<name>{NAME})(?:\s+[a-z'’]|$)")
 # "Chiamaka Obi is CDO at Pellucid. She lives in Enugu.": one person's pronoun, not a group's
 _SENTENCE_PRONOUN_RE = re.compile(
@@ -296,7 +301,10 @@ def _clauses(sentence: str) -> list[str]:
         extra.append(f"{role_first['name']} is {role_first['role'][:1].lower()}{role_first['role'][1:]}")
         text = f"{role_first['name']} {text[role_first.end() :]}"
     for match in list(_RELATIVE_RE.finditer(text)):
-        extra.append(f"{match['name']} {'is ' if match['is'] else ''}{match['said']}")
+        # "Abebe Girma, our new VP of Engineering, who joins us from Lumenhall": the relative is said of Abebe
+        apposed = _APPOSED_TITLE_BEFORE_RE.search(text, 0, match.start("name"))
+        name = apposed["name"] if apposed and apposed.end() == match.start("name") else match["name"]
+        extra.append(f"{name} {'is ' if match['is'] else ''}{match['said']}")
     for match in list(_WHICH_OWNS_RE.finditer(text)):
         extra.append(f"{match['owner']} {match['verb']} {match['thing']}")
     text = _RELATIVE_RE.sub(lambda m: f"{m['name']} ", text)
@@ -333,6 +341,8 @@ def _clauses(sentence: str) -> list[str]:
         # a chat drops its "I": "Started at Vanta in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
+        elif _DROPPED_I_AM_RE.match(part):  # "still living in Kailua", "been living in Tamale since the 1st"
+            part = f"I{'’ve' if part[:4].casefold() == 'been' else '’m'} {part[:1].lower()}{part[1:]}"
         if named and _PRONOUN_RE.match(part):
             part = _PRONOUN_RE.sub(partial(_as_name, named), part, count=1)
         lead_name = _LEAD_NAME_RE.match(part)
@@ -377,6 +387,8 @@ class _Pattern:
     confidence: float = 0.8
     check: Callable[[re.Match[str]], bool] | None = None
     after_negation: bool = False  # states the value that follows a negation ("no longer X; it's Y now")
+    # a noun phrase that takes the value as given, whatever the clause does with it ("my manager Oskar wants …")
+    presupposed: bool = False
 
 
 def _p(attribute: str, regex: str, **kwargs) -> _Pattern:
@@ -790,12 +802,32 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?P<value>{NAME})\s+is{_NOW}\s+(?P<mine>my)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)",
+        rf"\b(?P<value>{NAME})\s+is{_NOW}\s+(?P<mine>my)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)(?!['’]s)",
     ),
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b(?P<value>{NAME})\s+is{_NOW}\s+(?P<who>{NAME})(?:'s|’s)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|"
         r"supervisor)",
+    ),
+    # "my manager Oskar wants it by Friday", "Marguerite's boss Anatole is out", "boss (Harshad) wants …": the
+    # manager is given, whatever is said of them
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"(?<![\w'’-])(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))?\s*(?<![Oo]ld\s)(?<![Ff]ormer\s)(?:new\s+)?"
+        rf"(?:line\s+)?(?:manager|boss|supervisor)(?!['’]s)\s*\(?(?P<value>{NAME})\)?(?=\s+[a-z]|[,.!;)]|$)",
+        presupposed=True,
+        confidence=0.7,
+        check=lambda match: bool(match["mine"] or match["who"] or match.start() == 0),
+    ),
+    # "Sander's been my manager since Monday", "Ciarán was my manager until 2023"
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?P<value>{NAME})(?:['’]s\s+been|\s+has\s+been)\s+(?P<mine>my)\s+(?:line\s+)?(?:manager|boss|supervisor)",
+    ),
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?P<value>{NAME})\s+was\s+(?P<mine>my)\s+(?:line\s+)?(?:manager|boss|supervisor)(?!['’]s)",
+        history=True,
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -811,10 +843,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}\s+(?:(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+reports?|(?:has\s+)?stopped\s+reporting)\s+to\s+"
-        rf"(?P<value>{NAME})",
+        rf"(?:(?P<me_value>me)\b|(?P<value>{NAME}))",
         negated=True,
     ),
     _p(v.REPORTS_TO_ATTR, rf"\b{_WHO}{_BE}\s+no\s+longer\s+under\s+(?P<value>{NAME})", negated=True),
+    # "I'm under Birgitta now instead of Oskar"
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b{_WHO}{_BE}{_NOW}\s+under\s+(?P<value>{NAME})(?:\s+now)?(?:,?\s+(?:instead\s+of|rather\s+than)\s+(?P<old>{NAME}))?",
+    ),
     # "I no longer report to Piet; it's Noor now": the new value after the negation
     _p(
         v.REPORTS_TO_ATTR,
@@ -988,7 +1025,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?:passed\s+away|died|was\s+rehomed|has\s+been\s+rehomed)",
         negated=True,
     ),
-    _p(v.SPEAKS, rf"\b{_WHO}{_NOW}\s+(?:speak|speaks)\s+(?:\w+\s+languages?:?\s*)?{_OPEN_SPOKEN_LIST}"),
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks)\s+(?:\w+\s+languages?:?\s*)?{_OPEN_SPOKEN_LIST}",
+    ),
     _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
     _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_OPEN_SPOKEN_LIST}"),
     # "Moana talks to her nan in Samoan": a known language someone talks in
@@ -1019,7 +1059,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.SPEAKS,
-        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?P<value>{_LANGUAGES})\s+is\s+(?:\w+\s+)?(?:fluent|good|"
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?P<value>{_ANY_CASE_LANGUAGE})\s+is\s+(?:\w+\s+)?(?:fluent|good|"
         r"excellent|great|perfect|decent|native|solid|"
         r"conversational|passable|basic|rusty|ok|okay)",
     ),
@@ -1091,7 +1131,8 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     who = _person(label["label"])
     own_voice = _DROPPED_I_RE.match(said) or _FIRST_PERSON_RE.search(said) or re.match(r"(?:first|last)\s", said)
     sentence_of_its_own = re.match(rf"(?:{NAME})(?:\s+and\s+(?:{NAME}))?\s+(?:now\s+)?[a-z]", said)
-    section = label["label"].casefold() in _SECTION_WORDS or label["label"].islower() or bool(sentence_of_its_own)
+    last = label["label"].split()[-1].casefold()
+    section = last in _SECTION_WORDS or label["label"].islower() or bool(sentence_of_its_own)
     if who and own_voice and not section and re.fullmatch(NAME, who) and not who.isupper():
         return said, who
     # under a section's heading the line reads on its own; a name before the colon is what the line is about
@@ -1103,7 +1144,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
 _SECTION_WORDS = frozenset(
     """note notes update updates decision decisions action actions status summary context background agenda next
     people systems dates ownership risks risk blockers blocker done todo wins highlights lowlights minutes attendees
-    re subject fyi reminder heads psa question answer q a""".split()
+    re subject fyi reminder heads psa question answer q a recap roundup digest log""".split()
 )
 
 
@@ -1186,9 +1227,22 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
                 continue
             for match in pattern.regex.finditer(clause):
                 facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
-        if v.DUE_DATE in wanted and not any(fact.attribute == v.DUE_DATE for fact in facts[found:]):
+        if v.DUE_DATE in wanted and not facts[found:]:  # a clause that said whose S is now dates that, not a launch
             facts.extend(_due_dates(clause, today))
-    return tuple(facts)
+    return tuple(_longest_projects(facts))
+
+
+def _longest_projects(facts: list[StatedFact]) -> list[StatedFact]:
+    """One due date per project a sentence names: "the Pomelo release" read once as "Pomelo" and once whole is the
+    whole name's."""
+    dated = {(fact.subject, fact.value) for fact in facts if fact.attribute == v.DUE_DATE}
+    return [
+        fact
+        for fact in facts
+        if fact.attribute != v.DUE_DATE
+        or not any(other != fact.subject and other.startswith(f"{fact.subject} ") and day == fact.value
+                   for other, day in dated)
+    ]  # fmt: skip
 
 
 # --- due dates said any other way: a project's name, a word of schedule, and a day -----------------------------------
@@ -1202,7 +1256,8 @@ _SCHEDULE_RE = re.compile(
 )
 # a launch that already happened, a deadline missed: no due date
 _NO_DUE_RE = re.compile(
-    r"\b(?:launched|shipped|released|went\s+(?:live|out|smoothly|well)|missed|happened|took\s+place|done|"
+    r"\b(?:launched|shipped|released|went\s+(?:live|out|smoothly|well|fine|great|ok|okay|off)|missed|happened|"
+    r"took\s+place|done|"
     r"was\s+on\s+(?!track))\b",
     re.IGNORECASE,
 )
@@ -1245,11 +1300,14 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
             continue
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
-        if len(days) > 1 and _RATHER_RE.search(clause, days[-2].span[1], last.span[0]):
-            # "now on 6 October rather than 29 September": the day before "rather than" is the new one
+        rather = len(days) > 1 and _RATHER_RE.search(clause, days[-2].span[1], last.span[0])
+        if rather:
+            # "now on 6 October rather than 29 September": the day before "rather than" is the new one; "Thursday,
+            # not Friday" corrects a day that never held
             new, old = _ahead(days[-2].end, days[-2].text, today), new
             facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
-            facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
+            if rather.group(0).casefold() != "not":
+                facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
             continue
         if last.start != last.end:  # "from 5 May to 19 May", read as one span
             old = _ahead(last.start, last.text, today)
@@ -1305,7 +1363,8 @@ _VERSION_RE = re.compile(
     r"\s+(?>v\d+(?:\.\d+)*|\d+(?:\.\d+)*)\b(?!\s*(?:%|(?:days?|weeks?|months?|years?|hours?|times|people)\b))"
 )
 _PROJECT_TAIL = re.compile(
-    r"(?:\s+[a-z][\w-]*){1,3}(?=\s*:|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live)\b)"
+    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|now|again|also|just)\b)[a-z][\w-]*){1,3}"
+    r"(?=\s*:|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|pushed|moved|delayed|lands)\b)"
 )
 
 
@@ -1361,7 +1420,8 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
 # words that hedge a whole clause wherever they stand in it
 _HEDGED = re.compile(
     r"\b(?:maybe|perhaps|probably|supposedly|apparently|rumou?r(?:ed)?|think|thinks|guess|believe|reckon|not\s+sure|"
-    r"unsure|heard|seems?|if|unless|whether)\b",
+    r"unsure|heard|seems?|if|unless|whether|pretty\s+sure|don['’]t\s+quote|iirc|afaik|yeah\s+right|oh\s+sure|jk|as\s+if)\b"
+    r"|🙄|/s\b",
     re.IGNORECASE,
 )
 _STATEMENT_END = re.compile(r",\s|\s+(?:and|but)\s")
@@ -1372,7 +1432,9 @@ def _facts_of(
 ) -> list[StatedFact]:
     """The facts one match states: its value, an earlier value it names ("from X to Y", "instead of X", "took over S
     from X"), the employer a title is held at, and one fact a subject or value when it names several."""
-    if not _asserted(pattern, clause, match.start(), match.end()) and not pattern.after_negation:
+    if not (pattern.after_negation or pattern.presupposed) and not _asserted(
+        pattern, clause, match.start(), match.end()
+    ):
         return []
     if pattern.check is not None and not pattern.check(match):
         return []
@@ -1427,7 +1489,8 @@ _NOT_A_NAME = frozenset(
     "Luckily Sadly Honestly Anyway Meanwhile Recently Lately Both Everyone's I've I'm I'd I'll I’ve I’m I’d "
     "I’ll He's She's It's We're They're You're He’s She’s It’s We’re They’re You’re He'd She'd They'd We've "
     "They've TIL FYI PSA IMO IMHO BTW TBH NGL AFAIK IIRC FWIW ICYMI PS NB Re Fwd Hi Hello Hey Dear Met Meet Call "
-    "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please".split()
+    "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please Ownership "
+    "Quick".split()
 )
 
 
@@ -1437,6 +1500,8 @@ def _person(name: str | None) -> str | None:
     words = (name or "").split()
     while words and (words[0] in _NOT_A_NAME or words[0].casefold() in _CALENDAR):
         words.pop(0)
+    if words and words[0] in {"of", "de", "van", "von", "&"}:
+        return None  # "Ownership of Pennywhistle": a thing's name, not a person's
     return " ".join(words) or None
 
 
@@ -1481,15 +1546,16 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         day = _due_day(_RATHER_RE.split(groups["date"])[0], today)
         return [day.isoformat()] if day else []
     if attribute == v.SPEAKS:
-        spoken = (re.search(_LANGUAGE_WORD, part) for part in _listed(groups["value"]))
-        return [word for word in (language.group(0) for language in spoken if language) if _a_language(word)]
+        spoken = (re.search(rf"{_LANGUAGE_WORD}|{_ANY_CASE_LANGUAGE}\b", part) for part in _listed(groups["value"]))
+        words = (language.group(0) for language in spoken if language)
+        return [word if word[:1].isupper() else word.title() for word in words if _a_language(word)]
     if attribute == v.HAS_PET:
         if groups.get("value"):
             return _listed(groups["value"])
         return [f"a {re.sub(r's$', '', groups['kind'])}"]
     if attribute == v.JOB_TITLE:
         return [re.sub(r"^(?:new|current|permanent)\s+", "", " ".join(groups["value"].casefold().split()))]
-    if attribute == v.OWNED_BY and groups.get("me"):
+    if (attribute == v.OWNED_BY and groups.get("me")) or groups.get("me_value"):  # "no longer reports to me"
         return [speaker.strip()] if speaker and speaker.strip() else []
     value = (groups.get("value") or "").strip()
     if attribute == v.OWNED_BY:
@@ -1514,6 +1580,8 @@ def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> 
     if not old:
         changed = re.search(r"\bfrom\b(?P<was>.+?)\bto\b", groups.get("said") or "")
         rather = _RATHER_RE.search(groups.get("date") or "")
+        if rather and rather.group(0).casefold() == "not":
+            rather = None  # "Thursday, not Friday": a correction, the other day never held
         if attribute == v.DUE_DATE and (changed or rather):  # "moved from 30 June to 15 July", "… instead of 9 May"
             days = _dates(changed["was"], today) if changed else []
             later = [] if changed else _dates(groups["date"][rather.end() :], today)
@@ -1585,6 +1653,8 @@ def _project_name(raw: str) -> str:
     words = raw.strip().split()
     while words and words[-1].casefold() in _ADVERBS:  # "Sextant v2 now ships …"
         words.pop()
+    if len(words) > 1 and re.search(r"['’]s$", words[0]):  # "Ubaka's Onyx rollout": the project, not whose it is
+        words.pop(0)
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
         return ""
     return " ".join(words)
@@ -1844,7 +1914,7 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
 # words no title holds: a pronoun, a verb, a joining word, or one that makes it someone else's or another time's
 _NOT_A_TITLE = re.compile(
     r"\b(?:former|ex|previous|future|next|i|we|you|he|she|they|it|so|and|but|because|as|is|was|are|were|has|had|"
-    r"have|says|said|used|did|does)\b"
+    r"have|says|said|used|did|does|got|promoted|joined|moved|left|became)\b"
 )
 
 
@@ -1986,7 +2056,7 @@ def _apposed_cards(sentence: str, today: date) -> tuple[StatedFact, ...]:
     facts = []
     for match in _APPOSED_CARD_RE.finditer(sentence):
         who = _person(match["name"])
-        if not who or who.isupper() or who.casefold() in _LANGUAGE_SET:
+        if not who or who.isupper() or who.casefold() in _LANGUAGE_SET | _CALENDAR_NAMES:
             continue
         said = match["bracket"] or match["comma"] or match["dash"]
         facts += _card_facts(who, [said], today, match.span())

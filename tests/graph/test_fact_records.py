@@ -203,3 +203,55 @@ def test_what_a_bracket_says_of_a_system_and_where_a_contact_is_now():
         ("Lea Brandt", "job_title", "research director", False),
     }
     assert ("Petra Holm", "job_title", "head of it", False) in facts("Lead: Petra Holm, Head of IT at Larchmere.")
+
+
+# --- what chat turns say in passing ---------------------------------------------------------------------------
+
+
+def dated(text: str, speaker: str | None = "Ana") -> set[tuple]:
+    return {
+        (fact.subject, fact.attribute, fact.value, fact.valid_from, fact.valid_until, fact.negated)
+        for fact in extract_facts(text, speaker=speaker, reference=TODAY)
+    }
+
+
+def test_a_manager_named_in_passing_is_given_whatever_the_turn_says_of_them():
+    assert facts("my manager Oskarine wants the report by Friday and it's Tuesday already") >= {
+        ("Ana", "reports_to", "Oskarine", False)
+    }
+    assert facts("Lotte's boss Anselm is out so she's approving her own PRs") == {
+        ("Lotte", "reports_to", "Anselm", False)
+    }
+    assert facts("my old manager Oskarine says hi") == set()
+    assert facts("Ottoline is my boss's boss actually") == set()  # a skip-level
+
+
+def test_who_someone_reports_to_said_the_ways_a_chat_says_it():
+    assert facts("Sander's been my manager since Monday, a bit intense about Jira") == {
+        ("Ana", "reports_to", "Sander", False)
+    }
+    assert facts("Ciarán was my manager until 2023") == {("Ana", "reports_to", "Ciarán", True)}
+    assert facts("reorg lol. I'm under Birgit now instead of Oskar") == {
+        ("Ana", "reports_to", "Birgit", False),
+        ("Ana", "reports_to", "Oskar", True),
+    }
+    assert dated("Lucho no longer reports to me, thank god") == {("Lucho", "reports_to", "Ana", TODAY, None, True)}
+
+
+def test_a_chat_drops_its_i_and_writes_languages_in_lower_case():
+    assert facts("still living in Kailua, still surfing") == {("Ana", "lives_in", "Kailua", False)}
+    assert facts("lol yes, been living in Tamale since the 1st") == {("Ana", "lives_in", "Tamale", False)}
+    assert facts("I do speak spanish, I just pretend I don't") == {("Ana", "speaks", "Spanish", False)}
+
+
+def test_a_stay_between_two_years_is_history_with_both_ends():
+    assert dated("lived in Plovdiv from 2018 to 2022, loved every minute") == {
+        ("Ana", "lives_in", "Plovdiv", date(2018, 1, 1), date(2022, 12, 31), False)
+    }
+
+
+def test_sarcasm_states_nothing_and_a_corrected_day_never_held():
+    assert facts("oh sure, and I'm the CEO of Kestrel Freight now 🙄") == set()
+    assert dated("Kōura beta is due Thursday 11 September 2025, not Friday", speaker=None) == {
+        ("Kōura beta", "due_date", "2025-09-11", TODAY, None, False)
+    }
