@@ -616,7 +616,9 @@ def _season_year(m: re.Match[str], ctx: _Context) -> _Result:
 
 
 # "from 2018 to 2022", "between 2018 and 2022", "2018–2022": the years from the first to the last
-@_pattern(rf"\b(?:(?:from|between)\s+({_YEAR})\s*(?:-|–|—|to|until|till|through|and)\s*|({_YEAR})\s*[–—-]\s*)({_YEAR})\b(?![-/.]\d)")
+@_pattern(
+    rf"\b(?:(?:from|between)\s+({_YEAR})\s*(?:-|–|—|to|until|till|through|and)\s*|({_YEAR})\s*[–—-]\s*)({_YEAR})\b(?![-/.]\d)"
+)
 def _year_range(m: re.Match[str], ctx: _Context) -> _Result:
     first, last = int(m.group(1) or m.group(2)), int(m.group(3))
     return (date(first, 1, 1), date(last, 12, 31)) if first <= last else None

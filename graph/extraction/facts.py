@@ -1229,18 +1229,18 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
                 facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
         if v.DUE_DATE in wanted and not facts[found:]:  # a clause that said whose S is now dates that, not a launch
             facts.extend(_due_dates(clause, today))
-    return tuple(_longest_projects(facts))
+    return tuple(_one_project(facts))
 
 
-def _longest_projects(facts: list[StatedFact]) -> list[StatedFact]:
+def _one_project(facts: list[StatedFact]) -> list[StatedFact]:
     """One due date per project a sentence names: "the Pomelo release" read once as "Pomelo" and once whole is the
-    whole name's."""
+    project's, "Pomelo" (the graph's entity; the release is its event)."""
     dated = {(fact.subject, fact.value) for fact in facts if fact.attribute == v.DUE_DATE}
     return [
         fact
         for fact in facts
         if fact.attribute != v.DUE_DATE
-        or not any(other != fact.subject and other.startswith(f"{fact.subject} ") and day == fact.value
+        or not any(other != fact.subject and fact.subject.startswith(f"{other} ") and day == fact.value
                    for other, day in dated)
     ]  # fmt: skip
 
