@@ -223,6 +223,7 @@ ORGMEMORY_SEARCH_STEPS = tuple(
             "introductions",
             "follow_ups",
             "replies",
+            "exchanges",
             "truth",
             "later_statements",
         ],

@@ -109,6 +109,12 @@ PHATIC_FACTOR = 0.8
 # retrieval.conversation.third_party), when the question asks about a participant and names no relation: its score is
 # multiplied by THIRD_PARTY_FACTOR. Fitted by ``fit_fusion`` on the development halves.
 THIRD_PARTY_FACTOR = 0.7
+# The question a hit answers (retrieval.conversation.exchanges), ranked at EXCHANGE_SHARE of its hit's score: only
+# the first EXCHANGE_REACH hits bring theirs — the answer to a question about a chat is in the exchanges its best hits
+# belong to, and the questions behind weaker hits crowd out better ones. Chosen on the realistic set's development
+# half (bench/HISTORY.md).
+EXCHANGE_REACH = 4
+EXCHANGE_SHARE = 0.8
 # Only rows at or above the floor (FLOOR_RATIO × the best row's score before recency and title) get the bounded
 # recency boost ``1 + RECENCY_MAX · half / (half + days)``, half = RECENCY_HALF_DAYS. Fitted by ``fit_fusion``: on the
 # benchmarks' questions a fresher memory was no likelier an answer, and a stronger, steeper boost over more rows
@@ -174,6 +180,8 @@ class RankingConfig:
     phatic_words: int = PHATIC_WORDS
     phatic_factor: float = PHATIC_FACTOR
     third_party_factor: float = THIRD_PARTY_FACTOR
+    exchange_reach: int = EXCHANGE_REACH
+    exchange_share: float = EXCHANGE_SHARE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "arm_weights", _frozen_mapping(self.arm_weights, "arm_weights"))
@@ -203,6 +211,10 @@ class RankingConfig:
             raise ValueError(f"third_party_factor must be within [0, 1], got {self.third_party_factor}")
         if self.phatic_words < 0:
             raise ValueError(f"phatic_words must be >= 0, got {self.phatic_words}")
+        if self.exchange_reach < 0:
+            raise ValueError(f"exchange_reach must be >= 0, got {self.exchange_reach}")
+        if not 0.0 <= self.exchange_share <= 1.0:
+            raise ValueError(f"exchange_share must be within [0, 1], got {self.exchange_share}")
         if self.autocut_min_gap < 0:
             raise ValueError(f"autocut_min_gap must be >= 0, got {self.autocut_min_gap}")
 

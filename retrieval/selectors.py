@@ -957,6 +957,18 @@ _REPLIES_CTE = f"""re AS MATERIALIZED (
 )
 """
 
+# The question a hit answers: for a hit that states something, the turn just before it in its session when someone
+# else said it and it asks something ("How did the first kiln firing go?" / "Not a single crack, I'm framing the
+# bowl.") — what a reply is about is often only in the question it answers. Visible by the arms' own predicates
+# (or as they stood at ``as_of``).
+_PROMPTS_CTE = f"""pr AS MATERIALIZED (
+    SELECT q.hit, r.id FROM unnest(%(prompted)s::bigint[]) AS q(hit)
+    JOIN memories_memory hm ON hm.id = q.hit AND hm.tenant_id = %(tenant)s
+    CROSS JOIN LATERAL ({_turn_beside("hm", after=False)}) r
+    WHERE r.asks AND r.speaker <> {_speaker_sql("hm")}
+)
+"""
+
 # A session hit's neighbouring turns: the live memories of the same session, app and scope stored just before and
 # after it (ids follow the order a session's events were written in). The hit's own scope is on the caller's
 # chain, so a neighbour is visible whenever the hit is; a turn another user stored under the same session id is at
@@ -1022,7 +1034,8 @@ class _Asked(NamedTuple):
 class FollowUps:
     """Ask :func:`memories_load` for turns around some session hits, with the visibility the arms used: what their
     speakers said next (``words``: hit id → the names to match), where those names were introduced (``introduced``),
-    and the replies to the questions put to the people the search names (``reply_to``, ``repliers``)."""
+    the replies to the questions put to the people the search names (``reply_to``, ``repliers``) and the questions
+    some hits answer (``prompted``)."""
 
     words: Mapping[int, Sequence[str]]
     chain_ids: Sequence[int]
@@ -1031,6 +1044,7 @@ class FollowUps:
     reply_to: Sequence[int] = ()  # hits that ask something of one of ``repliers``: their session's next turn
     repliers: Sequence[str] = ()  # the speakers the question names (lower-cased as written: "pavel", "jean-luc")
     introduced: Mapping[int, Sequence[str]] = field(default_factory=dict)  # hit id → names: where they were introduced
+    prompted: Sequence[int] = ()  # hits that state something: the question just before each, if someone else asked it
     # hits that name the relation the question asks about ("Carmen, my little sister"): their follow-ups include
     # the speaker's replies to what others asked about the names
     relatives: frozenset[int] = frozenset()
@@ -1046,6 +1060,7 @@ class Loaded:
     followed: dict[int, int] = field(default_factory=dict)  # the hits' follow-ups (``_FOLLOW_UPS_CTE``)
     introductions: dict[int, int] = field(default_factory=dict)  # where their names were introduced
     answers: dict[int, int] = field(default_factory=dict)  # the replies to them (``_REPLIES_CTE``)
+    prompts: dict[int, int] = field(default_factory=dict)  # the questions they answer (``_PROMPTS_CTE``)
 
 
 def memories_load(
@@ -1063,7 +1078,8 @@ def memories_load(
     then). With ``follow``, the same statement also loads each asked hit's follow-up turns (``_FOLLOW_UPS_CTE``,
     into ``followed``); with ``follow.reply_to``, each such hit's reply by one of ``follow.repliers``
     (``_REPLIES_CTE``, ``answers``); with ``follow.introduced``, the turn that introduced each such hit's names
-    (``_INTRODUCTIONS_CTE``, ``introductions``)."""
+    (``_INTRODUCTIONS_CTE``, ``introductions``); with ``follow.prompted``, the question each such hit answers
+    (``_PROMPTS_CTE``, ``prompts``)."""
     loaded = Loaded()
     if not ids:
         return loaded
@@ -1090,6 +1106,8 @@ def memories_load(
     if reply_to:
         repliers = [name.casefold() for name in follow.repliers]
         asked.append(_Asked("re", _REPLIES_CTE, "answers", {"reply_to": reply_to, "repliers": repliers}))
+    if follow and follow.prompted:
+        asked.append(_Asked("pr", _PROMPTS_CTE, "prompts", {"prompted": list(follow.prompted)}))
     ctes, columns, extra_ids = [], [], []
     if asked:
         visible = visibility.visible_sql("n", as_of=visibility.AS_OF if follow.as_of is not None else None)

@@ -614,7 +614,7 @@ def _hits(page: Page, options: SearchOptions) -> Page:
 def _load(page: Page, *, tenant: Tenant, options: SearchOptions, chain_ids: list[int], kinds: list[str]) -> Page:
     """The page's rows, read in one statement with each session hit's neighbouring turns (when asked for) and the
     turns the steps asked for."""
-    asked = page.follow_ups or page.introduced or page.reply_to
+    asked = page.follow_ups or page.introduced or page.reply_to or page.prompted
     with search_stage("load"):
         loaded = selectors.memories_load(
             tenant=tenant,
@@ -631,6 +631,7 @@ def _load(page: Page, *, tenant: Tenant, options: SearchOptions, chain_ids: list
                     repliers=page.speakers,
                     introduced=page.introduced,
                     relatives=page.relatives,
+                    prompted=page.prompted,
                 )
                 if asked
                 else None
@@ -644,6 +645,7 @@ def _load(page: Page, *, tenant: Tenant, options: SearchOptions, chain_ids: list
         followed=loaded.followed,
         introductions=loaded.introductions,
         answers=loaded.answers,
+        prompts=loaded.prompts,
     )
 
 

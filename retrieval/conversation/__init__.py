@@ -8,6 +8,7 @@ this order).
 - ``introductions`` — where a name a hit uses was introduced comes just below it (:mod:`.turns`);
 - ``follow_ups`` — what the speaker said next about the same thing comes just above it;
 - ``replies`` — the reply to a question put to someone the question names comes just below that question;
+- ``exchanges`` — the question a hit answers comes just below it (:mod:`.exchanges`);
 - ``truth`` — curated authority, open contradictions and proposals (:mod:`.truth`);
 - ``later_statements`` — for how things stand, a speaker's later word on a thing above the earlier
   (:mod:`.later_statements`).
@@ -25,6 +26,7 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from retrieval.conversation.exchanges import EXCHANGES
 from retrieval.conversation.later_statements import LATER_STATEMENTS
 from retrieval.conversation.page import Page, Step
 from retrieval.conversation.truth import TRUTH
@@ -40,6 +42,7 @@ STEPS: tuple[Step, ...] = (
     INTRODUCTIONS,
     FOLLOW_UPS,
     REPLIES,
+    EXCHANGES,
     TRUTH,
     LATER_STATEMENTS,
 )

@@ -55,12 +55,14 @@ class Page:
     relatives: frozenset[int] = frozenset()  # hits that say who the relation the question asks about is
     introduced: Mapping[int, Sequence[str]] = field(default_factory=dict)
     reply_to: Sequence[int] = ()
+    prompted: Sequence[int] = ()  # hits that state something: the question each answers, if just before it
     # --- what it read: the rows, each session hit's neighbouring turns, and the turns asked for (turn id → hit id)
     loaded: Mapping[int, Memory] = field(default_factory=dict)
     contexts: Mapping[int, Sequence[ContextTurn]] = field(default_factory=dict)
     followed: Mapping[int, int] = field(default_factory=dict)
     introductions: Mapping[int, int] = field(default_factory=dict)
     answers: Mapping[int, int] = field(default_factory=dict)
+    prompts: Mapping[int, int] = field(default_factory=dict)
     # --- order: the page's hits (``retrieval.services.SearchHit``), best first
     hits: Sequence[Hit] = ()
 

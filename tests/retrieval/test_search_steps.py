@@ -31,6 +31,7 @@ OWN_KEYS = {
     "introductions": {"introduced"},
     "follow_ups": {"follows"},
     "replies": {"answers"},
+    "exchanges": {"prompted"},
     "truth": {"curated", "truth"},
     "later_statements": {"truth"},
 }
@@ -95,6 +96,7 @@ MAY_CHANGE = {
     "introductions": {"introduced", "ranked"},
     "follow_ups": {"follow_ups", "relatives", "ranked"},
     "replies": {"reply_to", "ranked"},
+    "exchanges": {"prompted", "ranked"},
 }
 
 
@@ -123,8 +125,9 @@ def _page() -> Page:
         ranked=ranked,
         names=turn_names(ranked, rows),
     )
-    # what the load statement would have read for each step: one turn (7) for hit 1, a reply (8) to hit 2 …
-    return replace(page, followed={7: 1}, introductions={9: 3}, answers={8: 2}, loaded={})
+    # what the load statement would have read for each step: one turn (7) for hit 1, a reply (8) to hit 2, the
+    # question (10) hit 5 answers …
+    return replace(page, followed={7: 1}, introductions={9: 3}, answers={8: 2}, prompts={10: 5}, loaded={})
 
 
 @pytest.mark.parametrize("name", sorted(MAY_CHANGE))
