@@ -49,7 +49,7 @@ class StatedFact:
 
 # --- the pieces a pattern is written with -------------------------------------------------------------------------
 
-# A capital letter of the Latin alphabets names are written in ("Émile", "Øystein", "Łukasz", "Şule")
+# A capital letter of the Latin alphabets names are written in ("Éva", "Øystein", "Łukasz", "Şule")
 _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
 # "St. Mary's", "Example.com": a dot only inside a name
 _NAME_WORD = (
@@ -160,10 +160,10 @@ _TENURE_RE = re.compile(
 )
 # "my family and I", "my wife and I": the speaker, with company (one clause, not two subjects)
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
-# "Kojo (now living in Kumasi) …", "Anselm (my manager) says …": what the brackets say is said of the name
-# "Noor (our new SRE lead)": said of the name; a bracket that dates the statement ("(effective 1 Aug)") stays with it
+# "Kojo (now living in Kumasi) …", "Anselm (my manager) says …": what the brackets say is said of the name; a
+# bracket that dates the statement ("(effective 1 Aug)") stays with it
 _BRACKETED_RE = re.compile(
-    rf"\b(?P<name>{NAME})\s*\((?!(?:effective|from|since|as\s+of|until|from|starting)\b)"
+    rf"\b(?P<name>{NAME})\s*\((?!(?:effective|from|since|as\s+of|until|starting)\b)"
     r"(?P<said>[^()]{3,60}?)(?:,\s*by\s+the\s+way)?\)"
 )
 # "The new director of engineering, Solange, is …": Solange is the new director of engineering
@@ -205,7 +205,7 @@ _NEW_SUBJECT_RE = re.compile(
     # after a comma, another subject's statement: "…, so my hours will shift", "ask Piet, he's the SRE lead"
     r"|,\s+(?:and|so|but|because)\s+(?=(?:my|our|his|her|their|the|it|its)\s)"
     r"|,\s+(?=(?:he|she|they)(?:['’](?:s|re)\s|\s+(?:is|was|has|had|now|just|moved|works|lives|reports|speaks)\b))"
-    # a comma splice: "I left Wrocław for good, Olomouc is home now"
+    # a comma splice: "I left Győr for good, Szeged is home now"
     r"|,\s+(?=[A-Z][\w'’-]+\s+(?:is|was)\s+(?:home|now)\b)"
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
@@ -263,7 +263,7 @@ _PRONOUN_RE = re.compile(
 )
 _APPOSED_TITLE_BEFORE_RE = re.compile(rf"(?P<name>{NAME}),\s+(?:our|the|their)\s+(?:new\s+)?")
 _LEAD_NAME_RE = re.compile(rf"^(?P<name>{NAME})(?:\s+[a-z'’]|$)")
-# "Chiamaka Obi is CDO at Pellucid. She lives in Enugu.": one person's pronoun, not a group's
+# "Zsófia Ambrus is CTO at Brightwell. She lives in Szeged.": one person's pronoun, not a group's
 _SENTENCE_PRONOUN_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|these\s+days|currently|since\s+then|later|then),?\s+)?)(?:he|she)\b"
     r"(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s))?",
@@ -273,7 +273,7 @@ _SENTENCE_PRONOUN_RE = re.compile(
 # now", which goes on with the same statement), a dash between spaces
 _CLAUSE_BREAK_RE = re.compile(
     r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+)(?:\s+|['’])[a-z'’])"
-    # a dash before a day or a word of schedule goes on with the project named before it ("Heron 3 — release 13 June")
+    # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May")
     r"|\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|eta)\b)"
 )
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
@@ -288,7 +288,7 @@ def _clauses(sentence: str) -> list[str]:
     extra: list[str] = []
     for match in list(_BRACKETED_RE.finditer(text)):
         said = re.sub(r"^who\b,?\s*(?:by\s+the\s+way,\s*)?", "", match["said"].strip())
-        # "Wayfinder (owned by Mobile Foundations)": what is said of it, "is" understood
+        # "Quillon (owned by Tisza team)": what is said of it, "is" understood
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
         role = not article and re.fullmatch(r"[a-z][a-z -]{1,40}", said) and _role_head(said) in v.ROLE_NOUNS
         extra.append(f"{match['name']} is the {said}" if role else f"{match['name']} {'is ' if article else ''}{said}")
@@ -301,7 +301,7 @@ def _clauses(sentence: str) -> list[str]:
         extra.append(f"{role_first['name']} is {role_first['role'][:1].lower()}{role_first['role'][1:]}")
         text = f"{role_first['name']} {text[role_first.end() :]}"
     for match in list(_RELATIVE_RE.finditer(text)):
-        # "Abebe Girma, our new VP of Engineering, who joins us from Lumenhall": the relative is said of Abebe
+        # "Zsófia Ambrus, our new VP of Sales, who joins us from Brightwell": the relative is said of Zsófia
         apposed = _APPOSED_TITLE_BEFORE_RE.search(text, 0, match.start("name"))
         name = apposed["name"] if apposed and apposed.end() == match.start("name") else match["name"]
         extra.append(f"{name} {'is ' if match['is'] else ''}{match['said']}")
@@ -341,7 +341,7 @@ def _clauses(sentence: str) -> list[str]:
         # a chat drops its "I": "Started at Vanta in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
-        elif _DROPPED_I_AM_RE.match(part):  # "still living in Kailua", "been living in Tamale since the 1st"
+        elif _DROPPED_I_AM_RE.match(part):  # "still living in Szeged", "been living in Győr since the 1st"
             part = f"I{'’ve' if part[:4].casefold() == 'been' else '’m'} {part[:1].lower()}{part[1:]}"
         if named and _PRONOUN_RE.match(part):
             part = _PRONOUN_RE.sub(partial(_as_name, named), part, count=1)
@@ -370,7 +370,7 @@ def _as_name(name: str, match: re.Match[str]) -> str:
 
 
 def _as_name_after(name: str, match: re.Match[str]) -> str:
-    """A sentence's opening pronoun as the name, after the time word before it ("Today she is" → "Today Nkechi is")."""
+    """A sentence's opening pronoun as the name, after the time word before it ("Today she is" → "Today Zsófia is")."""
     return match["when"] + _as_name(name, match)
 
 
@@ -387,7 +387,7 @@ class _Pattern:
     confidence: float = 0.8
     check: Callable[[re.Match[str]], bool] | None = None
     after_negation: bool = False  # states the value that follows a negation ("no longer X; it's Y now")
-    # a noun phrase that takes the value as given, whatever the clause does with it ("my manager Oskar wants …")
+    # a noun phrase that takes the value as given, whatever the clause does with it ("my manager Nandor wants …")
     presupposed: bool = False
 
 
@@ -448,7 +448,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
         confidence=0.7,
     ),
-    # "now calls Halifax home"
+    # "now calls Szeged home"
     _p(v.LIVES_IN, rf"\b{_WHO}{_NOW}\s+call(?:s|ed)?\s+(?P<value>{NAME})\s+home\b"),
     # "I'm still in Porto, same old flat": still there, so living there
     _p(
@@ -532,14 +532,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?P<old>{NAME}))?",
         check=_org_ok,
     ),
-    # "she joins us from Canva", "He comes to us from Pebble & Co", "joined from Northstrand Bank": the employer before
+    # "she joins us from Brightwell", "He comes to us from Hart & Vale", "joined from Corvel Bank": the employer before
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|joins|came|comes)(?:\s+(?:us|to\s+us))?\s+from\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         history=True,
     ),
-    # "joined the Data team from Shopify": a team is no employer, but the one left for it was
+    # "joined the Search team from Brightwell": a team is no employer, but the one left for it was
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+joined\s+{_THE}{NAME}\s+{_TEAM_WORDS}\s+from\s+(?P<value>{NAME})",
@@ -707,7 +707,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         confidence=0.7,
     ),
-    # "Today she is VP of Product at Kestrow": a title as written on a card, where it is held
+    # "Today she is VP of Sales at Brightwell": a title as written on a card, where it is held
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?P<value>(?:[A-Z][\w-]*\s+){{0,3}}[A-Z][\w-]*(?:\s+of\s+[A-Z][\w-]*)?)"
@@ -809,7 +809,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?P<value>{NAME})\s+is{_NOW}\s+(?P<who>{NAME})(?:'s|’s)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|"
         r"supervisor)",
     ),
-    # "my manager Oskar wants it by Friday", "Marguerite's boss Anatole is out", "boss (Harshad) wants …": the
+    # "my manager Nandor wants it by Friday", "Zsófia's boss Nandor is out", "boss (Nandor) wants …": the
     # manager is given, whatever is said of them
     _p(
         v.REPORTS_TO_ATTR,
@@ -819,7 +819,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.7,
         check=lambda match: bool(match["mine"] or match["who"] or match.start() == 0),
     ),
-    # "Sander's been my manager since Monday", "Ciarán was my manager until 2023"
+    # "Nandor's been my manager since Monday", "Nandor was my manager until last year"
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b(?P<value>{NAME})(?:['’]s\s+been|\s+has\s+been)\s+(?P<mine>my)\s+(?:line\s+)?(?:manager|boss|supervisor)",
@@ -847,7 +847,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
     ),
     _p(v.REPORTS_TO_ATTR, rf"\b{_WHO}{_BE}\s+no\s+longer\s+under\s+(?P<value>{NAME})", negated=True),
-    # "I'm under Birgitta now instead of Oskar"
+    # "I'm under Zsófia now instead of Nandor"
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}{_BE}{_NOW}\s+under\s+(?P<value>{NAME})(?:\s+now)?(?:,?\s+(?:instead\s+of|rather\s+than)\s+(?P<old>{NAME}))?",
@@ -925,15 +925,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|has\s+been){_NOW}\s+{_OWNER}(?:'s|’s)"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from)\b))",
     ),
-    # "the Brackish pipeline was transferred from Data Platform to Kiri", "Spindle has been handed to Data Platform",
-    # "Tollgate ownership transferred from Risk Ops to Payments"
+    # "the Quillon pipeline was transferred from Tisza team to Zsófia", "Quillon has been handed to Tisza team",
+    # "Quillon ownership transferred from Risk to Tisza team"
     _p(
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+ownership)?(?:\s+(?:was|has\s+been|is|got))?{_NOW}\s+"
         rf"(?:transferred|handed(?:\s+over)?|reassigned|passed(?:\s+over)?|given)"
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?\s+to\s+{_OWNER}",
     ),
-    # "Gannet's owner, Search Relevance,", "the owner is Developer Experience team", "Owner of Quokka: Growth Infra"
+    # "Quillon's owner, Tisza team,", "the owner is the Tisza team", "Owner of Quillon: Tisza team"
     _p(
         v.OWNED_BY,
         rf"\b(?P<system>{NAME})(?:'s|’s)\s+(?:owner|owning\s+team|maintainers?)(?:,|\s+is{_NOW})\s+{_OWNER}",
@@ -1091,15 +1091,15 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return []
 
 
-# what a voice note says between its words ("I speak, uh, Swahili", "he, he's reporting"), and the adverb a learner
-# puts between a verb and its object ("living now in Brno", "reporting now to Emeka")
+# what a voice note says between its words ("I speak, uh, Hungarian", "he, he's reporting"), and the adverb a learner
+# puts between a verb and its object ("living now in Szeged", "reporting now to Nandor")
 _FILLER_RE = re.compile(r"(?:,\s*)?\b(?:u+m+|u+h+|uhm|erm|er|hmm+|ahh?)\b(?:\s*,)?", re.IGNORECASE)
 _REPEATED_RE = re.compile(r"\b(\w+)(?:,\s+\1\b)+")
 _ADVERB_ORDER_RE = re.compile(
     r"\b(liv(?:e|es|ing)|work(?:s|ing)?|report(?:s|ing)?|based|staying)\s+(?:now|currently|still)\s+(in|at|to|for|with)\b",
     re.IGNORECASE,
 )
-# a sentence that opens on a verb said of someone else ("Speaks French only."): of the person just named
+# a sentence that opens on a verb said of someone else ("Speaks Hungarian."): of the person just named
 _THIRD_PERSON_VERB_RE = re.compile(r"^(?:Speaks|Lives|Works|Reports|Owns|Manages|Moved|Joined|Relocated)\b")
 
 
@@ -1111,7 +1111,7 @@ def _fluent(sentence: str) -> str:
     return re.sub(r"[ \t]{2,}", " ", said) if said != sentence else sentence
 
 
-# "Standup — Cyrus: first week at Tessellate AI", "@Yaw: moved into the new place", "Ownership: Identity owns Pylon":
+# "Standup — Zsófia: first week at Brightwell", "@Nandor: moved into the new place", "Ownership: Tisza owns Quillon":
 # a note's line opens with whom it is about, or with a label
 _LINE_LABEL_RE = re.compile(
     rf"^\s*(?:[^:\n]{{0,40}}?\s[—–-]\s+)?[-•*]?\s*@?(?P<label>{NAME}|[A-Za-z][\w -]{{0,24}}?)\s*:\s+"
@@ -1121,12 +1121,12 @@ _FIRST_PERSON_RE = re.compile(r"\b(?:I|my|me|I['’]m|I['’]ve)\b")
 
 def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]:
     """A note's line without its label, and who "I" is in it: the person it opens with when what follows is said in
-    their own voice ("Kwabena: moved to Lusaka over the weekend"), else the speaker."""
+    their own voice ("Nandor: moved to Szeged over the weekend"), else the speaker."""
     label = _LINE_LABEL_RE.match(sentence)
     if label is None:
         return sentence, speaker
     if _FIELD_OF.get(_label(label["label"])[0]) or _label(label["label"])[0] in _PERSON_FIELDS | _THING_FIELDS:
-        return "", speaker  # a record's field ("Target date: moved to 14 July"): read as a record, not as a sentence
+        return "", speaker  # a record's field ("Target date: moved to 9 May"): read as a record, not as a sentence
     said = sentence[label.end() :]
     who = _person(label["label"])
     own_voice = _DROPPED_I_RE.match(said) or _FIRST_PERSON_RE.search(said) or re.match(r"(?:first|last)\s", said)
@@ -1136,7 +1136,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     if who and own_voice and not section and re.fullmatch(NAME, who) and not who.isupper():
         return said, who
     # under a section's heading the line reads on its own; a name before the colon is what the line is about
-    # ("Osprey: slipped to 27 Mar")
+    # ("Kestle: slipped to 9 May")
     return (said if section else sentence), speaker
 
 
@@ -1192,7 +1192,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             named = opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
-        elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks French only."
+        elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks Hungarian."
             said = f"{named} {said.strip()[:1].lower()}{said.strip()[1:]}"
         cards = _apposed_cards(said, today)
         named = next((card.subject for card in cards), named)
@@ -1219,7 +1219,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     for clause in _clauses(said):
         folded = f" {clause.casefold()} "
         wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
-        if _ROLE_WORD_RE.search(folded):  # "is Chief Data Officer at Pellucid": a role names itself
+        if _ROLE_WORD_RE.search(folded):  # "is Chief Data Officer at Brightwell": a role names itself
             wanted.add(v.JOB_TITLE)
         found = len(facts)
         for pattern in _PATTERNS:
@@ -1233,8 +1233,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
 
 
 def _one_project(facts: list[StatedFact]) -> list[StatedFact]:
-    """One due date per project a sentence names: "the Pomelo release" read once as "Pomelo" and once whole is the
-    project's, "Pomelo" (the graph's entity; the release is its event)."""
+    """One due date per project a sentence names: "the Kestle release" read once as "Kestle" and once whole is the
+    project's, "Kestle" (the graph's entity; the release is its event)."""
     dated = {(fact.subject, fact.value) for fact in facts if fact.attribute == v.DUE_DATE}
     return [
         fact
@@ -1358,7 +1358,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     return projects
 
 
-# "Quartz 2.0", "Keyring v3", "Hollyhock 2" (not "Hollyhock 3 weeks late")
+# "Kestle 2.0", "Kestle v3", "Kestle 2" (not "Kestle 3 weeks late")
 _VERSION_RE = re.compile(
     r"\s+(?>v\d+(?:\.\d+)*|\d+(?:\.\d+)*)\b(?!\s*(?:%|(?:days?|weeks?|months?|years?|hours?|times|people)\b))"
 )
@@ -1404,8 +1404,8 @@ def _ahead(day: date, said: str, today: date) -> date:
 
 def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     """The clause asserts, rather than wishes, plans, supposes or hedges; nothing before the match negates it. A hedge
-    anywhere in the clause hedges it ("I live in Ghent, I think"); a wish or a plan counts up to the statement's own
-    end, the next comma or "and" / "but" after the match ("I live in Mombasa, and my cat will attend every call")."""
+    anywhere in the clause hedges it ("I live in Szeged, I think"); a wish or a plan counts up to the statement's own
+    end, the next comma or "and" / "but" after the match ("I live in Szeged, and my cat will attend every call")."""
     before = clause[:start]
     if pattern.attribute in _PLANS_STATE:
         return not _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause))
@@ -1439,7 +1439,7 @@ def _facts_of(
     if pattern.check is not None and not pattern.check(match):
         return []
     if pattern.attribute == v.HAS_PET and not pattern.negated and _PET_GONE_RE.search(clause):
-        return []  # "our dog Biscuit passed away": a pet no longer had
+        return []  # "our dog Rex passed away": a pet no longer had
     groups = match.groupdict()
     # "reports to Elodie, not Ambrose": the words naming the old value after the new one negate nothing
     after = groups.get("old") and groups.get("value") and match.start("old") > match.end("value")
@@ -1501,7 +1501,7 @@ def _person(name: str | None) -> str | None:
     while words and (words[0] in _NOT_A_NAME or words[0].casefold() in _CALENDAR):
         words.pop(0)
     if words and words[0] in {"of", "de", "van", "von", "&"}:
-        return None  # "Ownership of Pennywhistle": a thing's name, not a person's
+        return None  # "Ownership of Quillon": a thing's name, not a person's
     return " ".join(words) or None
 
 
@@ -1651,16 +1651,16 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
 def _project_name(raw: str) -> str:
     """A project as a due date names it: a name or a few words ("Orion", "Q3 report", "billing migration")."""
     words = raw.strip().split()
-    while words and words[-1].casefold() in _ADVERBS:  # "Sextant v2 now ships …"
+    while words and words[-1].casefold() in _ADVERBS:  # "Kestle v2 now ships …"
         words.pop()
-    if len(words) > 1 and re.search(r"['’]s$", words[0]):  # "Ubaka's Onyx rollout": the project, not whose it is
+    if len(words) > 1 and re.search(r"['’]s$", words[0]):  # "Zsófia's Kestle rollout": the project, not whose it is
         words.pop(0)
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
         return ""
     return " ".join(words)
 
 
-# words that go with a statement's verb, not with the name before it ("Sextant now ships", "Fathom itself is owned")
+# words that go with a statement's verb, not with the name before it ("Kestle now ships", "Quillon itself is owned")
 _ADVERBS = frozenset({"now", "still", "again", "finally", "officially", "currently", "itself", "also", "too", "just"})
 
 
@@ -1718,7 +1718,7 @@ _THING_FIELDS = frozenset(
      "milestone", "initiative", "epic", "programme", "program", "workstream"}
 )  # fmt: skip
 _THING_ATTRIBUTES = frozenset({v.OWNED_BY, v.DUE_DATE})
-# a team's "Owns: Ledgerline, Invoicer": the heading owns what the field lists
+# a team's "Owns: Quillon, Kestle": the heading owns what the field lists
 _OWNS_FIELDS = frozenset(v.ATTRIBUTES_BY_VALUE[v.OWNED_BY].value_verbs.split()) | {"responsible for", "owned systems"}
 # a label's words that make its value an earlier one ("Previous employer"), or say nothing of it ("New manager",
 # "Primary contact")
@@ -1749,7 +1749,7 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     yield from _field_facts(text, speaker, today)
 
 
-# a schedule: a heading that says so, then a line per project and its day ("Release calendar\n- Vireo 1.4: Tue 9 Dec")
+# a schedule: a heading that says so, then a line per project and its day ("Release calendar\n- Kestle 1.4: Tue 9 Dec")
 _SCHEDULE_HEADING_RE = re.compile(
     r"\b(?:roadmap|release|releases|timeline|milestones?|launch(?:es)?|calendar|schedule|deadlines?|dates)\b", re.I
 )
@@ -1800,7 +1800,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         if label in _PERSON_FIELDS:
             named = _NAME_RE.match(value)
             person = _person(named[0]) if named else None
-            if person:  # "Contact: Émile Ravel (Procurement Lead, Veloria Foods)", "…: Felix Oduya, Marketing Director"
+            if person:  # "Contact: Zsófia Ambrus (Sales Lead, Brightwell)", "…: Zsófia Ambrus, Sales Director"
                 rest = value[named.end() :].lstrip(" ,—–-")
                 for said in [*_BRACKETS_RE.findall(field["value"]), *([rest] if rest else [])]:
                     yield from _card_facts(person, [said], today, span)
@@ -1819,7 +1819,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
                     )
             continue
         holder = _NAME_RE.fullmatch(value)
-        if holder and label.split()[-1] in v.ROLE_NOUNS and label not in _FIELD_OF:  # "CFO: Adaeze Nwosu"
+        if holder and label.split()[-1] in v.ROLE_NOUNS and label not in _FIELD_OF:  # "CFO: Zsófia Ambrus"
             yield StatedFact(
                 holder[0], v.JOB_TITLE, label, _record_since(field["value"], today), None, False, 0.7, span
             )
@@ -1852,8 +1852,8 @@ def _label(raw: str) -> tuple[str, bool]:
 
 
 def _heading(text: str, first_field: int) -> str | None:
-    """The record's heading: the last part of the words before its first field ("Priya Raman", "Team page — Core
-    Billing", "Weekly status — Ledgerline"), when it is a name."""
+    """The record's heading: the last part of the words before its first field ("Zsófia Ambrus", "Team page — Tisza",
+    "Weekly status — Quillon"), when it is a name."""
     before = text[:first_field].strip().splitlines()
     said = _BRACKETS_RE.sub(" ", before[-1]) if before else ""
     said = _HEADING_PARTS.split(said.strip(" \t*#_-—–:|"))[-1].strip(" \t*#_-—–:|")
@@ -1862,8 +1862,8 @@ def _heading(text: str, first_field: int) -> str | None:
 
 
 def _record_interval(value: str, earlier: bool, today: date) -> tuple[date | None, date | None]:
-    """A field's value holds from when it says, until when its brackets say ("Oxbay (until Jan 2025)") or — under an
-    earlier value's label — until it was said."""
+    """A field's value holds from when it says, until when its brackets say ("Brightwell (until Jan 2025)") or —
+    under an earlier value's label — until it was said."""
     ended = next((_UNTIL_VALUE.search(said) for said in _BRACKETS_RE.findall(value) if _UNTIL_VALUE.search(said)), None)
     days = _dates(ended["when"], today) if ended else []
     if days and days[0] <= today:
@@ -1872,7 +1872,7 @@ def _record_interval(value: str, earlier: bool, today: date) -> tuple[date | Non
 
 
 def _record_since(value: str, today: date) -> date:
-    """The day a field's value started, when the field says ("Lisbon (since March 2024)"), else the day it was said."""
+    """The day a field's value started, when the field says ("Szeged (since March 2024)"), else the day it was said."""
     said = re.search(r"\b(?:since|from|as\s+of|effective|started)\b[^()]*", value, re.IGNORECASE)
     days = _dates(said[0], today) if said else []
     return days[0] if days and days[0] <= today else today
@@ -1922,7 +1922,7 @@ def _a_title(said: str) -> str | None:
     """``said`` as a job title (lower case), when it is one: a few words ending in a role ("Data Engineer II", "our
     new Chief People Officer")."""
     if re.match(r"(?:my|his|her|their|your)\s", said.strip(), re.IGNORECASE):
-        return None  # "Anselm (my manager)": whose manager he is, not his title
+        return None  # "Nandor (my manager)": whose manager he is, not his title
     said = re.sub(r"^(?:(?:a|an|the|our|new)\s+)+", "", " ".join(said.split()), flags=re.I)
     title = re.sub(r"\s+(?:[IVX]{1,4}|\d)$", "", said).casefold()
     if not title or len(title.split()) > 6 or _NO_VALUE.search(title) or _role_head(title) not in v.ROLE_NOUNS:
@@ -1984,8 +1984,8 @@ _FORMERLY_RE = re.compile(r"^(?:formerly|previously|ex|former(?:ly)?\s+(?:at|of|
 
 
 def _signature_facts(text: str, today: date) -> Iterator[StatedFact]:
-    """A signature or a card states its writer's title and employer: "Best,\\nNadia Okafor\\nHead of Growth |
-    Tallyfy", or a text that opens "Samuel Boateng\\nPrincipal Architect\\nCopperleaf Energy"."""
+    """A signature or a card states its writer's title and employer: "Best,\\nZsófia Ambrus\\nHead of Sales |
+    Brightwell", or a text that opens "Zsófia Ambrus\\nPrincipal Architect\\nBrightwell"."""
     sign_offs = list(_SIGN_OFF_RE.finditer(text))
     start = sign_offs[-1].end() if sign_offs else 0
     lines = [line.strip() for line in text[start:].splitlines() if line.strip()][:5]
@@ -1995,7 +1995,7 @@ def _signature_facts(text: str, today: date) -> Iterator[StatedFact]:
     writer = _NAME_RE.fullmatch(first[0].strip())
     if writer is None or len(writer[0].split()) > 4 or _person(writer[0]) != writer[0]:
         return
-    if len(first) > 1:  # "Rangi Tūhoe-Parata | Head of Partnerships | Kōwhai Digital"
+    if len(first) > 1:  # "Zsófia Ambrus | Head of Sales | Brightwell"
         lines = [writer[0], " | ".join(first[1:]), *lines[1:]]
     elif not sign_offs and len(lines) < 3:
         return  # a text that opens with a name alone is a card only when it goes on as one
@@ -2003,14 +2003,14 @@ def _signature_facts(text: str, today: date) -> Iterator[StatedFact]:
 
 
 def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) -> Iterator[StatedFact]:
-    """A card's title and employer: the first part that is a title, then the first name after it ("VP of People,
-    Glassmoor"; a line of its own: "Senior Procurement Manager\\nHalden Freight – Rotterdam Office"); "formerly X"
+    """A card's title and employer: the first part that is a title, then the first name after it ("VP of Sales,
+    Brightwell"; a line of its own: "Senior Sales Manager\\nBrightwell – Szeged Office"); "formerly X"
     is an employer before."""
     titled = employed = False
     for line in lines:
         if ":" in line:
             return  # the card's contact details begin
-        for said in _CARD_AT_RE.finditer(line):  # "formerly at Kestrow, now at Mossgrove Labs as Research Director"
+        for said in _CARD_AT_RE.finditer(line):  # "formerly at Corvel, now at Brightwell as Research Director"
             title = _a_title(said["title"]) if said["title"] else None
             earlier = said["when"].casefold() in {"formerly", "previously", "ex"}
             yield StatedFact(who, v.WORKS_AT_ATTR, said["org"], None if earlier else today, today if earlier else None,
@@ -2023,7 +2023,7 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
         line = _CARD_AT_RE.sub("", line)
         for part in (part.strip(" .") for part in _CARD_PARTS.split(line) if part.strip(" .")):
             spoken = _CARD_SPEAKS_RE.match(part)
-            if spoken:  # "speaks Arabic, French", "Finnish + Swedish speaker"
+            if spoken:  # "speaks Hungarian, Czech", "Hungarian + Czech speaker"
                 for word in re.findall(r"[A-Za-z]+", line[line.find(part) :]):
                     if word.casefold() in _LANGUAGE_SET:
                         yield StatedFact(who, v.SPEAKS, word, today, None, False, 0.7, span)
@@ -2040,10 +2040,10 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
                 employed = True
                 yield StatedFact(who, v.WORKS_AT_ATTR, part, today, None, False, 0.7, span)
             elif not titled:
-                return  # a card's title comes first: words before it are no card ("Pip, he ate …, I'm at the vet")
+                return  # a card's title comes first: words before it are no card ("Rex, he ate …, I'm at the vet")
 
 
-# "Felix Oduya, Marketing Director at Harrowgate Media, …", "Émile Ravel (Procurement Lead, Veloria Foods)", "Awang —
+# "Zsófia Ambrus, Sales Director at Brightwell, …", "Zsófia Ambrus (Sales Lead, Brightwell)", "Nandor —
 # maintenance lead": a person's card said beside their name, whatever the sentence around it does
 _APPOSED_CARD_RE = re.compile(
     rf"(?P<name>{NAME})(?:\s*\((?P<bracket>[^()]{{2,80}})\)|,\s+(?P<comma>[^,;()]{{2,60}}?(?:,\s+[^,;()]{{2,40}}?)?)"
