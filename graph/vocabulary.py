@@ -434,6 +434,15 @@ ROLE_NOUNS = frozenset(
     devs
     operator generalist liaison ambassador bookkeeper tech""".split()
 )
+# The words departments and teams are named with: on a card, "Senior Accountant, Finance" says where in the employer
+# someone sits, not who the employer is (lower case)
+DEPARTMENT_NOUNS = frozenset(
+    """finance legal marketing sales engineering payments operations ops hr people product design data security it
+    support research procurement platform infrastructure infra growth risk compliance accounting analytics admin
+    administration strategy partnerships communications comms brand content editorial logistics facilities
+    treasury tax audit quality qa devops sre mobile web backend frontend services success customer customers
+    recruiting recruitment talent learning training""".split()
+)
 # What a team owns besides what the system kind's head nouns name: the working parts of a product ("the job
 # scheduler", "the status page", "the KYC checks").
 OWNED_THING_NOUNS = frozenset(
@@ -547,7 +556,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "cutover eta delivered",
         asks="when",
         nouns="deadline date eta",
-        fields="due|due date|deadline|launch|launch date|go-live|go live|ga|release date|ship date|target date|eta",
+        fields="due|due date|deadline|launch|launch date|go-live|go live|ga|release date|next release|ship date|"
+        "target date|eta",
         phrases=("go live", "goes live", "go to production", "goes to production", "supposed to be done"),
         current="{subject} is due on {value}{since}",
         before="{subject} was due on {value}{until}",

@@ -133,6 +133,13 @@ _TAG_QUESTION_RE = re.compile(
     re.IGNORECASE,
 )
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
+# a question a chat writes without its question mark: "does Maarja have a cat or …", "where does Ana live now"
+_ASKS_RE = re.compile(
+    r"^(?:(?i:who|what|where|when|which|whose|how)\s+(?i:do|does|did|is|are|was|were|has|have|can|will|would)\b|"
+    r"(?i:do|does|did|is|are|was|were|can|could|has|have|would|should|shall)\s+(?:[A-Z][\w'’-]*|(?i:I|you|he|she|"
+    r"they|we|it|the|your|his|her|their))\b|"
+    r"(?i:will)\s+(?i:you|he|she|they|we|it|the|your|his|her|their)\b)"  # "Will Ames moved …" is a name
+)
 # "Example.com" is one word; so is "St. Louis" (a short title or place abbreviation before a name)
 _ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr"))
 # a sentence ends at its full stop, or at the end of its line (a note's lines, a list's items)
@@ -236,7 +243,8 @@ _VERBS = (
 _SAME_SUBJECT_RE = re.compile(rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)")
 _DROPPED_I_RE = re.compile(
     r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
-    r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|"
+    r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
+    r"took\s+a\s+(?:new\s+)?job|used\s+to|"
     r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
     re.IGNORECASE,
 )
@@ -316,6 +324,8 @@ def _clauses(sentence: str) -> list[str]:
             lead = _LEAD_RE.match(text).group(0)
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
+        if re.search(r"\b(?:from|at|with|for|of)\s+$", text[: match.start()]):
+            continue  # "Percy from Quorvik, our integration partner": what the company is to us, no one's title
         pet = _MY_PET_RE.fullmatch(match["role"])
         # "Baxter, my basset hound, …": the speaker's pet, called Baxter (given up, when the sentence says so)
         if pet and _PET_GONE_RE.search(text):
@@ -400,7 +410,14 @@ def _title_ok(match: re.Match[str]) -> bool:
     head = _role_head(match.group("value"))
     if words[-2:] == ["product", "owner"]:
         return True
-    return head in v.ROLE_NOUNS and not {"fan", "lot", "bit", "big", "owner", "on-call", "oncall"} & set(words)
+    not_roles = {"fan", "lot", "bit", "big", "owner", "on-call", "oncall", "turned"}  # "a sommelier turned tester"
+    return head in v.ROLE_NOUNS and not not_roles & set(words)
+
+
+def _working_as_ok(match: re.Match[str]) -> bool:
+    """After "works at X as", a role noun or a word for someone who does a job ("a dispatcher", "a surveyor")."""
+    head = _role_head(match.group("value"))
+    return _title_ok(match) or (len(head) > 4 and head.endswith(("er", "or", "ist", "ian", "ant")))
 
 
 # words no title holds: "promoted to the next level" names no role
@@ -538,6 +555,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|joins|came|comes)(?:\s+(?:us|to\s+us))?\s+from\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         history=True,
+    ),
+    # "has worked at Brightwell since 2016": still there
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}(?:'s|’s|\s+has|'ve|’ve|\s+have)\s+worked\s+(?:at|for)\s+{_THE}(?P<value>{NAME})(?=\s+since\b)",
+        check=_org_ok,
     ),
     # "joined the Search team from Brightwell": a team is no employer, but the one left for it was
     _p(
@@ -686,7 +709,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|hired(?:\s+by\s+{_THE}"
         rf"(?P<org>{NAME})(?:\s+[\w]+){{0,3}}?)?\s+as|(?:joined|joins|started|starts|came\s+on|comes\s+on)"
-        rf"(?:\s+{_THE}{NAME})?(?:\s+from\s+{_THE}{NAME})?"
+        rf"(?:\s+us)?(?:\s+{_THE}{NAME})?(?:\s+from\s+{_THE}{NAME})?"
         rf"(?:\s+(?:today|yesterday|this\s+week|last\s+week|on\s+\w+|from\s+today))?\s+as)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
@@ -707,6 +730,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         confidence=0.7,
     ),
+    # "Nandor, who is now principal engineer": a role said to be held now
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_IS_NOW}\s+now\s+(?!(?:an?|the|our|their|my|at|in|on|with|for)\b){_TITLE}{_AT_ORG}",
+        check=_title_ok,
+        confidence=0.7,
+    ),
     # "Today she is VP of Sales at Brightwell": a title as written on a card, where it is held
     _p(
         v.JOB_TITLE,
@@ -722,13 +752,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:work|works|working|employed)\s+(?:at|for|by)\s+{_THE}(?P<org>{NAME})\s+as\s+"
+        rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:work|works|working|employed)|(?:'s|’s|\s+has|'ve|’ve|\s+have)\s+worked)\s+"
+        rf"(?:at|for|by)\s+{_THE}(?P<org>{NAME})(?:\s+since\s+\S+)?\s+as\s+"
         rf"(?:an?\s+|the\s+)?{_TITLE}",
-        check=_title_ok,
+        check=_working_as_ok,
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:job\s+)?title\s+is{_NOW}\s+(?:an?\s+)?{_TITLE}",
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:new\s+)?(?:job\s+title|title|role|job|position)\s+is{_NOW}\s+"
+        rf"(?:an?\s+)?{_TITLE}{_AT_ORG}",
         check=_named_title_ok,
     ),
     # "Hollis & Crane hired Percival as a senior associate": the title, and where it is held
@@ -818,6 +850,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         presupposed=True,
         confidence=0.7,
         check=lambda match: bool(match["mine"] or match["who"] or match.start() == 0),
+    ),
+    # "Zsófia's manager changed from Nandor to Ambrus"
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:line\s+)?(?:manager|boss|supervisor)\s+(?:changed|went|"
+        rf"switched)\s+from\s+(?P<old>{NAME})\s+to\s+(?P<value>{NAME})",
     ),
     # "Nandor's been my manager since Monday", "Nandor was my manager until last year"
     _p(
@@ -949,6 +987,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Ownership of the data warehouse: Insights team"
     _p(v.OWNED_BY, rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}", confidence=0.7),
     # --- when a project is due: "The Orion launch slipped to 14 March"
+    _p(
+        v.DUE_DATE,
+        r"^(?:[Tt]he\s+)?(?:[Dd]eadline|[Ll]aunch\s+date|[Rr]elease\s+date|[Dd]ue\s+date|[Gg]o-live\s+date)\s+for\s+"
+        rf"(?:the\s+)?(?P<project>{_THING})\s+(?:is|was\s+moved\s+to|moved\s+to|is\s+now)\s+(?:now\s+)?(?:on\s+)?"
+        r"(?P<date>.+)",
+    ),
     _p(
         v.DUE_DATE,
         rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})(?:'s|’s)?\s+(?:launch|release|go-live|go\s+live|deadline|"
@@ -1213,7 +1257,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
     """The facts one sentence states (spans within it); cached, as chats repeat their sentences."""
     said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Ghent, remember?" asserts
-    if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?"):
+    if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?") or _ASKS_RE.match(said.strip()):
         return ()
     facts: list[StatedFact] = []
     for clause in _clauses(said):
@@ -1409,6 +1453,7 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     before = clause[:start]
     if pattern.attribute in _PLANS_STATE:
         return not _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause))
+    clause = _NAMED_LIKE_A_VERB_RE.sub("", clause)  # "Will Ames moved to Leeds": a name, not a plan
     if _MAY_RE.search(clause) or _HEDGED.search(clause):
         return False
     own = _STATEMENT_END.search(clause, end)
@@ -1417,6 +1462,8 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", negating, re.IGNORECASE)
 
 
+# a name that is also a modal verb or a hedge, written as a name: before another name, or opening the clause
+_NAMED_LIKE_A_VERB_RE = re.compile(r"\b(?:Will|May|Hope|Faith|Trust)(?=\s+[A-Z])")
 # words that hedge a whole clause wherever they stand in it
 _HEDGED = re.compile(
     r"\b(?:maybe|perhaps|probably|supposedly|apparently|rumou?r(?:ed)?|think|thinks|guess|believe|reckon|not\s+sure|"
@@ -1490,7 +1537,7 @@ _NOT_A_NAME = frozenset(
     "I’ll He's She's It's We're They're You're He’s She’s It’s We’re They’re You’re He'd She'd They'd We've "
     "They've TIL FYI PSA IMO IMHO BTW TBH NGL AFAIK IIRC FWIW ICYMI PS NB Re Fwd Hi Hello Hey Dear Met Meet Call "
     "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please Ownership "
-    "Quick".split()
+    "Quick Was Were Is Are Been Got Did Does Do".split()
 )
 
 
@@ -1506,6 +1553,14 @@ def _person(name: str | None) -> str | None:
 
 
 def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
+    subjects = _named_subjects(attribute, match, speaker)
+    if attribute in _THING_ATTRIBUTES:
+        return subjects
+    # "the Parcelbot API moved from Fulfilment to Warehouse Tech": a system has no home, employer or manager
+    return [subject for subject in subjects if subject.split()[-1].casefold() not in v.KIND_HEAD_NOUNS]
+
+
+def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
     groups = match.groupdict()
     if attribute == v.OWNED_BY:
         owner = groups.get("value") or ""
@@ -1608,7 +1663,9 @@ def _due_day(text: str, today: date) -> date | None:
     """The day a project is due: the last date the phrase gives ("moved from 30 June to 15 July" is 15 July; "at the
     end of the quarter, on 30 September" is 30 September), the next such day when it names no year."""
     mentions = [m for m in tag_dates(text, reference=today) if not m.ambiguous]
-    return _ahead(mentions[-1].start, mentions[-1].text, today) if mentions else None
+    if not mentions or (mentions[-1].start != mentions[-1].end and not _SPAN_TO.search(mentions[-1].text)):
+        return None  # "sometime in June": a month, a quarter, a season is no day a project is due
+    return _ahead(mentions[-1].start, mentions[-1].text, today)
 
 
 # words that start no owned thing ("took over it all", "owns his …"), and, alone, name none ("the role", "the team")
@@ -1715,7 +1772,8 @@ _PERSON_FIELDS = frozenset(
 )
 _THING_FIELDS = frozenset(
     {"service", "system", "component", "repo", "repository", "app", "application", "project", "release", "product",
-     "milestone", "initiative", "epic", "programme", "program", "workstream"}
+     "milestone", "initiative", "epic", "programme", "program", "workstream", "module", "pipeline", "library",
+     "package"}
 )  # fmt: skip
 _THING_ATTRIBUTES = frozenset({v.OWNED_BY, v.DUE_DATE})
 # a team's "Owns: Quillon, Kestle": the heading owns what the field lists
@@ -1791,6 +1849,11 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         return
     person = heading
     thing = None if about_a_person and not labels & _THING_FIELDS else heading
+    if heading and about_a_person:  # the rest of the heading's line is the person's card ("| Head of Legal |")
+        line = text[: fields[0].start()].strip().splitlines()[-1]
+        rest = line.split(heading, 1)[-1].strip(" \t|·•—–-")
+        if rest and ":" not in rest:
+            yield from _card_facts(heading, [rest], today, (0, fields[0].start()))
     if person is None and speaker and speaker.strip() and re.search(r"\b(?:I|my|me|about\s+me)\b", text, re.I):
         person = speaker.strip()
     for field in fields:
@@ -1819,7 +1882,9 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
                     )
             continue
         holder = _NAME_RE.fullmatch(value)
-        if holder and label.split()[-1] in v.ROLE_NOUNS and label not in _FIELD_OF:  # "CFO: Zsófia Ambrus"
+        if (
+            holder and label.split()[-1] in v.ROLE_NOUNS and label not in _FIELD_OF and not _NO_VALUE.search(label)
+        ):  # "CFO: Zsófia Ambrus"
             yield StatedFact(
                 holder[0], v.JOB_TITLE, label, _record_since(field["value"], today), None, False, 0.7, span
             )
@@ -1852,13 +1917,15 @@ def _label(raw: str) -> tuple[str, bool]:
 
 
 def _heading(text: str, first_field: int) -> str | None:
-    """The record's heading: the last part of the words before its first field ("Zsófia Ambrus", "Team page — Tisza",
-    "Weekly status — Quillon"), when it is a name."""
+    """The record's heading: of the parts of the line before its first field, the first that is a name and no title
+    ("Zsófia Ambrus | Head of Legal |", "Team page — Tisza", "Weekly status — Quillon")."""
     before = text[:first_field].strip().splitlines()
     said = _BRACKETS_RE.sub(" ", before[-1]) if before else ""
-    said = _HEADING_PARTS.split(said.strip(" \t*#_-—–:|"))[-1].strip(" \t*#_-—–:|")
-    match = _NAME_RE.fullmatch(said)
-    return _person(match[0]) if match else None
+    for part in _HEADING_PARTS.split(said.strip(" \t*#_-—–:|")):
+        named = _NAME_RE.fullmatch(part.strip(" \t*#_-—–:|"))
+        if named and not _a_title(named[0]):
+            return _person(named[0])
+    return None
 
 
 def _record_interval(value: str, earlier: bool, today: date) -> tuple[date | None, date | None]:
@@ -1914,7 +1981,8 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
 # words no title holds: a pronoun, a verb, a joining word, or one that makes it someone else's or another time's
 _NOT_A_TITLE = re.compile(
     r"\b(?:former|ex|previous|future|next|i|we|you|he|she|they|it|so|and|but|because|as|is|was|are|were|has|had|"
-    r"have|says|said|used|did|does|got|promoted|joined|moved|left|became)\b"
+    r"have|says|said|used|did|does|got|promoted|joined|moved|left|became|interviewed|applied|applying|hired|offered|"
+    r"for|candidate|turned)\b"
 )
 
 
@@ -2038,7 +2106,8 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
                 yield StatedFact(who, v.JOB_TITLE, title, today, None, False, 0.7, span)
             elif titled and not employed and _NAME_RE.fullmatch(part) and part not in _NOT_A_NAME:
                 employed = True
-                yield StatedFact(who, v.WORKS_AT_ATTR, part, today, None, False, 0.7, span)
+                if not all(word.casefold() in v.DEPARTMENT_NOUNS for word in part.split()):  # "…, Finance"
+                    yield StatedFact(who, v.WORKS_AT_ATTR, part, today, None, False, 0.7, span)
             elif not titled:
                 return  # a card's title comes first: words before it are no card ("Rex, he ate …, I'm at the vet")
 
@@ -2058,6 +2127,8 @@ def _apposed_cards(sentence: str, today: date) -> tuple[StatedFact, ...]:
         who = _person(match["name"])
         if not who or who.isupper() or who.casefold() in _LANGUAGE_SET | _CALENDAR_NAMES:
             continue
+        if re.search(r"\b(?:from|at|with|for|of)\s+$", sentence[: match.start()]):
+            continue  # "Percy from Quorvik, our integration partner": what a company is to us
         said = match["bracket"] or match["comma"] or match["dash"]
         facts += _card_facts(who, [said], today, match.span())
     return tuple(facts)

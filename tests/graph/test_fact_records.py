@@ -255,3 +255,46 @@ def test_sarcasm_states_nothing_and_a_corrected_day_never_held():
     assert dated("Kōura beta is due Thursday 11 September 2025, not Friday", speaker=None) == {
         ("Kōura beta", "due_date", "2025-09-11", TODAY, None, False)
     }
+
+
+# --- near misses: what looks like a statement and states nothing -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "does Zsófia have a cat or was that her sister",  # a question without its question mark
+        "where does Nandor live these days",
+        "Acting lead: Nandor Ambrus",  # an acting holder
+        "Interim CFO: Zsófia Ambrus (through Q1).",
+        "Candidate Zsófia Ambrus — interviewed for Head of Ops, offer pending.",
+        "Thanks to Percy from Brightwell, our integration partner, for testing the SDK.",
+        "Ownership of the Quillon API moved from Fulfilment to Warehouse Tech as of today.",
+    ],
+)
+def test_near_misses_state_no_fact_of_a_person(text):
+    assert not {fact for fact in facts(text, speaker=None) if fact[1] != "owned_by"}
+
+
+def test_a_department_on_a_card_is_no_employer_and_a_name_that_is_also_a_verb_is_a_name():
+    assert facts("Zsófia Ambrus — Senior Accountant, Finance — reports to Nandor Kiss.", speaker=None) == {
+        ("Zsófia Ambrus", "job_title", "senior accountant", False)
+    }
+    assert facts("Will Ames moved to Szeged.", speaker=None) == {("Will Ames", "lives_in", "Szeged", False)}
+    assert facts("May Chen joined Brightwell in March.", speaker=None) == {
+        ("May Chen", "works_at", "Brightwell", False)
+    }
+
+
+def test_more_ways_of_saying_a_manager_a_deadline_and_an_employer():
+    assert facts("Zsófia's manager changed from Nandor to Ambrus on 1 Oct.", speaker=None) == {
+        ("Zsófia", "reports_to", "Ambrus", False),
+        ("Zsófia", "reports_to", "Nandor", True),
+    }
+    assert facts("Deadline for Kestle v2 is 30 January 2026.", speaker=None) == {
+        ("Kestle v2", "due_date", "2026-01-30", False)
+    }
+    assert facts("Bartholomew has worked at Ostby Freight since 2016 as a dispatcher.", speaker=None) == {
+        ("Bartholomew", "works_at", "Ostby Freight", False),
+        ("Bartholomew", "job_title", "dispatcher", False),
+    }

@@ -14,8 +14,9 @@ tests/graph/fact_statements_fifth.json, a fifth, is written in the genres an org
 (directory and CRM entries, signatures, standup and status notes, bios, voice notes, non-native English): it was
 read for what is general after the first three, and is asserted at the recall it reaches (``RECALL_FLOOR``) so that
 nothing read from it is lost; tests/graph/fact_statements_seventh.json, a seventh, likewise, in chat turns (a member
-and an assistant over many sessions, friends asking and answering, group chats). The issue's bar holds on the first
-three.
+and an assistant over many sessions, friends asking and answering, group chats); tests/graph/fact_statements_eighth.json
+an eighth, mostly near misses (what looks like a statement and, by the rules, states nothing). The issue's bar holds
+on the first three.
 tests/graph/fact_statements_fourth.json and tests/graph/fact_statements_sixth.json, by two more labellers, are held
 back: only their form is checked here (``manage.py eval_fact_statements --half held`` scores them, as figures). Run
 with ``-s`` to see the tables and the misses.
@@ -50,7 +51,7 @@ FACT_KEYS = {"subject", "attribute", "value", "negated", "valid_from", "valid_un
 MIN_PRECISION, MIN_RECALL, MIN_ATTRIBUTE_PRECISION = 0.9, 0.7, 0.85
 ATTRIBUTE_FLOOR = 10  # labelled facts an attribute needs before its own precision is asserted
 # below the issue's bar: what open wording reaches in the genres of the sets read after the first three
-RECALL_FLOOR = {"fact_statements_fifth": 0.6, "fact_statements_seventh": 0.55}
+RECALL_FLOOR = {"fact_statements_fifth": 0.6, "fact_statements_seventh": 0.6, "fact_statements_eighth": 0.7}
 
 # --- the labelled set ------------------------------------------------------------------------------------------
 
