@@ -325,7 +325,7 @@ def _clauses(sentence: str) -> list[str]:
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
         if re.search(r"\b(?:from|at|with|for|of)\s+$", text[: match.start()]):
-            continue  # "Percy from Quorvik, our integration partner": what the company is to us, no one's title
+            continue  # "Nandor from Brightwell, our integration partner": what the company is to us, no one's title
         pet = _MY_PET_RE.fullmatch(match["role"])
         # "Baxter, my basset hound, …": the speaker's pet, called Baxter (given up, when the sentence says so)
         if pet and _PET_GONE_RE.search(text):
@@ -1556,7 +1556,7 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
     subjects = _named_subjects(attribute, match, speaker)
     if attribute in _THING_ATTRIBUTES:
         return subjects
-    # "the Parcelbot API moved from Fulfilment to Warehouse Tech": a system has no home, employer or manager
+    # "the Quillon API moved from Fulfilment to Warehouse Tech": a system has no home, employer or manager
     return [subject for subject in subjects if subject.split()[-1].casefold() not in v.KIND_HEAD_NOUNS]
 
 
@@ -2122,13 +2122,14 @@ _APPOSED_CARD_RE = re.compile(
 
 @lru_cache(maxsize=4096)
 def _apposed_cards(sentence: str, today: date) -> tuple[StatedFact, ...]:
+    """The title and employer a sentence's cards give the people they stand beside (cached, as sentences repeat)."""
     facts = []
     for match in _APPOSED_CARD_RE.finditer(sentence):
         who = _person(match["name"])
         if not who or who.isupper() or who.casefold() in _LANGUAGE_SET | _CALENDAR_NAMES:
             continue
         if re.search(r"\b(?:from|at|with|for|of)\s+$", sentence[: match.start()]):
-            continue  # "Percy from Quorvik, our integration partner": what a company is to us
+            continue  # "Nandor from Brightwell, our integration partner": what a company is to us
         said = match["bracket"] or match["comma"] or match["dash"]
         facts += _card_facts(who, [said], today, match.span())
     return tuple(facts)

@@ -99,7 +99,7 @@ def test_a_card_beside_a_name_states_the_title_and_employer_whatever_the_sentenc
         ("Ingrid Solberg", "job_title", "head of data", False),
         ("Ingrid Solberg", "works_at", "Fjordline", False),
     }
-    assert facts("Tomás Ruiz, Marketing Director at Calder Foods, prefers calls after 3pm.") == {
+    assert facts("Tomás Ruiz, Marketing Director at Calder Foods, prefers e-mail to calls.") == {
         ("Tomás Ruiz", "job_title", "marketing director", False),
         ("Tomás Ruiz", "works_at", "Calder Foods", False),
     }
@@ -118,8 +118,8 @@ def test_words_beside_a_name_that_are_no_card_state_no_title(text):
 
 
 def test_a_note_line_opening_with_a_name_is_that_persons_own_word():
-    notes = "Standup notes (Tue)\nWairimu: moved to Kisumu over the weekend, internet ok\nDev: sick"
-    assert facts(notes, speaker="Ana") == {("Wairimu", "lives_in", "Kisumu", False)}
+    notes = "Standup notes (Tue)\nNandor: moved to Győr over the weekend, all unpacked\nDev: sick"
+    assert facts(notes, speaker="Ana") == {("Nandor", "lives_in", "Győr", False)}
 
 
 def test_a_section_heading_before_a_sentence_is_read_past_and_a_name_before_a_colon_is_the_subject():
@@ -141,12 +141,12 @@ def test_a_voice_notes_fillers_and_stutters_do_not_hide_what_it_says():
 
 
 def test_a_bio_goes_on_about_the_person_it_opened_with():
-    bio = "Nkechi Ude is Chief Data Officer at Pellucid Health. She lives in Enugu and speaks Igbo."
+    bio = "Zsófia Ambrus is Chief Data Officer at Brightwell. She lives in Szeged and speaks Czech."
     assert facts(bio, speaker=None) == {
-        ("Nkechi Ude", "job_title", "chief data officer", False),
-        ("Nkechi Ude", "works_at", "Pellucid Health", False),
-        ("Nkechi Ude", "lives_in", "Enugu", False),
-        ("Nkechi Ude", "speaks", "Igbo", False),
+        ("Zsófia Ambrus", "job_title", "chief data officer", False),
+        ("Zsófia Ambrus", "works_at", "Brightwell", False),
+        ("Zsófia Ambrus", "lives_in", "Szeged", False),
+        ("Zsófia Ambrus", "speaks", "Czech", False),
     }
 
 
@@ -216,44 +216,44 @@ def dated(text: str, speaker: str | None = "Ana") -> set[tuple]:
 
 
 def test_a_manager_named_in_passing_is_given_whatever_the_turn_says_of_them():
-    assert facts("my manager Oskarine wants the report by Friday and it's Tuesday already") >= {
-        ("Ana", "reports_to", "Oskarine", False)
+    assert facts("my manager Ambrus wants the slides by Friday and nothing is ready") >= {
+        ("Ana", "reports_to", "Ambrus", False)
     }
-    assert facts("Lotte's boss Anselm is out so she's approving her own PRs") == {
-        ("Lotte", "reports_to", "Anselm", False)
+    assert facts("Zsófia's boss Nandor is away so she signs her own expenses") == {
+        ("Zsófia", "reports_to", "Nandor", False)
     }
-    assert facts("my old manager Oskarine says hi") == set()
-    assert facts("Ottoline is my boss's boss actually") == set()  # a skip-level
+    assert facts("my old manager Ambrus says hi") == set()
+    assert facts("Nandor is my boss's boss, technically") == set()  # a skip-level
 
 
 def test_who_someone_reports_to_said_the_ways_a_chat_says_it():
-    assert facts("Sander's been my manager since Monday, a bit intense about Jira") == {
-        ("Ana", "reports_to", "Sander", False)
+    assert facts("Nandor's been my manager since Monday, very calm so far") == {("Ana", "reports_to", "Nandor", False)}
+    assert facts("Zsófia was my manager until 2022") == {("Ana", "reports_to", "Zsófia", True)}
+    assert facts("new structure: I'm under Zsófia now instead of Nandor") == {
+        ("Ana", "reports_to", "Zsófia", False),
+        ("Ana", "reports_to", "Nandor", True),
     }
-    assert facts("Ciarán was my manager until 2023") == {("Ana", "reports_to", "Ciarán", True)}
-    assert facts("reorg lol. I'm under Birgit now instead of Oskar") == {
-        ("Ana", "reports_to", "Birgit", False),
-        ("Ana", "reports_to", "Oskar", True),
+    assert dated("Ambrus no longer reports to me, from this week") == {
+        ("Ambrus", "reports_to", "Ana", TODAY, None, True)
     }
-    assert dated("Lucho no longer reports to me, thank god") == {("Lucho", "reports_to", "Ana", TODAY, None, True)}
 
 
 def test_a_chat_drops_its_i_and_writes_languages_in_lower_case():
-    assert facts("still living in Kailua, still surfing") == {("Ana", "lives_in", "Kailua", False)}
-    assert facts("lol yes, been living in Tamale since the 1st") == {("Ana", "lives_in", "Tamale", False)}
-    assert facts("I do speak spanish, I just pretend I don't") == {("Ana", "speaks", "Spanish", False)}
+    assert facts("still living in Szeged, still cycling everywhere") == {("Ana", "lives_in", "Szeged", False)}
+    assert facts("haha yes, been living in Győr since the spring") == {("Ana", "lives_in", "Győr", False)}
+    assert facts("I do speak czech, I just never get to use it") == {("Ana", "speaks", "Czech", False)}
 
 
 def test_a_stay_between_two_years_is_history_with_both_ends():
-    assert dated("lived in Plovdiv from 2018 to 2022, loved every minute") == {
-        ("Ana", "lives_in", "Plovdiv", date(2018, 1, 1), date(2022, 12, 31), False)
+    assert dated("lived in Szeged from 2017 to 2021, great years") == {
+        ("Ana", "lives_in", "Szeged", date(2017, 1, 1), date(2021, 12, 31), False)
     }
 
 
 def test_sarcasm_states_nothing_and_a_corrected_day_never_held():
-    assert facts("oh sure, and I'm the CEO of Kestrel Freight now 🙄") == set()
-    assert dated("Kōura beta is due Thursday 11 September 2025, not Friday", speaker=None) == {
-        ("Kōura beta", "due_date", "2025-09-11", TODAY, None, False)
+    assert facts("oh sure, and I'm the head chef at Brightwell now 🙄") == set()
+    assert dated("Kestle beta is due Thursday 11 September 2025, not Friday", speaker=None) == {
+        ("Kestle beta", "due_date", "2025-09-11", TODAY, None, False)
     }
 
 
@@ -268,7 +268,7 @@ def test_sarcasm_states_nothing_and_a_corrected_day_never_held():
         "Acting lead: Nandor Ambrus",  # an acting holder
         "Interim CFO: Zsófia Ambrus (through Q1).",
         "Candidate Zsófia Ambrus — interviewed for Head of Ops, offer pending.",
-        "Thanks to Percy from Brightwell, our integration partner, for testing the SDK.",
+        "Thanks to Nandor from Brightwell, our integration partner, for testing the SDK.",
         "Ownership of the Quillon API moved from Fulfilment to Warehouse Tech as of today.",
     ],
 )
@@ -294,7 +294,7 @@ def test_more_ways_of_saying_a_manager_a_deadline_and_an_employer():
     assert facts("Deadline for Kestle v2 is 30 January 2026.", speaker=None) == {
         ("Kestle v2", "due_date", "2026-01-30", False)
     }
-    assert facts("Bartholomew has worked at Ostby Freight since 2016 as a dispatcher.", speaker=None) == {
-        ("Bartholomew", "works_at", "Ostby Freight", False),
-        ("Bartholomew", "job_title", "dispatcher", False),
+    assert facts("Nandor has worked at Ostby Freight since 2016 as a dispatcher.", speaker=None) == {
+        ("Nandor", "works_at", "Ostby Freight", False),
+        ("Nandor", "job_title", "dispatcher", False),
     }
