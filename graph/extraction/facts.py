@@ -270,7 +270,16 @@ _PRONOUN_RE = re.compile(
     r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?", re.IGNORECASE
 )
 _APPOSED_TITLE_BEFORE_RE = re.compile(rf"(?P<name>{NAME}),\s+(?:our|the|their)\s+(?:new\s+)?")
+_CONTRACTED_IS_RE = re.compile(
+    r"\s+(?:in|at|on|from|with|been|got|now|still|back|off|out|a|an|the|not|just|always|never|moving|living|working|"
+    r"going|based|here|there|home)\b"
+)
 _LEAD_NAME_RE = re.compile(rf"^(?P<name>{NAME})(?:\s+[a-z'’]|$)")
+# a sentence that opens with a person doing something ("Zsófia moved …", "Nandor is …"), not with a capitalised word
+# that is no name ("Bumped into him at the airport", "Nice guy.")
+_OPENING_SUBJECT_RE = re.compile(
+    rf"^(?P<name>{NAME})\s+(?:is|was|has|had|left|became|took|got|now|just|recently|also|still|[a-z]+ed|[a-z]+(?<!s)s)\b"
+)
 # "Zsófia Ambrus is CTO at Brightwell. She lives in Szeged.": one person's pronoun, not a group's
 _SENTENCE_PRONOUN_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|these\s+days|currently|since\s+then|later|then),?\s+)?)(?:he|she)\b"
@@ -356,7 +365,12 @@ def _clauses(sentence: str) -> list[str]:
         if named and _PRONOUN_RE.match(part):
             part = _PRONOUN_RE.sub(partial(_as_name, named), part, count=1)
         lead_name = _LEAD_NAME_RE.match(part)
-        if lead_name and _person(lead_name["name"]) == lead_name["name"]:
+        # "Zsófia's new partner, Nandor, … and he speaks Czech": a possessive names whose, not who ("Zsófia's in
+        # Győr", "is", still names who)
+        possessive = lead_name and re.search(r"['’]s$", lead_name["name"])
+        if possessive and _CONTRACTED_IS_RE.match(part, lead_name.end("name")):
+            possessive = None
+        if lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive:
             named = lead_name["name"]
         elif not named:
             people = {_person(m.group(0)) for m in re.finditer(NAME, part)} - {None, "I"}
@@ -1231,8 +1245,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     for sentence in _SENTENCE_RE.finditer(text):
         said, who = _labelled_line(_fluent(sentence.group(0)), speaker)
-        opener = _LEAD_NAME_RE.match(said.strip())
-        if opener and _person(opener["name"]) == opener["name"]:
+        opener = _OPENING_SUBJECT_RE.match(said.strip())
+        if opener and _person(opener["name"]) == opener["name"] and _a_person(opener["name"]):
             named = opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
@@ -1300,7 +1314,7 @@ _SCHEDULE_RE = re.compile(
 )
 # a launch that already happened, a deadline missed: no due date
 _NO_DUE_RE = re.compile(
-    r"\b(?:launched|shipped|released|went\s+(?:live|out|smoothly|well|fine|great|ok|okay|off)|missed|happened|"
+    r"\b(?:launched|shipped|released|went\s+(?:live|out|smoothly|well|fine|great|ok|okay|off|\w+ly)|missed|happened|"
     r"took\s+place|done|"
     r"was\s+on\s+(?!track))\b",
     re.IGNORECASE,
@@ -1537,7 +1551,8 @@ _NOT_A_NAME = frozenset(
     "I’ll He's She's It's We're They're You're He’s She’s It’s We’re They’re You’re He'd She'd They'd We've "
     "They've TIL FYI PSA IMO IMHO BTW TBH NGL AFAIK IIRC FWIW ICYMI PS NB Re Fwd Hi Hello Hey Dear Met Meet Call "
     "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please Ownership "
-    "Quick Was Were Is Are Been Got Did Does Do".split()
+    "Quick Was Were Is Are Been Got Did Does Do Getting Having Being Going Making Taking Looking Working Moving "
+    "Starting Joining Leaving Coming Trying Feeling Running Living Spending Heading Planning Settling Back".split()
 )
 
 
@@ -1545,19 +1560,38 @@ def _person(name: str | None) -> str | None:
     """A name as written, without the clause-opening words before it ("Since Ana" is Ana); None when nothing is
     left or the first word is no name."""
     words = (name or "").split()
-    while words and (words[0] in _NOT_A_NAME or words[0].casefold() in _CALENDAR):
+    # "Since Ana", "Cousin Efa", "Mr. Zsófia Ambrus": the words before a name that are no part of it ("Dr. Nwosu",
+    # a surname with its honorific, is how the person is named)
+    while words and (
+        words[0] in _NOT_A_NAME
+        or words[0].casefold() in _CALENDAR
+        or _RELATIVE_TITLE_RE.fullmatch(words[0])
+        or (_HONORIFIC_RE.fullmatch(words[0]) and len(words) > 2)
+    ):
         words.pop(0)
     if words and words[0] in {"of", "de", "van", "von", "&"}:
         return None  # "Ownership of Quillon": a thing's name, not a person's
     return " ".join(words) or None
 
 
+# a relation or an honorific before a name ("Cousin Efa", "Uncle Rhodri", "Mr. Zsófia Ambrus")
+_RELATIVE_TITLE_RE = re.compile(r"(?:Cousin|Uncle|Aunt|Auntie|Grandma|Grandpa|Granny|Nana)")
+_HONORIFIC_RE = re.compile(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?")
+
+
 def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
     subjects = _named_subjects(attribute, match, speaker)
     if attribute in _THING_ATTRIBUTES:
         return subjects
-    # "the Quillon API moved from Fulfilment to Warehouse Tech": a system has no home, employer or manager
-    return [subject for subject in subjects if subject.split()[-1].casefold() not in v.KIND_HEAD_NOUNS]
+    # "the Quillon API moved from Fulfilment to Warehouse Tech": a system has no home, employer or manager; "flat 3B"
+    # is nobody
+    # "Zsófia's Czech is good": Zsófia
+    return [re.sub(r"(?<=\w)['’]s$", "", subject) for subject in subjects if _a_person(subject)]
+
+
+def _a_person(name: str) -> bool:
+    """Whether a subject a pattern read can be a person's name."""
+    return name.split()[-1].casefold() not in v.KIND_HEAD_NOUNS and not name[:1].isdigit()
 
 
 def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
@@ -1708,6 +1742,8 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
 def _project_name(raw: str) -> str:
     """A project as a due date names it: a name or a few words ("Orion", "Q3 report", "billing migration")."""
     words = raw.strip().split()
+    if not words or " ".join(words).casefold() in {"the", "a", "an", "this", "that", "it"}:
+        return ""
     while words and words[-1].casefold() in _ADVERBS:  # "Kestle v2 now ships …"
         words.pop()
     if len(words) > 1 and re.search(r"['’]s$", words[0]):  # "Zsófia's Kestle rollout": the project, not whose it is
@@ -1829,6 +1865,8 @@ def _schedule_facts(text: str, today: date) -> Iterator[StatedFact]:
         when = line["when"]
         if not project or _EVENT_RE.search(line["project"]) or _NO_DUE_RE.search(when) or _NO_VALUE.search(when):
             continue
+        if "?" in when or len(when.split()) > 6:
+            continue  # a line that asks, or says more than a day: a note's line, not the schedule's
         days = [m for m in tag_dates(when, reference=today) if not m.ambiguous and m.start == m.end]
         if len(days) == 1:
             day = _ahead(days[0].start, days[0].text, today)
@@ -1982,7 +2020,7 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
 _NOT_A_TITLE = re.compile(
     r"\b(?:former|ex|previous|future|next|i|we|you|he|she|they|it|so|and|but|because|as|is|was|are|were|has|had|"
     r"have|says|said|used|did|does|got|promoted|joined|moved|left|became|interviewed|applied|applying|hired|offered|"
-    r"for|candidate|turned)\b"
+    r"for|candidate|turned|to)\b"
 )
 
 

@@ -298,3 +298,26 @@ def test_more_ways_of_saying_a_manager_a_deadline_and_an_employer():
         ("Nandor", "works_at", "Ostby Freight", False),
         ("Nandor", "job_title", "dispatcher", False),
     }
+
+
+# --- long texts: who a later sentence is about -------------------------------------------------------------------
+
+
+def test_a_pronoun_goes_back_only_to_a_person_a_sentence_opened_with():
+    story = "Bumped into Nandor at the airport. He lives in Szeged now and flies drones."
+    assert not {fact for fact in facts(story, speaker=None) if fact[0] == "Bumped"}
+    news = "Zsófia Ambrus served as CTO of Brightwell until 2022. She lives in Győr."
+    assert ("Zsófia Ambrus", "lives_in", "Győr", False) in facts(news, speaker=None)
+
+
+def test_relations_and_honorifics_before_a_name():
+    bulletin = "Cousin Efa moved to Cardiff in August. Mr. Nandor Kiss joins us as Year 4 teacher."
+    assert ("Efa", "lives_in", "Cardiff", False) in facts(bulletin, speaker=None)
+    assert facts("Dr. Ambrus is the clinical director.", speaker=None) == {
+        ("Dr. Ambrus", "job_title", "clinical director", False)
+    }
+
+
+def test_a_schedules_lines_that_ask_or_say_more_than_a_day_are_no_entries():
+    readiness = "Release readiness — Kestle 1.0\nZsófia: Go/no-go for Kestle 1.0 on 31 March 2026?\nNandor: Go from QA."
+    assert not {fact for fact in facts(readiness, speaker=None) if fact[1] == "due_date" and fact[0] == "Zsófia"}

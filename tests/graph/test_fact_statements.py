@@ -15,8 +15,9 @@ tests/graph/fact_statements_fifth.json, a fifth, is written in the genres an org
 read for what is general after the first three, and is asserted at the recall it reaches (``RECALL_FLOOR``) so that
 nothing read from it is lost; tests/graph/fact_statements_seventh.json, a seventh, likewise, in chat turns (a member
 and an assistant over many sessions, friends asking and answering, group chats); tests/graph/fact_statements_eighth.json
-an eighth, mostly near misses (what looks like a statement and, by the rules, states nothing). The issue's bar holds
-on the first three.
+an eighth, mostly near misses (what looks like a statement and, by the rules, states nothing);
+tests/graph/fact_statements_ninth.json a ninth, of long texts (transcripts, newsletters, diaries, long e-mails) with
+facts among other content. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json and tests/graph/fact_statements_sixth.json, by two more labellers, are held
 back: only their form is checked here (``manage.py eval_fact_statements --half held`` scores them, as figures). Run
 with ``-s`` to see the tables and the misses.
@@ -51,7 +52,12 @@ FACT_KEYS = {"subject", "attribute", "value", "negated", "valid_from", "valid_un
 MIN_PRECISION, MIN_RECALL, MIN_ATTRIBUTE_PRECISION = 0.9, 0.7, 0.85
 ATTRIBUTE_FLOOR = 10  # labelled facts an attribute needs before its own precision is asserted
 # below the issue's bar: what open wording reaches in the genres of the sets read after the first three
-RECALL_FLOOR = {"fact_statements_fifth": 0.6, "fact_statements_seventh": 0.6, "fact_statements_eighth": 0.7}
+RECALL_FLOOR = {
+    "fact_statements_fifth": 0.6,
+    "fact_statements_seventh": 0.6,
+    "fact_statements_eighth": 0.7,
+    "fact_statements_ninth": 0.45,
+}
 
 # --- the labelled set ------------------------------------------------------------------------------------------
 
@@ -62,7 +68,7 @@ def test_the_labelled_set_is_well_formed_and_large_enough(path):
     assert data["rules"] and all(isinstance(rule, str) for rule in data["rules"])
     statements = data["statements"]
     assert len(statements) >= 200
-    assert sum(1 for s in statements if not s["facts"]) >= 80  # non-statements
+    assert sum(1 for s in statements if not s["facts"]) >= 0.3 * len(statements)  # non-statements
     seen = set()
     counts = dict.fromkeys(ATTRIBUTES, 0)
     for statement in statements:
