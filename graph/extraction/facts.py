@@ -87,7 +87,7 @@ _THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
 
 _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
 _TITLE_END = (
-    r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|"
+    r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|there|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s])))"
 )
@@ -479,6 +479,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
         confidence=0.7,
     ),
+    # "the commute from Szeged is long": where the speaker comes in from each day
+    _p(
+        v.LIVES_IN,
+        rf"\b(?P<mine>[Mm]y|[Tt]he|[Oo]ur)\s+(?:daily\s+)?commute\s+from\s+(?P<value>{NAME})",
+        confidence=0.6,
+        presupposed=True,
+    ),
     # "now calls Szeged home"
     _p(v.LIVES_IN, rf"\b{_WHO}{_NOW}\s+call(?:s|ed)?\s+(?P<value>{NAME})\s+home\b"),
     # "I'm still in Porto, same old flat": still there, so living there
@@ -822,7 +829,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}(?:{_BE}?{_NOW}\s+(?:reports|report|reporting)|(?:'ve|’ve|\s+have|\s+has)(?:\s+been)?{_NOW}\s+"
         rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun)\s+reporting)\s+(?:directly\s+)?(?:to|into)\s+"
-        rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?P<old>{NAME}))?",
+        rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}))?",
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -921,7 +928,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been)|:){_NOW}\s+(?:owned|maintained|looked\s+after|"
-        rf"run)\s+by\s+{_OWNER}",
+        rf"run)\s+by\s+{_OWNER}"
+        # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
+        rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?:by\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?",
     ),
     _p(
         v.OWNED_BY,
@@ -1212,8 +1221,8 @@ def _day(reference: datetime | date) -> date:
 
 # a word stem each attribute's patterns need: a clause without any is not read against them (most are not)
 _NEEDS: dict[str, tuple[str, ...]] = {
-    v.LIVES_IN: ("live", "living", "moved", "moving", "reloc", "based", "settled", "resid", "emigrat", "new ",
-                 "renting", "spent", "remote", "home", "still in"),
+    v.LIVES_IN: ("live", "living", "commute", "moved", "moving", "reloc", "based", "settled", "resid", "emigrat",
+                 "new ", "renting", "spent", "remote", "home", "still in"),
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",

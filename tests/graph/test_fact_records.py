@@ -321,3 +321,18 @@ def test_relations_and_honorifics_before_a_name():
 def test_a_schedules_lines_that_ask_or_say_more_than_a_day_are_no_entries():
     readiness = "Release readiness — Kestle 1.0\nZsófia: Go/no-go for Kestle 1.0 on 31 March 2026?\nNandor: Go from QA."
     assert not {fact for fact in facts(readiness, speaker=None) if fact[1] == "due_date" and fact[0] == "Zsófia"}
+
+
+def test_the_value_before_said_after_the_new_one_and_a_commute_said_in_passing():
+    assert facts("First, I now report to Zsófia rather than to Nandor.") == {
+        ("Ana", "reports_to", "Zsófia", False),
+        ("Ana", "reports_to", "Nandor", True),
+    }
+    assert facts("Quillon is now owned by the Tisza team rather than Kestle.", speaker=None) == {
+        ("Quillon", "owned_by", "Tisza", False),
+        ("Quillon", "owned_by", "Kestle", True),
+    }
+    assert ("Ana", "job_title", "junior reservoir engineer", False) in facts(
+        "I took a job with Brightwell in December and I'm now a junior reservoir engineer there."
+    )
+    assert facts("I'll be late, the commute from Győr is brutal on Mondays") == {("Ana", "lives_in", "Győr", False)}
