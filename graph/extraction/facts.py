@@ -156,6 +156,9 @@ _WHICH_OWNS_RE = re.compile(
     rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?P<owner>{NAME}(?:\s+team)?)\s+"
     r"(?P<verb>owns|maintains|runs|looks\s+after)(?:\s+now)?(?:,\s*|(?=[.!]?\s*$))"
 )
+# a name right after "from", "at", "with", "for" or "of" is where someone is, not someone: what an apposition says of
+# it is what the organisation is to us ("Nandor from Brightwell, our integration partner")
+_AFTER_PREPOSITION_RE = re.compile(r"\b(?:from|at|with|for|of)\s+$")
 # "Piet, our CFO, lives in Turin": Piet is our CFO; Piet lives in Turin
 _APPOSED_ROLE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+(?:(?!\b(?:is|are|was|were)\b)[^,.!]){{2,40}}?)"
@@ -333,7 +336,7 @@ def _clauses(sentence: str) -> list[str]:
             lead = _LEAD_RE.match(text).group(0)
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
-        if re.search(r"\b(?:from|at|with|for|of)\s+$", text[: match.start()]):
+        if _AFTER_PREPOSITION_RE.search(text, 0, match.start()):
             continue  # "Nandor from Brightwell, our integration partner": what the company is to us, no one's title
         pet = _MY_PET_RE.fullmatch(match["role"])
         # "Baxter, my basset hound, …": the speaker's pet, called Baxter (given up, when the sentence says so)
@@ -1250,7 +1253,20 @@ _ROLE_WORD_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, v.ROLE_NOUN
 
 
 def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
+    """What the text's sentences state, then what its layout states (a record's fields, a signature's lines), each
+    fact once."""
     seen: set[tuple[str, str, str, bool]] = set()
+    layout = ()
+    if ":" in text or "\n" in text:
+        layout = chain(_record_facts(text, speaker, today), _signature_facts(text, today))
+    for fact in chain(_sentences_facts(text, speaker, today), layout):
+        key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
+        if key not in seen:
+            seen.add(key)
+            yield fact
+
+
+def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     for sentence in _SENTENCE_RE.finditer(text):
         said, who = _labelled_line(_fluent(sentence.group(0)), speaker)
@@ -1264,16 +1280,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         cards = _apposed_cards(said, today)
         named = next((card.subject for card in cards), named)
         for fact in chain(_sentence_facts(said, who, today), cards):
-            key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
-            if key not in seen:
-                seen.add(key)
-                yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
-    if ":" in text or "\n" in text:  # a record's fields, a signature's lines
-        for fact in chain(_record_facts(text, speaker, today), _signature_facts(text, today)):
-            key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
-            if key not in seen:
-                seen.add(key)
-                yield fact
+            yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
 
 
 @lru_cache(maxsize=4096)
@@ -1978,7 +1985,7 @@ def _heading(text: str, first_field: int) -> str | None:
 def _record_interval(value: str, earlier: bool, today: date) -> tuple[date | None, date | None]:
     """A field's value holds from when it says, until when its brackets say ("Brightwell (until Jan 2025)") or —
     under an earlier value's label — until it was said."""
-    ended = next((_UNTIL_VALUE.search(said) for said in _BRACKETS_RE.findall(value) if _UNTIL_VALUE.search(said)), None)
+    ended = next(filter(None, map(_UNTIL_VALUE.search, _BRACKETS_RE.findall(value))), None)
     days = _dates(ended["when"], today) if ended else []
     if days and days[0] <= today:
         return None, days[0]
@@ -2002,7 +2009,7 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
         day = _due_day(moved["new"] if moved else value, today)
         return [day.isoformat()] if day else []
     if attribute == v.SPEAKS:
-        return [word for word in re.findall(r"[A-Za-z]+", value) if word.casefold() in _LANGUAGE_SET]
+        return _known_languages(value)
     if attribute == v.HAS_PET:
         pets = []
         for part in _listed(value):
@@ -2049,6 +2056,12 @@ def _a_title(said: str) -> str | None:
 
 _LANGUAGE_SET = frozenset(v.LANGUAGES)
 
+
+def _known_languages(text: str) -> list[str]:
+    """The languages of the vocabulary ``text`` names, as written, in order."""
+    return [word for word in re.findall(r"[A-Za-z]+", text) if word.casefold() in _LANGUAGE_SET]
+
+
 # a table: a header row of labels, then a row per entry ("Name | Role | Location")
 _ROW_SPLIT = re.compile(r"\s*[|\t]\s*")
 
@@ -2068,7 +2081,7 @@ def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
             header = labels
             continue
         if header is None or len(cells) != len(header):
-            header = None if len(cells) != len(header or cells) else header
+            header = None  # a row of another shape ends the table
             continue
         named = next((i for i, label in enumerate(header) if label in _PERSON_FIELDS | _THING_FIELDS), None)
         subject = _NAME_RE.fullmatch(cells[named]) if named is not None else None
@@ -2139,9 +2152,8 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
         for part in (part.strip(" .") for part in _CARD_PARTS.split(line) if part.strip(" .")):
             spoken = _CARD_SPEAKS_RE.match(part)
             if spoken:  # "speaks Hungarian, Czech", "Hungarian + Czech speaker"
-                for word in re.findall(r"[A-Za-z]+", line[line.find(part) :]):
-                    if word.casefold() in _LANGUAGE_SET:
-                        yield StatedFact(who, v.SPEAKS, word, today, None, False, 0.7, span)
+                for word in _known_languages(line[line.find(part) :]):
+                    yield StatedFact(who, v.SPEAKS, word, today, None, False, 0.7, span)
                 break
             formerly = _FORMERLY_RE.match(part)
             if formerly and _NAME_RE.fullmatch(part[formerly.end() :]):
@@ -2175,7 +2187,7 @@ def _apposed_cards(sentence: str, today: date) -> tuple[StatedFact, ...]:
         who = _person(match["name"])
         if not who or who.isupper() or who.casefold() in _LANGUAGE_SET | _CALENDAR_NAMES:
             continue
-        if re.search(r"\b(?:from|at|with|for|of)\s+$", sentence[: match.start()]):
+        if _AFTER_PREPOSITION_RE.search(sentence, 0, match.start()):
             continue  # "Nandor from Brightwell, our integration partner": what a company is to us
         said = match["bracket"] or match["comma"] or match["dash"]
         facts += _card_facts(who, [said], today, match.span())
