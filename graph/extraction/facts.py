@@ -79,11 +79,13 @@ _IS_NOW = r"(?:'m|’m|\s+am|'s|’s|\s+is|'re|’re|\s+are|(?:'ve|’ve|\s+have
 _THE = r"(?:the\s+)?"
 _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
 # a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen"
-_OWNER = rf"(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)"
+_OWNER = rf"(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?)"
 # a person as a value, possibly named after a role ("the CFO, Freya Moss")
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
 _THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
+# what a home is said to be like before its noun ("our own little flat"), never one that was ("my old flat")
+_DWELLING_WORDS = r"(?:\s+(?!(?:old|previous|former|last|parents['’]?|first)\b)[a-z-]+){0,2}?"
 
 _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
 _TITLE_END = (
@@ -140,6 +142,12 @@ _ASKS_RE = re.compile(
     r"they|we|it|the|your|his|her|their))\b|"
     r"(?i:will)\s+(?i:you|he|she|they|we|it|the|your|his|her|their)\b)"  # "Will Ames moved …" is a name
 )
+# where a question a sentence ends with begins, after a statement and a break ("…, so can we …?", "… — any tips?")
+_QUESTION_AFTER_RE = re.compile(
+    r"(?:[,;:]|\s[—–-])\s+(?:(?:so|and|but|then|or)\s+)?(?=(?i:can|could|would|will|shall|should|do|does|did|is|are|"
+    r"was|were|have|has|any|anyone|anybody|what|who|whom|where|when|why|how|which|wanna|want|fancy|know|you)\b"
+    r"[^,;:—–]*\?\s*$)"
+)
 # "Example.com" is one word; so is "St. Louis" (a short title or place abbreviation before a name)
 _ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr"))
 # a sentence ends at its full stop, or at the end of its line (a note's lines, a list's items)
@@ -159,6 +167,8 @@ _WHICH_OWNS_RE = re.compile(
 # a name right after "from", "at", "with", "for" or "of" is where someone is, not someone: what an apposition says of
 # it is what the organisation is to us ("Nandor from Brightwell, our integration partner")
 _AFTER_PREPOSITION_RE = re.compile(r"\b(?:from|at|with|for|of)\s+$")
+# a name after these is where, or for whom, something is: no subject a later pronoun goes back to
+_PLACED_RE = re.compile(r"\b(?:from|at|with|for|of|in|into|near|via)\s+$")
 # "Piet, our CFO, lives in Turin": Piet is our CFO; Piet lives in Turin
 _APPOSED_ROLE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+(?:(?!\b(?:is|are|was|were)\b)[^,.!]){{2,40}}?)"
@@ -181,9 +191,11 @@ _ROLE_FIRST_RE = re.compile(
     rf"^(?P<role>(?:[Tt]he|[Oo]ur)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?),\s+(?P<name>{NAME}),\s+(?=[a-z])"
 )
 # "Omar's parrot, Kiwi, can whistle": Omar has a parrot called Kiwi
+# "Omar's cats, Jollof and Suya, …", "The rabbit, Knoopje, is still furious" (a household's own, when it opens the
+# clause: not "the office dog, Rex")
 _APPOSED_PET_RE = re.compile(
-    rf"\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?"
-    rf"(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),?"
+    rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?|^(?P<the>[Tt]he)\s+)"
+    rf"(?P<kind>{_PET_KINDS})s?,\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
 )
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 _PET_GONE_RE = re.compile(
@@ -220,7 +232,7 @@ _NEW_SUBJECT_RE = re.compile(
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
     # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone")
-    r"|,\s+(?=(?:if|unless|in\s+case)\s+you\b)"
+    r"|,\s+(?=(?:if|unless|in\s+case)\s+(?:you|anyone|anybody|someone|somebody|needed|necessary|required)\b)"
 )
 _SPEAKING_RE = re.compile(r"\b(?:speak|speaks|spoke|spoken|fluent|languages?)\b", re.IGNORECASE)
 
@@ -281,18 +293,23 @@ _LEAD_NAME_RE = re.compile(rf"^(?P<name>{NAME})(?:\s+[a-z'’]|$)")
 # a sentence that opens with a person doing something ("Zsófia moved …", "Nandor is …"), not with a capitalised word
 # that is no name ("Bumped into him at the airport", "Nice guy.")
 _OPENING_SUBJECT_RE = re.compile(
-    rf"^(?P<name>{NAME})\s+(?:is|was|has|had|left|became|took|got|now|just|recently|also|still|[a-z]+ed|[a-z]+(?<!s)s)\b"
+    rf"^(?P<name>{NAME})\s+(?:is|was|has|had|left|became|took|got|came|went|made|said|told|met|ran|grew|found|sent|spent|"
+    r"gave|won|lost|bought|brought|wrote|began|kept|sold|quit|put|set|let|heard|knew|flew|drove|fell|felt|paid|led|held|"
+    r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
 # "Zsófia Ambrus is CTO at Brightwell. She lives in Szeged.": one person's pronoun, not a group's
 _SENTENCE_PRONOUN_RE = re.compile(
-    r"^(?P<when>(?:(?:today|now|these\s+days|currently|since\s+then|later|then),?\s+)?)(?:he|she)\b"
+    r"^(?P<when>(?:(?:today|now|these\s+days|nowadays|currently|since\s+then|later|then|also|and|so|but|plus|oh|"
+    r"anyway|meanwhile),?\s+)*)(?:he|she)\b"
     r"(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s))?",
     re.IGNORECASE,
 )
 # clauses apart: a semicolon before another subject ("…until 2021; he lives in Ghent now", not "; it's Mina
 # now", which goes on with the same statement), a dash between spaces
 _CLAUSE_BREAK_RE = re.compile(
-    r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+)(?:\s+|['’])[a-z'’])"
+    r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})(?:\s+|['’])[a-z'’])"
+    # "… made the jump: she's living in Galway now"
+    r"|\s*:\s+(?=(?:I|he|she|they|we)(?:\s+|['’])[a-z'’])"
     # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May")
     r"|\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|eta)\b)"
 )
@@ -317,8 +334,11 @@ def _clauses(sentence: str) -> list[str]:
     if tenure:
         extra.append(f"{tenure['who']} used to work at {tenure['org']}")
     role_first = _ROLE_FIRST_RE.match(text)
-    if role_first and _role_head(role_first["role"]) in v.ROLE_NOUNS:
-        extra.append(f"{role_first['name']} is {role_first['role'][:1].lower()}{role_first['role'][1:]}")
+    if role_first and not re.search(_PETS, role_first["role"], re.IGNORECASE):
+        # "Our guide, Matthias, grew up …": Matthias is the subject, and a title holder when it is one (a pet said so
+        # is the apposed pets' to read)
+        if _role_head(role_first["role"]) in v.ROLE_NOUNS:
+            extra.append(f"{role_first['name']} is {role_first['role'][:1].lower()}{role_first['role'][1:]}")
         text = f"{role_first['name']} {text[role_first.end() :]}"
     for match in list(_RELATIVE_RE.finditer(text)):
         # "Zsófia Ambrus, our new VP of Sales, who joins us from Brightwell": the relative is said of Zsófia
@@ -329,7 +349,7 @@ def _clauses(sentence: str) -> list[str]:
         extra.append(f"{match['owner']} {match['verb']} {match['thing']}")
     text = _RELATIVE_RE.sub(lambda m: f"{m['name']} ", text)
     for match in list(_APPOSED_PET_RE.finditer(text) if not _PET_GONE_RE.search(text) else ()):
-        owner = match["owner"] or (match["mine"] and "I") or ""
+        owner = match["owner"] or ((match["mine"] or match["the"]) and "I") or ""
         if owner:
             extra.append(f"{owner} {'have' if owner == 'I' else 'has'} a {match['kind']} called {match['name']}")
         elif _LEAD_RE.match(text):  # "Freya walks her whippet, Juno": the clause's subject's pet
@@ -373,10 +393,16 @@ def _clauses(sentence: str) -> list[str]:
         possessive = lead_name and re.search(r"['’]s$", lead_name["name"])
         if possessive and _CONTRACTED_IS_RE.match(part, lead_name.end("name")):
             possessive = None
-        if lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive:
+        # "Thunder Bay was where …": a place the clause is about, no one a pronoun goes back to
+        cleft = lead_name and re.match(r"\s+(?:is|was)\s+where\b", part[lead_name.end("name") :])
+        if lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive and not cleft:
             named = lead_name["name"]
         elif not named:
-            people = {_person(m.group(0)) for m in re.finditer(NAME, part)} - {None, "I"}
+            people = {
+                _person(m.group(0))
+                for m in re.finditer(NAME, part)
+                if not _PLACED_RE.search(part, 0, m.start()) and _a_person(m.group(0))
+            } - {None, "I"}
             named = next(iter(people)) if len(people) == 1 else ""
         pieces = _SAME_SUBJECT_RE.split(part)
         lead = _LEAD_RE.match(pieces[0])
@@ -431,6 +457,14 @@ def _title_ok(match: re.Match[str]) -> bool:
     return head in v.ROLE_NOUNS and not not_roles & set(words)
 
 
+# a word for whom someone answers to, not a post they hold
+_RELATIONAL_ROLES = frozenset({"manager", "boss", "supervisor", "lead", "mentor", "buddy", "line manager"})
+
+
+def _held_title_ok(match: re.Match[str]) -> bool:
+    return _title_ok(match) and " ".join(match.group("value").casefold().split()) not in _RELATIONAL_ROLES
+
+
 def _working_as_ok(match: re.Match[str]) -> bool:
     """After "works at X as", a role noun or a word for someone who does a job ("a dispatcher", "a surveyor")."""
     head = _role_head(match.group("value"))
@@ -458,6 +492,27 @@ def _named_title_ok(match: re.Match[str]) -> bool:
 def _pet_present(match: re.Match[str]) -> bool:
     """A pet said to have died or been given up is no pet now (the negated patterns read those)."""
     return not _PET_GONE_RE.search(match.string)
+
+
+# a stay that is no home: "I'm in Lisbon now for the conference"
+_TRIP_RE = re.compile(
+    r"\b(?:trip|visit(?:ing)?|holiday|vacation|conference|hotel|hostel|staying|stay|weekend|tour|festival|"
+    r"business|layover|airport|flight)\b",
+    re.IGNORECASE,
+)
+
+
+def _no_trip(match: re.Match[str]) -> bool:
+    return not _TRIP_RE.search(match.string)
+
+
+def _an_organisation(match: re.Match[str]) -> bool:
+    """A value after "with" that names an organisation rather than a person: several words, a symbol ("Kettle.io",
+    "Harrow & Vale"), a company suffix, or a role said beside it ("with Kestle as a designer")."""
+    value = match.group("value")
+    return _org_ok(match) and (
+        len(value.split()) > 1 or bool(re.search(r"[.&]", value)) or " as " in match.string[match.end("value") :][:6]
+    )
 
 
 def _org_ok(match: re.Match[str]) -> bool:
@@ -520,8 +575,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # said in passing: "the new place in Denver has a garden", "we're renting a house in Leeds" (the speaker's home)
     _p(
         v.LIVES_IN,
-        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur|[Tt]he)\s+new|(?P<ours>[Mm]y|[Oo]ur)(?:\s+new)?|(?P<who>{NAME})(?:'s|’s)\s+new)\s+"
-        rf"(?:place|flat|apartment|house|home|condo)\s+in\s+(?P<value>{NAME})",
+        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur|[Tt]he)\s+new|(?P<ours>[Mm]y|[Oo]ur)(?:\s+new)?|(?P<who>{NAME})(?:'s|’s)\s+new)"
+        rf"{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|home|condo|cottage|bungalow)\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
     _p(
@@ -529,6 +584,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:'re|’re|'m|’m|'s|’s|\s+are|\s+am|\s+is|(?:'ve|’ve|\s+have|\s+has)\s+been)"
         rf"\s+(?:now\s+)?renting\s+"
         rf"an?\s+(?:[a-z-]+\s+){{0,2}}?(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
+        confidence=0.6,
+    ),
+    # "my partner and I rent a tiny house in Sapporo", "we bought a house in Valdivia": the household's home
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:\s+(?:now|finally|just|recently|also))?\s+(?:rent|rented|bought|"
+        rf"have\s+bought|own)\s+an?{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|condo|cottage|bungalow)\s+in\s+"
+        rf"(?P<value>{NAME})",
         confidence=0.6,
     ),
     # "Santa Cruz is home now", "Puerto Montt has been home for three years": the speaker's home
@@ -541,6 +604,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b(?:[Ss]ince|[Aa]fter)\s+(?P<mine>moving|relocating)\s+to\s+(?P<value>{NAME})",
+        confidence=0.6,
+    ),
+    # being somewhere now, as a lasting state: "we're in Cape Town now", "he's in Halifax these days" — not a trip
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}(?:\s+(?:now|still|finally))?\s+(?:out\s+|back\s+|settled\s+)?in\s+"
+        rf"(?P<value>{NAME})\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b",
+        check=_no_trip,
         confidence=0.6,
     ),
     # "Lumen Dental is where Aurora works now": the cleft of a home or an employer
@@ -579,6 +650,29 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|joins|came|comes)(?:\s+(?:us|to\s+us))?\s+from\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         history=True,
+    ),
+    # "I'm with Kettle.io now", "she's been with Harrow & Vale since May": with an organisation, not a person
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_BEEN}{_NOW}\s+with\s+{_THE}(?P<value>{NAME})(?=\s+(?:now|these\s+days|nowadays|since)\b|,?\s+as\s+)",
+        check=_an_organisation,
+        confidence=0.6,
+    ),
+    # "my new job at Brightwell", "the new job at Kestle is mostly meetings": the speaker's, or the named person's
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"(?:\b(?P<mine>[Mm]y)\s+|\b(?P<who>{NAME})(?:'s|’s)\s+|^(?P<ours>[Nn]ew)\s+)(?:new\s+)?job"
+        rf"(?:\s+as\s+(?:an?\s+)?[\w -]{{2,40}}?)?\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        confidence=0.6,
+    ),
+    # "started his residency at Gwale Teaching Hospital", "I began my apprenticeship with Kestle": a post held there
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:started|began|begun|starts|begins)\s+(?:my|his|her|their)\s+(?:residency|"
+        rf"apprenticeship|internship|traineeship|placement|fellowship|postdoc|secondment|rotation)\s+(?:at|with)\s+"
+        rf"{_THE}(?P<value>{NAME})",
+        check=_org_ok,
     ),
     # "has worked at Brightwell since 2016": still there
     _p(
@@ -725,7 +819,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:took|taken)\s+over\s+(?:(?:his|her|their|the|my)\s+)?(?:(?:role|job|post|"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:took|taken|takes|take|taking)\s+over\s+(?:(?:his|her|their|the|my)\s+)?(?:(?:role|job|post|"
         rf"position)\s+)?as\s+(?:an?\s+|the\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
@@ -751,6 +845,37 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:working\s+as\s+)?(?:an?|the|our|their)\s+{_TITLE}{_AT_ORG}",
+        check=_title_ok,
+        confidence=0.7,
+    ),
+    # "is now a hydrologist at Aguapé", "she's at Umlilo Solar now, as a site engineer": a job word where it is held
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:working\s+as\s+)?an?\s+{_TITLE}\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})",
+        check=_working_as_ok,
+        confidence=0.7,
+    ),
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_BEEN}{_NOW}\s+(?:at|with)\s+{_THE}(?P<org>{NAME})(?:\s+now)?,?\s+(?:working\s+)?as\s+(?:an?\s+|the\s+)?"
+        rf"{_TITLE}",
+        check=_working_as_ok,
+        confidence=0.7,
+    ),
+    # "Your shift manager is Jolanta Wiśniewska", "Our new CFO is Dagny Holt": the title a named person holds ("your
+    # manager is Vikram" says whom you report to, not a title)
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?:[Yy]our|[Oo]ur|[Tt]heir|[Tt]he)\s+(?:new\s+)?(?P<value>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s+is{_NOW}\s+"
+        rf"(?P<who>{NAME})(?=\s*(?:[.,;:!)]|$|\s+(?:and|who|from|now|since)\b))",
+        check=_held_title_ok,
+        confidence=0.7,
+    ),
+    # "reports to the site director, Ewan Maclean": the title before the name
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Yy]our)\s+(?:new\s+)?(?P<value>(?:[a-z][\w-]*\s+){{0,3}}?[\w-]+),\s+"
+        rf"(?P<who>{NAME})(?=\s*(?:[.,;:!)]|$|\s+and\b))",
         check=_title_ok,
         confidence=0.7,
     ),
@@ -930,7 +1055,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been)|:){_NOW}\s+(?:owned|maintained|looked\s+after|"
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been|are|were|have\s+been)|:){_NOW}\s+(?:owned|maintained|looked\s+after|"
         rf"run)\s+by\s+{_OWNER}"
         # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
         rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?:by\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?",
@@ -1225,7 +1350,9 @@ def _day(reference: datetime | date) -> date:
 # a word stem each attribute's patterns need: a clause without any is not read against them (most are not)
 _NEEDS: dict[str, tuple[str, ...]] = {
     v.LIVES_IN: ("live", "living", "commute", "moved", "moving", "reloc", "based", "settled", "resid", "emigrat",
-                 "new ", "renting", "spent", "remote", "home", "still in"),
+                 "new ", "renting", "spent", "remote", "home", "still in", "house", "flat", "apartment", "condo",
+                 "cottage", "bungalow", "rent", "bought", "own ", " now", "these days", "nowadays", "for good",
+                 "permanently"),
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
@@ -1249,7 +1376,12 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-_ROLE_WORD_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, v.ROLE_NOUNS), key=len, reverse=True)) + r")\b")
+def _any_word_re(words) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")\b")
+
+
+_LANGUAGE_NAMED_RE = _any_word_re(v.LANGUAGES)
+_ROLE_WORD_RE = _any_word_re(v.ROLE_NOUNS)
 
 
 def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
@@ -1287,6 +1419,10 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
 def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
     """The facts one sentence states (spans within it); cached, as chats repeat their sentences."""
     said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Ghent, remember?" asserts
+    # "Ayodele relocated to Brisbane, so can we move the sync?": the statement before the question still asserts
+    asked = _QUESTION_AFTER_RE.search(said) if said.rstrip().endswith("?") else None
+    if asked:
+        said = f"{said[: asked.start()]}."
     if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?") or _ASKS_RE.match(said.strip()):
         return ()
     facts: list[StatedFact] = []
@@ -1295,6 +1431,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
         if _ROLE_WORD_RE.search(folded):  # "is Chief Data Officer at Brightwell": a role names itself
             wanted.add(v.JOB_TITLE)
+        if _LANGUAGE_NAMED_RE.search(folded):  # "my Icelandic is pretty good now": a language names itself
+            wanted.add(v.SPEAKS)
         found = len(facts)
         for pattern in _PATTERNS:
             if pattern.attribute not in wanted:
@@ -1496,7 +1634,10 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
 _NAMED_LIKE_A_VERB_RE = re.compile(r"\b(?:Will|May|Hope|Faith|Trust)(?=\s+[A-Z])")
 # words that hedge a whole clause wherever they stand in it
 _HEDGED = re.compile(
-    r"\b(?:maybe|perhaps|probably|supposedly|apparently|rumou?r(?:ed)?|think|thinks|guess|believe|reckon|not\s+sure|"
+    # "one of maybe fifteen thousand": a number guessed at, the statement around it still asserted
+    r"\b(?:(?:maybe|perhaps|probably)(?!\s+(?:\d|a\s+(?:dozen|hundred|thousand|few)|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a\s+hundred|half)\b)|supposedly|"
+    r"apparently|rumou?r(?:ed)?|think|thinks|guess|believe|reckon|not\s+sure|"
     r"unsure|heard|seems?|if|unless|whether|pretty\s+sure|don['’]t\s+quote|iirc|afaik|yeah\s+right|oh\s+sure|jk|as\s+if)\b"
     r"|🙄|/s\b",
     re.IGNORECASE,
@@ -1736,6 +1877,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     (``named``: "ownership of the translation memory moved to …"); anything else ("as head of design", "a dog") is no
     system."""
     said = re.sub(r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow),?\s+", "", raw.strip(), flags=re.I)
+    said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Cinder macros are …"
     words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()
     while words and words[-1].casefold() in _ADVERBS:
         words.pop()
