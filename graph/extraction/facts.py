@@ -89,7 +89,7 @@ _DWELLING_WORDS = r"(?:\s+(?!(?:old|previous|former|last|parents['’]?|first)\b
 
 _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
 _TITLE_END = (
-    r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|there|"
+    r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|there|who|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s])))"
 )
@@ -213,6 +213,11 @@ _CALENDAR_NAMES = frozenset(
     "thursday friday saturday sunday".split()
 )
 _CALENDAR = _CALENDAR_NAMES - {"may"}
+_DATED_OPENER_RE = re.compile(
+    r"^(?:In|On|Since|As\s+of|From|Back\s+in)\s+(?:(?:early|mid|late|the)\s+)?(?:\d|(?i:"
+    + "|".join(sorted(_CALENDAR_NAMES - {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}))
+    + r"|last|this)\b)"
+)
 _SINCE_RE = re.compile(
     r"^(?:Since|Now\s+that|Ever\s+since|When|Once)\s+(?=I\b|[A-Z])"
     # "Since March I've …" dates the clause
@@ -227,6 +232,8 @@ _NEW_SUBJECT_RE = re.compile(
     # after a comma, another subject's statement: "…, so my hours will shift", "ask Piet, he's the SRE lead"
     r"|,\s+(?:and|so|but|because)\s+(?=(?:my|our|his|her|their|the|it|its)\s)"
     r"|,\s+(?=(?:he|she|they)(?:['’](?:s|re)\s|\s+(?:is|was|has|had|now|just|moved|works|lives|reports|speaks)\b))"
+    # "…, and in July, Luka joined …": another subject's clause after its time
+    r"|,?\s+and\s+(?:in|on|by|from|since|after|last|this|next)\s+[^,]{1,25},\s+(?=[A-Z][\w'’-]*\s)"
     # a comma splice: "I left Győr for good, Szeged is home now"
     r"|,\s+(?=[A-Z][\w'’-]+\s+(?:is|was)\s+(?:home|now)\b)"
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
@@ -379,7 +386,11 @@ def _clauses(sentence: str) -> list[str]:
             extra.append(f"{both['second']} {rest}")
         parts += _new_subjects(part)
     for part in parts:
+        opener = _OPENER_RE.match(part.strip())
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
+        if opener and _DATED_OPENER_RE.match(opener.group(0)):  # "In March, Ana became CTO": when, kept for the fact
+            said_when = opener.group(0).strip(" ,")
+            part = f"{part.rstrip('.!')}, {said_when[:1].lower()}{said_when[1:]}"
         # a chat drops its "I": "Started at Vanta in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
@@ -457,8 +468,10 @@ def _title_ok(match: re.Match[str]) -> bool:
     return head in v.ROLE_NOUNS and not not_roles & set(words)
 
 
-# a word for whom someone answers to, not a post they hold
-_RELATIONAL_ROLES = frozenset({"manager", "boss", "supervisor", "lead", "mentor", "buddy", "line manager"})
+# a word for whom someone answers to or is close to, not a post they hold ("Aino's new partner")
+_RELATIONAL_ROLES = frozenset(
+    {"manager", "boss", "supervisor", "lead", "mentor", "buddy", "line manager", "partner", "assistant", "deputy"}
+)
 
 
 def _held_title_ok(match: re.Match[str]) -> bool:
@@ -857,9 +870,31 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_BEEN}{_NOW}\s+(?:at|with)\s+{_THE}(?P<org>{NAME})(?:\s+now)?,?\s+(?:working\s+)?as\s+(?:an?\s+|the\s+)?"
+        rf"\b{_WHO}{_BEEN}{_NOW}\s+(?:at|with)\s+{_THE}(?P<org>{NAME})(?:\s+now)?,?\s+(?:now\s+)?(?:working\s+)?as\s+"
+        rf"(?:an?\s+|the\s+)?"
         rf"{_TITLE}",
         check=_working_as_ok,
+        confidence=0.7,
+    ),
+    # "took a job with Kestle as a geologist", "started at Quillon in January as head brewer": the post and where
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:took\s+a\s+(?:new\s+)?(?:job|role|position)\s+(?:at|with)|started\s+(?:at|with)|"
+        rf"joined|joins|starts\s+(?:at|with))\s+{_THE}(?P<org>{NAME})(?:\s+(?:in|on|last|this)\s+(?:the\s+)?\w+)?,?\s+as\s+"
+        rf"(?:an?\s+|the\s+|our\s+|their\s+)?(?:new\s+|first\s+)?{_TITLE}",
+        check=_working_as_ok,
+    ),
+    # "she's Veridia's head of procurement", "Northgate's new CTO, Viktor Halme, …": a title at a named organisation
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?P<org>{NAME})(?:'s|’s)\s+(?:new\s+)?{_TITLE}",
+        check=_held_title_ok,
+        confidence=0.7,
+    ),
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?P<org>{NAME})(?:'s|’s)\s+(?:new\s+)?(?P<value>(?:[a-z][\w-]*\s+){{0,3}}?[\w-]+),\s+(?P<who>{NAME}),",
+        check=_held_title_ok,
         confidence=0.7,
     ),
     # "Your shift manager is Jolanta Wiśniewska", "Our new CFO is Dagny Holt": the title a named person holds ("your
@@ -1403,7 +1438,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     for sentence in _SENTENCE_RE.finditer(text):
         said, who = _labelled_line(_fluent(sentence.group(0)), speaker)
         opener = _OPENING_SUBJECT_RE.match(said.strip())
-        if opener and _person(opener["name"]) == opener["name"] and _a_person(opener["name"]):
+        if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
             named = opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
@@ -2329,8 +2364,11 @@ def _apposed_cards(sentence: str, today: date) -> tuple[StatedFact, ...]:
         who = _person(match["name"])
         if not who or who.isupper() or who.casefold() in _LANGUAGE_SET | _CALENDAR_NAMES:
             continue
-        if _AFTER_PREPOSITION_RE.search(sentence, 0, match.start()):
-            continue  # "Nandor from Brightwell, our integration partner": what a company is to us
         said = match["bracket"] or match["comma"] or match["dash"]
+        after = _AFTER_PREPOSITION_RE.search(sentence, 0, match.start())
+        # "Nandor from Brightwell, our integration partner": what a company is to us; but "spoke with Zsófia Ambrus,
+        # CFO at Brightwell" is a person's card, written as one
+        if after and not (after.group(0).startswith("with") and re.match(rf"[{_UPPER}]", said.strip())):
+            continue
         facts += _card_facts(who, [said], today, match.span())
     return tuple(facts)
