@@ -23,6 +23,7 @@ from functools import lru_cache, partial
 from itertools import chain, islice
 
 from graph import vocabulary as v
+from graph.extraction.lexicon import BUSINESS_TAILS, COMPANY_SUFFIXES, ORG_WORDS
 from memories.temporal import tag_dates
 
 __all__ = ["LEFT", "MAX_TEXT_CHARS", "StatedFact", "extract_facts"]
@@ -213,10 +214,11 @@ _CALENDAR_NAMES = frozenset(
     "thursday friday saturday sunday".split()
 )
 _CALENDAR = _CALENDAR_NAMES - {"may"}
+# an opener that says when ("In March, ", "Since the reorg in May, "): a month, a year, "last year"
 _DATED_OPENER_RE = re.compile(
-    r"^(?:In|On|Since|As\s+of|From|Back\s+in)\s+(?:(?:early|mid|late|the)\s+)?(?:\d|(?i:"
+    r"\b(?:\d{4}|(?i:"
     + "|".join(sorted(_CALENDAR_NAMES - {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}))
-    + r"|last|this)\b)"
+    + r")|(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter))\b"
 )
 _SINCE_RE = re.compile(
     r"^(?:Since|Now\s+that|Ever\s+since|When|Once)\s+(?=I\b|[A-Z])"
@@ -262,7 +264,11 @@ _VERBS = (
     r"(?:lives?|living|lived|works?|working|worked|moved|joined|reports?|reported|speaks?|spoke|has|have|had|owns?|"
     r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit)"
 )
-_SAME_SUBJECT_RE = re.compile(rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)")
+_SAME_SUBJECT_RE = re.compile(
+    rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)"
+    # "… is now head of ops at Lotus Cargo, reporting to Bao": the same subject, going on
+    r"|,\s+(?=(?:now\s+)?(?:reporting|living|working|based)\s+(?:directly\s+)?(?:to|into|in|at|for|out)\b)"
+)
 _DROPPED_I_RE = re.compile(
     r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
     r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
@@ -270,7 +276,9 @@ _DROPPED_I_RE = re.compile(
     r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
     re.IGNORECASE,
 )
-_DROPPED_I_AM_RE = re.compile(r"^(?:still\s+(?:living|in|at|working|based)|been\s+(?:at|with|living|working))\b", re.I)
+_DROPPED_I_AM_RE = re.compile(
+    r"^(?:still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working))\b", re.I
+)
 # a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them
 _INTERJECTION_RE = re.compile(
     r"^(?:(?:lol|haha+|omg|ok(?:ay)?|yeah|yep|yes|so|well|fyi|btw|heads\s+up|update|news|guess\s+what|ugh|wow|"
@@ -379,16 +387,18 @@ def _clauses(sentence: str) -> list[str]:
     parts = []
     for part in _CLAUSE_BREAK_RE.split(text):
         part = _INTERJECTION_RE.sub("", part.strip())
-        both = _BOTH_RE.match(part)
+        opened = _OPENER_RE.match(part)  # "Since the reorg, Paz and Consuelo sit under …"
+        said_when = opened.group(0) if opened else ""
+        both = _BOTH_RE.match(part[len(said_when) :])
         if both:  # each subject's clause, before "and Piet works …" reads as a clause of its own
-            rest = part[both.end() :]
-            part = f"{both['first']} {rest}"
-            extra.append(f"{both['second']} {rest}")
+            rest = part[len(said_when) + both.end() :]
+            part = f"{said_when}{both['first']} {rest}"
+            extra.append(f"{said_when}{both['second']} {rest}")
         parts += _new_subjects(part)
     for part in parts:
         opener = _OPENER_RE.match(part.strip())
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
-        if opener and _DATED_OPENER_RE.match(opener.group(0)):  # "In March, Ana became CTO": when, kept for the fact
+        if opener and _DATED_OPENER_RE.search(opener.group(0)):  # "In March, Ana became CTO": when, kept for the fact
             said_when = opener.group(0).strip(" ,")
             part = f"{part.rstrip('.!')}, {said_when[:1].lower()}{said_when[1:]}"
         # a chat drops its "I": "Started at Vanta in March, great people."
@@ -1426,11 +1436,48 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     layout = ()
     if ":" in text or "\n" in text:
         layout = chain(_record_facts(text, speaker, today), _signature_facts(text, today))
-    for fact in chain(_sentences_facts(text, speaker, today), layout):
+    found = list(chain(_sentences_facts(text, speaker, today), layout))
+    for fact in found:
+        if fact.attribute == LEFT:
+            fact = _left_by_the_text(fact, text, found)
         key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
         if key not in seen:
             seen.add(key)
             yield fact
+
+
+_EMPLOYER_CUE_RE = re.compile(
+    r"\b(?:job|jobs|work|worked|working|notice|employer|employers|colleagues?|boss|company|firm|redundan\w*|contract|"
+    r"quit|resign\w*|career|startup|office|shift|desk|hired|hiring|freelance|unemployed|payroll|role|position|"
+    r"joined|join|promot\w*)\b",
+    re.IGNORECASE,
+)
+_HOME_CUE_RE = re.compile(
+    r"\b(?:moved|move|moving|relocat\w*|city|town|village|country|flat|house|apartment|home|rent|lease|landlord|"
+    r"neighbourhood|neighborhood|for\s+good|emigrat\w*|lived|living)\b",
+    re.IGNORECASE,
+)
+
+
+def _left_by_the_text(fact: StatedFact, text: str, found: list[StatedFact]) -> StatedFact:
+    """A bare "left X" read by what the text itself says X is: the attribute another of its facts gives X, else an
+    organisation's name ("Rooiberg Wines", "Kettle.io", "Hart & Vale"), else the words of its sentence (a job, a
+    notice, colleagues; a move, a flat, "for good") — one and not the other. Otherwise it stays the graph's to read,
+    by what it knows X to be."""
+    value = fact.value.casefold()
+    held = {other.attribute for other in found if other.value.casefold() == value} & {v.WORKS_AT_ATTR, v.LIVES_IN}
+    if len(held) == 1:
+        return replace(fact, attribute=held.pop())
+    last = fact.value.split()[-1].casefold().strip(".,")
+    if last in BUSINESS_TAILS | COMPANY_SUFFIXES | ORG_WORDS or re.search(r"&|\.(?:io|com|ai|co)\b", fact.value):
+        return replace(fact, attribute=v.WORKS_AT_ATTR)
+    sentence = next(
+        (said.group(0) for said in _SENTENCE_RE.finditer(text) if said.start() <= fact.span[0] < said.end()), text
+    )
+    employer, home = bool(_EMPLOYER_CUE_RE.search(sentence)), bool(_HOME_CUE_RE.search(sentence))
+    if employer != home:
+        return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)
+    return fact
 
 
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:

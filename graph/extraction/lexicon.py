@@ -114,6 +114,20 @@ COMPANY_SUFFIXES: frozenset[str] = frozenset(
     """inc corp corporation co llc ltd plc gmbh ag sa lp llp labs lab capital ventures partners fund funds
     group holdings technologies technology systems software solutions networks bank industries""".split()
 )
+# Last words an organisation's name ends with beyond the legal suffixes ("Rooiberg Wines", "Tidewell Analytics",
+# "Kestrel Freight"): what the business does. A fact's reader uses them to tell an employer from a town.
+BUSINESS_TAILS: frozenset[str] = frozenset(
+    """analytics robotics studios studio games media health healthcare foods food freight logistics haulage telecom
+    wines brewery insurance reinsurance consulting consultancy energy solar pharma pharmaceuticals bio biotech
+    therapeutics ai tech digital cloud data security finance financial capital credit microfinance airlines
+    airways motors automotive shipping maritime marine retail stores supermarkets hotels hospitality publishing
+    press records productions films pictures design designs architects engineering construction builders
+    manufacturing textiles apparel fashion cosmetics beauty dental clinic clinics hospital hospitals
+    pharmacy labs laboratories works workshop collective cooperative co-op agency ventures mills mining metals
+    steel chemicals plastics packaging paper print printing electric electronics devices instruments audio
+    optics telecoms mobile networks payments bank banking insurers
+    estate estates properties realty homes trust conservation""".split()
+)
 ORG_WORDS: frozenset[str] = frozenset(
     """university institute college school foundation association agency council committee department
     ministry commission hospital society academy""".split()
