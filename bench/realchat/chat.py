@@ -11,7 +11,9 @@ from typing import Any
 
 from bench.realchat import phrasing as p
 from bench.realchat import vocabulary as v
-from bench.realchat.vocabulary import half_of
+from bench.realchat.dev2 import phrasing as p2
+from bench.realchat.dev2 import vocabulary as v2
+from bench.realchat.vocabulary import HALVES, half_of
 
 # The calibration knobs (bench.realchat.calibration measures what they give): how many questions avoid the words
 # that were said, how often a fact's topic comes back without it, how often the friend uses its words elsewhere,
@@ -61,26 +63,35 @@ class Ask:
 
 
 class Lexicon:
-    """The half's share of every pool of the vocabulary and the phrasing."""
+    """The half's share of every pool of the vocabulary and the phrasing: for ``dev`` and ``held``, their share of
+    ``bench.realchat.vocabulary``'s and ``bench.realchat.phrasing``'s tuples (``half_of``); for ``dev2``, the pools of
+    ``bench.realchat.dev2`` whole."""
 
     def __init__(self, half: str) -> None:
+        if half not in HALVES:
+            raise ValueError(f"half must be one of {HALVES}, got {half!r}")
         self.half = half
-        self.statements = {key: half_of(pool, half) for key, pool in p.STATEMENTS.items()}
-        frames = {key: half_of(pool, half) for key, pool in p.FRAMES.items()}
+        self._vocabulary, phrasing = (v2, p2) if half == "dev2" else (v, p)
+        self.statements = {key: self.share(pool) for key, pool in phrasing.STATEMENTS.items()}
+        frames = {key: self.share(pool) for key, pool in phrasing.FRAMES.items()}
         mark = p.PARAPHRASE_MARK
         self.echo = {key: tuple(f for f in pool if not f.startswith(mark)) for key, pool in frames.items()}
         self.paraphrase = {key: tuple(f[1:] for f in pool if f.startswith(mark)) for key, pool in frames.items()}
-        self.threads = {key: half_of(pool, half) for key, pool in p.THREADS.items()}
-        self.distractors = {key: half_of(pool, half) for key, pool in p.DISTRACTORS.items()}
+        self.threads = {key: self.share(pool) for key, pool in phrasing.THREADS.items()}
+        self.distractors = {key: self.share(pool) for key, pool in phrasing.DISTRACTORS.items()}
         for name in ("ABSENT", "SMALL_TALK", "GREETINGS", "CLOSINGS", "REACTIONS"):
-            setattr(self, name.lower(), half_of(getattr(p, name), half))
+            setattr(self, name.lower(), self.share(getattr(phrasing, name)))
+
+    def share(self, pool: tuple) -> tuple:
+        """The half's share of one of its pools: ``dev2`` has pools of its own, ``dev`` and ``held`` split theirs."""
+        return tuple(pool) if self.half == "dev2" else half_of(pool, self.half)
 
     def __getattr__(self, name: str):
         # the vocabulary's pools, by their lower-case name: ``lexicon.pets`` is the half's share of ``PETS``
-        pool = getattr(v, name.upper(), None)
+        pool = getattr(self.__dict__.get("_vocabulary"), name.upper(), None)
         if not isinstance(pool, tuple):
             raise AttributeError(name)
-        return half_of(pool, self.half)
+        return self.share(pool)
 
 
 class Chat:

@@ -9,9 +9,10 @@ that were said and sometimes not (``bench.realchat.chat.PARAPHRASE_SHARE``), in 
 the session's date or the session's date itself), ``knowledge-update`` (the later statement is the evidence, the
 earlier one superseded) and ``never-said`` (no evidence; half of them ask one friend about the other's fact).
 
-The two halves are disjoint in content, not only in wording: ``half="dev"`` and ``half="held"`` draw people,
+The three halves are disjoint in content, not only in wording: ``half="dev"`` and ``half="held"`` draw people,
 values, statements, distractors, small talk and question frames from disjoint shares of every pool
-(``bench.realchat.vocabulary.half_of``), so no held-back conversation repeats a development one.
+(``bench.realchat.vocabulary.half_of``), and ``half="dev2"``, a second development half, from pools of its own
+(``bench.realchat.dev2``), so no conversation of one half repeats another half's.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """The people and the values of the realistic chats: names, pets, jobs, races, trips, crafts, relatives, plants,
 books, homes, weekly activities, milestones, restaurants, and what small talk fills in.
 
-Every pool is one tuple, split into the two halves by one rule (:func:`half_of`: even positions are the development
-half's, odd ones the held-back half's), so a held-back conversation is made of people and values that no development
-conversation contains. Written for this set alone: nothing here is taken from ``bench.conversations``.
+Every pool here is one tuple, split into the development half and the held-back half by one rule (:func:`half_of`:
+even positions are ``dev``'s, odd ones ``held``'s), so a held-back conversation is made of people and values that no
+development conversation contains. The second development half, ``dev2``, has pools of its own with the same names
+(``bench.realchat.dev2.vocabulary``), which it takes whole. Written for this set alone: nothing here is taken from
+``bench.conversations``.
 """
 
 from __future__ import annotations
@@ -11,15 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-HALVES = ("dev", "held")
+HALVES = ("dev", "dev2", "held")
+SPLIT_HALVES = ("dev", "held")  # the halves that share the tuples of this module and of bench.realchat.phrasing
 T = TypeVar("T")
 
 
 def half_of(pool: Sequence[T], half: str) -> tuple[T, ...]:
-    """The half's share of a pool: its even positions for ``dev``, its odd ones for ``held``."""
-    if half not in HALVES:
-        raise ValueError(f"half must be one of {HALVES}, got {half!r}")
-    return tuple(pool[HALVES.index(half) :: 2])
+    """The half's share of a pool of this module or of ``bench.realchat.phrasing``: its even positions for ``dev``,
+    its odd ones for ``held``. ``dev2`` takes no share of them (its pools are ``bench.realchat.dev2``'s)."""
+    if half not in SPLIT_HALVES:
+        raise ValueError(f"half must be one of {SPLIT_HALVES}, got {half!r}")
+    return tuple(pool[SPLIT_HALVES.index(half) :: 2])
 
 
 PEOPLE = (

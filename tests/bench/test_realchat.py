@@ -1,5 +1,6 @@
-"""bench.realchat: a deterministic set of chats between two friends, whose halves share no content, calibrated on
-a plain BM25's recall and on word overlap (pure), and its harness through the sessions and search services."""
+"""bench.realchat: a deterministic set of chats between two friends, whose three halves (dev, dev2, held) share no
+content, calibrated on a plain BM25's recall and on word overlap (pure), and its harness through the sessions and
+search services."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ import json
 import re
 from dataclasses import asdict
 from datetime import date, datetime
+from itertools import combinations, permutations
 
 import pytest
 
 from bench.realchat import phrasing, vocabulary
 from bench.realchat.calibration import BAND_BM25_R10, BAND_SHARED_WORD, calibration, content_words, in_band
+from bench.realchat.chat import Lexicon
+from bench.realchat.dev2 import phrasing as dev2_phrasing
+from bench.realchat.dev2 import vocabulary as dev2_vocabulary
 from bench.realchat.generator import ANSWERABLE, FAMILIES, generate
-from bench.realchat.vocabulary import HALVES, half_of
+from bench.realchat.vocabulary import HALVES, SPLIT_HALVES, half_of
 from memories.temporal import tag_dates
 
 _WORD_RE = re.compile(r"\w+")
@@ -34,16 +39,29 @@ def _texts(data) -> set[str]:
     return {e["text"] for c in data.conversations for s in c.sessions for e in s.events}
 
 
+_SHARED = {"HALVES", "SPLIT_HALVES", "WEEKDAYS", "MONTHS"}  # not pools: every half uses them whole
+
+
+def _names(module) -> set[str]:
+    return {name for name in dir(module) if name.isupper() and isinstance(getattr(module, name), tuple | dict)}
+
+
 def _pools():
-    """Every tuple of the vocabulary and the phrasing, by name (a dict of tuples gives one pool per key)."""
-    for module in (vocabulary, phrasing):
-        for name in dir(module):
-            value = getattr(module, name)
-            if name.isupper() and isinstance(value, tuple) and name not in {"HALVES", "WEEKDAYS", "MONTHS"}:
-                yield f"{module.__name__}.{name}", value
-            elif name.isupper() and isinstance(value, dict):
-                for key, pool in value.items():
-                    yield f"{module.__name__}.{name}[{key}]", pool
+    """Every pool of the vocabulary and the phrasing, by name (a dict of tuples gives one pool per key), with each
+    half's share of it: dev's and held's of the one tuple, and dev2's pool of the same name."""
+    for module, own in ((vocabulary, dev2_vocabulary), (phrasing, dev2_phrasing)):
+        for name in sorted(_names(module) - _SHARED):
+            value, mine = getattr(module, name), getattr(own, name)
+            pools = value.items() if isinstance(value, dict) else [(None, value)]
+            for key, pool in pools:
+                label = f"{module.__name__}.{name}" + (f"[{key}]" if key else "")
+                shares = {half: half_of(pool, half) for half in SPLIT_HALVES}
+                yield label, pool, {**shares, "dev2": mine[key] if key else mine}
+
+
+def _shape(statement: tuple[str, ...]) -> tuple[str, ...]:
+    """Who says each turn of a statement and which turns are evidence (``S*``, ``O``, ...)."""
+    return tuple(turn.split("|", 1)[0] for turn in statement)
 
 
 # --- determinism and the split ----------------------------------------------------------------------------------
@@ -55,31 +73,57 @@ def test_the_same_arguments_give_the_same_set_and_another_seed_another(halves):
         assert _dump(generate(12, half=half)) != _dump(data)
 
 
-def test_every_pool_splits_into_disjoint_halves():
+def test_every_pool_splits_into_three_disjoint_halves():
     assert half_of(("a", "b", "c", "d", "e"), "dev") == ("a", "c", "e")
     assert half_of(("a", "b", "c", "d", "e"), "held") == ("b", "d")
+    for wrong in ("test", "dev2"):  # dev2 takes no share of the split pools: it has its own
+        with pytest.raises(ValueError):
+            half_of(("a",), wrong)
     with pytest.raises(ValueError):
-        half_of(("a",), "test")
-    for name, pool in _pools():
+        generate(half="test")
+    assert HALVES == ("dev", "dev2", "held")
+    # dev2 has every pool the split modules have, under the same names and keys, and nothing else
+    for module, own in ((vocabulary, dev2_vocabulary), (phrasing, dev2_phrasing)):
+        assert _names(own) == _names(module) - _SHARED, own.__name__
+        for name in _names(own):
+            if isinstance(getattr(own, name), dict):
+                assert getattr(own, name).keys() == getattr(module, name).keys(), name
+    for name, pool, shares in _pools():
         assert len(set(pool)) == len(pool), f"{name} repeats an entry"
-        assert not set(half_of(pool, "dev")) & set(half_of(pool, "held")), name
+        assert len(set(shares["dev2"])) == len(shares["dev2"]), f"{name} repeats an entry in dev2"
+        # about as long as the development share, never shorter: dev2 draws as much as dev does
+        assert len(shares["dev"]) <= len(shares["dev2"]) <= 2 * len(shares["dev"]), name
+        for one, other in combinations(HALVES, 2):
+            assert not set(shares[one]) & set(shares[other]), f"{name}: {one} and {other} share an entry"
+
+
+def test_dev2_says_things_in_the_shapes_dev_does():
+    """The same statement shapes (who speaks, which turns are evidence) and the same number of echoing frames and of
+    paraphrases per question kind: a second development half, not another design."""
+    dev, dev2 = Lexicon("dev"), Lexicon("dev2")
+    for key, statements in dev.statements.items():
+        assert sorted(map(_shape, dev2.statements[key])) == sorted(map(_shape, statements)), key
+    for key in dev.echo:
+        assert (len(dev2.echo[key]), len(dev2.paraphrase[key])) == (len(dev.echo[key]), len(dev.paraphrase[key]))
 
 
 def test_the_halves_share_no_person_and_no_text(halves):
-    dev, held = halves["dev"], halves["held"]
-    dev_people = {name for c in dev.conversations for name in c.speakers}
-    held_people = {name for c in held.conversations for name in c.speakers}
-    assert len(dev_people) == 2 * len(dev.conversations)  # nobody is in two conversations
-    assert not dev_people & held_people
-    # nor as a word anywhere in the other half: no held-back text names a development person, relative or pet
-    named = {n.lower() for n in (*half_of(vocabulary.PEOPLE, "dev"), *half_of(vocabulary.RELATIVES, "dev"),
-                                 *half_of(vocabulary.PET_NAMES, "dev"))}  # fmt: skip
-    held_words = {w for text in _texts(held) for w in _WORD_RE.findall(text.lower())}
-    assert not named & held_words
-    # no statement, distractor, small talk or question of one half is said or asked in the other
-    assert not _texts(dev) & _texts(held)
-    assert not {q.text for q in dev.questions} & {q.text for q in held.questions}
-    assert {q.half for q in dev.questions} == {"dev"} and {q.half for q in held.questions} == {"held"}
+    for half, data in halves.items():
+        people = {name for c in data.conversations for name in c.speakers}
+        assert len(people) == 2 * len(data.conversations)  # nobody is in two conversations
+        assert {q.half for q in data.questions} == {half}
+    for one, other in permutations(HALVES, 2):
+        # no person of one half speaks in another, nor is named as a word anywhere in it: no text of another half
+        # names one half's person, relative or pet
+        lex = Lexicon(one)
+        named = {n.lower() for n in (*lex.people, *lex.relatives, *lex.pet_names)}
+        words = {w for text in _texts(halves[other]) for w in _WORD_RE.findall(text.lower())}
+        assert not named & words, (one, other, named & words)
+        assert not set(lex.people) & {name for c in halves[other].conversations for name in c.speakers}
+    for one, other in combinations(HALVES, 2):
+        # no statement, distractor, small talk or question of one half is said or asked in another
+        assert not _texts(halves[one]) & _texts(halves[other]), (one, other)
+        assert not {q.text for q in halves[one].questions} & {q.text for q in halves[other].questions}
 
 
 def test_written_apart_from_the_other_conversational_set(halves):
@@ -87,7 +131,8 @@ def test_written_apart_from_the_other_conversational_set(halves):
     from bench.conversations.generator import generate as generate_other
 
     theirs = {*other.FIRST_NAMES, *(n for names in other.RELATIVE_NAMES.values() for n in names)}
-    assert not theirs & {*vocabulary.PEOPLE, *vocabulary.RELATIVES, *vocabulary.PET_NAMES}
+    for module in (vocabulary, dev2_vocabulary):
+        assert not theirs & {*module.PEOPLE, *module.RELATIVES, *module.PET_NAMES}
     their_texts = {e["text"] for c in generate_other(7).conversations for s in c.sessions for e in s.events}
     for data in halves.values():
         assert not _texts(data) & their_texts
@@ -202,7 +247,7 @@ def test_content_words_leave_out_stop_words_and_the_speakers():
     assert content_words("Where is the new job?") == {"new", "job"}
 
 
-def test_both_halves_are_calibrated_like_real_multi_session_chats(halves):
+def test_every_half_is_calibrated_like_real_multi_session_chats(halves):
     """A plain BM25 over the turns finds roughly half of the evidence at 10, and most questions share a content word
     with an evidence turn; the paraphrased ones mostly do not."""
     for data in halves.values():

@@ -1,7 +1,8 @@
 """The realistic conversational set (bench.realchat), one half: chats between two friends ingested through the
 sessions service, every question asked through the search service for each configuration, beside rank_bm25 over
-the same turns in the same run. ``--stats`` prints the pure calibration statistics of both halves and touches no
-database. The held-back half is for the end of a step, run once; choose with the development half."""
+the same turns in the same run. ``--stats`` prints the pure calibration statistics of every half and touches no
+database. The held-back half is for the end of a step, run once; choose with the development halves (``dev``,
+``dev2``)."""
 
 from __future__ import annotations
 
@@ -20,12 +21,14 @@ class Command(BaseCommand):
     help = "Realistic conversational set, one half: evidence R@5/R@10/MRR per family beside rank_bm25."
 
     def add_arguments(self, parser):
-        parser.add_argument("--half", choices=HALVES, default="dev", help="dev (default) or held (once, at the end)")
+        parser.add_argument(
+            "--half", choices=HALVES, default="dev", help="dev (default) or dev2, or held (once, at the end)"
+        )
         parser.add_argument("--seed", type=int, default=11)
         parser.add_argument("--conversations", type=int, default=12)
         parser.add_argument("--sessions", type=int, default=18)
         parser.add_argument("--configs", default=",".join(ARM_CONFIGS), help="comma-separated configurations")
-        parser.add_argument("--stats", action="store_true", help="calibration statistics of both halves only")
+        parser.add_argument("--stats", action="store_true", help="calibration statistics of every half only")
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--keep", action="store_true", help="keep the eval-realchat tenant")
 

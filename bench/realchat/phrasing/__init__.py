@@ -8,7 +8,8 @@ same value with its first letter capitalised; ``{name}`` is the subject, ``{othe
 A question kind has four frames that ask with the words that were said, then two (prefixed ``~``) that do not.
 Every tuple is split into the halves by :func:`bench.realchat.vocabulary.half_of` (even positions: development), so
 each half has its own statements, distractors, small talk and wordings, two echoing frames and one paraphrase per
-question kind. Written for this set alone: nothing here is taken from ``bench.conversations``.
+question kind; the second development half has the same pools of its own (``bench.realchat.dev2.phrasing``).
+Written for this set alone: nothing here is taken from ``bench.conversations``.
 """
 
 from bench.realchat.phrasing.facts import ABSENT, FRAMES, PARAPHRASE_MARK, STATEMENTS
