@@ -192,8 +192,8 @@ _ROLE_FIRST_RE = re.compile(
     rf"^(?P<role>(?:[Tt]he|[Oo]ur)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?),\s+(?P<name>{NAME}),\s+(?=[a-z])"
 )
 # "Omar's parrot, Kiwi, can whistle": Omar has a parrot called Kiwi
-# "Omar's cats, Jollof and Suya, …", "The rabbit, Knoopje, is still furious" (a household's own, when it opens the
-# clause: not "the office dog, Rex")
+# "Omar's cats, Pogácsa and Mák, …", "The rabbit, Bükk, is still furious" (a household's own, when it opens the
+# clause: not "the office dog, Bodri")
 _APPOSED_PET_RE = re.compile(
     rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?|^(?P<the>[Tt]he)\s+)"
     rf"(?P<kind>{_PET_KINDS})s?,\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
@@ -231,10 +231,12 @@ _NEW_SUBJECT_RE = re.compile(
     r"(?:(?:now|then|later|today|also|honestly|since\s+then|(?:for|right|just)\s+now|these\s+days|currently|"
     r"at\s+the\s+moment|(?:last|this)\s+(?:week|month|year))\s+)?"
     r"(?=(?:I|[A-Z][\w'’-]*|he|she|they)(?:\s+|['’])[a-z'’])"
+    # "Kestle ships on 2 May, and Quillon on 16 May": the same verb understood, one clause for the day reader
+    r"(?!(?:[A-Z][\w'’.-]*\s+){1,3}(?:on|by)\s+(?:the\s+)?(?:\d|[A-Z][a-z]+\.?\s+\d))"
     # after a comma, another subject's statement: "…, so my hours will shift", "ask Piet, he's the SRE lead"
     r"|,\s+(?:and|so|but|because)\s+(?=(?:my|our|his|her|their|the|it|its)\s)"
     r"|,\s+(?=(?:he|she|they)(?:['’](?:s|re)\s|\s+(?:is|was|has|had|now|just|moved|works|lives|reports|speaks)\b))"
-    # "…, and in July, Luka joined …": another subject's clause after its time
+    # "…, and in July, Nandor joined …": another subject's clause after its time
     r"|,?\s+and\s+(?:in|on|by|from|since|after|last|this|next)\s+[^,]{1,25},\s+(?=[A-Z][\w'’-]*\s)"
     # a comma splice: "I left Győr for good, Szeged is home now"
     r"|,\s+(?=[A-Z][\w'’-]+\s+(?:is|was)\s+(?:home|now)\b)"
@@ -266,7 +268,7 @@ _VERBS = (
 )
 _SAME_SUBJECT_RE = re.compile(
     rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)"
-    # "… is now head of ops at Lotus Cargo, reporting to Bao": the same subject, going on
+    # "… is now head of ops at Brightwell, reporting to Nandor": the same subject, going on
     r"|,\s+(?=(?:now\s+)?(?:reporting|living|working|based)\s+(?:directly\s+)?(?:to|into|in|at|for|out)\b)"
 )
 _DROPPED_I_RE = re.compile(
@@ -277,7 +279,8 @@ _DROPPED_I_RE = re.compile(
     re.IGNORECASE,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working))\b", re.I
+    r"^(?:staying(?:\s+put)?\s+at|still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working))\b",
+    re.I,
 )
 # a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them
 _INTERJECTION_RE = re.compile(
@@ -323,7 +326,7 @@ _SENTENCE_PRONOUN_RE = re.compile(
 # now", which goes on with the same statement), a dash between spaces
 _CLAUSE_BREAK_RE = re.compile(
     r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})(?:\s+|['’])[a-z'’])"
-    # "… made the jump: she's living in Galway now"
+    # "… made the jump: she's living in Győr now"
     r"|\s*:\s+(?=(?:I|he|she|they|we)(?:\s+|['’])[a-z'’])"
     # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May")
     r"|\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|eta)\b)"
@@ -350,7 +353,7 @@ def _clauses(sentence: str) -> list[str]:
         extra.append(f"{tenure['who']} used to work at {tenure['org']}")
     role_first = _ROLE_FIRST_RE.match(text)
     if role_first and not re.search(_PETS, role_first["role"], re.IGNORECASE):
-        # "Our guide, Matthias, grew up …": Matthias is the subject, and a title holder when it is one (a pet said so
+        # "Our guide, Nandor, grew up …": Nandor is the subject, and a title holder when it is one (a pet said so
         # is the apposed pets' to read)
         if _role_head(role_first["role"]) in v.ROLE_NOUNS:
             extra.append(f"{role_first['name']} is {role_first['role'][:1].lower()}{role_first['role'][1:]}")
@@ -387,7 +390,7 @@ def _clauses(sentence: str) -> list[str]:
     parts = []
     for part in _CLAUSE_BREAK_RE.split(text):
         part = _INTERJECTION_RE.sub("", part.strip())
-        opened = _OPENER_RE.match(part)  # "Since the reorg, Paz and Consuelo sit under …"
+        opened = _OPENER_RE.match(part)  # "Since the reorg, Zsófia and Nandor sit under …"
         said_when = opened.group(0) if opened else ""
         both = _BOTH_RE.match(part[len(said_when) :])
         if both:  # each subject's clause, before "and Piet works …" reads as a clause of its own
@@ -398,7 +401,9 @@ def _clauses(sentence: str) -> list[str]:
     for part in parts:
         opener = _OPENER_RE.match(part.strip())
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
-        if opener and _DATED_OPENER_RE.search(opener.group(0)):  # "In March, Ana became CTO": when, kept for the fact
+        if opener and _DATED_OPENER_RE.search(
+            opener.group(0)
+        ):  # "In March, Zsófia became CTO": when, kept for the fact
             said_when = opener.group(0).strip(" ,")
             part = f"{part.rstrip('.!')}, {said_when[:1].lower()}{said_when[1:]}"
         # a chat drops its "I": "Started at Vanta in March, great people."
@@ -414,7 +419,7 @@ def _clauses(sentence: str) -> list[str]:
         possessive = lead_name and re.search(r"['’]s$", lead_name["name"])
         if possessive and _CONTRACTED_IS_RE.match(part, lead_name.end("name")):
             possessive = None
-        # "Thunder Bay was where …": a place the clause is about, no one a pronoun goes back to
+        # "Tisza Bend was where …": a place the clause is about, no one a pronoun goes back to
         cleft = lead_name and re.match(r"\s+(?:is|was)\s+where\b", part[lead_name.end("name") :])
         if lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive and not cleft:
             named = lead_name["name"]
@@ -478,7 +483,7 @@ def _title_ok(match: re.Match[str]) -> bool:
     return head in v.ROLE_NOUNS and not not_roles & set(words)
 
 
-# a word for whom someone answers to or is close to, not a post they hold ("Aino's new partner")
+# a word for whom someone answers to or is close to, not a post they hold ("Zsófia's new partner")
 _RELATIONAL_ROLES = frozenset(
     {"manager", "boss", "supervisor", "lead", "mentor", "buddy", "line manager", "partner", "assistant", "deputy"}
 )
@@ -486,6 +491,12 @@ _RELATIONAL_ROLES = frozenset(
 
 def _held_title_ok(match: re.Match[str]) -> bool:
     return _title_ok(match) and " ".join(match.group("value").casefold().split()) not in _RELATIONAL_ROLES
+
+
+def _bare_title_ok(match: re.Match[str]) -> bool:
+    """A title said without its article is a few words naming a job, no verb or word for a job among them."""
+    words = set(match.group("value").casefold().split())
+    return _working_as_ok(match) and not words & {"is", "are", "was", "were", "role", "job", "position", "title", "new"}
 
 
 def _working_as_ok(match: re.Match[str]) -> bool:
@@ -517,7 +528,7 @@ def _pet_present(match: re.Match[str]) -> bool:
     return not _PET_GONE_RE.search(match.string)
 
 
-# a stay that is no home: "I'm in Lisbon now for the conference"
+# a stay that is no home: "I'm in Szeged now for the conference"
 _TRIP_RE = re.compile(
     r"\b(?:trip|visit(?:ing)?|holiday|vacation|conference|hotel|hostel|staying|stay|weekend|tour|festival|"
     r"business|layover|airport|flight)\b",
@@ -529,8 +540,18 @@ def _no_trip(match: re.Match[str]) -> bool:
     return not _TRIP_RE.search(match.string)
 
 
+def _a_business(match: re.Match[str]) -> bool:
+    """A value whose name says it is a business ("Tisza Reinsurance", "Kestle.io", "Hart & Vale")."""
+    return _org_ok(match) and _business_name(match.group("value"))
+
+
+def _business_name(name: str) -> bool:
+    last = name.split()[-1].casefold().strip(".,") if name.split() else ""
+    return last in BUSINESS_TAILS | COMPANY_SUFFIXES | ORG_WORDS or bool(re.search(r"&|\.(?:io|com|ai|co)\b", name))
+
+
 def _an_organisation(match: re.Match[str]) -> bool:
-    """A value after "with" that names an organisation rather than a person: several words, a symbol ("Kettle.io",
+    """A value after "with" that names an organisation rather than a person: several words, a symbol ("Kestle.io",
     "Harrow & Vale"), a company suffix, or a role said beside it ("with Kestle as a designer")."""
     value = match.group("value")
     return _org_ok(match) and (
@@ -609,7 +630,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"an?\s+(?:[a-z-]+\s+){{0,2}}?(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
-    # "my partner and I rent a tiny house in Sapporo", "we bought a house in Valdivia": the household's home
+    # "my partner and I rent a tiny house in Szeged", "we bought a house in Győr": the household's home
     _p(
         v.LIVES_IN,
         rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:\s+(?:now|finally|just|recently|also))?\s+(?:rent|rented|bought|"
@@ -629,12 +650,19 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:[Ss]ince|[Aa]fter)\s+(?P<mine>moving|relocating)\s+to\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
-    # being somewhere now, as a lasting state: "we're in Cape Town now", "he's in Halifax these days" — not a trip
+    # being somewhere now, as a lasting state: "we're in Szeged now", "he's in Győr these days" — not a trip
     _p(
         v.LIVES_IN,
         rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}(?:\s+(?:now|still|finally))?\s+(?:out\s+|back\s+|settled\s+)?in\s+"
         rf"(?P<value>{NAME})\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b",
         check=_no_trip,
+        confidence=0.6,
+    ),
+    # "we finally unpacked in Szeged", "unpacked the last box in Győr": moved in
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+unpacked(?:\s+(?:the\s+last\s+boxe?s?|everything))?\s+in\s+"
+        rf"(?P<value>{NAME})",
         confidence=0.6,
     ),
     # "Lumen Dental is where Aurora works now": the cleft of a home or an employer
@@ -649,8 +677,25 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- where someone works
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:work|works|working)\s+(?:at|for)\s+{_THE}(?P<value>{NAME})",
+        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:work|works|working)(?:\s+(?:remotely|full-time|part-time|freelance))?\s+(?:at|for)\s+"
+        rf"{_THE}(?P<value>{NAME})",
         check=_org_ok,
+    ),
+    # "I'm at Tisza Reinsurance", "staying put at Hart & Vale": at a place of business (not "at the airport")
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}(?:{_IS_NOW}{_NOW}|{_BE}?\s+(?:staying|staying\s+put|still))\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
+        check=_a_business,
+        confidence=0.6,
+    ),
+    # "my team lead at Brightwell", "our team at Kestle Systems", "first paycheck from Quillon": the speaker's
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"(?:\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?|^(?P<ours>[Ff]irst)\s+)(?:team|team\s+lead|colleagues?|co-?workers?|"
+        rf"boss|manager|office|standup|stand-up|paycheck|payslip|contract|notice)\s+(?:at|from)\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        confidence=0.6,
+        presupposed=True,
     ),
     _p(
         v.WORKS_AT_ATTR,
@@ -674,7 +719,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
         history=True,
     ),
-    # "I'm with Kettle.io now", "she's been with Harrow & Vale since May": with an organisation, not a person
+    # "I'm with Kestle.io now", "she's been with Harrow & Vale since May": with an organisation, not a person
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_BEEN}{_NOW}\s+with\s+{_THE}(?P<value>{NAME})(?=\s+(?:now|these\s+days|nowadays|since)\b|,?\s+as\s+)",
@@ -689,7 +734,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
         confidence=0.6,
     ),
-    # "started his residency at Gwale Teaching Hospital", "I began my apprenticeship with Kestle": a post held there
+    # "started his residency at Szeged General Hospital", "I began my apprenticeship with Kestle": a post held there
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:started|began|begun|starts|begins)\s+(?:my|his|her|their)\s+(?:residency|"
@@ -809,15 +854,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # a bare "left X": X is an employer or a town, which the graph knows (graph.facts decides; no kind, no fact)
     _p(
         LEFT,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+(?P<value>{NAME})(?!\s+(?:to\s+join|for)\b)(?=\s*(?:[.,;:!]|$|\s+(?:in|last|this|on|"
-        r"after|yesterday|earlier|two|three|a\s+few|and)\b))",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+(?P<value>{NAME})(?!\s+(?:to\s+join|for(?!\s+good))\b)(?=\s*(?:[.,;:!]|$|\s+(?:in|"
+        r"last|this|on|after|yesterday|earlier|two|three|a\s+few|and|for\s+good)\b))",
         negated=True,
         check=_org_ok,
     ),
     # "left Vanta to join Quorum": the employer left
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+{_THE}(?P<value>{NAME})\s+(?:to\s+join|for)\b",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+{_THE}(?P<value>{NAME})\s+(?:to\s+join|for(?!\s+good))\b",
         negated=True,
         check=_org_ok,
     ),
@@ -871,7 +916,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         confidence=0.7,
     ),
-    # "is now a hydrologist at Aguapé", "she's at Umlilo Solar now, as a site engineer": a job word where it is held
+    # "is now a hydrologist at Brightwell", "she's at Tisza Solar now, as a site engineer": a job word where it is held
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:working\s+as\s+)?an?\s+{_TITLE}\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})",
@@ -886,6 +931,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_working_as_ok,
         confidence=0.7,
     ),
+    # "now I am driver for Kestle Haulage": a title without its article, where it is held
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?!(?:an?|the|our|their|my|at|in|on|with|for|from|now|still|here|there|back|off|out|"
+        rf"not|also|just|very|so|really|going|working|living|moving|based)\b){_TITLE}\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})",
+        check=_bare_title_ok,
+        confidence=0.6,
+    ),
     # "took a job with Kestle as a geologist", "started at Quillon in January as head brewer": the post and where
     _p(
         v.JOB_TITLE,
@@ -894,7 +947,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:an?\s+|the\s+|our\s+|their\s+)?(?:new\s+|first\s+)?{_TITLE}",
         check=_working_as_ok,
     ),
-    # "she's Veridia's head of procurement", "Northgate's new CTO, Viktor Halme, …": a title at a named organisation
+    # "she's Brightwell's head of procurement", "Kestle's new CTO, Nandor Vass, …": a title at a named organisation
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?P<org>{NAME})(?:'s|’s)\s+(?:new\s+)?{_TITLE}",
@@ -907,8 +960,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_held_title_ok,
         confidence=0.7,
     ),
-    # "Your shift manager is Jolanta Wiśniewska", "Our new CFO is Dagny Holt": the title a named person holds ("your
-    # manager is Vikram" says whom you report to, not a title)
+    # "Your shift manager is Zsófia Ambrus", "Our new CFO is Nandor Vass": the title a named person holds ("your
+    # manager is Nandor" says whom you report to, not a title)
     _p(
         v.JOB_TITLE,
         rf"\b(?:[Yy]our|[Oo]ur|[Tt]heir|[Tt]he)\s+(?:new\s+)?(?P<value>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s+is{_NOW}\s+"
@@ -916,7 +969,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_held_title_ok,
         confidence=0.7,
     ),
-    # "reports to the site director, Ewan Maclean": the title before the name
+    # "reports to the site director, Nandor Vass": the title before the name
     _p(
         v.JOB_TITLE,
         rf"\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Yy]our)\s+(?:new\s+)?(?P<value>(?:[a-z][\w-]*\s+){{0,3}}?[\w-]+),\s+"
@@ -1026,6 +1079,17 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.REPORTS_TO_ATTR,
         rf"\b(?P<mine>[Mm]y)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)\s+is{_NOW}\s+(?P<value>{NAME})",
     ),
+    # a chat drops its "my": "new manager is Nandor", "boss (Zsófia) wants it by Friday"
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"^(?P<mine>[Nn]ew\s+(?:line\s+)?(?:manager|boss|supervisor))\s+is{_NOW}\s+(?P<value>{NAME})",
+        confidence=0.6,
+    ),
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"(?:^|\b[Mm]y\s+)(?P<mine>(?:[Nn]ew\s+)?(?:[Mm]anager|[Bb]oss|[Ss]upervisor))\s*\((?P<value>{NAME})\)",
+        confidence=0.6,
+    ),
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b(?P<value>{NAME})\s+is{_NOW}\s+(?P<mine>my)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)(?!['’]s)",
@@ -1109,6 +1173,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_THING})\s+(?:now\s+)?belongs?\s+to\s+{_OWNER}",
     ),
+    # a tracker's or a summary's line: "Quillon owned by Search Quality"
+    _p(
+        v.OWNED_BY,
+        rf"^(?:[Tt]he\s+)?(?P<system>{_THING})(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbeen)(?<!\bnow)\s+"
+        rf"(?:owned|maintained)\s+by\s+{_OWNER}(?=\s*(?:[.,;!]|$|\s+now\b))",
+    ),
     _p(
         v.OWNED_BY,
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BE}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?)\s+of\s+(?:the\s+)?"
@@ -1140,7 +1210,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?){_HAVE}\s+handed\s+(?:over\s+)?(?:the\s+)?(?P<system>{_THING})"
-        rf"\s+(?:over\s+)?to\s+{_OWNER}",
+        rf"\s+(?:over\s+)?to\s+(?:(?P<me_value>me)\b|{_OWNER})",
     ),
     _p(
         v.OWNED_BY,
@@ -1396,12 +1466,13 @@ def _day(reference: datetime | date) -> date:
 _NEEDS: dict[str, tuple[str, ...]] = {
     v.LIVES_IN: ("live", "living", "commute", "moved", "moving", "reloc", "based", "settled", "resid", "emigrat",
                  "new ", "renting", "spent", "remote", "home", "still in", "house", "flat", "apartment", "condo",
-                 "cottage", "bungalow", "rent", "bought", "own ", " now", "these days", "nowadays", "for good",
-                 "permanently"),
+                 "unpack", "cottage", "bungalow", "rent", "bought", "own ", " now", "these days", "nowadays",
+                 "for good", "permanently"),
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
-                      "hire", "contact", "liaison", "rep ", "person ", " at ", "let ", "laid"),
+                      "hire", "contact", "liaison", "rep ", "person ", " at ", "let ", "laid",
+                      "paycheck", "payslip"),
     v.JOB_TITLE: ("promoted", "demoted", "bumped", "took over", "taken over", "named", "appointed", "made", "hired as",
                   "became", " a ",
                   " an ", " the ", " our ", " as ", "title"),
@@ -1468,8 +1539,7 @@ def _left_by_the_text(fact: StatedFact, text: str, found: list[StatedFact]) -> S
     held = {other.attribute for other in found if other.value.casefold() == value} & {v.WORKS_AT_ATTR, v.LIVES_IN}
     if len(held) == 1:
         return replace(fact, attribute=held.pop())
-    last = fact.value.split()[-1].casefold().strip(".,")
-    if last in BUSINESS_TAILS | COMPANY_SUFFIXES | ORG_WORDS or re.search(r"&|\.(?:io|com|ai|co)\b", fact.value):
+    if _business_name(fact.value):
         return replace(fact, attribute=v.WORKS_AT_ATTR)
     sentence = next(
         (said.group(0) for said in _SENTENCE_RE.finditer(text) if said.start() <= fact.span[0] < said.end()), text
@@ -1501,7 +1571,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
 def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
     """The facts one sentence states (spans within it); cached, as chats repeat their sentences."""
     said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Ghent, remember?" asserts
-    # "Ayodele relocated to Brisbane, so can we move the sync?": the statement before the question still asserts
+    # "Zsófia relocated to Győr, so can we move the sync?": the statement before the question still asserts
     asked = _QUESTION_AFTER_RE.search(said) if said.rstrip().endswith("?") else None
     if asked:
         said = f"{said[: asked.start()]}."
@@ -1513,7 +1583,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
         if _ROLE_WORD_RE.search(folded):  # "is Chief Data Officer at Brightwell": a role names itself
             wanted.add(v.JOB_TITLE)
-        if _LANGUAGE_NAMED_RE.search(folded):  # "my Icelandic is pretty good now": a language names itself
+        if _LANGUAGE_NAMED_RE.search(folded):  # "my Hungarian is pretty good now": a language names itself
             wanted.add(v.SPEAKS)
         found = len(facts)
         for pattern in _PATTERNS:
@@ -1521,9 +1591,18 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
                 continue
             for match in pattern.regex.finditer(clause):
                 facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
-        if v.DUE_DATE in wanted and not facts[found:]:  # a clause that said whose S is now dates that, not a launch
-            facts.extend(_due_dates(clause, today))
+        read = facts[found:]
+        if v.DUE_DATE in wanted and all(fact.attribute == v.DUE_DATE for fact in read):
+            # a clause that said whose S is now dates that, not a launch; one that dated a project may date another
+            # ("Kestle ships on 2 May, and Quillon on 16 May")
+            dated = {_project_key(fact.subject) for fact in read}
+            facts.extend(fact for fact in _due_dates(clause, today) if _project_key(fact.subject) not in dated)
     return tuple(_one_project(facts))
+
+
+def _project_key(project: str) -> str:
+    """A project by its first word ("Kestle's go-live", "the Kestle release" and "Kestle" are one)."""
+    return re.sub(r"['’]s?$", "", project.split()[0]).casefold() if project.split() else ""
 
 
 def _one_project(facts: list[StatedFact]) -> list[StatedFact]:
@@ -1614,6 +1693,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
 
 
 _APART_RE = re.compile(r"[:;]")
+_ANOTHER_PROJECT_RE = re.compile(r",?\s+and\s+(?=[A-Z])|;")
 _RATHER_RE = re.compile(r"\b(?:rather\s+than|instead\s+of|not)\b|\(\s*was\b", re.IGNORECASE)
 
 
@@ -1870,8 +1950,8 @@ def _listed(text: str) -> list[str]:
 
 def _values(attribute: str, match: re.Match[str], speaker: str | None, today: date) -> list[str]:
     groups = match.groupdict()
-    if attribute == v.DUE_DATE:  # "on 13 May instead of 9 May": the day before "instead of"
-        day = _due_day(_RATHER_RE.split(groups["date"])[0], today)
+    if attribute == v.DUE_DATE:  # "on 13 May instead of 9 May": the day before "instead of"; "…, and Quillon on 16 May"
+        day = _due_day(_RATHER_RE.split(_ANOTHER_PROJECT_RE.split(groups["date"])[0])[0], today)
         return [day.isoformat()] if day else []
     if attribute == v.SPEAKS:
         spoken = (re.search(rf"{_LANGUAGE_WORD}|{_ANY_CASE_LANGUAGE}\b", part) for part in _listed(groups["value"]))
@@ -1959,7 +2039,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     (``named``: "ownership of the translation memory moved to …"); anything else ("as head of design", "a dog") is no
     system."""
     said = re.sub(r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow),?\s+", "", raw.strip(), flags=re.I)
-    said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Cinder macros are …"
+    said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Quillon macros are …"
     words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()
     while words and words[-1].casefold() in _ADVERBS:
         words.pop()

@@ -114,8 +114,8 @@ COMPANY_SUFFIXES: frozenset[str] = frozenset(
     """inc corp corporation co llc ltd plc gmbh ag sa lp llp labs lab capital ventures partners fund funds
     group holdings technologies technology systems software solutions networks bank industries""".split()
 )
-# Last words an organisation's name ends with beyond the legal suffixes ("Rooiberg Wines", "Tidewell Analytics",
-# "Kestrel Freight"): what the business does. A fact's reader uses them to tell an employer from a town.
+# Last words an organisation's name ends with beyond the legal suffixes ("Tisza Wines", "Kestle Analytics",
+# "Brightwell Freight"): what the business does. A fact's reader uses them to tell an employer from a town.
 BUSINESS_TAILS: frozenset[str] = frozenset(
     """analytics robotics studios studio games media health healthcare foods food freight logistics haulage telecom
     wines brewery insurance reinsurance consulting consultancy energy solar pharma pharmaceuticals bio biotech
