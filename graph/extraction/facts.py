@@ -228,7 +228,7 @@ _SINCE_RE = re.compile(
 # another subject's clause: ", and Piet took over …", " but I …"
 _NEW_SUBJECT_RE = re.compile(
     r",?\s+(?:and|but|while|whereas|so|though|because)\s+"
-    r"(?:(?:now|then|later|today|also|honestly|since\s+then|(?:for|right|just)\s+now|these\s+days|currently|"
+    r"(?:(?:now|then|later|today|also|honestly|since\s+then|as\s+of\s+\w+|(?:for|right|just)\s+now|these\s+days|currently|"
     r"at\s+the\s+moment|(?:last|this)\s+(?:week|month|year))\s+)?"
     r"(?=(?:I|[A-Z][\w'’-]*|he|she|they)(?:\s+|['’])[a-z'’])"
     # "Kestle ships on 2 May, and Quillon on 16 May": the same verb understood, one clause for the day reader
@@ -315,6 +315,11 @@ _OPENING_SUBJECT_RE = re.compile(
     r"gave|won|lost|bought|brought|wrote|began|kept|sold|quit|put|set|let|heard|knew|flew|drove|fell|felt|paid|led|held|"
     r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
+# a sentence's leading clause of time or circumstance, before its subject
+_LEADING_CLAUSE_RE = re.compile(
+    r"^(?:Before|After|When|Since|Once|While|As|Although|Though|In|On|By|Back\s+in|Today|Now|These\s+days|Later|Then)\b"
+    r"[^,]{0,60},\s+"
+)
 # "Zsófia Ambrus is CTO at Brightwell. She lives in Szeged.": one person's pronoun, not a group's
 _SENTENCE_PRONOUN_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|these\s+days|nowadays|currently|since\s+then|later|then|also|and|so|but|plus|oh|"
@@ -346,6 +351,10 @@ def _clauses(sentence: str) -> list[str]:
         # "Quillon (owned by Tisza team)": what is said of it, "is" understood
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
         role = not article and re.fullmatch(r"[a-z][a-z -]{1,40}", said) and _role_head(said) in v.ROLE_NOUNS
+        # "Zsófia Ambrus (Kestle Analytics)": where she works; "Nandor (Payments)", a team, is no employer
+        if re.fullmatch(NAME, said) and _business_name(said) and (len(said.split()) > 1 or re.search(r"[.&]", said)):
+            extra.append(f"{match['name']} works at {said}")
+            continue
         extra.append(f"{match['name']} is the {said}" if role else f"{match['name']} {'is ' if article else ''}{said}")
     text = _BRACKETED_RE.sub(lambda m: m["name"], text)
     tenure = _TENURE_RE.match(text)
@@ -568,7 +577,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based(?:\s+out\s+of)?|settled)|"
-        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+lived)\s+(?:in|out\s+of)\s+(?P<value>{NAME})(?!,?\s+(?:until|till)\b)",
+        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+lived)(?:\s+now)?\s+(?:in|out\s+of)\s+(?P<value>{NAME})(?!,?\s+(?:until|till)\b)",
     ),
     _p(
         v.LIVES_IN,
@@ -604,6 +613,26 @@ _PATTERNS: tuple[_Pattern, ...] = (
         history=True,
     ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+used\s+to\s+live\s+in\s+(?P<value>{NAME})", history=True),
+    # "I used to live in Győr, now in Szeged": the home now, after the ones before
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}\s+(?:used\s+to\s+live|lived)\s+in\s+[^.;]*?,?\s+(?:and\s+|but\s+)?now\s+(?:(?:live|living)\s+)?in\s+"
+        rf"(?P<value>{NAME})",
+    ),
+    # the household: "we are living now in Szeged", "we live in Győr"
+    _p(
+        v.LIVES_IN,
+        rf"\b(?P<mine>[Ww]e)(?:'re|’re|\s+are|(?:'ve|’ve|\s+have)\s+been)?(?:\s+(?:now|still|currently))?\s+(?:live|living)"
+        rf"(?:\s+now)?\s+in\s+(?P<value>{NAME})",
+        confidence=0.7,
+    ),
+    # "moved back to Szeged after ten years in Győr": the home before
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|came)\s+(?:back\s+)?to\s+{NAME}\s+after\s+(?:\w+\s+){{0,2}}"
+        rf"(?:years?|months?|decades?)\s+in\s+(?P<value>{NAME})",
+        history=True,
+    ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:works?|working)\s+remotely\s+from\s+(?P<value>{NAME})", confidence=0.6),
     _p(
         v.LIVES_IN,
@@ -653,8 +682,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # being somewhere now, as a lasting state: "we're in Szeged now", "he's in Győr these days" — not a trip
     _p(
         v.LIVES_IN,
-        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}(?:\s+(?:now|still|finally))?\s+(?:out\s+|back\s+|settled\s+)?in\s+"
-        rf"(?P<value>{NAME})\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b",
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BEEN}(?:\s+(?:now|still|finally))?\s+(?:out\s+|back\s+|settled\s+)?in\s+"
+        rf"(?P<value>{NAME})\s+(?:now|these\s+days|nowadays|for\s+good|permanently|since)\b",
         check=_no_trip,
         confidence=0.6,
     ),
@@ -795,6 +824,36 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
         confidence=0.6,
     ),
+    # "joined Kestle as a copywriter after five years at Brightwell": the employer before
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}\b[^.;]*?\bafter\s+(?:\w+\s+){{0,2}}(?:years?|months?|decades?)\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
+        history=True,
+        check=_org_ok,
+    ),
+    # "she previously led infrastructure at Brightwell": where someone was before
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}\s+(?:previously|formerly)\s+(?:\w+\s+){{1,4}}?(?:at|for|with)\s+{_THE}(?P<value>{NAME})",
+        history=True,
+        check=_org_ok,
+    ),
+    # "as of today I'm at Kestle": a change of job, said as being there
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"(?i:as\s+of\s+(?:today|this\s+week|this\s+month|\w+day)|from\s+today|starting\s+today),?\s+{_WHO}{_BE}"
+        rf"(?:\s+now)?\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        confidence=0.7,
+    ),
+    # a contact's note: "Spoke with Zsófia Ambrus at Kestle Analytics", "Call with Nandor from Brightwell"
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?:[Ss]poke|[Mm]et|[Cc]all(?:ed)?|[Mm]eeting|[Cc]hat(?:ted)?|[Ii]ntro)\s+(?:with\s+|to\s+)?(?P<who>{NAME})\s+"
+        rf"(?:(?P<from>from)|at)\s+{_THE}(?P<value>{NAME})",
+        check=lambda match: _org_ok(match) and (bool(match.group("from")) or _business_name(match.group("value"))),
+        confidence=0.6,
+    ),
     # "I spent four years at Ericsson", "I was at Basecamp until 2021": an employer before
     _p(
         v.WORKS_AT_ATTR,
@@ -930,6 +989,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_TITLE}",
         check=_working_as_ok,
         confidence=0.7,
+    ),
+    # "served as CTO of Kestle until 2022": a post held before, and where
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}\s+(?:served|worked)\s+as\s+(?:an?\s+|the\s+)?(?P<value>[\w -]{{2,40}}?)\s+(?:of|at|for)\s+{_THE}"
+        rf"(?P<org>{NAME})",
+        check=_title_ok,
+        history=True,
     ),
     # "now I am driver for Kestle Haulage": a title without its article, where it is held
     _p(
@@ -1311,6 +1378,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
     ),
+    # "my dog's name is Bodri", "my cat name is Cirmi", "Zsófia's parrot is named Kiwi"
+    _p(
+        v.HAS_PET,
+        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})(?:'s|’s)?\s+name\s+is\s+"
+        rf"(?P<value>{NAME})",
+        check=_pet_present,
+    ),
     # "Selam's cat Injera sits in on every call", "I've had Baxter, my basset hound, since 2019"
     _p(
         v.HAS_PET,
@@ -1554,7 +1628,9 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     for sentence in _SENTENCE_RE.finditer(text):
         said, who = _labelled_line(_fluent(sentence.group(0)), speaker)
-        opener = _OPENING_SUBJECT_RE.match(said.strip())
+        opener = _OPENING_SUBJECT_RE.match(said.strip()) or _OPENING_SUBJECT_RE.match(
+            _LEADING_CLAUSE_RE.sub("", said.strip(), count=1)  # "Before she got into product, Zsófia was a teacher."
+        )
         if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
             named = opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
@@ -1857,7 +1933,10 @@ def _facts_of(
                 StatedFact(subject, pattern.attribute, old, None, ended, False, pattern.confidence * 0.9, span)
             )
         if groups.get("org") and pattern.attribute == v.JOB_TITLE:
-            facts.append(StatedFact(subject, v.WORKS_AT_ATTR, groups["org"].strip(), since, None, False, 0.7, span))
+            held_from = None if (pattern.history and not since) else since  # "served as CTO of X until 2022": ended
+            facts.append(
+                StatedFact(subject, v.WORKS_AT_ATTR, groups["org"].strip(), held_from, until, False, 0.7, span)
+            )
     return facts
 
 

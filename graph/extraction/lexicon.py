@@ -125,7 +125,7 @@ BUSINESS_TAILS: frozenset[str] = frozenset(
     manufacturing textiles apparel fashion cosmetics beauty dental clinic clinics hospital hospitals
     pharmacy labs laboratories works workshop collective cooperative co-op agency ventures mills mining metals
     steel chemicals plastics packaging paper print printing electric electronics devices instruments audio
-    optics telecoms mobile networks payments bank banking insurers
+    optics telecoms mobile networks bank banking insurers
     estate estates properties realty homes trust conservation""".split()
 )
 ORG_WORDS: frozenset[str] = frozenset(
