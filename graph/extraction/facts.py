@@ -477,6 +477,9 @@ class _Pattern:
     after_negation: bool = False  # states the value that follows a negation ("no longer X; it's Y now")
     # a noun phrase that takes the value as given, whatever the clause does with it ("my manager Nandor wants …")
     presupposed: bool = False
+    # the words without one of which the pattern cannot match, when they are not its attribute's usual words
+    # ("we're in Szeged now" says nothing of living): the pattern is tried on a clause with one of them
+    needs: tuple[str, ...] = ()
 
 
 def _p(attribute: str, regex: str, **kwargs) -> _Pattern:
@@ -666,6 +669,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"have\s+bought|own)\s+an?{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|condo|cottage|bungalow)\s+in\s+"
         rf"(?P<value>{NAME})",
         confidence=0.6,
+        needs=("rent", "bought", " own "),
     ),
     # "Santa Cruz is home now", "Puerto Montt has been home for three years": the speaker's home
     _p(
@@ -686,6 +690,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<value>{NAME})\s+(?:now|these\s+days|nowadays|for\s+good|permanently|since)\b",
         check=_no_trip,
         confidence=0.6,
+        needs=(" now", "these days", "nowadays", "for good", "permanently", "since"),
     ),
     # "we finally unpacked in Szeged", "unpacked the last box in Győr": moved in
     _p(
@@ -693,6 +698,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+unpacked(?:\s+(?:the\s+last\s+boxe?s?|everything))?\s+in\s+"
         rf"(?P<value>{NAME})",
         confidence=0.6,
+        needs=("unpacked",),
     ),
     # "Lumen Dental is where Aurora works now": the cleft of a home or an employer
     _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:lives?|living|settled|moved)\b"),
@@ -716,6 +722,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}(?:{_IS_NOW}{_NOW}|{_BE}?\s+(?:staying|staying\s+put|still))\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
         check=_a_business,
         confidence=0.6,
+        needs=(" at ", " with "),
     ),
     # "my team lead at Brightwell", "our team at Kestle Systems", "first paycheck from Quillon": the speaker's
     _p(
@@ -725,6 +732,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
         confidence=0.6,
         presupposed=True,
+        needs=(" at ", " from "),
     ),
     _p(
         v.WORKS_AT_ATTR,
@@ -754,6 +762,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_BEEN}{_NOW}\s+with\s+{_THE}(?P<value>{NAME})(?=\s+(?:now|these\s+days|nowadays|since)\b|,?\s+as\s+)",
         check=_an_organisation,
         confidence=0.6,
+        needs=(" with ",),
     ),
     # "my new job at Brightwell", "the new job at Kestle is mostly meetings": the speaker's, or the named person's
     _p(
@@ -762,6 +771,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+as\s+(?:an?\s+)?[\w -]{{2,40}}?)?\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.6,
+        needs=("job",),
     ),
     # "started his residency at Szeged General Hospital", "I began my apprenticeship with Kestle": a post held there
     _p(
@@ -770,6 +780,17 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"apprenticeship|internship|traineeship|placement|fellowship|postdoc|secondment|rotation)\s+(?:at|with)\s+"
         rf"{_THE}(?P<value>{NAME})",
         check=_org_ok,
+        needs=(
+            "residency",
+            "apprentice",
+            "internship",
+            "traineeship",
+            "placement",
+            "fellowship",
+            "postdoc",
+            "secondment",
+            "rotation",
+        ),
     ),
     # "has worked at Brightwell since 2016": still there
     _p(
@@ -830,6 +851,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}\b[^.;]*?\bafter\s+(?:\w+\s+){{0,2}}(?:years?|months?|decades?)\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
         history=True,
         check=_org_ok,
+        needs=(" after ",),
     ),
     # "she previously led infrastructure at Brightwell": where someone was before
     _p(
@@ -837,6 +859,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}\s+(?:previously|formerly)\s+(?:\w+\s+){{1,4}}?(?:at|for|with)\s+{_THE}(?P<value>{NAME})",
         history=True,
         check=_org_ok,
+        needs=("previously", "formerly"),
     ),
     # "as of today I'm at Kestle": a change of job, said as being there
     _p(
@@ -845,6 +868,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+now)?\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.7,
+        needs=("as of", "from today", "starting today"),
     ),
     # a contact's note: "Spoke with Zsófia Ambrus at Kestle Analytics", "Call with Nandor from Brightwell"
     _p(
@@ -853,6 +877,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:(?P<from>from)|at)\s+{_THE}(?P<value>{NAME})",
         check=lambda match: _org_ok(match) and (bool(match.group("from")) or _business_name(match.group("value"))),
         confidence=0.6,
+        needs=("spoke", "met ", "call", "meeting", "chat", "intro"),
     ),
     # "I spent four years at Ericsson", "I was at Basecamp until 2021": an employer before
     _p(
@@ -981,14 +1006,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:working\s+as\s+)?an?\s+{_TITLE}\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})",
         check=_working_as_ok,
         confidence=0.7,
+        needs=(" at ", " for ", " with "),
     ),
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_BEEN}{_NOW}\s+(?:at|with)\s+{_THE}(?P<org>{NAME})(?:\s+now)?,?\s+(?:now\s+)?(?:working\s+)?as\s+"
-        rf"(?:an?\s+|the\s+)?"
-        rf"{_TITLE}",
+        rf"(?:an?\s+|the\s+)?{_TITLE}",
         check=_working_as_ok,
         confidence=0.7,
+        needs=(" as ",),
     ),
     # "served as CTO of Kestle until 2022": a post held before, and where
     _p(
@@ -997,6 +1023,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<org>{NAME})",
         check=_title_ok,
         history=True,
+        needs=("served as", "worked as"),
     ),
     # "now I am driver for Kestle Haulage": a title without its article, where it is held
     _p(
@@ -1005,6 +1032,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"not|also|just|very|so|really|going|working|living|moving|based)\b){_TITLE}\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})",
         check=_bare_title_ok,
         confidence=0.6,
+        needs=(" at ", " for ", " with "),
     ),
     # "took a job with Kestle as a geologist", "started at Quillon in January as head brewer": the post and where
     _p(
@@ -1013,6 +1041,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"joined|joins|starts\s+(?:at|with))\s+{_THE}(?P<org>{NAME})(?:\s+(?:in|on|last|this)\s+(?:the\s+)?\w+)?,?\s+as\s+"
         rf"(?:an?\s+|the\s+|our\s+|their\s+)?(?:new\s+|first\s+)?{_TITLE}",
         check=_working_as_ok,
+        needs=(" as ",),
     ),
     # "she's Brightwell's head of procurement", "Kestle's new CTO, Nandor Vass, …": a title at a named organisation
     _p(
@@ -1020,6 +1049,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?P<org>{NAME})(?:'s|’s)\s+(?:new\s+)?{_TITLE}",
         check=_held_title_ok,
         confidence=0.7,
+        needs=("'s ", "’s "),
     ),
     _p(
         v.JOB_TITLE,
@@ -1035,6 +1065,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<who>{NAME})(?=\s*(?:[.,;:!)]|$|\s+(?:and|who|from|now|since)\b))",
         check=_held_title_ok,
         confidence=0.7,
+        needs=(" is ",),
     ),
     # "reports to the site director, Nandor Vass": the title before the name
     _p(
@@ -1540,8 +1571,7 @@ def _day(reference: datetime | date) -> date:
 _NEEDS: dict[str, tuple[str, ...]] = {
     v.LIVES_IN: ("live", "living", "commute", "moved", "moving", "reloc", "based", "settled", "resid", "emigrat",
                  "new ", "renting", "spent", "remote", "home", "still in", "house", "flat", "apartment", "condo",
-                 "unpack", "cottage", "bungalow", "rent", "bought", "own ", " now", "these days", "nowadays",
-                 "for good", "permanently"),
+                 "cottage", "bungalow"),
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
@@ -1570,7 +1600,8 @@ def _any_word_re(words) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")\b")
 
 
-_LANGUAGE_NAMED_RE = _any_word_re(v.LANGUAGES)
+_LANGUAGE_WORDS = frozenset(word for language in v.LANGUAGES for word in language.split())
+_WORD_RE = re.compile(r"[^\W\d_]+")
 _ROLE_WORD_RE = _any_word_re(v.ROLE_NOUNS)
 
 
@@ -1659,11 +1690,11 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
         if _ROLE_WORD_RE.search(folded):  # "is Chief Data Officer at Brightwell": a role names itself
             wanted.add(v.JOB_TITLE)
-        if _LANGUAGE_NAMED_RE.search(folded):  # "my Hungarian is pretty good now": a language names itself
+        if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(folded)):  # "my Hungarian is good now": a language named
             wanted.add(v.SPEAKS)
         found = len(facts)
         for pattern in _PATTERNS:
-            if pattern.attribute not in wanted:
+            if not (any(stem in folded for stem in pattern.needs) if pattern.needs else pattern.attribute in wanted):
                 continue
             for match in pattern.regex.finditer(clause):
                 facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
