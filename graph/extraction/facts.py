@@ -436,7 +436,9 @@ def _clauses(sentence: str) -> list[str]:
             people = {
                 _person(m.group(0))
                 for m in re.finditer(NAME, part)
-                if not _PLACED_RE.search(part, 0, m.start()) and _a_person(m.group(0))
+                if not _PLACED_RE.search(part, 0, m.start())
+                and _a_person(m.group(0))
+                and not (cleft and m.start() == 0)
             } - {None, "I"}
             named = next(iter(people)) if len(people) == 1 else ""
         pieces = _SAME_SUBJECT_RE.split(part)
@@ -2210,7 +2212,10 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
             until = until or mention.end
         elif since is None and (mention.start <= today or _FROM_DAY_RE.search(clause, 0, mention.span[0])):
             since = mention  # a day to come counts when it is when the value starts ("as of 1 July I live …")
-    if pattern.history or _HISTORY_RE.search(clause):
+    said_before = _HISTORY_RE.search(clause)
+    if said_before and not pattern.history and re.search(r"\bnow\b", clause[said_before.end() : match.end()]):
+        said_before = None  # "I used to live in Zirc, now in Kőszeg": the value after "now" holds now
+    if pattern.history or said_before:
         if until is None:
             # "I lived in Boston in 2015": over that period; "I used to live in Boston": until it was said
             until = since.end if since is not None and since.end < today else today

@@ -18,9 +18,10 @@ and an assistant over many sessions, friends asking and answering, group chats);
 an eighth, mostly near misses (what looks like a statement and, by the rules, states nothing);
 tests/graph/fact_statements_ninth.json a ninth, of long texts (transcripts, newsletters, diaries, long e-mails) with
 facts among other content. The issue's bar holds on the first three.
-tests/graph/fact_statements_fourth.json and tests/graph/fact_statements_sixth.json, by two more labellers, are held
-back: only their form is checked here (``manage.py eval_fact_statements --half held`` scores them, as figures). Run
-with ``-s`` to see the tables and the misses.
+tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json and
+tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails), by
+three more labellers, are held back: only their form is checked here (``manage.py eval_fact_statements --half held``
+scores them, as figures). Run with ``-s`` to see the tables and the misses.
 """
 
 from __future__ import annotations
@@ -53,10 +54,10 @@ MIN_PRECISION, MIN_RECALL, MIN_ATTRIBUTE_PRECISION = 0.9, 0.7, 0.85
 ATTRIBUTE_FLOOR = 10  # labelled facts an attribute needs before its own precision is asserted
 # below the issue's bar: what open wording reaches in the genres of the sets read after the first three
 RECALL_FLOOR = {
-    "fact_statements_fifth": 0.6,
-    "fact_statements_seventh": 0.6,
+    "fact_statements_fifth": 0.7,
+    "fact_statements_seventh": 0.69,
     "fact_statements_eighth": 0.7,
-    "fact_statements_ninth": 0.45,
+    "fact_statements_ninth": 0.6,
 }
 
 # --- the labelled set ------------------------------------------------------------------------------------------
