@@ -510,13 +510,25 @@ def _held_title_ok(match: re.Match[str]) -> bool:
 def _bare_title_ok(match: re.Match[str]) -> bool:
     """A title said without its article is a few words naming a job, no verb or word for a job among them."""
     words = set(match.group("value").casefold().split())
-    return _working_as_ok(match) and not words & {"is", "are", "was", "were", "role", "job", "position", "title", "new"}
+    return _title_ok(match) and not words & {"is", "are", "was", "were", "role", "job", "position", "title", "new"}
 
 
 def _working_as_ok(match: re.Match[str]) -> bool:
     """After "works at X as", a role noun or a word for someone who does a job ("a dispatcher", "a surveyor")."""
     head = _role_head(match.group("value"))
+    if head in _NOT_JOBS:
+        return False
     return _title_ok(match) or (len(head) > 4 and head.endswith(("er", "or", "ist", "ian", "ant")))
+
+
+# words for what someone is to a place that are no job there ("a customer at Kestle", "a speaker at the summit")
+_NOT_JOBS = frozenset(
+    """customer customers user users speaker speakers visitor visitors passenger passengers subscriber subscribers
+    shareholder shareholders stakeholder stakeholders volunteer volunteers attendee attendees regular regulars guest
+    guests patient patients student students member members participant participants competitor competitors
+    supporter supporters follower followers reader readers viewer viewers listener listeners player players
+    better bigger older younger newer faster slower""".split()
+)
 
 
 # words no title holds: "promoted to the next level" names no role
@@ -555,8 +567,17 @@ def _no_trip(match: re.Match[str]) -> bool:
 
 
 def _a_business(match: re.Match[str]) -> bool:
-    """A value whose name says it is a business ("Tisza Reinsurance", "Kestle.io", "Hart & Vale")."""
-    return _org_ok(match) and _business_name(match.group("value"))
+    """A value whose name says it is a business one works at ("Tisza Reinsurance", "Kestle.io", "Hart & Vale"), not
+    one a visitor is at ("at Szeged General Hospital with my mum", "at the Kestle Hotel")."""
+    last = match.group("value").split()[-1].casefold()
+    return _org_ok(match) and _business_name(match.group("value")) and last not in _VISITED
+
+
+# businesses and institutions people are at as visitors, patients, guests or customers as often as at work
+_VISITED = frozenset(
+    """hospital hospitals clinic clinics hotel hotels hospitality stores supermarkets pharmacy dental beauty airlines
+    airways university college school museum""".split()
+)
 
 
 def _business_name(name: str) -> bool:
@@ -565,12 +586,11 @@ def _business_name(name: str) -> bool:
 
 
 def _an_organisation(match: re.Match[str]) -> bool:
-    """A value after "with" that names an organisation rather than a person: several words, a symbol ("Kestle.io",
-    "Harrow & Vale"), a company suffix, or a role said beside it ("with Kestle as a designer")."""
+    """A value after "with" that names an organisation rather than a person ("with Nandor Vass now" is company kept):
+    a business's name ("Kestle.io", "Harrow & Vale", "Tisza Analytics") or a role said beside it ("with Kestle as a
+    designer")."""
     value = match.group("value")
-    return _org_ok(match) and (
-        len(value.split()) > 1 or bool(re.search(r"[.&]", value)) or " as " in match.string[match.end("value") :][:6]
-    )
+    return _org_ok(match) and (_business_name(value) or " as " in match.string[match.end("value") :][:6])
 
 
 def _org_ok(match: re.Match[str]) -> bool:

@@ -164,3 +164,16 @@ def test_pets_apposed_in_a_list_and_named_by_name():
     }
     assert facts("my cat's name is Cirmi, she sleeps on my keyboard") == {("Ilona", "has_pet", "Cirmi", False, False)}
     assert facts("The office dog, Bodri, belongs to Gergő.") == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Réka is a customer at Vashegy Analytics and loves their dashboards.",  # no job there
+        "I'm at Tarnóc General Hospital with my mum, back tonight.",  # a visit
+        "Réka is with Gergő Szabó now, they met at the climbing wall.",  # company kept, not an employer
+        "Réka is better at Excel than at Tarnóc Labs' own tools.",  # a comparative is no title
+    ],
+)
+def test_being_somewhere_or_with_someone_is_no_job(text):
+    assert not {fact for fact in facts(text) if fact[1] in {"works_at", "job_title"}}
