@@ -315,6 +315,13 @@ _OPENING_SUBJECT_RE = re.compile(
     r"gave|won|lost|bought|brought|wrote|began|kept|sold|quit|put|set|let|heard|knew|flew|drove|fell|felt|paid|led|held|"
     r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
+# a sentence that only names someone, as a chat asks or a note heads a line about them ("Ottilie?")
+_TOPIC_RE = re.compile(rf"^(?P<name>{NAME})\s*[?:]$")
+# a person greeted, thanked or met by name ("please welcome Eamon, who …", "congrats to Zsófia on …")
+_GREETED_RE = re.compile(
+    rf"\b(?i:welcome|welcoming|congratulate|congrats\s+to|thank|thanks\s+to|introduce|introducing|meet|met|say\s+hello\s+to)"
+    rf"\s+(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
+)
 # a sentence's leading clause of time or circumstance, before its subject
 _LEADING_CLAUSE_RE = re.compile(
     r"^(?:Before|After|When|Since|Once|While|As|Although|Though|In|On|By|Back\s+in|Today|Now|These\s+days|Later|Then)\b"
@@ -1438,6 +1445,18 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<value>{NAME})",
         check=_pet_present,
     ),
+    # "Bodri the beagle belongs to Gergő", "The office dog, Bodri, is owned by Gergő": a pet is had by its owner
+    _p(
+        v.HAS_PET,
+        rf"\b(?P<value>{NAME})\s+the\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?:is\s+owned\s+by|belongs\s+to)\s+(?P<who>{NAME})",
+        check=_pet_present,
+    ),
+    _p(
+        v.HAS_PET,
+        rf"\b[Tt]he\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS}),\s+(?P<value>{NAME}),\s+(?:is\s+owned\s+by|belongs\s+to)\s+"
+        rf"(?P<who>{NAME})",
+        check=_pet_present,
+    ),
     # "Selam's cat Injera sits in on every call", "I've had Baxter, my basset hound, since 2019"
     _p(
         v.HAS_PET,
@@ -1468,6 +1487,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
     _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_OPEN_SPOKEN_LIST}"),
+    # "speaks Pashto and Dari, not Kurdish": the one said not to be spoken
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}{_NOW}\s+(?:speak|speaks)\s+[^.;]*?,\s*(?:but\s+)?not\s+(?P<value>{_LANGUAGE_WORD})\b",
+        negated=True,
+        after_negation=True,
+    ),
     # "Moana talks to her nan in Samoan": a known language someone talks in
     _p(
         v.SPEAKS,
@@ -1597,7 +1623,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
-                      "hire", "contact", "liaison", "rep ", "person ", " at ", "let ", "laid",
+                      "hire", "contact", "liaison", "rep ", "person ", " at ", "let ", "laid", "to us from",
                       "paycheck", "payslip"),
     v.JOB_TITLE: ("promoted", "demoted", "bumped", "took over", "taken over", "named", "appointed", "made", "hired as",
                   "became", " a ",
@@ -1690,6 +1716,12 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
         elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks Hungarian."
             said = f"{named} {said.strip()[:1].lower()}{said.strip()[1:]}"
+        elif not opener:
+            # "Ottilie? She's been at …", "Please welcome Eamon, … He comes to us from …": the one person the sentence
+            # asks about or greets, thanks, meets, is whom a later "he" / "she" goes back to
+            topic = _TOPIC_RE.match(said.strip()) or _GREETED_RE.search(said)
+            if topic and _person(topic["name"]) == topic["name"] and _a_person(topic["name"]):
+                named = topic["name"]
         cards = _apposed_cards(said, today)
         named = next((card.subject for card in cards), named)
         for fact in chain(_sentence_facts(said, who, today), cards):
@@ -1917,6 +1949,8 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
         return False
     own = _STATEMENT_END.search(clause, end)
     said = clause[: own.start() if own else len(clause)]
+    if pattern.negated and pattern.attribute == v.SPEAKS:  # "I can't speak a word of Afrikaans" says one doesn't
+        said = re.sub(r"\b(?:can't|can’t|cannot|can\s+not)\b", " ", said, flags=re.IGNORECASE)
     negating = before.rsplit(", ", 1)[-1]  # "Not much to say, I'm the new office manager": its own clause
     return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", negating, re.IGNORECASE)
 

@@ -163,7 +163,33 @@ def test_pets_apposed_in_a_list_and_named_by_name():
         ("Ilona", "has_pet", "Morzsa", False, False),
     }
     assert facts("my cat's name is Cirmi, she sleeps on my keyboard") == {("Ilona", "has_pet", "Cirmi", False, False)}
-    assert facts("The office dog, Bodri, belongs to Gergő.") == set()
+    # a pet owned is a pet had by its owner
+    assert facts("The office dog, Bodri, belongs to Gergő.") == {("Gergő", "has_pet", "Bodri", False, False)}
+    assert facts("Cirmi the tortoise is owned by Gergő and is older than the company.") == {
+        ("Gergő", "has_pet", "Cirmi", False, False)
+    }
+
+
+def test_a_person_asked_about_or_greeted_is_whom_a_later_pronoun_is():
+    assert facts("Réka? She's been at Tarnóc Bank since 2018, total lifer.") == {
+        ("Réka", "works_at", "Tarnóc Bank", False, False)
+    }
+    got = facts("Hi all, please welcome Gergő, our new controller. He comes to us from Vashegy & Co.", speaker=None)
+    assert ("Gergő", "works_at", "Vashegy & Co", False, True) in got
+    # the one met is the boyfriend, not the one whose he is
+    got = facts("So I finally met Réka's new boyfriend. He's a paramedic.")
+    assert not {fact for fact in got if fact[0].startswith("Réka")}
+
+
+def test_a_language_said_not_to_be_spoken():
+    assert facts("Gergő speaks Pashto and Dari, not Kurdish.") == {
+        ("Gergő", "speaks", "Pashto", False, False),
+        ("Gergő", "speaks", "Dari", False, False),
+        ("Gergő", "speaks", "Kurdish", True, False),
+    }
+    assert facts("I can't speak a word of Afrikaans, which surprises people.") == {
+        ("Ilona", "speaks", "Afrikaans", True, False)
+    }
 
 
 @pytest.mark.parametrize(
