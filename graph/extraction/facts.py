@@ -315,9 +315,9 @@ _OPENING_SUBJECT_RE = re.compile(
     r"gave|won|lost|bought|brought|wrote|began|kept|sold|quit|put|set|let|heard|knew|flew|drove|fell|felt|paid|led|held|"
     r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
-# a sentence that only names someone, as a chat asks or a note heads a line about them ("Ottilie?")
+# a sentence that only names someone, as a chat asks or a note heads a line about them ("Zsófia?")
 _TOPIC_RE = re.compile(rf"^(?P<name>{NAME})\s*[?:]$")
-# a person greeted, thanked or met by name ("please welcome Eamon, who …", "congrats to Zsófia on …")
+# a person greeted, thanked or met by name ("please welcome Nandor, who …", "congrats to Zsófia on …")
 _GREETED_RE = re.compile(
     rf"\b(?i:welcome|welcoming|congratulate|congrats\s+to|thank|thanks\s+to|introduce|introducing|meet|met|say\s+hello\s+to)"
     rf"\s+(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
@@ -1487,7 +1487,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
     _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_OPEN_SPOKEN_LIST}"),
-    # "speaks Pashto and Dari, not Kurdish": the one said not to be spoken
+    # "speaks Hungarian and Slovak, not Czech": the one said not to be spoken
     _p(
         v.SPEAKS,
         rf"\b{_WHO}{_NOW}\s+(?:speak|speaks)\s+[^.;]*?,\s*(?:but\s+)?not\s+(?P<value>{_LANGUAGE_WORD})\b",
@@ -1717,7 +1717,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks Hungarian."
             said = f"{named} {said.strip()[:1].lower()}{said.strip()[1:]}"
         elif not opener:
-            # "Ottilie? She's been at …", "Please welcome Eamon, … He comes to us from …": the one person the sentence
+            # "Zsófia? She's been at …", "Please welcome Nandor, … He comes to us from …": the one person the sentence
             # asks about or greets, thanks, meets, is whom a later "he" / "she" goes back to
             topic = _TOPIC_RE.match(said.strip()) or _GREETED_RE.search(said)
             if topic and _person(topic["name"]) == topic["name"] and _a_person(topic["name"]):
@@ -1949,7 +1949,7 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
         return False
     own = _STATEMENT_END.search(clause, end)
     said = clause[: own.start() if own else len(clause)]
-    if pattern.negated and pattern.attribute == v.SPEAKS:  # "I can't speak a word of Afrikaans" says one doesn't
+    if pattern.negated and pattern.attribute == v.SPEAKS:  # "I can't speak a word of Slovak" says one doesn't
         said = re.sub(r"\b(?:can't|can’t|cannot|can\s+not)\b", " ", said, flags=re.IGNORECASE)
     negating = before.rsplit(", ", 1)[-1]  # "Not much to say, I'm the new office manager": its own clause
     return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", negating, re.IGNORECASE)

@@ -14,6 +14,7 @@ The development questions, never the held-back ones:
 
 - ``conversations``: the generated conversational set (``eval_conversations``' seed and size), dev frames, answerable;
 - ``realchat``: the realistic chats' development half (``eval_realchat --half dev``), answerable;
+- ``realchat2``: their second development half, of other people, values and wordings (``--half dev2``), answerable;
 - ``world``: world-v1's template questions (the set has no halves);
 - ``paraphrases``: world-v1-paraphrases, development frames (bench.evaluation.DEV_FRAMES);
 - ``paths``: the 2–3-hop path questions, development wordings; gold: the answers;
@@ -68,7 +69,7 @@ from bench.realchat.generator import generate as generate_realchat
 from memories.models import Tenant
 from retrieval.services import SearchOptions, search_memories
 
-SETS = ("conversations", "realchat", "world", "paraphrases", "paths", "assoc")
+SETS = ("conversations", "realchat", "realchat2", "world", "paraphrases", "paths", "assoc")
 FULL = ("keyword", "vector", "relational")
 TOP_K = 10
 CONVERSATION_SEED = 7  # eval_conversations' defaults: 20 conversations of 15 sessions
@@ -202,9 +203,10 @@ class Command(BaseCommand):
             if "conversations" in sets:
                 slugs.append("fit-conversations")
                 self._conversational("conversations", slugs[-1], cases, baseline)
-            if "realchat" in sets:
-                slugs.append("fit-realchat")
-                self._conversational("realchat", slugs[-1], cases, baseline)
+            for name in ("realchat", "realchat2"):
+                if name in sets:
+                    slugs.append(f"fit-{name}")
+                    self._conversational(name, slugs[-1], cases, baseline)
             if {"world", "paraphrases", "paths"} & set(sets):
                 slugs.append("fit-world")
                 self._world(data_folder(bench), sets, slugs[-1], cases, baseline)
@@ -245,12 +247,15 @@ class Command(BaseCommand):
             dataset = generate_conversations(CONVERSATION_SEED)
             answerable = conversations.ANSWERABLE
         else:
-            dataset = generate_realchat(REALCHAT_SEED, half="dev")
+            dataset = generate_realchat(REALCHAT_SEED, half="dev2" if name == "realchat2" else "dev")
             answerable = REALCHAT_ANSWERABLE
         tenant = conversations.tenant_for(dataset, slug=slug)
         event_of, stats = conversations.ingest(tenant, dataset, quiet=self.quiet)
         self._log(f"{name}: ingested {stats['turns']} turns as {stats['memories']} memories")
-        questions = [q for q in dataset.questions if q.half == "dev" and q.family in answerable and q.evidence]
+        # the generated set's development frames; every question of a realistic development half
+        questions = [
+            q for q in dataset.questions if q.half in ("dev", "dev2") and q.family in answerable and q.evidence
+        ]
         asked = [(q.user_id, q.text, frozenset(q.evidence)) for q in questions]
         cases += self._search(name, tenant, asked, event_of)
         run = conversations.run_baseline(dataset, questions, set(event_of.values()), speaker=False)
