@@ -25,6 +25,7 @@ SET_NAMES = (
     "fact_statements_seventh.json",
     "fact_statements_eighth.json",
     "fact_statements_ninth.json",
+    "fact_statements_eleventh.json",
 )
 # sets written to be read only as figures: the tests check their form, ``eval_fact_statements --half held`` scores
 # them, once at the end of a step; their misses are not read to choose a change

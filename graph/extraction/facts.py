@@ -128,7 +128,8 @@ _NOT_ASSERTED = re.compile(
     r"supposed|supposedly|rumou?r|rumou?red|apparently|someday|one\s+day|never\s+(?:lived|worked)|can't|cannot|"
     r"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|visit|visiting|"
     r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
-    r"acting|interim|temporarily|temporary|skip-level|expected|expecting|soon|next\s+(?:week|month|year))\b",
+    r"acting|interim|temporarily|temporary|skip-level|expected|expecting|soon|next\s+(?:week|month|year)|assuming|"
+    r"provided\s+that|subject\s+to|as\s+long\s+as)\b",
     re.IGNORECASE,
 )
 _TAG_QUESTION_RE = re.compile(
@@ -214,6 +215,10 @@ _CALENDAR_NAMES = frozenset(
     "thursday friday saturday sunday".split()
 )
 _CALENDAR = _CALENDAR_NAMES - {"may"}
+# days and months as notes shorten them ("joined Mon", "moved to Thurs")
+_CALENDAR_SHORT = frozenset(
+    "mon tue tues wed weds thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
 # an opener that says when ("In March, ", "Since the reorg in May, "): a month, a year, "last year"
 _DATED_OPENER_RE = re.compile(
     r"\b(?:\d{4}|(?i:"
@@ -270,16 +275,21 @@ _SAME_SUBJECT_RE = re.compile(
     rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)"
     # "… is now head of ops at Brightwell, reporting to Nandor": the same subject, going on
     r"|,\s+(?=(?:now\s+)?(?:reporting|living|working|based)\s+(?:directly\s+)?(?:to|into|in|at|for|out)\b)"
+    # a note's "left Kestle in June, now at Brightwell, still lives in Szeged": the same subject, said in parts
+    r"|,\s+(?=(?:now|still)\s+(?:at|in|with|under|lives|works|reports|speaks)\b)"
 )
 _DROPPED_I_RE = re.compile(
     r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
     r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
     r"took\s+a\s+(?:new\s+)?job|used\s+to|"
-    r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
+    r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started)|"
+    # a profile's or a note's line in the third person: "Lives in Szeged.", "now lives in Győr (prev Szeged)"
+    r"(?:now\s+|still\s+)?(?:lives|works|reports|speaks))\b)",
     re.IGNORECASE,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:staying(?:\s+put)?\s+at|still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working))\b",
+    r"^(?:staying(?:\s+put)?\s+at|now\s+(?:at|in|with|under|based|living|working|reporting)|"
+    r"still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working))\b",
     re.I,
 )
 # a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them
@@ -451,8 +461,18 @@ def _clauses(sentence: str) -> list[str]:
         pieces = _SAME_SUBJECT_RE.split(part)
         lead = _LEAD_RE.match(pieces[0])
         clauses.append(pieces[0])
-        clauses += [f"{lead.group(0)} {piece}" if lead else piece for piece in pieces[1:]]
+        clauses += [
+            f"{lead.group(0)} {_BEING_RE.sub(_being(lead.group(0)), piece)}" if lead else piece for piece in pieces[1:]
+        ]
     return [clause for clause in clauses + extra if clause.strip()]
+
+
+# a part that says where its subject is, without the verb ("…, now at Brightwell")
+_BEING_RE = re.compile(r"^(?=(?:now|still)\s+(?:at|in|with|under)\b)")
+
+
+def _being(lead: str) -> str:
+    return "am " if lead == "I" else "is "
 
 
 def _role_head(role: str) -> str:
@@ -728,6 +748,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<value>{NAME})",
         confidence=0.6,
         needs=("unpacked",),
+    ),
+    # "…, now in Szeged.": where the subject is now, said last
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}\s+now\s+(?:living\s+|based\s+|settled\s+)?in\s+(?P<value>{NAME})"
+        rf"(?=\s*(?:[.,;!)]|$))",
+        check=_no_trip,
+        confidence=0.6,
+        needs=(" now ",),
     ),
     # "Lumen Dental is where Aurora works now": the cleft of a home or an employer
     _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:lives?|living|settled|moved)\b"),
@@ -1058,7 +1087,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?!(?:an?|the|our|their|my|at|in|on|with|for|from|now|still|here|there|back|off|out|"
-        rf"not|also|just|very|so|really|going|working|living|moving|based)\b){_TITLE}\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})",
+        rf"not|also|just|very|so|really|going|working|living|moving|based|\w+ed)\b){_TITLE}\s+(?:at|for|with)\s+{_THE}"
+        rf"(?P<org>{NAME})",
         check=_bare_title_ok,
         confidence=0.6,
         needs=(" at ", " for ", " with "),
@@ -1571,13 +1601,29 @@ def _fluent(sentence: str) -> str:
     said = _FILLER_RE.sub(" ", sentence)
     said = _REPEATED_RE.sub(r"\1", said)
     said = _ADVERB_ORDER_RE.sub(r"\1 \2", said)
+    for shorthand, written in _SHORTHAND:
+        said = shorthand.sub(written, said)
     return re.sub(r"[ \t]{2,}", " ", said) if said != sentence else sentence
+
+
+# a note's shorthand for the words the readers know ("now rpts to Selin", "mgr: Bram", "call w/ Pavlína", "PM @ Kestle")
+_SHORTHAND = (
+    (re.compile(r"\brpts\b"), "reports"),
+    (re.compile(r"\brpt\b"), "report"),
+    (re.compile(r"\bmgr\b"), "manager"),
+    (re.compile(r"\bw/(?=\s*[A-Za-z])"), "with "),
+    (re.compile(r"(?<=\s)@(?=\s)"), "at"),
+    (re.compile(r"\beff\.(?=\s)"), "effective"),
+    (re.compile(r"\((?:prev|prev\.|previously)\s+"), "(was "),
+)
 
 
 # "Standup — Zsófia: first week at Brightwell", "@Nandor: moved into the new place", "Ownership: Tisza owns Quillon":
 # a note's line opens with whom it is about, or with a label
 _LINE_LABEL_RE = re.compile(
     rf"^\s*(?:[^:\n]{{0,40}}?\s[—–-]\s+)?[-•*]?\s*@?(?P<label>{NAME}|[A-Za-z][\w -]{{0,24}}?)\s*:\s+"
+    # "Jovana — left Krka Pharma in June, now at Medivia": a directory's or a tracker's line about a person
+    rf"|^\s*[-•*]?\s*@?(?P<dashed>{NAME})\.?\s+[—–-]\s+(?=[a-z])"
 )
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|my|me|I['’]m|I['’]ve)\b")
 
@@ -1588,9 +1634,13 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     label = _LINE_LABEL_RE.match(sentence)
     if label is None:
         return sentence, speaker
+    said = sentence[label.end() :]
+    if label["dashed"]:
+        who = _person(label["dashed"])
+        own_voice = _DROPPED_I_RE.match(said) or _DROPPED_I_AM_RE.match(said)
+        return (said, who) if who and own_voice else (sentence, speaker)
     if _FIELD_OF.get(_label(label["label"])[0]) or _label(label["label"])[0] in _PERSON_FIELDS | _THING_FIELDS:
         return "", speaker  # a record's field ("Target date: moved to 9 May"): read as a record, not as a sentence
-    said = sentence[label.end() :]
     who = _person(label["label"])
     own_voice = _DROPPED_I_RE.match(said) or _FIRST_PERSON_RE.search(said) or re.match(r"(?:first|last)\s", said)
     sentence_of_its_own = re.match(rf"(?:{NAME})(?:\s+and\s+(?:{NAME}))?\s+(?:now\s+)?[a-z]", said)
@@ -1607,7 +1657,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
 _SECTION_WORDS = frozenset(
     """note notes update updates decision decisions action actions status summary context background agenda next
     people systems dates ownership risks risk blockers blocker done todo wins highlights lowlights minutes attendees
-    re subject fyi reminder heads psa question answer q a recap roundup digest log""".split()
+    re subject fyi reminder heads psa question answer q a recap roundup digest log handover handoff""".split()
 )
 
 
@@ -1800,8 +1850,12 @@ _NO_DUE_RE = re.compile(
 # ("the Orion retro: with the launch now on 5 May, QA starts earlier")
 _EVENT_RE = re.compile(
     r"\b(?:party|parties|meeting|demo|review|retro|offsite|dinner|drinks|stand-?up|call|celebration|lunch|workshop|"
-    r"kick-?off|freeze)\b",
+    r"kick-?off|freeze|appointment|renewal|passport|visa|exam|interview|birthday|wedding|dentist|doctor|check-?up)\b",
     re.IGNORECASE,
+)
+# a name after these is a person's ("owner Zsófia Ambrus", "page Nandor")
+_NAMED_AS_PERSON_RE = re.compile(
+    r"\b(?i:owner|owners|owned\s+by|lead|assignee|assigned\s+to|contact|page|ping|ask)\s*:?\s*$"
 )
 _NOT_PROJECTS = frozenset(
     {"GA", "QA", "ETA", "EOD", "EOW", "EOM", "COB", "PM", "AM", "UTC", "Q1", "Q2", "Q3", "Q4", "ASAP", "TBD", "TBC"}
@@ -1854,7 +1908,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
 
 
 _APART_RE = re.compile(r"[:;]")
-_ANOTHER_PROJECT_RE = re.compile(r",?\s+and\s+(?=[A-Z])|;")
+_ANOTHER_PROJECT_RE = re.compile(r",?\s+and\s+(?=[A-Z]|(?:his|her|their|my|our|the)\s)|;")
 _RATHER_RE = re.compile(r"\b(?:rather\s+than|instead\s+of|not)\b|\(\s*was\b", re.IGNORECASE)
 
 
@@ -1880,6 +1934,10 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             words.pop()
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
             continue
+        if len(words) == 1 and (words[0].casefold() in _SECTION_WORDS or words[0].casefold() in _CALENDAR_SHORT):
+            continue  # "Handover: the v3 flow ships Thursday", "(joined Mon)": a line's label, a day
+        if _NAMED_AS_PERSON_RE.search(clause, 0, match.start()):
+            continue  # "owner Kalinda Watson, launch target 7 October": the owner is no project
         name = " ".join(words)
         possessive = re.search(r"['’]s?$", name)
         version = _VERSION_RE.match(clause, match.end())
@@ -1898,7 +1956,7 @@ _VERSION_RE = re.compile(
     r"\s+(?>v\d+(?:\.\d+)*|\d+(?:\.\d+)*)\b(?!\s*(?:%|(?:days?|weeks?|months?|years?|hours?|times|people)\b))"
 )
 _PROJECT_TAIL = re.compile(
-    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|now|again|also|just)\b)[a-z][\w-]*){1,3}"
+    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|now|again|also|just|\w+ed)\b)[a-z][\w-]*){1,3}"
     r"(?=\s*:|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|pushed|moved|delayed|lands)\b)"
 )
 
@@ -2128,16 +2186,23 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
             return _listed(groups["value"])
         return [f"a {re.sub(r's$', '', groups['kind'])}"]
     if attribute == v.JOB_TITLE:
-        return [re.sub(r"^(?:new|current|permanent)\s+", "", " ".join(groups["value"].casefold().split()))]
+        title = " ".join(groups["value"].split())
+        # "CFO of Tisza Mills": the post, and where it is held; not "VP of Sales", "Head of Data"
+        held_at = re.search(r"\s+of\s+(?P<org>[A-Z].+\s.+)$", title)
+        if held_at and _business_name(held_at["org"]):
+            title = title[: held_at.start()]
+        return [re.sub(r"^(?:(?:new|current|permanent|their|our|his|her|my|the|an?|first)\s+)+", "", title.casefold())]
     if (attribute == v.OWNED_BY and groups.get("me")) or groups.get("me_value"):  # "no longer reports to me"
+        return [speaker.strip()] if speaker and speaker.strip() else []
+    if attribute == v.OWNED_BY and (groups.get("value") or "").strip() == "I":  # "I don't own S any more"
         return [speaker.strip()] if speaker and speaker.strip() else []
     value = (groups.get("value") or "").strip()
     if attribute == v.OWNED_BY:
         value = _team_name(value)
     elif attribute != v.WORKS_AT_ATTR:
         value = _person(value) or ""
-    if not value or value in _NOT_A_NAME:
-        return []
+    if not value or value in _NOT_A_NAME or value.casefold().rstrip(".") in _CALENDAR_SHORT:
+        return []  # "moved to Thurs": a day, not a place
     return [value]
 
 
@@ -2188,6 +2253,10 @@ def _due_day(text: str, today: date) -> date | None:
 
 
 # words that start no owned thing ("took over it all", "owns his …"), and, alone, name none ("the role", "the team")
+# pieces of work a person is assigned, not systems a team owns
+_WORK_ITEMS = frozenset(
+    {"ticket", "issue", "bug", "task", "story", "epic", "incident", "pr", "jira", "card", "request"}
+)
 _PRONOUNS = frozenset(
     {"it", "this", "that", "which", "he", "she", "they", "we", "you", "i", "her", "his", "their", "my", "our", "as",
      "over", "all", "everything"}
@@ -2213,6 +2282,8 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         return ""
     if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
         return ""  # "the service belongs to SRE": which service, the statement does not say
+    if words[0].casefold() in _WORK_ITEMS:
+        return ""  # "Ticket SEC-311 was reassigned to Nandor": a piece of work assigned, not a system owned
     head = words[-1].casefold()
     if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
@@ -2236,11 +2307,16 @@ def _project_name(raw: str) -> str:
         words.pop(0)
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
         return ""
+    if _EVENT_RE.search(" ".join(words)):
+        return ""  # "the launch party", "Zsófia's passport renewal": an event or an errand, no project
     return " ".join(words)
 
 
 # words that go with a statement's verb, not with the name before it ("Kestle now ships", "Quillon itself is owned")
-_ADVERBS = frozenset({"now", "still", "again", "finally", "officially", "currently", "itself", "also", "too", "just"})
+_ADVERBS = frozenset(
+    "now still again finally officially currently itself also too just yesterday today tonight tomorrow recently "
+    "lately earlier".split()
+)
 
 
 @lru_cache(maxsize=256)
@@ -2518,7 +2594,7 @@ def _a_title(said: str) -> str | None:
     new Chief People Officer")."""
     if re.match(r"(?:my|his|her|their|your)\s", said.strip(), re.IGNORECASE):
         return None  # "Nandor (my manager)": whose manager he is, not his title
-    said = re.sub(r"^(?:(?:a|an|the|our|new)\s+)+", "", " ".join(said.split()), flags=re.I)
+    said = re.sub(r"^(?:(?:a|an|the|our|new|currently|now)\s+)+", "", " ".join(said.split()), flags=re.I)
     title = re.sub(r"\s+(?:[IVX]{1,4}|\d)$", "", said).casefold()
     if not title or len(title.split()) > 6 or _NO_VALUE.search(title) or _role_head(title) not in v.ROLE_NOUNS:
         return None

@@ -203,3 +203,39 @@ def test_a_language_said_not_to_be_spoken():
 )
 def test_being_somewhere_or_with_someone_is_no_job(text):
     assert not {fact for fact in facts(text) if fact[1] in {"works_at", "job_title"}}
+
+
+def test_a_notes_shorthand_and_a_line_about_a_person_after_a_dash():
+    assert facts("mtg notes: Gergő now rpts to Réka (was Bálint).", speaker=None) >= {
+        ("Gergő", "reports_to", "Réka", False, False)
+    }
+    assert facts("Dorka — left Tarnóc Pharma in June, now at Vashegy Labs, still lives in Zirc", speaker=None) == {
+        ("Dorka", "works_at", "Tarnóc Pharma", True, False),
+        ("Dorka", "works_at", "Vashegy Labs", False, False),
+        ("Dorka", "lives_in", "Zirc", False, False),
+    }
+    assert ("Ilona", "lives_in", "Kőszeg", False, False) in facts("I used to live in Zirc, now in Kőszeg.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "meeting w/ Dorka moved to Thurs, Gergő to join",  # a day, not a place
+        "ppl: Dorka (joined Mon), Gergő (interviewing)",
+        "Ticket ZIRC-311 was reassigned from Dorka to Gergő.",  # a piece of work, not a system
+        "Dorka's passport renewal is due 20 May and her visa appointment is on the 28th.",  # no project
+        "Zirc search has a new target of 20 May, assuming legal signs this week.",  # a condition
+    ],
+)
+def test_days_work_items_errands_and_conditions_state_nothing(text):
+    assert facts(text, speaker=None) == set()
+
+
+def test_a_title_is_the_post_without_whose_and_without_where():
+    assert ("Ilona", "job_title", "vp of engineering", False, False) in facts(
+        "Big news: I joined Tarnóc Labs as their VP of Engineering on Monday."
+    )
+    assert ("Gergő Szabó", "job_title", "cfo", True, False) in facts(
+        "Gergő Szabó stepped down as CFO of Tarnóc Mills on 30 June.", speaker=None
+    )
+    assert ("Zirc pipeline", "owned_by", "Ilona", True, False) in facts("I don't own the Zirc pipeline anymore.")
