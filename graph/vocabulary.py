@@ -451,7 +451,9 @@ OWNED_THING_NOUNS = frozenset(
     feed crawler tracker monitor printer flow flows integration integrations site website config exporter importer
     sync warehouse lake frontend ui cli infrastructure network storage ci codebase model models mesh bus stream
     streams topics generator renderer parser builder uploader converter validator handler notifier sender directory
-    files docs wiki domain zone certificates vault router scripts""".split()
+    files docs wiki domain zone certificates vault router scripts checklist checklists spreadsheet spreadsheets
+    runbook runbooks playbook cron crons export exports report reports rules alerts middleware stack gateway
+    backlog roadmap budget repo repos repository pipeline pipelines templates""".split()
 )
 
 LIVES_IN = "lives_in"

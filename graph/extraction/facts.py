@@ -593,6 +593,16 @@ def _no_trip(match: re.Match[str]) -> bool:
     return not _TRIP_RE.search(match.string)
 
 
+def _a_thing_handed(match: re.Match[str]) -> bool:
+    """An arrow hands over a thing when what stands before it is one by its words ("the rota spreadsheet", "a
+    payments-gateway"), not a name, a place or a title."""
+    words = match.group("system").split()
+    return bool(words) and (
+        bool(_IDENTIFIER_RE.fullmatch(words[-1]))
+        or words[-1].casefold() in v.OWNED_THING_NOUNS | set(v.KIND_HEAD_NOUNS)
+    )
+
+
 def _a_business(match: re.Match[str]) -> bool:
     """A value whose name says it is a business one works at ("Tisza Reinsurance", "Kestle.io", "Hart & Vale"), not
     one a visitor is at ("at Szeged General Hospital with my mum", "at the Kestle Hotel")."""
@@ -1329,6 +1339,20 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_THING})\s+(?:now\s+)?belongs?\s+to\s+{_OWNER}",
+    ),
+    # "the billing cron is officially mine", "the data checks are mine now": the speaker's
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|\b[Tt]he\s+|\b[Oo]ur\s+)(?P<system>{_THING})\s+(?:is|are)\s+(?:now\s+|officially\s+|all\s+)*(?P<me_value>mine)\b",
+        needs=("mine",),
+    ),
+    # a handover's arrow: "ingest pipeline → Nandor (from Zsófia)", "auth-gateway → Security Eng" (a thing)
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|[;:]\s*)(?:[Tt]he\s+)?(?P<system>{_THING})\s*(?:→|->)\s*{_OWNER}(?:\s*\((?:from|was)\s+(?P<old>{NAME})\))?"
+        rf"(?=\s*(?:[.,;!(]|$))",
+        check=_a_thing_handed,
+        needs=("→", "->"),
     ),
     # a tracker's or a summary's line: "Quillon owned by Search Quality"
     _p(
@@ -2197,6 +2221,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if attribute == v.OWNED_BY and (groups.get("value") or "").strip() == "I":  # "I don't own S any more"
         return [speaker.strip()] if speaker and speaker.strip() else []
     value = (groups.get("value") or "").strip()
+    if _PLACEHOLDER_RE.fullmatch(value):
+        return []  # "Quillon dashboard → TBD": nobody yet
     if attribute == v.OWNED_BY:
         value = _team_name(value)
     elif attribute != v.WORKS_AT_ATTR:
@@ -2253,6 +2279,8 @@ def _due_day(text: str, today: date) -> date | None:
 
 
 # words that start no owned thing ("took over it all", "owns his …"), and, alone, name none ("the role", "the team")
+# a system named the way code names it: lower case words joined by hyphens, underscores or dots
+_IDENTIFIER_RE = re.compile(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+")
 # pieces of work a person is assigned, not systems a team owns
 _WORK_ITEMS = frozenset(
     {"ticket", "issue", "bug", "task", "story", "epic", "incident", "pr", "jira", "card", "request"}
@@ -2284,6 +2312,11 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         return ""  # "the service belongs to SRE": which service, the statement does not say
     if words[0].casefold() in _WORK_ITEMS:
         return ""  # "Ticket SEC-311 was reassigned to Nandor": a piece of work assigned, not a system owned
+    named_for = re.search(r"\s(?:for|of)\s+(?:the\s+)?(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)$", " ".join(words))
+    if named_for and words[0][:1].isupper():  # "Escalation path for Cobalt: owned by …": Cobalt is
+        words = named_for["name"].split()
+    if len(words) == 1 and _IDENTIFIER_RE.fullmatch(words[0]):
+        return words[0]  # "payments-gateway", "ledger_sync": a system named as its code names it
     head = words[-1].casefold()
     if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
@@ -2386,6 +2419,8 @@ _PLAIN_LABEL = re.compile(
     r"^(?:(?:their|our|your|his|her|my|current|new|present|primary|main|key|direct|official)\s+)+"
 )
 # a value that is no value: not decided, not filled in, or held for now only
+# a value that says there is none yet
+_PLACEHOLDER_RE = re.compile(r"(?:tbd|tbc|tba|n/?a|none|nobody|no\s+one|unknown|vacant|unassigned)\.?", re.IGNORECASE)
 _NO_VALUE = re.compile(
     r"^(?:tbd|tbc|tba|n/?a|none|nobody|no\s+one|unknown|pending|vacant|open|unassigned|\?+|-+|—|…|\.\.\.)\b|"
     r"\b(?:acting|interim|temporary|tbd|tbc|maybe|probably|hopefully|if)\b",

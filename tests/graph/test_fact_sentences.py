@@ -239,3 +239,15 @@ def test_a_title_is_the_post_without_whose_and_without_where():
         "Gergő Szabó stepped down as CFO of Tarnóc Mills on 30 June.", speaker=None
     )
     assert ("Zirc pipeline", "owned_by", "Ilona", True, False) in facts("I don't own the Zirc pipeline anymore.")
+
+
+def test_systems_named_as_code_names_them_handed_over_by_arrow_or_said_to_be_mine():
+    assert facts("Handover: ledger-sync → Réka (from Gergő), the rota spreadsheet → Dorka", speaker=None) >= {
+        ("ledger-sync", "owned_by", "Réka", False, False),
+        ("ledger-sync", "owned_by", "Gergő", False, True),
+    }
+    assert facts("Two weeks in and the billing-reconcile cron is officially mine.") == {
+        ("billing-reconcile cron", "owned_by", "Ilona", False, False)
+    }
+    assert facts("Owners: Zirc dashboard → TBD.", speaker=None) == set()  # nobody yet
+    assert facts("Lagos → London (moved Jan)", speaker=None) == set()  # no thing handed over
