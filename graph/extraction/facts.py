@@ -1625,8 +1625,9 @@ def _fluent(sentence: str) -> str:
     said = _FILLER_RE.sub(" ", sentence)
     said = _REPEATED_RE.sub(r"\1", said)
     said = _ADVERB_ORDER_RE.sub(r"\1 \2", said)
-    for shorthand, written in _SHORTHAND:
-        said = shorthand.sub(written, said)
+    if _ANY_SHORTHAND_RE.search(said):
+        for shorthand, written in _SHORTHAND:
+            said = shorthand.sub(written, said)
     return re.sub(r"[ \t]{2,}", " ", said) if said != sentence else sentence
 
 
@@ -1640,6 +1641,7 @@ _SHORTHAND = (
     (re.compile(r"\beff\.(?=\s)"), "effective"),
     (re.compile(r"\((?:prev|prev\.|previously)\s+"), "(was "),
 )
+_ANY_SHORTHAND_RE = re.compile(r"\brpts?\b|\bmgr\b|w/|\s@\s|\beff\.|\(prev")
 
 
 # "Standup — Zsófia: first week at Brightwell", "@Nandor: moved into the new place", "Ownership: Tisza owns Quillon":
@@ -1821,8 +1823,9 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(folded)):  # "my Hungarian is good now": a language named
             wanted.add(v.SPEAKS)
         found = len(facts)
+        present = {stem for stem in _PATTERN_NEEDS if stem in folded}
         for pattern in _PATTERNS:
-            if not (any(stem in folded for stem in pattern.needs) if pattern.needs else pattern.attribute in wanted):
+            if not (present.intersection(pattern.needs) if pattern.needs else pattern.attribute in wanted):
                 continue
             for match in pattern.regex.finditer(clause):
                 facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
@@ -1833,6 +1836,9 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             dated = {_project_key(fact.subject) for fact in read}
             facts.extend(fact for fact in _due_dates(clause, today) if _project_key(fact.subject) not in dated)
     return tuple(_one_project(facts))
+
+
+_PATTERN_NEEDS = frozenset(stem for pattern in _PATTERNS for stem in pattern.needs)
 
 
 def _project_key(project: str) -> str:
