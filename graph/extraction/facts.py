@@ -91,6 +91,7 @@ _DWELLING_WORDS = r"(?:\s+(?!(?:old|previous|former|last|parents['’]?|first)\b
 _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
 _TITLE_END = (
     r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|there|who|"
+    r"reporting|based|working|living|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s])))"
 )
@@ -117,7 +118,7 @@ _SPOKEN_LIST = rf"(?P<value>{_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_SPOKEN})*)"
 # languages cannot hold them all
 _LANGUAGE_WORD = r"(?:[A-Z][^\W\d_]{2,})"
 _OPEN_SPOKEN = rf"{_SPOKEN_QUALITY}(?:{_LANGUAGE_WORD}|{_ANY_CASE_LANGUAGE}\b){_SPOKEN_WITH}"
-_OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_OPEN_SPOKEN})*)(?![\w'’])"
+_OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+|\s*[/&+]\s*){_OPEN_SPOKEN})*)(?![\w'’])"
 
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
 _NOT_ASSERTED = re.compile(
@@ -275,6 +276,9 @@ _SAME_SUBJECT_RE = re.compile(
     rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)"
     # "… is now head of ops at Brightwell, reporting to Nandor": the same subject, going on
     r"|,\s+(?=(?:now\s+)?(?:reporting|living|working|based)\s+(?:directly\s+)?(?:to|into|in|at|for|out)\b)"
+    r"|(?<!\bbeen)(?<!\bis)(?<!\bam)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<![’'](?:m|s))(?<![’']re)(?<!\bnow)(?<!\bstill)"
+    r"(?<!\bstopped)(?<!\bstarted)(?<!\bbegan)(?<!\bkeeps)(?<!\bkept)(?<!\bquit)(?<!\bresumed)(?<!\bcontinues)"
+    r"\s+(?=reporting\s+(?:directly\s+)?to\b)"
     # a note's "left Kestle in June, now at Brightwell, still lives in Szeged": the same subject, said in parts
     r"|,\s+(?=(?:now|still)\s+(?:at|in|with|under|lives|works|reports|speaks)\b)"
 )
@@ -284,7 +288,8 @@ _DROPPED_I_RE = re.compile(
     r"took\s+a\s+(?:new\s+)?job|used\s+to|"
     r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started)|"
     # a profile's or a note's line in the third person: "Lives in Szeged.", "now lives in Győr (prev Szeged)"
-    r"(?:now\s+|still\s+)?(?:lives|works|reports|speaks))\b)",
+    r"(?:now\s+|still\s+)?(?:lives|works|reports|speaks)|"
+    r"(?:doesn['’]?t|don['’]?t|no\s+longer)\s+(?:speak|live|work|report|own)s?)\b)",
     re.IGNORECASE,
 )
 _DROPPED_I_AM_RE = re.compile(
@@ -308,6 +313,8 @@ _BOTH_RE = re.compile(
     rf"^(?:[Bb]oth\s+)?(?P<first>{NAME})\s+and\s+(?:(?:his|her|their)\s+{_RELATION}\s+)?(?P<second>{NAME})"
     r"\s+(?:both\s+)?(?=[a-z])"
 )
+# a manager said by pronoun in a later clause of the sentence: the person an earlier clause opened with
+_REPORTS_TO_PRONOUN_RE = re.compile(r"\b(?P<verb>reports?\s+(?:directly\s+)?to|reporting\s+to|under)\s+(?:him|her)\b")
 # a pronoun opening a later clause of the sentence is the name an earlier clause opened with
 _PRONOUN_RE = re.compile(
     r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?", re.IGNORECASE
@@ -439,6 +446,8 @@ def _clauses(sentence: str) -> list[str]:
             part = f"I{'’ve' if part[:4].casefold() == 'been' else '’m'} {part[:1].lower()}{part[1:]}"
         if named and _PRONOUN_RE.match(part):
             part = _PRONOUN_RE.sub(partial(_as_name, named), part, count=1)
+        elif named and not part.startswith(named):  # "Efua is head of legal, and Yaw reports to her": to Efua
+            part = _REPORTS_TO_PRONOUN_RE.sub(partial(_to_name, named), part)
         lead_name = _LEAD_NAME_RE.match(part)
         # "Zsófia's new partner, Nandor, … and he speaks Czech": a possessive names whose, not who ("Zsófia's in
         # Győr", "is", still names who)
@@ -479,6 +488,10 @@ def _role_head(role: str) -> str:
     """The noun a role is: the word before "of" ("head of data"), else the last word."""
     words = role.casefold().split()
     return words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+
+
+def _to_name(name: str, match: re.Match[str]) -> str:
+    return f"{match['verb']} {name}"
 
 
 def _as_name(name: str, match: re.Match[str]) -> str:
@@ -810,7 +823,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|started\s+at|started\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|rejoined|started\s+at|started\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
         rf"started\s+working\s+(?:at|for)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)|been\s+hired\s+by|was\s+hired\s+by|"
         rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with|been\s+at|been\s+employed\s+(?:by|at)|"
         rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)"
@@ -1136,6 +1149,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.7,
         needs=(" is ",),
     ),
+    # "Our CFO Nandor Vass wants the numbers by Thursday": a title before a name, said in passing
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?:[Oo]ur|[Tt]heir)\s+(?:new\s+)?(?P<value>(?:[a-z][\w-]*\s+){{0,2}}?(?:[A-Z]{{2,5}}|[a-z][\w-]*))\s+"
+        rf"(?P<who>{NAME})(?=\s+[a-z])",
+        check=_held_title_ok,
+        confidence=0.6,
+        presupposed=True,
+    ),
     # "reports to the site director, Nandor Vass": the title before the name
     _p(
         v.JOB_TITLE,
@@ -1143,6 +1165,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<who>{NAME})(?=\s*(?:[.,;:!)]|$|\s+and\b))",
         check=_title_ok,
         confidence=0.7,
+    ),
+    # "Efua is head of legal", "Nandor is now director of sales": a post of a department, without its article
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}(?:\s+is|\s+was|['’]s\s+now|\s+has\s+been){_NOW}\s+"
+        rf"(?P<value>(?:head|director|vp|chief|manager|lead)\s+of\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)"
+        rf"{_TITLE_END}",
+        check=_title_ok,
+        confidence=0.7,
+        needs=(" of ",),
     ),
     # "Nandor, who is now principal engineer": a role said to be held now
     _p(
@@ -1531,8 +1563,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.HAS_PET,
-        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})(?:,\s+|\s+)(?P<value>{NAME}),?\s+"
-        r"(?:passed\s+away|died|was\s+rehomed|has\s+been\s+rehomed)",
+        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})(?:,\s+|\s+)"
+        rf"(?P<value>{NAME}),?\s+(?:passed\s+away|died|(?:was\s+|has\s+been\s+)?rehomed)",
         negated=True,
     ),
     _p(
@@ -1582,7 +1614,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.SPEAKS,
-        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not|can't|cannot)\s+speaks?\s+(?:a\s+word\s+of\s+)?"
+        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|dont|doesnt|do\s+not|does\s+not|can't|cannot)\s+speaks?\s+"
+        rf"(?:a\s+word\s+of\s+)?"
         rf"{_OPEN_SPOKEN_LIST}",
         negated=True,
     ),
@@ -1914,7 +1947,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
             continue
         last = days[-1]
         said_apart = [m.end() for m in _APART_RE.finditer(clause, 0, _last_schedule(clause, last.span[0]))]
-        if _EVENT_RE.search(clause, said_apart[-1] if said_apart else 0):
+        if _EVENT_RE.search(clause, said_apart[-1] if said_apart else 0, last.span[0]):
             continue
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
@@ -2199,7 +2232,7 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
 
 
 def _listed(text: str) -> list[str]:
-    return [part.strip() for part in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if part.strip()]
+    return [part.strip() for part in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*[/&+]\s*", text) if part.strip()]
 
 
 def _values(attribute: str, match: re.Match[str], speaker: str | None, today: date) -> list[str]:

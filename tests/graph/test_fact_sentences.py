@@ -251,3 +251,33 @@ def test_systems_named_as_code_names_them_handed_over_by_arrow_or_said_to_be_min
     }
     assert facts("Owners: Zirc dashboard → TBD.", speaker=None) == set()  # nobody yet
     assert facts("Lagos → London (moved Jan)", speaker=None) == set()  # no thing handed over
+
+
+def test_posts_and_managers_said_in_passing():
+    assert facts("Réka is now a principal designer reporting to Gergő Szabó.", speaker=None) == {
+        ("Réka", "job_title", "principal designer", False, False),
+        ("Réka", "reports_to", "Gergő Szabó", False, False),
+    }
+    assert facts("Dorka is head of legal, and Bálint reports to her.", speaker=None) == {
+        ("Dorka", "job_title", "head of legal", False, False),
+        ("Bálint", "reports_to", "Dorka", False, False),
+    }
+    assert ("Gergő Szabó", "job_title", "cfo", False, False) in facts(
+        "Our CFO Gergő Szabó wants the numbers by Friday."
+    )
+    # a company's post, not the company's: "Vashegy's head of procurement" is whom she is
+    assert not {fact for fact in facts("this is Dorka, she's Vashegy's head of procurement.") if fact[0] == "Vashegy"}
+    # a report that stopped
+    assert ("Dorka", "reports_to", "Bálint", False, False) not in facts("Dorka stopped reporting to Bálint in May.")
+
+
+def test_languages_listed_with_symbols_and_a_pet_of_someone_else_given_up():
+    assert facts("Dorka speaks Czech/Slovak/English.", speaker=None) == {
+        ("Dorka", "speaks", "Czech", False, False),
+        ("Dorka", "speaks", "Slovak", False, False),
+        ("Dorka", "speaks", "English", False, False),
+    }
+    assert facts("Gergő: doesnt speak spanish actually", speaker=None) >= {("Gergő", "speaks", "Spanish", True, False)}
+    assert facts("Dorka's cat Cirmi rehomed last month (allergies)", speaker=None) == {
+        ("Dorka", "has_pet", "Cirmi", True, False)
+    }
