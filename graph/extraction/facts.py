@@ -1024,6 +1024,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
         check=_org_ok,
     ),
+    # "…, goodbye Szeged!", "farewell, Kestle": the speaker taking leave of a town or an employer (which one, the
+    # text or the graph says)
+    _p(
+        LEFT,
+        rf"(?:^|[,;—–-]\s*)(?P<mine>[Gg]oodbye|[Bb]ye(?:\s+bye)?|[Ff]arewell|[Ss]o\s+long),?\s+(?P<value>{NAME})\s*!",
+        negated=True,
+        check=_org_ok,
+        needs=("goodbye", "bye", "farewell", "so long"),
+    ),
     # "left Vanta to join Quorum": the employer left
     _p(
         v.WORKS_AT_ATTR,
@@ -1787,7 +1796,7 @@ _EMPLOYER_CUE_RE = re.compile(
 )
 _HOME_CUE_RE = re.compile(
     r"\b(?:moved|move|moving|relocat\w*|city|town|village|country|flat|house|apartment|home|rent|lease|landlord|"
-    r"neighbourhood|neighborhood|for\s+good|emigrat\w*|lived|living)\b",
+    r"neighbourhood|neighborhood|for\s+good|emigrat\w*|lived|living|removals?|movers|boxes|keys)\b",
     re.IGNORECASE,
 )
 

@@ -281,3 +281,10 @@ def test_languages_listed_with_symbols_and_a_pet_of_someone_else_given_up():
     assert facts("Dorka's cat Cirmi rehomed last month (allergies)", speaker=None) == {
         ("Dorka", "has_pet", "Cirmi", True, False)
     }
+
+
+def test_taking_leave_of_a_town_closes_the_home_it_was():
+    assert facts("The removal van left for Pécs this morning, goodbye Zirc!") == {
+        ("Ilona", "lives_in", "Zirc", True, False)
+    }
+    assert facts("Goodbye Zirc!", speaker=None) == set()  # nobody's
