@@ -1829,7 +1829,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             _LEADING_CLAUSE_RE.sub("", said.strip(), count=1)  # "Before she got into product, Zsófia was a teacher."
         )
         if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
-            named = opener["name"]
+            # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
+            named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
         elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks Hungarian."
@@ -2260,8 +2261,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if attribute == v.JOB_TITLE:
         title = " ".join(groups["value"].split())
         # "CFO of Tisza Mills": the post, and where it is held; not "VP of Sales", "Head of Data"
-        held_at = re.search(r"\s+of\s+(?P<org>[A-Z].+\s.+)$", title)
-        if held_at and _business_name(held_at["org"]):
+        held_at = re.search(r"\s+of\s+(?P<org>[A-Z].+\s(?P<last>.+))$", title)
+        if held_at and _business_name(held_at["org"]) and held_at["last"].casefold() not in _FUNCTIONS:
             title = title[: held_at.start()]
         return [re.sub(r"^(?:(?:new|current|permanent|their|our|his|her|my|the|an?|first)\s+)+", "", title.casefold())]
     if (attribute == v.OWNED_BY and groups.get("me")) or groups.get("me_value"):  # "no longer reports to me"
@@ -2467,6 +2468,10 @@ _PLAIN_LABEL = re.compile(
     r"^(?:(?:their|our|your|his|her|my|current|new|present|primary|main|key|direct|official)\s+)+"
 )
 # a value that is no value: not decided, not filled in, or held for now only
+# what a post is head of, not an organisation ("Head of Protein Engineering", "VP of Data Science")
+_FUNCTIONS = v.DEPARTMENT_NOUNS | frozenset(
+    "engineering science sciences research design media health security".split()
+)
 # a value that says there is none yet
 _PLACEHOLDER_RE = re.compile(r"(?:tbd|tbc|tba|n/?a|none|nobody|no\s+one|unknown|vacant|unassigned)\.?", re.IGNORECASE)
 _NO_VALUE = re.compile(
