@@ -446,7 +446,7 @@ def _clauses(sentence: str) -> list[str]:
             part = f"I{'’ve' if part[:4].casefold() == 'been' else '’m'} {part[:1].lower()}{part[1:]}"
         if named and _PRONOUN_RE.match(part):
             part = _PRONOUN_RE.sub(partial(_as_name, named), part, count=1)
-        elif named and not part.startswith(named):  # "Efua is head of legal, and Yaw reports to her": to Efua
+        elif named and not part.startswith(named):  # "Zsófia is head of legal, and Nandor reports to her": to Zsófia
             part = _REPORTS_TO_PRONOUN_RE.sub(partial(_to_name, named), part)
         lead_name = _LEAD_NAME_RE.match(part)
         # "Zsófia's new partner, Nandor, … and he speaks Czech": a possessive names whose, not who ("Zsófia's in
@@ -607,8 +607,8 @@ def _no_trip(match: re.Match[str]) -> bool:
 
 
 def _a_thing_handed(match: re.Match[str]) -> bool:
-    """An arrow hands over a thing when what stands before it is one by its words ("the rota spreadsheet", "a
-    payments-gateway"), not a name, a place or a title."""
+    """An arrow hands over a thing when what stands before it is one by its words ("the on-call spreadsheet", "a
+    quillon-gateway"), not a name, a place or a title."""
     words = match.group("system").split()
     return bool(words) and (
         bool(_IDENTIFIER_RE.fullmatch(words[-1]))
@@ -1175,7 +1175,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         confidence=0.7,
     ),
-    # "Efua is head of legal", "Nandor is now director of sales": a post of a department, without its article
+    # "Zsófia is head of legal", "Nandor is now director of sales": a post of a department, without its article
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}(?:\s+is|\s+was|['’]s\s+now|\s+has\s+been){_NOW}\s+"
@@ -1381,13 +1381,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_THING})\s+(?:now\s+)?belongs?\s+to\s+{_OWNER}",
     ),
-    # "the billing cron is officially mine", "the data checks are mine now": the speaker's
+    # "the export cron is officially mine", "the data checks are mine now": the speaker's
     _p(
         v.OWNED_BY,
         rf"(?:^|\b[Tt]he\s+|\b[Oo]ur\s+)(?P<system>{_THING})\s+(?:is|are)\s+(?:now\s+|officially\s+|all\s+)*(?P<me_value>mine)\b",
         needs=("mine",),
     ),
-    # a handover's arrow: "ingest pipeline → Nandor (from Zsófia)", "auth-gateway → Security Eng" (a thing)
+    # a handover's arrow: "ingest pipeline → Nandor (from Zsófia)", "kestle-auth → Tisza Security" (a thing)
     _p(
         v.OWNED_BY,
         rf"(?:^|[;:]\s*)(?:[Tt]he\s+)?(?P<system>{_THING})\s*(?:→|->)\s*{_OWNER}(?:\s*\((?:from|was)\s+(?P<old>{NAME})\))?"
@@ -1673,7 +1673,7 @@ def _fluent(sentence: str) -> str:
     return re.sub(r"[ \t]{2,}", " ", said) if said != sentence else sentence
 
 
-# a note's shorthand for the words the readers know ("now rpts to Selin", "mgr: Bram", "call w/ Pavlína", "PM @ Kestle")
+# a note's shorthand for the words the readers know ("now rpts to Zsófia", "mgr: Nandor", "PM @ Kestle")
 _SHORTHAND = (
     (re.compile(r"\brpts\b"), "reports"),
     (re.compile(r"\brpt\b"), "report"),
@@ -1690,7 +1690,7 @@ _ANY_SHORTHAND_RE = re.compile(r"\brpts?\b|\bmgr\b|w/|\s@\s|\beff\.|\(prev")
 # a note's line opens with whom it is about, or with a label
 _LINE_LABEL_RE = re.compile(
     rf"^\s*(?:[^:\n]{{0,40}}?\s[—–-]\s+)?[-•*]?\s*@?(?P<label>{NAME}|[A-Za-z][\w -]{{0,24}}?)\s*:\s+"
-    # "Jovana — left Krka Pharma in June, now at Medivia": a directory's or a tracker's line about a person
+    # "Zsófia — left Kestle Pharma in June, now at Brightwell": a directory's or a tracker's line about a person
     rf"|^\s*[-•*]?\s*@?(?P<dashed>{NAME})\.?\s+[—–-]\s+(?=[a-z])"
 )
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|my|me|I['’]m|I['’]ve)\b")
@@ -2008,9 +2008,9 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
             continue
         if len(words) == 1 and (words[0].casefold() in _SECTION_WORDS or words[0].casefold() in _CALENDAR_SHORT):
-            continue  # "Handover: the v3 flow ships Thursday", "(joined Mon)": a line's label, a day
+            continue  # "Handover: the Kestle flow ships Thursday", "(joined Mon)": a line's label, a day
         if _NAMED_AS_PERSON_RE.search(clause, 0, match.start()):
-            continue  # "owner Kalinda Watson, launch target 7 October": the owner is no project
+            continue  # "owner Zsófia Ambrus, launch target 7 October": the owner is no project
         name = " ".join(words)
         possessive = re.search(r"['’]s?$", name)
         version = _VERSION_RE.match(clause, match.end())
@@ -2360,12 +2360,12 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
         return ""  # "the service belongs to SRE": which service, the statement does not say
     if words[0].casefold() in _WORK_ITEMS:
-        return ""  # "Ticket SEC-311 was reassigned to Nandor": a piece of work assigned, not a system owned
+        return ""  # "Ticket QUIL-42 was reassigned to Nandor": a piece of work assigned, not a system owned
     named_for = re.search(r"\s(?:for|of)\s+(?:the\s+)?(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)$", " ".join(words))
-    if named_for and words[0][:1].isupper():  # "Escalation path for Cobalt: owned by …": Cobalt is
+    if named_for and words[0][:1].isupper():  # "Escalation path for Quillon: owned by …": Quillon is
         words = named_for["name"].split()
     if len(words) == 1 and _IDENTIFIER_RE.fullmatch(words[0]):
-        return words[0]  # "payments-gateway", "ledger_sync": a system named as its code names it
+        return words[0]  # "quillon-gateway", "kestle_sync": a system named as its code names it
     head = words[-1].casefold()
     if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
