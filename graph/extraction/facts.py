@@ -616,6 +616,11 @@ def _a_thing_handed(match: re.Match[str]) -> bool:
     )
 
 
+def _a_contacts_employer(match: re.Match[str]) -> bool:
+    """Whom a contact is "from", or a business they are "at" (not "met N at Szeged", a town)."""
+    return _org_ok(match) and (bool(match.group("from")) or _business_name(match.group("value")))
+
+
 def _a_business(match: re.Match[str]) -> bool:
     """A value whose name says it is a business one works at ("Tisza Reinsurance", "Kestle.io", "Hart & Vale"), not
     one a visitor is at ("at Szeged General Hospital with my mum", "at the Kestle Hotel")."""
@@ -956,7 +961,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b(?:[Ss]poke|[Mm]et|[Cc]all(?:ed)?|[Mm]eeting|[Cc]hat(?:ted)?|[Ii]ntro)\s+(?:with\s+|to\s+)?(?P<who>{NAME})\s+"
         rf"(?:(?P<from>from)|at)\s+{_THE}(?P<value>{NAME})",
-        check=lambda match: _org_ok(match) and (bool(match.group("from")) or _business_name(match.group("value"))),
+        check=_a_contacts_employer,
         confidence=0.6,
         needs=("spoke", "met ", "call", "meeting", "chat", "intro"),
     ),
