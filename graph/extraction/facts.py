@@ -154,7 +154,10 @@ _QUESTION_AFTER_RE = re.compile(
 # "Example.com" is one word; so is "St. Louis" (a short title or place abbreviation before a name)
 _ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr"))
 # a sentence ends at its full stop, or at the end of its line (a note's lines, a list's items)
-_SENTENCE_RE = re.compile(rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z]))+(?:[.!?]+|$|(?=\n))")
+_SENTENCE_RE = re.compile(
+    # an initial does not end a sentence ("Zsófia A. works at Kestle")
+    rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z])|(?<=\s[A-Z])\.(?=\s))+(?:[.!?]+|$|(?=\n))"
+)
 _HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
 _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
@@ -286,10 +289,14 @@ _DROPPED_I_RE = re.compile(
     r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
     r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
     r"took\s+a\s+(?:new\s+)?job|used\s+to|"
-    r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started)|"
-    # a profile's or a note's line in the third person: "Lives in Szeged.", "now lives in Győr (prev Szeged)"
-    r"(?:now\s+|still\s+)?(?:lives|works|reports|speaks)|"
-    r"(?:doesn['’]?t|don['’]?t|no\s+longer)\s+(?:speak|live|work|report|own)s?)\b)",
+    r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
+    re.IGNORECASE,
+)
+# a note's line about the person it opens with, in the third person: "N — now lives in Győr (prev Szeged)",
+# "N: doesnt speak spanish actually"
+_THIRD_PERSON_LINE_RE = re.compile(
+    r"^(?:(?:now|still)\s+)?(?:lives|works|reports|speaks)\b|^(?:doesn['’]?t|don['’]?t|no\s+longer)\s+"
+    r"(?:speak|live|work|report|own)s?\b",
     re.IGNORECASE,
 )
 _DROPPED_I_AM_RE = re.compile(
@@ -1710,13 +1717,23 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     said = sentence[label.end() :]
     if label["dashed"]:
         who = _person(label["dashed"])
+        if who and _THIRD_PERSON_LINE_RE.match(said):
+            return f"I {said}", who
         own_voice = _DROPPED_I_RE.match(said) or _DROPPED_I_AM_RE.match(said)
         return (said, who) if who and own_voice else (sentence, speaker)
     if _FIELD_OF.get(_label(label["label"])[0]) or _label(label["label"])[0] in _PERSON_FIELDS | _THING_FIELDS:
         return "", speaker  # a record's field ("Target date: moved to 9 May"): read as a record, not as a sentence
     who = _person(label["label"])
-    own_voice = _DROPPED_I_RE.match(said) or _FIRST_PERSON_RE.search(said) or re.match(r"(?:first|last)\s", said)
     sentence_of_its_own = re.match(rf"(?:{NAME})(?:\s+and\s+(?:{NAME}))?\s+(?:now\s+)?[a-z]", said)
+    third_person = _THIRD_PERSON_LINE_RE.match(said)
+    if third_person:
+        said = f"I {said}"  # "Nandor: doesnt speak Czech": in the person's own voice
+    own_voice = (
+        third_person
+        or _DROPPED_I_RE.match(said)
+        or _FIRST_PERSON_RE.search(said)
+        or re.match(r"(?:first|last)\s", said)
+    )
     last = label["label"].split()[-1].casefold()
     section = last in _SECTION_WORDS or label["label"].islower() or bool(sentence_of_its_own)
     if who and own_voice and not section and re.fullmatch(NAME, who) and not who.isupper():

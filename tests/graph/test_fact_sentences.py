@@ -288,3 +288,11 @@ def test_taking_leave_of_a_town_closes_the_home_it_was():
         ("Ilona", "lives_in", "Zirc", True, False)
     }
     assert facts("Goodbye Zirc!", speaker=None) == set()  # nobody's
+
+
+def test_an_initial_ends_no_sentence_and_a_third_person_verb_is_no_dropped_i():
+    # the speaker is not the one who "works at" after someone's initial
+    assert not {
+        fact for fact in facts("Gergő S. works at Tarnóc Labs and owns the rollout plan.") if fact[0] == "Ilona"
+    }
+    assert not {fact for fact in facts("Met the new lead. Works at Tarnóc Labs, apparently.") if fact[0] == "Ilona"}
