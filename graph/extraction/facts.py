@@ -441,9 +441,8 @@ def _clauses(sentence: str) -> list[str]:
     for part in parts:
         opener = _OPENER_RE.match(part.strip())
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
-        if opener and _DATED_OPENER_RE.search(
-            opener.group(0)
-        ):  # "In March, Zsófia became CTO": when, kept for the fact
+        # "In March, Zsófia became CTO": when, kept for the fact
+        if opener and _DATED_OPENER_RE.search(opener.group(0)):
             said_when = opener.group(0).strip(" ,")
             part = f"{part.rstrip('.!')}, {said_when[:1].lower()}{said_when[1:]}"
         # a chat drops its "I": "Started at Vanta in March, great people."
@@ -613,14 +612,14 @@ def _no_trip(match: re.Match[str]) -> bool:
     return not _TRIP_RE.search(match.string)
 
 
+_THING_NOUNS = v.OWNED_THING_NOUNS | frozenset(v.KIND_HEAD_NOUNS)
+
+
 def _a_thing_handed(match: re.Match[str]) -> bool:
     """An arrow hands over a thing when what stands before it is one by its words ("the on-call spreadsheet", "a
     quillon-gateway"), not a name, a place or a title."""
     words = match.group("system").split()
-    return bool(words) and (
-        bool(_IDENTIFIER_RE.fullmatch(words[-1]))
-        or words[-1].casefold() in v.OWNED_THING_NOUNS | set(v.KIND_HEAD_NOUNS)
-    )
+    return bool(words) and (bool(_IDENTIFIER_RE.fullmatch(words[-1])) or words[-1].casefold() in _THING_NOUNS)
 
 
 def _a_contacts_employer(match: re.Match[str]) -> bool:
@@ -642,9 +641,13 @@ _VISITED = frozenset(
 )
 
 
+# the last words of an organisation's name: what it does, its legal form, what kind of body it is
+_BUSINESS_WORDS = BUSINESS_TAILS | COMPANY_SUFFIXES | ORG_WORDS
+
+
 def _business_name(name: str) -> bool:
     last = name.split()[-1].casefold().strip(".,") if name.split() else ""
-    return last in BUSINESS_TAILS | COMPANY_SUFFIXES | ORG_WORDS or bool(re.search(r"&|\.(?:io|com|ai|co)\b", name))
+    return last in _BUSINESS_WORDS or bool(re.search(r"&|\.(?:io|com|ai|co)\b", name))
 
 
 def _an_organisation(match: re.Match[str]) -> bool:
