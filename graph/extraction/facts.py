@@ -154,9 +154,12 @@ _QUESTION_AFTER_RE = re.compile(
 # "Example.com" is one word; so is "St. Louis" (a short title or place abbreviation before a name)
 _ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr"))
 # a sentence ends at its full stop, or at the end of its line (a note's lines, a list's items)
+_COMPANY_ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("Co", "Inc", "Ltd", "Corp", "Bros"))
 _SENTENCE_RE = re.compile(
-    # an initial does not end a sentence ("Zsófia A. works at Kestle")
-    rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z])|(?<=\s[A-Z])\.(?=\s))+(?:[.!?]+|$|(?=\n))"
+    # an initial does not end a sentence ("Zsófia A. works at Kestle"), nor a company's "& Co." before the sentence
+    # goes on ("joined Tisza & Co. in May")
+    rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z])|(?<=\s[A-Z])\.(?=\s)"
+    rf"|(?:{_COMPANY_ABBREVIATED})\.(?=,?\s+[a-z]))+(?:[.!?]+|$|(?=\n))"
 )
 _HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
 _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
@@ -275,6 +278,11 @@ _VERBS = (
     r"(?:lives?|living|lived|works?|working|worked|moved|joined|reports?|reported|speaks?|spoke|has|have|had|owns?|"
     r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit)"
 )
+# a verb in the third person that goes on with the subject before it, in a list of what is said of one person
+_LISTED_VERBS = (
+    r"(?:lives|works|reports|speaks|owns|manages|left|joined|moved|relocated|quit|became|has|is\s+fluent|"
+    r"no\s+longer|doesn['’]?t)"
+)
 _SAME_SUBJECT_RE = re.compile(
     rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)"
     # "… is now head of ops at Brightwell, reporting to Nandor": the same subject, going on
@@ -285,6 +293,29 @@ _SAME_SUBJECT_RE = re.compile(
     # a note's "left Kestle in June, now at Brightwell, still lives in Szeged": the same subject, said in parts
     r"|,\s+(?=(?:now|still)\s+(?:at|in|with|under|lives|works|reports|speaks)\b)"
 )
+# predicates listed after one subject ("N lives in Győr, speaks Czech; works at Kestle"): each verb is the
+# subject's, never the name just before it ("Győr speaks")
+_LISTED_PREDICATE_RE = re.compile(rf"\s*[,;]\s+(?=(?:now\s+|also\s+|still\s+)?{_LISTED_VERBS}\b)")
+# "Kestle's new CTO, Nandor Vass, joined …": a name apposed between commas is the subject the verb goes on with
+_APPOSED_NAME_END_RE = re.compile(rf",\s+{NAME}$")
+
+
+_LISTED_AFTER_NAME_RE = re.compile(rf"{NAME},\s+(?:now\s+|also\s+|still\s+)?{_LISTED_VERBS}\b")
+
+
+def _predicates(part: str) -> list[str]:
+    """A clause as the parts its subject's verbs say, joined by "and", a comma or a semicolon."""
+    pieces: list[str] = []
+    for piece in _SAME_SUBJECT_RE.split(part):
+        start = 0
+        for listed in _LISTED_PREDICATE_RE.finditer(piece):
+            if not _APPOSED_NAME_END_RE.search(piece, 0, listed.start()):
+                pieces.append(piece[start : listed.start()])
+                start = listed.end()
+        pieces.append(piece[start:])
+    return pieces
+
+
 _DROPPED_I_RE = re.compile(
     r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
     r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
@@ -346,6 +377,12 @@ _GREETED_RE = re.compile(
     rf"\b(?i:welcome|welcoming|congratulate|congrats\s+to|thank|thanks\s+to|introduce|introducing|meet|met|say\s+hello\s+to)"
     rf"\s+(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
 )
+# a change said beside the name it befell ("Congratulations to Zsófia, promoted to staff engineer last week!",
+# "Nandor, newly appointed head of ops, starts Monday")
+_PARTICIPLE_APPOSED_RE = re.compile(
+    rf"\b(?P<name>{NAME}),\s+(?:(?:recently|newly|just|now|officially)\s+)?"
+    r"(?P<said>(?:promoted|appointed|named|hired|made|transferred|relocated)\b[^,;.!?()]*)"
+)
 # a sentence's leading clause of time or circumstance, before its subject
 _LEADING_CLAUSE_RE = re.compile(
     r"^(?:Before|After|When|Since|Once|While|As|Although|Though|In|On|By|Back\s+in|Today|Now|These\s+days|Later|Then)\b"
@@ -406,6 +443,9 @@ def _clauses(sentence: str) -> list[str]:
     for match in list(_WHICH_OWNS_RE.finditer(text)):
         extra.append(f"{match['owner']} {match['verb']} {match['thing']}")
     text = _RELATIVE_RE.sub(lambda m: f"{m['name']} ", text)
+    for match in list(_PARTICIPLE_APPOSED_RE.finditer(text)):
+        if not _AFTER_PREPOSITION_RE.search(text, 0, match.start()):
+            extra.append(f"{match['name']} was {match['said']}")
     for match in list(_APPOSED_PET_RE.finditer(text) if not _PET_GONE_RE.search(text) else ()):
         owner = match["owner"] or ((match["mine"] or match["the"]) and "I") or ""
         if owner:
@@ -426,7 +466,7 @@ def _clauses(sentence: str) -> list[str]:
             extra.append(f"{match['name']} is {match['role']}")
     text = _APPOSED_ROLE_RE.sub(lambda m: f"{m['name']} ", text)
     clauses = []
-    named = ""  # the name the sentence's last clause opened with: what a later "he" / "she" is
+    named = _headed(text)  # the name the sentence's last clause opened with: what a later "he" / "she" is
     parts = []
     for part in _CLAUSE_BREAK_RE.split(text):
         part = _INTERJECTION_RE.sub("", part.strip())
@@ -438,7 +478,9 @@ def _clauses(sentence: str) -> list[str]:
             part = f"{said_when}{both['first']} {rest}"
             extra.append(f"{said_when}{both['second']} {rest}")
         parts += _new_subjects(part)
-    for part in parts:
+    # a heading has said whom its line is about, or that it is about more than one: its words name no one else
+    headed = _HEADING_RE.match(text) is not None
+    for index, part in enumerate(parts):
         opener = _OPENER_RE.match(part.strip())
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
         # "In March, Zsófia became CTO": when, kept for the fact
@@ -462,7 +504,9 @@ def _clauses(sentence: str) -> list[str]:
             possessive = None
         # "Tisza Bend was where …": a place the clause is about, no one a pronoun goes back to
         cleft = lead_name and re.match(r"\s+(?:is|was)\s+where\b", part[lead_name.end("name") :])
-        if lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive and not cleft:
+        if headed and index == 0:
+            pass
+        elif lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive and not cleft:
             named = lead_name["name"]
         elif not named:
             people = {
@@ -473,13 +517,32 @@ def _clauses(sentence: str) -> list[str]:
                 and not (cleft and m.start() == 0)
             } - {None, "I"}
             named = next(iter(people)) if len(people) == 1 else ""
-        pieces = _SAME_SUBJECT_RE.split(part)
+        pieces = _predicates(part)
         lead = _LEAD_RE.match(pieces[0])
         clauses.append(pieces[0])
         clauses += [
             f"{lead.group(0)} {_BEING_RE.sub(_being(lead.group(0)), piece)}" if lead else piece for piece in pieces[1:]
         ]
     return [clause for clause in clauses + extra if clause.strip()]
+
+
+# a note's heading before its colon ("Call with N: she's fluent in …", "1:1 w/ N —"): no verb of its own
+_HEADING_RE = re.compile(r"^(?P<heading>[^:;.!?]{3,60}):\s+(?=(?:he|she)\b)")
+
+
+_MET_WITH_RE = re.compile(r"\bwith\s+(?:[A-Z][\w'’-]*\s+(?:and|&)\s+)?$")
+
+
+def _headed(text: str) -> str:
+    """The one person a note's heading names, whom the line's "he" or "she" then means."""
+    heading = _HEADING_RE.match(text)
+    if heading is None or re.search(rf"\b{_VERBS}\b", heading["heading"]):
+        return ""
+    named = [m for m in re.finditer(NAME, heading["heading"]) if _a_person(m.group(0))]
+    # "Lunch with Dorka": the one met with, where the heading says with whom
+    met = [m for m in named if _MET_WITH_RE.search(heading["heading"], 0, m.start())]
+    people = {_person(m.group(0)) for m in met or named} - {None, "I"}
+    return people.pop() if len(people) == 1 else ""
 
 
 # a part that says where its subject is, without the verb ("…, now at Brightwell")
@@ -1697,8 +1760,10 @@ _SHORTHAND = (
     (re.compile(r"(?<=\s)@(?=\s)"), "at"),
     (re.compile(r"\beff\.(?=\s)"), "effective"),
     (re.compile(r"\((?:prev|prev\.|previously)\s+"), "(was "),
+    # a company's "& Co." or "Inc." inside a sentence ends its name, not the sentence
+    (re.compile(r"\b(Co|Inc|Ltd|Corp|Bros)\.(?=,?\s+[a-z])"), r"\1"),
 )
-_ANY_SHORTHAND_RE = re.compile(r"\brpts?\b|\bmgr\b|w/|\s@\s|\beff\.|\(prev")
+_ANY_SHORTHAND_RE = re.compile(r"\brpts?\b|\bmgr\b|w/|\s@\s|\beff\.|\(prev|\b(?:Co|Inc|Ltd|Corp|Bros)\.")
 
 
 # "Standup — Zsófia: first week at Brightwell", "@Nandor: moved into the new place", "Ownership: Tisza owns Quillon":
@@ -1724,7 +1789,10 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
             return f"I {said}", who
         own_voice = _DROPPED_I_RE.match(said) or _DROPPED_I_AM_RE.match(said)
         return (said, who) if who and own_voice else (sentence, speaker)
-    if _FIELD_OF.get(_label(label["label"])[0]) or _label(label["label"])[0] in _PERSON_FIELDS | _THING_FIELDS:
+    field = _label(label["label"])[0]
+    if field in _PERSON_FIELDS and _LISTED_AFTER_NAME_RE.match(said):
+        return said, speaker  # "Contact: N, lives in Győr, speaks Czech": what the line lists is said of N
+    if _FIELD_OF.get(field) or field in _PERSON_FIELDS | _THING_FIELDS:
         return "", speaker  # a record's field ("Target date: moved to 9 May"): read as a record, not as a sentence
     who = _person(label["label"])
     sentence_of_its_own = re.match(rf"(?:{NAME})(?:\s+and\s+(?:{NAME}))?\s+(?:now\s+)?[a-z]", said)
@@ -2435,6 +2503,15 @@ def _clause_dates(clause: str, today: date) -> tuple:
 _FROM_DAY_RE = re.compile(r"\b(?:as\s+of|from|starting(?:\s+on)?|effective)\s*$", re.IGNORECASE)
 
 
+def _nearest(mention, today: date):
+    """A day a change takes effect on, said without its year ("effective 1 July"), is the one nearest the day it
+    was said, coming or gone — not a year back because the sentence is in the perfect ("has been promoted")."""
+    if re.search(r"\b\d{4}\b", mention.text) or (today - mention.start).days <= 183:
+        return mention
+    later = _next_month_day(mention.start, 12)
+    return replace(mention, start=later, end=later) if later and mention.start == mention.end else mention
+
+
 def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date) -> tuple[date | None, date | None]:
     """(valid_from, valid_until) of the fact: a date the clause gives (the start of "last month", "since 2021"), else
     the day it was said; a statement about the past ends at the date after "until", else (a "used to") the day it
@@ -2449,6 +2526,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
             until = until or mention.end
         elif since is None and (mention.start <= today or _FROM_DAY_RE.search(clause, 0, mention.span[0])):
             since = mention  # a day to come counts when it is when the value starts ("as of 1 July I live …")
+            if _FROM_DAY_RE.search(clause, 0, mention.span[0]):
+                since = _nearest(since, today)
     said_before = _HISTORY_RE.search(clause)
     if said_before and not pattern.history and re.search(r"\bnow\b", clause[said_before.end() : match.end()]):
         said_before = None  # "I used to live in Zirc, now in Kőszeg": the value after "now" holds now
@@ -2707,7 +2786,13 @@ def _a_title(said: str) -> str | None:
     new Chief People Officer")."""
     if re.match(r"(?:my|his|her|their|your)\s", said.strip(), re.IGNORECASE):
         return None  # "Nandor (my manager)": whose manager he is, not his title
-    said = re.sub(r"^(?:(?:a|an|the|our|new|currently|now)\s+)+", "", " ".join(said.split()), flags=re.I)
+    # "our newly appointed Head of Ops": the title, without how it came
+    said = re.sub(
+        r"^(?:(?:a|an|the|our|new|currently|now|newly|recently|just|(?:appointed|promoted|named|hired))\s+)+",
+        "",
+        " ".join(said.split()),
+        flags=re.I,
+    )
     title = re.sub(r"\s+(?:[IVX]{1,4}|\d)$", "", said).casefold()
     if not title or len(title.split()) > 6 or _NO_VALUE.search(title) or _role_head(title) not in v.ROLE_NOUNS:
         return None
@@ -2854,6 +2939,9 @@ def _apposed_cards(sentence: str, today: date) -> tuple[StatedFact, ...]:
         # "Nandor from Brightwell, our integration partner": what a company is to us; but "spoke with Zsófia Ambrus,
         # CFO at Brightwell" is a person's card, written as one
         if after and not (after.group(0).startswith("with") and re.match(rf"[{_UPPER}]", said.strip())):
+            continue
+        # "lives in Győr, speaks Czech": a place, and the verbs after it its subject's
+        if re.search(r"\b(?:in|into|near|via)\s+$", sentence[: match.start()]):
             continue
         facts += _card_facts(who, [said], today, match.span())
     return tuple(facts)

@@ -296,3 +296,53 @@ def test_an_initial_ends_no_sentence_and_a_third_person_verb_is_no_dropped_i():
         fact for fact in facts("Gergő S. works at Tarnóc Labs and owns the rollout plan.") if fact[0] == "Ilona"
     }
     assert not {fact for fact in facts("Met the new lead. Works at Tarnóc Labs, apparently.") if fact[0] == "Ilona"}
+
+
+def test_predicates_listed_after_one_subject_are_that_subjects_and_never_the_place_before_them():
+    got = facts("Dorka Vass lives in Eger, speaks Czech/Slovak, works at Tarnóc Labs; reports to Bálint.", speaker=None)
+    assert got == {
+        ("Dorka Vass", "lives_in", "Eger", False, False),
+        ("Dorka Vass", "speaks", "Czech", False, False),
+        ("Dorka Vass", "speaks", "Slovak", False, False),
+        ("Dorka Vass", "works_at", "Tarnóc Labs", False, False),
+        ("Dorka Vass", "reports_to", "Bálint", False, False),
+    }
+    # a contact's line: what it lists is said of the contact
+    assert ("Dorka Vass", "speaks", "Czech", False, False) in facts(
+        "Contact: Dorka Vass, lives in Eger, speaks Czech", speaker=None
+    )
+    # a name apposed between commas is the subject the verb goes on with
+    assert ("Bálint Kis", "job_title", "cto", False, False) in facts(
+        "Tarnóc's new CTO, Bálint Kis, joined the call late.", speaker=None
+    )
+
+
+def test_a_notes_heading_names_whom_its_she_means_when_it_names_one_person():
+    assert facts("Call w/ Dorka: she's fluent in Czech; lives in Eger.", speaker=None) == {
+        ("Dorka", "speaks", "Czech", False, False),
+        ("Dorka", "lives_in", "Eger", False, False),
+    }
+    assert facts("Lunch with Dorka: she lives in Eger.", speaker=None) == {("Dorka", "lives_in", "Eger", False, False)}
+    # two people: whom "she" means is not said; and a heading's first word is no one
+    assert facts("Call with Dorka and Réka: she lives in Eger.", speaker=None) == set()
+
+
+def test_a_change_said_beside_the_name_and_a_companys_abbreviation_inside_a_sentence():
+    assert facts("Congratulations to Réka Kis, promoted to staff engineer last week!", speaker=None) == {
+        ("Réka Kis", "job_title", "staff engineer", False, False)
+    }
+    # how the post came is no part of its title
+    assert facts("Bálint Kis, newly appointed head of operations, starts Monday.", speaker=None) == {
+        ("Bálint Kis", "job_title", "head of operations", False, False)
+    }
+    assert facts("Réka started at Tarnóc & Co. in March as a tax manager.", speaker=None) == {
+        ("Réka", "works_at", "Tarnóc & Co", False, False),
+        ("Réka", "job_title", "tax manager", False, False),
+    }
+
+
+def test_a_day_a_change_takes_effect_is_the_nearest_one_not_a_year_back():
+    (fact,) = extract_facts(
+        "Réka has been promoted to staff engineer, effective 1 July.", speaker=None, reference=date(2025, 6, 18)
+    )
+    assert fact.valid_from == date(2025, 7, 1)
