@@ -115,7 +115,8 @@ _PAST_CUES = re.compile(
     r"\b(?:was|were|did|didn't|went|had|got|came|saw|met|made|took|gave|told|said|been|ago|last|yesterday|"
     r"earlier|already|spoke|ate|ran|wrote|left|bought|found|felt|thought|flew|drove|began|knew|sat|stood|lost|won|"
     r"paid|sent|spent|heard|kept|slept|brought|caught|taught|fell|broke|chose|forgot|grew|hit|hurt|put|read|rode|"
-    r"sang|swam|threw|wore|\w{2,}ed)\b",
+    r"sang|swam|threw|wore|became|quit|led|held|built|rose|sold|drew|fled|fought|sought|meant|dealt|shut|"
+    r"stepped|oversaw|undertook|withdrew|\w{2,}ed)\b",
     _FLAGS,
 )
 _SENTENCE_END = re.compile(r"[.!?\n]")

@@ -413,6 +413,7 @@ def _clauses(sentence: str) -> list[str]:
     verb given that subject ("Saoirse works at Vanta and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
+    text = _BEEN_SINCE_RE.sub(lambda m: f"{m['change']} {m['long']} ago", text)
     extra: list[str] = []
     for match in list(_BRACKETED_RE.finditer(text)):
         said = re.sub(r"^who\b,?\s*(?:by\s+the\s+way,\s*)?", "", match["said"].strip())
@@ -480,13 +481,18 @@ def _clauses(sentence: str) -> list[str]:
         parts += _new_subjects(part)
     # a heading has said whom its line is about, or that it is about more than one: its words name no one else
     headed = _HEADING_RE.match(text) is not None
+    fronted = ""  # a date the sentence opens with
     for index, part in enumerate(parts):
         opener = _OPENER_RE.match(part.strip())
         part = _SINCE_RE.sub("", _OPENER_RE.sub("", part.strip()))
         # "In March, Zsófia became CTO": when, kept for the fact
         if opener and _DATED_OPENER_RE.search(opener.group(0)):
-            said_when = opener.group(0).strip(" ,")
-            part = f"{part.rstrip('.!')}, {said_when[:1].lower()}{said_when[1:]}"
+            fronted = opener.group(0).strip(" ,")
+            fronted = f"{fronted[:1].lower()}{fronted[1:]}"
+            part = f"{part.rstrip('.!')}, {fronted}"
+        elif fronted and not _DATED_OPENER_RE.search(part) and not re.search(r"\b(?:ago|yesterday|today)\b", part):
+            # "In September, Zsófia got promoted and I now report to Nandor": the date leads the whole sentence
+            part = f"{part.rstrip('.!')}, {fronted}"
         # a chat drops its "I": "Started at Vanta in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
@@ -526,6 +532,13 @@ def _clauses(sentence: str) -> list[str]:
     return [clause for clause in clauses + extra if clause.strip()]
 
 
+# "it's been three months since I moved to Győr": the change, dated that long ago
+_BEEN_SINCE_RE = re.compile(
+    r"\b(?:it['’]s|it\s+has|it\s+had)\s+(?:(?:now|already|only|just|almost|nearly|over|about)\s+)*been\s+"
+    r"(?P<long>(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|a\s+couple\s+of|"
+    r"a\s+few)\s+(?:days?|weeks?|months?|years?))\s+since\s+(?P<change>[^.!?;,—–]+)",
+    re.IGNORECASE,
+)
 # a note's heading before its colon ("Call with N: she's fluent in …", "1:1 w/ N —"): no verb of its own
 _HEADING_RE = re.compile(r"^(?P<heading>[^:;.!?]{3,60}):\s+(?=(?:he|she)\b)")
 
@@ -1730,7 +1743,11 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
 
 # what a voice note says between its words ("I speak, uh, Hungarian", "he, he's reporting"), and the adverb a learner
 # puts between a verb and its object ("living now in Szeged", "reporting now to Nandor")
-_FILLER_RE = re.compile(r"(?:,\s*)?\b(?:u+m+|u+h+|uhm|erm|er|hmm+|ahh?)\b(?:\s*,)?", re.IGNORECASE)
+_FILLER_RE = re.compile(
+    # "can't believe I moved to Győr a year ago": wonder, which asserts what it wonders at
+    r"(?:,\s*)?\b(?:u+m+|u+h+|uhm|erm|er|hmm+|ahh?)\b(?:\s*,)?|^(?:I\s+)?(?:can['’]?t|cannot)\s+believe\s+(?:that\s+)?",
+    re.IGNORECASE,
+)
 _REPEATED_RE = re.compile(r"\b(\w+)(?:,\s+\1\b)+")
 _ADVERB_ORDER_RE = re.compile(
     r"\b(liv(?:e|es|ing)|work(?:s|ing)?|report(?:s|ing)?|based|staying)\s+(?:now|currently|still)\s+(in|at|to|for|with)\b",
@@ -1776,6 +1793,13 @@ _LINE_LABEL_RE = re.compile(
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|my|me|I['’]m|I['’]ve)\b")
 
 
+_MONTH_LABEL_RE = re.compile(
+    r"(?i:"
+    + "|".join(sorted(_CALENDAR_NAMES - {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}))
+    + r")(?:\s+\d{4})?"
+)
+
+
 def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]:
     """A note's line without its label, and who "I" is in it: the person it opens with when what follows is said in
     their own voice ("Nandor: moved to Szeged over the weekend"), else the speaker."""
@@ -1783,6 +1807,9 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     if label is None:
         return sentence, speaker
     said = sentence[label.end() :]
+    if _MONTH_LABEL_RE.fullmatch(label["label"] or ""):
+        # a timeline's line ("September: joined Kestle"): what it says happened then
+        return f"In {label['label']}, {said[:1].lower() if said[:2] != 'I ' else 'I'}{said[1:]}", speaker
     if label["dashed"]:
         who = _person(label["dashed"])
         if who and _THIRD_PERSON_LINE_RE.match(said):
@@ -2261,7 +2288,8 @@ _NOT_A_NAME = frozenset(
     "They've TIL FYI PSA IMO IMHO BTW TBH NGL AFAIK IIRC FWIW ICYMI PS NB Re Fwd Hi Hello Hey Dear Met Meet Call "
     "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please Ownership "
     "Quick Was Were Is Are Been Got Did Does Do Getting Having Being Going Making Taking Looking Working Moving "
-    "Starting Joining Leaving Coming Trying Feeling Running Living Spending Heading Planning Settling Back".split()
+    "Starting Joining Leaving Coming Trying Feeling Running Living Spending Heading Planning Settling Back In On At By "
+    "From During Until Till".split()
 )
 
 
@@ -2280,9 +2308,12 @@ def _person(name: str | None) -> str | None:
         words.pop(0)
     if words and words[0] in {"of", "de", "van", "von", "&"}:
         return None  # "Ownership of Quillon": a thing's name, not a person's
+    if len(words) == 1 and words[0].casefold() in _CALENDAR_NAMES and (name or "").split()[0] in _DATING_WORDS:
+        return None  # "In May", "Since May": a month, where a preposition puts it
     return " ".join(words) or None
 
 
+_DATING_WORDS = frozenset("In On Since By From During Until Till Before After".split())
 # a relation or an honorific before a name ("Cousin Efa", "Uncle Rhodri", "Mr. Zsófia Ambrus")
 _RELATIVE_TITLE_RE = re.compile(r"(?:Cousin|Uncle|Aunt|Auntie|Grandma|Grandpa|Granny|Nana)")
 _HONORIFIC_RE = re.compile(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?")

@@ -346,3 +346,30 @@ def test_a_day_a_change_takes_effect_is_the_nearest_one_not_a_year_back():
         "Réka has been promoted to staff engineer, effective 1 July.", speaker=None, reference=date(2025, 6, 18)
     )
     assert fact.valid_from == date(2025, 7, 1)
+
+
+def test_when_a_change_happened_said_around_it():
+    def since(text: str, reference: date = TODAY) -> set[tuple]:
+        return {(fact.value, fact.valid_from) for fact in extract_facts(text, speaker="Ilona", reference=reference)}
+
+    # how long it has been since the change
+    assert since("It has now been three months since I moved to Eger, and today I found the good bakery.") == {
+        ("Eger", date(2025, 6, 1))
+    }
+    assert since("Can't believe it's been a year since I moved to Eger!") == {("Eger", date(2024, 9, 1))}
+    # a timeline's month, and a date that leads the whole sentence
+    assert since("September: my manager got promoted and I now report to Bálint.", date(2025, 12, 28)) == {
+        ("Bálint", date(2025, 9, 1))
+    }
+    assert since("In March, Réka became our CTO, and I joined Tarnóc Labs.", date(2025, 12, 28)) == {
+        ("cto", date(2025, 3, 1)),
+        ("Tarnóc Labs", date(2025, 3, 1)),
+    }
+    # "became" is said of the past: March gone, not March to come
+    assert since("Réka became CTO in March.", date(2025, 12, 28)) == {("cto", date(2025, 3, 1))}
+
+
+def test_a_month_where_a_preposition_puts_it_is_no_one():
+    assert facts("In May, she moved to Eger.", speaker=None) == set()
+    assert facts("May: she moved to Eger.", speaker=None) == set()
+    assert facts("Cousin May moved to Eger.", speaker=None) == {("May", "lives_in", "Eger", False, False)}
