@@ -78,6 +78,11 @@ _BEEN = rf"(?:{_BE}|(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)\s+been)"
 # the same, now: "was a teacher" says what someone was (the history patterns read it)
 _IS_NOW = r"(?:'m|’m|\s+am|'s|’s|\s+is|'re|’re|\s+are|(?:'ve|’ve|\s+have|'s|’s|\s+has)\s+been)"
 _THE = r"(?:the\s+)?"
+# a post taken up, now: "I've started", "she's starting", "took on", "began"
+_TAKEN_UP = (
+    r"(?:'ve|’ve|\s+have|'s|’s|\s+has|'m|’m|\s+am|\s+is)?(?:\s+(?:now|just|recently|finally|officially))*\s+"
+    r"(?:started|starting|starts|began|begun|took(?:\s+on|\s+up)?|taken(?:\s+on|\s+up)?)"
+)
 _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
 # a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen"
 _OWNER = rf"(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?)"
@@ -375,7 +380,8 @@ _TOPIC_RE = re.compile(rf"^(?P<name>{NAME})\s*[?:]$")
 # a person greeted, thanked or met by name ("please welcome Nandor, who …", "congrats to Zsófia on …")
 _GREETED_RE = re.compile(
     rf"\b(?i:welcome|welcoming|congratulate|congrats\s+to|thank|thanks\s+to|introduce|introducing|meet|met|say\s+hello\s+to)"
-    rf"\s+(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
+    # "Meet our new intern, Lili!": the one greeted, after what they are to us
+    rf"\s+(?:(?:our|my|the)\s+[a-z][a-z -]{{1,40}}?,\s+)?(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
 )
 # a change said beside the name it befell ("Congratulations to Zsófia, promoted to staff engineer last week!",
 # "Nandor, newly appointed head of ops, starts Monday")
@@ -980,6 +986,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "my first week at Vanta", "day three at K2 Analytics", "a Quorum employee", "our contact at Vanta"
     _p(
         v.WORKS_AT_ATTR,
+        # (a last day that is today is a job left, below)
+        r"(?<!(?i:today) is )(?<!(?i:today)'s )(?<!(?i:today)’s )(?<!(?i:yesterday) was )"
         rf"(?:\b(?P<mine>[Mm]y)\s+|^)(?P<ours>(?i:(?:first|second|third|last)\s+(?:day|week|month|year)|"
         rf"(?:day|week|month)\s+(?:one|two|three|four|five|six|seven|\d+)))\s+at\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
@@ -1107,6 +1115,22 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
         check=_org_ok,
     ),
+    # "today is my last day at Brightwell", "After six years at Kestle, today's my last day": a job left today
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?i:today\s+is|today['’]s|yesterday\s+was)\s+(?P<mine>my)\s+last\s+day\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
+        negated=True,
+        check=_org_ok,
+        needs=("last day",),
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"^(?:After|Following)\s+[^,]{{0,40}}?\s+(?:at|with)\s+{_THE}(?P<value>{NAME}),\s+"
+        r"(?i:today\s+is|today['’]s|yesterday\s+was)\s+(?P<mine>my)\s+last\s+day\b",
+        negated=True,
+        check=_org_ok,
+        needs=("last day",),
+    ),
     # a bare "left X": X is an employer or a town, which the graph knows (graph.facts decides; no kind, no fact)
     _p(
         LEFT,
@@ -1216,10 +1240,26 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.6,
         needs=(" at ", " for ", " with "),
     ),
+    # "I've started a new position as Staff Engineer at Kestle", "started my new role as head of growth at Quillon":
+    # a post taken up, and where
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_TAKEN_UP}\s+(?:a|my|the|her|his|their)\s+(?:new\s+)?(?:job|role|position|post)\s+as\s+"
+        rf"(?:an?\s+|the\s+)?{_TITLE}{_AT_ORG}",
+        check=_working_as_ok,
+        needs=(" as ",),
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_TAKEN_UP}\s+(?:a|my|the|her|his|their)\s+(?:new\s+)?(?:job|role|position|post)\s+(?:at|with)\s+"
+        rf"{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+    ),
     # "took a job with Kestle as a geologist", "started at Quillon in January as head brewer": the post and where
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:took\s+a\s+(?:new\s+)?(?:job|role|position)\s+(?:at|with)|started\s+(?:at|with)|"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:took|started|starting|began)\s+(?:a|my|the)\s+(?:new\s+)?(?:job|role|position|post)\s+"
+        rf"(?:at|with)|started\s+(?:at|with)|"
         rf"joined|joins|starts\s+(?:at|with))\s+{_THE}(?P<org>{NAME})(?:\s+(?:in|on|last|this)\s+(?:the\s+)?\w+)?,?\s+as\s+"
         rf"(?:an?\s+|the\s+|our\s+|their\s+)?(?:new\s+|first\s+)?{_TITLE}",
         check=_working_as_ok,
@@ -1895,10 +1935,11 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     """What the text's sentences state, then what its layout states (a record's fields, a signature's lines), each
     fact once."""
     seen: set[tuple[str, str, str, bool]] = set()
-    layout = ()
-    if ":" in text or "\n" in text:
-        layout = chain(_record_facts(text, speaker, today), _signature_facts(text, today))
-    found = list(chain(_sentences_facts(text, speaker, today), layout))
+    found = []
+    for said, who in _voices(text, speaker):
+        found += _sentences_facts(said, who, today)
+        if ":" in said or "\n" in said:
+            found += chain(_record_facts(said, who, today), _signature_facts(said, today))
     for fact in found:
         if fact.attribute == LEFT:
             fact = _left_by_the_text(fact, text, found)
@@ -1906,6 +1947,50 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         if key not in seen:
             seen.add(key)
             yield fact
+
+
+# an e-mail's quoted reply: its lines after ">", and the line that says whose they are ("On Mon, N wrote:")
+_QUOTED_RE = re.compile(r"^[ \t]*((?:>[ \t]?)+)", re.MULTILINE)
+_WROTE_RE = re.compile(rf"(?:^|,\s*)(?P<name>{NAME})\s*(?:<[^>\n]*>|\([^)\n]*\))?\s+(?:wrote|said|writes):\s*$")
+
+
+def _voices(text: str, speaker: str | None) -> list[tuple[str, str | None]]:
+    """The text as the voices it holds, each the same length as the text (what is not theirs blanked, so spans keep
+    their places): the writer's own lines, and each quoted reply in the voice of whoever the line above it says wrote
+    it — nobody's, when no line says. A quoted "I" is never the writer."""
+    if ">" not in text:
+        return [(text, speaker)]
+    lines = text.splitlines(keepends=True)
+    quoted = [_QUOTED_RE.match(line) for line in lines]
+    if not any(quoted):
+        return [(text, speaker)]
+    whose: dict[int, str | None] = {0: speaker}
+    voice_of: list[tuple[int, str | None] | None] = []
+    bares = []
+    previous, attributed = 0, False
+    for line, marks in zip(lines, quoted, strict=True):
+        depth = marks.group(1).count(">") if marks else 0
+        bare = f"{' ' * marks.end()}{line[marks.end() :]}" if marks else line
+        bares.append(bare)
+        wrote = _WROTE_RE.search(bare.strip())
+        if depth > previous and not attributed:
+            whose[depth] = None  # a reply quoted with no line saying whose: nobody's
+        previous, attributed = depth, bool(wrote)
+        if wrote:  # whose the next depth's lines are; the line itself says nothing of anyone
+            whose[depth + 1] = _person(wrote["name"])
+            if depth:  # a quoted thread often quotes the attribution with what it attributes, at one depth
+                whose[depth] = whose[depth + 1]
+            voice_of.append(None)
+        else:
+            voice_of.append((depth, whose.get(depth)))
+    voices = []
+    for voice in dict.fromkeys(voice for voice in voice_of if voice is not None):
+        kept = (bare if at == voice else _BLANK_RE.sub(" ", line) for line, bare, at in zip(lines, bares, voice_of))
+        voices.append(("".join(kept), voice[1]))
+    return voices
+
+
+_BLANK_RE = re.compile(r"[^\n]")
 
 
 _EMPLOYER_CUE_RE = re.compile(
@@ -2308,11 +2393,15 @@ def _person(name: str | None) -> str | None:
         words.pop(0)
     if words and words[0] in {"of", "de", "van", "von", "&"}:
         return None  # "Ownership of Quillon": a thing's name, not a person's
+    if len(words) == 1 and _KIN_WORD_RE.fullmatch(words[0]):
+        return None  # "Dad's dog": whose, but no one named
     if len(words) == 1 and words[0].casefold() in _CALENDAR_NAMES and (name or "").split()[0] in _DATING_WORDS:
         return None  # "In May", "Since May": a month, where a preposition puts it
     return " ".join(words) or None
 
 
+# a relative called by what they are to the speaker, not by a name
+_KIN_WORD_RE = re.compile(r"(?:Mum|Mom|Mam|Mama|Mother|Dad|Papa|Father|Grandma|Grandpa|Granny|Gran|Nana|Auntie)")
 _DATING_WORDS = frozenset("In On Since By From During Until Till Before After".split())
 # a relation or an honorific before a name ("Cousin Efa", "Uncle Rhodri", "Mr. Zsófia Ambrus")
 _RELATIVE_TITLE_RE = re.compile(r"(?:Cousin|Uncle|Aunt|Auntie|Grandma|Grandpa|Granny|Nana)")

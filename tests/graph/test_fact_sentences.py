@@ -373,3 +373,36 @@ def test_a_month_where_a_preposition_puts_it_is_no_one():
     assert facts("In May, she moved to Eger.", speaker=None) == set()
     assert facts("May: she moved to Eger.", speaker=None) == set()
     assert facts("Cousin May moved to Eger.", speaker=None) == {("May", "lives_in", "Eger", False, False)}
+
+
+def test_a_quoted_reply_is_in_the_voice_of_whoever_wrote_it_never_the_writers():
+    text = (
+        "Great news! I live in Eger too.\n\nOn Tue, 3 Jun 2025, Réka Tóth <reka@example.org> wrote:\n"
+        "> I moved to Zirc last month.\n> My manager is Bálint now.\n>> I live in Pécs."
+    )
+    assert facts(text) == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Réka Tóth", "lives_in", "Zirc", False, False),
+        ("Réka Tóth", "reports_to", "Bálint", False, False),
+    }
+    # a quoted "I" nobody's line attributes is nobody's
+    assert facts("Sounds good!\n> I moved to Zirc last month.") == set()
+
+
+def test_a_post_taken_up_as_people_announce_it_and_a_last_day_that_is_today():
+    assert facts("Proud to share I've started a new position as Staff Engineer at Tarnóc Robotics!") == {
+        ("Ilona", "job_title", "staff engineer", False, False),
+        ("Ilona", "works_at", "Tarnóc Robotics", False, False),
+    }
+    assert facts("I started a new role at Tarnóc Robotics as head of data.") == {
+        ("Ilona", "job_title", "head of data", False, False),
+        ("Ilona", "works_at", "Tarnóc Robotics", False, False),
+    }
+    assert facts("I'm starting a new job next month.") == set()
+    assert facts("Today is my last day at Tarnóc Robotics.") == {("Ilona", "works_at", "Tarnóc Robotics", True, False)}
+    # a last day still to come: the job is still theirs
+    assert facts("My last day at Tarnóc Robotics is Friday.") == {
+        ("Ilona", "works_at", "Tarnóc Robotics", False, False)
+    }
+    # unnamed kin own nothing a fact can say
+    assert facts("Dad's dog Bodri is staying with us this week.") == set()
