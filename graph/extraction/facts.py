@@ -1985,7 +1985,10 @@ def _voices(text: str, speaker: str | None) -> list[tuple[str, str | None]]:
             voice_of.append((depth, whose.get(depth)))
     voices = []
     for voice in dict.fromkeys(voice for voice in voice_of if voice is not None):
-        kept = (bare if at == voice else _BLANK_RE.sub(" ", line) for line, bare, at in zip(lines, bares, voice_of))
+        kept = (
+            bare if at == voice else _BLANK_RE.sub(" ", line)
+            for line, bare, at in zip(lines, bares, voice_of, strict=True)
+        )
         voices.append(("".join(kept), voice[1]))
     return voices
 
