@@ -57,9 +57,12 @@ _NAME_WORD = (
     rf"(?:[{_UPPER}][\w'’-]*(?:&[A-Z][\w-]*)?(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
     r"[A-Z]\d[\w-]*|\d[\w-]*[A-Z][\w-]*)(?![\w-])"
 )
-# a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo")
-NAME = rf"(?:{_NAME_WORD}(?:\s+(?:(?:of|de|da|del|van|von|la|le|&)\s+)?(?!I\b){_NAME_WORD}){{0,3}})"
+# a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo"), on
+# one line (a signature's name is not its title's first words)
+NAME = rf"(?:{_NAME_WORD}(?:[ \t]+(?:(?:of|de|da|del|van|von|la|le|&)[ \t]+)?(?!I\b){_NAME_WORD}){{0,3}})"
 _ME = r"(?:I|i)"
+# where a name ends: no further word of it follows (so "from São Paulo to" is never read as "from São")
+_NAME_ENDS = rf"(?![\w'’-]|[ \t]+(?:(?:of|de|da|del|van|von|la|le|&)[ \t]+)?[{_UPPER}])"
 # a person named in the sentence, or the speaker: "I", "my sister Ana" (the name after a relation noun)
 _RELATION = (
     r"(?:sister|brother|mum|mom|mother|dad|father|wife|husband|partner|son|daughter|cousin|aunt|uncle|friend|"
@@ -102,7 +105,7 @@ _TITLE_END = (
 )
 _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 # where a title is held: "a nurse at St Mary's Hospital" also says where they work
-_AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME}))?"
+_AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b))?"
 
 _PET_KINDS = "(?:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
 _PETS = rf"{_PET_KINDS}s?"
@@ -427,7 +430,12 @@ def _clauses(sentence: str) -> list[str]:
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
         role = not article and re.fullmatch(r"[a-z][a-z -]{1,40}", said) and _role_head(said) in v.ROLE_NOUNS
         # "Zsófia Ambrus (Kestle Analytics)": where she works; "Nandor (Payments)", a team, is no employer
-        if re.fullmatch(NAME, said) and _business_name(said) and (len(said.split()) > 1 or re.search(r"[.&]", said)):
+        if (
+            re.fullmatch(NAME, said)
+            and _business_name(said)
+            and (len(said.split()) > 1 or re.search(r"[.&]", said))
+            and not _TITLE_FIRST_RE.match(said)  # "Mateo Ruiz (VP Data)": a post, not an employer
+        ):
             extra.append(f"{match['name']} works at {said}")
             continue
         extra.append(f"{match['name']} is the {said}" if role else f"{match['name']} {'is ' if article else ''}{said}")
@@ -655,7 +663,7 @@ _NOT_JOBS = frozenset(
     shareholder shareholders stakeholder stakeholders volunteer volunteers attendee attendees regular regulars guest
     guests patient patients student students member members participant participants competitor competitors
     supporter supporters follower followers reader readers viewer viewers listener listeners player players
-    better bigger older younger newer faster slower""".split()
+    better bigger older younger newer faster slower grad grads graduate graduates undergrad undergrads""".split()
 )
 
 
@@ -808,7 +816,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:works?|working)\s+remotely\s+from\s+(?P<value>{NAME})", confidence=0.6),
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated)\s+(?:away\s+)?(?:from|out\s+of)\s+(?P<value>{NAME})"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated)\s+(?:away\s+)?(?:from|out\s+of)\s+(?P<value>{NAME}){_NAME_ENDS}"
         r"(?!\s+to\b)",
         negated=True,
     ),
@@ -1373,7 +1381,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(v.JOB_TITLE, rf"\b{_WHO}\s+was\s+(?:an?|the)\s+{_TITLE}{_AT_ORG}", check=_title_ok, history=True),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:stepped\s+down|resigned|retired)\s+as\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}",
+        rf"\b{_WHO}(?:{_HAVE}|{_BE}){_NOW}\s+(?:stepped\s+down|stepping\s+down|resigned|retired)\s+as\s+"
+        rf"(?:an?\s+|the\s+|our\s+)?{_TITLE}",
         check=_named_title_ok,
         negated=True,
     ),
@@ -1785,7 +1794,9 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
 # puts between a verb and its object ("living now in Szeged", "reporting now to Nandor")
 _FILLER_RE = re.compile(
     # "can't believe I moved to Győr a year ago": wonder, which asserts what it wonders at
-    r"(?:,\s*)?\b(?:u+m+|u+h+|uhm|erm|er|hmm+|ahh?)\b(?:\s*,)?|^(?:I\s+)?(?:can['’]?t|cannot)\s+believe\s+(?:that\s+)?",
+    r"(?:,\s*)?\b(?:u+m+|u+h+|uhm|erm|er|hmm+|ahh?)\b(?:\s*,)?|^(?:I\s+)?(?:can['’]?t|cannot)\s+believe\s+(?:that\s+)?"
+    # a spoken "like" or "y'know" between commas ("since, like, June")
+    r"|,\s*(?:like|y['’]know|you\s+know|I\s+mean)\s*,(?=\s)",
     re.IGNORECASE,
 )
 _REPEATED_RE = re.compile(r"\b(\w+)(?:,\s+\1\b)+")
@@ -1936,17 +1947,54 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     fact once."""
     seen: set[tuple[str, str, str, bool]] = set()
     found = []
+    if speaker is None and "\n" in text:
+        speaker = _signer(text)  # a signed e-mail is its signer's, whoever passed it on
     for said, who in _voices(text, speaker):
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
+    in_full = _named_in_full(text, found)
     for fact in found:
         if fact.attribute == LEFT:
             fact = _left_by_the_text(fact, text, found)
+        fact = _in_full(fact, in_full)
         key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
         if key not in seen:
             seen.add(key)
             yield fact
+
+
+_PERSON_VALUED = frozenset({v.REPORTS_TO_ATTR, v.OWNED_BY})
+
+
+def _named_in_full(text: str, found: list[StatedFact]) -> dict[str, str]:
+    """The people the text names in full, by each of their first and last names: "Welcome Kasia Zielińska! Kasia
+    speaks Polish" is Kasia Zielińska's. A name shared by two people in full is no one's."""
+    places = {fact.value.casefold() for fact in found if fact.attribute in {v.LIVES_IN, v.WORKS_AT_ATTR, LEFT}}
+    people = {fact.subject for fact in found if fact.attribute not in _THING_ATTRIBUTES}
+    people |= {fact.value for fact in found if fact.attribute in _PERSON_VALUED}
+    people |= {_person(m.group(0)) or "" for m in _FULL_NAME_RE.finditer(text)}
+    by_part: dict[str, set[str]] = {}
+    for name in people:
+        words = name.split()
+        if not 2 <= len(words) <= 4 or name.casefold() in places or _business_name(name) or not _a_person(name):
+            continue
+        for part in {words[0], words[-1]}:
+            by_part.setdefault(part, set()).add(name)
+    return {part: names.pop() for part, names in by_part.items() if len(names) == 1}
+
+
+# two to four capitalised words, as a person is named in full ("Kasia Zielińska", "Ngo Thi Lan")
+_FULL_NAME_RE = re.compile(rf"\b[{_UPPER}][\w'’-]+(?:\s+[{_UPPER}][\w'’-]+){{1,3}}\b")
+
+
+def _in_full(fact: StatedFact, in_full: dict[str, str]) -> StatedFact:
+    """The fact with a person the text also names in full named so."""
+    if fact.attribute not in _THING_ATTRIBUTES and fact.subject in in_full:
+        fact = replace(fact, subject=in_full[fact.subject])
+    if fact.attribute in _PERSON_VALUED and fact.value in in_full:
+        fact = replace(fact, value=in_full[fact.value])
+    return fact
 
 
 # an e-mail's quoted reply: its lines after ">", and the line that says whose they are ("On Mon, N wrote:")
@@ -2331,6 +2379,24 @@ def _facts_of(
         return []
     subjects = _subjects(pattern.attribute, match, speaker)
     values = _values(pattern.attribute, match, speaker, today)
+    if pattern.attribute in _PERSON_VALUED:
+        # "my manager (I …)" names no manager; "IT", a department, is one
+        values = [
+            said for said in values if said.casefold() not in _PRONOUNS_AS_NAMES or (len(said) > 1 and said.isupper())
+        ]
+    if pattern.attribute == v.JOB_TITLE:
+        # "stepping down as head of legal": a post being left, not one held
+        # (nor "a new grad": no post at all)
+        values = [
+            _post_only(value, match.group(0))
+            for value in values
+            if value.split()[0].casefold() not in _NO_POST_YET and _role_head(value) not in _NOT_JOBS
+        ]
+        org = (groups.get("org") or "").strip()
+        if org and _a_function(org) and re.search(rf"\bof\s+(?:the\s+)?{re.escape(org)}", match.group(0)):
+            # "VP of Engineering": the function the post heads, not where it is held
+            values = [f"{value} of {org.casefold()}" for value in values]
+            groups = {**groups, "org": None}
     if not subjects or not values:
         return []
     since, until = _interval(pattern, match, clause, today)
@@ -2366,6 +2432,30 @@ def _facts_of(
     return facts
 
 
+def _a_function(name: str) -> bool:
+    """Whether a name after a title's "of" is a function the post heads ("Engineering", "Protein Engineering")."""
+    return name.split()[-1].casefold() in _FUNCTIONS
+
+
+def _post_only(title: str, said: str) -> str:
+    """A title without the organisation it is held at ("CTO of Redmarrow" is a CTO); a function it heads stays
+    ("VP of Engineering")."""
+    written = re.search(rf"(?i:{re.escape(title)})", said)
+    head, of, org = (written.group(0) if written else "").partition(" of ")
+    if of and re.fullmatch(NAME, org) and not _a_function(org):
+        return head.casefold()
+    return title
+
+
+_TITLE_FIRST_RE = re.compile(
+    r"(?:VP|SVP|EVP|AVP|Head|Chief|Director|Dir|Lead|Manager|Principal|Senior|Sr|Staff|C[A-Z]O|CISO)\b"
+)
+_PRONOUNS_AS_NAMES = frozenset("i me he she him her they them we us you it".split())
+# the first word of a post being taken or left, not held ("stepping down as CTO", "moving into sales")
+_NO_POST_YET = frozenset(
+    "stepping moving working leaving joining starting becoming taking going coming staying being getting looking "
+    "trying covering filling".split()
+)
 # capitalised words that open a clause without naming anyone
 _NOT_A_NAME = frozenset(
     "He She They We You It This That There Then Now So And But Also Our My Your His Her Their The A An Everyone "
@@ -2377,7 +2467,7 @@ _NOT_A_NAME = frozenset(
     "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please Ownership "
     "Quick Was Were Is Are Been Got Did Does Do Getting Having Being Going Making Taking Looking Working Moving "
     "Starting Joining Leaving Coming Trying Feeling Running Living Spending Heading Planning Settling Back In On At By "
-    "From During Until Till".split()
+    "From During Until Till As Welcoming Introducing".split()
 )
 
 
@@ -2404,7 +2494,10 @@ def _person(name: str | None) -> str | None:
 
 
 # a relative called by what they are to the speaker, not by a name
-_KIN_WORD_RE = re.compile(r"(?:Mum|Mom|Mam|Mama|Mother|Dad|Papa|Father|Grandma|Grandpa|Granny|Gran|Nana|Auntie)")
+_KIN_WORD_RE = re.compile(
+    r"(?:Mum|Mom|Mam|Mama|Mother|Dad|Papa|Father|Grandma|Grandpa|Grandad|Granddad|Granny|Gran|Nan|Nana|Auntie|Oma|Opa|"
+    r"Abuela|Abuelo|Nonna|Nonno|Lolo|Tita|Tito|Appa|Amma|Babcia|Dziadek|Dede|Nene|Yiayia|Papou)"
+)
 _DATING_WORDS = frozenset("In On Since By From During Until Till Before After".split())
 # a relation or an honorific before a name ("Cousin Efa", "Uncle Rhodri", "Mr. Zsófia Ambrus")
 _RELATIVE_TITLE_RE = re.compile(r"(?:Cousin|Uncle|Aunt|Auntie|Grandma|Grandpa|Granny|Nana)")
@@ -2561,6 +2654,9 @@ _PET_HEADS = frozenset(kind.split()[-1] for kind in v.PET_KINDS)
 _OWNERSHIP_RE = re.compile(r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s+by|belongs\s+to)\b", re.IGNORECASE)
 
 
+_COPULAS = frozenset("is are was were been be has have had".split())
+
+
 def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     """The system a statement of ownership is about: a name ("Ledger") or a phrase ending in a system's head noun
     ("the billing service"), or anything a team owns ("the Payments team owns billing") or the words say is owned
@@ -2568,9 +2664,11 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     system."""
     said = re.sub(r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow),?\s+", "", raw.strip(), flags=re.I)
     said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Quillon macros are …"
+    # "Rin wrote the runbook but gannet-auth is owned by …": the clause after the last conjunction is about it
+    said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
     words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()
-    while words and words[-1].casefold() in _ADVERBS:
-        words.pop()
+    while words and (words[-1].casefold() in _ADVERBS or words[-1].casefold() in _COPULAS):
+        words.pop()  # "Pelican is now officially owned by …": Pelican
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
     if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
@@ -2632,7 +2730,9 @@ def _nearest(mention, today: date):
     if re.search(r"\b\d{4}\b", mention.text) or (today - mention.start).days <= 183:
         return mention
     later = _next_month_day(mention.start, 12)
-    return replace(mention, start=later, end=later) if later and mention.start == mention.end else mention
+    if later is None or mention.start != mention.end or (later - today).days > 62:
+        return mention  # not a day soon to come: the tense's reading stands
+    return replace(mention, start=later, end=later)
 
 
 def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date) -> tuple[date | None, date | None]:
@@ -2969,9 +3069,26 @@ def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
 
 _SIGN_OFF_RE = re.compile(
     r"^[ \t]*(?:--+|—|–|(?:(?:best|kind|warm|many)\s+)?(?:regards|wishes|thanks|thank\s+you|cheers|best|sincerely|"
-    r"warmly|yours(?:\s+(?:truly|sincerely))?|talk\s+soon|all\s+the\s+best|ta)\b[^\n]{0,12})[ \t]*\n",
+    r"warmly|yours(?:\s+(?:truly|sincerely))?|talk\s+soon|all\s+the\s+best|ta)\b[^\n]{0,12}"
+    # a sign-off in any language: a word or two and a comma on a line of its own, a few lines from the end
+    # ("Salamat,", "Groetjes,")
+    r"|[^\W\d][\w'’]*(?:[ \t]+[^\W\d][\w'’]*)?,(?=[ \t]*\n\s*[^\W\d_][^\n]{0,60}(?:\n[^\n]*){0,4}$))[ \t]*\n",
     re.IGNORECASE | re.MULTILINE,
 )
+
+
+def _signer(text: str) -> str | None:
+    """Who signed the text: the name on the line after its last sign-off, when nothing but a card follows."""
+    sign_offs = list(_SIGN_OFF_RE.finditer(text))
+    if not sign_offs:
+        return None
+    lines = [line.strip() for line in text[sign_offs[-1].end() :].splitlines() if line.strip()]
+    writer = _NAME_RE.fullmatch(lines[0]) if lines else None
+    if writer is None or not 1 <= len(writer[0].split()) <= 4 or _person(writer[0]) != writer[0]:
+        return None
+    return writer[0]
+
+
 _CARD_PARTS = re.compile(r"\s+[|·•/]\s+|\s*,\s+|\s+(?:at|@)\s+|\s+[—–-]\s+")
 _CARD_AT_RE = re.compile(
     rf"\b(?P<when>(?i:currently|now|formerly|previously|ex))\s+(?:at|with)\s+(?P<org>{NAME})"

@@ -406,3 +406,55 @@ def test_a_post_taken_up_as_people_announce_it_and_a_last_day_that_is_today():
     }
     # unnamed kin own nothing a fact can say
     assert facts("Dad's dog Bodri is staying with us this week.") == set()
+
+
+def test_a_person_named_in_full_once_is_named_so_after():
+    assert facts("Welcome Réka Tóth, our new QA engineer! Réka speaks Czech and has a dog named Bodza.") >= {
+        ("Réka Tóth", "speaks", "Czech", False, False),
+        ("Réka Tóth", "has_pet", "Bodza", False, False),
+    }
+    # two people of one first name in full: the short name stays as written
+    assert ("Réka", "speaks", "Czech", False, False) in facts(
+        "Réka Tóth and Réka Kis both joined. Réka speaks Czech.", speaker=None
+    )
+
+
+def test_near_misses_of_a_post():
+    # a post being left is no post held; the organisation after "of" is where, a function after it is what
+    assert facts("Today I'm stepping down as Head of Legal at Tarnóc & Vass.") == {
+        ("Ilona", "job_title", "head of legal", True, False)
+    }
+    assert facts("I've stepped down as CTO of Tarnóc Labs.") == {("Ilona", "job_title", "cto", True, False)}
+    assert facts("Réka is VP of Engineering now.", speaker=None) == {
+        ("Réka", "job_title", "vp of engineering", False, False)
+    }
+    assert facts("I joined as a new grad three years ago.") == set()
+    # a team is no employer, and a post in brackets is no organisation
+    assert facts("I'm the engineering manager for the Search team at Tarnóc Labs.") == {
+        ("Ilona", "job_title", "engineering manager", False, False)
+    }
+    assert facts("Réka now reports to Bálint Kis (VP Data).", speaker=None) == {
+        ("Réka", "reports_to", "Bálint Kis", False, False)
+    }
+    # "my manager (I …)" names no manager
+    assert facts("As discussed, Bálint is now my manager (I moved under him yesterday).") == {
+        ("Ilona", "reports_to", "Bálint", False, False)
+    }
+
+
+def test_a_signed_email_is_its_signers_and_a_place_is_named_whole():
+    text = "Hi all,\nJust to confirm, I've relocated to Eger.\nKöszönöm,\nBálint Kis\nSenior Accountant"
+    assert facts(text, speaker=None) == {
+        ("Bálint Kis", "lives_in", "Eger", False, False),
+        ("Bálint Kis", "job_title", "senior accountant", False, False),
+    }
+    assert facts("I've relocated from Nagy Kanizsa to Eger.") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "lives_in", "Nagy Kanizsa", False, True),
+    }
+    assert facts("Pelican is now officially owned by Data Platform.", speaker=None) == {
+        ("Pelican", "owned_by", "Data Platform", False, False)
+    }
+    assert facts("Réka wrote the runbook but tisza-auth is owned by Identity.", speaker=None) == {
+        ("tisza-auth", "owned_by", "Identity", False, False)
+    }
