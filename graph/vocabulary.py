@@ -559,7 +559,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         asks="when",
         nouns="deadline date eta",
         fields="due|due date|deadline|launch|launch date|go-live|go live|ga|release date|next release|ship date|"
-        "target date|eta",
+        "target date|eta|target|target release|target launch|launch target|release target|cutover|cutover date",
         phrases=("go live", "goes live", "go to production", "goes to production", "supposed to be done"),
         current="{subject} is due on {value}{since}",
         before="{subject} was due on {value}{until}",

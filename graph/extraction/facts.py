@@ -200,9 +200,17 @@ _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
 # "Kojo (now living in Kumasi) …", "Anselm (my manager) says …": what the brackets say is said of the name; a
 # bracket that dates the statement ("(effective 1 Aug)") stays with it
 _BRACKETED_RE = re.compile(
-    rf"\b(?P<name>{NAME})\s*\((?!(?:effective|from|since|as\s+of|until|starting)\b)"
+    rf"\b(?P<name>{NAME})\s*\((?!(?:effective|from|since|as\s+of|until|starting)\b|\d{{4}}\s*[–—-]\s*\d{{2,4}}\))"
     r"(?P<said>[^()]{3,60}?)(?:,\s*by\s+the\s+way)?\)"
 )
+
+
+def _dated_bracket(match: re.Match[str]) -> bool:
+    """A bracket after a day's month ("due 9 December (it slipped from 4 December)") goes on with the statement; it
+    says nothing of the month."""
+    return match["name"].split()[-1].casefold() in _CALENDAR_NAMES
+
+
 # "The new director of engineering, Solange, is …": Solange is the new director of engineering
 _ROLE_FIRST_RE = re.compile(
     rf"^(?P<role>(?:[Tt]he|[Oo]ur)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?),\s+(?P<name>{NAME}),\s+(?=[a-z])"
@@ -425,6 +433,8 @@ def _clauses(sentence: str) -> list[str]:
     text = _BEEN_SINCE_RE.sub(lambda m: f"{m['change']} {m['long']} ago", text)
     extra: list[str] = []
     for match in list(_BRACKETED_RE.finditer(text)):
+        if _dated_bracket(match):
+            continue
         said = re.sub(r"^who\b,?\s*(?:by\s+the\s+way,\s*)?", "", match["said"].strip())
         # "Quillon (owned by Tisza team)": what is said of it, "is" understood
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
@@ -439,7 +449,7 @@ def _clauses(sentence: str) -> list[str]:
             extra.append(f"{match['name']} works at {said}")
             continue
         extra.append(f"{match['name']} is the {said}" if role else f"{match['name']} {'is ' if article else ''}{said}")
-    text = _BRACKETED_RE.sub(lambda m: m["name"], text)
+    text = _BRACKETED_RE.sub(lambda m: m.group(0) if _dated_bracket(m) else m["name"], text)
     tenure = _TENURE_RE.match(text)
     if tenure:
         extra.append(f"{tenure['who']} used to work at {tenure['org']}")
@@ -705,6 +715,19 @@ def _no_trip(match: re.Match[str]) -> bool:
 _THING_NOUNS = v.OWNED_THING_NOUNS | frozenset(v.KIND_HEAD_NOUNS)
 
 
+def _the_speakers_place(match: re.Match[str]) -> bool:
+    """ "The new place in X" is the speaker's only when the clause is about no one else ("Appa says the new house in
+    Mysuru is ready": his)."""
+    if (match["mine"] or "").casefold() != "the":
+        return True
+    before = match.string[: match.start()]
+    return not (_SOMEONE_ELSE_RE.search(before) or _SAYS_RE.search(before))
+
+
+_SOMEONE_ELSE_RE = re.compile(r"\b(?:he|she|they|his|her|their)\b", re.IGNORECASE)
+_SAYS_RE = re.compile(rf"\b{NAME}\s+(?:says|said|told|thinks|reckons|mentioned|wrote)\b")
+
+
 def _a_thing_handed(match: re.Match[str]) -> bool:
     """An arrow hands over a thing when what stands before it is one by its words ("the on-call spreadsheet", "a
     quillon-gateway"), not a name, a place or a title."""
@@ -831,6 +854,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<mine>[Mm]y|[Oo]ur|[Tt]he)\s+new|(?P<ours>[Mm]y|[Oo]ur)(?:\s+new)?|(?P<who>{NAME})(?:'s|’s)\s+new)"
         rf"{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|home|condo|cottage|bungalow)\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
+        check=_the_speakers_place,
     ),
     _p(
         v.LIVES_IN,
@@ -1957,7 +1981,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     for fact in found:
         if fact.attribute == LEFT:
             fact = _left_by_the_text(fact, text, found)
-        fact = _in_full(fact, in_full)
+        fact = _in_full(fact, in_full, speaker)
         key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
         if key not in seen:
             seen.add(key)
@@ -1988,9 +2012,9 @@ def _named_in_full(text: str, found: list[StatedFact]) -> dict[str, str]:
 _FULL_NAME_RE = re.compile(rf"\b[{_UPPER}][\w'’-]+(?:\s+[{_UPPER}][\w'’-]+){{1,3}}\b")
 
 
-def _in_full(fact: StatedFact, in_full: dict[str, str]) -> StatedFact:
-    """The fact with a person the text also names in full named so."""
-    if fact.attribute not in _THING_ATTRIBUTES and fact.subject in in_full:
+def _in_full(fact: StatedFact, in_full: dict[str, str], speaker: str | None) -> StatedFact:
+    """The fact with a person the text also names in full named so (the speaker stays as the event names them)."""
+    if fact.attribute not in _THING_ATTRIBUTES and fact.subject in in_full and fact.subject != speaker:
         fact = replace(fact, subject=in_full[fact.subject])
     if fact.attribute in _PERSON_VALUED and fact.value in in_full:
         fact = replace(fact, value=in_full[fact.value])
@@ -2133,7 +2157,12 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             # a clause that said whose S is now dates that, not a launch; one that dated a project may date another
             # ("Kestle ships on 2 May, and Quillon on 16 May")
             dated = {_project_key(fact.subject) for fact in read}
-            facts.extend(fact for fact in _due_dates(clause, today) if _project_key(fact.subject) not in dated)
+            facts.extend(
+                fact
+                for fact in _due_dates(clause, today)
+                # (a day it was, "slipped from 4 May", dates it before the day a pattern read)
+                if _project_key(fact.subject) not in dated or fact.valid_until is not None
+            )
     return tuple(_one_project(facts))
 
 
@@ -2149,13 +2178,23 @@ def _one_project(facts: list[StatedFact]) -> list[StatedFact]:
     """One due date per project a sentence names: "the Kestle release" read once as "Kestle" and once whole is the
     project's, "Kestle" (the graph's entity; the release is its event)."""
     dated = {(fact.subject, fact.value) for fact in facts if fact.attribute == v.DUE_DATE}
-    return [
-        fact
-        for fact in facts
-        if fact.attribute != v.DUE_DATE
-        or not any(other != fact.subject and fact.subject.startswith(f"{other} ") and day == fact.value
-                   for other, day in dated)
-    ]  # fmt: skip
+    named = {subject for subject, _ in dated}
+    kept = []
+    for fact in facts:
+        shorter = [other for other in named if other != fact.subject and fact.subject.startswith(f"{other} ")]
+        if fact.attribute != v.DUE_DATE or not shorter:
+            kept.append(fact)
+        elif any((other, fact.value) in dated for other in shorter):
+            continue
+        elif fact.subject[len(min(shorter, key=len)) + 1 :].casefold() in _PROJECT_EVENTS:
+            kept.append(replace(fact, subject=min(shorter, key=len)))  # the day it was, of the same project
+        else:
+            kept.append(fact)  # "the Kestle beta": a milestone of its own
+    return kept
+
+
+# the words after a project's name that name its day, not another project ("the Kestle release", "Kestle GA")
+_PROJECT_EVENTS = frozenset({"release", "launch", "ga", "go-live", "golive", "rollout", "deadline", "ship date"})
 
 
 # --- due dates said any other way: a project's name, a word of schedule, and a day -----------------------------------
@@ -2218,6 +2257,14 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
         rather = len(days) > 1 and _RATHER_RE.search(clause, days[-2].span[1], last.span[0])
+        if last.start == last.end and re.search(r"\bfrom\s+(?:the\s+)?$", clause[: last.span[0]]):
+            # "due on 9 Dec (it slipped from 4 Dec)": the day after "from" is the one it was; alone, only that
+            old = new
+            if len(days) > 1:
+                new = _ahead(days[-2].end, days[-2].text, today)
+                facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
+            facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
+            continue
         if rather:
             # "now on 6 October rather than 29 September": the day before "rather than" is the new one; "Thursday,
             # not Friday" corrects a day that never held
@@ -2237,6 +2284,8 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
 
 
 _APART_RE = re.compile(r"[:;]")
+# a bracket that says the day it was moved from ("9 Dec (it slipped from 4 Dec)"): no day it is due
+_WAS_FROM_RE = re.compile(r"\s*\([^()]*?\bfrom\b")
 _ANOTHER_PROJECT_RE = re.compile(r",?\s+and\s+(?=[A-Z]|(?:his|her|their|my|our|the)\s)|;")
 _RATHER_RE = re.compile(r"\b(?:rather\s+than|instead\s+of|not)\b|\(\s*was\b", re.IGNORECASE)
 
@@ -2263,8 +2312,10 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             words.pop()
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
             continue
-        if len(words) == 1 and (words[0].casefold() in _SECTION_WORDS or words[0].casefold() in _CALENDAR_SHORT):
-            continue  # "Handover: the Kestle flow ships Thursday", "(joined Mon)": a line's label, a day
+        if len(words) == 1 and (
+            words[0].casefold() in _SECTION_WORDS | _NO_PROJECT or words[0].casefold() in _CALENDAR_SHORT
+        ):
+            continue  # "Handover: the Kestle flow ships Thursday", "(joined Mon)", "Green, cutover …": a label, a day
         if _NAMED_AS_PERSON_RE.search(clause, 0, match.start()):
             continue  # "owner Zsófia Ambrus, launch target 7 October": the owner is no project
         name = " ".join(words)
@@ -2557,7 +2608,7 @@ def _listed(text: str) -> list[str]:
 def _values(attribute: str, match: re.Match[str], speaker: str | None, today: date) -> list[str]:
     groups = match.groupdict()
     if attribute == v.DUE_DATE:  # "on 13 May instead of 9 May": the day before "instead of"; "…, and Quillon on 16 May"
-        day = _due_day(_RATHER_RE.split(_ANOTHER_PROJECT_RE.split(groups["date"])[0])[0], today)
+        day = _due_day(_RATHER_RE.split(_ANOTHER_PROJECT_RE.split(_WAS_FROM_RE.split(groups["date"])[0])[0])[0], today)
         return [day.isoformat()] if day else []
     if attribute == v.SPEAKS:
         spoken = (re.search(rf"{_LANGUAGE_WORD}|{_ANY_CASE_LANGUAGE}\b", part) for part in _listed(groups["value"]))
@@ -2705,7 +2756,16 @@ def _project_name(raw: str) -> str:
         return ""
     if _EVENT_RE.search(" ".join(words)):
         return ""  # "the launch party", "Zsófia's passport renewal": an event or an errand, no project
+    if " ".join(words).casefold() in _NO_PROJECT:
+        return ""  # "Changelog: …", "Green, cutover 22 June", "GA release is …": a heading, a status, a stage
     return " ".join(words)
+
+
+# what a status line or a release note says before a day that names no project: a heading, a status, a stage
+_NO_PROJECT = frozenset(
+    """changelog status update release notes green amber red yellow rag ga rc beta alpha release launch cutover
+    go-live milestone target eta""".split()
+) | {"release notes", "status update", "ga release"}
 
 
 # words that go with a statement's verb, not with the name before it ("Kestle now ships", "Quillon itself is owned")
@@ -2727,12 +2787,13 @@ _FROM_DAY_RE = re.compile(r"\b(?:as\s+of|from|starting(?:\s+on)?|effective)\s*$"
 def _nearest(mention, today: date):
     """A day a change takes effect on, said without its year ("effective 1 July"), is the one nearest the day it
     was said, coming or gone — not a year back because the sentence is in the perfect ("has been promoted")."""
-    if re.search(r"\b\d{4}\b", mention.text) or (today - mention.start).days <= 183:
+    if re.search(r"\b\d{4}\b", mention.text) or mention.start != mention.end:
         return mention
-    later = _next_month_day(mention.start, 12)
-    if later is None or mention.start != mention.end or (later - today).days > 62:
+    days = [day for day in (_next_month_day(mention.start, months) for months in (-12, 0, 12)) if day is not None]
+    nearest = min(days, key=lambda day: abs((day - today).days))
+    if nearest == mention.start or (nearest - today).days > 62:
         return mention  # not a day soon to come: the tense's reading stands
-    return replace(mention, start=later, end=later)
+    return replace(mention, start=nearest, end=nearest)
 
 
 def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date) -> tuple[date | None, date | None]:
@@ -2939,11 +3000,23 @@ def _heading(text: str, first_field: int) -> str | None:
     ("Zsófia Ambrus | Head of Legal |", "Team page — Tisza", "Weekly status — Quillon")."""
     before = text[:first_field].strip().splitlines()
     said = _BRACKETS_RE.sub(" ", before[-1]) if before else ""
+    keyed = False
     for part in _HEADING_PARTS.split(said.strip(" \t*#_-—–:|")):
-        named = _NAME_RE.fullmatch(part.strip(" \t*#_-—–:|"))
+        part = part.strip(" \t*#_-—–:|")
+        words = part.split()
+        if _WORK_KEY_RE.fullmatch(part) or (words and words[0].casefold() in _WORK_ITEMS | _NO_PROJECT):
+            keyed = True  # "EPIC KES-1: Kestle migration", "Status — Quillon": what the key or the heading is of
+            continue
+        named = _NAME_RE.fullmatch(part)
         if named and not _a_title(named[0]):
             return _person(named[0])
+        if keyed and re.match(rf"[{_UPPER}]", part) and 1 <= len(words) <= 5:
+            return part
     return None
+
+
+# a tracker's key for a piece of work ("KES-142", "EPIC KES-1")
+_WORK_KEY_RE = re.compile(r"(?:(?i:epic|story|ticket|task|bug)\s+)?[A-Z][A-Z0-9]+-\d+")
 
 
 def _record_interval(value: str, earlier: bool, today: date) -> tuple[date | None, date | None]:

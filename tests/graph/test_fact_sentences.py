@@ -458,3 +458,21 @@ def test_a_signed_email_is_its_signers_and_a_place_is_named_whole():
     assert facts("Réka wrote the runbook but tisza-auth is owned by Identity.", speaker=None) == {
         ("tisza-auth", "owned_by", "Identity", False, False)
     }
+
+
+def test_a_trackers_key_and_a_status_word_name_no_project_and_a_day_slipped_from_is_the_old_one():
+    text = "EPIC TIS-1: Tisza migration\nStatus: In Progress\nTarget release: 2025-09-30\nOwner: Storage Platform"
+    got = {(subject, attribute, value) for subject, attribute, value, *_ in facts(text, speaker=None)}
+    assert got == {("Tisza migration", "due_date", "2025-09-30"), ("Tisza migration", "owned_by", "Storage Platform")}
+    assert {fact[0] for fact in facts("• Kestle — Green, cutover 22 September", speaker=None)} <= {"Kestle"}
+    assert facts("The Kestle release is due on 9 December (it slipped from 4 December).", speaker=None) == {
+        ("Kestle", "due_date", "2025-12-09", False, False),
+        ("Kestle", "due_date", "2025-12-04", False, True),
+    }
+
+
+def test_whose_new_house_a_clause_about_someone_else_says_and_a_bracketed_span_of_years():
+    assert facts("Apu says the new house in Eger is almost ready.") == set()
+    assert facts("The new place in Eger has a garden.") == {("Ilona", "lives_in", "Eger", False, False)}
+    (lived, *_) = extract_facts("Used to live in Zirc (2017–2020), now in Eger.", speaker="Ilona", reference=TODAY)
+    assert (lived.value, lived.valid_from, lived.valid_until) == ("Zirc", date(2017, 1, 1), date(2020, 12, 31))
