@@ -60,14 +60,37 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if isinstance(value, date) else str(value)
 
 
-def fact_matches(label: dict, got: Any) -> bool:
-    """``got`` (a StatedFact) is the labelled fact ``label``."""
+_THING_SUBJECTS = frozenset({"owned_by", "due_date"})
+_PERSON_VALUES = frozenset({"reports_to", "owned_by"})
+
+
+def same_person(said: str, labelled: str, text: str) -> bool:
+    """Two names of one person in a statement: equal under the rules' normalisation, or one the first or last name of
+    the other as the statement writes it in full ("Kasia" and "Kasia Zielińska" in "Welcome Kasia Zielińska! Kasia
+    speaks Polish") — the rules' "the name as written" allows either, and labellers chose both."""
+    said, labelled = normalise(said), normalise(labelled)
+    if said == labelled:
+        return True
+    short, full = sorted((said, labelled), key=len)
+    words = full.split()
+    return len(short.split()) == 1 and len(words) > 1 and short in {words[0], words[-1]} and full in text.casefold()
+
+
+def fact_matches(label: dict, got: Any, text: str = "") -> bool:
+    """``got`` (a StatedFact) is the labelled fact ``label`` of the statement ``text``."""
     if got.attribute != label["attribute"] or bool(got.negated) != bool(label.get("negated", False)):
         return False
-    if normalise(got.subject) != normalise(label["subject"]):
+    person = got.attribute not in _THING_SUBJECTS
+    if not (
+        same_person(got.subject, label["subject"], text)
+        if person
+        else normalise(got.subject) == normalise(label["subject"])
+    ):
         return False
     values = {normalise(label["value"]), *(normalise(v) for v in label.get("accept", ()))}
-    if normalise(got.value) not in values:
+    if normalise(got.value) not in values and not (
+        got.attribute in _PERSON_VALUES and same_person(got.value, label["value"], text)
+    ):
         return False
     for key in ("valid_from", "valid_until"):
         if key in label and not (_iso(getattr(got, key)) or "").startswith(label[key]):
@@ -117,7 +140,7 @@ def score_statement(score: Score, text: str, labels: Sequence[dict], extracted: 
             score.out_of_scope += 1
             continue
         score.by_attribute[got.attribute].extracted += 1
-        found = next((label for label in unmatched if fact_matches(label, got)), None)
+        found = next((label for label in unmatched if fact_matches(label, got, text)), None)
         if found is None:
             score.wrong.append((text, got))
             continue

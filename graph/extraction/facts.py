@@ -1977,11 +1977,9 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
-    in_full = _named_in_full(text, found)
     for fact in found:
         if fact.attribute == LEFT:
             fact = _left_by_the_text(fact, text, found)
-        fact = _in_full(fact, in_full, speaker)
         key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
         if key not in seen:
             seen.add(key)
@@ -1989,36 +1987,6 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 
 
 _PERSON_VALUED = frozenset({v.REPORTS_TO_ATTR, v.OWNED_BY})
-
-
-def _named_in_full(text: str, found: list[StatedFact]) -> dict[str, str]:
-    """The people the text names in full, by each of their first and last names: "Welcome Kasia Zielińska! Kasia
-    speaks Polish" is Kasia Zielińska's. A name shared by two people in full is no one's."""
-    places = {fact.value.casefold() for fact in found if fact.attribute in {v.LIVES_IN, v.WORKS_AT_ATTR, LEFT}}
-    people = {fact.subject for fact in found if fact.attribute not in _THING_ATTRIBUTES}
-    people |= {fact.value for fact in found if fact.attribute in _PERSON_VALUED}
-    people |= {_person(m.group(0)) or "" for m in _FULL_NAME_RE.finditer(text)}
-    by_part: dict[str, set[str]] = {}
-    for name in people:
-        words = name.split()
-        if not 2 <= len(words) <= 4 or name.casefold() in places or _business_name(name) or not _a_person(name):
-            continue
-        for part in {words[0], words[-1]}:
-            by_part.setdefault(part, set()).add(name)
-    return {part: names.pop() for part, names in by_part.items() if len(names) == 1}
-
-
-# two to four capitalised words, as a person is named in full ("Kasia Zielińska", "Ngo Thi Lan")
-_FULL_NAME_RE = re.compile(rf"\b[{_UPPER}][\w'’-]+(?:\s+[{_UPPER}][\w'’-]+){{1,3}}\b")
-
-
-def _in_full(fact: StatedFact, in_full: dict[str, str], speaker: str | None) -> StatedFact:
-    """The fact with a person the text also names in full named so (the speaker stays as the event names them)."""
-    if fact.attribute not in _THING_ATTRIBUTES and fact.subject in in_full and fact.subject != speaker:
-        fact = replace(fact, subject=in_full[fact.subject])
-    if fact.attribute in _PERSON_VALUED and fact.value in in_full:
-        fact = replace(fact, value=in_full[fact.value])
-    return fact
 
 
 # an e-mail's quoted reply: its lines after ">", and the line that says whose they are ("On Mon, N wrote:")

@@ -126,6 +126,13 @@ def test_the_matching_follows_the_rules():
     pet = {"subject": "Dmitri", "attribute": "has_pet", "value": "Biscuit", "accept": ["dog"]}
     assert fact_matches(pet, Got("Dmitri", "has_pet", "a dog"))
     assert normalise("Orion's GA") == normalise("the Orion launch") == "orion"
+    # a person the statement names in full may be labelled, or read, by a first or last name alone
+    full = {"subject": "Kasia Nowak", "attribute": "speaks", "value": "Polish"}
+    said = "Welcome Kasia Nowak! Kasia speaks Polish."
+    assert fact_matches(full, Got("Kasia", "speaks", "Polish"), said)
+    assert fact_matches({**full, "subject": "Kasia"}, Got("Kasia Nowak", "speaks", "Polish"), said)
+    assert not fact_matches(full, Got("Kasia", "speaks", "Polish"), "Kasia speaks Polish.")
+    assert not fact_matches(full, Got("Anna", "speaks", "Polish"), said)
 
     score = Score()
     score_statement(score, "x", [label], [Got("Billing", "owned_by", "Payments"), Got("Billing", "owned_by", "Ops")])
