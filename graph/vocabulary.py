@@ -413,6 +413,8 @@ LANGUAGES: tuple[str, ...] = (
     "papiamento", "haitian creole", "creole", "quechua", "aymara", "guarani", "nahuatl", "cherokee", "navajo",
     "inuktitut", "greenlandic", "flemish", "brazilian portuguese", "taiwanese",
     "hokkien", "shanghainese", "hakka", "dari", "tajik", "turkmen", "kyrgyz", "uyghur", "tatar", "chechen",
+    "cebuano", "ilocano", "hiligaynon", "sundanese", "hmong", "tetum", "chamorro", "tok pisin", "sindhi", "odia",
+    "assamese", "konkani", "kashmiri", "sami", "sorbian", "kiswahili", "bahasa",
 )  # fmt: skip
 
 # The nouns a job title ends with ("staff engineer", "head of sales"): the vocabulary of titles, lower case

@@ -2131,7 +2131,64 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
                 # (a day it was, "slipped from 4 May", dates it before the day a pattern read)
                 if _project_key(fact.subject) not in dated or fact.valid_until is not None
             )
+    if not any(fact.attribute == v.SPEAKS for fact in facts) and not _LANGUAGE_WORDS.isdisjoint(
+        _WORD_RE.findall(said.casefold())
+    ):
+        facts.extend(_languages_spoken(_REPORTED_RE.sub(_reported, said.strip()), speaker, today))
     return tuple(_one_project(facts))
+
+
+# a clause that names known languages and says they are spoken in words no pattern reads ("I am speaking Tagalog and
+# Cebuano", "speaks French only", "switches between Uzbek and Tajik", "Papiamento is what we speak at home", "a
+# Finnish + Swedish speaker"); one that learns, wishes, hedges or denies says nothing here
+_SPOKEN_CUE_RE = re.compile(
+    r"\b(?:speak|speaks|speaking|spoke|spoken|fluent|bilingual|trilingual|switch(?:es|ing)?\s+between|mother\s+tongue|"
+    r"first\s+language|speaker)\b",
+    re.IGNORECASE,
+)
+_NOT_SPOKEN_RE = re.compile(
+    r"\b(?:learn\w*|study\w*|studied|lessons?|class(?:es)?|course|practi[cs]\w*|improv\w*|want\w*|wish\w*|hop(?:e|es|ing)|"
+    r"would|plan\w*|going\s+to|gonna|will|understand\w*|read|reads|might|maybe|probably|try\w*|translat\w*|"
+    r"not|never|no\s+longer|can['’]?t|cannot|don['’]?t|doesn['’]?t|dont|doesnt|won['’]?t|if|unless|whether|confirm|"
+    r"check|ask|resolution|goal|aim|should|must|need\s+to|have\s+to|you|your|you['’]re)\b|['’]d\b",
+    re.IGNORECASE,
+)
+_LIST_WORDS = frozenset("and or & + / also some a bit of little basic decent fluent conversational".split())
+
+
+def _languages_spoken(clause: str, speaker: str | None, today: date) -> list[StatedFact]:
+    """The known languages a clause says its subject speaks, in its part with the word of speaking and the list
+    straight after it; its subject the person it opens with, or the speaker for "I" or a household's "we"."""
+    said = clause.strip().rstrip(".!")
+    if _NOT_SPOKEN_RE.search(said) or not _SPOKEN_CUE_RE.search(said):
+        return []
+    lead = _LEAD_RE.match(said)
+    lead_name = lead.group(0) if lead and not re.match(r"\s*:", said[lead.end() :]) else ""  # "Saved: …" is a label
+    cue = _SPOKEN_CUE_RE.search(said)
+    between = said[len(lead_name) : cue.start()] if cue else ""
+    if any(_a_person(m.group(0)) and m.group(0).casefold() not in _LANGUAGE_SET for m in re.finditer(NAME, between)):
+        return []  # "Nandor to check whether Zsófia speaks …": someone else's speaking
+    if lead_name in {"I", "i"} or (
+        (not lead_name or lead_name.casefold() in _LANGUAGE_SET) and re.search(r"\b(?:I|we|my|our)\b", said)
+    ):
+        who = speaker
+    elif lead_name and _person(lead_name) == lead_name and _a_person(lead_name) and not _SPOKEN_CUE_RE.match(lead_name):
+        who = lead_name if lead_name.casefold() not in _LANGUAGE_SET else None
+    else:
+        who = None
+    if not who:
+        return []
+    parts = re.split(r"\s*(?:[,;]|\s[—–-]\s)\s*", said)
+    cued = next((index for index, part in enumerate(parts) if _SPOKEN_CUE_RE.search(part)), None)
+    if cued is None:
+        return []
+    spoken = _known_languages(parts[cued])
+    for part in parts[cued + 1 :]:
+        words = re.findall(r"[\w&+/]+", part)
+        if not words or not all(word.casefold() in _LIST_WORDS or word.casefold() in _LANGUAGE_SET for word in words):
+            break
+        spoken += _known_languages(part)
+    return [StatedFact(who, v.SPEAKS, language, today, None, False, 0.6, (0, len(clause))) for language in spoken]
 
 
 _PATTERN_NEEDS = frozenset(stem for pattern in _PATTERNS for stem in pattern.needs)
@@ -2486,7 +2543,7 @@ _NOT_A_NAME = frozenset(
     "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please Ownership "
     "Quick Was Were Is Are Been Got Did Does Do Getting Having Being Going Making Taking Looking Working Moving "
     "Starting Joining Leaving Coming Trying Feeling Running Living Spending Heading Planning Settling Back In On At By "
-    "From During Until Till As Welcoming Introducing".split()
+    "From During Until Till As Welcoming Introducing Several Many Most Some All Few Each Every Half Anybody".split()
 )
 
 

@@ -465,3 +465,22 @@ def test_whose_new_house_a_clause_about_someone_else_says_and_a_bracketed_span_o
     assert facts("The new place in Eger has a garden.") == {("Ilona", "lives_in", "Eger", False, False)}
     (lived, *_) = extract_facts("Used to live in Zirc (2017–2020), now in Eger.", speaker="Ilona", reference=TODAY)
     assert (lived.value, lived.valid_from, lived.valid_until) == ("Zirc", date(2017, 1, 1), date(2020, 12, 31))
+
+
+def test_languages_said_to_be_spoken_in_words_no_pattern_reads_and_their_near_misses():
+    assert facts("I am speaking Tagalog and Cebuano these days.") == {
+        ("Ilona", "speaks", "Tagalog", False, False),
+        ("Ilona", "speaks", "Cebuano", False, False),
+    }
+    assert facts("Dorka switches between Czech and Slovak depending on who's calling.", speaker=None) == {
+        ("Dorka", "speaks", "Czech", False, False),
+        ("Dorka", "speaks", "Slovak", False, False),
+    }
+    for text in (
+        "I'm learning Czech.",
+        "Saved: you're fluent in Czech.",
+        "Action item: Bálint to confirm whether Dorka still speaks Czech.",
+        "New year's resolution: speak Czech with my in-laws.",
+        "Several patients speak Czech, so book an interpreter.",
+    ):
+        assert not {fact for fact in facts(text) if fact[1] == "speaks" and not fact[3]}, text
