@@ -503,6 +503,7 @@ def _clauses(sentence: str) -> list[str]:
             part = f"{said_when}{both['first']} {rest}"
             extra.append(f"{said_when}{both['second']} {rest}")
         parts += _new_subjects(part)
+    parts = _dated_by_the_next(parts)
     # a heading has said whom its line is about, or that it is about more than one: its words name no one else
     headed = _HEADING_RE.match(text) is not None
     fronted = ""  # a date the sentence opens with
@@ -563,6 +564,35 @@ _BEEN_SINCE_RE = re.compile(
     r"a\s+few)\s+(?:days?|weeks?|months?|years?))\s+since\s+(?P<change>[^.!?;,—–]+)",
     re.IGNORECASE,
 )
+# a part that goes on with the change the part before it stated, saying when ("Edge owns it now — they took it over
+# in March")
+_RESTATED_RE = re.compile(
+    # (the change named again only by "it", "there": "took it over", "moved there", "moved in")
+    r"^(?:and\s+)?(?:they|he|she|it|we|I)\s+(?P<verb>took|moved|switched|joined|started|handed|got|went)\s+"
+    r"(?:it|them|there|here|over|in)\b",
+    re.IGNORECASE,
+)
+_WHEN_RE = re.compile(
+    r"\b(?:in|on|since|from|last|this)\s+(?:the\s+)?(?:\w+\s+)?(?:"
+    + "|".join(sorted(_CALENDAR_NAMES))
+    + r"|week|month|year|"
+    r"spring|summer|autumn|fall|winter|\d{4})\b(?:\s+\d{4})?|\b(?:yesterday|\w+\s+(?:days?|weeks?|months?|years?)\s+ago)\b",
+    re.IGNORECASE,
+)
+
+
+def _dated_by_the_next(parts: list[str]) -> list[str]:
+    """The parts, each undated one that a restatement right after it dates given that date."""
+    dated = list(parts)
+    for index in range(len(parts) - 1):
+        restated = _RESTATED_RE.match(parts[index + 1].strip())
+        when = _WHEN_RE.search(parts[index + 1]) if restated else None
+        if when and not _WHEN_RE.search(parts[index]):
+            # (with its verb, whose tense says which May)
+            dated[index] = f"{parts[index].rstrip(' .!')} ({restated['verb'].lower()} {when.group(0)})"
+    return dated
+
+
 # a note's heading before its colon ("Call with N: she's fluent in …", "1:1 w/ N —"): no verb of its own
 _HEADING_RE = re.compile(r"^(?P<heading>[^:;.!?]{3,60}):\s+(?=(?:he|she)\b)")
 
@@ -2106,6 +2136,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?") or _ASKS_RE.match(said.strip()):
         return ()
     facts: list[StatedFact] = []
+    said = _thing_pronouns(said)
     for clause in _clauses(said):
         folded = f" {clause.casefold()} "
         wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
@@ -2136,6 +2167,50 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     ):
         facts.extend(_languages_spoken(_REPORTED_RE.sub(_reported, said.strip()), speaker, today))
     return tuple(_one_project(facts))
+
+
+# a thing a sentence names before an "it" or "them" its ownership goes on with: "the onboarding bot was built by N,
+# but Compass owns it now", "we don't own Quokka anymore, Dev Productivity took it back", "I wrote most of the
+# search-indexer, but it's owned by N"
+_THING_HEAD_WORDS = "|".join(
+    sorted({noun for noun in [*v.KIND_HEAD_NOUNS, *v.OWNED_THING_NOUNS] if noun.isalpha()}, key=len, reverse=True)
+)
+_THING_MENTIONS = (
+    re.compile(rf"\b(?i:the|our|my|their|its)\s+(?:[\w.&-]+\s+){{0,3}}(?i:{_THING_HEAD_WORDS})\b"),
+    re.compile(r"\b[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+\b"),
+    re.compile(
+        rf"(?<=\s)(?:(?<=own\s)|(?<=owns\s)|(?<=wrote\s)|(?<=built\s)|(?<=runs\s)|(?<=created\s)|(?<=maintains\s)|"
+        rf"(?<=inherited\s)){NAME}"
+    ),
+)
+_OWNED_PRONOUN_RE = re.compile(
+    r"\b(?i:owns?|owned|took|takes|taken|handed|passed|gave|maintains?|inherited)\s+(?P<pron>it|them)\b"
+    r"(?=\s+(?:over|back|on|up|now|from|to|off)\b|\s*(?:[.,;!)]|$))"
+    r"|\b(?P<subj>[Ii]t|[Tt]hey)(?:['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
+    r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b)"
+)
+
+
+def _thing_pronouns(said: str) -> str:
+    """The sentence with the "it" of a thing's ownership named as the thing it names in an earlier part."""
+    pronoun = _OWNED_PRONOUN_RE.search(said) if re.search(r"\b(?:it|them|they)\b", said, re.IGNORECASE) else None
+    if pronoun is None:
+        return said
+    start, end = pronoun.span("pron") if pronoun["pron"] else pronoun.span("subj")
+    things = [
+        m
+        for mentions in _THING_MENTIONS
+        for m in mentions.finditer(said, 0, start)
+        if re.search(r"[,;—–]|\bbut\b", said[m.end() : start])
+    ]
+    if not things:
+        return said
+    last = max(things, key=lambda m: (m.end(), -m.start()))
+    named = re.match(rf"\s*\((?P<name>{NAME})\)", said[last.end() :])  # "the vendor portal (Mandap)": its name
+    thing = named["name"] if named else re.sub(r"^The\b", "the", last.group(0))
+    if pronoun["subj"] and said[end : end + 2] in {"'s", "’s"}:  # "it's owned by": the thing is
+        return f"{said[:start]}{thing} is{said[end + 2 :]}"
+    return f"{said[:start]}{thing}{said[end:]}"
 
 
 # a clause that names known languages and says they are spoken in words no pattern reads ("I am speaking Tagalog and

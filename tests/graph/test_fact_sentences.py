@@ -484,3 +484,33 @@ def test_languages_said_to_be_spoken_in_words_no_pattern_reads_and_their_near_mi
         "Several patients speak Czech, so book an interpreter.",
     ):
         assert not {fact for fact in facts(text) if fact[1] == "speaks" and not fact[3]}, text
+
+
+def test_an_it_of_ownership_is_the_thing_named_before_it():
+    assert facts("The onboarding bot was built by Réka, but Tisza owns it now.", speaker=None) == {
+        ("onboarding bot", "owned_by", "Tisza", False, False)
+    }
+    assert ("kestle-gateway", "owned_by", "Bálint Kis", False, False) in facts(
+        "I wrote most of the kestle-gateway, but it's owned by Bálint Kis — always has been."
+    )
+    assert ("deploy pipeline", "owned_by", "Réka", False, False) in facts(
+        "I don't own the deploy pipeline anymore — Réka took it over."
+    )
+    # nothing owned named before: no thing
+    assert facts("Réka bought a car, but it is owned by her company.", speaker=None) == set()
+
+
+def test_a_change_named_again_by_it_or_there_dates_the_statement_before_it():
+    (fact,) = extract_facts("I live in Eger now — we moved there in May.", speaker="Ilona", reference=TODAY)
+    assert (fact.value, fact.valid_from) == ("Eger", date(2025, 5, 1))
+    (fact,) = extract_facts(
+        "I wrote most of the tisza-gateway but Edge owns it now — they took it over in March.",
+        speaker="Ilona",
+        reference=TODAY,
+    )
+    assert (fact.subject, fact.value, fact.valid_from) == ("tisza-gateway", "Edge", date(2025, 3, 1))
+    # a new statement is no restatement: it dates nothing before it
+    got = extract_facts(
+        "Their new account manager is Réka Tóth; she moved to Tarnóc Labs in April.", speaker=None, reference=TODAY
+    )
+    assert ("Réka Tóth", "job_title", "account manager") in {(f.subject, f.attribute, f.value) for f in got}
