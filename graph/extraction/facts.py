@@ -431,6 +431,14 @@ def _clauses(sentence: str) -> list[str]:
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
     text = _BEEN_SINCE_RE.sub(lambda m: f"{m['change']} {m['long']} ago", text)
+    if not _TRIP_WORDS_RE.search(text):
+        # "Three months in Wrocław and the dog has claimed every bench", "I've been in Tallinn for three years now":
+        # a home, that long
+        text = _TIME_IN_PLACE_RE.sub(
+            lambda m: f"I moved to {m['place'] or m['place2']} {(m['long'] or m['long2']).lower()} ago", text
+        )
+    if _MOVE_WORD_RE.search(text):  # "relocated Nairobi → Kigali": from one to the other
+        text = _ARROW_MOVE_RE.sub(_arrow_move, text)
     extra: list[str] = []
     for match in list(_BRACKETED_RE.finditer(text)):
         if _dated_bracket(match):
@@ -591,6 +599,30 @@ def _dated_by_the_next(parts: list[str]) -> list[str]:
             # (with its verb, whose tense says which May)
             dated[index] = f"{parts[index].rstrip(' .!')} ({restated['verb'].lower()} {when.group(0)})"
     return dated
+
+
+_LONG = (
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|a\s+couple\s+of|a\s+few|"
+    r"several)\s+(?:days?|weeks?|months?|years?)"
+)
+_TIME_IN_PLACE_RE = re.compile(
+    rf"^(?P<long>(?i:{_LONG}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
+    rf"|\bI(?:['’]ve|\s+have)\s+been\s+(?:living\s+)?in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG}))(?:\s+now)?"
+)
+_TRIP_WORDS_RE = re.compile(
+    r"\b(?:trip|visit\w*|holiday|vacation|conference|hotel|hostel|tour|festival|offsite|work\s+trip|business)\b",
+    re.IGNORECASE,
+)
+_MOVE_WORD_RE = re.compile(r"\b(?:moved|relocated|relocating|relocation|moving)\b", re.IGNORECASE)
+_ARROW_MOVE_RE = re.compile(rf"(?<![\w-])(?P<old>{NAME})\s*(?:→|->)\s*(?P<new>{NAME})")
+
+
+def _arrow_move(match: re.Match[str]) -> str:
+    """ "Relocated Nairobi → Kigali" as "Relocated from Nairobi to Kigali"."""
+    verb, _, place = match["old"].partition(" ")
+    if _MOVE_WORD_RE.fullmatch(verb) and place:
+        return f"{verb} from {place} to {match['new']}"
+    return f"from {match['old']} to {match['new']}"
 
 
 # a note's heading before its colon ("Call with N: she's fluent in …", "1:1 w/ N —"): no verb of its own

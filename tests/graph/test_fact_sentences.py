@@ -514,3 +514,20 @@ def test_a_change_named_again_by_it_or_there_dates_the_statement_before_it():
         "Their new account manager is Réka Tóth; she moved to Tarnóc Labs in April.", speaker=None, reference=TODAY
     )
     assert ("Réka Tóth", "job_title", "account manager") in {(f.subject, f.attribute, f.value) for f in got}
+
+
+def test_a_home_said_by_how_long_one_has_been_there_and_a_move_by_its_arrow():
+    def homes(text: str) -> set[tuple]:
+        return {
+            (fact.value, fact.valid_from, fact.valid_until)
+            for fact in extract_facts(text, speaker="Ilona", reference=TODAY)
+            if fact.attribute == "lives_in"
+        }
+
+    assert homes("Three months in Eger and the dog has claimed every bench!") == {("Eger", date(2025, 6, 1), None)}
+    assert homes("I've been in Eger for two years now, and I love it.") == {("Eger", date(2023, 9, 1), None)}
+    assert homes("Two weeks in Eger for the conference, great talks.") == set()  # a trip
+    assert homes("Relocated Zirc → Eger for work in January.") == {
+        ("Eger", date(2025, 1, 1), None),
+        ("Zirc", None, date(2025, 1, 1)),
+    }
