@@ -137,7 +137,8 @@ _NOT_ASSERTED = re.compile(
     r"supposed|supposedly|rumou?r|rumou?red|apparently|someday|one\s+day|never\s+(?:lived|worked)|can't|cannot|"
     r"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|visit|visiting|"
     r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
-    r"acting|interim|temporarily|temporary|skip-level|expected|expecting|soon|next\s+(?:week|month|year)|assuming|"
+    r"acting|interim|temporarily|temporary|skip-level|(?<!than\s)expected|expecting|soon|next\s+(?:week|month|year)|"
+    r"assuming|"
     r"provided\s+that|subject\s+to|as\s+long\s+as)\b",
     re.IGNORECASE,
 )
@@ -721,6 +722,11 @@ def _bare_title_ok(match: re.Match[str]) -> bool:
     return _title_ok(match) and not words & {"is", "are", "was", "were", "role", "job", "position", "title", "new"}
 
 
+def _promoted_ok(match: re.Match[str]) -> bool:
+    """Both sides of a promotion's arrow are titles."""
+    return bool(_a_title(match["old"]) and _a_title(match["value"]))
+
+
 def _working_as_ok(match: re.Match[str]) -> bool:
     """After "works at X as", a role noun or a word for someone who does a job ("a dispatcher", "a surveyor")."""
     head = _role_head(match.group("value"))
@@ -1284,8 +1290,44 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:made|became)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:made|became|becomes)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}"
+        rf"{_AT_ORG}",
         check=_title_ok,
+    ),
+    # a promotion's arrow: "Do-hyun Kim: Senior Engineer → Staff Engineer", "N — title change: SRE II → senior SRE"
+    _p(
+        v.JOB_TITLE,
+        rf"(?:^|[-•*]\s*)(?P<who>{NAME})\s*(?::|\s[—–-])\s*(?:(?i:title(?:\s+change)?|promoted|promotion)\s*:?\s*)?"
+        r"(?P<old>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s*(?:→|->)\s*"
+        rf"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){{0,4}}?)\s*(?=[.;,()]|$)",
+        check=_promoted_ok,
+        needs=("→", "->"),
+    ),
+    # "resumed as Analytics Lead", "returns to her role as SRE manager", "picks up her role as Product Lead": a post
+    # held again
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:resumed|resumes|returned\s+to|returns\s+to|picked\s+up|picks\s+up|is\s+back)\s+"
+        rf"(?:(?:her|his|their|my)\s+(?:old\s+)?(?:role|post|job|position)\s+)?as\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}"
+        rf"{_AT_ORG}",
+        check=_title_ok,
+    ),
+    # "First day as VP of Product at Vantaro", "my first week at Vantaro as a junior dev", "accepted the Head of Product
+    # role at Kaimai": a post begun
+    _p(
+        v.JOB_TITLE,
+        rf"(?:\b[Mm]y\s+(?P<mine>first)|^(?P<ours>[Ff]irst))\s+(?:day|week|month)\s+as\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
+        rf"{_TITLE}"
+        rf"{_AT_ORG}",
+        check=_title_ok,
+        needs=("first",),
+    ),
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:accepted|taken|took\s+on|started\s+in)\s+the\s+{_TITLE}\s+(?:role|post|position|job)"
+        rf"{_AT_ORG}",
+        check=_title_ok,
+        needs=(" role", " post", " position", " job"),
     ),
     _p(
         v.JOB_TITLE,
@@ -1352,7 +1394,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "took a job with Kestle as a geologist", "started at Quillon in January as head brewer": the post and where
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:took|started|starting|began)\s+(?:a|my|the)\s+(?:new\s+)?(?:job|role|position|post)\s+"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:took|taken|started|starting|began)\s+(?:a|my|the)\s+(?:new\s+)?(?:job|role|position|post)\s+"
         rf"(?:at|with)|started\s+(?:at|with)|"
         rf"joined|joins|starts\s+(?:at|with))\s+{_THE}(?P<org>{NAME})(?:\s+(?:in|on|last|this)\s+(?:the\s+)?\w+)?,?\s+as\s+"
         rf"(?:an?\s+|the\s+|our\s+|their\s+)?(?:new\s+|first\s+)?{_TITLE}",

@@ -531,3 +531,19 @@ def test_a_home_said_by_how_long_one_has_been_there_and_a_move_by_its_arrow():
         ("Eger", date(2025, 1, 1), None),
         ("Zirc", None, date(2025, 1, 1)),
     }
+
+
+def test_posts_begun_resumed_and_promoted_to_by_an_arrow():
+    assert facts("First day as VP of Product at Tarnóc Labs ✅ the coffee is better than expected") == {
+        ("Ilona", "job_title", "vp of product", False, False),
+        ("Ilona", "works_at", "Tarnóc Labs", False, False),
+    }
+    assert facts("Réka is back from her secondment and has resumed as Analytics Lead.", speaker=None) == {
+        ("Réka", "job_title", "analytics lead", False, False)
+    }
+    assert facts("Promotions this cycle:\n- Réka Kis: Senior Engineer → Staff Engineer", speaker=None) == {
+        ("Réka Kis", "job_title", "staff engineer", False, False),
+        ("Réka Kis", "job_title", "senior engineer", False, True),
+    }
+    assert facts("- Kestle: Green → Amber", speaker=None) == set()
+    assert facts("Réka is expected to join Tarnóc Labs in May.", speaker=None) == set()
