@@ -1176,9 +1176,25 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Bosch let Leander go": the employer ended it
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b(?P<value>{NAME})\s+(?:has\s+)?(?:let|laid)\s+(?P<who>{NAME})\s+(?:go|off)\b",
+        rf"\b(?P<value>{NAME})\s+(?:has\s+)?(?:let|laid)\s+(?:(?P<me>me)|(?P<who>{NAME}))\s+(?:go|off)\b",
         negated=True,
         check=_org_ok,
+    ),
+    # "I'm not at Kestle any more", "she's also not at Tisza Media anymore": an employer no longer
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_BE}(?:\s+(?:also|just))?\s+(?:not|no\s+longer)\s+(?:at|with)\s+{_THE}(?P<value>{NAME})"
+        r"(?=\s+(?:any\s*more|either|now)\b|\s*[.,;!—–-]|\s*$)",
+        negated=True,
+        after_negation=True,
+        check=_org_ok,
+    ),
+    # "Nandor comes to Kestle from Tisza Bank": where he works now, and where before
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_NOW}\s+(?:comes|came)\s+to\s+{_THE}(?P<value>{NAME})\s+from\s+{_THE}(?P<old>{NAME})",
+        check=_org_ok,
+        needs=("comes to", "came to"),
     ),
     # "Noor is at Vanta these days", "I'm still at Quorum": being at an organisation as a lasting state
     _p(
@@ -1979,6 +1995,19 @@ _MONTH_LABEL_RE = re.compile(
 )
 
 
+def _a_voice(label: str) -> bool:
+    """Whether a line's label names who speaks on it (a person, a chat handle), not a field or a section."""
+    words = label.split()
+    if not words or words[-1].casefold() in _SECTION_WORDS | _NOT_HANDLES:
+        return False
+    field = _label(label)[0]
+    if _FIELD_OF.get(field) or field in _PERSON_FIELDS | _THING_FIELDS or words[-1].casefold() in _PERSON_FIELDS:
+        return False
+    if label.islower():
+        return len(words) == 1
+    return bool(re.fullmatch(NAME, label)) and _person(label) == label and _a_person(label)
+
+
 def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]:
     """A note's line without its label, and who "I" is in it: the person it opens with when what follows is said in
     their own voice ("Nandor: moved to Szeged over the weekend"), else the speaker."""
@@ -2001,18 +2030,25 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     if _FIELD_OF.get(field) or field in _PERSON_FIELDS | _THING_FIELDS:
         return "", speaker  # a record's field ("Target date: moved to 9 May"): read as a record, not as a sentence
     who = _person(label["label"])
-    sentence_of_its_own = re.match(rf"(?:{NAME})(?:\s+and\s+(?:{NAME}))?\s+(?:now\s+)?[a-z]", said)
+    sentence_of_its_own = re.match(rf"(?!I\b)(?:{NAME})(?:\s+and\s+(?:{NAME}))?\s+(?:now\s+)?[a-z]", said)
     third_person = _THIRD_PERSON_LINE_RE.match(said)
     if third_person:
         said = f"I {said}"  # "Nandor: doesnt speak Czech": in the person's own voice
     own_voice = (
         third_person
         or _DROPPED_I_RE.match(said)
+        or _DROPPED_I_AM_RE.match(_INTERJECTION_RE.sub("", said.strip()))
         or _FIRST_PERSON_RE.search(said)
         or re.match(r"(?:first|last)\s", said)
     )
     last = label["label"].split()[-1].casefold()
-    section = last in _SECTION_WORDS or label["label"].islower() or bool(sentence_of_its_own)
+    # a chat's handle as people type it ("efua: moved to Accra last weekend"): one lower-case word that heads no
+    # section, before a line in its own voice
+    handle = bool(re.fullmatch(r"[^\W\d_][\w'’-]{1,24}", label["label"])) and label["label"].islower()
+    handle = handle and last not in _SECTION_WORDS and last not in _NOT_HANDLES and bool(own_voice)
+    section = last in _SECTION_WORDS or (label["label"].islower() and not handle) or bool(sentence_of_its_own)
+    if handle:
+        return said, label["label"]
     if who and own_voice and not section and re.fullmatch(NAME, who) and not who.isupper():
         return said, who
     # under a section's heading the line reads on its own; a name before the colon is what the line is about
@@ -2020,6 +2056,8 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     return (said if section else sentence), speaker
 
 
+# lower-case labels of a line that are no one's handle
+_NOT_HANDLES = frozenset("q a re ps edit tldr eta todo done me you us them lol ok okay btw fyi edit2 update".split())
 # the headings of a note's sections, which name nobody ("Update:", "Decision:", "Next steps:")
 _SECTION_WORDS = frozenset(
     """note notes update updates decision decisions action actions status summary context background agenda next
@@ -2175,8 +2213,18 @@ def _left_by_the_text(fact: StatedFact, text: str, found: list[StatedFact]) -> S
 
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
+    label, line_ends = "", -1  # a chat line's label, to the line's end ("efua: thanks! still at Harbourline")
     for sentence in _SENTENCE_RE.finditer(text):
-        said, who = _labelled_line(_fluent(sentence.group(0)), speaker)
+        written = _fluent(sentence.group(0))
+        if sentence.start() > line_ends:
+            line_ends = text.find("\n", sentence.start()) % (len(text) + 1)
+            labelled = _LINE_LABEL_RE.match(written)
+            label = (
+                labelled.group(0) if labelled and _a_voice(labelled["label"] or "") and ":" in labelled.group(0) else ""
+            )
+        elif label and not _LINE_LABEL_RE.match(written):
+            written = f"{label}{written.strip()}"  # a later sentence of the line: the same voice's
+        said, who = _labelled_line(written, speaker)
         opener = _OPENING_SUBJECT_RE.match(said.strip()) or _OPENING_SUBJECT_RE.match(
             _LEADING_CLAUSE_RE.sub("", said.strip(), count=1)  # "Before she got into product, Zsófia was a teacher."
         )

@@ -547,3 +547,31 @@ def test_posts_begun_resumed_and_promoted_to_by_an_arrow():
     }
     assert facts("- Kestle: Green → Amber", speaker=None) == set()
     assert facts("Réka is expected to join Tarnóc Labs in May.", speaker=None) == set()
+
+
+def test_a_chat_lines_voice_runs_to_the_end_of_its_line_and_a_handle_is_a_voice():
+    text = "efua: btw I moved to Eger last weekend 🎉\nkwame: welcome home!!\nréka: Morning all. I joined Tarnóc Labs."
+    assert facts(text, speaker=None) == {
+        ("efua", "lives_in", "Eger", False, False),
+        ("réka", "works_at", "Tarnóc Labs", False, False),
+    }
+    assert facts("Réka: Morning all. I moved to Eger.", speaker=None) == {("Réka", "lives_in", "Eger", False, False)}
+    # a section's heading or a contact field is nobody's voice
+    assert facts("note: I moved to Eger.", speaker=None) == set()
+    assert not {
+        fact
+        for fact in facts("Vendor contact: Réka Kis, Account Manager, Tarnóc Labs. Speaks Czech.", speaker=None)
+        if fact[0] == "Vendor"
+    }
+
+
+def test_an_employer_left_or_come_from_as_people_say_it():
+    assert facts("Tarnóc Labs laid me off last week.") == {("Ilona", "works_at", "Tarnóc Labs", True, False)}
+    assert facts("No, I'm not at Tarnóc Labs either; I left in the spring.") >= {
+        ("Ilona", "works_at", "Tarnóc Labs", True, False)
+    }
+    assert facts("I'm not at the office today.") == set()
+    assert facts("Bálint comes to Tarnóc Labs from Kestle Bank, where he spent eight years.", speaker=None) == {
+        ("Bálint", "works_at", "Tarnóc Labs", False, False),
+        ("Bálint", "works_at", "Kestle Bank", False, True),
+    }
