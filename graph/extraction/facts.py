@@ -413,6 +413,11 @@ _SENTENCE_PRONOUN_RE = re.compile(
     r"(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s))?",
     re.IGNORECASE,
 )
+_POSSESSIVE_OPENER_RE = re.compile(
+    r"^(?P<when>(?:(?:today|now|also|and|so|but|plus|oh|anyway|meanwhile),?\s+)*)(?:her|his)\s+"
+    r"(?=(?:new\s+|current\s+|actual\s+|direct\s+)?(?:manager|boss|line\s+manager|lead|team\s+lead)\b)",
+    re.IGNORECASE,
+)
 # clauses apart: a semicolon before another subject ("…until 2021; he lives in Ghent now", not "; it's Mina
 # now", which goes on with the same statement), a dash between spaces
 _CLAUSE_BREAK_RE = re.compile(
@@ -1549,6 +1554,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun)\s+reporting)\s+(?:directly\s+)?(?:to|into)\s+"
         rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}))?",
     ),
+    # "Bálint reports to me", "Eero and Aino report to me from today", "he moved under me": the speaker manages them
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?P<whom>{NAME}(?:(?:,\s+|\s+and\s+){NAME}){{0,4}}){_NOW}\s+(?:(?:now\s+)?(?:reports?|reporting)\s+"
+        rf"(?:directly\s+)?to|moved\s+under|(?:is|are)\s+(?:now\s+)?under)\s+(?P<value>me)\b",
+        needs=(" me",),
+    ),
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|(?:is|are)\s+now)\s+under\s+"
@@ -1565,7 +1577,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor),\s+(?P<value>{NAME}),",
+        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|actual\s+|direct\s+|current\s+)?(?:line\s+)?(?:manager|boss|supervisor),\s+"
+        rf"(?P<value>{NAME}),",
+        presupposed=True,  # "My boss, Rangi, wants the deck by Friday": what Rangi wants hedges nothing about who he is
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -2233,6 +2247,9 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
+        elif named and _POSSESSIVE_OPENER_RE.match(said.strip()):  # "Her manager is Akua": the one just named's
+            opening = _POSSESSIVE_OPENER_RE.match(said.strip())
+            said = f"{opening['when']}{named}'s {said.strip()[opening.end() :]}"
         elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks Hungarian."
             said = f"{named} {said.strip()[:1].lower()}{said.strip()[1:]}"
         elif not opener:
@@ -2652,6 +2669,8 @@ def _facts_of(
         return []
     subjects = _subjects(pattern.attribute, match, speaker)
     values = _values(pattern.attribute, match, speaker, today)
+    if pattern.attribute == v.REPORTS_TO_ATTR and groups.get("value") == "me":
+        values = [speaker.strip()] if speaker and speaker.strip() else []  # "reports to me": to the speaker
     if pattern.attribute in _PERSON_VALUED:
         # "my manager (I …)" names no manager; "IT", a department, is one
         values = [

@@ -575,3 +575,16 @@ def test_an_employer_left_or_come_from_as_people_say_it():
         ("Bálint", "works_at", "Tarnóc Labs", False, False),
         ("Bálint", "works_at", "Kestle Bank", False, True),
     }
+
+
+def test_whom_someone_reports_to_said_by_a_possessive_or_to_the_speaker():
+    assert ("Réka Tóth", "reports_to", "Bálint Kis", False, False) in facts(
+        "Réka Tóth joined Tarnóc Labs last week. Her manager is Bálint Kis.", speaker=None
+    )
+    assert facts("Dorka reports to me.") == {("Dorka", "reports_to", "Ilona", False, False)}
+    assert facts("Dorka reports to me.", speaker=None) == set()  # nobody's "me"
+    assert facts("Send it to me.") == set()
+    # who my boss is, whatever my boss wants
+    assert facts("My boss, Bálint Kis, wants the deck by Friday.") == {
+        ("Ilona", "reports_to", "Bálint Kis", False, False)
+    }
