@@ -396,6 +396,11 @@ PET_KINDS: tuple[str, ...] = (
     "mutt", "pup", "moggy", "hound", "basset hound", "parakeet", "lovebird", "cockapoo", "labradoodle", "staffie",
     "shepherd", "boxer",
     "bulldog", "rottweiler", "doberman", "sphynx", "siamese", "persian cat", "maine coon", "ragdoll",
+    "shiba", "shiba inu", "akita", "samoyed", "vizsla", "weimaraner", "pointer", "setter", "malamute", "spitz",
+    "pomeranian", "shih tzu", "maltese terrier", "cavapoo", "cavalier", "frenchie", "french bulldog", "kelpie",
+    "huntaway", "heeler", "aspin", "mongrel", "pig", "piglet", "kunekune", "alpaca", "rescue dog", "rescue cat",
+    "bengal cat", "british shorthair", "tortoiseshell", "calico", "lovebird", "conure", "finch", "koi", "betta",
+    "snail", "stick insect",
 )  # fmt: skip
 LANGUAGES: tuple[str, ...] = (
     "english", "spanish", "french", "german", "italian", "portuguese", "dutch", "polish", "russian", "ukrainian",

@@ -415,7 +415,8 @@ _SENTENCE_PRONOUN_RE = re.compile(
 )
 _POSSESSIVE_OPENER_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|also|and|so|but|plus|oh|anyway|meanwhile),?\s+)*)(?:her|his)\s+"
-    r"(?=(?:new\s+|current\s+|actual\s+|direct\s+)?(?:manager|boss|line\s+manager|lead|team\s+lead)\b)",
+    rf"(?=(?:new\s+|current\s+|actual\s+|direct\s+)?(?:manager|boss|line\s+manager|lead|team\s+lead)\b|"
+    rf"(?:old\s+|little\s+|new\s+)?{_PETS}\b)",
     re.IGNORECASE,
 )
 # clauses apart: a semicolon before another subject ("…until 2021; he lives in Ghent now", not "; it's Mina

@@ -588,3 +588,13 @@ def test_whom_someone_reports_to_said_by_a_possessive_or_to_the_speaker():
     assert facts("My boss, Bálint Kis, wants the deck by Friday.") == {
         ("Ilona", "reports_to", "Bálint Kis", False, False)
     }
+
+
+def test_pets_by_their_breed_and_by_a_possessive_after_their_owners_name():
+    assert facts("my shiba Daifuku turned 3 today 🐕") == {("Ilona", "has_pet", "Daifuku", False, False)}
+    assert facts("Sorry I was late — Tui, our huntaway, got into the chickens again.") == {
+        ("Ilona", "has_pet", "Tui", False, False)
+    }
+    assert ("Réka", "has_pet", "Bodri", False, False) in facts(
+        "Réka joined Tarnóc Labs. Her dog Bodri loves the office.", speaker=None
+    )
