@@ -3225,16 +3225,29 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
             if said.casefold() != subject.casefold():
                 yield StatedFact(subject, attribute, said, since, until, False, 0.7, span)
         was = next((m for m in map(_WAS_RE.match, _BRACKETS_RE.findall(field["value"])) if m), None)
-        for said in _field_values(attribute, was["old"], today) if was and values else ():
+        # "slipped from 5 Feb to 11 Mar", "12 Dec 2023 → 9 Jan 2024": the value before the change
+        moved = _MOVED_VALUE_RE.search(value)
+        before = (
+            was["old"] if was else (moved["old"] or moved["arrowed"]) if moved and attribute == v.DUE_DATE else None
+        )
+        for said in _field_values(attribute, before, today) if before and values else ():
             if said not in values and said.casefold() != subject.casefold():
                 yield StatedFact(subject, attribute, said, None, today, False, 0.63, span)
 
 
+_MOVED_VALUE_RE = re.compile(r"(?:\bfrom\s+(?P<old>.+?)\s+to\b|^(?P<arrowed>[^→]+?)\s*(?:→|->))")
+
+
 def _label(raw: str) -> tuple[str, bool]:
-    """A field's label as the vocabulary writes it, and whether it names an earlier value."""
+    """A field's label as the vocabulary writes it, and whether it names an earlier value; "Epic status", "Project
+    name" say what the record is about, as "Epic" and "Project" do."""
     label = " ".join(raw.casefold().replace("’", "'").split())
     earlier = _EARLIER_LABEL.match(label)
-    return _PLAIN_LABEL.sub("", _EARLIER_LABEL.sub("", label)), bool(earlier)
+    label = _PLAIN_LABEL.sub("", _EARLIER_LABEL.sub("", label))
+    first, _, rest = label.partition(" ")
+    if first in _THING_FIELDS and rest in {"status", "name", "title", "summary", "update"}:
+        return first, bool(earlier)
+    return label, bool(earlier)
 
 
 def _heading(text: str, first_field: int) -> str | None:

@@ -598,3 +598,14 @@ def test_pets_by_their_breed_and_by_a_possessive_after_their_owners_name():
     assert ("Réka", "has_pet", "Bodri", False, False) in facts(
         "Réka joined Tarnóc Labs. Her dog Bodri loves the office.", speaker=None
     )
+
+
+def test_a_records_due_date_moved_says_the_day_it_was():
+    text = "Epic status: Tisza payments\nDue: 20 Nov (was 6 Nov)\nOwner: Réka Kis"
+    assert facts(text, speaker=None) == {
+        ("Tisza payments", "due_date", "2025-11-20", False, False),
+        ("Tisza payments", "due_date", "2025-11-06", False, True),
+        ("Tisza payments", "owned_by", "Réka Kis", False, False),
+    }
+    text = "Status report — Project Kestle\nGo-live: slipped from 5 Oct to 11 Nov\nOwner: Réka Kis"
+    assert ("Project Kestle", "due_date", "2025-10-05", False, True) in facts(text, speaker=None)
