@@ -23,6 +23,7 @@ from functools import lru_cache, partial
 from itertools import chain, islice
 
 from graph import vocabulary as v
+from graph.extraction.places import known_place
 from graph.extraction.lexicon import BUSINESS_TAILS, COMPANY_SUFFIXES, ORG_WORDS
 from memories.temporal import tag_dates
 
@@ -2137,6 +2138,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     for fact in found:
         if fact.attribute == LEFT:
             fact = _left_by_the_text(fact, text, found)
+        elif fact.attribute == v.LIVES_IN:
+            fact = _a_move_between_employers(fact, text, found)
         key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
         if key not in seen:
             seen.add(key)
@@ -2206,6 +2209,31 @@ _HOME_CUE_RE = re.compile(
 )
 
 
+_DWELLING_CUE_RE = re.compile(
+    r"\b(?:city|town|village|country|flat|house|apartment|home|rent|lease|landlord|neighbourhood|neighborhood|"
+    r"for\s+good|emigrat\w*|removals?|movers|boxes|keys|lived|living|weather|sea|beach|mountains|commute)\b",
+    re.IGNORECASE,
+)
+
+
+def _a_move_between_employers(fact: StatedFact, text: str, found: list[StatedFact]) -> StatedFact:
+    """ "Tamsin moved from Mailchimp to Twilio": a move between two names the world knows as no place, in a sentence
+    that says nothing of a home, is a change of job."""
+    sentence = _sentence_of(fact, text)
+    moved = re.search(rf"\bfrom\s+(?P<old>{NAME})\s+to\s+(?P<new>{NAME})", sentence)
+    if not moved or fact.value not in {moved["old"], moved["new"]} or _DWELLING_CUE_RE.search(sentence):
+        return fact
+    if known_place(moved["old"]) or known_place(moved["new"]):
+        return fact
+    return replace(fact, attribute=v.WORKS_AT_ATTR)
+
+
+def _sentence_of(fact: StatedFact, text: str) -> str:
+    return next(
+        (said.group(0) for said in _SENTENCE_RE.finditer(text) if said.start() <= fact.span[0] < said.end()), text
+    )
+
+
 def _left_by_the_text(fact: StatedFact, text: str, found: list[StatedFact]) -> StatedFact:
     """A bare "left X" read by what the text itself says X is: the attribute another of its facts gives X, else an
     organisation's name ("Rooiberg Wines", "Kettle.io", "Hart & Vale"), else the words of its sentence (a job, a
@@ -2217,9 +2245,9 @@ def _left_by_the_text(fact: StatedFact, text: str, found: list[StatedFact]) -> S
         return replace(fact, attribute=held.pop())
     if _business_name(fact.value):
         return replace(fact, attribute=v.WORKS_AT_ATTR)
-    sentence = next(
-        (said.group(0) for said in _SENTENCE_RE.finditer(text) if said.start() <= fact.span[0] < said.end()), text
-    )
+    if known_place(fact.value):
+        return replace(fact, attribute=v.LIVES_IN)  # "left Toronto": a city the world knows
+    sentence = _sentence_of(fact, text)
     employer, home = bool(_EMPLOYER_CUE_RE.search(sentence)), bool(_HOME_CUE_RE.search(sentence))
     if employer != home:
         return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)

@@ -609,3 +609,15 @@ def test_a_records_due_date_moved_says_the_day_it_was():
     }
     text = "Status report — Project Kestle\nGo-live: slipped from 5 Oct to 11 Nov\nOwner: Réka Kis"
     assert ("Project Kestle", "due_date", "2025-10-05", False, True) in facts(text, speaker=None)
+
+
+def test_a_place_the_world_knows_is_a_home_and_a_move_between_two_names_it_does_not_is_a_job():
+    assert facts("Réka left Toronto in May.", speaker=None) == {("Réka", "lives_in", "Toronto", True, False)}
+    assert facts("Réka moved from Tarnóc Labs to Vashegy Robotics this year.", speaker=None) == {
+        ("Réka", "works_at", "Vashegy Robotics", False, False),
+        ("Réka", "works_at", "Tarnóc Labs", False, True),
+    }
+    assert facts("Réka moved from Toronto to Ottawa this year.", speaker=None) == {
+        ("Réka", "lives_in", "Ottawa", False, False),
+        ("Réka", "lives_in", "Toronto", False, True),
+    }
