@@ -23,8 +23,8 @@ from functools import lru_cache, partial
 from itertools import chain, islice
 
 from graph import vocabulary as v
-from graph.extraction.places import known_place
 from graph.extraction.lexicon import BUSINESS_TAILS, COMPANY_SUFFIXES, ORG_WORDS
+from graph.extraction.places import known_place
 from memories.temporal import tag_dates
 
 __all__ = ["LEFT", "MAX_TEXT_CHARS", "StatedFact", "extract_facts"]
