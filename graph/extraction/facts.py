@@ -162,7 +162,9 @@ _QUESTION_AFTER_RE = re.compile(
     r"[^,;:—–]*\?\s*$)"
 )
 # "Example.com" is one word; so is "St. Louis" (a short title or place abbreviation before a name)
-_ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr"))
+_ABBREVIATED = "|".join(
+    rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr", "Dir", "Mgr", "Assoc", "Asst")
+)
 # a sentence ends at its full stop, or at the end of its line (a note's lines, a list's items)
 _COMPANY_ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("Co", "Inc", "Ltd", "Corp", "Bros"))
 _SENTENCE_RE = re.compile(
@@ -1720,7 +1722,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
         rf"maintains?|looks?\s+after|runs|run)\s+"
         rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})(?:\s+from\s+(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?"
-        rf"(?:\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
+        rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
+        rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
         r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
         r"jointly)\b))",
     ),
@@ -2041,6 +2044,8 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         own_voice = _DROPPED_I_RE.match(said) or _DROPPED_I_AM_RE.match(said)
         return (said, who) if who and own_voice else (sentence, speaker)
     field = _label(label["label"])[0]
+    if _IDENTIFIER_RE.fullmatch(label["label"]):
+        return sentence, speaker  # "beacon-ingest: Observability took it over": the line is about the system
     if field in _PERSON_FIELDS and _LISTED_AFTER_NAME_RE.match(said):
         return said, speaker  # "Contact: N, lives in Győr, speaks Czech": what the line lists is said of N
     if _FIELD_OF.get(field) or field in _PERSON_FIELDS | _THING_FIELDS:
@@ -2354,7 +2359,7 @@ _THING_MENTIONS = (
 _OWNED_PRONOUN_RE = re.compile(
     r"\b(?i:owns?|owned|took|takes|taken|handed|passed|gave|maintains?|inherited)\s+(?P<pron>it|them)\b"
     r"(?=\s+(?:over|back|on|up|now|from|to|off)\b|\s*(?:[.,;!)]|$))"
-    r"|\b(?P<subj>[Ii]t|[Tt]hey)(?:['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
+    r"|\b(?P<subj>[Ii]t|[Tt]hey|[Tt]hat)(?:['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
     r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b)"
 )
 
@@ -2369,7 +2374,7 @@ def _thing_pronouns(said: str) -> str:
         m
         for mentions in _THING_MENTIONS
         for m in mentions.finditer(said, 0, start)
-        if re.search(r"[,;—–]|\bbut\b", said[m.end() : start])
+        if re.search(r"[,;:—–]|\bbut\b", said[m.end() : start])
     ]
     if not things:
         return said
@@ -2837,7 +2842,14 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
 
 def _a_person(name: str) -> bool:
     """Whether a subject a pattern read can be a person's name."""
-    return name.split()[-1].casefold() not in v.KIND_HEAD_NOUNS and not name[:1].isdigit()
+    last = name.split()[-1].casefold()
+    return last not in v.KIND_HEAD_NOUNS and last not in _THING_WORDS and not name[:1].isdigit()
+
+
+# the nouns of things a person is not ("the Runbook lives in Confluence")
+_THING_WORDS = frozenset(
+    "runbook runbooks playbook doc docs readme wiki dashboard dashboards repo spreadsheet checklist".split()
+)
 
 
 def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
@@ -2845,8 +2857,10 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
     if attribute == v.OWNED_BY:
         owner = groups.get("value") or ""
         named = bool(_OWNERSHIP_RE.search(match.group(0)))  # "ownership of", "owned by": anything is owned
+        listed = [part for part in re.split(r"\s*,\s*(?:the\s+)?", groups.get("more") or "") if part]
         systems = [
             _system_name(groups["system"], owner=owner, named=named),
+            *(_system_name(part, owner=owner, named=named) for part in listed),
             _system_name(groups.get("also") or "", owner=owner, named=named),
         ]
         return [system for system in systems if system]

@@ -621,3 +621,15 @@ def test_a_place_the_world_knows_is_a_home_and_a_move_between_two_names_it_does_
         ("Réka", "lives_in", "Ottawa", False, False),
         ("Réka", "lives_in", "Toronto", False, True),
     }
+
+
+def test_systems_listed_after_an_owner_and_a_things_line_that_goes_on_with_it():
+    assert facts("Payments Core owns ledger-api, tisza-events and refunds-worker.", speaker=None) == {
+        ("ledger-api", "owned_by", "Payments Core", False, False),
+        ("tisza-events", "owned_by", "Payments Core", False, False),
+        ("refunds-worker", "owned_by", "Payments Core", False, False),
+    }
+    assert facts("Minutes\n- kestle-ingest: Observability took it over on Wednesday", speaker=None) == {
+        ("kestle-ingest", "owned_by", "Observability", False, False)
+    }
+    assert not {f for f in facts("Runbook lives in Confluence.", speaker=None) if f[1] == "lives_in"}
