@@ -2656,7 +2656,10 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     if pattern.attribute in _PLANS_STATE:
         return not _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause))
     clause = _NAMED_LIKE_A_VERB_RE.sub("", clause)  # "Will Ames moved to Leeds": a name, not a plan
-    if _MAY_RE.search(clause) or _HEDGED.search(clause):
+    # "I live in Eger, so if you visit, call me": what follows "so" after the statement is its consequence
+    consequence = _CONSEQUENCE_RE.search(clause, end)
+    hedged_part = clause[: consequence.start()] if consequence else clause
+    if _MAY_RE.search(hedged_part) or _HEDGED.search(hedged_part):
         return False
     own = _STATEMENT_END.search(clause, end)
     said = clause[: own.start() if own else len(clause)]
@@ -2679,6 +2682,7 @@ _HEDGED = re.compile(
     re.IGNORECASE,
 )
 _STATEMENT_END = re.compile(r",\s|\s+(?:and|but)\s")
+_CONSEQUENCE_RE = re.compile(r"[,;]\s*(?:so|which\s+means|that\s+means)\s", re.IGNORECASE)
 
 
 def _facts_of(

@@ -633,3 +633,9 @@ def test_systems_listed_after_an_owner_and_a_things_line_that_goes_on_with_it():
         ("kestle-ingest", "owned_by", "Observability", False, False)
     }
     assert not {f for f in facts("Runbook lives in Confluence.", speaker=None) if f[1] == "lives_in"}
+
+
+def test_a_consequence_after_so_hedges_nothing_before_it():
+    assert facts("I live in Eger, so if you visit, call me.") == {("Ilona", "lives_in", "Eger", False, False)}
+    assert facts("I live in Eger, I think.") == set()
+    assert facts("If I moved to Eger, so be it.") == set()
