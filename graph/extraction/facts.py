@@ -16,6 +16,7 @@ the named person for a turn a person said.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
@@ -2140,11 +2141,12 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
+    sentences = _Sentences(text)
     for fact in found:
         if fact.attribute == LEFT:
-            fact = _left_by_the_text(fact, text, found)
-        elif fact.attribute == v.LIVES_IN:
-            fact = _a_move_between_employers(fact, text, found)
+            fact = _left_by_the_text(fact, sentences, found)
+        elif fact.attribute == v.LIVES_IN and "from" in text:
+            fact = _a_move_between_employers(fact, sentences)
         key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
         if key not in seen:
             seen.add(key)
@@ -2221,10 +2223,10 @@ _DWELLING_CUE_RE = re.compile(
 )
 
 
-def _a_move_between_employers(fact: StatedFact, text: str, found: list[StatedFact]) -> StatedFact:
+def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> StatedFact:
     """ "Tamsin moved from Mailchimp to Twilio": a move between two names the world knows as no place, in a sentence
     that says nothing of a home, is a change of job."""
-    sentence = _sentence_of(fact, text)
+    sentence = sentences.of(fact)
     moved = re.search(rf"\bfrom\s+(?P<old>{NAME})\s+to\s+(?P<new>{NAME})", sentence)
     if not moved or fact.value not in {moved["old"], moved["new"]} or _DWELLING_CUE_RE.search(sentence):
         return fact
@@ -2233,13 +2235,23 @@ def _a_move_between_employers(fact: StatedFact, text: str, found: list[StatedFac
     return replace(fact, attribute=v.WORKS_AT_ATTR)
 
 
-def _sentence_of(fact: StatedFact, text: str) -> str:
-    return next(
-        (said.group(0) for said in _SENTENCE_RE.finditer(text) if said.start() <= fact.span[0] < said.end()), text
-    )
+class _Sentences:
+    """A text's sentences, split once (on first need) and found by where a fact was read."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._spans: list[tuple[int, int]] | None = None
+
+    def of(self, fact: StatedFact) -> str:
+        if self._spans is None:
+            self._spans = [said.span() for said in _SENTENCE_RE.finditer(self.text)]
+        index = bisect_right(self._spans, (fact.span[0], len(self.text) + 1)) - 1
+        if index >= 0 and self._spans[index][0] <= fact.span[0] < self._spans[index][1]:
+            return self.text[self._spans[index][0] : self._spans[index][1]]
+        return self.text
 
 
-def _left_by_the_text(fact: StatedFact, text: str, found: list[StatedFact]) -> StatedFact:
+def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[StatedFact]) -> StatedFact:
     """A bare "left X" read by what the text itself says X is: the attribute another of its facts gives X, else an
     organisation's name ("Rooiberg Wines", "Kettle.io", "Hart & Vale"), else the words of its sentence (a job, a
     notice, colleagues; a move, a flat, "for good") — one and not the other. Otherwise it stays the graph's to read,
@@ -2252,7 +2264,7 @@ def _left_by_the_text(fact: StatedFact, text: str, found: list[StatedFact]) -> S
         return replace(fact, attribute=v.WORKS_AT_ATTR)
     if known_place(fact.value):
         return replace(fact, attribute=v.LIVES_IN)  # "left Toronto": a city the world knows
-    sentence = _sentence_of(fact, text)
+    sentence = sentences.of(fact)
     employer, home = bool(_EMPLOYER_CUE_RE.search(sentence)), bool(_HOME_CUE_RE.search(sentence))
     if employer != home:
         return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)
