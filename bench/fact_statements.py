@@ -31,7 +31,12 @@ SET_NAMES = (
 )
 # sets written to be read only as figures: the tests check their form, ``eval_fact_statements --half held`` scores
 # them, once at the end of a step; their misses are not read to choose a change
-HELD_BACK = ("fact_statements_fourth.json", "fact_statements_sixth.json", "fact_statements_tenth.json")
+HELD_BACK = (
+    "fact_statements_fourth.json",
+    "fact_statements_sixth.json",
+    "fact_statements_tenth.json",
+    "fact_statements_fourteenth.json",
+)
 ATTRIBUTES = ("lives_in", "works_at", "job_title", "reports_to", "owned_by", "due_date", "has_pet", "speaks")
 
 _KIND_NOUNS = "team|squad|service|system|api|pipeline|launch|release|project|product|migration|deadline|date|ga"

@@ -23,9 +23,10 @@ read likewise; tests/graph/fact_statements_twelfth.json (people's informal writi
 replies, posts, family texts, forums, transcripts, voice notes) and tests/graph/fact_statements_thirteenth.json
 (workplace writing: announcements, post-mortems, tickets, profiles, minutes, CRM notes, status reports), by two more
 labellers who read neither the extractor nor its output, likewise. The issue's bar holds on the first three.
-tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json and
-tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails), by
-three more labellers, are held back: only their form is checked here (``manage.py eval_fact_statements --half held``
+tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
+tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
+tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
+personal e-mails), by four more labellers, are held back: only their form is checked here (``manage.py eval_fact_statements --half held``
 scores them, as figures). Run with ``-s`` to see the tables and the misses.
 """
 
