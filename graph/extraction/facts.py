@@ -612,13 +612,15 @@ def _dated_by_the_next(parts: list[str]) -> list[str]:
     return dated
 
 
-_LONG = (
+# (months or years: "four days in Lisbon" is a trip)
+_LONG_STAY = (
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|a\s+couple\s+of|a\s+few|"
-    r"several)\s+(?:days?|weeks?|months?|years?)"
+    r"several)\s+(?:months?|years?)"
 )
 _TIME_IN_PLACE_RE = re.compile(
-    rf"^(?P<long>(?i:{_LONG}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
-    rf"|\bI(?:['’]ve|\s+have)\s+been\s+(?:living\s+)?in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG}))(?:\s+now)?"
+    rf"^(?P<long>(?i:{_LONG_STAY}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
+    rf"|\bI(?:['’]ve|\s+have)\s+been\s+(?:living\s+)?in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG_STAY}))"
+    r"(?:\s+now)?"
 )
 _TRIP_WORDS_RE = re.compile(
     r"\b(?:trip|visit\w*|holiday|vacation|conference|hotel|hostel|tour|festival|offsite|work\s+trip|business)\b",

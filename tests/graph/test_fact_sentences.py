@@ -527,6 +527,7 @@ def test_a_home_said_by_how_long_one_has_been_there_and_a_move_by_its_arrow():
     assert homes("Three months in Eger and the dog has claimed every bench!") == {("Eger", date(2025, 6, 1), None)}
     assert homes("I've been in Eger for two years now, and I love it.") == {("Eger", date(2023, 9, 1), None)}
     assert homes("Two weeks in Eger for the conference, great talks.") == set()  # a trip
+    assert homes("Four days in Eger and my legs are destroyed from the hills.") == set()
     assert homes("Relocated Zirc → Eger for work in January.") == {
         ("Eger", date(2025, 1, 1), None),
         ("Zirc", None, date(2025, 1, 1)),
