@@ -443,12 +443,12 @@ def _clauses(sentence: str) -> list[str]:
     text = _WITH_ME_RE.sub("I", text)
     text = _BEEN_SINCE_RE.sub(lambda m: f"{m['change']} {m['long']} ago", text)
     if not _TRIP_WORDS_RE.search(text):
-        # "Three months in Wrocław and the dog has claimed every bench", "I've been in Tallinn for three years now":
+        # "Three months in Győr and I know every bakery", "I've been in Győr for two years now":
         # a home, that long
         text = _TIME_IN_PLACE_RE.sub(
             lambda m: f"I moved to {m['place'] or m['place2']} {(m['long'] or m['long2']).lower()} ago", text
         )
-    if _MOVE_WORD_RE.search(text):  # "relocated Nairobi → Kigali": from one to the other
+    if _MOVE_WORD_RE.search(text):  # "relocated Szeged → Győr": from one to the other
         text = _ARROW_MOVE_RE.sub(_arrow_move, text)
     extra: list[str] = []
     for match in list(_BRACKETED_RE.finditer(text)):
@@ -463,7 +463,7 @@ def _clauses(sentence: str) -> list[str]:
             re.fullmatch(NAME, said)
             and _business_name(said)
             and (len(said.split()) > 1 or re.search(r"[.&]", said))
-            and not _TITLE_FIRST_RE.match(said)  # "Mateo Ruiz (VP Data)": a post, not an employer
+            and not _TITLE_FIRST_RE.match(said)  # "Nandor Vass (VP Data)": a post, not an employer
         ):
             extra.append(f"{match['name']} works at {said}")
             continue
@@ -612,7 +612,7 @@ def _dated_by_the_next(parts: list[str]) -> list[str]:
     return dated
 
 
-# (months or years: "four days in Lisbon" is a trip)
+# (months or years: "four days in Győr" is a trip)
 _LONG_STAY = (
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|a\s+couple\s+of|a\s+few|"
     r"several)\s+(?:months?|years?)"
@@ -631,7 +631,7 @@ _ARROW_MOVE_RE = re.compile(rf"(?<![\w-])(?P<old>{NAME})\s*(?:→|->)\s*(?P<new>
 
 
 def _arrow_move(match: re.Match[str]) -> str:
-    """ "Relocated Nairobi → Kigali" as "Relocated from Nairobi to Kigali"."""
+    """ "Relocated Szeged → Győr" as "Relocated from Szeged to Győr"."""
     verb, _, place = match["old"].partition(" ")
     if _MOVE_WORD_RE.fullmatch(verb) and place:
         return f"{verb} from {place} to {match['new']}"
@@ -796,8 +796,8 @@ _THING_NOUNS = v.OWNED_THING_NOUNS | frozenset(v.KIND_HEAD_NOUNS)
 
 
 def _the_speakers_place(match: re.Match[str]) -> bool:
-    """ "The new place in X" is the speaker's only when the clause is about no one else ("Appa says the new house in
-    Mysuru is ready": his)."""
+    """ "The new place in X" is the speaker's only when the clause is about no one else ("Apu says the new house in
+    Zirc is ready": his)."""
     if (match["mine"] or "").casefold() != "the":
         return True
     before = match.string[: match.start()]
@@ -1322,7 +1322,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_AT_ORG}",
         check=_title_ok,
     ),
-    # a promotion's arrow: "Do-hyun Kim: Senior Engineer → Staff Engineer", "N — title change: SRE II → senior SRE"
+    # a promotion's arrow: "Zsófia Ambrus: Senior Engineer → Staff Engineer", "N — title change: SRE II → senior SRE"
     _p(
         v.JOB_TITLE,
         rf"(?:^|[-•*]\s*)(?P<who>{NAME})\s*(?::|\s[—–-])\s*(?:(?i:title(?:\s+change)?|promoted|promotion)\s*:?\s*)?"
@@ -1340,8 +1340,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_AT_ORG}",
         check=_title_ok,
     ),
-    # "First day as VP of Product at Vantaro", "my first week at Vantaro as a junior dev", "accepted the Head of Product
-    # role at Kaimai": a post begun
+    # "First day as VP of Product at Kestle", "my first week at Kestle as a junior dev", "accepted the Head of Product
+    # role at Brightwell": a post begun
     _p(
         v.JOB_TITLE,
         rf"(?:\b[Mm]y\s+(?P<mine>first)|^(?P<ours>[Ff]irst))\s+(?:day|week|month)\s+as\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
@@ -1561,7 +1561,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun)\s+reporting)\s+(?:directly\s+)?(?:to|into)\s+"
         rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}))?",
     ),
-    # "Bálint reports to me", "Eero and Aino report to me from today", "he moved under me": the speaker manages them
+    # "Bálint reports to me", "Zsófia and Nandor report to me from today", "he moved under me": the speaker manages them
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b(?P<whom>{NAME}(?:(?:,\s+|\s+and\s+){NAME}){{0,4}}){_NOW}\s+(?:(?:now\s+)?(?:reports?|reporting)\s+"
@@ -1586,7 +1586,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.REPORTS_TO_ATTR,
         rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|actual\s+|direct\s+|current\s+)?(?:line\s+)?(?:manager|boss|supervisor),\s+"
         rf"(?P<value>{NAME}),",
-        presupposed=True,  # "My boss, Rangi, wants the deck by Friday": what Rangi wants hedges nothing about who he is
+        presupposed=True,  # "My boss, Nandor, wants the deck by Friday": his wish hedges nothing about who he is
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -2048,7 +2048,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         return (said, who) if who and own_voice else (sentence, speaker)
     field = _label(label["label"])[0]
     if _IDENTIFIER_RE.fullmatch(label["label"]):
-        return sentence, speaker  # "beacon-ingest: Observability took it over": the line is about the system
+        return sentence, speaker  # "quillon-ingest: Tisza took it over": the line is about the system
     if field in _PERSON_FIELDS and _LISTED_AFTER_NAME_RE.match(said):
         return said, speaker  # "Contact: N, lives in Győr, speaks Czech": what the line lists is said of N
     if _FIELD_OF.get(field) or field in _PERSON_FIELDS | _THING_FIELDS:
@@ -2066,7 +2066,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         or re.match(r"(?:first|last)\s", said)
     )
     last = label["label"].split()[-1].casefold()
-    # a chat's handle as people type it ("efua: moved to Accra last weekend"): one lower-case word that heads no
+    # a chat's handle as people type it ("zsofi: moved to Győr last weekend"): one lower-case word that heads no
     # section, before a line in its own voice
     handle = bool(re.fullmatch(r"[^\W\d_][\w'’-]{1,24}", label["label"])) and label["label"].islower()
     handle = handle and last not in _SECTION_WORDS and last not in _NOT_HANDLES and bool(own_voice)
@@ -2226,7 +2226,7 @@ _DWELLING_CUE_RE = re.compile(
 
 
 def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> StatedFact:
-    """ "Tamsin moved from Mailchimp to Twilio": a move between two names the world knows as no place, in a sentence
+    """ "Nandor moved from Brightwell to Kestle": a move between two names the world knows as no place, in a sentence
     that says nothing of a home, is a change of job."""
     sentence = sentences.of(fact)
     moved = re.search(rf"\bfrom\s+(?P<old>{NAME})\s+to\s+(?P<new>{NAME})", sentence)
@@ -2265,7 +2265,7 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
     if _business_name(fact.value):
         return replace(fact, attribute=v.WORKS_AT_ATTR)
     if known_place(fact.value):
-        return replace(fact, attribute=v.LIVES_IN)  # "left Toronto": a city the world knows
+        return replace(fact, attribute=v.LIVES_IN)  # "left Szeged": a city the world knows
     sentence = sentences.of(fact)
     employer, home = bool(_EMPLOYER_CUE_RE.search(sentence)), bool(_HOME_CUE_RE.search(sentence))
     if employer != home:
@@ -2275,7 +2275,7 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
 
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
-    label, line_ends = "", -1  # a chat line's label, to the line's end ("efua: thanks! still at Harbourline")
+    label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
     for sentence in _SENTENCE_RE.finditer(text):
         written = _fluent(sentence.group(0))
         if sentence.start() > line_ends:
@@ -2295,7 +2295,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
-        elif named and _POSSESSIVE_OPENER_RE.match(said.strip()):  # "Her manager is Akua": the one just named's
+        elif named and _POSSESSIVE_OPENER_RE.match(said.strip()):  # "Her manager is Nandor": the one just named's
             opening = _POSSESSIVE_OPENER_RE.match(said.strip())
             said = f"{opening['when']}{named}'s {said.strip()[opening.end() :]}"
         elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks Hungarian."
@@ -2357,8 +2357,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
 
 
 # a thing a sentence names before an "it" or "them" its ownership goes on with: "the onboarding bot was built by N,
-# but Compass owns it now", "we don't own Quokka anymore, Dev Productivity took it back", "I wrote most of the
-# search-indexer, but it's owned by N"
+# but Tisza owns it now", "we don't own Quillon anymore, the Kestle team took it back", "I wrote most of the
+# quillon-indexer, but it's owned by N"
 _THING_HEAD_WORDS = "|".join(
     sorted({noun for noun in [*v.KIND_HEAD_NOUNS, *v.OWNED_THING_NOUNS] if noun.isalpha()}, key=len, reverse=True)
 )
@@ -2393,15 +2393,15 @@ def _thing_pronouns(said: str) -> str:
     if not things:
         return said
     last = max(things, key=lambda m: (m.end(), -m.start()))
-    named = re.match(rf"\s*\((?P<name>{NAME})\)", said[last.end() :])  # "the vendor portal (Mandap)": its name
+    named = re.match(rf"\s*\((?P<name>{NAME})\)", said[last.end() :])  # "the vendor portal (Quillon)": its name
     thing = named["name"] if named else re.sub(r"^The\b", "the", last.group(0))
     if pronoun["subj"] and said[end : end + 2] in {"'s", "’s"}:  # "it's owned by": the thing is
         return f"{said[:start]}{thing} is{said[end + 2 :]}"
     return f"{said[:start]}{thing}{said[end:]}"
 
 
-# a clause that names known languages and says they are spoken in words no pattern reads ("I am speaking Tagalog and
-# Cebuano", "speaks French only", "switches between Uzbek and Tajik", "Papiamento is what we speak at home", "a
+# a clause that names known languages and says they are spoken in words no pattern reads ("I am speaking Hungarian
+# and Slovak", "speaks French only", "switches between Czech and Slovak", "Romani is what we speak at home", "a
 # Finnish + Swedish speaker"); one that learns, wishes, hedges or denies says nothing here
 _SPOKEN_CUE_RE = re.compile(
     r"\b(?:speak|speaks|speaking|spoke|spoken|fluent|bilingual|trilingual|switch(?:es|ing)?\s+between|mother\s+tongue|"
@@ -2425,7 +2425,7 @@ def _languages_spoken(clause: str, speaker: str | None, today: date) -> list[Sta
     if _NOT_SPOKEN_RE.search(said) or not _SPOKEN_CUE_RE.search(said):
         return []
     lead = _LEAD_RE.match(said)
-    lead_name = lead.group(0) if lead and not re.match(r"\s*:", said[lead.end() :]) else ""  # "Saved: …" is a label
+    lead_name = lead.group(0) if lead and not re.match(r"\s*:", said[lead.end() :]) else ""  # "Noted: …" is a label
     cue = _SPOKEN_CUE_RE.search(said)
     between = said[len(lead_name) : cue.start()] if cue else ""
     if any(_a_person(m.group(0)) and m.group(0).casefold() not in _LANGUAGE_SET for m in re.finditer(NAME, between)):
@@ -2545,7 +2545,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         new, old = _ahead(last.end, last.text, today), None
         rather = len(days) > 1 and _RATHER_RE.search(clause, days[-2].span[1], last.span[0])
         if last.start == last.end and re.search(r"\bfrom\s+(?:the\s+)?$", clause[: last.span[0]]):
-            # "due on 9 Dec (it slipped from 4 Dec)": the day after "from" is the one it was; alone, only that
+            # "due on 20 May (it slipped from 6 May)": the day after "from" is the one it was; alone, only that
             old = new
             if len(days) > 1:
                 new = _ahead(days[-2].end, days[-2].text, today)
@@ -2571,7 +2571,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
 
 
 _APART_RE = re.compile(r"[:;]")
-# a bracket that says the day it was moved from ("9 Dec (it slipped from 4 Dec)"): no day it is due
+# a bracket that says the day it was moved from ("20 May (it slipped from 6 May)"): no day it is due
 _WAS_FROM_RE = re.compile(r"\s*\([^()]*?\bfrom\b")
 _ANOTHER_PROJECT_RE = re.compile(r",?\s+and\s+(?=[A-Z]|(?:his|her|their|my|our|the)\s)|;")
 _RATHER_RE = re.compile(r"\b(?:rather\s+than|instead\s+of|not)\b|\(\s*was\b", re.IGNORECASE)
@@ -2864,7 +2864,7 @@ def _a_person(name: str) -> bool:
     return last not in v.KIND_HEAD_NOUNS and last not in _THING_WORDS and not name[:1].isdigit()
 
 
-# the nouns of things a person is not ("the Runbook lives in Confluence")
+# the nouns of things a person is not ("the Runbook lives in the wiki")
 _THING_WORDS = frozenset(
     "runbook runbooks playbook doc docs readme wiki dashboard dashboards repo spreadsheet checklist".split()
 )
@@ -3017,11 +3017,11 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     system."""
     said = re.sub(r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow),?\s+", "", raw.strip(), flags=re.I)
     said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Quillon macros are …"
-    # "Rin wrote the runbook but gannet-auth is owned by …": the clause after the last conjunction is about it
+    # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
     words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()
     while words and (words[-1].casefold() in _ADVERBS or words[-1].casefold() in _COPULAS):
-        words.pop()  # "Pelican is now officially owned by …": Pelican
+        words.pop()  # "Quillon is now officially owned by …": Quillon
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
     if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
@@ -3059,7 +3059,7 @@ def _project_name(raw: str) -> str:
     if _EVENT_RE.search(" ".join(words)):
         return ""  # "the launch party", "Zsófia's passport renewal": an event or an errand, no project
     if " ".join(words).casefold() in _NO_PROJECT:
-        return ""  # "Changelog: …", "Green, cutover 22 June", "GA release is …": a heading, a status, a stage
+        return ""  # "Changelog: …", "Amber, go-live 3 May", "GA release is …": a heading, a status, a stage
     return " ".join(words)
 
 
@@ -3285,7 +3285,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
             if said.casefold() != subject.casefold():
                 yield StatedFact(subject, attribute, said, since, until, False, 0.7, span)
         was = next((m for m in map(_WAS_RE.match, _BRACKETS_RE.findall(field["value"])) if m), None)
-        # "slipped from 5 Feb to 11 Mar", "12 Dec 2023 → 9 Jan 2024": the value before the change
+        # "slipped from 5 Feb to 11 Mar", "3 Mar → 14 Apr": the value before the change
         moved = _MOVED_VALUE_RE.search(value)
         before = (
             was["old"] if was else (moved["old"] or moved["arrowed"]) if moved and attribute == v.DUE_DATE else None
@@ -3459,7 +3459,7 @@ _SIGN_OFF_RE = re.compile(
     r"^[ \t]*(?:--+|—|–|(?:(?:best|kind|warm|many)\s+)?(?:regards|wishes|thanks|thank\s+you|cheers|best|sincerely|"
     r"warmly|yours(?:\s+(?:truly|sincerely))?|talk\s+soon|all\s+the\s+best|ta)\b[^\n]{0,12}"
     # a sign-off in any language: a word or two and a comma on a line of its own, a few lines from the end
-    # ("Salamat,", "Groetjes,")
+    # ("Köszönöm,", "Groetjes,")
     r"|[^\W\d][\w'’]*(?:[ \t]+[^\W\d][\w'’]*)?,(?=[ \t]*\n\s*[^\W\d_][^\n]{0,60}(?:\n[^\n]*){0,4}$))[ \t]*\n",
     re.IGNORECASE | re.MULTILINE,
 )

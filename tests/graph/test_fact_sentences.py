@@ -313,12 +313,12 @@ def test_predicates_listed_after_one_subject_are_that_subjects_and_never_the_pla
     )
     # a name apposed between commas is the subject the verb goes on with
     assert ("Bálint Kis", "job_title", "cto", False, False) in facts(
-        "Tarnóc's new CTO, Bálint Kis, joined the call late.", speaker=None
+        "Tarnóc's new CTO, Bálint Kis, dialled in from the train.", speaker=None
     )
 
 
 def test_a_notes_heading_names_whom_its_she_means_when_it_names_one_person():
-    assert facts("Call w/ Dorka: she's fluent in Czech; lives in Eger.", speaker=None) == {
+    assert facts("Coffee w/ Dorka: she's fluent in Czech; lives in Eger.", speaker=None) == {
         ("Dorka", "speaks", "Czech", False, False),
         ("Dorka", "lives_in", "Eger", False, False),
     }
@@ -328,16 +328,16 @@ def test_a_notes_heading_names_whom_its_she_means_when_it_names_one_person():
 
 
 def test_a_change_said_beside_the_name_and_a_companys_abbreviation_inside_a_sentence():
-    assert facts("Congratulations to Réka Kis, promoted to staff engineer last week!", speaker=None) == {
+    assert facts("Kudos to Réka Kis, promoted to staff engineer on Friday!", speaker=None) == {
         ("Réka Kis", "job_title", "staff engineer", False, False)
     }
     # how the post came is no part of its title
     assert facts("Bálint Kis, newly appointed head of operations, starts Monday.", speaker=None) == {
         ("Bálint Kis", "job_title", "head of operations", False, False)
     }
-    assert facts("Réka started at Tarnóc & Co. in March as a tax manager.", speaker=None) == {
+    assert facts("Réka started at Tarnóc & Co. in March as an auditor.", speaker=None) == {
         ("Réka", "works_at", "Tarnóc & Co", False, False),
-        ("Réka", "job_title", "tax manager", False, False),
+        ("Réka", "job_title", "auditor", False, False),
     }
 
 
@@ -353,12 +353,12 @@ def test_when_a_change_happened_said_around_it():
         return {(fact.value, fact.valid_from) for fact in extract_facts(text, speaker="Ilona", reference=reference)}
 
     # how long it has been since the change
-    assert since("It has now been three months since I moved to Eger, and today I found the good bakery.") == {
+    assert since("It has now been three months since I moved to Eger, and the tram still confuses me.") == {
         ("Eger", date(2025, 6, 1))
     }
-    assert since("Can't believe it's been a year since I moved to Eger!") == {("Eger", date(2024, 9, 1))}
+    assert since("Can't believe it's been a year since I moved to Eger, time flies!") == {("Eger", date(2024, 9, 1))}
     # a timeline's month, and a date that leads the whole sentence
-    assert since("September: my manager got promoted and I now report to Bálint.", date(2025, 12, 28)) == {
+    assert since("September: my team lead left and I now report to Bálint.", date(2025, 12, 28)) == {
         ("Bálint", date(2025, 9, 1))
     }
     assert since("In March, Réka became our CTO, and I joined Tarnóc Labs.", date(2025, 12, 28)) == {
@@ -390,7 +390,7 @@ def test_a_quoted_reply_is_in_the_voice_of_whoever_wrote_it_never_the_writers():
 
 
 def test_a_post_taken_up_as_people_announce_it_and_a_last_day_that_is_today():
-    assert facts("Proud to share I've started a new position as Staff Engineer at Tarnóc Robotics!") == {
+    assert facts("Happy to say I've started a new position as Staff Engineer at Tarnóc Robotics.") == {
         ("Ilona", "job_title", "staff engineer", False, False),
         ("Ilona", "works_at", "Tarnóc Robotics", False, False),
     }
@@ -410,29 +410,31 @@ def test_a_post_taken_up_as_people_announce_it_and_a_last_day_that_is_today():
 
 def test_near_misses_of_a_post():
     # a post being left is no post held; the organisation after "of" is where, a function after it is what
-    assert facts("Today I'm stepping down as Head of Legal at Tarnóc & Vass.") == {
+    assert facts("This week I'm stepping down as Head of Legal at Tarnóc & Vass.") == {
         ("Ilona", "job_title", "head of legal", True, False)
     }
-    assert facts("I've stepped down as CTO of Tarnóc Labs.") == {("Ilona", "job_title", "cto", True, False)}
-    assert facts("Réka is VP of Engineering now.", speaker=None) == {
+    assert facts("After a long run I've stepped down as CTO of Tarnóc Labs.") == {
+        ("Ilona", "job_title", "cto", True, False)
+    }
+    assert facts("Réka is VP of Engineering these days.", speaker=None) == {
         ("Réka", "job_title", "vp of engineering", False, False)
     }
-    assert facts("I joined as a new grad three years ago.") == set()
+    assert facts("I joined the firm as a new grad in 2021.") == set()
     # a team is no employer, and a post in brackets is no organisation
-    assert facts("I'm the engineering manager for the Search team at Tarnóc Labs.") == {
+    assert facts("I'm the engineering manager for the Maps team at Tarnóc Labs.") == {
         ("Ilona", "job_title", "engineering manager", False, False)
     }
-    assert facts("Réka now reports to Bálint Kis (VP Data).", speaker=None) == {
+    assert facts("Réka now reports to Bálint Kis (VP Research).", speaker=None) == {
         ("Réka", "reports_to", "Bálint Kis", False, False)
     }
     # "my manager (I …)" names no manager
-    assert facts("As discussed, Bálint is now my manager (I moved under him yesterday).") == {
+    assert facts("As agreed, Bálint is now my manager (I moved under him on Monday).") == {
         ("Ilona", "reports_to", "Bálint", False, False)
     }
 
 
 def test_a_signed_email_is_its_signers_and_a_place_is_named_whole():
-    text = "Hi all,\nJust to confirm, I've relocated to Eger.\nKöszönöm,\nBálint Kis\nSenior Accountant"
+    text = "Hello team,\nA quick note: I've relocated to Eger.\nKöszönöm,\nBálint Kis\nSenior Accountant"
     assert facts(text, speaker=None) == {
         ("Bálint Kis", "lives_in", "Eger", False, False),
         ("Bálint Kis", "job_title", "senior accountant", False, False),
@@ -441,16 +443,16 @@ def test_a_signed_email_is_its_signers_and_a_place_is_named_whole():
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "lives_in", "Nagy Kanizsa", False, True),
     }
-    assert facts("Pelican is now officially owned by Data Platform.", speaker=None) == {
-        ("Pelican", "owned_by", "Data Platform", False, False)
+    assert facts("Quillon is now officially owned by the Data team.", speaker=None) == {
+        ("Quillon", "owned_by", "Data", False, False)
     }
-    assert facts("Réka wrote the runbook but tisza-auth is owned by Identity.", speaker=None) == {
+    assert facts("Réka drafted the docs but tisza-auth is owned by Identity.", speaker=None) == {
         ("tisza-auth", "owned_by", "Identity", False, False)
     }
 
 
 def test_a_trackers_key_and_a_status_word_name_no_project_and_a_day_slipped_from_is_the_old_one():
-    text = "EPIC TIS-1: Tisza migration\nStatus: In Progress\nTarget release: 2025-09-30\nOwner: Storage Platform"
+    text = "EPIC TIS-1: Tisza migration\nStatus: Open\nTarget release: 2025-09-30\nOwner: Storage Platform"
     got = {(subject, attribute, value) for subject, attribute, value, *_ in facts(text, speaker=None)}
     assert got == {("Tisza migration", "due_date", "2025-09-30"), ("Tisza migration", "owned_by", "Storage Platform")}
     assert {fact[0] for fact in facts("• Kestle — Green, cutover 22 September", speaker=None)} <= {"Kestle"}
@@ -461,59 +463,59 @@ def test_a_trackers_key_and_a_status_word_name_no_project_and_a_day_slipped_from
 
 
 def test_whose_new_house_a_clause_about_someone_else_says_and_a_bracketed_span_of_years():
-    assert facts("Apu says the new house in Eger is almost ready.") == set()
+    assert facts("Apu says the new house in Eger needs a roof.") == set()
     assert facts("The new place in Eger has a garden.") == {("Ilona", "lives_in", "Eger", False, False)}
-    (lived, *_) = extract_facts("Used to live in Zirc (2017–2020), now in Eger.", speaker="Ilona", reference=TODAY)
+    (lived, *_) = extract_facts("I used to live in Zirc (2017–2020) before Eger.", speaker="Ilona", reference=TODAY)
     assert (lived.value, lived.valid_from, lived.valid_until) == ("Zirc", date(2017, 1, 1), date(2020, 12, 31))
 
 
 def test_languages_said_to_be_spoken_in_words_no_pattern_reads_and_their_near_misses():
-    assert facts("I am speaking Tagalog and Cebuano these days.") == {
-        ("Ilona", "speaks", "Tagalog", False, False),
+    assert facts("I am speaking Cebuano and Ilocano with the neighbours.") == {
         ("Ilona", "speaks", "Cebuano", False, False),
+        ("Ilona", "speaks", "Ilocano", False, False),
     }
-    assert facts("Dorka switches between Czech and Slovak depending on who's calling.", speaker=None) == {
+    assert facts("Dorka switches between Czech and Slovak at the market.", speaker=None) == {
         ("Dorka", "speaks", "Czech", False, False),
         ("Dorka", "speaks", "Slovak", False, False),
     }
     for text in (
         "I'm learning Czech.",
-        "Saved: you're fluent in Czech.",
-        "Action item: Bálint to confirm whether Dorka still speaks Czech.",
-        "New year's resolution: speak Czech with my in-laws.",
-        "Several patients speak Czech, so book an interpreter.",
+        "Stored: you're fluent in Czech.",
+        "To do: Bálint to check whether Dorka still speaks Czech.",
+        "Resolution for spring: speak Czech with my in-laws.",
+        "Several visitors speak Czech, so print the leaflet twice.",
     ):
         assert not {fact for fact in facts(text) if fact[1] == "speaks" and not fact[3]}, text
 
 
 def test_an_it_of_ownership_is_the_thing_named_before_it():
-    assert facts("The onboarding bot was built by Réka, but Tisza owns it now.", speaker=None) == {
-        ("onboarding bot", "owned_by", "Tisza", False, False)
+    assert facts("The release bot was written by Réka, but Tisza owns it now.", speaker=None) == {
+        ("release bot", "owned_by", "Tisza", False, False)
     }
     assert ("kestle-gateway", "owned_by", "Bálint Kis", False, False) in facts(
-        "I wrote most of the kestle-gateway, but it's owned by Bálint Kis — always has been."
+        "I wrote half of the kestle-gateway, but it's owned by Bálint Kis."
     )
     assert ("deploy pipeline", "owned_by", "Réka", False, False) in facts(
-        "I don't own the deploy pipeline anymore — Réka took it over."
+        "I no longer look after the deploy pipeline — Réka took it over."
     )
     # nothing owned named before: no thing
     assert facts("Réka bought a car, but it is owned by her company.", speaker=None) == set()
 
 
 def test_a_change_named_again_by_it_or_there_dates_the_statement_before_it():
-    (fact,) = extract_facts("I live in Eger now — we moved there in May.", speaker="Ilona", reference=TODAY)
+    (fact,) = extract_facts("We're in Eger now — we moved there in May.", speaker="Ilona", reference=TODAY)
     assert (fact.value, fact.valid_from) == ("Eger", date(2025, 5, 1))
     (fact,) = extract_facts(
-        "I wrote most of the tisza-gateway but Edge owns it now — they took it over in March.",
+        "I built the tisza-gateway but Edge owns it now — they took it over in March.",
         speaker="Ilona",
         reference=TODAY,
     )
     assert (fact.subject, fact.value, fact.valid_from) == ("tisza-gateway", "Edge", date(2025, 3, 1))
     # a new statement is no restatement: it dates nothing before it
     got = extract_facts(
-        "Their new account manager is Réka Tóth; she moved to Tarnóc Labs in April.", speaker=None, reference=TODAY
+        "Their new buyer is Réka Tóth; she moved to Tarnóc Labs in April.", speaker=None, reference=TODAY
     )
-    assert ("Réka Tóth", "job_title", "account manager") in {(f.subject, f.attribute, f.value) for f in got}
+    assert ("Réka Tóth", "job_title", "buyer") in {(f.subject, f.attribute, f.value) for f in got}
 
 
 def test_a_home_said_by_how_long_one_has_been_there_and_a_move_by_its_arrow():
@@ -524,25 +526,25 @@ def test_a_home_said_by_how_long_one_has_been_there_and_a_move_by_its_arrow():
             if fact.attribute == "lives_in"
         }
 
-    assert homes("Three months in Eger and the dog has claimed every bench!") == {("Eger", date(2025, 6, 1), None)}
+    assert homes("Three months in Eger and I finally know the bus lines!") == {("Eger", date(2025, 6, 1), None)}
     assert homes("I've been in Eger for two years now, and I love it.") == {("Eger", date(2023, 9, 1), None)}
     assert homes("Two weeks in Eger for the conference, great talks.") == set()  # a trip
-    assert homes("Four days in Eger and my legs are destroyed from the hills.") == set()
-    assert homes("Relocated Zirc → Eger for work in January.") == {
+    assert homes("Four days in Eger and I have eaten too much strudel.") == set()
+    assert homes("Relocated Zirc → Eger in January, best decision.") == {
         ("Eger", date(2025, 1, 1), None),
         ("Zirc", None, date(2025, 1, 1)),
     }
 
 
 def test_posts_begun_resumed_and_promoted_to_by_an_arrow():
-    assert facts("First day as VP of Product at Tarnóc Labs ✅ the coffee is better than expected") == {
+    assert facts("First day as VP of Product at Tarnóc Labs, the team is better than expected") == {
         ("Ilona", "job_title", "vp of product", False, False),
         ("Ilona", "works_at", "Tarnóc Labs", False, False),
     }
-    assert facts("Réka is back from her secondment and has resumed as Analytics Lead.", speaker=None) == {
+    assert facts("Réka is back from her sabbatical and has resumed as Analytics Lead.", speaker=None) == {
         ("Réka", "job_title", "analytics lead", False, False)
     }
-    assert facts("Promotions this cycle:\n- Réka Kis: Senior Engineer → Staff Engineer", speaker=None) == {
+    assert facts("Spring promotions:\n- Réka Kis: Senior Engineer → Staff Engineer", speaker=None) == {
         ("Réka Kis", "job_title", "staff engineer", False, False),
         ("Réka Kis", "job_title", "senior engineer", False, True),
     }
@@ -551,28 +553,28 @@ def test_posts_begun_resumed_and_promoted_to_by_an_arrow():
 
 
 def test_a_chat_lines_voice_runs_to_the_end_of_its_line_and_a_handle_is_a_voice():
-    text = "efua: btw I moved to Eger last weekend 🎉\nkwame: welcome home!!\nréka: Morning all. I joined Tarnóc Labs."
+    text = "zsofi: so I moved to Eger on Sunday\nbence: nice!!\nréka: Hi all. I joined Tarnóc Labs."
     assert facts(text, speaker=None) == {
-        ("efua", "lives_in", "Eger", False, False),
+        ("zsofi", "lives_in", "Eger", False, False),
         ("réka", "works_at", "Tarnóc Labs", False, False),
     }
-    assert facts("Réka: Morning all. I moved to Eger.", speaker=None) == {("Réka", "lives_in", "Eger", False, False)}
+    assert facts("Réka: Hello everyone. I moved to Eger.", speaker=None) == {("Réka", "lives_in", "Eger", False, False)}
     # a section's heading or a contact field is nobody's voice
     assert facts("note: I moved to Eger.", speaker=None) == set()
     assert not {
         fact
-        for fact in facts("Vendor contact: Réka Kis, Account Manager, Tarnóc Labs. Speaks Czech.", speaker=None)
-        if fact[0] == "Vendor"
+        for fact in facts("Supplier contact: Réka Kis, Account Manager, Tarnóc Labs. Speaks Czech.", speaker=None)
+        if fact[0] == "Supplier"
     }
 
 
 def test_an_employer_left_or_come_from_as_people_say_it():
-    assert facts("Tarnóc Labs laid me off last week.") == {("Ilona", "works_at", "Tarnóc Labs", True, False)}
-    assert facts("No, I'm not at Tarnóc Labs either; I left in the spring.") >= {
+    assert facts("Tarnóc Labs laid me off in the spring.") == {("Ilona", "works_at", "Tarnóc Labs", True, False)}
+    assert facts("And no, I'm not at Tarnóc Labs either; I left in May.") >= {
         ("Ilona", "works_at", "Tarnóc Labs", True, False)
     }
     assert facts("I'm not at the office today.") == set()
-    assert facts("Bálint comes to Tarnóc Labs from Kestle Bank, where he spent eight years.", speaker=None) == {
+    assert facts("Bálint comes to Tarnóc Labs from Kestle Bank, after a decade there.", speaker=None) == {
         ("Bálint", "works_at", "Tarnóc Labs", False, False),
         ("Bálint", "works_at", "Kestle Bank", False, True),
     }
@@ -580,21 +582,21 @@ def test_an_employer_left_or_come_from_as_people_say_it():
 
 def test_whom_someone_reports_to_said_by_a_possessive_or_to_the_speaker():
     assert ("Réka Tóth", "reports_to", "Bálint Kis", False, False) in facts(
-        "Réka Tóth joined Tarnóc Labs last week. Her manager is Bálint Kis.", speaker=None
+        "Réka Tóth joined Tarnóc Labs in May. Her manager is Bálint Kis.", speaker=None
     )
     assert facts("Dorka reports to me.") == {("Dorka", "reports_to", "Ilona", False, False)}
     assert facts("Dorka reports to me.", speaker=None) == set()  # nobody's "me"
     assert facts("Send it to me.") == set()
     # who my boss is, whatever my boss wants
-    assert facts("My boss, Bálint Kis, wants the deck by Friday.") == {
+    assert facts("My boss, Bálint Kis, wants the slides by noon.") == {
         ("Ilona", "reports_to", "Bálint Kis", False, False)
     }
 
 
 def test_pets_by_their_breed_and_by_a_possessive_after_their_owners_name():
-    assert facts("my shiba Daifuku turned 3 today 🐕") == {("Ilona", "has_pet", "Daifuku", False, False)}
-    assert facts("Sorry I was late — Tui, our huntaway, got into the chickens again.") == {
-        ("Ilona", "has_pet", "Tui", False, False)
+    assert facts("my shiba Mogyi turned two today") == {("Ilona", "has_pet", "Mogyi", False, False)}
+    assert facts("Running late — Pamacs, our huntaway, escaped again.") == {
+        ("Ilona", "has_pet", "Pamacs", False, False)
     }
     assert ("Réka", "has_pet", "Bodri", False, False) in facts(
         "Réka joined Tarnóc Labs. Her dog Bodri loves the office.", speaker=None
@@ -602,38 +604,38 @@ def test_pets_by_their_breed_and_by_a_possessive_after_their_owners_name():
 
 
 def test_a_records_due_date_moved_says_the_day_it_was():
-    text = "Epic status: Tisza payments\nDue: 20 Nov (was 6 Nov)\nOwner: Réka Kis"
+    text = "Epic status: Tisza refunds\nDue: 20 Nov (was 6 Nov)\nOwner: Réka Kis"
     assert facts(text, speaker=None) == {
-        ("Tisza payments", "due_date", "2025-11-20", False, False),
-        ("Tisza payments", "due_date", "2025-11-06", False, True),
-        ("Tisza payments", "owned_by", "Réka Kis", False, False),
+        ("Tisza refunds", "due_date", "2025-11-20", False, False),
+        ("Tisza refunds", "due_date", "2025-11-06", False, True),
+        ("Tisza refunds", "owned_by", "Réka Kis", False, False),
     }
-    text = "Status report — Project Kestle\nGo-live: slipped from 5 Oct to 11 Nov\nOwner: Réka Kis"
+    text = "Weekly report — Project Kestle\nGo-live: slipped from 5 Oct to 11 Nov\nOwner: Réka Kis"
     assert ("Project Kestle", "due_date", "2025-10-05", False, True) in facts(text, speaker=None)
 
 
 def test_a_place_the_world_knows_is_a_home_and_a_move_between_two_names_it_does_not_is_a_job():
     assert facts("Réka left Toronto in May.", speaker=None) == {("Réka", "lives_in", "Toronto", True, False)}
-    assert facts("Réka moved from Tarnóc Labs to Vashegy Robotics this year.", speaker=None) == {
+    assert facts("Réka moved from Tarnóc Labs to Vashegy Robotics in spring.", speaker=None) == {
         ("Réka", "works_at", "Vashegy Robotics", False, False),
         ("Réka", "works_at", "Tarnóc Labs", False, True),
     }
-    assert facts("Réka moved from Toronto to Ottawa this year.", speaker=None) == {
+    assert facts("Réka moved from Toronto to Ottawa in spring.", speaker=None) == {
         ("Réka", "lives_in", "Ottawa", False, False),
         ("Réka", "lives_in", "Toronto", False, True),
     }
 
 
 def test_systems_listed_after_an_owner_and_a_things_line_that_goes_on_with_it():
-    assert facts("Payments Core owns ledger-api, tisza-events and refunds-worker.", speaker=None) == {
-        ("ledger-api", "owned_by", "Payments Core", False, False),
-        ("tisza-events", "owned_by", "Payments Core", False, False),
-        ("refunds-worker", "owned_by", "Payments Core", False, False),
+    assert facts("Kestle Core owns quillon-api, tisza-events and zirc-worker.", speaker=None) == {
+        ("quillon-api", "owned_by", "Kestle Core", False, False),
+        ("tisza-events", "owned_by", "Kestle Core", False, False),
+        ("zirc-worker", "owned_by", "Kestle Core", False, False),
     }
-    assert facts("Minutes\n- kestle-ingest: Observability took it over on Wednesday", speaker=None) == {
-        ("kestle-ingest", "owned_by", "Observability", False, False)
+    assert facts("Sync notes\n- kestle-ingest: Tisza took it over on Wednesday", speaker=None) == {
+        ("kestle-ingest", "owned_by", "Tisza", False, False)
     }
-    assert not {f for f in facts("Runbook lives in Confluence.", speaker=None) if f[1] == "lives_in"}
+    assert not {f for f in facts("Runbook lives in the wiki.", speaker=None) if f[1] == "lives_in"}
 
 
 def test_a_consequence_after_so_hedges_nothing_before_it():

@@ -26,8 +26,8 @@ labellers who read neither the extractor nor its output, likewise. The issue's b
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
-personal e-mails), by four more labellers, are held back: only their form is checked here (``manage.py eval_fact_statements --half held``
-scores them, as figures). Run with ``-s`` to see the tables and the misses.
+personal e-mails), by four more labellers, are held back: only their form is checked here (``manage.py
+eval_fact_statements --half held`` scores them, as figures). Run with ``-s`` to see the tables and the misses.
 """
 
 from __future__ import annotations
