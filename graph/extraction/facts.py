@@ -442,7 +442,7 @@ def _clauses(sentence: str) -> list[str]:
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
     text = _BEEN_SINCE_RE.sub(lambda m: f"{m['change']} {m['long']} ago", text)
-    if not _TRIP_WORDS_RE.search(text):
+    if not _TRIP_RE.search(text):
         # "Three months in Győr and I know every bakery", "I've been in Győr for two years now":
         # a home, that long
         text = _TIME_IN_PLACE_RE.sub(
@@ -576,11 +576,12 @@ def _clauses(sentence: str) -> list[str]:
     return [clause for clause in clauses + extra if clause.strip()]
 
 
+# how many of a span of time ("three", "a couple of", "12")
+_HOW_MANY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|a\s+couple\s+of|a\s+few)"
 # "it's been three months since I moved to Győr": the change, dated that long ago
 _BEEN_SINCE_RE = re.compile(
     r"\b(?:it['’]s|it\s+has|it\s+had)\s+(?:(?:now|already|only|just|almost|nearly|over|about)\s+)*been\s+"
-    r"(?P<long>(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|a\s+couple\s+of|"
-    r"a\s+few)\s+(?:days?|weeks?|months?|years?))\s+since\s+(?P<change>[^.!?;,—–]+)",
+    rf"(?P<long>{_HOW_MANY}\s+(?:days?|weeks?|months?|years?))\s+since\s+(?P<change>[^.!?;,—–]+)",
     re.IGNORECASE,
 )
 # a part that goes on with the change the part before it stated, saying when ("Edge owns it now — they took it over
@@ -613,18 +614,11 @@ def _dated_by_the_next(parts: list[str]) -> list[str]:
 
 
 # (months or years: "four days in Győr" is a trip)
-_LONG_STAY = (
-    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|a\s+couple\s+of|a\s+few|"
-    r"several)\s+(?:months?|years?)"
-)
+_LONG_STAY = rf"(?:{_HOW_MANY}|several)\s+(?:months?|years?)"
 _TIME_IN_PLACE_RE = re.compile(
     rf"^(?P<long>(?i:{_LONG_STAY}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
     rf"|\bI(?:['’]ve|\s+have)\s+been\s+(?:living\s+)?in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG_STAY}))"
     r"(?:\s+now)?"
-)
-_TRIP_WORDS_RE = re.compile(
-    r"\b(?:trip|visit\w*|holiday|vacation|conference|hotel|hostel|tour|festival|offsite|work\s+trip|business)\b",
-    re.IGNORECASE,
 )
 _MOVE_WORD_RE = re.compile(r"\b(?:moved|relocated|relocating|relocation|moving)\b", re.IGNORECASE)
 _ARROW_MOVE_RE = re.compile(rf"(?<![\w-])(?P<old>{NAME})\s*(?:→|->)\s*(?P<new>{NAME})")
@@ -782,7 +776,7 @@ def _pet_present(match: re.Match[str]) -> bool:
 
 # a stay that is no home: "I'm in Szeged now for the conference"
 _TRIP_RE = re.compile(
-    r"\b(?:trip|visit(?:ing)?|holiday|vacation|conference|hotel|hostel|staying|stay|weekend|tour|festival|"
+    r"\b(?:trip|visit\w*|holiday|vacation|conference|hotel|hostel|staying|stay|weekend|tour|festival|offsite|"
     r"business|layover|airport|flight)\b",
     re.IGNORECASE,
 )
@@ -2211,18 +2205,14 @@ _EMPLOYER_CUE_RE = re.compile(
     r"joined|join|promot\w*)\b",
     re.IGNORECASE,
 )
-_HOME_CUE_RE = re.compile(
-    r"\b(?:moved|move|moving|relocat\w*|city|town|village|country|flat|house|apartment|home|rent|lease|landlord|"
-    r"neighbourhood|neighborhood|for\s+good|emigrat\w*|lived|living|removals?|movers|boxes|keys)\b",
-    re.IGNORECASE,
+# the words of a home (a move's own words aside)
+_DWELLING_WORDS = (
+    r"city|town|village|country|flat|house|apartment|home|rent|lease|landlord|neighbourhood|neighborhood|for\s+good|"
+    r"emigrat\w*|lived|living|removals?|movers|boxes|keys"
 )
-
-
-_DWELLING_CUE_RE = re.compile(
-    r"\b(?:city|town|village|country|flat|house|apartment|home|rent|lease|landlord|neighbourhood|neighborhood|"
-    r"for\s+good|emigrat\w*|removals?|movers|boxes|keys|lived|living|weather|sea|beach|mountains|commute)\b",
-    re.IGNORECASE,
-)
+_HOME_CUE_RE = re.compile(rf"\b(?:moved|move|moving|relocat\w*|{_DWELLING_WORDS})\b", re.IGNORECASE)
+# a home, said without a move's words, as a sentence about a move between two names would say it
+_DWELLING_CUE_RE = re.compile(rf"\b(?:{_DWELLING_WORDS}|weather|sea|beach|mountains|commute)\b", re.IGNORECASE)
 
 
 def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> StatedFact:
