@@ -2020,8 +2020,12 @@ def _a_voice(label: str) -> bool:
     if _FIELD_OF.get(field) or field in _PERSON_FIELDS | _THING_FIELDS or words[-1].casefold() in _PERSON_FIELDS:
         return False
     if label.islower():
-        return len(words) == 1
+        return bool(_HANDLE_RE.fullmatch(label))
     return bool(re.fullmatch(NAME, label)) and _person(label) == label and _a_person(label)
+
+
+# a chat's handle as people type it: one lower-case word ("zsofi")
+_HANDLE_RE = re.compile(r"[^\W\d_][\w'’-]{1,24}")
 
 
 def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]:
@@ -2062,8 +2066,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     last = label["label"].split()[-1].casefold()
     # a chat's handle as people type it ("zsofi: moved to Győr last weekend"): one lower-case word that heads no
     # section, before a line in its own voice
-    handle = bool(re.fullmatch(r"[^\W\d_][\w'’-]{1,24}", label["label"])) and label["label"].islower()
-    handle = handle and last not in _SECTION_WORDS and last not in _NOT_HANDLES and bool(own_voice)
+    handle = label["label"].islower() and _a_voice(label["label"]) and bool(own_voice)
     section = last in _SECTION_WORDS or (label["label"].islower() and not handle) or bool(sentence_of_its_own)
     if handle:
         return said, label["label"]
