@@ -89,8 +89,9 @@ _TAKEN_UP = (
     r"(?:started|starting|starts|began|begun|took(?:\s+on|\s+up)?|taken(?:\s+on|\s+up)?)"
 )
 _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
-# a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen"
-_OWNER = rf"(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?)"
+# a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen", "my team, Payments"
+_MY_TEAM = rf"(?:[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)\s+{_TEAM_WORDS}\s*(?:,|[—–-]|:)\s+(?:the\s+)?"
+_OWNER = rf"(?:[Tt]he\s+|{_MY_TEAM})?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?)"
 # a person as a value, possibly named after a role ("the CFO, Freya Moss")
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
@@ -1665,8 +1666,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- who owns a system: "Ownership of the billing service moved to the Payments team"
     _p(
         v.OWNED_BY,
-        rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING})\s+(?:has\s+)?(?:moved|passed|"
-        rf"went|was\s+(?:moved|transferred|handed\s+over|passed|given)|is\s+moving|transferred|shifted)"
+        rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING})\s+(?:has\s+)?(?:moved|moves|passed|passes|"
+        rf"went|goes|was\s+(?:moved|transferred|handed\s+over|passed|given)|is\s+moving|transferred|transfers|shifted|"
+        rf"shifts)"
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?\s+to\s+{_OWNER}",
     ),
     _p(
@@ -1755,8 +1757,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Quillon ownership transferred from Risk to Tisza team"
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+ownership)?(?:\s+(?:was|has\s+been|is|got))?{_NOW}\s+"
-        rf"(?:transferred|handed(?:\s+over)?|reassigned|passed(?:\s+over)?|given)"
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?P<ownership>ownership))?(?:\s+(?:was|has\s+been|is|got))?{_NOW}\s+"
+        rf"(?:transferred|handed(?:\s+over)?|reassigned|passed(?:\s+over)?|given|(?(ownership)(?:moved|moves|went|shifted)))"
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?\s+to\s+{_OWNER}",
     ),
     # "Quillon's owner, Tisza team,", "the owner is the Tisza team", "Owner of Quillon: Tisza team"
@@ -1771,6 +1773,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?P<system>{NAME}),\s+the\s+owner\s+is{_NOW}\s+{_OWNER}",
+    ),
+    # a thing moved to a team is the team's: "the Kestle API moved over to the Tisza squad on Monday" (a thing by its
+    # words, to a team by its words: a person who moved to a team, a service moved to a cloud, is not read here)
+    _p(
+        v.OWNED_BY,
+        rf"\b(?!(?:of|for)\s)(?:[Tt]he\s+)?(?P<system>{_THING}){_NOW}\s+(?:has\s+|was\s+|got\s+)?(?:moved|went|transferred)"
+        rf"(?:\s+over)?\s+to\s+(?:the\s+)?(?P<value>{NAME}\s+{_TEAM_WORDS})"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:on|in|last|this|as|from|since|today|yesterday|too|now)\b))",
+        check=_a_thing_handed,
+        needs=("moved", "went", "transferred"),
     ),
     # "Ownership of the data warehouse: Insights team"
     _p(v.OWNED_BY, rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}", confidence=0.7),
@@ -2269,7 +2281,8 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
-    for sentence in _SENTENCE_RE.finditer(text):
+    thing, asked, thing_at = "", False, -3  # the thing the last sentences named, or asked who owns, and where
+    for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
         written = _fluent(sentence.group(0))
         if sentence.start() > line_ends:
             line_ends = text.find("\n", sentence.start()) % (len(text) + 1)
@@ -2301,8 +2314,59 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
                 named = topic["name"]
         cards = _apposed_cards(said, today)
         named = next((card.subject for card in cards), named)
-        for fact in chain(_sentence_facts(said, who, today), cards):
+        recent = thing if index - thing_at <= 2 else ""
+        facts = _sentence_facts(said, who, today)
+        if re.search(r"\b(?:it|them|they)\b", said, re.IGNORECASE) and _OWNED_PRONOUN_RE.search(said):
+            own = next((fact.subject for fact in facts if fact.attribute in _THING_ATTRIBUTES), "")
+            if (own or recent) and _thing_pronouns(said) == said:
+                read = {(fact.subject, fact.attribute, fact.value) for fact in facts}
+                facts = (
+                    *facts,
+                    *(
+                        fact
+                        for fact in _sentence_facts(_thing_pronouns(said, own or recent), who, today)
+                        if (fact.subject, fact.attribute, fact.value) not in read
+                    ),
+                )
+        if recent and asked and index - thing_at == 1 and not facts:
+            facts = _owner_answered(said, recent, who, today)
+        asked_about = _ASKED_OWNER_RE.search(said)
+        named_thing = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
+        if asked_about and asked_about["thing"].casefold() not in _PRONOUNS:
+            thing, asked, thing_at = _system_name(asked_about["thing"], owner="", named=True), True, index
+        elif named_thing or (mentioned := _thing_mentioned(said)):
+            thing, asked, thing_at = named_thing or mentioned, False, index
+        for fact in chain(facts, cards):
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
+
+
+# a question of who owns a thing, which the next line answers ("who has Quillon these days?" — "the Tisza squad")
+_ASKED_OWNER_RE = re.compile(
+    r"\b(?i:who)(?:['’]s|\s+is|\s+now)?\s+(?i:owns?|has|runs?|maintains?|looks\s+after|taking\s+over|picking\s+up|"
+    r"in\s+charge\s+of|responsible\s+for)\s+(?:the\s+)?(?P<thing>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
+    r"(?:\s+(?i:now|these\s+days|nowadays|today|currently|then))?\s*\?"
+)
+# a line that answers it with an owner alone: "Tisza Ops.", "the Tisza squad, since March", "Nandor does."
+_OWNER_ANSWER_RE = re.compile(
+    rf"^\s*(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?:\s+(?:does|do))?"
+    r"(?P<since>,?\s+(?:since|as\s+of|from)\s+[^.;!?—–]+)?\s*(?:[.!;—–]|$)"
+)
+
+
+def _owner_answered(said: str, thing: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
+    """The owner a line names in answer to who owns ``thing``, read as the statement it stands for."""
+    answer = _OWNER_ANSWER_RE.match(said)
+    if answer is None or answer["value"].casefold() in _PRONOUNS or _person(answer["value"]) != answer["value"]:
+        return ()
+    return _sentence_facts(f"{thing} is owned by {answer['value']}{answer['since'] or ''}.", speaker, today)
+
+
+def _thing_mentioned(said: str) -> str:
+    """The last thing a sentence names by a thing's words ("the Quillon pipeline", "kestle-sync")."""
+    things = [m for mentions in _THING_MENTIONS for m in mentions.finditer(said)]
+    if not things:
+        return ""
+    return re.sub(r"^(?i:the|our|my|their|its)\s+", "", max(things, key=lambda m: (m.end(), -m.start())).group(0))
 
 
 @lru_cache(maxsize=4096)
@@ -2346,7 +2410,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         _WORD_RE.findall(said.casefold())
     ):
         facts.extend(_languages_spoken(_REPORTED_RE.sub(_reported, said.strip()), speaker, today))
-    return tuple(_one_project(facts))
+    return tuple(_one_owner(_one_project(facts)))
 
 
 # a thing a sentence names before an "it" or "them" its ownership goes on with: "the onboarding bot was built by N,
@@ -2365,14 +2429,15 @@ _THING_MENTIONS = (
 )
 _OWNED_PRONOUN_RE = re.compile(
     r"\b(?i:owns?|owned|took|takes|taken|handed|passed|gave|maintains?|inherited)\s+(?P<pron>it|them)\b"
-    r"(?=\s+(?:over|back|on|up|now|from|to|off)\b|\s*(?:[.,;!)]|$))"
+    r"(?=\s+(?:over|back|on|up|now|from|to|off|since|as|in|too|today|yesterday|last|this|end)\b|\s*(?:[.,;!)—–]|$))"
     r"|\b(?P<subj>[Ii]t|[Tt]hey|[Tt]hat)(?:['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
     r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b)"
 )
 
 
-def _thing_pronouns(said: str) -> str:
-    """The sentence with the "it" of a thing's ownership named as the thing it names in an earlier part."""
+def _thing_pronouns(said: str, earlier: str = "") -> str:
+    """The sentence with the "it" of a thing's ownership named as the thing it names in an earlier part, else as
+    ``earlier``, the thing the sentences before it were about ("The Quillon cutover is due in May. Tisza owns it.")."""
     pronoun = _OWNED_PRONOUN_RE.search(said) if re.search(r"\b(?:it|them|they)\b", said, re.IGNORECASE) else None
     if pronoun is None:
         return said
@@ -2383,11 +2448,14 @@ def _thing_pronouns(said: str) -> str:
         for m in mentions.finditer(said, 0, start)
         if re.search(r"[,;:—–]|\bbut\b", said[m.end() : start])
     ]
-    if not things:
+    if things:
+        last = max(things, key=lambda m: (m.end(), -m.start()))
+        named = re.match(rf"\s*\((?P<name>{NAME})\)", said[last.end() :])  # "the vendor portal (Quillon)": its name
+        thing = named["name"] if named else re.sub(r"^The\b", "the", last.group(0))
+    elif earlier:
+        thing = earlier
+    else:
         return said
-    last = max(things, key=lambda m: (m.end(), -m.start()))
-    named = re.match(rf"\s*\((?P<name>{NAME})\)", said[last.end() :])  # "the vendor portal (Quillon)": its name
-    thing = named["name"] if named else re.sub(r"^The\b", "the", last.group(0))
     if pronoun["subj"] and said[end : end + 2] in {"'s", "’s"}:  # "it's owned by": the thing is
         return f"{said[:start]}{thing} is{said[end + 2 :]}"
     return f"{said[:start]}{thing}{said[end:]}"
@@ -2471,6 +2539,19 @@ def _one_project(facts: list[StatedFact]) -> list[StatedFact]:
         else:
             kept.append(fact)  # "the Kestle beta": a milestone of its own
     return kept
+
+
+def _one_owner(facts: list[StatedFact]) -> list[StatedFact]:
+    """A thing's owner named, then described ("owned by Tisza Data, Nandor's team took it over"): the description is
+    the same owner, not a second one."""
+
+    def current(fact: StatedFact) -> bool:
+        return fact.attribute == v.OWNED_BY and not fact.negated and fact.valid_until is None
+
+    named = {fact.subject for fact in facts if current(fact) and not fact.value.endswith(("'s", "’s"))}
+    return [
+        fact for fact in facts if not (current(fact) and fact.value.endswith(("'s", "’s")) and fact.subject in named)
+    ]
 
 
 # the words after a project's name that name its day, not another project ("the Kestle release", "Kestle GA")
@@ -3010,6 +3091,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     system."""
     said = re.sub(r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow),?\s+", "", raw.strip(), flags=re.I)
     said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Quillon macros are …"
+    said = re.sub(r"\s+from\s+(?:here|now|today)(?:\s+on)?$", "", said, flags=re.I)  # "owns Quillon from here on"
     # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
     words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()

@@ -642,3 +642,35 @@ def test_a_consequence_after_so_hedges_nothing_before_it():
     assert facts("I live in Eger, so if you visit, call me.") == {("Ilona", "lives_in", "Eger", False, False)}
     assert facts("I live in Eger, I think.") == set()
     assert facts("If I moved to Eger, so be it.") == set()
+
+
+def test_an_it_of_ownership_goes_back_to_the_thing_the_sentences_before_named_or_asked_about():
+    assert ("Quillon", "owned_by", "Kestle Guild", False, False) in facts(
+        "The Quillon release is due on 9 December. The Kestle Guild owns it.", speaker=None
+    )
+    assert ("Tisza project", "owned_by", "Payouts", False, False) in facts(
+        "The Tisza project is due on 24 February, and Payouts owns it from here on.", speaker=None
+    )
+    chat = "bence: who has Zirc these days?\ndorka: the Vashegy squad took it over in March\nbence: thanks"
+    assert ("Zirc", "owned_by", "Vashegy", False, False) in facts(chat, speaker=None)
+    answered = "bence: who owns the Zirc installer now?\ndorka: Kőszeg Tooling, since March"
+    assert ("Zirc installer", "owned_by", "Kőszeg Tooling", False, False) in facts(answered, speaker=None)
+    # too far back, or nothing named: no owner of anything
+    far = "The Zirc cutover is due in May. Lunch was long. The coffee was bad. Tisza owns it."
+    assert not {f for f in facts(far, speaker=None) if f[1] == "owned_by"}
+    assert facts("Tisza owns it.", speaker=None) == set()
+
+
+def test_a_thing_moved_to_a_team_and_a_team_named_after_my_team():
+    assert facts("The Quillon API moved over to the Tisza squad on Monday.", speaker=None) == {
+        ("Quillon API", "owned_by", "Tisza", False, False)
+    }
+    assert facts("The Zirc service still belongs to my team, Kestle Analytics.", speaker=None) == {
+        ("Zirc service", "owned_by", "Kestle Analytics", False, False)
+    }
+    assert ("zirc-intake", "owned_by", "Tisza", False, False) in facts(
+        "zirc-intake ownership moved from Kestle Core to Tisza", speaker=None
+    )
+    # a person who moved to a team, a service moved to a cloud: no owner
+    assert not {f for f in facts("Réka moved to the Tisza team.", speaker=None) if f[1] == "owned_by"}
+    assert not {f for f in facts("The Zirc alerts moved to Kestlecloud.", speaker=None) if f[1] == "owned_by"}
