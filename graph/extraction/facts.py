@@ -3207,7 +3207,7 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
 # names comes from the vocabulary (``Attribute.fields``); whom the record is about, from its subject field, else its
 # heading, else — for a record about oneself — the speaker.
 _FIELD_RE = re.compile(
-    r"(?:^|(?<=[\n|•·;]))[ \t]*(?:[^:\n]{0,40}?\s[—–]\s+)?[*_-]*[ \t]*"
+    r"(?:^|(?<=[\n|•·;])|(?<=[.!]\s))[ \t]*(?:[^:\n]{0,40}?\s[—–]\s+)?[*_-]*[ \t]*"
     r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)[*_]*[ \t]*:[ \t]*"
     r"(?P<value>[^\n|•·;]*?)[ \t]*(?=[\n|•·;]|$|\s+[A-Z][A-Za-z &/'’-]{0,30}?:\s)",
 )
@@ -3216,7 +3216,7 @@ _FIELD_OF: dict[str, str] = {
 }
 # the fields that say whom or what a record is about, by the kind of subject they name
 _PERSON_FIELDS = frozenset(
-    {"name", "full name", "employee", "person", "member", "contact", "staff", "colleague", "who"}
+    {"name", "full name", "employee", "person", "member", "contact", "staff", "colleague", "who", "profile"}
 )
 _THING_FIELDS = frozenset(
     {"service", "system", "component", "repo", "repository", "app", "application", "project", "release", "product",
@@ -3246,7 +3246,10 @@ _NO_VALUE = re.compile(
 )
 # an entry of someone who has not started: none of its fields holds yet
 _NOT_YET = re.compile(r"\b(?:not\s+(?:yet\s+)?started|offer(?:ed)?|starts|starting|joining|incoming)\b", re.IGNORECASE)
-_WAS_RE = re.compile(r"^\s*(?:was|previously|formerly)\s+(?P<old>.+)$", re.IGNORECASE)
+_WAS_RE = re.compile(
+    r"^\s*(?:was|previously|formerly|(?:transferred|moved|handed\s+over|taken\s+over)\s+from)\s+(?P<old>.+)$",
+    re.IGNORECASE,
+)
 _UNTIL_VALUE = re.compile(r"\b(?:until|till|to|left)\b(?P<when>[^()]*)", re.IGNORECASE)
 _BRACKETS_RE = re.compile(r"\s*\(([^()]*)\)\s*")
 _LABEL_OF_RE = re.compile(r"^(?P<field>[A-Za-z][A-Za-z -]*?)\s+(?:of|for)\s+(?P<subject>[A-Z][\w&' -]*)$")
@@ -3326,6 +3329,11 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
             continue
         if label in _THING_FIELDS:
             thing = _project_name(value) or None
+            for said in _BRACKETS_RE.findall(field["value"]):  # "Component: quillon-api (owner: Tisza)"
+                inner = re.fullmatch(r"\s*(?P<label>[A-Za-z][A-Za-z -]{0,20}?)\s*:\s*(?P<value>.+)", said)
+                attribute = _FIELD_OF.get(_label(inner["label"])[0]) if inner and thing else None
+                for owner in _field_values(attribute, inner["value"], today) if attribute in _THING_ATTRIBUTES else ():
+                    yield StatedFact(thing, attribute, owner, today, None, False, 0.7, span)
             continue
         if not value or _NO_VALUE.search(field["value"]):
             continue
@@ -3338,8 +3346,13 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
                     )
             continue
         holder = _NAME_RE.fullmatch(value)
+        in_prose = text[: field.start("label")].rstrip(" \t*_-").endswith((".", "!"))
         if (
-            holder and label.split()[-1] in v.ROLE_NOUNS and label not in _FIELD_OF and not _NO_VALUE.search(label)
+            holder
+            and not in_prose  # "… is Monday. Release captain: Nandor": a duty in running text, not a post
+            and label.split()[-1] in v.ROLE_NOUNS
+            and label not in _FIELD_OF
+            and not _NO_VALUE.search(label)
         ):  # "CFO: Zsófia Ambrus"
             yield StatedFact(
                 holder[0], v.JOB_TITLE, label, _record_since(field["value"], today), None, False, 0.7, span
@@ -3380,7 +3393,7 @@ def _label(raw: str) -> tuple[str, bool]:
     earlier = _EARLIER_LABEL.match(label)
     label = _PLAIN_LABEL.sub("", _EARLIER_LABEL.sub("", label))
     first, _, rest = label.partition(" ")
-    if first in _THING_FIELDS and rest in {"status", "name", "title", "summary", "update"}:
+    if first in _THING_FIELDS and rest in {"status", "name", "title", "summary", "update", "card", "entry", "record"}:
         return first, bool(earlier)
     return label, bool(earlier)
 
@@ -3400,6 +3413,8 @@ def _heading(text: str, first_field: int) -> str | None:
         named = _NAME_RE.fullmatch(part)
         if named and not _a_title(named[0]):
             return _person(named[0])
+        if _IDENTIFIER_RE.fullmatch(part):
+            return part  # "quillon-api", "Catalogue entry — kestle-db": a system as its code names it
         if keyed and re.match(rf"[{_UPPER}]", part) and 1 <= len(words) <= 5:
             return part
     return None

@@ -674,3 +674,25 @@ def test_a_thing_moved_to_a_team_and_a_team_named_after_my_team():
     # a person who moved to a team, a service moved to a cloud: no owner
     assert not {f for f in facts("Réka moved to the Tisza team.", speaker=None) if f[1] == "owned_by"}
     assert not {f for f in facts("The Zirc alerts moved to Kestlecloud.", speaker=None) if f[1] == "owned_by"}
+
+
+def test_a_records_system_named_by_its_code_name_and_fields_after_a_full_stop():
+    card = "zirc-cms\nOwner: Kestle Web\nPrevious owner: Tisza Content\nTech contact: Bálint Vass"
+    assert facts(card, speaker=None) == {
+        ("zirc-cms", "owned_by", "Kestle Web", False, False),
+        ("zirc-cms", "owned_by", "Tisza Content", False, True),
+    }
+    assert facts("Service card: quillon-auth\nOwned by: Kestle Identity\nDepends on: zirc-db", speaker=None) == {
+        ("quillon-auth", "owned_by", "Kestle Identity", False, False)
+    }
+    assert ("zirc-db", "owned_by", "Tisza Data", False, True) in facts(
+        "Catalogue entry — zirc-db\nOwning team: Kestle Storage (transferred from Tisza Data, Jan 2023)", speaker=None
+    )
+    assert ("quillon-api", "owned_by", "Kestle Checkout", False, False) in facts(
+        "QUIL-15: Drop v1\nComponent: quillon-api (owner: Kestle Checkout)\nFix version: 3.2", speaker=None
+    )
+    assert facts("Module: Quillon. Owned by: Tisza team. Author: Réka.", speaker=None) == {
+        ("Quillon", "owned_by", "Tisza", False, False)
+    }
+    # a duty named in running text is no post
+    assert facts("The 4.2 release goes out on 10 December. Release captain: Bálint Vass.", speaker=None) == set()
