@@ -396,7 +396,8 @@ _OPENING_SUBJECT_RE = re.compile(
 _TOPIC_RE = re.compile(rf"^(?P<name>{NAME})\s*[?:]$")
 # a person greeted, thanked or met by name ("please welcome Nandor, who …", "congrats to Zsófia on …")
 _GREETED_RE = re.compile(
-    rf"\b(?i:welcome|welcoming|congratulate|congrats\s+to|thank|thanks\s+to|introduce|introducing|meet|met|say\s+hello\s+to)"
+    rf"\b(?i:welcome|welcoming|congratulate|congrats\s+to|thank|thanks\s+to|introduce|introducing|meet|met|say\s+hello\s+to|"
+    rf"(?:spoke|talked|met|chatted)\s+(?:with|to)|(?:call|chat|catch-up|interview)\s+with)"
     # "Meet our new intern, Lili!": the one greeted, after what they are to us
     rf"\s+(?:(?:our|my|the)\s+[a-z][a-z -]{{1,40}}?,\s+)?(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
 )
@@ -637,15 +638,26 @@ def _arrow_move(match: re.Match[str]) -> str:
 _HEADING_RE = re.compile(r"^(?P<heading>[^:;.!?]{3,60}):\s+(?=(?:he|she)\b)")
 
 
-_MET_WITH_RE = re.compile(r"\bwith\s+(?:[A-Z][\w'’-]*\s+(?:and|&)\s+)?$")
+_MET_WITH_RE = re.compile(r"\b(?:with|w/)\s+(?:[A-Z][\w'’-]*\s+(?:and|&)\s+)?$")
+_BULLET_RE = re.compile(r"^[ \t]*[-•*][ \t]+(?=[A-Za-z])")
+# a note's first line standing alone as its heading ("Notes from 1:1 w/ Dorka", "Recruiter note — Réka Tóth")
+_HEADING_LINE_RE = re.compile(r"^\s*(?P<heading>[^\n.!?]{3,80}?)[ \t]*\n")
 
 
-def _headed(text: str) -> str:
+def _headed(text: str, heading: re.Match[str] | None = None) -> str:
     """The one person a note's heading names, whom the line's "he" or "she" then means."""
-    heading = _HEADING_RE.match(text)
+    heading = heading or _HEADING_RE.match(text)
     if heading is None or re.search(rf"\b{_VERBS}\b", heading["heading"]):
         return ""
-    named = [m for m in re.finditer(NAME, heading["heading"]) if _a_person(m.group(0))]
+    named = [
+        m
+        for m in re.finditer(NAME, heading["heading"])
+        if _a_person(m.group(0))
+        and _person(m.group(0)) == m.group(0)
+        and m.group(0).casefold() not in _CALENDAR_SHORT | _CALENDAR
+        # "Recruiter note — Réka Tóth": a heading's first word is capitalised as a heading's is, not as a name
+        and not (m.start() == 0 and " " not in m.group(0) and re.match(r"\s+[a-z]", heading["heading"][m.end() :]))
+    ]
     # "Lunch with Dorka": the one met with, where the heading says with whom
     met = [m for m in named if _MET_WITH_RE.search(heading["heading"], 0, m.start())]
     people = {_person(m.group(0)) for m in met or named} - {None, "I"}
@@ -1978,6 +1990,8 @@ _ADVERB_ORDER_RE = re.compile(
 )
 # a sentence that opens on a verb said of someone else ("Speaks Hungarian."): of the person just named
 _THIRD_PERSON_VERB_RE = re.compile(r"^(?:Speaks|Lives|Works|Reports|Owns|Manages|Moved|Joined|Relocated)\b")
+# the same on a note's bulleted line, which need not capitalise it ("- speaks Hungarian")
+_LISTED_THIRD_PERSON_RE = re.compile(_THIRD_PERSON_VERB_RE.pattern, re.IGNORECASE)
 
 
 def _fluent(sentence: str) -> str:
@@ -2282,6 +2296,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
     thing, asked, thing_at = "", False, -3  # the thing the last sentences named, or asked who owns, and where
+    if "\n" in text and (heading := _HEADING_LINE_RE.match(text)) and not re.search(r":\s", heading["heading"]):
+        named = _headed(text, heading)  # the one person a note's heading names is whom its lines go on about
     for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
         written = _fluent(sentence.group(0))
         if sentence.start() > line_ends:
@@ -2293,6 +2309,12 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         elif label and not _LINE_LABEL_RE.match(written):
             written = f"{label}{written.strip()}"  # a later sentence of the line: the same voice's
         said, who = _labelled_line(written, speaker)
+        bulleted = bool(_BULLET_RE.match(said))
+        said = _BULLET_RE.sub("", said)  # "- she moved to Zirc": a note's line, said as the line says it
+        field = _LINE_LABEL_RE.match(written) if not said.strip() else None
+        if field and _label(field["label"] or "")[0] in _PERSON_FIELDS:  # "Contact: Réka Tóth": whom the card is of
+            card = _NAME_RE.match(written[field.end() :])
+            named = _person(card[0]) or named if card else named
         opener = _OPENING_SUBJECT_RE.match(said.strip()) or _OPENING_SUBJECT_RE.match(
             _LEADING_CLAUSE_RE.sub("", said.strip(), count=1)  # "Before she got into product, Zsófia was a teacher."
         )
@@ -2304,8 +2326,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         elif named and _POSSESSIVE_OPENER_RE.match(said.strip()):  # "Her manager is Nandor": the one just named's
             opening = _POSSESSIVE_OPENER_RE.match(said.strip())
             said = f"{opening['when']}{named}'s {said.strip()[opening.end() :]}"
-        elif named and _THIRD_PERSON_VERB_RE.match(said.strip()):  # "Met at the fair. Speaks Hungarian."
-            said = f"{named} {said.strip()[:1].lower()}{said.strip()[1:]}"
+        elif named and (_LISTED_THIRD_PERSON_RE if bulleted else _THIRD_PERSON_VERB_RE).match(said.strip()):
+            said = f"{named} {said.strip()[:1].lower()}{said.strip()[1:]}"  # "Met at the fair. Speaks Hungarian."
         elif not opener:
             # "Zsófia? She's been at …", "Please welcome Nandor, … He comes to us from …": the one person the sentence
             # asks about or greets, thanks, meets, is whom a later "he" / "she" goes back to
@@ -2410,7 +2432,31 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         _WORD_RE.findall(said.casefold())
     ):
         facts.extend(_languages_spoken(_REPORTED_RE.sub(_reported, said.strip()), speaker, today))
+    if "after" in said.casefold():
+        facts.extend(_homes_before(said, facts))
     return tuple(_one_owner(_one_project(facts)))
+
+
+# "after six years in Győr", "after years in Zirc": where a home said in the same sentence came after
+_AFTER_TIME_IN_RE = re.compile(
+    rf"\b[Aa]fter\s+(?:(?:{_HOW_MANY}|several|many|some|almost|nearly|over|about)\s+)*(?:years?|months?|decades?|ages)"
+    rf"\s+(?:living\s+)?in\s+(?P<place>{NAME})"
+)
+
+
+def _homes_before(said: str, facts: list[StatedFact]) -> list[StatedFact]:
+    """The home a sentence says its subject had before the one it says they have now ("Home is Szeged now, after six
+    years in Győr"): the earlier home, closed when the new one began."""
+    homes = [fact for fact in facts if fact.attribute == v.LIVES_IN and not fact.negated and fact.valid_until is None]
+    if len({fact.subject for fact in homes}) != 1:
+        return []  # no home said now, or two people's: whose the earlier one was, the sentence does not say
+    now = homes[0]
+    known = {fact.value.casefold() for fact in facts if fact.attribute == v.LIVES_IN}
+    return [
+        StatedFact(now.subject, v.LIVES_IN, before["place"], None, now.valid_from, False, 0.7, before.span("place"))
+        for before in _AFTER_TIME_IN_RE.finditer(said)
+        if before["place"].casefold() not in known and _person(before["place"]) == before["place"]
+    ]
 
 
 # a thing a sentence names before an "it" or "them" its ownership goes on with: "the onboarding bot was built by N,

@@ -696,3 +696,35 @@ def test_a_records_system_named_by_its_code_name_and_fields_after_a_full_stop():
     }
     # a duty named in running text is no post
     assert facts("The 4.2 release goes out on 10 December. Release captain: Bálint Vass.", speaker=None) == set()
+
+
+def test_whom_a_notes_lines_are_about_by_its_heading_its_card_or_whom_it_met():
+    assert facts("Notes from 1:1 w/ Dorka\n- She's in the Kestle team now\n- Speaks Slovak too", speaker=None) >= {
+        ("Dorka", "speaks", "Slovak", False, False)
+    }
+    assert facts("Recruiter note — Réka Tóth (candidate)\n- lives in Szeged, open to moving", speaker=None) == {
+        ("Réka Tóth", "lives_in", "Szeged", False, False)
+    }
+    card = "Contact: Nandor Vass\nCompany: Tisza Bio\nNotes: met at a fair in Győr. Speaks Slovak and Czech."
+    assert {f for f in facts(card, speaker=None) if f[1] == "speaks"} == {
+        ("Nandor Vass", "speaks", "Slovak", False, False),
+        ("Nandor Vass", "speaks", "Czech", False, False),
+    }
+    assert ("Nandor Vass", "lives_in", "Eger", False, False) in facts(
+        "Call notes: spoke with Nandor Vass. Lives in Eger.", speaker=None
+    )
+    # a heading's day, a chat line's voice: no one the heading names
+    assert facts("Standup notes (Tue)\nbence: moved to Eger over the weekend\ndorka: sick", speaker=None) == {
+        ("bence", "lives_in", "Eger", False, False)
+    }
+
+
+def test_the_home_before_one_said_now():
+    assert facts("Home is Szeged now, after six years in Győr.") == {
+        ("Ilona", "lives_in", "Szeged", False, False),
+        ("Ilona", "lives_in", "Győr", False, True),
+    }
+    assert ("Réka", "lives_in", "Zirc", False, True) in facts(
+        "After six years in Zirc, Réka has moved to Eger.", speaker=None
+    )
+    assert not {f for f in facts("After six years in Zirc, I finally took a break.") if f[1] == "lives_in"}
