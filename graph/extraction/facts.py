@@ -113,7 +113,10 @@ _AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b)
 _PET_KINDS = "(?:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
 _PETS = rf"{_PET_KINDS}s?"
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+)"
-_LANGUAGES = "(?:" + "|".join(language.title().replace(" ", r"\s+") for language in v.LANGUAGES) + ")"
+# the longest first, so that "Haitian Creole" is read whole, not as "Haitian"
+_LANGUAGES = (
+    "(?:" + "|".join(name.title().replace(" ", r"\s+") for name in sorted(v.LANGUAGES, key=len, reverse=True)) + ")"
+)
 # a known language however a chat writes it ("I do speak spanish")
 _ANY_CASE_LANGUAGE = "(?i:" + "|".join(language.replace(" ", r"\s+") for language in v.LANGUAGES) + ")"
 # a language, as spoken: "fluent French", "a little Greek", "French at home"
@@ -127,7 +130,7 @@ _SPOKEN = rf"{_SPOKEN_QUALITY}{_LANGUAGES}{_SPOKEN_WITH}"
 _SPOKEN_LIST = rf"(?P<value>{_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_SPOKEN})*)"
 # right after a verb of speaking, any capitalised word is a language ("speaks Zulu and Sesotho"): the list of
 # languages cannot hold them all
-_LANGUAGE_WORD = r"(?:[A-Z][^\W\d_]{2,})"
+_LANGUAGE_WORD = rf"(?:{_LANGUAGES}(?![^\W\d_])|[A-Z][^\W\d_]{{2,}})"
 _OPEN_SPOKEN = rf"{_SPOKEN_QUALITY}(?:{_LANGUAGE_WORD}|{_ANY_CASE_LANGUAGE}\b){_SPOKEN_WITH}"
 _OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+|\s*[/&+]\s*){_OPEN_SPOKEN})*)(?![\w'’])"
 
@@ -2296,6 +2299,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
     thing, asked, thing_at = "", False, -3  # the thing the last sentences named, or asked who owns, and where
+    language = ""  # the language last named: what a later "speak it" speaks
     if "\n" in text and (heading := _HEADING_LINE_RE.match(text)) and not re.search(r":\s", heading["heading"]):
         named = _headed(text, heading)  # the one person a note's heading names is whom its lines go on about
     for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
@@ -2337,6 +2341,9 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         cards = _apposed_cards(said, today)
         named = next((card.subject for card in cards), named)
         recent = thing if index - thing_at <= 2 else ""
+        if _SPEAK_IT_RE.search(said):
+            said = _language_named(said, language)
+        language = _last_language(said) or language
         facts = _sentence_facts(said, who, today)
         if re.search(r"\b(?:it|them|they)\b", said, re.IGNORECASE) and _OWNED_PRONOUN_RE.search(said):
             own = next((fact.subject for fact in facts if fact.attribute in _THING_ATTRIBUTES), "")
@@ -2360,6 +2367,31 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             thing, asked, thing_at = named_thing or mentioned, False, index
         for fact in chain(facts, cards):
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
+
+
+# "I speak it", "he speaks it fluently", "can't speak it": a language named before
+_SPEAK_IT_RE = re.compile(r"\b(?i:speaks?|speaking|spoke)\s+it\b")
+_CAPITALISED_RE = re.compile(r"\b[A-Z][^\W\d_]+")
+
+
+def _last_language(said: str, end: int | None = None) -> str:
+    """The last known language a sentence names (up to ``end``), as written."""
+    named = [m.group(0) for m in _CAPITALISED_RE.finditer(said, 0, len(said) if end is None else end)]
+    for at in range(len(named) - 1, -1, -1):
+        if named[at].casefold() in _LANGUAGE_WORDS:
+            pairs = (" ".join(named[at - 1 : at + 1]) if at else "", " ".join(named[at : at + 2]))
+            return next((two for two in pairs if two.casefold() in _LANGUAGE_SET), named[at])  # "Haitian Creole"
+    return ""
+
+
+def _language_named(said: str, earlier: str) -> str:
+    """The sentence with the "it" that is spoken named as the language before it in the sentence, else ``earlier``
+    ("Yiddish was my grandfather's language; I still speak it" speaks Yiddish)."""
+    spoken = _SPEAK_IT_RE.search(said)
+    language = _last_language(said, spoken.start()) or earlier
+    if not language:
+        return said
+    return f"{said[: spoken.end() - 2]}{language}{said[spoken.end() :]}"
 
 
 # a question of who owns a thing, which the next line answers ("who has Quillon these days?" — "the Tisza squad")

@@ -728,3 +728,13 @@ def test_the_home_before_one_said_now():
         "After six years in Zirc, Réka has moved to Eger.", speaker=None
     )
     assert not {f for f in facts("After six years in Zirc, I finally took a break.") if f[1] == "lives_in"}
+
+
+def test_a_language_spoken_as_it_after_it_was_named_and_a_name_of_two_words_read_whole():
+    assert facts("Basque? yeah I speak it, my whole family does") == {("Ilona", "speaks", "Basque", False, False)}
+    assert facts("Slovak was my grandmother's language; I still speak it with my aunt.") == {
+        ("Ilona", "speaks", "Slovak", False, False)
+    }
+    assert facts("I'm half Croatian but honestly I can't speak it.") == {("Ilona", "speaks", "Croatian", True, False)}
+    assert facts("I speak Haitian Creole.") == {("Ilona", "speaks", "Haitian Creole", False, False)}
+    assert facts("I love the new office. I speak it.") == set()
