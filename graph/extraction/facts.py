@@ -2298,8 +2298,8 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
-    thing, asked, thing_at = "", False, -3  # the thing the last sentences named, or asked who owns, and where
-    language = ""  # the language last named: what a later "speak it" speaks
+    # the last two sentences, with the thing a fact of theirs is about: what a later "it" owned or spoken goes back to
+    earlier: list[tuple[int, str, str]] = []
     if "\n" in text and (heading := _HEADING_LINE_RE.match(text)) and not re.search(r":\s", heading["heading"]):
         named = _headed(text, heading)  # the one person a note's heading names is whom its lines go on about
     for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
@@ -2340,31 +2340,25 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
                 named = topic["name"]
         cards = _apposed_cards(said, today)
         named = next((card.subject for card in cards), named)
-        recent = thing if index - thing_at <= 2 else ""
         if _SPEAK_IT_RE.search(said):
-            said = _language_named(said, language)
-        language = _last_language(said) or language
+            said = _language_named(said, next(filter(None, (_last_language(s) for _, s, _ in reversed(earlier))), ""))
         facts = _sentence_facts(said, who, today)
         if re.search(r"\b(?:it|them|they)\b", said, re.IGNORECASE) and _OWNED_PRONOUN_RE.search(said):
             own = next((fact.subject for fact in facts if fact.attribute in _THING_ATTRIBUTES), "")
-            if (own or recent) and _thing_pronouns(said) == said:
+            if _thing_pronouns(said) == said and (thing := own or _earlier_thing(earlier, index)):
                 read = {(fact.subject, fact.attribute, fact.value) for fact in facts}
                 facts = (
                     *facts,
                     *(
                         fact
-                        for fact in _sentence_facts(_thing_pronouns(said, own or recent), who, today)
+                        for fact in _sentence_facts(_thing_pronouns(said, thing), who, today)
                         if (fact.subject, fact.attribute, fact.value) not in read
                     ),
                 )
-        if recent and asked and index - thing_at == 1 and not facts:
-            facts = _owner_answered(said, recent, who, today)
-        asked_about = _ASKED_OWNER_RE.search(said)
-        named_thing = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
-        if asked_about and asked_about["thing"].casefold() not in _PRONOUNS:
-            thing, asked, thing_at = _system_name(asked_about["thing"], owner="", named=True), True, index
-        elif named_thing or (mentioned := _thing_mentioned(said)):
-            thing, asked, thing_at = named_thing or mentioned, False, index
+        if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
+            facts = _owner_answered(said, asked, who, today)
+        subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
+        earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, cards):
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
 
@@ -2405,6 +2399,22 @@ _OWNER_ANSWER_RE = re.compile(
     rf"^\s*(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?:\s+(?:does|do))?"
     r"(?P<since>,?\s+(?:since|as\s+of|from)\s+[^.;!?—–]+)?\s*(?:[.!;—–]|$)"
 )
+
+
+def _asked_owner(said: str) -> str:
+    """The thing a sentence asks who owns, if it does."""
+    asked = _ASKED_OWNER_RE.search(said) if "?" in said else None
+    if asked is None or asked["thing"].casefold() in _PRONOUNS:
+        return ""
+    return _system_name(asked["thing"], owner="", named=True)
+
+
+def _earlier_thing(earlier: list[tuple[int, str, str]], index: int) -> str:
+    """The thing the last two sentences asked who owns, stated a fact of, or named, the latest first."""
+    for at, said, subject in reversed(earlier):
+        if index - at <= 2 and (thing := _asked_owner(said) or subject or _thing_mentioned(said)):
+            return thing
+    return ""
 
 
 def _owner_answered(said: str, thing: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
