@@ -2835,6 +2835,8 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     # "I live in Eger, so if you visit, call me": what follows "so" after the statement is its consequence
     consequence = _CONSEQUENCE_RE.search(clause, end)
     hedged_part = clause[: consequence.start()] if consequence else clause
+    # "I report to Dorka now; the wiki will catch up, I think": a sentence of its own after a semicolon
+    hedged_part = hedged_part[: hedged_part.find(";", end) % (len(hedged_part) + 1)]
     if _MAY_RE.search(hedged_part) or _HEDGED.search(hedged_part):
         return False
     own = _STATEMENT_END.search(clause, end)
@@ -2857,7 +2859,7 @@ _HEDGED = re.compile(
     r"|🙄|/s\b",
     re.IGNORECASE,
 )
-_STATEMENT_END = re.compile(r",\s|\s+(?:and|but)\s")
+_STATEMENT_END = re.compile(r"[,;]\s|\s[—–]\s|\s+(?:and|but)\s")
 _CONSEQUENCE_RE = re.compile(r"[,;]\s*(?:so|which\s+means|that\s+means)\s", re.IGNORECASE)
 
 
@@ -2924,7 +2926,9 @@ def _facts_of(
                     span=span,
                 )
             )
-        old = _earlier(pattern.attribute, {**groups, "said": match.group(0)}, speaker, today)
+        old = _earlier(pattern.attribute, {**groups, "said": match.group(0)}, speaker, today) or _contrasted(
+            pattern, clause, match.end()
+        )
         if old and old.casefold() not in {value.casefold() for value in values}:
             ended = since if since and since <= today else today
             facts.append(
@@ -2936,6 +2940,23 @@ def _facts_of(
                 StatedFact(subject, v.WORKS_AT_ATTR, groups["org"].strip(), held_from, until, False, 0.7, span)
             )
     return facts
+
+
+# the value a statement sets its new one against, after it: "I report to Dorka now, not Bálint", "… rather than to
+# Bálint", "…, before it was Bálint"
+_CONTRAST_TAIL_RE = re.compile(
+    rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:not|rather\s+than|instead\s+of|before\s+(?:it|that)\s+(?:was|it['’]s))"
+    rf"\s+(?:to\s+|at\s+|in\s+|with\s+|under\s+)?(?P<old>{NAME})(?=\s*(?:[.,;!)]|$|\s+any\s*more\b))"
+)
+_CONTRASTED = frozenset({v.REPORTS_TO_ATTR, v.WORKS_AT_ATTR, v.LIVES_IN, v.OWNED_BY})
+
+
+def _contrasted(pattern: _Pattern, clause: str, end: int) -> str:
+    """The earlier value a statement of a new one names after it, for a value one holds at a time."""
+    if pattern.attribute not in _CONTRASTED or pattern.negated or pattern.history:
+        return ""
+    contrast = _CONTRAST_TAIL_RE.match(clause, end)
+    return (_person(contrast["old"]) or "") if contrast else ""
 
 
 def _a_function(name: str) -> bool:

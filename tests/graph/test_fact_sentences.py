@@ -738,3 +738,16 @@ def test_a_language_spoken_as_it_after_it_was_named_and_a_name_of_two_words_read
     assert facts("I'm half Croatian but honestly I can't speak it.") == {("Ilona", "speaks", "Croatian", True, False)}
     assert facts("I speak Haitian Creole.") == {("Ilona", "speaks", "Haitian Creole", False, False)}
     assert facts("I love the new office. I speak it.") == set()
+
+
+def test_the_value_a_new_one_is_set_against_and_a_semicolon_that_ends_a_statements_hedges():
+    assert facts("I report to Dorka now, not Bálint") == {
+        ("Ilona", "reports_to", "Dorka", False, False),
+        ("Ilona", "reports_to", "Bálint", False, True),
+    }
+    assert facts("First, I now report to Dorka rather than to Bálint; the wiki will catch up eventually.") == {
+        ("Ilona", "reports_to", "Dorka", False, False),
+        ("Ilona", "reports_to", "Bálint", False, True),
+    }
+    assert facts("I report to Dorka, I think.") == set()
+    assert facts("I report to Dorka, not Bálint as the wiki says, I think.") == set()
