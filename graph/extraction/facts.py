@@ -396,13 +396,25 @@ _OPENING_SUBJECT_RE = re.compile(
     r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
 # a sentence that only names someone, as a chat asks or a note heads a line about them ("Zsófia?")
-_TOPIC_RE = re.compile(rf"^(?P<name>{NAME})\s*[?:]$")
+_TOPIC_RE = re.compile(
+    rf"^(?P<name>{NAME})\s*[?:]$|:\s+(?P<revealed>{NAME})\s*[.!]*$"
+    # "a woman named Dorka, who …": a person brought in by name
+    rf"|\b(?:woman|man|guy|girl|lady|bloke|chap|person|someone|somebody)\s+(?:named|called)\s+(?P<introduced>{NAME})"
+)
+# the words before a person a sentence opens with: "So my cousin Dorka …", "Anyway, our neighbour Bálint …"
+_INTRODUCED_RE = re.compile(
+    rf"^(?:(?:so|well|anyway|oh|and|also|meanwhile),?\s+)*(?:(?:my|our|your)\s+{_RELATION}\s+)?(?=[A-Z])",
+    re.IGNORECASE,
+)
 # a person greeted, thanked or met by name ("please welcome Nandor, who …", "congrats to Zsófia on …")
 _GREETED_RE = re.compile(
     rf"\b(?i:welcome|welcoming|congratulate|congrats\s+to|thank|thanks\s+to|introduce|introducing|meet|met|say\s+hello\s+to|"
-    rf"(?:spoke|talked|met|chatted)\s+(?:with|to)|(?:call|chat|catch-up|interview)\s+with)"
-    # "Meet our new intern, Lili!": the one greeted, after what they are to us
-    rf"\s+(?:(?:our|my|the)\s+[a-z][a-z -]{{1,40}}?,\s+)?(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
+    rf"(?:spoke|talked|met|chatted)\s+(?:with|to)|(?:call|chat|catch-up|catch\s+up|interview)\s+with|remember|"
+    rf"(?:ran|bumped)\s+into|caught\s+up\s+with|heard\s+from)"
+    # "Meet our new intern, Lili!": the one greeted, after what they are to us ("ran into my cousin Dorka", "met
+    # Réka's new boyfriend, Bálint")
+    rf"\s+(?:(?:our|my|the|{NAME}['’]s)\s+[a-z][a-z -]{{1,40}}?,\s+|(?:my|your|our|his|her)\s+{_RELATION}\s+)?"
+    rf"(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
 )
 # a change said beside the name it befell ("Congratulations to Zsófia, promoted to staff engineer last week!",
 # "Nandor, newly appointed head of ops, starts Monday")
@@ -415,6 +427,8 @@ _LEADING_CLAUSE_RE = re.compile(
     r"^(?:Before|After|When|Since|Once|While|As|Although|Though|In|On|By|Back\s+in|Today|Now|These\s+days|Later|Then)\b"
     r"[^,]{0,60},\s+"
 )
+_NOTHING_RE = re.compile(r"^(?!)")
+_LEADS = (_NOTHING_RE, _LEADING_CLAUSE_RE, _INTRODUCED_RE)  # what may stand before the person a sentence opens with
 # "Zsófia Ambrus is CTO at Brightwell. She lives in Szeged.": one person's pronoun, not a group's
 _SENTENCE_PRONOUN_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|these\s+days|nowadays|currently|since\s+then|later|then|also|and|so|but|plus|oh|"
@@ -2319,10 +2333,17 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         if field and _label(field["label"] or "")[0] in _PERSON_FIELDS:  # "Contact: Réka Tóth": whom the card is of
             card = _NAME_RE.match(written[field.end() :])
             named = _person(card[0]) or named if card else named
-        opener = _OPENING_SUBJECT_RE.match(said.strip()) or _OPENING_SUBJECT_RE.match(
-            _LEADING_CLAUSE_RE.sub("", said.strip(), count=1)  # "Before she got into product, Zsófia was a teacher."
+        # "Before she got into product, Zsófia was a teacher.", "So my cousin Dorka has had a wild year."
+        opener = next(
+            filter(None, (_OPENING_SUBJECT_RE.match(lead.sub("", said.strip(), count=1)) for lead in _LEADS)), None
         )
-        if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
+        # "So I finally met Bálint", "We stayed with a woman named Ilka": whom the sentence brings in, below
+        opener = (
+            opener
+            if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"])
+            else None
+        )
+        if opener:
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
@@ -2335,9 +2356,11 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         elif not opener:
             # "Zsófia? She's been at …", "Please welcome Nandor, … He comes to us from …": the one person the sentence
             # asks about or greets, thanks, meets, is whom a later "he" / "she" goes back to
-            topic = _TOPIC_RE.match(said.strip()) or _GREETED_RE.search(said)
-            if topic and _person(topic["name"]) == topic["name"] and _a_person(topic["name"]):
-                named = topic["name"]
+            # ("Guess whom I ran into at the market: Bálint.")
+            topic = _TOPIC_RE.search(said.strip()) or _GREETED_RE.search(said)
+            name = topic and next(filter(None, map(topic.groupdict().get, ("name", "revealed", "introduced"))), "")
+            if name and _person(name) == name and _a_person(name):
+                named = name
         cards = _apposed_cards(said, today)
         named = next((card.subject for card in cards), named)
         if _SPEAK_IT_RE.search(said):

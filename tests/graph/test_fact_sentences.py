@@ -751,3 +751,17 @@ def test_the_value_a_new_one_is_set_against_and_a_semicolon_that_ends_a_statemen
     }
     assert facts("I report to Dorka, I think.") == set()
     assert facts("I report to Dorka, not Bálint as the wiki says, I think.") == set()
+
+
+def test_a_later_he_or_she_is_the_person_a_story_brings_in_by_name():
+    told = "So my cousin Dorka has had a wild year. She quit Tisza Bank in spring. She's now living in Eger."
+    assert ("Dorka", "lives_in", "Eger", False, False) in facts(told)
+    met = "So I finally met Réka's new boyfriend, Bence. Nice guy. He's a paramedic and speaks Slovak."
+    assert ("Bence", "speaks", "Slovak", False, False) in facts(met)
+    ran = "You'll never guess who I ran into at the market: Nandor. He's living in Zirc now."
+    assert ("Nandor", "lives_in", "Zirc", False, False) in facts(ran)
+    named = "We stayed with a woman named Ilka, who runs the guesthouse. She speaks Slovak and Czech."
+    assert ("Ilka", "speaks", "Slovak", False, False) in facts(named)
+    # a pet brought in by name is no "she"
+    pet = "We have a cat called Ilka. She speaks Slovak."
+    assert not {f for f in facts(pet) if f[0] == "Ilka" and f[1] == "speaks"}
