@@ -2378,6 +2378,20 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
                         if (fact.subject, fact.attribute, fact.value) not in read
                     ),
                 )
+        if (dated := _DATED_PRONOUN_RE.search(said)) and (
+            thing := _thing_mentioned(said[: dated.start()])
+            or next((f.subject for f in facts if f.attribute == v.DUE_DATE and f.span[1] <= dated.start()), "")
+            or _earlier_thing(earlier, index, mentioned_first=True)
+        ):
+            read = {(fact.subject, fact.attribute, fact.value) for fact in facts}
+            facts = (
+                *facts,
+                *(
+                    fact
+                    for fact in _sentence_facts(_dated_pronoun(said, dated, thing), who, today)
+                    if (fact.subject, fact.attribute, fact.value) not in read
+                ),
+            )
         if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
             facts = _owner_answered(said, asked, who, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
@@ -2424,6 +2438,24 @@ _OWNER_ANSWER_RE = re.compile(
 )
 
 
+# "it" as what a day is set for: "it's moved to the 17th", "it ships Friday", "it was pushed to May"
+_DATED_PRONOUN_RE = re.compile(
+    r"\b(?P<pron>[Ii]t)(?P<aux>['’]s|\s+is|\s+was|\s+has|\s+had|\s+got)?(?P<verb>(?:\s+(?:now|just|also|been|officially))*"
+    r"\s+(?:moved|moves|pushed|slipped|slips|shifted|delayed|postponed|due|ships|shipping|launch(?:es|ing)|"
+    r"scheduled|set|planned|targeting|going\s+live|goes\s+live|brought\s+forward)\b)"
+)
+
+
+def _dated_pronoun(said: str, dated: re.Match[str], thing: str) -> str:
+    """The sentence with the "it" whose day it sets named as ``thing``."""
+    aux = dated["aux"] or ""
+    if aux in {"'s", "’s"}:  # "it's moved": has moved; "it's due": is due
+        aux = (
+            " has" if re.match(r"\s+(?:now\s+|just\s+)*(?:moved|pushed|slipped|shifted|been)", dated["verb"]) else " is"
+        )
+    return f"{said[: dated.start()]}{thing}{aux}{said[dated.end('aux') if dated['aux'] else dated.end('pron') :]}"
+
+
 def _asked_owner(said: str) -> str:
     """The thing a sentence asks who owns, if it does."""
     asked = _ASKED_OWNER_RE.search(said) if "?" in said else None
@@ -2432,10 +2464,14 @@ def _asked_owner(said: str) -> str:
     return _system_name(asked["thing"], owner="", named=True)
 
 
-def _earlier_thing(earlier: list[tuple[int, str, str]], index: int) -> str:
-    """The thing the last two sentences asked who owns, stated a fact of, or named, the latest first."""
+def _earlier_thing(earlier: list[tuple[int, str, str]], index: int, *, mentioned_first: bool = False) -> str:
+    """The thing the last two sentences asked who owns, stated a fact of, or named, the latest first; a day's "it"
+    goes back to the thing as it was named ("the Kestle release"), which a due date's subject shortens."""
     for at, said, subject in reversed(earlier):
-        if index - at <= 2 and (thing := _asked_owner(said) or subject or _thing_mentioned(said)):
+        if index - at > 2:
+            continue
+        named = (_thing_mentioned(said), subject) if mentioned_first else (subject, _thing_mentioned(said))
+        if thing := _asked_owner(said) or named[0] or named[1]:
             return thing
     return ""
 
@@ -2532,6 +2568,11 @@ _THING_HEAD_WORDS = "|".join(
 )
 _THING_MENTIONS = (
     re.compile(rf"\b(?i:the|our|my|their|its)\s+(?:[\w.&-]+\s+){{0,3}}(?i:{_THING_HEAD_WORDS})\b"),
+    # a piece of work with a day: "the Kestle release", "the Quillon migration"
+    re.compile(
+        r"\b(?i:the|our|their)\s+[A-Z][\w.&-]*(?:\s+[\w.&-]+){0,2}?\s+(?i:release|launch|migration|rollout|"
+        r"cutover|project|beta|deadline|upgrade)\b"
+    ),
     re.compile(r"\b[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+\b"),
     re.compile(
         rf"(?<=\s)(?:(?<=own\s)|(?<=owns\s)|(?<=wrote\s)|(?<=built\s)|(?<=runs\s)|(?<=created\s)|(?<=maintains\s)|"

@@ -765,3 +765,11 @@ def test_a_later_he_or_she_is_the_person_a_story_brings_in_by_name():
     # a pet brought in by name is no "she"
     pet = "We have a cat called Ilka. She speaks Slovak."
     assert not {f for f in facts(pet) if f[0] == "Ilka" and f[1] == "speaks"}
+
+
+def test_an_it_whose_day_is_set_goes_back_to_the_piece_of_work_named_before():
+    chat = "bence: reminder the Kestle release is due June 10!!\ndorka: it moved to June 17"
+    assert ("Kestle", "due_date", "2026-06-17", False, False) in facts(chat, speaker=None)
+    told = "Ugh, the Zirc migration slipped again — it's pushed to November 21 now, because of the vendor."
+    assert facts(told, speaker=None) == {("Zirc migration", "due_date", "2025-11-21", False, False)}
+    assert facts("Lunch was long. It moved to the 17th.", speaker=None) == set()
