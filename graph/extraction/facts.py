@@ -1376,10 +1376,18 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:accepted|taken|took\s+on|started\s+in)\s+the\s+{_TITLE}\s+(?:role|post|position|job)"
-        rf"{_AT_ORG}",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:accepted|taken|took\s+on|started\s+in)\s+the\s+(?P<value>{_TITLE_WORDS})\s+"
+        rf"(?:role|post|position|job){_AT_ORG}",
         check=_title_ok,
         needs=(" role", " post", " position", " job"),
+    ),
+    # "Please welcome Nandor as our new Head of Sales at Kestle", "welcoming Zsófia, our new CFO"
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?i:welcome|welcoming|say\s+hello\s+to|introducing)\s+(?P<who>{NAME})(?:,\s+|\s+as\s+)(?:our|the)\s+"
+        rf"(?:new\s+)?{_TITLE}{_AT_ORG}",
+        check=_title_ok,
+        needs=("welcom", "hello", "introduc"),
     ),
     _p(
         v.JOB_TITLE,
@@ -2248,7 +2256,7 @@ _BLANK_RE = re.compile(r"[^\n]")
 _EMPLOYER_CUE_RE = re.compile(
     r"\b(?:job|jobs|work|worked|working|notice|employer|employers|colleagues?|boss|company|firm|redundan\w*|contract|"
     r"quit|resign\w*|career|startup|office|shift|desk|hired|hiring|freelance|unemployed|payroll|role|position|"
-    r"joined|join|promot\w*)\b",
+    r"joined|join|promot\w*|last\s+day|farewell|leaving\s+do)\b",
     re.IGNORECASE,
 )
 # the words of a home (a move's own words aside)

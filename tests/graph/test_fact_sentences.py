@@ -773,3 +773,15 @@ def test_an_it_whose_day_is_set_goes_back_to_the_piece_of_work_named_before():
     told = "Ugh, the Zirc migration slipped again — it's pushed to November 21 now, because of the vendor."
     assert facts(told, speaker=None) == {("Zirc migration", "due_date", "2025-11-21", False, False)}
     assert facts("Lunch was long. It moved to the 17th.", speaker=None) == set()
+
+
+def test_a_post_accepted_or_welcomed_into_and_a_last_day_that_says_a_job_was_left():
+    assert facts("Some news: I've accepted the Head of Product role at Kestle Labs and started today.") == {
+        ("Ilona", "job_title", "head of product", False, False),
+        ("Ilona", "works_at", "Kestle Labs", False, False),
+    }
+    assert facts("Welcoming Réka Tóth as our new Lead Designer at Tisza Works!", speaker=None) == {
+        ("Réka Tóth", "job_title", "lead designer", False, False),
+        ("Réka Tóth", "works_at", "Tisza Works", False, False),
+    }
+    assert facts("I've left Vashegy — my last day was Friday.") == {("Ilona", "works_at", "Vashegy", True, False)}
