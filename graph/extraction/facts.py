@@ -1381,6 +1381,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         needs=(" role", " post", " position", " job"),
     ),
+    # a note's "Nandor now CTO", "Zsófia now officially Senior Data Analyst": the verb left out
+    _p(
+        v.JOB_TITLE,
+        rf"^(?P<who>{NAME})\s+now\s+(?:officially\s+)?(?:the\s+|our\s+|an?\s+)?(?:new\s+)?{_TITLE}",
+        check=_title_ok,
+        needs=(" now ",),
+    ),
     # "Please welcome Nandor as our new Head of Sales at Kestle", "welcoming Zsófia, our new CFO"
     _p(
         v.JOB_TITLE,

@@ -785,3 +785,13 @@ def test_a_post_accepted_or_welcomed_into_and_a_last_day_that_says_a_job_was_lef
         ("Réka Tóth", "works_at", "Tisza Works", False, False),
     }
     assert facts("I've left Vashegy — my last day was Friday.") == {("Ilona", "works_at", "Vashegy", True, False)}
+
+
+def test_a_notes_post_said_without_its_verb():
+    assert facts("1:1 notes\n- Dorka now officially Senior Data Analyst", speaker=None) == {
+        ("Dorka", "job_title", "senior data analyst", False, False)
+    }
+    assert facts("Mgmt sync\n- Bálint now CTO\n- Zirc slipped", speaker=None) >= {
+        ("Bálint", "job_title", "cto", False, False)
+    }
+    assert not {f for f in facts("Bálint now fine, thanks", speaker=None) if f[1] == "job_title"}
