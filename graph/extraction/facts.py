@@ -1885,9 +1885,11 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
         negated=True,
     ),
+    # "our parrot Kiwi missed me, apparently": a pet named as one's own is had, whatever the clause goes on to say
     _p(
         v.HAS_PET,
         rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
+        presupposed=True,
     ),
     # "my dog's name is Bodri", "my cat name is Cirmi", "Zsófia's parrot is named Kiwi"
     _p(
@@ -1913,6 +1915,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
         check=_pet_present,
+        presupposed=True,
     ),
     _p(
         v.HAS_PET,
@@ -2951,6 +2954,8 @@ def _facts_of(
         pattern, clause, match.start(), match.end()
     ):
         return []
+    if pattern.presupposed and _SUPPOSED_RE.search(clause, 0, match.start()):
+        return []  # "If I ever get a dog, my dog Bodri will be spoiled": a world supposed, not this one
     if pattern.check is not None and not pattern.check(match):
         return []
     if pattern.attribute == v.HAS_PET and not pattern.negated and _PET_GONE_RE.search(clause):
@@ -3021,6 +3026,9 @@ def _facts_of(
     return facts
 
 
+_SUPPOSED_RE = re.compile(
+    r"\b(?:if|unless|suppose|supposing|imagine|would|wish|someday|one\s+day)\b|\b(?:I|we)['’]d\b", re.IGNORECASE
+)
 # the value a statement sets its new one against, after it: "I report to Dorka now, not Bálint", "… rather than to
 # Bálint", "…, before it was Bálint"
 _CONTRAST_TAIL_RE = re.compile(

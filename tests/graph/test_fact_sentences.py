@@ -795,3 +795,12 @@ def test_a_notes_post_said_without_its_verb():
         ("Bálint", "job_title", "cto", False, False)
     }
     assert not {f for f in facts("Bálint now fine, thanks", speaker=None) if f[1] == "job_title"}
+
+
+def test_a_pet_named_as_ones_own_is_had_whatever_the_clause_says_unless_the_world_is_supposed():
+    assert facts("Our parrot Kiwi missed me apparently — he yelled all night.") == {
+        ("Ilona", "has_pet", "Kiwi", False, False)
+    }
+    assert ("Bence", "has_pet", "Bodri", False, False) in facts("- Bence's dog Bodri ill, may be out Thu", speaker=None)
+    assert facts("If I ever get a dog, my dog Bodri will be spoiled.") == set()
+    assert facts("My dog Bodri died last week.") == {("Ilona", "has_pet", "Bodri", True, False)}
