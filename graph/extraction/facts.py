@@ -2310,7 +2310,8 @@ class _Sentences:
 def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[StatedFact]) -> StatedFact:
     """A bare "left X" read by what the text itself says X is: the attribute another of its facts gives X, else an
     organisation's name ("Rooiberg Wines", "Kettle.io", "Hart & Vale"), else the words of its sentence (a job, a
-    notice, colleagues; a move, a flat, "for good") — one and not the other. Otherwise it stays the graph's to read,
+    notice, colleagues; a move, a flat, "for good") — one and not the other — or failing those, the words of the whole
+    text. Otherwise it stays the graph's to read,
     by what it knows X to be."""
     value = fact.value.casefold()
     held = {other.attribute for other in found if other.value.casefold() == value} & {v.WORKS_AT_ATTR, v.LIVES_IN}
@@ -2320,10 +2321,13 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
         return replace(fact, attribute=v.WORKS_AT_ATTR)
     if known_place(fact.value):
         return replace(fact, attribute=v.LIVES_IN)  # "left Szeged": a city the world knows
-    sentence = sentences.of(fact)
-    employer, home = bool(_EMPLOYER_CUE_RE.search(sentence)), bool(_HOME_CUE_RE.search(sentence))
-    if employer != home:
-        return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)
+    # the words of its sentence, else of the whole text ("New job: I joined Kestle. Left Tisza after four years.")
+    for said in (sentences.of(fact), sentences.text):
+        employer, home = bool(_EMPLOYER_CUE_RE.search(said)), bool(_HOME_CUE_RE.search(said))
+        if employer != home:
+            return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)
+        if employer:
+            break  # both: the text speaks of a job and a home, and which X was it does not say
     return fact
 
 

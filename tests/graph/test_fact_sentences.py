@@ -804,3 +804,10 @@ def test_a_pet_named_as_ones_own_is_had_whatever_the_clause_says_unless_the_worl
     assert ("Bence", "has_pet", "Bodri", False, False) in facts("- Bence's dog Bodri ill, may be out Thu", speaker=None)
     assert facts("If I ever get a dog, my dog Bodri will be spoiled.") == set()
     assert facts("My dog Bodri died last week.") == {("Ilona", "has_pet", "Bodri", True, False)}
+
+
+def test_a_bare_left_read_by_the_whole_text_when_its_sentence_says_nothing():
+    text = "New year, new job: I joined Kestle Labs as an analyst. Left Tarnóc after four years."
+    assert ("Ilona", "works_at", "Tarnóc", True, False) in facts(text)
+    both = "New job, new flat! Left Tarnóc after four years."
+    assert not {f for f in facts(both) if f[2] == "Tarnóc" and f[1] in {"works_at", "lives_in"}}
