@@ -3840,7 +3840,8 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
 # maintenance lead": a person's card said beside their name, whatever the sentence around it does
 _APPOSED_CARD_RE = re.compile(
     rf"(?P<name>{NAME})(?:\s*\((?P<bracket>[^()]{{2,80}})\)|,\s+(?P<comma>[^,;()]{{2,60}}?(?:,\s+[^,;()]{{2,40}}?)?)"
-    r"(?=\s*(?:[,.;!]|$))|\s+[—–]\s+(?P<dash>[^;—–()]{2,80}?)(?=\s*(?:;|$|[—–]|\.(?:\s|$))))"
+    # ("…, CFO at Brightwell (customer).": a remark in brackets after the card)
+    r"(?=\s*(?:\([^()]{1,40}\)\s*)?(?:[,.;!]|$))|\s+[—–]\s+(?P<dash>[^;—–()]{2,80}?)(?=\s*(?:;|$|[—–]|\.(?:\s|$))))"
 )
 
 

@@ -811,3 +811,10 @@ def test_a_bare_left_read_by_the_whole_text_when_its_sentence_says_nothing():
     assert ("Ilona", "works_at", "Tarnóc", True, False) in facts(text)
     both = "New job, new flat! Left Tarnóc after four years."
     assert not {f for f in facts(both) if f[2] == "Tarnóc" and f[1] in {"works_at", "lives_in"}}
+
+
+def test_a_persons_card_beside_their_name_with_a_remark_in_brackets_after_it():
+    assert facts("Spoke with Réka Tóth, CFO at Tisza Kliniken (customer).", speaker=None) == {
+        ("Réka Tóth", "job_title", "cfo", False, False),
+        ("Réka Tóth", "works_at", "Tisza Kliniken", False, False),
+    }
