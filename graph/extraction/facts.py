@@ -396,11 +396,23 @@ _OPENING_SUBJECT_RE = re.compile(
     r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
 # a sentence that only names someone, as a chat asks or a note heads a line about them ("Zsófia?")
-_TOPIC_RE = re.compile(
-    rf"^(?P<name>{NAME})\s*[?:]$|:\s+(?P<revealed>{NAME})\s*[.!]*$"
-    # "a woman named Dorka, who …": a person brought in by name
-    rf"|\b(?:woman|man|guy|girl|lady|bloke|chap|person|someone|somebody)\s+(?:named|called)\s+(?P<introduced>{NAME})"
+_TOPIC_RE = re.compile(rf"^(?P<name>{NAME})\s*[?:]$")
+# "Guess whom I ran into: Bálint.", "a woman named Dorka, who …": a person brought in by name
+_REVEALED_RE = re.compile(rf":\s+(?P<name>{NAME})\s*[.!]*$")
+_INTRODUCED_BY_NAME_RE = re.compile(
+    rf"\b(?:woman|man|guy|girl|lady|bloke|chap|person|someone|somebody)\s+(?:named|called)\s+(?P<name>{NAME})"
 )
+
+
+def _topic(said: str) -> re.Match[str] | None:
+    """The person a sentence is about by asking after them or bringing them in by name."""
+    return (
+        _TOPIC_RE.match(said)
+        or (_REVEALED_RE.search(said, max(0, said.rfind(":"))) if ":" in said else None)
+        or (_INTRODUCED_BY_NAME_RE.search(said) if "named" in said or "called" in said else None)
+    )
+
+
 # the words before a person a sentence opens with: "So my cousin Dorka …", "Anyway, our neighbour Bálint …"
 _INTRODUCED_RE = re.compile(
     rf"^(?:(?:so|well|anyway|oh|and|also|meanwhile),?\s+)*(?:(?:my|our|your)\s+{_RELATION}\s+)?(?=[A-Z])",
@@ -427,8 +439,7 @@ _LEADING_CLAUSE_RE = re.compile(
     r"^(?:Before|After|When|Since|Once|While|As|Although|Though|In|On|By|Back\s+in|Today|Now|These\s+days|Later|Then)\b"
     r"[^,]{0,60},\s+"
 )
-_NOTHING_RE = re.compile(r"^(?!)")
-_LEADS = (_NOTHING_RE, _LEADING_CLAUSE_RE, _INTRODUCED_RE)  # what may stand before the person a sentence opens with
+_LEADS = (_LEADING_CLAUSE_RE, _INTRODUCED_RE)  # what may stand before the person a sentence opens with
 # "Zsófia Ambrus is CTO at Brightwell. She lives in Szeged.": one person's pronoun, not a group's
 _SENTENCE_PRONOUN_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|these\s+days|nowadays|currently|since\s+then|later|then|also|and|so|but|plus|oh|"
@@ -2349,16 +2360,16 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         elif label and not _LINE_LABEL_RE.match(written):
             written = f"{label}{written.strip()}"  # a later sentence of the line: the same voice's
         said, who = _labelled_line(written, speaker)
-        bulleted = bool(_BULLET_RE.match(said))
-        said = _BULLET_RE.sub("", said)  # "- she moved to Zirc": a note's line, said as the line says it
+        if bulleted := _BULLET_RE.match(said):
+            said = said[bulleted.end() :]  # "- she moved to Zirc": a note's line, said as the line says it
         field = _LINE_LABEL_RE.match(written) if not said.strip() else None
         if field and _label(field["label"] or "")[0] in _PERSON_FIELDS:  # "Contact: Réka Tóth": whom the card is of
             card = _NAME_RE.match(written[field.end() :])
             named = _person(card[0]) or named if card else named
         # "Before she got into product, Zsófia was a teacher.", "So my cousin Dorka has had a wild year."
-        opener = next(
-            filter(None, (_OPENING_SUBJECT_RE.match(lead.sub("", said.strip(), count=1)) for lead in _LEADS)), None
-        )
+        stripped = said.strip()
+        leads = {0, *(found.end() for found in (lead.match(stripped) for lead in _LEADS) if found)}
+        opener = next(filter(None, (_OPENING_SUBJECT_RE.match(stripped[at:]) for at in sorted(leads))), None)
         # "So I finally met Bálint", "We stayed with a woman named Ilka": whom the sentence brings in, below
         opener = (
             opener
@@ -2379,16 +2390,17 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             # "Zsófia? She's been at …", "Please welcome Nandor, … He comes to us from …": the one person the sentence
             # asks about or greets, thanks, meets, is whom a later "he" / "she" goes back to
             # ("Guess whom I ran into at the market: Bálint.")
-            topic = _TOPIC_RE.search(said.strip()) or _GREETED_RE.search(said)
-            name = topic and next(filter(None, map(topic.groupdict().get, ("name", "revealed", "introduced"))), "")
+            topic = _topic(said.strip()) or _GREETED_RE.search(said)
+            name = topic and topic["name"]
             if name and _person(name) == name and _a_person(name):
                 named = name
         cards = _apposed_cards(said, today)
         named = next((card.subject for card in cards), named)
-        if _SPEAK_IT_RE.search(said):
+        pronoun = "it" in said or "It" in said or "they" in said or "They" in said or "them" in said
+        if pronoun and _SPEAK_IT_RE.search(said):
             said = _language_named(said, next(filter(None, (_last_language(s) for _, s, _ in reversed(earlier))), ""))
         facts = _sentence_facts(said, who, today)
-        if re.search(r"\b(?:it|them|they)\b", said, re.IGNORECASE) and _OWNED_PRONOUN_RE.search(said):
+        if pronoun and _OWNED_PRONOUN_RE.search(said):
             own = next((fact.subject for fact in facts if fact.attribute in _THING_ATTRIBUTES), "")
             if _thing_pronouns(said) == said and (thing := own or _earlier_thing(earlier, index)):
                 read = {(fact.subject, fact.attribute, fact.value) for fact in facts}
@@ -2400,10 +2412,14 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
                         if (fact.subject, fact.attribute, fact.value) not in read
                     ),
                 )
-        if (dated := _DATED_PRONOUN_RE.search(said)) and (
-            thing := _thing_mentioned(said[: dated.start()])
-            or next((f.subject for f in facts if f.attribute == v.DUE_DATE and f.span[1] <= dated.start()), "")
-            or _earlier_thing(earlier, index, mentioned_first=True)
+        if (
+            pronoun
+            and (dated := _DATED_PRONOUN_RE.search(said))
+            and (
+                thing := _thing_mentioned(said[: dated.start()])
+                or next((f.subject for f in facts if f.attribute == v.DUE_DATE and f.span[1] <= dated.start()), "")
+                or _earlier_thing(earlier, index, mentioned_first=True)
+            )
         ):
             read = {(fact.subject, fact.attribute, fact.value) for fact in facts}
             facts = (
