@@ -2342,11 +2342,15 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
     return fact
 
 
+# the last sentences read: where each stands, what it says, and the thing a fact of it is about
+_Earlier = list[tuple[int, str, str]]
+
+
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
     # the last two sentences, with the thing a fact of theirs is about: what a later "it" owned or spoken goes back to
-    earlier: list[tuple[int, str, str]] = []
+    earlier: _Earlier = []
     if "\n" in text and (heading := _HEADING_LINE_RE.match(text)) and not re.search(r":\s", heading["heading"]):
         named = _headed(text, heading)  # the one person a note's heading names is whom its lines go on about
     for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
@@ -2400,42 +2404,38 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         if pronoun and _SPEAK_IT_RE.search(said):
             said = _language_named(said, next(filter(None, (_last_language(s) for _, s, _ in reversed(earlier))), ""))
         facts = _sentence_facts(said, who, today)
-        if pronoun and _OWNED_PRONOUN_RE.search(said):
-            own = next((fact.subject for fact in facts if fact.attribute in _THING_ATTRIBUTES), "")
-            if _thing_pronouns(said) == said and (thing := own or _earlier_thing(earlier, index)):
-                read = {(fact.subject, fact.attribute, fact.value) for fact in facts}
-                facts = (
-                    *facts,
-                    *(
-                        fact
-                        for fact in _sentence_facts(_thing_pronouns(said, thing), who, today)
-                        if (fact.subject, fact.attribute, fact.value) not in read
-                    ),
-                )
-        if (
-            pronoun
-            and (dated := _DATED_PRONOUN_RE.search(said))
-            and (
-                thing := _thing_mentioned(said[: dated.start()])
-                or next((f.subject for f in facts if f.attribute == v.DUE_DATE and f.span[1] <= dated.start()), "")
-                or _earlier_thing(earlier, index, mentioned_first=True)
-            )
-        ):
-            read = {(fact.subject, fact.attribute, fact.value) for fact in facts}
-            facts = (
-                *facts,
-                *(
-                    fact
-                    for fact in _sentence_facts(_dated_pronoun(said, dated, thing), who, today)
-                    if (fact.subject, fact.attribute, fact.value) not in read
-                ),
-            )
+        if pronoun:
+            facts = _things_named(said, facts, earlier, index, who, today)
         if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
             facts = _owner_answered(said, asked, who, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, cards):
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
+
+
+def _things_named(
+    said: str, facts: tuple[StatedFact, ...], earlier: _Earlier, index: int, who: str | None, today: date
+) -> tuple[StatedFact, ...]:
+    """A sentence's facts with those its "it" of a thing's owner or day states once the "it" is named as the thing its
+    sentence, or the two before it, named."""
+    if _OWNED_PRONOUN_RE.search(said) and _thing_pronouns(said) == said:
+        own = next((fact.subject for fact in facts if fact.attribute in _THING_ATTRIBUTES), "")
+        if thing := own or _earlier_thing(earlier, index):
+            facts = _also(facts, _thing_pronouns(said, thing), who, today)
+    if dated := _DATED_PRONOUN_RE.search(said):
+        days = (fact.subject for fact in facts if fact.attribute == v.DUE_DATE and fact.span[1] <= dated.start())
+        thing = _thing_mentioned(said[: dated.start()]) or next(days, "")
+        if thing := thing or _earlier_thing(earlier, index, mentioned_first=True):
+            facts = _also(facts, _dated_pronoun(said, dated, thing), who, today)
+    return facts
+
+
+def _also(facts: tuple[StatedFact, ...], said: str, who: str | None, today: date) -> tuple[StatedFact, ...]:
+    """``facts`` and those of ``said`` (the sentence with its "it" named) not among them."""
+    read = {(fact.subject, fact.attribute, fact.value) for fact in facts}
+    more = _sentence_facts(said, who, today)
+    return (*facts, *(fact for fact in more if (fact.subject, fact.attribute, fact.value) not in read))
 
 
 # "I speak it", "he speaks it fluently", "can't speak it": a language named before
@@ -2502,7 +2502,7 @@ def _asked_owner(said: str) -> str:
     return _system_name(asked["thing"], owner="", named=True)
 
 
-def _earlier_thing(earlier: list[tuple[int, str, str]], index: int, *, mentioned_first: bool = False) -> str:
+def _earlier_thing(earlier: _Earlier, index: int, *, mentioned_first: bool = False) -> str:
     """The thing the last two sentences asked who owns, stated a fact of, or named, the latest first; a day's "it"
     goes back to the thing as it was named ("the Kestle release"), which a due date's subject shortens."""
     for at, said, subject in reversed(earlier):
