@@ -3052,7 +3052,7 @@ _SUPPOSED_RE = re.compile(
 # the value a statement sets its new one against, after it: "I report to Dorka now, not Bálint", "… rather than to
 # Bálint", "…, before it was Bálint"
 _CONTRAST_TAIL_RE = re.compile(
-    rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:not|rather\s+than|instead\s+of|before\s+(?:it|that)\s+(?:was|it['’]s))"
+    rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:not|rather\s+than|instead\s+of|before\s+(?:it|that)\s+was)"
     rf"\s+(?:to\s+|at\s+|in\s+|with\s+|under\s+)?(?P<old>{NAME})(?=\s*(?:[.,;!)]|$|\s+any\s*more\b))"
 )
 _CONTRASTED = frozenset({v.REPORTS_TO_ATTR, v.WORKS_AT_ATTR, v.LIVES_IN, v.OWNED_BY})
