@@ -2210,7 +2210,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         speaker = _signer(text)  # a signed e-mail is its signer's, whoever passed it on
     for said, who in _voices(text, speaker):
         found += _sentences_facts(said, who, today)
-        if ":" in said or "\n" in said:
+        if ":" in said or "\n" in said or "owner" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
     sentences = _Sentences(text)
     for fact in found:
@@ -3474,10 +3474,37 @@ _HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•]\s+")
 
 
 def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
-    """The facts a text states by its layout: a table's rows, a schedule's lines, a record's fields."""
+    """The facts a text states by its layout: a table's rows, a schedule's lines, a record's fields, a status line's
+    owner."""
     yield from _table_facts(text, today)
     yield from _schedule_facts(text, today)
     yield from _field_facts(text, speaker, today)
+    yield from _status_owners(text, today)
+
+
+# a status line: a thing, a dash, and its items, one of them its owner ("Kestle portal — owner Réka Tóth, launch
+# target 7 October", "Zirc 5.0 — target 9 Oct; owner: Tisza Ops")
+_STATUS_LINE_RE = re.compile(
+    rf"(?:^|(?<=[\n.:;]\s)|(?<=\n))[ \t]*(?P<system>{NAME}(?:\s+[a-z][\w-]*)?(?:\s+v?\d+(?:\.\d+)*)?)\s+[—–]\s+"
+    r"(?P<items>[^\n.—–]*(?:\.\d[^\n.—–]*)*)"
+)
+_STATUS_OWNER_RE = re.compile(
+    rf"(?:^|[,;]\s*)(?:(?i:project|service)\s+)?(?i:owner)(?::\s*|\s+)(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?=\s*(?:[,;]|$))"
+)
+
+
+def _status_owners(text: str, today: date) -> Iterator[StatedFact]:
+    """The owner a status line names among the items after its thing; "owner TBD" names none."""
+    if "owner" not in text.casefold():
+        return
+    for line in _STATUS_LINE_RE.finditer(text):
+        owner = _STATUS_OWNER_RE.search(line["items"])
+        words = line["system"].split()
+        if len(words) > 1 and words[1].islower() and words[1] not in _THING_NOUNS:
+            words = words[:1]  # "Zirc unpaused — …": Zirc, and what befell it
+        system = _project_name(" ".join(words))
+        if owner and system and not _NO_VALUE.search(owner["value"]) and _person(owner["value"]) == owner["value"]:
+            yield StatedFact(system, v.OWNED_BY, _team_name(owner["value"]), today, None, False, 0.7, line.span())
 
 
 # a schedule: a heading that says so, then a line per project and its day ("Release calendar\n- Kestle 1.4: Tue 9 Dec")

@@ -818,3 +818,14 @@ def test_a_persons_card_beside_their_name_with_a_remark_in_brackets_after_it():
         ("Réka Tóth", "job_title", "cfo", False, False),
         ("Réka Tóth", "works_at", "Tisza Kliniken", False, False),
     }
+
+
+def test_a_status_lines_owner_among_the_items_after_its_thing():
+    assert facts("Handover summary: Kestle portal — owner Réka Tóth, launch target 7 October.", speaker=None) >= {
+        ("Kestle portal", "owned_by", "Réka Tóth", False, False)
+    }
+    assert ("Zirc", "owned_by", "Tisza Ops", False, False) in facts(
+        "Zirc unpaused — new target 15 July; assignees Bence and Dorka; owner: Tisza Ops.", speaker=None
+    )
+    assert not {f for f in facts("Status page — owner TBD.", speaker=None) if f[1] == "owned_by"}
+    assert not {f for f in facts("Réka — owner of the Zirc repo.", speaker=None) if f[0] == "Réka"}
