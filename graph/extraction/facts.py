@@ -963,6 +963,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+lives?\s+in\s+(?P<value>{NAME})",
         negated=True,
     ),
+    # a home moved into: "we moved into a flat in Szeged on Saturday", "moved into a new place in Újbuda, Budapest"
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+moved\s+into\s+(?:a|an|the|our|my|his|her|their)(?:\s+new)?"
+        rf"{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|home|condo|cottage|bungalow)\s+in\s+(?:{NAME},\s+)?"
+        rf"(?P<value>{NAME})",
+        needs=("moved into",),
+    ),
     # said in passing: "the new place in Denver has a garden", "we're renting a house in Leeds" (the speaker's home)
     _p(
         v.LIVES_IN,
@@ -3396,6 +3404,11 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     if pattern.attribute == v.DUE_DATE:
         return today, None
     mentions = _clause_dates(clause, today)
+    # "Started at Kestle last week, and we moved into a flat in Zirc on Saturday": a statement's own date, after it
+    # began, before another statement's
+    own = [mention for mention in mentions if mention.span[0] >= match.start()]
+    if own and len(own) < len(mentions) and _STATEMENT_END.search(clause, 0, match.start()):
+        mentions = own
     until_at = _UNTIL_RE.search(clause)
     until = since = None
     for mention in mentions:

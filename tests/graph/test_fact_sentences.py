@@ -829,3 +829,21 @@ def test_a_status_lines_owner_among_the_items_after_its_thing():
     )
     assert not {f for f in facts("Status page — owner TBD.", speaker=None) if f[1] == "owned_by"}
     assert not {f for f in facts("Réka — owner of the Zirc repo.", speaker=None) if f[0] == "Réka"}
+
+
+def test_a_home_moved_into_dated_by_its_own_statement():
+    got = facts("Started at Kestle Robotics last week, and we moved into a flat in Eger on Saturday.")
+    assert ("Ilona", "lives_in", "Eger", False, False) in got
+    home = next(
+        f
+        for f in extract_facts(
+            "Started at Kestle Robotics last week, and we moved into a flat in Eger on Saturday.",
+            speaker="Ilona",
+            reference=TODAY,
+        )
+        if f.attribute == "lives_in"
+    )
+    assert home.valid_from == date(2025, 8, 30)  # the Saturday, not the week the job began
+    assert ("Ilona", "lives_in", "Szeged", False, False) in facts("Moved into a new place in Újbuda, Szeged.")
+    assert facts("We moved into a hotel in Zirc for the conference.") == set()
+    assert facts("If we moved into a flat in Szeged, we would be happy.") == set()
