@@ -920,7 +920,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "I'm still in Porto, same old flat": still there, so living there
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}{_BE}\s+still\s+(?:living\s+|based\s+)?in\s+(?P<value>{NAME})(?=\s*(?:[.,;!]|$))",
+        rf"\b{_WHO}{_BE}\s+still\s+(?:living\s+|based\s+)?in\s+(?P<value>{NAME})"
+        r"(?=\s*(?:[.,;!]|$)|\s+(?:lol|tho|though|haha)\b)",
+        check=_no_trip,  # "I'm still in Frankfurt, the flight is delayed": a trip
         confidence=0.6,
     ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:lived|was\s+living|resided)\s+in\s+(?P<value>{NAME})", history=True),

@@ -847,3 +847,8 @@ def test_a_home_moved_into_dated_by_its_own_statement():
     assert ("Ilona", "lives_in", "Szeged", False, False) in facts("Moved into a new place in Újbuda, Szeged.")
     assert facts("We moved into a hotel in Zirc for the conference.") == set()
     assert facts("If we moved into a flat in Szeged, we would be happy.") == set()
+
+
+def test_still_in_a_town_is_a_home_unless_the_line_speaks_of_a_trip():
+    assert facts("still in Eger lol, Zirc fell through") == {("Ilona", "lives_in", "Eger", False, False)}
+    assert facts("Still in Szeged, the flight is delayed.") == set()
