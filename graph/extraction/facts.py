@@ -965,6 +965,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+lives?\s+in\s+(?P<value>{NAME})",
         negated=True,
     ),
+    # "he moved in with his partner in Győr", "Dorka moved in with me here in Szeged": a home shared from then
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+moved\s+in\s+with\s+(?:(?:my|his|her|their|our)\s+[a-z]+(?:\s+{NAME})?|me|us|{NAME})"
+        rf"(?:\s+(?:here|there))?\s+in\s+(?P<value>{NAME})",
+        needs=("moved in with",),
+    ),
     # a home moved into: "we moved into a flat in Szeged on Saturday", "moved into a new place in Újbuda, Budapest"
     _p(
         v.LIVES_IN,

@@ -852,3 +852,11 @@ def test_a_home_moved_into_dated_by_its_own_statement():
 def test_still_in_a_town_is_a_home_unless_the_line_speaks_of_a_trip():
     assert facts("still in Eger lol, Zirc fell through") == {("Ilona", "lives_in", "Eger", False, False)}
     assert facts("Still in Szeged, the flight is delayed.") == set()
+
+
+def test_a_home_shared_by_moving_in_with_someone():
+    assert ("Bence", "lives_in", "Eger", False, False) in facts(
+        "Bence no longer lives in Zirc; he moved in with his partner in Eger.", speaker=None
+    )
+    assert ("Dorka", "lives_in", "Szeged", False, False) in facts("Dorka finally moved in with me here in Szeged")
+    assert facts("If I moved in with my sister in Győr, I could save money.") == set()
