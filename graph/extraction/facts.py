@@ -89,6 +89,8 @@ _TAKEN_UP = (
     r"(?:started|starting|starts|began|begun|took(?:\s+on|\s+up)?|taken(?:\s+on|\s+up)?)"
 )
 _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
+# the words that set a value against the one it replaces ("on 13 May rather than 9 May", "Dorka now, not Bálint")
+_RATHER_WORDS = r"rather\s+than|instead\s+of|not"
 # a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen", "my team, Payments"
 _MY_TEAM = rf"(?:[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)\s+{_TEAM_WORDS}\s*(?:,|[—–-]|:)\s+(?:the\s+)?"
 _OWNER = rf"(?:[Tt]he\s+|{_MY_TEAM})?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?)"
@@ -2383,35 +2385,29 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         said, who = _labelled_line(written, speaker)
         if bulleted := _BULLET_RE.match(said):
             said = said[bulleted.end() :]  # "- she moved to Zirc": a note's line, said as the line says it
-        field = _LINE_LABEL_RE.match(written) if not said.strip() else None
+        stripped = said.strip()
+        field = _LINE_LABEL_RE.match(written) if not stripped else None
         if field and _label(field["label"] or "")[0] in _PERSON_FIELDS:  # "Contact: Réka Tóth": whom the card is of
             card = _NAME_RE.match(written[field.end() :])
             named = _person(card[0]) or named if card else named
         # "Before she got into product, Zsófia was a teacher.", "So my cousin Dorka has had a wild year."
-        stripped = said.strip()
         leads = {0, *(found.end() for found in (lead.match(stripped) for lead in _LEADS) if found)}
         opener = next(filter(None, (_OPENING_SUBJECT_RE.match(stripped[at:]) for at in sorted(leads))), None)
         # "So I finally met Bálint", "We stayed with a woman named Ilka": whom the sentence brings in, below
-        opener = (
-            opener
-            if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"])
-            else None
-        )
-        if opener:
+        if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
-        elif named and _SENTENCE_PRONOUN_RE.match(said.strip()):
-            said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), said.strip(), count=1)
-        elif named and _POSSESSIVE_OPENER_RE.match(said.strip()):  # "Her manager is Nandor": the one just named's
-            opening = _POSSESSIVE_OPENER_RE.match(said.strip())
-            said = f"{opening['when']}{named}'s {said.strip()[opening.end() :]}"
-        elif named and (_LISTED_THIRD_PERSON_RE if bulleted else _THIRD_PERSON_VERB_RE).match(said.strip()):
-            said = f"{named} {said.strip()[:1].lower()}{said.strip()[1:]}"  # "Met at the fair. Speaks Hungarian."
-        elif not opener:
+        elif named and _SENTENCE_PRONOUN_RE.match(stripped):
+            said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), stripped, count=1)
+        elif named and (opening := _POSSESSIVE_OPENER_RE.match(stripped)):  # "Her manager is Nandor": the named's
+            said = f"{opening['when']}{named}'s {stripped[opening.end() :]}"
+        elif named and (_LISTED_THIRD_PERSON_RE if bulleted else _THIRD_PERSON_VERB_RE).match(stripped):
+            said = f"{named} {stripped[:1].lower()}{stripped[1:]}"  # "Met at the fair. Speaks Hungarian."
+        else:
             # "Zsófia? She's been at …", "Please welcome Nandor, … He comes to us from …": the one person the sentence
             # asks about or greets, thanks, meets, is whom a later "he" / "she" goes back to
             # ("Guess whom I ran into at the market: Bálint.")
-            topic = _topic(said.strip()) or _GREETED_RE.search(said)
+            topic = _topic(stripped) or _GREETED_RE.search(said)
             name = topic and topic["name"]
             if name and _person(name) == name and _a_person(name):
                 named = name
@@ -2855,7 +2851,7 @@ _APART_RE = re.compile(r"[:;]")
 # a bracket that says the day it was moved from ("20 May (it slipped from 6 May)"): no day it is due
 _WAS_FROM_RE = re.compile(r"\s*\([^()]*?\bfrom\b")
 _ANOTHER_PROJECT_RE = re.compile(r",?\s+and\s+(?=[A-Z]|(?:his|her|their|my|our|the)\s)|;")
-_RATHER_RE = re.compile(r"\b(?:rather\s+than|instead\s+of|not)\b|\(\s*was\b", re.IGNORECASE)
+_RATHER_RE = re.compile(rf"\b(?:{_RATHER_WORDS})\b|\(\s*was\b", re.IGNORECASE)
 
 
 def _last_schedule(clause: str, before: int) -> int:
@@ -3069,7 +3065,7 @@ _SUPPOSED_RE = re.compile(
 # the value a statement sets its new one against, after it: "I report to Dorka now, not Bálint", "… rather than to
 # Bálint", "…, before it was Bálint"
 _CONTRAST_TAIL_RE = re.compile(
-    rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:not|rather\s+than|instead\s+of|before\s+(?:it|that)\s+was)"
+    rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:{_RATHER_WORDS}|before\s+(?:it|that)\s+was)"
     rf"\s+(?:to\s+|at\s+|in\s+|with\s+|under\s+)?(?P<old>{NAME})(?=\s*(?:[.,;!)]|$|\s+any\s*more\b))"
 )
 _CONTRASTED = frozenset({v.REPORTS_TO_ATTR, v.WORKS_AT_ATTR, v.LIVES_IN, v.OWNED_BY})
