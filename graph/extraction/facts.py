@@ -408,9 +408,12 @@ _INTRODUCED_BY_NAME_RE = re.compile(
 
 def _topic(said: str) -> re.Match[str] | None:
     """The person a sentence is about by asking after them or bringing them in by name."""
+    colon = said.rfind(":")
+    # a card's "Account: Tisza Bio" reveals no one: a label of a word or two before the colon names a field
+    revealing = colon > 0 and len(said[:colon].split()) > 2
     return (
         _TOPIC_RE.match(said)
-        or (_REVEALED_RE.search(said, max(0, said.rfind(":"))) if ":" in said else None)
+        or (_REVEALED_RE.search(said, colon) if revealing else None)
         or (_INTRODUCED_BY_NAME_RE.search(said) if "named" in said or "called" in said else None)
     )
 

@@ -860,3 +860,11 @@ def test_a_home_shared_by_moving_in_with_someone():
     )
     assert ("Dorka", "lives_in", "Szeged", False, False) in facts("Dorka finally moved in with me here in Szeged")
     assert facts("If I moved in with my sister in Győr, I could save money.") == set()
+
+
+def test_a_cards_field_reveals_no_one_a_later_verb_could_be_about():
+    card = "Contact: Nandor Vass\nAccount: Tisza Bio\nNotes: prefers calls in the morning. Speaks Slovak and Czech."
+    assert {f for f in facts(card, speaker=None) if f[1] == "speaks"} == {
+        ("Nandor Vass", "speaks", "Slovak", False, False),
+        ("Nandor Vass", "speaks", "Czech", False, False),
+    }
