@@ -399,7 +399,7 @@ _OPENING_SUBJECT_RE = re.compile(
 )
 # a sentence that only names someone, as a chat asks or a note heads a line about them ("Zsófia?")
 _TOPIC_RE = re.compile(rf"^(?P<name>{NAME})\s*[?:]$")
-# "Guess whom I ran into: Bálint.", "a woman named Dorka, who …": a person brought in by name
+# "Look who turned up: Bálint.", "a man called Bence, who …": a person brought in by name
 _REVEALED_RE = re.compile(rf":\s+(?P<name>{NAME})\s*[.!]*$")
 _INTRODUCED_BY_NAME_RE = re.compile(
     rf"\b(?:woman|man|guy|girl|lady|bloke|chap|person|someone|somebody)\s+(?:named|called)\s+(?P<name>{NAME})"
@@ -418,7 +418,7 @@ def _topic(said: str) -> re.Match[str] | None:
     )
 
 
-# the words before a person a sentence opens with: "So my cousin Dorka …", "Anyway, our neighbour Bálint …"
+# the words before a person a sentence opens with: "Anyway, my cousin Dorka …", "Oh, our neighbour Bálint …"
 _INTRODUCED_RE = re.compile(
     rf"^(?:(?:so|well|anyway|oh|and|also|meanwhile),?\s+)*(?:(?:my|our|your)\s+{_RELATION}\s+)?(?=[A-Z])",
     re.IGNORECASE,
@@ -429,7 +429,7 @@ _GREETED_RE = re.compile(
     rf"(?:spoke|talked|met|chatted)\s+(?:with|to)|(?:call|chat|catch-up|catch\s+up|interview)\s+with|remember|"
     rf"(?:ran|bumped)\s+into|caught\s+up\s+with|heard\s+from)"
     # "Meet our new intern, Lili!": the one greeted, after what they are to us ("ran into my cousin Dorka", "met
-    # Réka's new boyfriend, Bálint")
+    # Ilka's flatmate, Bálint")
     rf"\s+(?:(?:our|my|the|{NAME}['’]s)\s+[a-z][a-z -]{{1,40}}?,\s+|(?:my|your|our|his|her)\s+{_RELATION}\s+)?"
     rf"(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
 )
@@ -673,7 +673,7 @@ _HEADING_RE = re.compile(r"^(?P<heading>[^:;.!?]{3,60}):\s+(?=(?:he|she)\b)")
 
 _MET_WITH_RE = re.compile(r"\b(?:with|w/)\s+(?:[A-Z][\w'’-]*\s+(?:and|&)\s+)?$")
 _BULLET_RE = re.compile(r"^[ \t]*[-•*][ \t]+(?=[A-Za-z])")
-# a note's first line standing alone as its heading ("Notes from 1:1 w/ Dorka", "Recruiter note — Réka Tóth")
+# a note's first line standing alone as its heading ("Coffee chat w/ Dorka", "Interview debrief — Réka Tóth")
 _HEADING_LINE_RE = re.compile(r"^\s*(?P<heading>[^\n.!?]{3,80}?)[ \t]*\n")
 
 
@@ -688,7 +688,7 @@ def _headed(text: str, heading: re.Match[str] | None = None) -> str:
         if _a_person(m.group(0))
         and _person(m.group(0)) == m.group(0)
         and m.group(0).casefold() not in _CALENDAR_SHORT | _CALENDAR
-        # "Recruiter note — Réka Tóth": a heading's first word is capitalised as a heading's is, not as a name
+        # "Interview debrief — Réka Tóth": a heading's first word is capitalised as a heading's is, not as a name
         and not (m.start() == 0 and " " not in m.group(0) and re.match(r"\s+[a-z]", heading["heading"][m.end() :]))
     ]
     # "Lunch with Dorka": the one met with, where the heading says with whom
@@ -970,14 +970,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+lives?\s+in\s+(?P<value>{NAME})",
         negated=True,
     ),
-    # "he moved in with his partner in Győr", "Dorka moved in with me here in Szeged": a home shared from then
+    # "he has moved in with his girlfriend in Győr", "Dorka moved in with us in Szeged": a home shared from then
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+moved\s+in\s+with\s+(?:(?:my|his|her|their|our)\s+[a-z]+(?:\s+{NAME})?|me|us|{NAME})"
         rf"(?:\s+(?:here|there))?\s+in\s+(?P<value>{NAME})",
         needs=("moved in with",),
     ),
-    # a home moved into: "we moved into a flat in Szeged on Saturday", "moved into a new place in Újbuda, Budapest"
+    # a home moved into: "we moved into a flat in Szeged at the weekend", "just moved into a tiny house in Tabán,
+    # Budapest"
     _p(
         v.LIVES_IN,
         rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+moved\s+into\s+(?:a|an|the|our|my|his|her|their)(?:\s+new)?"
@@ -1414,14 +1415,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         needs=(" role", " post", " position", " job"),
     ),
-    # a note's "Nandor now CTO", "Zsófia now officially Senior Data Analyst": the verb left out
+    # a note's "Nandor now CTO", "Zsófia now officially Staff Engineer": the verb left out
     _p(
         v.JOB_TITLE,
         rf"^(?P<who>{NAME})\s+now\s+(?:officially\s+)?(?:the\s+|our\s+|an?\s+)?(?:new\s+)?{_TITLE}",
         check=_title_ok,
         needs=(" now ",),
     ),
-    # "Please welcome Nandor as our new Head of Sales at Kestle", "welcoming Zsófia, our new CFO"
+    # "say hello to Nandor, our new Head of Sales at Kestle", "introducing Zsófia as our new CFO"
     _p(
         v.JOB_TITLE,
         rf"\b(?i:welcome|welcoming|say\s+hello\s+to|introducing)\s+(?P<who>{NAME})(?:,\s+|\s+as\s+)(?:our|the)\s+"
@@ -1851,7 +1852,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b(?P<system>{NAME}),\s+the\s+owner\s+is{_NOW}\s+{_OWNER}",
     ),
-    # a thing moved to a team is the team's: "the Kestle API moved over to the Tisza squad on Monday" (a thing by its
+    # a thing moved to a team is the team's: "the Kestle gateway has moved over to the Tisza squad" (a thing by its
     # words, to a team by its words: a person who moved to a team, a service moved to a cloud, is not read here)
     _p(
         v.OWNED_BY,
@@ -1918,7 +1919,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
         negated=True,
     ),
-    # "our parrot Kiwi missed me, apparently": a pet named as one's own is had, whatever the clause goes on to say
+    # "our parrot Kiwi supposedly whistles the doorbell": a pet named as one's own is had, whatever the clause goes on
+    # to say
     _p(
         v.HAS_PET,
         rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
@@ -2354,7 +2356,7 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
         return replace(fact, attribute=v.WORKS_AT_ATTR)
     if known_place(fact.value):
         return replace(fact, attribute=v.LIVES_IN)  # "left Szeged": a city the world knows
-    # the words of its sentence, else of the whole text ("New job: I joined Kestle. Left Tisza after four years.")
+    # the words of its sentence, else of the whole text ("Career update: I joined Kestle. Left Tisza after a long run.")
     for said in (sentences.of(fact), sentences.text):
         employer, home = bool(_EMPLOYER_CUE_RE.search(said)), bool(_HOME_CUE_RE.search(said))
         if employer != home:
@@ -2393,10 +2395,10 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         if field and _label(field["label"] or "")[0] in _PERSON_FIELDS:  # "Contact: Réka Tóth": whom the card is of
             card = _NAME_RE.match(written[field.end() :])
             named = _person(card[0]) or named if card else named
-        # "Before she got into product, Zsófia was a teacher.", "So my cousin Dorka has had a wild year."
+        # "Before she got into product, Zsófia was a teacher.", "Anyway, my cousin Dorka sold her car."
         leads = {0, *(found.end() for found in (lead.match(stripped) for lead in _LEADS) if found)}
         opener = next(filter(None, (_OPENING_SUBJECT_RE.match(stripped[at:]) for at in sorted(leads))), None)
-        # "So I finally met Bálint", "We stayed with a woman named Ilka": whom the sentence brings in, below
+        # "Yesterday we met Bálint", "Our guide was a man called Bence": whom the sentence brings in, below
         if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
@@ -2409,7 +2411,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         else:
             # "Zsófia? She's been at …", "Please welcome Nandor, … He comes to us from …": the one person the sentence
             # asks about or greets, thanks, meets, is whom a later "he" / "she" goes back to
-            # ("Guess whom I ran into at the market: Bálint.")
+            # ("Look who turned up at the launch: Bálint.")
             topic = _topic(stripped) or _GREETED_RE.search(said)
             name = topic and topic["name"]
             if name and _person(name) == name and _a_person(name):
@@ -2471,7 +2473,7 @@ def _last_language(said: str, end: int | None = None) -> str:
 
 def _language_named(said: str, earlier: str) -> str:
     """The sentence with the "it" that is spoken named as the language before it in the sentence, else ``earlier``
-    ("Yiddish was my grandfather's language; I still speak it" speaks Yiddish)."""
+    ("My grandmother taught me Slovak, and I still speak it" speaks Slovak)."""
     spoken = _SPEAK_IT_RE.search(said)
     language = _last_language(said, spoken.start()) or earlier
     if not language:
@@ -2479,20 +2481,20 @@ def _language_named(said: str, earlier: str) -> str:
     return f"{said[: spoken.end() - 2]}{language}{said[spoken.end() :]}"
 
 
-# a question of who owns a thing, which the next line answers ("who has Quillon these days?" — "the Tisza squad")
+# a question of who owns a thing, which the next line answers ("who looks after Quillon nowadays?" — "the Tisza squad")
 _ASKED_OWNER_RE = re.compile(
     r"\b(?i:who)(?:['’]s|\s+is|\s+now)?\s+(?i:owns?|has|runs?|maintains?|looks\s+after|taking\s+over|picking\s+up|"
     r"in\s+charge\s+of|responsible\s+for)\s+(?:the\s+)?(?P<thing>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
     r"(?:\s+(?i:now|these\s+days|nowadays|today|currently|then))?\s*\?"
 )
-# a line that answers it with an owner alone: "Tisza Ops.", "the Tisza squad, since March", "Nandor does."
+# a line that answers it with an owner alone: "Tisza Ops.", "the Tisza squad, since April", "Nandor does."
 _OWNER_ANSWER_RE = re.compile(
     rf"^\s*(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?:\s+(?:does|do))?"
     r"(?P<since>,?\s+(?:since|as\s+of|from)\s+[^.;!?—–]+)?\s*(?:[.!;—–]|$)"
 )
 
 
-# "it" as what a day is set for: "it's moved to the 17th", "it ships Friday", "it was pushed to May"
+# "it" as what a day is set for: "it's slipped to the 20th", "it ships Friday", "it was pushed to May"
 _DATED_PRONOUN_RE = re.compile(
     r"\b(?P<pron>[Ii]t)(?P<aux>['’]s|\s+is|\s+was|\s+has|\s+had|\s+got)?(?P<verb>(?:\s+(?:now|just|also|been|officially))*"
     r"\s+(?:moved|moves|pushed|slipped|slips|shifted|delayed|postponed|due|ships|shipping|launch(?:es|ing)|"
@@ -2600,8 +2602,8 @@ _AFTER_TIME_IN_RE = re.compile(
 
 
 def _homes_before(said: str, facts: list[StatedFact]) -> list[StatedFact]:
-    """The home a sentence says its subject had before the one it says they have now ("Home is Szeged now, after six
-    years in Győr"): the earlier home, closed when the new one began."""
+    """The home a sentence says its subject had before the one it says they have now ("Szeged has been home since
+    spring, after a decade in Győr"): the earlier home, closed when the new one began."""
     homes = [fact for fact in facts if fact.attribute == v.LIVES_IN and not fact.negated and fact.valid_until is None]
     if len({fact.subject for fact in homes}) != 1:
         return []  # no home said now, or two people's: whose the earlier one was, the sentence does not say
@@ -2748,7 +2750,7 @@ def _one_project(facts: list[StatedFact]) -> list[StatedFact]:
 
 
 def _one_owner(facts: list[StatedFact]) -> list[StatedFact]:
-    """A thing's owner named, then described ("owned by Tisza Data, Nandor's team took it over"): the description is
+    """A thing's owner named, then described ("owned by Tisza Data; Nandor's team has it since May"): the description is
     the same owner, not a second one."""
 
     def current(fact: StatedFact) -> bool:
@@ -2953,7 +2955,7 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     # "I live in Eger, so if you visit, call me": what follows "so" after the statement is its consequence
     consequence = _CONSEQUENCE_RE.search(clause, end)
     hedged_part = clause[: consequence.start()] if consequence else clause
-    # "I report to Dorka now; the wiki will catch up, I think": a sentence of its own after a semicolon
+    # "I report to Dorka now; payroll will catch up, I think": a sentence of its own after a semicolon
     hedged_part = hedged_part[: hedged_part.find(";", end) % (len(hedged_part) + 1)]
     if _MAY_RE.search(hedged_part) or _HEDGED.search(hedged_part):
         return False
@@ -3065,8 +3067,8 @@ def _facts_of(
 _SUPPOSED_RE = re.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|would|wish|someday|one\s+day)\b|\b(?:I|we)['’]d\b", re.IGNORECASE
 )
-# the value a statement sets its new one against, after it: "I report to Dorka now, not Bálint", "… rather than to
-# Bálint", "…, before it was Bálint"
+# the value a statement sets its new one against, after it: "These days I report to Dorka, not Bálint", "… rather
+# than to Bálint", "…, before it was Bálint"
 _CONTRAST_TAIL_RE = re.compile(
     rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:{_RATHER_WORDS}|before\s+(?:it|that)\s+was)"
     rf"\s+(?:to\s+|at\s+|in\s+|with\s+|under\s+)?(?P<old>{NAME})(?=\s*(?:[.,;!)]|$|\s+any\s*more\b))"
@@ -3412,8 +3414,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     if pattern.attribute == v.DUE_DATE:
         return today, None
     mentions = _clause_dates(clause, today)
-    # "Started at Kestle last week, and we moved into a flat in Zirc on Saturday": a statement's own date, after it
-    # began, before another statement's
+    # "My contract at Kestle began last week, and we moved into a flat in Zirc on Saturday": a statement's own date,
+    # after it began, before another statement's
     own = [mention for mention in mentions if mention.span[0] >= match.start()]
     if own and len(own) < len(mentions) and _STATEMENT_END.search(clause, 0, match.start()):
         mentions = own
@@ -3503,8 +3505,8 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     yield from _status_owners(text, today)
 
 
-# a status line: a thing, a dash, and its items, one of them its owner ("Kestle portal — owner Réka Tóth, launch
-# target 7 October", "Zirc 5.0 — target 9 Oct; owner: Tisza Ops")
+# a status line: a thing, a dash, and its items, one of them its owner ("Kestle portal — in review; owner Réka
+# Tóth", "Zirc 5.0 — target 9 Oct; owner: Tisza Ops")
 _STATUS_LINE_RE = re.compile(
     rf"(?:^|(?<=[\n.:;]\s)|(?<=\n))[ \t]*(?P<system>{NAME}(?:\s+[a-z][\w-]*)?(?:\s+v?\d+(?:\.\d+)*)?)\s+[—–]\s+"
     r"(?P<items>[^\n.—–]*(?:\.\d[^\n.—–]*)*)"
@@ -3522,7 +3524,7 @@ def _status_owners(text: str, today: date) -> Iterator[StatedFact]:
         owner = _STATUS_OWNER_RE.search(line["items"])
         words = line["system"].split()
         if len(words) > 1 and words[1].islower() and words[1] not in _THING_NOUNS:
-            words = words[:1]  # "Zirc unpaused — …": Zirc, and what befell it
+            words = words[:1]  # "Zirc resumed — …": Zirc, and what befell it
         system = _project_name(" ".join(words))
         if owner and system and not _NO_VALUE.search(owner["value"]) and _person(owner["value"]) == owner["value"]:
             yield StatedFact(system, v.OWNED_BY, _team_name(owner["value"]), today, None, False, 0.7, line.span())
@@ -3593,7 +3595,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
             continue
         if label in _THING_FIELDS:
             thing = _project_name(value) or None
-            for said in _BRACKETS_RE.findall(field["value"]):  # "Component: quillon-api (owner: Tisza)"
+            for said in _BRACKETS_RE.findall(field["value"]):  # "Component: quillon-export (owner: Tisza)"
                 inner = re.fullmatch(r"\s*(?P<label>[A-Za-z][A-Za-z -]{0,20}?)\s*:\s*(?P<value>.+)", said)
                 attribute = _FIELD_OF.get(_label(inner["label"])[0]) if inner and thing else None
                 for owner in _field_values(attribute, inner["value"], today) if attribute in _THING_ATTRIBUTES else ():
@@ -3613,7 +3615,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         in_prose = text[: field.start("label")].rstrip(" \t*_-").endswith((".", "!"))
         if (
             holder
-            and not in_prose  # "… is Monday. Release captain: Nandor": a duty in running text, not a post
+            and not in_prose  # "… on Friday. Incident lead: Nandor": a duty in running text, not a post
             and label.split()[-1] in v.ROLE_NOUNS
             and label not in _FIELD_OF
             and not _NO_VALUE.search(label)
@@ -3678,7 +3680,7 @@ def _heading(text: str, first_field: int) -> str | None:
         if named and not _a_title(named[0]):
             return _person(named[0])
         if _IDENTIFIER_RE.fullmatch(part):
-            return part  # "quillon-api", "Catalogue entry — kestle-db": a system as its code names it
+            return part  # "quillon-api", "Registry entry — kestle-db": a system as its code names it
         if keyed and re.match(rf"[{_UPPER}]", part) and 1 <= len(words) <= 5:
             return part
     return None

@@ -648,13 +648,13 @@ def test_an_it_of_ownership_goes_back_to_the_thing_the_sentences_before_named_or
     assert ("Quillon", "owned_by", "Kestle Guild", False, False) in facts(
         "The Quillon release is due on 9 December. The Kestle Guild owns it.", speaker=None
     )
-    assert ("Tisza project", "owned_by", "Payouts", False, False) in facts(
-        "The Tisza project is due on 24 February, and Payouts owns it from here on.", speaker=None
+    assert ("Tisza rollout", "owned_by", "Kestle Ops", False, False) in facts(
+        "The Tisza rollout lands on 3 March, and Kestle Ops owns it from here on.", speaker=None
     )
-    chat = "bence: who has Zirc these days?\ndorka: the Vashegy squad took it over in March\nbence: thanks"
+    chat = "bence: who looks after Zirc nowadays?\ndorka: the Vashegy squad took it over in March\nbence: thanks"
     assert ("Zirc", "owned_by", "Vashegy", False, False) in facts(chat, speaker=None)
-    answered = "bence: who owns the Zirc installer now?\ndorka: Kőszeg Tooling, since March"
-    assert ("Zirc installer", "owned_by", "Kőszeg Tooling", False, False) in facts(answered, speaker=None)
+    answered = "bence: who runs the Zirc exporter now?\ndorka: Kőszeg Platform, since April"
+    assert ("Zirc exporter", "owned_by", "Kőszeg Platform", False, False) in facts(answered, speaker=None)
     # too far back, or nothing named: no owner of anything
     far = "The Zirc cutover is due in May. Lunch was long. The coffee was bad. Tisza owns it."
     assert not {f for f in facts(far, speaker=None) if f[1] == "owned_by"}
@@ -662,14 +662,14 @@ def test_an_it_of_ownership_goes_back_to_the_thing_the_sentences_before_named_or
 
 
 def test_a_thing_moved_to_a_team_and_a_team_named_after_my_team():
-    assert facts("The Quillon API moved over to the Tisza squad on Monday.", speaker=None) == {
-        ("Quillon API", "owned_by", "Tisza", False, False)
+    assert facts("The Quillon gateway has moved over to the Tisza squad, as of this sprint.", speaker=None) == {
+        ("Quillon gateway", "owned_by", "Tisza", False, False)
     }
-    assert facts("The Zirc service still belongs to my team, Kestle Analytics.", speaker=None) == {
-        ("Zirc service", "owned_by", "Kestle Analytics", False, False)
+    assert facts("The Zirc scheduler is still owned by our team: Kestle Analytics.", speaker=None) == {
+        ("Zirc scheduler", "owned_by", "Kestle Analytics", False, False)
     }
-    assert ("zirc-intake", "owned_by", "Tisza", False, False) in facts(
-        "zirc-intake ownership moved from Kestle Core to Tisza", speaker=None
+    assert ("zirc-billing", "owned_by", "Tisza Pay", False, False) in facts(
+        "zirc-billing ownership shifted from Kestle Core to Tisza Pay", speaker=None
     )
     # a person who moved to a team, a service moved to a cloud: no owner
     assert not {f for f in facts("Réka moved to the Tisza team.", speaker=None) if f[1] == "owned_by"}
@@ -677,75 +677,75 @@ def test_a_thing_moved_to_a_team_and_a_team_named_after_my_team():
 
 
 def test_a_records_system_named_by_its_code_name_and_fields_after_a_full_stop():
-    card = "zirc-cms\nOwner: Kestle Web\nPrevious owner: Tisza Content\nTech contact: Bálint Vass"
+    card = "kestle-search\nRuntime: JVM\nOwner: Kestle Web\nPrevious owner: Tisza Content"
     assert facts(card, speaker=None) == {
-        ("zirc-cms", "owned_by", "Kestle Web", False, False),
-        ("zirc-cms", "owned_by", "Tisza Content", False, True),
+        ("kestle-search", "owned_by", "Kestle Web", False, False),
+        ("kestle-search", "owned_by", "Tisza Content", False, True),
     }
-    assert facts("Service card: quillon-auth\nOwned by: Kestle Identity\nDepends on: zirc-db", speaker=None) == {
-        ("quillon-auth", "owned_by", "Kestle Identity", False, False)
+    assert facts("Service card: quillon-mailer\nTier: 2\nOwned by: Kestle Messaging", speaker=None) == {
+        ("quillon-mailer", "owned_by", "Kestle Messaging", False, False)
     }
-    assert ("zirc-db", "owned_by", "Tisza Data", False, True) in facts(
-        "Catalogue entry — zirc-db\nOwning team: Kestle Storage (transferred from Tisza Data, Jan 2023)", speaker=None
+    assert ("zirc-queue", "owned_by", "Tisza Data", False, True) in facts(
+        "Registry entry — zirc-queue\nOwning team: Kestle Storage (transferred from Tisza Data in 2022)", speaker=None
     )
-    assert ("quillon-api", "owned_by", "Kestle Checkout", False, False) in facts(
-        "QUIL-15: Drop v1\nComponent: quillon-api (owner: Kestle Checkout)\nFix version: 3.2", speaker=None
+    assert ("quillon-export", "owned_by", "Kestle Data", False, False) in facts(
+        "QUIL-15: Retire the old export\nComponent: quillon-export (owner: Kestle Data)\nPriority: low", speaker=None
     )
-    assert facts("Module: Quillon. Owned by: Tisza team. Author: Réka.", speaker=None) == {
+    assert facts("Library: Quillon. Maintainers: Tisza team. Licence: MIT.", speaker=None) == {
         ("Quillon", "owned_by", "Tisza", False, False)
     }
     # a duty named in running text is no post
-    assert facts("The 4.2 release goes out on 10 December. Release captain: Bálint Vass.", speaker=None) == set()
+    assert facts("We cut the branch on Friday. Incident lead: Bálint Vass.", speaker=None) == set()
 
 
 def test_whom_a_notes_lines_are_about_by_its_heading_its_card_or_whom_it_met():
-    assert facts("Notes from 1:1 w/ Dorka\n- She's in the Kestle team now\n- Speaks Slovak too", speaker=None) >= {
+    assert facts("Coffee chat w/ Dorka\n- enjoying the Kestle team\n- Speaks Slovak too", speaker=None) >= {
         ("Dorka", "speaks", "Slovak", False, False)
     }
-    assert facts("Recruiter note — Réka Tóth (candidate)\n- lives in Szeged, open to moving", speaker=None) == {
+    assert facts("Interview debrief — Réka Tóth\n- lives in Szeged, happy to commute", speaker=None) == {
         ("Réka Tóth", "lives_in", "Szeged", False, False)
     }
-    card = "Contact: Nandor Vass\nCompany: Tisza Bio\nNotes: met at a fair in Győr. Speaks Slovak and Czech."
+    card = "Contact: Nandor Vass\nEmployer: Tisza Bio\nNotes: prefers calls in the morning. Speaks Slovak and Czech."
     assert {f for f in facts(card, speaker=None) if f[1] == "speaks"} == {
         ("Nandor Vass", "speaks", "Slovak", False, False),
         ("Nandor Vass", "speaks", "Czech", False, False),
     }
     assert ("Nandor Vass", "lives_in", "Eger", False, False) in facts(
-        "Call notes: spoke with Nandor Vass. Lives in Eger.", speaker=None
+        "Had a call with Nandor Vass about the pilot. Lives in Eger, commutes twice a week.", speaker=None
     )
     # a heading's day, a chat line's voice: no one the heading names
-    assert facts("Standup notes (Tue)\nbence: moved to Eger over the weekend\ndorka: sick", speaker=None) == {
-        ("bence", "lives_in", "Eger", False, False)
-    }
+    assert facts(
+        "Daily sync (Wed)\nbence: moved to Eger on Sunday, still unpacking\ndorka: on leave", speaker=None
+    ) == {("bence", "lives_in", "Eger", False, False)}
 
 
 def test_the_home_before_one_said_now():
-    assert facts("Home is Szeged now, after six years in Győr.") == {
+    assert facts("Szeged has been home since spring, after a decade in Győr.") == {
         ("Ilona", "lives_in", "Szeged", False, False),
         ("Ilona", "lives_in", "Győr", False, True),
     }
     assert ("Réka", "lives_in", "Zirc", False, True) in facts(
-        "After six years in Zirc, Réka has moved to Eger.", speaker=None
+        "After eight years living in Zirc, Réka now lives in Eger.", speaker=None
     )
     assert not {f for f in facts("After six years in Zirc, I finally took a break.") if f[1] == "lives_in"}
 
 
 def test_a_language_spoken_as_it_after_it_was_named_and_a_name_of_two_words_read_whole():
-    assert facts("Basque? yeah I speak it, my whole family does") == {("Ilona", "speaks", "Basque", False, False)}
-    assert facts("Slovak was my grandmother's language; I still speak it with my aunt.") == {
+    assert facts("Welsh? I speak it at home with my parents.") == {("Ilona", "speaks", "Welsh", False, False)}
+    assert facts("My grandmother taught me Slovak, and I still speak it on the phone with her.") == {
         ("Ilona", "speaks", "Slovak", False, False)
     }
-    assert facts("I'm half Croatian but honestly I can't speak it.") == {("Ilona", "speaks", "Croatian", True, False)}
+    assert facts("My dad is Croatian, yet I can't speak it at all.") == {("Ilona", "speaks", "Croatian", True, False)}
     assert facts("I speak Haitian Creole.") == {("Ilona", "speaks", "Haitian Creole", False, False)}
     assert facts("I love the new office. I speak it.") == set()
 
 
 def test_the_value_a_new_one_is_set_against_and_a_semicolon_that_ends_a_statements_hedges():
-    assert facts("I report to Dorka now, not Bálint") == {
+    assert facts("These days I report to Dorka, not Bálint.") == {
         ("Ilona", "reports_to", "Dorka", False, False),
         ("Ilona", "reports_to", "Bálint", False, True),
     }
-    assert facts("First, I now report to Dorka rather than to Bálint; the wiki will catch up eventually.") == {
+    assert facts("Quick update: I now report to Dorka rather than to Bálint; payroll will update it soon.") == {
         ("Ilona", "reports_to", "Dorka", False, False),
         ("Ilona", "reports_to", "Bálint", False, True),
     }
@@ -754,111 +754,106 @@ def test_the_value_a_new_one_is_set_against_and_a_semicolon_that_ends_a_statemen
 
 
 def test_a_later_he_or_she_is_the_person_a_story_brings_in_by_name():
-    told = "So my cousin Dorka has had a wild year. She quit Tisza Bank in spring. She's now living in Eger."
+    told = "Anyway, my cousin Dorka finally sold her car. She's living in Eger these days."
     assert ("Dorka", "lives_in", "Eger", False, False) in facts(told)
-    met = "So I finally met Réka's new boyfriend, Bence. Nice guy. He's a paramedic and speaks Slovak."
+    met = "Yesterday we met Ilka's flatmate, Bence, at the concert. He speaks Slovak."
     assert ("Bence", "speaks", "Slovak", False, False) in facts(met)
-    ran = "You'll never guess who I ran into at the market: Nandor. He's living in Zirc now."
+    ran = "Look who turned up at the book launch: Nandor. He lives in Zirc these days."
     assert ("Nandor", "lives_in", "Zirc", False, False) in facts(ran)
-    named = "We stayed with a woman named Ilka, who runs the guesthouse. She speaks Slovak and Czech."
-    assert ("Ilka", "speaks", "Slovak", False, False) in facts(named)
+    named = "Our tour guide was a man called Bence. He speaks Slovak and Czech."
+    assert ("Bence", "speaks", "Slovak", False, False) in facts(named)
     # a pet brought in by name is no "she"
     pet = "We have a cat called Ilka. She speaks Slovak."
     assert not {f for f in facts(pet) if f[0] == "Ilka" and f[1] == "speaks"}
 
 
 def test_an_it_whose_day_is_set_goes_back_to_the_piece_of_work_named_before():
-    chat = "bence: reminder the Kestle release is due June 10!!\ndorka: it moved to June 17"
-    assert ("Kestle", "due_date", "2026-06-17", False, False) in facts(chat, speaker=None)
-    told = "Ugh, the Zirc migration slipped again — it's pushed to November 21 now, because of the vendor."
+    chat = "bence: the Kestle launch is set for June 10, right?\ndorka: no, it moved to June 17"
+    assert ("Kestle launch", "due_date", "2026-06-17", False, False) in facts(chat, speaker=None)
+    told = "Bad news on the Zirc migration: it's been pushed to November 21."
     assert facts(told, speaker=None) == {("Zirc migration", "due_date", "2025-11-21", False, False)}
     assert facts("Lunch was long. It moved to the 17th.", speaker=None) == set()
 
 
 def test_a_post_accepted_or_welcomed_into_and_a_last_day_that_says_a_job_was_left():
-    assert facts("Some news: I've accepted the Head of Product role at Kestle Labs and started today.") == {
-        ("Ilona", "job_title", "head of product", False, False),
+    assert facts("Big news, I have accepted the Head of Research position at Kestle Labs.") == {
+        ("Ilona", "job_title", "head of research", False, False),
         ("Ilona", "works_at", "Kestle Labs", False, False),
     }
-    assert facts("Welcoming Réka Tóth as our new Lead Designer at Tisza Works!", speaker=None) == {
-        ("Réka Tóth", "job_title", "lead designer", False, False),
+    assert facts("Please say hello to Réka Tóth, our new Head of Finance at Tisza Works.", speaker=None) == {
+        ("Réka Tóth", "job_title", "head of finance", False, False),
         ("Réka Tóth", "works_at", "Tisza Works", False, False),
     }
-    assert facts("I've left Vashegy — my last day was Friday.") == {("Ilona", "works_at", "Vashegy", True, False)}
+    left = "I left Vashegy yesterday; it was my last day and they threw me a farewell lunch."
+    assert facts(left) == {("Ilona", "works_at", "Vashegy", True, False)}
 
 
 def test_a_notes_post_said_without_its_verb():
-    assert facts("1:1 notes\n- Dorka now officially Senior Data Analyst", speaker=None) == {
-        ("Dorka", "job_title", "senior data analyst", False, False)
+    assert facts("Team changes\n- Dorka now officially Staff Engineer", speaker=None) == {
+        ("Dorka", "job_title", "staff engineer", False, False)
     }
-    assert facts("Mgmt sync\n- Bálint now CTO\n- Zirc slipped", speaker=None) >= {
-        ("Bálint", "job_title", "cto", False, False)
+    assert facts("Leads meeting\n- Bálint now the CFO\n- budget review next week", speaker=None) >= {
+        ("Bálint", "job_title", "cfo", False, False)
     }
     assert not {f for f in facts("Bálint now fine, thanks", speaker=None) if f[1] == "job_title"}
 
 
 def test_a_pet_named_as_ones_own_is_had_whatever_the_clause_says_unless_the_world_is_supposed():
-    assert facts("Our parrot Kiwi missed me apparently — he yelled all night.") == {
+    assert facts("Our parrot Kiwi supposedly learned to whistle the doorbell.") == {
         ("Ilona", "has_pet", "Kiwi", False, False)
     }
-    assert ("Bence", "has_pet", "Bodri", False, False) in facts("- Bence's dog Bodri ill, may be out Thu", speaker=None)
+    vet = "- Bence's dog Bodri is at the vet, Bence might leave early"
+    assert ("Bence", "has_pet", "Bodri", False, False) in facts(vet, speaker=None)
     assert facts("If I ever get a dog, my dog Bodri will be spoiled.") == set()
     assert facts("My dog Bodri died last week.") == {("Ilona", "has_pet", "Bodri", True, False)}
 
 
 def test_a_bare_left_read_by_the_whole_text_when_its_sentence_says_nothing():
-    text = "New year, new job: I joined Kestle Labs as an analyst. Left Tarnóc after four years."
+    text = "Career update: I joined Kestle Labs as an analyst in May. Left Tarnóc after a long run there."
     assert ("Ilona", "works_at", "Tarnóc", True, False) in facts(text)
-    both = "New job, new flat! Left Tarnóc after four years."
+    both = "Fresh start: new job, new flat. Left Tarnóc in the spring."
     assert not {f for f in facts(both) if f[2] == "Tarnóc" and f[1] in {"works_at", "lives_in"}}
 
 
 def test_a_persons_card_beside_their_name_with_a_remark_in_brackets_after_it():
-    assert facts("Spoke with Réka Tóth, CFO at Tisza Kliniken (customer).", speaker=None) == {
+    assert facts("Lunch with Réka Tóth, CFO at Tisza Kliniken (a prospect).", speaker=None) == {
         ("Réka Tóth", "job_title", "cfo", False, False),
         ("Réka Tóth", "works_at", "Tisza Kliniken", False, False),
     }
 
 
 def test_a_status_lines_owner_among_the_items_after_its_thing():
-    assert facts("Handover summary: Kestle portal — owner Réka Tóth, launch target 7 October.", speaker=None) >= {
+    assert facts("Kestle portal — in review; owner Réka Tóth", speaker=None) >= {
         ("Kestle portal", "owned_by", "Réka Tóth", False, False)
     }
     assert ("Zirc", "owned_by", "Tisza Ops", False, False) in facts(
-        "Zirc unpaused — new target 15 July; assignees Bence and Dorka; owner: Tisza Ops.", speaker=None
+        "Zirc resumed — beta in June; owner: Tisza Ops; risk low", speaker=None
     )
-    assert not {f for f in facts("Status page — owner TBD.", speaker=None) if f[1] == "owned_by"}
+    assert not {f for f in facts("Audit log — owner TBD.", speaker=None) if f[1] == "owned_by"}
     assert not {f for f in facts("Réka — owner of the Zirc repo.", speaker=None) if f[0] == "Réka"}
 
 
 def test_a_home_moved_into_dated_by_its_own_statement():
-    got = facts("Started at Kestle Robotics last week, and we moved into a flat in Eger on Saturday.")
+    said = "My contract at Kestle Robotics began last week, and we moved into a flat in Eger on Saturday."
+    got = facts(said)
     assert ("Ilona", "lives_in", "Eger", False, False) in got
-    home = next(
-        f
-        for f in extract_facts(
-            "Started at Kestle Robotics last week, and we moved into a flat in Eger on Saturday.",
-            speaker="Ilona",
-            reference=TODAY,
-        )
-        if f.attribute == "lives_in"
-    )
+    home = next(f for f in extract_facts(said, speaker="Ilona", reference=TODAY) if f.attribute == "lives_in")
     assert home.valid_from == date(2025, 8, 30)  # the Saturday, not the week the job began
-    assert ("Ilona", "lives_in", "Szeged", False, False) in facts("Moved into a new place in Újbuda, Szeged.")
+    assert ("Ilona", "lives_in", "Szeged", False, False) in facts("Just moved into a tiny house in Tabán, Szeged.")
     assert facts("We moved into a hotel in Zirc for the conference.") == set()
     assert facts("If we moved into a flat in Szeged, we would be happy.") == set()
 
 
 def test_still_in_a_town_is_a_home_unless_the_line_speaks_of_a_trip():
-    assert facts("still in Eger lol, Zirc fell through") == {("Ilona", "lives_in", "Eger", False, False)}
+    assert facts("still in Eger lol, the Zirc plan never happened") == {("Ilona", "lives_in", "Eger", False, False)}
     assert facts("Still in Szeged, the flight is delayed.") == set()
 
 
 def test_a_home_shared_by_moving_in_with_someone():
     assert ("Bence", "lives_in", "Eger", False, False) in facts(
-        "Bence no longer lives in Zirc; he moved in with his partner in Eger.", speaker=None
+        "Bence has moved in with his girlfriend in Eger.", speaker=None
     )
-    assert ("Dorka", "lives_in", "Szeged", False, False) in facts("Dorka finally moved in with me here in Szeged")
+    assert ("Dorka", "lives_in", "Szeged", False, False) in facts("Dorka moved in with us in Szeged last month")
     assert facts("If I moved in with my sister in Győr, I could save money.") == set()
 
 
