@@ -1871,10 +1871,11 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:the\s+)?(?P<project>{_THING})\s+(?:is|was\s+moved\s+to|moved\s+to|is\s+now)\s+(?:now\s+)?(?:on\s+)?"
         r"(?P<date>.+)",
     ),
+    # a cutover is a milestone of its own ("the Tarnóc cutover is due"), not the project's launch
     _p(
         v.DUE_DATE,
-        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})(?:'s|’s)?\s+(?:launch|release|go-live|go\s+live|deadline|"
-        r"cutover|due\s+date|ship\s+date|launch\s+date|release\s+date|delivery\s+date)\s+(?:has\s+|had\s+|is\s+|was\s+)?"
+        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING}(?:\s+cutover)?)(?:'s|’s)?\s+(?:launch|release|go-live|go\s+live|deadline|"
+        r"due\s+date|ship\s+date|launch\s+date|release\s+date|delivery\s+date)\s+(?:has\s+|had\s+|is\s+|was\s+)?"
         r"(?:now\s+|been\s+)?(?:slipped|slips|moved|moves|pushed(?:\s+back|\s+out)?|brought\s+forward|set|scheduled|"
         r"planned|fixed|confirmed|rescheduled|delayed|due|locked(?:\s+in)?)?\s*(?:to|for|on|at|from)?\s+(?P<date>.+)",
     ),
@@ -2904,9 +2905,13 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
 _VERSION_RE = re.compile(
     r"\s+(?>v\d+(?:\.\d+)*|\d+(?:\.\d+)*)\b(?!\s*(?:%|(?:days?|weeks?|months?|years?|hours?|times|people)\b))"
 )
+# the lower-case words a project's name goes on with, up to its verb, its colon or the dash of a status line ("Kestle
+# mobile — due 7 May", "Kestle offline mode pinned: …"), and a version after them ("Kestle app 5.0 — target …")
 _PROJECT_TAIL = re.compile(
-    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|now|again|also|just|\w+ed)\b)[a-z][\w-]*){1,3}"
-    r"(?=\s*:|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|pushed|moved|delayed|lands)\b)"
+    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|now|again|also|just|due|\w+ed)\b)[a-z][\w-]*){1,3}"
+    r"(?:\s+v?\d+(?:\.\d+)*\b)?"
+    r"(?=\s*:|\s+[—–]\s|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|pushed|moved|delayed|lands|pinned|"
+    r"locked)\b)"
 )
 
 

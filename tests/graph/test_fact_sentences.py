@@ -863,3 +863,20 @@ def test_a_cards_field_reveals_no_one_a_later_verb_could_be_about():
         ("Nandor Vass", "speaks", "Slovak", False, False),
         ("Nandor Vass", "speaks", "Czech", False, False),
     }
+
+
+def test_a_project_is_named_as_written_up_to_its_verb_colon_or_status_dash():
+    assert ("Zirc tablet", "due_date", "2025-11-04", False, False) in facts("Zirc tablet — due 4 November, no slack.")
+    assert ("Zirc offline sync", "due_date", "2025-10-20", False, False) in facts(
+        "Zirc offline sync pinned: the release date is 20 October."
+    )
+    assert ("Zirc app 3.1", "due_date", "2025-12-02", False, False) in facts(
+        "Zirc app 3.1 — target date 2 December, owner Bence Kádár."
+    )
+    # a cutover is a milestone of its own, not the project's launch
+    assert facts("The Tarnóc v2 cutover is due on 9 October.") == {
+        ("Tarnóc v2 cutover", "due_date", "2025-10-09", False, False)
+    }
+    # a verb after the name ends it ("remains" is no part of a project's name)
+    got = facts("The Tarnóc 2.0 release remains on 9 October.")
+    assert not {fact for fact in got if "remains" in fact[0]}
