@@ -216,6 +216,24 @@ _BRACKETED_RE = re.compile(
 )
 
 
+# a bracket after a value that names the one before it: "owned by Tisza Data (was the Kestle team)", "(previously
+# Kestle)", "(formerly owned by Kestle Ops; moved in spring)", "(handed over by Kestle yesterday)": read as a contrast
+# the statement's reading takes ("Tisza Data, before it was Kestle")
+_WAS_BEFORE_RE = re.compile(
+    rf"\b(?P<name>{NAME}(?:\s+{_TEAM_WORDS})?)\s*\(\s*(?:(?:was|formerly|previously|until\s+recently)"
+    r"(?:\s+(?:owned|run|maintained|held)\s+by)?|(?:handed|taken)\s+over\s+(?:by|from))\s+(?:the\s+)?"
+    rf"(?P<old>{NAME})(?P<rest>[^()]*)\)"
+)
+
+
+def _was_before(match: re.Match[str]) -> str:
+    """The value and the one before it; a bracket that says until when the one before held ("(was Kestle until May)")
+    is left out, as its end is a day this reading would not give."""
+    if _UNTIL_RE.search(match["rest"]):
+        return match["name"]
+    return f"{match['name']}, before it was {match['old']}"
+
+
 def _dated_bracket(match: re.Match[str]) -> bool:
     """A bracket after a day's month ("due 9 December (it slipped from 4 December)") goes on with the statement; it
     says nothing of the month."""
@@ -485,6 +503,7 @@ def _clauses(sentence: str) -> list[str]:
         )
     if _MOVE_WORD_RE.search(text):  # "relocated Szeged → Győr": from one to the other
         text = _ARROW_MOVE_RE.sub(_arrow_move, text)
+    text = _WAS_BEFORE_RE.sub(_was_before, text)
     extra: list[str] = []
     for match in list(_BRACKETED_RE.finditer(text)):
         if _dated_bracket(match):
@@ -1820,12 +1839,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
         negated=True,
     ),
-    # "ownership of the SMS gateway is with Bedrock now"
+    # "ownership of the SMS relay is with Kestle Infra now"
     _p(
         v.OWNED_BY,
         rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING})\s+(?:is|sits|lies|now\s+sits)\s+with\s+{_OWNER}",
     ),
-    # "the fraud scorer is Trust & Safety's now", "The CRM sync has been Sunniva's since 2023"
+    # "the payment matcher is Tisza Ops's now", "The rota sync has been Dorka's since 2023"
     _p(
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|has\s+been){_NOW}\s+{_OWNER}(?:'s|’s)"
@@ -1862,7 +1881,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_a_thing_handed,
         needs=("moved", "went", "transferred"),
     ),
-    # "Ownership of the data warehouse: Insights team"
+    # "Ownership of the ledger store: Tisza Data team"
     _p(v.OWNED_BY, rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}", confidence=0.7),
     # --- when a project is due: "The Orion launch slipped to 14 March"
     _p(
@@ -2425,6 +2444,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         facts = _sentence_facts(said, who, today)
         if pronoun:
             facts = _things_named(said, facts, earlier, index, who, today)
+        facts = _handed_on(said, facts, who, today)
+        facts = _gapped_owners(said, facts, who, today)
         if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
             facts = _owner_answered(said, asked, who, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
@@ -2448,6 +2469,52 @@ def _things_named(
         if thing := thing or _earlier_thing(earlier, index, mentioned_first=True):
             facts = _also(facts, _dated_pronoun(said, dated, thing), who, today)
     return facts
+
+
+# where a thing went once its owner gave it up: "Kestle no longer owns the zone files — they went to Tisza", "…
+# anymore; that's on Tisza now", "…, the Tisza team took it back"
+_GONE_TO = rf"(?:the\s+)?(?P<GROUP>{NAME}(?:\s+{_TEAM_WORDS})?)"
+_TAKEN_ON = r"\s+(?:took|has\s+taken|have\s+taken|picked)\s+(?:it|them)\s+(?:over|back|up)\b"
+_HANDED_ON_RE = re.compile(
+    r"(?:[,;:]|\s[—–-])\s*(?:(?i:and|so|now)\s+)?(?:"
+    r"(?i:it|they|that)(?:(?:['’]s|\s+is|\s+are)(?:\s+now)?\s+(?:on|with)|(?:\s+(?:has|have)(?:\s+been)?)?"
+    r"(?:\s+(?:now|all))?\s+(?:went|moved|passed|gone|goes)(?:\s+over)?\s+to)\s+"
+    rf"{_GONE_TO.replace('GROUP', 'owner')}|{_GONE_TO.replace('GROUP', 'taker')}{_TAKEN_ON})"
+    r"(?P<rest>[^,;.!?]*)"
+)
+
+
+def _handed_on(said: str, facts: tuple[StatedFact, ...], who: str | None, today: date) -> tuple[StatedFact, ...]:
+    """A sentence's facts with the owner it names for a thing whose owner it says gave it up, read as the statement it
+    stands for."""
+    given_up = [fact for fact in facts if fact.attribute == v.OWNED_BY and fact.negated]
+    went = _HANDED_ON_RE.search(said, given_up[-1].span[0]) if given_up else None
+    owner = went and (went["owner"] or went["taker"])
+    if not owner or owner.casefold() in _PRONOUNS or _person(owner) != owner:
+        return facts
+    return _also(facts, f"{given_up[-1].subject} is owned by {owner}{went['rest']}.", who, today)
+
+
+# a second thing and owner after a statement of ownership, its verb left out: "the wiki is owned by Kestle Docs and
+# the tracker by Tisza Ops", "the wiki belongs to Kestle Docs, and the tracker to Tisza Ops"
+_GAPPED_OWNER_RE = re.compile(
+    r"[^,;]*?,?\s+and\s+(?P<thing>(?:the\s+)?(?:(?!(?:is|are|was|were|went|goes|go|has|have|had|got|gets|moves|sits|"
+    r"belongs|\w+ed)\b)[\w'’.&-]+\s+){1,4}?)(?:by|to)\s+"
+    rf"(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)(?P<rest>[^,;.!?]*)"
+)
+_GAPPED_VERB_RE = re.compile(r"\b(?:owned|maintained|run)\s+by|\bbelongs?\s+to\b")
+
+
+def _gapped_owners(said: str, facts: tuple[StatedFact, ...], who: str | None, today: date) -> tuple[StatedFact, ...]:
+    """A sentence's facts with the owner of a second thing its statement of ownership goes on to name without the
+    verb, read as the statement it stands for."""
+    owned = [fact for fact in facts if fact.attribute == v.OWNED_BY and not fact.negated and fact.valid_until is None]
+    if not owned or " and " not in said or not _GAPPED_VERB_RE.search(said, owned[-1].span[0], owned[-1].span[1]):
+        return facts
+    second = _GAPPED_OWNER_RE.match(said, owned[-1].span[1])
+    if second is None or _person(second["owner"]) != second["owner"]:
+        return facts
+    return _also(facts, f"{second['thing'].strip()} is owned by {second['owner']}{second['rest']}.", who, today)
 
 
 def _also(facts: tuple[StatedFact, ...], said: str, who: str | None, today: date) -> tuple[StatedFact, ...]:
@@ -3345,15 +3412,21 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     named_for = re.search(r"\s(?:for|of)\s+(?:the\s+)?(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)$", " ".join(words))
     if named_for and words[0][:1].isupper():  # "Escalation path for Quillon: owned by …": Quillon is
         words = named_for["name"].split()
-    if len(words) == 1 and _IDENTIFIER_RE.fullmatch(words[0]):
-        return words[0]  # "quillon-gateway", "kestle_sync": a system named as its code names it
+    if _IDENTIFIER_RE.fullmatch(words[-1]) and all(word.islower() for word in words):
+        return words[-1]  # "quillon-gateway", "the legacy kestle_sync": a system named as its code names it
     head = words[-1].casefold()
     if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
     if head in v.KIND_HEAD_NOUNS or head in v.OWNED_THING_NOUNS or words[0][:1].isupper():
         return " ".join(words)
-    if len(head) > 4 and head.endswith(("er", "or")) and head not in v.ROLE_NOUNS and raw.strip()[:4].lower() == "the ":
-        return " ".join(words)  # "the fraud scorer", "the currency converter": a thing named by what it does
+    if (
+        len(head) > 4
+        and head.endswith(("er", "or"))
+        and head not in v.ROLE_NOUNS
+        and not re.fullmatch(_RELATION, head)
+        and (len(words) > 1 or raw.strip()[:4].lower() == "the ")
+    ):
+        return " ".join(words)  # "the fraud scorer", "currency converter": a thing named by what it does
     if named or re.search(rf"\s{_TEAM_WORDS}$", owner.strip()):
         return " ".join(words)
     return ""

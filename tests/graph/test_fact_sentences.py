@@ -880,3 +880,55 @@ def test_a_project_is_named_as_written_up_to_its_verb_colon_or_status_dash():
     # a verb after the name ends it ("remains" is no part of a project's name)
     got = facts("The Tarnóc 2.0 release remains on 9 October.")
     assert not {fact for fact in got if "remains" in fact[0]}
+
+
+def test_where_a_thing_went_once_its_owner_gave_it_up():
+    assert facts("Vashegy no longer owns the billing exports — they went to Tisza Ops.") >= {
+        ("billing exports", "owned_by", "Vashegy", True, False),
+        ("billing exports", "owned_by", "Tisza Ops", False, False),
+    }
+    assert ("quillon-cron", "owned_by", "Kestle Infra", False, False) in facts(
+        "Zirc doesn't own the old quillon-cron anymore; that's with Kestle Infra now."
+    )
+    assert ("tax rules", "owned_by", "Tisza", False, False) in facts(
+        "I no longer own the tax rules, the Tisza team took them over in May."
+    )
+    # without the giving up, a later "it's on …" is a day or a place, no owner
+    assert not {fact for fact in facts("I own the tax rules, it's on Friday now.") if fact[2] == "Friday"}
+    assert not {fact for fact in facts("I no longer own the tax rules, it's on Friday now.") if fact[2] == "Friday"}
+
+
+def test_a_bracket_after_a_value_names_the_one_before_it():
+    assert facts("The ledger service is now owned by Tisza Ops (previously Kestle Core).") == {
+        ("ledger service", "owned_by", "Tisza Ops", False, False),
+        ("ledger service", "owned_by", "Kestle Core", False, True),
+    }
+    assert ("zirc-sync", "owned_by", "Vashegy", False, True) in facts(
+        "zirc-sync is now owned by Tisza (handed over by Vashegy on Monday)."
+    )
+    assert ("Dorka", "works_at", "Kestle Labs", False, True) in facts("Dorka works at Tisza Bio (was Kestle Labs).")
+    # a bracket that says until when the value before held gives no day this reading could trust: only the new value
+    assert facts("Ownership of the ledger: Tisza Ops (was Kestle until March).") == {
+        ("ledger", "owned_by", "Tisza Ops", False, False)
+    }
+    # a bracket that is no value before says nothing of one
+    assert facts("Dorka (was at the offsite) lives in Eger.") == {("Dorka", "lives_in", "Eger", False, False)}
+
+
+def test_a_second_owner_named_without_the_verb():
+    assert facts("The wiki is owned by Kestle Docs and the expense tracker by Tisza Ops.") == {
+        ("wiki", "owned_by", "Kestle Docs", False, False),
+        ("expense tracker", "owned_by", "Tisza Ops", False, False),
+    }
+    assert ("invoice matcher", "owned_by", "Zirc Finance", False, False) in facts(
+        "The rota belongs to Kestle Ops, and the invoice matcher to Zirc Finance."
+    )
+    # a second clause with a verb of its own is its own statement, not a second owner
+    assert facts("The rota belongs to Kestle Ops, and the team moved to Eger.") == {
+        ("rota", "owned_by", "Kestle Ops", False, False)
+    }
+
+
+def test_a_thing_named_by_what_it_does_without_an_article():
+    assert ("payment matcher", "owned_by", "Tisza Ops", False, False) in facts("payment matcher is Tisza Ops's now.")
+    assert facts("The older brother is Dorka's.") == set()
