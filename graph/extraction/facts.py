@@ -3646,6 +3646,8 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
     if not fields:
         return
     heading = _heading(text, fields[0].start())
+    if heading is None and _label(fields[0]["label"])[0] in _REPORT_WORDS:  # "Postmortem: Zirc memory leak"
+        heading = _reported_system(fields[0]["value"])
     labels = {_label(field["label"])[0] for field in fields}
     about_a_person = any(_FIELD_OF.get(label) not in (None, *_THING_ATTRIBUTES) for label in labels)
     if about_a_person and _NOT_YET.search(text):
@@ -3747,10 +3749,15 @@ def _heading(text: str, first_field: int) -> str | None:
     ("Zsófia Ambrus | Head of Legal |", "Team page — Tisza", "Weekly status — Quillon")."""
     before = text[:first_field].strip().splitlines()
     said = _BRACKETS_RE.sub(" ", before[-1]) if before else ""
-    keyed = False
+    keyed = reported = False
     for part in _HEADING_PARTS.split(said.strip(" \t*#_-—–:|")):
         part = part.strip(" \t*#_-—–:|")
         words = part.split()
+        if words and words[0].casefold() in _REPORT_WORDS:
+            reported = True  # "Postmortem — Zirc double billing", "Incident 4012: Zirc degraded": of the system named
+            continue
+        if reported:
+            return _reported_system(part)
         if _WORK_KEY_RE.fullmatch(part) or (words and words[0].casefold() in _WORK_ITEMS | _NO_PROJECT):
             keyed = True  # "EPIC KES-1: Kestle migration", "Status — Quillon": what the key or the heading is of
             continue
@@ -3762,6 +3769,20 @@ def _heading(text: str, first_field: int) -> str | None:
         if keyed and re.match(rf"[{_UPPER}]", part) and 1 <= len(words) <= 5:
             return part
     return None
+
+
+# what a report of something that went wrong is headed by, before the system it is about
+_REPORT_WORDS = frozenset("postmortem post-mortem pir rca outage retro retrospective incident".split())
+
+
+def _reported_system(said: str) -> str | None:
+    """The system a report's heading names first, without what befell it ("Zirc memory leak" is of Zirc); a heading
+    that names what went wrong first ("Search outage") names no system."""
+    system = _NAME_RE.match(said)
+    after = said[system.end() :].split() if system else []
+    if system is None or _a_title(system[0]) or (after and after[0].casefold() in _REPORT_WORDS):
+        return None
+    return _person(system[0])
 
 
 # a tracker's key for a piece of work ("KES-142", "EPIC KES-1")

@@ -932,3 +932,18 @@ def test_a_second_owner_named_without_the_verb():
 def test_a_thing_named_by_what_it_does_without_an_article():
     assert ("payment matcher", "owned_by", "Tisza Ops", False, False) in facts("payment matcher is Tisza Ops's now.")
     assert facts("The older brother is Dorka's.") == set()
+
+
+def test_a_report_of_what_went_wrong_is_about_the_system_its_heading_names_first():
+    assert ("Zirc", "owned_by", "Tisza Ops", False, False) in facts(
+        "Postmortem — Zirc double billing\nDetected by: a customer\nOwner: Tisza Ops", speaker=None
+    )
+    assert ("Kestle", "owned_by", "Vashegy", False, False) in facts(
+        "Postmortem: Kestle memory leak\nService owner: Vashegy team\nRoot cause: a cache without bounds", speaker=None
+    )
+    assert ("Quillon", "owned_by", "Tisza Ops", False, False) in facts(
+        "Incident 311: Quillon degraded\nOwner: Tisza Ops", speaker=None
+    )
+    # a heading that names what went wrong first names no system: the owner is of nothing it says
+    got = facts("PIR: Search outage 3 May\nImpact: errors on zirc-api\nService owner: Tisza team", speaker=None)
+    assert not {fact for fact in got if fact[0] in {"Search", "PIR"}}
