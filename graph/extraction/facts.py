@@ -227,11 +227,15 @@ _WAS_BEFORE_RE = re.compile(
 
 
 def _was_before(match: re.Match[str]) -> str:
-    """The value and the one before it; a bracket that says until when the one before held ("(was Kestle until May)")
-    is left out, as its end is a day this reading would not give."""
-    if _UNTIL_RE.search(match["rest"]):
+    """The value and the one before it, and the day of the change when the bracket says only that ("(handed over by
+    Kestle yesterday)"); a bracket that says until when the one before held ("(was Kestle until May)") is left out, as
+    its end is a day this reading would not give."""
+    rest = match["rest"].strip()
+    if _UNTIL_RE.search(rest):
         return match["name"]
-    return f"{match['name']}, before it was {match['old']}"
+    # only whether the rest names a day, so any reference does
+    dated = rest and re.fullmatch(r"[\w ]{1,24}", rest) and tag_dates(rest, reference=date.today())
+    return f"{match['name']}, before it was {match['old']}{f', {rest}' if dated else ''}"
 
 
 def _dated_bracket(match: re.Match[str]) -> bool:
@@ -2555,9 +2559,11 @@ _ASKED_OWNER_RE = re.compile(
     r"in\s+charge\s+of|responsible\s+for)\s+(?:the\s+)?(?P<thing>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
     r"(?:\s+(?i:now|these\s+days|nowadays|today|currently|then))?\s*\?"
 )
-# a line that answers it with an owner alone: "Tisza Ops.", "the Tisza squad, since April", "Nandor does."
+# a line that answers it with an owner alone: "Tisza Ops.", "the Tisza squad, since April", "Nandor does.", "Réka's
+# team, Tisza Ops", and in a chat, after the voice's name ("Dorka: Tisza Ops, since March")
 _OWNER_ANSWER_RE = re.compile(
-    rf"^\s*(?:[Tt]he\s+)?(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?:\s+(?:does|do))?"
+    rf"^\s*(?:{NAME}:\s+)?(?:(?:{NAME}['’]s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)\s+{_TEAM_WORDS},\s+)?(?:[Tt]he\s+)?"
+    rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?:\s+(?:does|do))?"
     r"(?P<since>,?\s+(?:since|as\s+of|from)\s+[^.;!?—–]+)?\s*(?:[.!;—–]|$)"
 )
 
@@ -3581,6 +3587,34 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     yield from _schedule_facts(text, today)
     yield from _field_facts(text, speaker, today)
     yield from _status_owners(text, today)
+    yield from _owners_moved(text, today)
+
+
+# a list of ownership moves under a heading or label that says so ("Ownership changes:\n- zirc-api: Kestle → Tisza
+# Ops", "Owners: Zirc → Tisza Ops. Quillon → TBD."): each thing's new owner, and the one before when its line names it
+_OWNERS_HEADING_RE = re.compile(r"\b(?i:owners?|ownership)\b[^\n:]*:")
+_OWNER_MOVE_RE = re.compile(
+    rf"(?:^|(?<=\n)|(?<=[:.;]\s))[ \t]*(?:[-•*][ \t]+)?(?:[Tt]he\s+)?(?P<system>{_THING})[ \t]*"
+    rf"(?::[ \t]*(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?)[ \t]*)?(?:→|->)[ \t]*(?:the\s+)?"
+    rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?=[ \t]*(?:[.;,(]|$))",
+    re.MULTILINE,
+)
+
+
+def _owners_moved(text: str, today: date) -> Iterator[StatedFact]:
+    """The owners a list of ownership moves gives, read only after a heading or a label that names ownership."""
+    heading = _OWNERS_HEADING_RE.search(text) if "→" in text or "->" in text else None
+    if heading is None:
+        return
+    for line in _OWNER_MOVE_RE.finditer(text, heading.end() - 1):
+        system = _system_name(line["system"], owner=line["value"], named=True)
+        if len(re.findall(rf"\b[{_UPPER}]", system)) > 1 and not re.search(rf"\s{_TEAM_WORDS}$", system):
+            continue  # "Réka Tóth → Bence Kádár": a person's duty handed on, no thing
+        if not system or _NO_VALUE.search(line["value"]) or _person(line["value"]) != line["value"]:
+            continue
+        yield StatedFact(system, v.OWNED_BY, _team_name(line["value"]), today, None, False, 0.7, line.span())
+        if line["old"] and _person(line["old"]) == line["old"]:
+            yield StatedFact(system, v.OWNED_BY, _team_name(line["old"]), None, today, False, 0.63, line.span())
 
 
 # a status line: a thing, a dash, and its items, one of them its owner ("Kestle portal — in review; owner Réka

@@ -947,3 +947,23 @@ def test_a_report_of_what_went_wrong_is_about_the_system_its_heading_names_first
     # a heading that names what went wrong first names no system: the owner is of nothing it says
     got = facts("PIR: Search outage 3 May\nImpact: errors on zirc-api\nService owner: Tisza team", speaker=None)
     assert not {fact for fact in got if fact[0] in {"Search", "PIR"}}
+
+
+def test_a_list_of_ownership_moves_after_a_heading_that_says_so():
+    text = "Service ownership changes (May):\n- zirc-api: Kestle Core → Tisza Ops\n- quillon-cron → Vashegy team"
+    assert facts(text, speaker=None) == {
+        ("zirc-api", "owned_by", "Tisza Ops", False, False),
+        ("zirc-api", "owned_by", "Kestle Core", False, True),
+        ("quillon-cron", "owned_by", "Vashegy", False, False),
+    }
+    assert ("Zirc", "owned_by", "Tisza Ops", False, False) in facts("Owners: Zirc → Tisza Ops. Quillon → TBD.", None)
+    # a duty handed from one person to another is no thing owned, nor is an arrow under any other heading
+    assert facts("On-call owners (week 2): Réka Tóth → Bence Kádár.", speaker=None) == set()
+    assert facts("Moves: Zirc → Tisza Ops", speaker=None) == set()
+
+
+def test_an_owner_alone_answers_who_owns_in_a_chat_after_the_voices_name():
+    text = "Bence: who owns the Zirc installer now?\nRéka: Tisza Ops, since March"
+    assert ("Zirc installer", "owned_by", "Tisza Ops", False, False) in facts(text, speaker=None)
+    text = "bence: who owns Quillon now?\nreka: Dorka's team, Vashegy Core"
+    assert ("Quillon", "owned_by", "Vashegy Core", False, False) in facts(text, speaker=None)
