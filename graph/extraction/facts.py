@@ -83,6 +83,12 @@ _BEEN = rf"(?:{_BE}|(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)\s+been)"
 # the same, now: "was a teacher" says what someone was (the history patterns read it)
 _IS_NOW = r"(?:'m|’m|\s+am|'s|’s|\s+is|'re|’re|\s+are|(?:'ve|’ve|\s+have|'s|’s|\s+has)\s+been)"
 _THE = r"(?:the\s+)?"
+# what comes between a manager and their name: "my manager is Nandor", "… stays Nandor", "… is a woman from Eger
+# called Nandor", "Dorka's manager: Nandor"
+_MANAGER_NAMED = (
+    rf"(?:\s+(?:is|stays|remains|became|has\s+become){_NOW}(?:\s+an?\s+[^,.;!?]{{1,40}}?\s+(?:called|named))?\s+|"
+    r"\s*[:—–]\s*)"
+)
 # a post taken up, now: "I've started", "she's starting", "took on", "began"
 _TAKEN_UP = (
     r"(?:'ve|’ve|\s+have|'s|’s|\s+has|'m|’m|\s+am|\s+is)?(?:\s+(?:now|just|recently|finally|officially))*\s+"
@@ -486,8 +492,10 @@ _CLAUSE_BREAK_RE = re.compile(
     r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})(?:\s+|['’])[a-z'’])"
     # "… made the jump: she's living in Győr now"
     r"|\s*:\s+(?=(?:I|he|she|they|we)(?:\s+|['’])[a-z'’])"
-    # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May")
-    r"|\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|eta)\b)"
+    # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May"),
+    # one after a manager with the manager's name ("Dorka's got a new boss — Bálint")
+    r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|"
+    r"eta)\b)"
 )
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
@@ -1686,7 +1694,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)\s+is{_NOW}\s+(?P<value>{NAME})",
+        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor){_MANAGER_NAMED}(?P<value>{NAME})",
+    ),
+    # "Dorka's got a new manager — Bálint", "I have a new boss: Réka Tóth"
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?:(?P<me>{_ME})(?:['’]ve|\s+have)|(?P<who>{NAME})(?:['’]s|\s+has))(?:\s+got)?\s+a\s+new\s+(?:line\s+)?"
+        rf"(?:manager|boss|supervisor)\s*(?:[:—–,]|\s+(?:called|named))\s*(?P<value>{NAME})",
     ),
     # a chat drops its "my": "new manager is Nandor", "boss (Zsófia) wants it by Friday"
     _p(
@@ -1736,7 +1750,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)(?:\s+is{_NOW}|,)\s+"
+        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)(?:{_MANAGER_NAMED}|,\s+)"
         rf"(?P<value>{NAME})",
     ),
     # "Piet manages Noor and Omar": each of them reports to Piet
@@ -2445,6 +2459,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         pronoun = "it" in said or "It" in said or "they" in said or "They" in said or "them" in said
         if pronoun and _SPEAK_IT_RE.search(said):
             said = _language_named(said, next(filter(None, (_last_language(s) for _, s, _ in reversed(earlier))), ""))
+        if pronoun and (changed := _manager_changed(said, earlier, index)):
+            said = _IT_IS_NAME_RE.sub(f"{changed} is ", said, count=1)
         facts = _sentence_facts(said, who, today)
         if pronoun:
             facts = _things_named(said, facts, earlier, index, who, today)
@@ -2456,6 +2472,26 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, cards):
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
+
+
+# a manager said to have changed, and the "it's N" that names the new one: "My boss changed again. It's Bálint now
+# instead of Réka", "Dorka's manager changed twice; currently it's Bálint"
+_MANAGER_CHANGED_RE = re.compile(
+    rf"\b(?P<whose>[Mm]y|{NAME}['’]s)\s+(?:line\s+)?(?P<role>manager|boss|supervisor)\s+(?:has\s+|just\s+)?"
+    r"(?:changed|switched)\b"
+)
+_IT_IS_NAME_RE = re.compile(rf"\b[Ii]t(?:['’]s|\s+is)(?:\s+(?:now|currently))?\s+(?={NAME})")
+
+
+def _manager_changed(said: str, earlier: _Earlier, index: int) -> str:
+    """The manager an "it's N" of the sentence names, when the sentence, or the one before, says whose manager
+    changed ("my manager"); else nothing."""
+    named = _IT_IS_NAME_RE.search(said)
+    if named is None or said[named.end() :].split()[0].casefold().strip(".,!") in _CALENDAR_NAMES:
+        return ""  # "it's Monday": a day, no one
+    before = [said[: named.start()], *(earlier[-1][1:2] if earlier and earlier[-1][0] == index - 1 else [])]
+    changed = next(filter(None, map(_MANAGER_CHANGED_RE.search, before)), None)
+    return f"{changed['whose']} {changed['role']}" if changed else ""
 
 
 def _things_named(

@@ -967,3 +967,23 @@ def test_an_owner_alone_answers_who_owns_in_a_chat_after_the_voices_name():
     assert ("Zirc installer", "owned_by", "Tisza Ops", False, False) in facts(text, speaker=None)
     text = "bence: who owns Quillon now?\nreka: Dorka's team, Vashegy Core"
     assert ("Quillon", "owned_by", "Vashegy Core", False, False) in facts(text, speaker=None)
+
+
+def test_a_manager_named_however_the_sentence_gets_to_the_name():
+    assert ("Dorka", "reports_to", "Bálint", False, False) in facts("Dorka's got a new manager — Bálint.")
+    assert ("Ilona", "reports_to", "Réka Tóth", False, False) in facts("I've got a new boss: Réka Tóth.")
+    assert ("Nandor Vass", "reports_to", "Bence", False, False) in facts("Nandor Vass's manager stays Bence for now.")
+    assert ("Ilona", "reports_to", "Ilka", False, False) in facts(
+        "My manager is a quiet man from Eger called Ilka, and he bakes."
+    )
+    assert facts("My manager is a nightmare called Monday.") == set()
+
+
+def test_it_is_n_names_the_manager_a_sentence_said_changed():
+    assert facts("My boss changed again. It's Bálint now instead of Réka.") == {
+        ("Ilona", "reports_to", "Bálint", False, False),
+        ("Ilona", "reports_to", "Réka", False, True),
+    }
+    assert ("Ilona", "reports_to", "Bence", False, False) in facts("My manager changed twice; currently it's Bence.")
+    assert facts("My boss changed. It's Monday, so whatever.") == set()
+    assert facts("The menu changed. It's Bence's now.") == set()
