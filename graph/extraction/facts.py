@@ -372,10 +372,10 @@ def _predicates(part: str) -> list[str]:
 
 
 _DROPPED_I_RE = re.compile(
-    r"^(?=(?:started|moved|joined|relocated|quit|left|learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
+    r"^(?=(?:(?:just|finally|recently|officially|already|also)\s+)?(?:started|moved|joined|relocated|switched|quit|left|"
+    r"learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
     r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
-    r"took\s+a\s+(?:new\s+)?job|used\s+to|"
-    r"worked|lived|grew\s+up|finally\s+(?:moved|joined|started)|just\s+(?:moved|joined|started))\b)",
+    r"took\s+a\s+(?:new\s+)?job|used\s+to|worked|lived|grew\s+up)\b)",
     re.IGNORECASE,
 )
 # a note's line about the person it opens with, in the third person: "N — now lives in Győr (prev Szeged)",
@@ -387,7 +387,8 @@ _THIRD_PERSON_LINE_RE = re.compile(
 )
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:staying(?:\s+put)?\s+at|now\s+(?:at|in|with|under|based|living|working|reporting)|"
-    r"still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working))\b",
+    r"still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working)|"
+    r"(?:starting|beginning)\s+to\s+(?:hate|love|like|enjoy)\s+(?:working|living))\b",
     re.I,
 )
 # a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them

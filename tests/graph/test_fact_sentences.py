@@ -987,3 +987,10 @@ def test_it_is_n_names_the_manager_a_sentence_said_changed():
     assert ("Ilona", "reports_to", "Bence", False, False) in facts("My manager changed twice; currently it's Bence.")
     assert facts("My boss changed. It's Monday, so whatever.") == set()
     assert facts("The menu changed. It's Bence's now.") == set()
+
+
+def test_a_chat_line_that_drops_its_i_after_an_adverb_or_before_a_feeling_about_work():
+    assert ("Ilona", "works_at", "Kestle Robotics", False, False) in facts("just took a job with Kestle Robotics!!")
+    assert ("Ilona", "works_at", "Tisza Mutual", False, False) in facts("starting to hate working at Tisza Mutual tbh")
+    # the same words with someone else's subject stay theirs
+    assert ("Ilona", "works_at", "Tisza Mutual", False, False) not in facts("Dorka just took a job with Tisza Mutual.")
