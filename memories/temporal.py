@@ -394,8 +394,8 @@ def _month_to_month(m: re.Match[str], ctx: _Context) -> _Result:
 
 @_pattern(
     rf"\b(in|since|during|until|till|by|from|through|throughout|before|after|last|next|this|coming|past|early|mid|"
-    rf"late|end\s+of|the\s+end\s+of|beginning\s+of|the\s+beginning\s+of|start\s+of|the\s+start\s+of)(?:\s+of)?[\s-]+"
-    rf"(?P<m1>{_MONTH})(?![\w]|\s*\d|,\s*\d)"
+    rf"late|end\s+of|the\s+end\s+of|beginning\s+of|the\s+beginning\s+of|start\s+of|the\s+start\s+of|as\s+of|"
+    rf"effective|starting)(?:\s+of)?[\s-]+(?P<m1>{_MONTH})(?![\w]|\s*\d|,\s*\d)"
 )
 def _month_alone(m: re.Match[str], ctx: _Context) -> _Result:
     if not _month_word_ok(m, "m1"):
@@ -403,7 +403,7 @@ def _month_alone(m: re.Match[str], ctx: _Context) -> _Result:
     month = _month_of(m.group("m1"))
     if month is None:
         return None
-    lead = m.group(1).lower()
+    lead = " ".join(m.group(1).lower().split())
     ref = ctx.ref
     if lead == "last":
         year = ref.year if month < ref.month else ref.year - 1
@@ -416,7 +416,8 @@ def _month_alone(m: re.Match[str], ctx: _Context) -> _Result:
         return date(year, month, 1), max(ref, date(year, month, 1))
     else:
         year = _pick_year(ref, month, None, _tense(ctx.text, m.span(), ctx.default_tense))
-    return _part_of_month(year, month, lead if lead not in ("in", "since", "last", "next", "this") else None)
+    whole = ("in", "since", "last", "next", "this", "as of", "effective", "starting")  # the month, not a part of it
+    return _part_of_month(year, month, lead if lead not in whole else None)
 
 
 @_pattern(

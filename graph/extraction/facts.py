@@ -110,7 +110,7 @@ _DWELLING_WORDS = r"(?:\s+(?!(?:old|previous|former|last|parents['’]?|first)\b
 _TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
 _TITLE_END = (
     r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|there|who|"
-    r"reporting|based|working|living|"
+    r"reporting|based|working|living|as\s+of|effective|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s])))"
 )
@@ -493,6 +493,8 @@ _CLAUSE_BREAK_RE = re.compile(
     r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})(?:\s+|['’])[a-z'’])"
     # "… made the jump: she's living in Győr now"
     r"|\s*:\s+(?=(?:I|he|she|they|we)(?:\s+|['’])[a-z'’])"
+    # "For the notes I'll send: Efua is our head of legal": the statement after the colon is its own
+    rf"|\s*:\s+(?={NAME}\s+(?:is|was|has|had|joined|moved|left|reports|works|lives|speaks|owns)\b)"
     # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May"),
     # one after a manager with the manager's name ("Dorka's got a new boss — Bálint")
     r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|"
@@ -621,6 +623,8 @@ def _clauses(sentence: str) -> list[str]:
             possessive = None
         # "Tisza Bend was where …": a place the clause is about, no one a pronoun goes back to
         cleft = lead_name and re.match(r"\s+(?:is|was)\s+where\b", part[lead_name.end("name") :])
+        # "Contracts go to Réka; she's …": a plural verb after it, so a thing, no one a pronoun goes back to
+        cleft = cleft or (lead_name and re.match(r"\s+(?:are|were|go|have)\b", part[lead_name.end("name") :]))
         if headed and index == 0:
             pass
         elif lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive and not cleft:
@@ -3234,7 +3238,9 @@ _NOT_A_NAME = frozenset(
     "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please Ownership "
     "Quick Was Were Is Are Been Got Did Does Do Getting Having Being Going Making Taking Looking Working Moving "
     "Starting Joining Leaving Coming Trying Feeling Running Living Spending Heading Planning Settling Back In On At By "
-    "From During Until Till As Welcoming Introducing Several Many Most Some All Few Each Every Half Anybody".split()
+    "From During Until Till As Welcoming Introducing Several Many Most Some All Few Each Every Half Anybody For With "
+    "Without About Regarding Following Like Unlike Here Even Only Maybe Perhaps Sometimes Usually Otherwise Instead "
+    "Overall Basically Actually".split()
 )
 
 

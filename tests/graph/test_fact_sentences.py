@@ -994,3 +994,15 @@ def test_a_chat_line_that_drops_its_i_after_an_adverb_or_before_a_feeling_about_
     assert ("Ilona", "works_at", "Tisza Mutual", False, False) in facts("starting to hate working at Tisza Mutual tbh")
     # the same words with someone else's subject stay theirs
     assert ("Ilona", "works_at", "Tisza Mutual", False, False) not in facts("Dorka just took a job with Tisza Mutual.")
+
+
+def test_a_statement_after_a_colon_is_its_own_whatever_the_words_before_it_hedge():
+    got = facts("For the notes I'll send round: Réka is our head of legal.")
+    assert ("Réka", "job_title", "head of legal", False, False) in got
+    assert not {fact for fact in got if "For" in fact[0] or "For" in fact[2]}
+    # a plural thing opening a clause is no one a later "she" goes back to
+    assert facts("Contracts go to Réka Tóth; she's our general counsel as of March.") == {
+        ("Réka Tóth", "job_title", "general counsel", False, False)
+    }
+    dated = extract_facts("Réka Tóth is our general counsel as of March.", speaker=None, reference=TODAY)
+    assert [fact.valid_from for fact in dated] == [date(2025, 3, 1)]

@@ -168,3 +168,10 @@ def test_never_raises_and_spans_are_honest(text, year, day_of_year):
         assert text[mention.span[0] : mention.span[1]] == mention.text
         assert mention.start <= mention.end
     query_window(text, as_of=reference)
+
+
+def test_a_month_a_change_takes_effect_in_is_that_whole_month():
+    for said in ("as of March", "effective March", "As of  March"):
+        mention = tag_dates(f"She is our counsel {said}.", reference=THURSDAY)[0]
+        assert (mention.start, mention.end) == (date(2025, 3, 1), date(2025, 3, 31))
+    assert tag_dates("as of may", reference=THURSDAY) == []  # the verb, as everywhere
