@@ -83,6 +83,11 @@ _BEEN = rf"(?:{_BE}|(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)\s+been)"
 # the same, now: "was a teacher" says what someone was (the history patterns read it)
 _IS_NOW = r"(?:'m|’m|\s+am|'s|’s|\s+is|'re|’re|\s+are|(?:'ve|’ve|\s+have|'s|’s|\s+has)\s+been)"
 _THE = r"(?:the\s+)?"
+# home again, before the place: "back home in", "back home to", "back living in", "back at our place in"
+_BACK_HOME_IN = (
+    r"(?:back\s+)?(?:home\s+(?:in|to)|living\s+in|at\s+(?:our|my|his|her|their)\s+(?:own\s+)?"
+    r"(?:place|flat|house|apartment|home)\s+in)\s+"
+)
 # what comes between a manager and their name: "my manager is Nandor", "… stays Nandor", "… is a woman from Eger
 # called Nandor", "Dorka's manager: Nandor"
 _MANAGER_NAMED = (
@@ -386,7 +391,8 @@ _THIRD_PERSON_LINE_RE = re.compile(
     re.IGNORECASE,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:staying(?:\s+put)?\s+at|now\s+(?:at|in|with|under|based|living|working|reporting)|"
+    r"^(?:staying(?:\s+put)?\s+at|staying\s+put\s+in|(?:still\s+)?renting|now\s+(?:at|in|with|under|based|living|"
+    r"working|reporting)|"
     r"still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working)|"
     r"(?:starting|beginning)\s+to\s+(?:hate|love|like|enjoy)\s+(?:working|living))\b",
     re.I,
@@ -940,12 +946,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back|house|over|out))?"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back(?:\s+home)?|house|over|out))?"
         rf"(?:\s+from\s+(?P<old>{NAME}))?(?:\s+back)?\s+to\s+(?P<value>{NAME})",
     ),
     _p(
         v.LIVES_IN,
-        rf"\b(?P<mine>[Ww]e)(?:'ve|’ve|\s+have)?{_NOW}\s+(?:moved|relocated)(?:\s+(?:back|house|over))?"
+        rf"\b(?P<mine>[Ww]e)(?:'ve|’ve|\s+have)?{_NOW}\s+(?:moved|relocated)(?:\s+(?:back(?:\s+home)?|house|over))?"
         rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
         confidence=0.7,
     ),
@@ -1033,8 +1039,29 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:'re|’re|'m|’m|'s|’s|\s+are|\s+am|\s+is|(?:'ve|’ve|\s+have|\s+has)\s+been)"
-        rf"\s+(?:now\s+)?renting\s+"
-        rf"an?\s+(?:[a-z-]+\s+){{0,2}}?(?:place|flat|apartment|house|room|condo)\s+in\s+(?P<value>{NAME})",
+        rf"\s+(?:now\s+|still\s+)?renting\s+"
+        rf"(?:an?\s+(?:[a-z-]+\s+){{0,2}}?(?:place|flat|apartment|house|room|condo)\s+)?in\s+(?P<value>{NAME})",
+        confidence=0.6,
+    ),
+    # home again: "Dorka is back home in Eger", "we're back living in Zirc", "back at our place in Eger" — a line that
+    # says it without a subject is the speaker's ("Back home in Eger the winters are long")
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}{_NOW}\s+{_BACK_HOME_IN}(?P<value>{NAME})",
+        confidence=0.6,
+    ),
+    _p(
+        v.LIVES_IN,
+        rf"(?:^|\b(?:flights?|flying|flew|heading|headed|going|went|train|drive|driving)\s+)(?P<home>[Bb]ack)\s+"
+        rf"{_BACK_HOME_IN}(?P<value>{NAME})",
+        confidence=0.6,
+        presupposed=True,  # "Back home in Eger I'd never get up at five": the wish is about the hour, not the home
+        check=_no_trip,  # "back home in Eger for the weekend": a visit
+    ),
+    # "we're staying put in Zirc": not moving, so living there
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}(?:\s+(?:definitely|still|just))?\s+staying\s+put\s+in\s+(?P<value>{NAME})",
         confidence=0.6,
     ),
     # "my partner and I rent a tiny house in Szeged", "we bought a house in Győr": the household's home
@@ -2234,7 +2261,7 @@ def _day(reference: datetime | date) -> date:
 _NEEDS: dict[str, tuple[str, ...]] = {
     v.LIVES_IN: ("live", "living", "commute", "moved", "moving", "reloc", "based", "settled", "resid", "emigrat",
                  "new ", "renting", "spent", "remote", "home", "still in", "house", "flat", "apartment", "condo",
-                 "cottage", "bungalow"),
+                 "cottage", "bungalow", "place", "staying put"),
     LEFT: ("left",),
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",

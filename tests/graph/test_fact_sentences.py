@@ -1006,3 +1006,17 @@ def test_a_statement_after_a_colon_is_its_own_whatever_the_words_before_it_hedge
     }
     dated = extract_facts("Réka Tóth is our general counsel as of March.", speaker=None, reference=TODAY)
     assert [fact.valid_from for fact in dated] == [date(2025, 3, 1)]
+
+
+def test_a_home_said_by_being_back_there_renting_there_or_staying_put():
+    assert ("Ilona", "lives_in", "Eger", False, False) in facts("Back home in Eger I'd never get up at five.")
+    assert ("Ilona", "lives_in", "Szeged", False, False) in facts("Then the train back home to Szeged, finally.")
+    assert ("Dorka", "lives_in", "Zirc", False, False) in facts("Dorka is back living in Zirc.")
+    assert ("Ilona", "lives_in", "Győr", False, False) in facts("Back at our place in Győr, the cat is thrilled.")
+    assert ("Ilona", "lives_in", "Pécs", False, False) in facts("renting a little flat in Pécs with two friends now")
+    assert ("Ilona", "lives_in", "Pécs", False, False) in facts("For now we're renting in Pécs.")
+    assert ("Ilona", "lives_in", "Sopron", False, False) in facts("We're staying put in Sopron.")
+    assert ("Ilona", "lives_in", "Eger", False, False) in facts("I moved back home to Eger in 2022.")
+    # home for a visit is no home
+    assert facts("Back home in Eger for the weekend to see my parents.") == set()
+    assert facts("I'm back in Eger for the conference.") == set()
