@@ -2727,10 +2727,11 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
                 # (a day it was, "slipped from 4 May", dates it before the day a pattern read)
                 if _project_key(fact.subject) not in dated or fact.valid_until is not None
             )
-    if not any(fact.attribute == v.SPEAKS for fact in facts) and not _LANGUAGE_WORDS.isdisjoint(
-        _WORD_RE.findall(said.casefold())
-    ):
-        facts.extend(_languages_spoken(_REPORTED_RE.sub(_reported, said.strip()), speaker, today))
+    if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(said.casefold())):
+        if not any(fact.attribute == v.SPEAKS for fact in facts):
+            facts.extend(_languages_spoken(_REPORTED_RE.sub(_reported, said.strip()), speaker, today))
+        read = {fact.value.casefold() for fact in facts if fact.attribute == v.SPEAKS}
+        facts.extend(fact for fact in _languages_used(said, speaker, today) if fact.value.casefold() not in read)
     if "after" in said.casefold():
         facts.extend(_homes_before(said, facts))
     return tuple(_one_owner(_one_project(facts)))
@@ -3972,6 +3973,35 @@ def _a_title(said: str) -> str | None:
 
 
 _LANGUAGE_SET = frozenset(v.LANGUAGES)
+
+# a language the speaker uses, said without "speak": "my Slovak is fine", "my Czech has got much better"; "Slovak at
+# home, Czech at work"; "I don't speak Polish, only Slovak and Czech"
+_MY_LANGUAGE_RE = re.compile(
+    rf"\b[Mm]y\s+(?P<list>{_LANGUAGE_WORD}(?:\s+{_LANGUAGE_WORD})?)\s+(?:is|['’]s|has\s+(?:gotten|got|become))\s+"
+    r"(?:\w+\s+)?(?:fine|good|great|better|decent|fluent|solid|ok|okay|native|excellent)\b"
+)
+_USED_IN_RE = re.compile(
+    rf"^(?:and\s+)?(?P<list>{_LANGUAGE_WORD}(?:\s+{_LANGUAGE_WORD})?(?:\s*(?:,|and|&|\+)\s*{_LANGUAGE_WORD}){{0,3}})\s+"
+    r"(?:at\s+(?:home|work|school)|with\s+(?:my|our|the)\s+[\w-]+|in\s+the\s+family)\b"
+)
+_ONLY_SPOKEN_RE = re.compile(
+    r"\b(?:I|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+speak\s+[\w-]+(?:\s*\([^)]*\))?\s*,?\s*"
+    rf"(?:only|just|but\s+(?:I\s+do\s+)?(?:speak\s+)?)\s+(?P<list>{_LANGUAGE_WORD}(?:\s*(?:,|and|&|\+)\s*"
+    rf"{_LANGUAGE_WORD}){{0,3}})"
+)
+
+
+def _languages_used(said: str, speaker: str | None, today: date) -> list[StatedFact]:
+    """The known languages a sentence says the speaker uses, in words other than "speak"."""
+    if not speaker or not speaker.strip() or _NOT_SPOKEN_RE.search(_ONLY_SPOKEN_RE.sub("", said)):
+        return []
+    parts = re.split(r"\s*[,;]\s*", said.strip())
+    used = [m["list"] for m in map(_USED_IN_RE.match, parts) if m] if _USED_IN_RE.match(parts[0]) else []
+    found = [*(m["list"] for m in _MY_LANGUAGE_RE.finditer(said)), *used]
+    found += [m["list"] for m in _ONLY_SPOKEN_RE.finditer(said)]
+    spoken = dict.fromkeys(language for listed in found for language in _known_languages(listed))
+    who, span = speaker.strip(), (0, len(said))
+    return [StatedFact(who, v.SPEAKS, language, today, None, False, 0.6, span) for language in spoken]
 
 
 def _known_languages(text: str) -> list[str]:

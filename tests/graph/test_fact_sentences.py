@@ -1020,3 +1020,21 @@ def test_a_home_said_by_being_back_there_renting_there_or_staying_put():
     # home for a visit is no home
     assert facts("Back home in Eger for the weekend to see my parents.") == set()
     assert facts("I'm back in Eger for the conference.") == set()
+
+
+def test_a_language_the_speaker_uses_said_without_speak():
+    assert facts("Slovak at home, Czech with my grandmother, and whatever is left at work.") >= {
+        ("Ilona", "speaks", "Slovak", False, False),
+        ("Ilona", "speaks", "Czech", False, False),
+    }
+    assert ("Ilona", "speaks", "Slovak", False, False) in facts("I don't speak Polish (yet!) but my Slovak is fine.")
+    assert facts("I don't speak Polish, only Slovak and Czech.") == {
+        ("Ilona", "speaks", "Polish", True, False),
+        ("Ilona", "speaks", "Slovak", False, False),
+        ("Ilona", "speaks", "Czech", False, False),
+    }
+    assert ("Ilona", "speaks", "German", False, False) in facts("I speak Czech at home but my German is better.")
+    # a language one wishes were better, or says is bad, is no language spoken; nor is one nobody speaks
+    assert facts("My Slovak is terrible.") == set()
+    assert facts("I'd love my German to be better.") == set()
+    assert facts("Slovak at home, Czech at work.", speaker=None) == set()
