@@ -380,7 +380,8 @@ _DROPPED_I_RE = re.compile(
     r"^(?=(?:(?:just|finally|recently|officially|already|also)\s+)?(?:started|moved|joined|relocated|switched|quit|left|"
     r"learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
     r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
-    r"took\s+a\s+(?:new\s+)?job|used\s+to|worked|lived|grew\s+up)\b)",
+    r"took\s+a\s+(?:new\s+)?job|used\s+to|worked|lived|grew\s+up|got\s+(?:a|an|two|three)\s+(?:new\s+)?(?:[\w-]+\s+)?"
+    rf"{_PETS})\b)",
     re.IGNORECASE,
 )
 # a note's line about the person it opens with, in the third person: "N — now lives in Győr (prev Szeged)",
@@ -2312,6 +2313,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             fact = _left_by_the_text(fact, sentences, found)
         elif fact.attribute == v.LIVES_IN and "from" in text:
             fact = _a_move_between_employers(fact, sentences)
+        elif fact.attribute == v.HAS_PET and not fact.negated and _UNNAMED_PET_RE.fullmatch(fact.value):
+            fact = _pet_named_later(fact, text)
         key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
         if key not in seen:
             seen.add(key)
@@ -2319,6 +2322,22 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 
 
 _PERSON_VALUED = frozenset({v.REPORTS_TO_ATTR, v.OWNED_BY})
+
+# a pet had but not named, and its name said straight after: "We got a kitten! Her name is Mák", "… a puppy. The
+# puppy is called Bodri"
+_UNNAMED_PET_RE = re.compile(rf"(?:(?:a|an|the|one|two|three|\d+)\s+)?(?:[\w-]+\s+)?{_PETS}", re.IGNORECASE)
+_NAMED_LATER_RE = re.compile(
+    rf"[^A-Z]{{0,40}}?(?:\b(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+name(?:['’]s|\s+is)|\b(?:[Hh]e|[Ss]he|[Ii]t)(?:['’]s|\s+is)\s+"
+    rf"(?:called|named)|\b[Tt]he\s+(?:\w+\s+)?{_PETS}\s+is\s+(?:called|named))\s+(?P<value>{NAME})"
+)
+
+
+def _pet_named_later(fact: StatedFact, text: str) -> StatedFact:
+    """A pet had but not named, with the name the text gives it straight after, nobody else named between."""
+    kind = re.compile(rf"\b{re.escape(fact.value.split()[-1])}\b", re.IGNORECASE).search(text, max(fact.span[0] - 4, 0))
+    later = _NAMED_LATER_RE.match(text, kind.end()) if kind else None
+    name = re.split(r"[.!?]\s", later["value"])[0] if later else ""
+    return replace(fact, value=name) if name and _person(name) == name else fact
 
 
 # an e-mail's quoted reply: its lines after ">", and the line that says whose they are ("On Mon, N wrote:")
@@ -2498,6 +2517,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             facts = _things_named(said, facts, earlier, index, who, today)
         facts = _handed_on(said, facts, who, today)
         facts = _gapped_owners(said, facts, who, today)
+        facts = _more_pets(said, facts)
         if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
             facts = _owner_answered(said, asked, who, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
@@ -2587,6 +2607,22 @@ def _gapped_owners(said: str, facts: tuple[StatedFact, ...], who: str | None, to
     if second is None or _person(second["owner"]) != second["owner"]:
         return facts
     return _also(facts, f"{second['thing'].strip()} is owned by {second['owner']}{second['rest']}.", who, today)
+
+
+# another pet after a pet had: "… a greyhound named Bodri and a very grumpy rabbit, Mák", "…, and a parrot called Pici"
+_MORE_PETS_RE = re.compile(
+    rf"[^.;!?]*?,?\s+and\s+(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?(?P<kind>{_PET_KINDS})(?:,\s+|\s+(?:called|named)\s+)"
+    rf"(?P<value>{NAME})"
+)
+
+
+def _more_pets(said: str, facts: tuple[StatedFact, ...]) -> tuple[StatedFact, ...]:
+    """A sentence's facts with the named pet it lists after a pet it says someone has."""
+    had = [fact for fact in facts if fact.attribute == v.HAS_PET and not fact.negated and fact.valid_until is None]
+    more = _MORE_PETS_RE.match(said, had[-1].span[1]) if had and " and " in said else None
+    if more is None or _person(more["value"]) != more["value"] or any(f.value == more["value"] for f in had):
+        return facts
+    return (*facts, replace(had[-1], value=more["value"], span=more.span("value")))
 
 
 def _also(facts: tuple[StatedFact, ...], said: str, who: str | None, today: date) -> tuple[StatedFact, ...]:
