@@ -569,6 +569,18 @@ def _named_period(m: re.Match[str], ctx: _Context) -> _Result:
     return start, end
 
 
+@_pattern(r"\b(?:over|at|during)\s+the\s+weekend\b")
+def _the_weekend(m: re.Match[str], ctx: _Context) -> _Result:
+    """ "over the weekend": the one just gone (on a weekend, that one), or the coming one when said of the future."""
+    ref = ctx.ref
+    saturday = _week_start(ref) + timedelta(days=5)
+    if _tense(ctx.text, m.span(), ctx.default_tense) == "future":
+        return (saturday, saturday + timedelta(days=1)) if ref <= saturday + timedelta(days=1) else None
+    if saturday > ref:
+        saturday -= timedelta(weeks=1)
+    return saturday, saturday + timedelta(days=1)
+
+
 def _period(ref: date, unit: str, offset: int) -> tuple[date, date] | None:
     if unit == "week":
         start = _week_start(ref) + timedelta(weeks=offset)

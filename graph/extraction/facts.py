@@ -237,6 +237,9 @@ _WAS_BEFORE_RE = re.compile(
 )
 
 
+_BRACKETED_PET_RE = re.compile(rf"(?P<whose>[Mm]y|[Oo]ur|{NAME}['’]s)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})")
+
+
 def _was_before(match: re.Match[str]) -> str:
     """The value and the one before it, and the day of the change when the bracket says only that ("(handed over by
     Kestle yesterday)"); a bracket that says until when the one before held ("(was Kestle until May)") is left out, as
@@ -268,7 +271,7 @@ _APPOSED_PET_RE = re.compile(
 )
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 _PET_GONE_RE = re.compile(
-    r"\b(?:passed\s+away|died|rehomed?|rehoming|gave\s+up|give\s+up|put\s+down|put\s+to\s+sleep|lost|gave\s+\w+\s+away|"
+    r"\b(?:passed\s+away|passed(?=\s*(?:[.!,;]|$)|\s+(?:\w+\s+){0,2}ago\b|\s+(?:last|yesterday|this)\b)|died|rehomed?|rehoming|gave\s+up|give\s+up|put\s+down|put\s+to\s+sleep|lost|gave\s+\w+\s+away|"
     r"given\s+away)\b",
     re.IGNORECASE,
 )
@@ -531,6 +534,11 @@ def _clauses(sentence: str) -> list[str]:
         if _dated_bracket(match):
             continue
         said = re.sub(r"^who\b,?\s*(?:by\s+the\s+way,\s*)?", "", match["said"].strip())
+        if pet := _BRACKETED_PET_RE.fullmatch(said):
+            # "Bodri (Réka's beagle)", "Mák (our cat) passed away": whose pet the name is, and whether it still is
+            gone = " passed away" if _PET_GONE_RE.search(text) else ""
+            extra.append(f"{pet['whose']} {pet['kind']} {match['name']}{gone}")
+            continue
         # "Quillon (owned by Tisza team)": what is said of it, "is" understood
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
         role = not article and re.fullmatch(r"[a-z][a-z -]{1,40}", said) and _role_head(said) in v.ROLE_NOUNS
@@ -1954,6 +1962,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+due|are\s+due|"
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?:must|has\s+to|needs\s+to|should)"
         r"\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready))\s+(?:on|in|by|at)?\s*(?P<date>.+)",
+        check=lambda match: not _EVENT_RE.search(match["date"]),  # "Mák is due for her booster on …": an errand
     ),
     _p(
         v.DUE_DATE,
@@ -2464,6 +2473,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
     # the last two sentences, with the thing a fact of theirs is about: what a later "it" owned or spoken goes back to
     earlier: _Earlier = []
+    voices = _chat_voices(text)
     if "\n" in text and (heading := _HEADING_LINE_RE.match(text)) and not re.search(r":\s", heading["heading"]):
         named = _headed(text, heading)  # the one person a note's heading names is whom its lines go on about
     for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
@@ -2477,6 +2487,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         elif label and not _LINE_LABEL_RE.match(written):
             written = f"{label}{written.strip()}"  # a later sentence of the line: the same voice's
         said, who = _labelled_line(written, speaker)
+        if said == written and (voiced := _LINE_LABEL_RE.match(written)) and voiced["label"] in voices:
+            said = written[voiced.end() :]  # "Dorka: pushed to the 21st": a voice in a chat, not what the line is about
         if bulleted := _BULLET_RE.match(said):
             said = said[bulleted.end() :]  # "- she moved to Zirc": a note's line, said as the line says it
         stripped = said.strip()
@@ -2546,6 +2558,22 @@ def _manager_changed(said: str, earlier: _Earlier, index: int) -> str:
     return f"{changed['whose']} {changed['role']}" if changed else ""
 
 
+_VOICE_LINE_RE = re.compile(rf"^[ \t]*@?(?P<label>{NAME}|[a-z][\w'’-]{{1,24}})[ \t]*:[ \t]+\S", re.MULTILINE)
+
+
+def _chat_voices(text: str) -> frozenset[str]:
+    """The names a chat's lines open with, when the text is a chat: two voices or more, one of them speaking twice or
+    more ("Dorka: …\nBence: …\nDorka: …"), or under a channel's name ("#launches"). A status list names each thing
+    once ("Kestle: …\nQuillon: …")."""
+    if text.count("\n") < 2:
+        return frozenset()
+    labels = [m["label"] for m in _VOICE_LINE_RE.finditer(text) if _a_voice(m["label"])]
+    channel = text.lstrip().startswith("#") and not text.lstrip().startswith("# ")
+    if len(set(labels)) < 2 or (len(labels) == len(set(labels)) and not channel):
+        return frozenset()
+    return frozenset(labels)
+
+
 def _things_named(
     said: str, facts: tuple[StatedFact, ...], earlier: _Earlier, index: int, who: str | None, today: date
 ) -> tuple[StatedFact, ...]:
@@ -2571,7 +2599,9 @@ _HANDED_ON_RE = re.compile(
     r"(?:[,;:]|\s[—–-])\s*(?:(?i:and|so|now)\s+)?(?:"
     r"(?i:it|they|that)(?:(?:['’]s|\s+is|\s+are)(?:\s+now)?\s+(?:on|with)|(?:\s+(?:has|have)(?:\s+been)?)?"
     r"(?:\s+(?:now|all))?\s+(?:went|moved|passed|gone|goes)(?:\s+over)?\s+to)\s+"
-    rf"{_GONE_TO.replace('GROUP', 'owner')}|{_GONE_TO.replace('GROUP', 'taker')}{_TAKEN_ON})"
+    rf"{_GONE_TO.replace('GROUP', 'owner')}(?:['’]s\s+(?:thing|job|baby|problem|call))?"
+    rf"|(?i:it|that)(?:['’]s|\s+is)(?:\s+now)?\s+{_GONE_TO.replace('GROUP', 'theirs')}['’]s\b"
+    rf"|{_GONE_TO.replace('GROUP', 'taker')}{_TAKEN_ON})"
     r"(?P<rest>[^,;.!?]*)"
 )
 
@@ -2581,7 +2611,7 @@ def _handed_on(said: str, facts: tuple[StatedFact, ...], who: str | None, today:
     stands for."""
     given_up = [fact for fact in facts if fact.attribute == v.OWNED_BY and fact.negated]
     went = _HANDED_ON_RE.search(said, given_up[-1].span[0]) if given_up else None
-    owner = went and (went["owner"] or went["taker"])
+    owner = went and (went["owner"] or went["theirs"] or went["taker"])
     if not owner or owner.casefold() in _PRONOUNS or _person(owner) != owner:
         return facts
     return _also(facts, f"{given_up[-1].subject} is owned by {owner}{went['rest']}.", who, today)
@@ -2956,8 +2986,8 @@ _SCHEDULE_RE = re.compile(
 )
 # a launch that already happened, a deadline missed: no due date
 _NO_DUE_RE = re.compile(
-    r"\b(?:launched|shipped|released|went\s+(?:live|out|smoothly|well|fine|great|ok|okay|off|\w+ly)|missed|happened|"
-    r"took\s+place|done|"
+    r"\b(?:launched|shipped|released|went\s+(?:live|out|smoothly|well|fine|great|ok|okay|off|\w+ly|ga)|missed|happened|"
+    r"took\s+place|done|rolled\s+out|wrapped\s+up|(?:was|were|got)\s+(?:completed|finished|delivered|deployed)|"
     r"was\s+on\s+(?!track))\b",
     re.IGNORECASE,
 )
@@ -2966,13 +2996,18 @@ _NO_DUE_RE = re.compile(
 # ("the Orion retro: with the launch now on 5 May, QA starts earlier")
 _EVENT_RE = re.compile(
     r"\b(?:party|parties|meeting|demo|review|retro|offsite|dinner|drinks|stand-?up|call|celebration|lunch|workshop|"
-    r"kick-?off|freeze|appointment|renewal|passport|visa|exam|interview|birthday|wedding|dentist|doctor|check-?up)\b",
+    r"kick-?off|freeze|appointment|renewal|passport|visa|exam|interview|birthday|wedding|dentist|doctor|check-?up|"
+    r"all-?hands|town\s*hall|hackathon|summit|webinar|conference|one-on-one|vacation|holiday|sprint\s+planning|"
+    r"planning\s+session|presentation|keynote|walkthrough|briefing|ceremony|reception|meetup|booster|vaccinations?|"
+    r"vaccine|jab|grooming|haircut)\b",
     re.IGNORECASE,
 )
 # a name after these is a person's ("owner Zsófia Ambrus", "page Nandor")
 _NAMED_AS_PERSON_RE = re.compile(
     r"\b(?i:owner|owners|owned\s+by|lead|assignee|assigned\s+to|contact|page|ping|ask)\s*:?\s*$"
 )
+# a name after these is a place or an organisation, not the project a day is set for
+_PLACED_BEFORE_RE = re.compile(r"\b(?:in|at|from|near|across|throughout)\s+(?:the\s+)?$")
 _NOT_PROJECTS = frozenset(
     {"GA", "QA", "ETA", "EOD", "EOW", "EOM", "COB", "PM", "AM", "UTC", "Q1", "Q2", "Q3", "Q4", "ASAP", "TBD", "TBC"}
 )
@@ -2993,6 +3028,8 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         return []
     facts = []
     projects = _projects(clause, mentions)
+    if len(projects) > 1 and re.match(r"\s*:", clause[projects[0][0] + len(projects[0][1]) :]):
+        projects = projects[1:]  # "Dorka: heads up, Kestle 4.2 slipped to 6 March": a voice's label, not a project
     for index, (start, project) in enumerate(projects):
         end = projects[index + 1][0] if index + 1 < len(projects) else len(clause)
         days = [m for m in mentions if start < m.span[0] < end]
@@ -3066,6 +3103,10 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             continue  # "Handover: the Kestle flow ships Thursday", "(joined Mon)", "Green, cutover …": a label, a day
         if _NAMED_AS_PERSON_RE.search(clause, 0, match.start()):
             continue  # "owner Zsófia Ambrus, launch target 7 October": the owner is no project
+        if _PLACED_BEFORE_RE.search(clause, 0, match.start()):
+            continue  # "the wallet launches in Kenya on 15 July": where, not what
+        if words[0] in {"Project", "Projects", "Programme", "Program", "Operation"} and len(words) > 1:
+            words = words[1:]  # "Project Saffron": Saffron
         name = " ".join(words)
         possessive = re.search(r"['’]s?$", name)
         version = _VERSION_RE.match(clause, match.end())
@@ -3086,10 +3127,11 @@ _VERSION_RE = re.compile(
 # the lower-case words a project's name goes on with, up to its verb, its colon or the dash of a status line ("Kestle
 # mobile — due 7 May", "Kestle offline mode pinned: …"), and a version after them ("Kestle app 5.0 — target …")
 _PROJECT_TAIL = re.compile(
-    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|now|again|also|just|due|\w+ed)\b)[a-z][\w-]*){1,3}"
+    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|now|again|also|just|due|on|for|to|remains|stays|still|"
+    r"looks|seems|keeps|needs|goes|\w+ed)\b)[a-z][\w-]*){1,3}"
     r"(?:\s+v?\d+(?:\.\d+)*\b)?"
-    r"(?=\s*:|\s+[—–]\s|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|pushed|moved|delayed|lands|pinned|"
-    r"locked)\b)"
+    r"(?=\s*:|\s+[—–]\s|,\s+(?:due|target|eta|deadline)\b|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|"
+    r"pushed|moved|delayed|lands|pinned|locked|on\s+track|set\s+for|scheduled|planned|targeted|due|now|still)\b)"
 )
 
 
@@ -3146,6 +3188,8 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     said = clause[: own.start() if own else len(clause)]
     if pattern.negated and pattern.attribute == v.SPEAKS:  # "I can't speak a word of Slovak" says one doesn't
         said = re.sub(r"\b(?:can't|can’t|cannot|can\s+not)\b", " ", said, flags=re.IGNORECASE)
+    if _ASSUMED_RE.search(before):
+        return False  # "Everybody assumes I speak Zulu": what others suppose, not what is
     negating = before.rsplit(", ", 1)[-1]  # "Not much to say, I'm the new office manager": its own clause
     return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", negating, re.IGNORECASE)
 
@@ -3162,6 +3206,7 @@ _HEDGED = re.compile(
     r"|🙄|/s\b",
     re.IGNORECASE,
 )
+_ASSUMED_RE = re.compile(r"\b(?:assumes?|assumed|assuming|presumes?|presumed)\b", re.IGNORECASE)
 _STATEMENT_END = re.compile(r"[,;]\s|\s[—–]\s|\s+(?:and|but)\s")
 _CONSEQUENCE_RE = re.compile(r"[,;]\s*(?:so|which\s+means|that\s+means)\s", re.IGNORECASE)
 
@@ -3304,7 +3349,9 @@ _NOT_A_NAME = frozenset(
     "Starting Joining Leaving Coming Trying Feeling Running Living Spending Heading Planning Settling Back In On At By "
     "From During Until Till As Welcoming Introducing Several Many Most Some All Few Each Every Half Anybody For With "
     "Without About Regarding Following Like Unlike Here Even Only Maybe Perhaps Sometimes Usually Otherwise Instead "
-    "Overall Basically Actually".split()
+    "Overall Basically Actually Interviewed Hired Visited Saw Heard Watched Reviewed Discussed Talked Chatted Caught "
+    "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
+    "Send".split()
 )
 
 
@@ -3323,8 +3370,8 @@ def _person(name: str | None) -> str | None:
         words.pop(0)
     if words and words[0] in {"of", "de", "van", "von", "&"}:
         return None  # "Ownership of Quillon": a thing's name, not a person's
-    if len(words) == 1 and _KIN_WORD_RE.fullmatch(words[0]):
-        return None  # "Dad's dog": whose, but no one named
+    if len(words) == 1 and _KIN_WORD_RE.fullmatch(re.sub(r"['’]s$", "", words[0])):
+        return None  # "Dad's dog", "Dad's got a heeler": whose, but no one named
     if len(words) == 1 and words[0].casefold() in _CALENDAR_NAMES and (name or "").split()[0] in _DATING_WORDS:
         return None  # "In May", "Since May": a month, where a preposition puts it
     return " ".join(words) or None
@@ -3508,9 +3555,16 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     ("the billing service"), or anything a team owns ("the Payments team owns billing") or the words say is owned
     (``named``: "ownership of the translation memory moved to …"); anything else ("as head of design", "a dog") is no
     system."""
-    said = re.sub(r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow),?\s+", "", raw.strip(), flags=re.I)
+    said = re.sub(
+        r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow|this\s+(?:morning|afternoon|week)|yesterday),?\s+",
+        "",
+        raw.strip(),
+        flags=re.I,
+    )
     said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Quillon macros are …"
-    said = re.sub(r"\s+from\s+(?:here|now|today)(?:\s+on)?$", "", said, flags=re.I)  # "owns Quillon from here on"
+    # "as of this morning the Quillon API", "owns Quillon from here on", "… going forward"
+    said = re.sub(r"^(?:morning|afternoon|evening|week|month|weekend)\s+(?=the\s)", "", said, flags=re.I)
+    said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)
     # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
     words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()
@@ -3613,7 +3667,10 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     until_at = _UNTIL_RE.search(clause)
     until = since = None
     for mention in mentions:
-        if until_at is not None and mention.span[1] > until_at.end():
+        spans_until = until_at is not None and mention.span[0] < until_at.start() < mention.span[1]
+        if spans_until and mention.start < mention.end:
+            since, until = since or mention, until or mention.end  # "from 2015 until 2021": both ends, one mention
+        elif until_at is not None and mention.span[1] > until_at.end():
             until = until or mention.end
         elif since is None and (mention.start <= today or _FROM_DAY_RE.search(clause, 0, mention.span[0])):
             since = mention  # a day to come counts when it is when the value starts ("as of 1 July I live …")
@@ -3665,7 +3722,9 @@ _PLAIN_LABEL = re.compile(
 # a value that is no value: not decided, not filled in, or held for now only
 # what a post is head of, not an organisation ("Head of Protein Engineering", "VP of Data Science")
 _FUNCTIONS = v.DEPARTMENT_NOUNS | frozenset(
-    "engineering science sciences research design media health security".split()
+    """engineering science sciences research design media health security search ads advertising commerce retail
+    enterprise consumer cloud ai ml privacy policy safety trust innovation architecture sustainability manufacturing
+    chain development relations experience""".split()
 )
 # a value that says there is none yet
 _PLACEHOLDER_RE = re.compile(r"(?:tbd|tbc|tba|n/?a|none|nobody|no\s+one|unknown|vacant|unassigned)\.?", re.IGNORECASE)
@@ -3766,7 +3825,10 @@ def _schedule_facts(text: str, today: date) -> Iterator[StatedFact]:
     heading = text.lstrip().split("\n", 1)[0]
     if "\n" not in text.strip() or not _SCHEDULE_HEADING_RE.search(heading):
         return
+    voices = _chat_voices(text)  # "#release-train\nDorka: …": a channel's chat, its lines' names its voices
     for line in _SCHEDULED_RE.finditer(text, len(text) - len(text.lstrip()) + len(heading)):
+        if line["project"] in voices:
+            continue
         project = _project_name(re.sub(r"\s+(?:GA|beta|launch|release)$", "", line["project"]))
         when = line["when"]
         if not project or _EVENT_RE.search(line["project"]) or _NO_DUE_RE.search(when) or _NO_VALUE.search(when):

@@ -1050,3 +1050,65 @@ def test_a_pet_named_straight_after_or_listed_after_another():
     got = facts("I got a puppy. My sister Réka says her name is Lola.")
     assert ("Ilona", "has_pet", "a puppy", False, False) in got
     assert ("Ilona", "has_pet", "Lola", False, False) not in got
+
+
+def test_a_due_date_is_of_the_project_not_of_a_label_a_voice_or_a_place():
+    chat = "#launches\nDorka: heads up, Zirc 2.1 slipped to 6 March\nBence: ok\nDorka: Quillon still 28 Feb\nBence: k"
+    assert facts(chat, speaker=None) == {("Zirc 2.1", "due_date", "2026-03-06", False, False)}
+    chat = "Réka: the Tarnóc beta was supposed to be today?\nBence: pushed to the 21st, sorry\nRéka: ok\nBence: yes"
+    assert not {fact for fact in facts(chat, speaker=None) if fact[0] in {"Bence", "Réka"}}
+    assert ("Saffron", "due_date", "2025-10-30", False, False) in facts(
+        "Project Saffron: on track for the 30 October release.", speaker=None
+    )
+    assert ("Kestle storage upgrade", "due_date", "2025-10-10", False, False) in facts(
+        "Green: Kestle storage upgrade on track for Friday 10 October.", speaker=None
+    )
+    assert ("Zirc export", "due_date", "2025-10-04", False, False) in facts(
+        "First project: help Bence finish the Zirc export, due 4 October", speaker=None
+    )
+    got = facts("The company's Zirc wallet will launch in Vashegy on 15 October.", speaker=None)
+    assert not {fact for fact in got if fact[0] == "Vashegy"}
+    # a pet's booster is an errand, not a project's day
+    assert facts("Reminder: Mák is due for her booster on 16 October.", speaker=None) == set()
+
+
+def test_what_others_assume_is_no_statement_and_a_denial_after_assuming_still_is():
+    assert facts("Everybody assumes I speak Slovak because of my surname, but I don't.") == set()
+    assert facts("no I don't speak Slovak, stop assuming because of my surname") == {
+        ("Ilona", "speaks", "Slovak", True, False)
+    }
+
+
+def test_a_pet_in_brackets_after_its_name_is_whose_the_bracket_says_and_gone_when_the_sentence_says_so():
+    assert facts("Wish list: Bodri (Réka's beagle) wants a ball; Mák (Bence's cat) wants nothing.", None) == {
+        ("Réka", "has_pet", "Bodri", False, False),
+        ("Bence", "has_pet", "Mák", False, False),
+    }
+    assert facts("Mák (our cat) sadly passed away in May.") == {("Ilona", "has_pet", "Mák", True, False)}
+    assert facts("It's been a year since Bodri (my beagle) passed.") == {("Ilona", "has_pet", "Bodri", True, False)}
+    assert facts("Bodri (my beagle) passed the vet check.") == {("Ilona", "has_pet", "Bodri", False, False)}
+    # a relative is no one named
+    assert facts("Dad's got a new blue heeler called Pajti.") == set()
+
+
+def test_a_post_that_heads_a_function_a_range_of_years_and_a_chat_under_a_channel():
+    assert ("Réka Tóth", "job_title", "director of search", False, False) in facts(
+        "Reorg, effective today: Réka Tóth takes over as Director of Search.", None
+    )
+    worked = extract_facts("I worked at Kestle from 2015 until 2021.", speaker="Ilona", reference=TODAY)
+    assert [(fact.valid_from, fact.valid_until) for fact in worked] == [(date(2015, 1, 1), date(2021, 12, 31))]
+    chat = "#general\nDorka: welcome Bence!! he has joined as a designer and reports to Réka\nBence: thanks\nRéka: hi"
+    assert facts(chat, speaker=None) == {
+        ("Bence", "job_title", "designer", False, False),
+        ("Bence", "reports_to", "Réka", False, False),
+    }
+
+
+def test_a_thing_owned_from_a_time_or_going_forward_is_named_without_them():
+    assert ("Android app", "owned_by", "Tisza Mobile", False, False) in facts(
+        "Heads up: as of this morning the Android app is owned by Tisza Mobile.", None
+    )
+    assert ("Zirc", "owned_by", "Réka", False, False) in facts("Réka owns Zirc going forward.", None)
+    assert ("monitoring stack", "owned_by", "Kestle Infra", False, False) in facts(
+        "I don't own the monitoring stack, that's Kestle Infra's thing."
+    )
