@@ -22,11 +22,14 @@ sessions, people news, handovers, trackers, terse notes; nearly half near misses
 read likewise; tests/graph/fact_statements_twelfth.json (people's informal writing: threads, e-mails with quoted
 replies, posts, family texts, forums, transcripts, voice notes) and tests/graph/fact_statements_thirteenth.json
 (workplace writing: announcements, post-mortems, tickets, profiles, minutes, CRM notes, status reports), by two more
-labellers who read neither the extractor nor its output, likewise. The issue's bar holds on the first three.
+labellers who read neither the extractor nor its output, likewise; tests/graph/fact_statements_fifteenth.json (chat
+channels, family texts, voice notes, minutes, post-mortems, CRM and directory entries, letters), by another, scored
+once as a fresh set, then read likewise. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
-personal e-mails), by four more labellers, are held back: only their form is checked here (``manage.py
+personal e-mails) and tests/graph/fact_statements_sixteenth.json (group chats, handover notes, newsletters, tickets,
+transcripts, posts), by five more labellers, are held back: only their form is checked here (``manage.py
 eval_fact_statements --half held`` scores them, as figures). Run with ``-s`` to see the tables and the misses.
 """
 
@@ -60,13 +63,14 @@ MIN_PRECISION, MIN_RECALL, MIN_ATTRIBUTE_PRECISION = 0.9, 0.7, 0.85
 ATTRIBUTE_FLOOR = 10  # labelled facts an attribute needs before its own precision is asserted
 # below the issue's bar: what open wording reaches in the genres of the sets read after the first three
 RECALL_FLOOR = {
-    "fact_statements_fifth": 0.73,
+    "fact_statements_fifth": 0.76,
     "fact_statements_seventh": 0.71,
-    "fact_statements_eighth": 0.77,
-    "fact_statements_ninth": 0.62,
-    "fact_statements_eleventh": 0.63,
-    "fact_statements_twelfth": 0.58,
-    "fact_statements_thirteenth": 0.56,
+    "fact_statements_eighth": 0.85,
+    "fact_statements_ninth": 0.72,
+    "fact_statements_eleventh": 0.69,
+    "fact_statements_twelfth": 0.67,
+    "fact_statements_thirteenth": 0.69,
+    "fact_statements_fifteenth": 0.45,
 }
 
 # --- the labelled set ------------------------------------------------------------------------------------------
