@@ -483,7 +483,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "town country address settled",
         asks="where which what",
         nouns="home hometown address city town",
-        fields="location|based in|based|lives in|home|home city|hometown|city|city of residence|residence",
+        fields="location|based in|based|lives in|home|home city|hometown|city|city of residence|residence|"
+        "home address|address|home town",
         current="{subject} lives in {value}{since}",
         before="{subject} lived in {value}{until}",
         unknown="Nothing you can see says where {subject} lives.",

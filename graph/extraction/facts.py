@@ -437,7 +437,7 @@ _OPENING_SUBJECT_RE = re.compile(
     r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
 # a sentence that only names someone, as a chat asks or a note heads a line about them ("Zsófia?")
-_TOPIC_RE = re.compile(rf"^(?P<name>{NAME})\s*[?:]$")
+_TOPIC_RE = re.compile(rf"^(?:.{{0,20}}\b(?:and|what\s+about|how\s+about)\s+)?(?P<name>{NAME})\s*[?:]$")
 # "Look who turned up: Bálint.", "a man called Bence, who …": a person brought in by name
 _REVEALED_RE = re.compile(rf":\s+(?P<name>{NAME})\s*[.!]*$")
 _INTRODUCED_BY_NAME_RE = re.compile(
@@ -958,6 +958,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back(?:\s+home)?|house|over|out))?"
         rf"(?:\s+from\s+(?P<old>{NAME}))?(?:\s+back)?\s+to\s+(?P<value>{NAME})",
     ),
+    # "I moved to Leipzig from Kraków in October": the home before, after the new one
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back|over))?\s+to\s+(?P<value>{NAME})\s+from\s+"
+        rf"(?P<old>{NAME})",
+        check=lambda match: known_place(match["value"]) or known_place(match["old"]),  # not "to Kestle from Tisza Bio"
+    ),
     _p(
         v.LIVES_IN,
         rf"\b(?P<mine>[Ww]e)(?:'ve|’ve|\s+have)?{_NOW}\s+(?:moved|relocated)(?:\s+(?:back(?:\s+home)?|house|over))?"
@@ -1081,6 +1088,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<value>{NAME})",
         confidence=0.6,
         needs=("rent", "bought", " own "),
+    ),
+    # "home is still Zirc", "home is now Eger": the speaker's home
+    _p(
+        v.LIVES_IN,
+        rf"(?:^|\b(?:but|and|so)\s+)(?P<home>[Hh]ome)\s+(?:is|['’]s)(?:\s+(?:still|now))?\s+(?P<value>{NAME})(?![\w'’-])",
+        confidence=0.6,
     ),
     # "Santa Cruz is home now", "Puerto Montt has been home for three years": the speaker's home
     _p(
@@ -3664,6 +3677,11 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     own = [mention for mention in mentions if mention.span[0] >= match.start()]
     if own and len(own) < len(mentions) and _STATEMENT_END.search(clause, 0, match.start()):
         mentions = own
+    # "I moved over the weekend, and since today I report to Réka": the date of the statement's own part
+    begun = max((end.end() for end in _STATEMENT_END.finditer(clause, 0, match.start())), default=0)
+    local = [mention for mention in mentions if mention.span[0] >= begun]
+    if begun and local and len(local) < len(mentions):
+        mentions = local
     until_at = _UNTIL_RE.search(clause)
     until = since = None
     for mention in mentions:
@@ -3743,7 +3761,7 @@ _UNTIL_VALUE = re.compile(r"\b(?:until|till|to|left)\b(?P<when>[^()]*)", re.IGNO
 _BRACKETS_RE = re.compile(r"\s*\(([^()]*)\)\s*")
 _LABEL_OF_RE = re.compile(r"^(?P<field>[A-Za-z][A-Za-z -]*?)\s+(?:of|for)\s+(?P<subject>[A-Z][\w&' -]*)$")
 _NAME_RE = re.compile(NAME)
-_HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•]\s+")
+_HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•›»>]\s+")
 
 
 def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
@@ -3953,7 +3971,10 @@ def _heading(text: str, first_field: int) -> str | None:
     before = text[:first_field].strip().splitlines()
     said = _BRACKETS_RE.sub(" ", before[-1]) if before else ""
     keyed = reported = False
-    for part in _HEADING_PARTS.split(said.strip(" \t*#_-—–:|")):
+    parts = _HEADING_PARTS.split(said.strip(" \t*#_-—–:|"))
+    if re.search(r"\s[›»>]\s", said):
+        parts.reverse()  # a breadcrumb ("CRM › Contacts › Réka Tóth") ends with what the page is about
+    for part in parts:
         part = part.strip(" \t*#_-—–:|")
         words = part.split()
         if words and words[0].casefold() in _REPORT_WORDS:
@@ -4109,14 +4130,20 @@ def _known_languages(text: str) -> list[str]:
 
 # a table: a header row of labels, then a row per entry ("Name | Role | Location")
 _ROW_SPLIT = re.compile(r"\s*[|\t]\s*")
+_CSV_SPLIT = re.compile(r"\s*,\s*")
+_CSV_HEADER_RE = re.compile(r"\s*[A-Za-z_ ]{1,24}(?:,[A-Za-z_ ]{1,24}){2,}[ \t]*\n")
 
 
 def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
     """The facts a table's rows state under its header's labels, each row of the person or thing its name column
     names."""
     header: list[str] | None = None
+    # a table of pipes or tabs; else, comma-separated, when its first line is a header of labels ("id,name,city")
+    split = _ROW_SPLIT if "|" in text or "\t" in text else _CSV_SPLIT if _CSV_HEADER_RE.match(text) else None
+    if split is None:
+        return
     for line in text.splitlines():
-        cells = [cell.strip(" *_") for cell in _ROW_SPLIT.split(line.strip().strip("|"))]
+        cells = [cell.strip(' *_"') for cell in split.split(line.strip().strip("|"))]
         if len(cells) < 2 or all(re.fullmatch(r":?-+:?", cell) for cell in cells):
             continue
         labels = [_label(cell)[0] for cell in cells]

@@ -1112,3 +1112,44 @@ def test_a_thing_owned_from_a_time_or_going_forward_is_named_without_them():
     assert ("monitoring stack", "owned_by", "Kestle Infra", False, False) in facts(
         "I don't own the monitoring stack, that's Kestle Infra's thing."
     )
+
+
+def test_a_comma_separated_table_under_a_header_of_labels():
+    table = "id,name,city,employer,title\n11,Réka Tóth,Eger,Kestle Insurance,Actuary\n12,Bence Kádár,Győr,,Barista"
+    assert facts(table, speaker=None) >= {
+        ("Réka Tóth", "lives_in", "Eger", False, False),
+        ("Réka Tóth", "works_at", "Kestle Insurance", False, False),
+        ("Bence Kádár", "lives_in", "Győr", False, False),
+        ("Bence Kádár", "job_title", "barista", False, False),
+    }
+    assert facts("apples,pears,plums\n1,2,3", speaker=None) == set()
+
+
+def test_a_home_said_by_its_field_its_breadcrumb_or_home_is():
+    assert ("Ilona", "lives_in", "Eger", False, False) in facts(
+        "I'm in Szeged this week for a course but home is still Eger."
+    )
+    card = "CRM › Contacts › Réka Tóth\nCompany: Kestle Solar\nTitle: Chief Operating Officer\nHome: Eger (hybrid)"
+    got = facts(card, speaker=None)
+    assert ("Réka Tóth", "lives_in", "Eger", False, False) in got
+    assert not {fact for fact in got if fact[0] == "CRM"}
+    assert ("Ilona", "lives_in", "Győr", False, True) in facts("I moved to Eger from Győr in October.")
+    # from one employer to another is no move of home
+    assert not {
+        fact for fact in facts("She moved to Kestle Labs from Tisza Cloud in April.", None) if fact[1] == "lives_in"
+    }
+
+
+def test_a_chat_asks_after_someone_and_the_answer_is_about_them():
+    chat = "bence: ahh ok, and Dorka?\nreka: she left Kestle Digital and moved to Eger\nbence: nice"
+    assert facts(chat, speaker=None) >= {("Dorka", "lives_in", "Eger", False, False)}
+
+
+def test_a_statements_date_is_of_its_own_part_of_the_sentence():
+    said = extract_facts(
+        "I moved to Eger over the weekend, and since today I report to Réka.", speaker="Ilona", reference=TODAY
+    )
+    assert {(fact.attribute, fact.valid_from) for fact in said} == {
+        ("lives_in", date(2025, 8, 30)),
+        ("reports_to", TODAY),
+    }
