@@ -1907,9 +1907,18 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b{_OWNER}\s+(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+owns?\s+(?:the\s+)?(?P<system>{_THING})"
+        rf"\b(?:(?P<me>{_ME})(?:['’]m|\s+am)\s+no\s+longer\s+(?:responsible\s+for|in\s+charge\s+of|the\s+owner\s+of)|{_OWNER}\s+"
+        rf"(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+owns?)\s+(?:the\s+)?(?P<system>{_THING})"
         r"(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
         negated=True,
+    ),
+    # "This PR moves ownership of /billing/tax from @dorka to @tax-team", "we handed ownership of Zirc to Tisza Ops"
+    _p(
+        v.OWNED_BY,
+        r"\b(?:moves|moved|transfers|transferred|hands|handed|passes|passed|gives|gave)\s+ownership\s+of\s+(?:the\s+)?"
+        rf"(?P<system>{_THING}|/[\w/.-]+)(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}|@[\w-]+))?\s+to\s+(?:the\s+)?"
+        rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?|@[\w-]+)",
+        needs=("ownership",),
     ),
     # "ownership of the SMS relay is with Kestle Infra now"
     _p(
@@ -2631,13 +2640,14 @@ def _handed_on(said: str, facts: tuple[StatedFact, ...], who: str | None, today:
 
 
 # a second thing and owner after a statement of ownership, its verb left out: "the wiki is owned by Kestle Docs and
-# the tracker by Tisza Ops", "the wiki belongs to Kestle Docs, and the tracker to Tisza Ops"
+# the tracker by Tisza Ops", "the wiki belongs to Kestle Docs, and the tracker to Tisza Ops", "I handed the wiki to
+# Réka and the tracker to Bence"
 _GAPPED_OWNER_RE = re.compile(
     r"[^,;]*?,?\s+and\s+(?P<thing>(?:the\s+)?(?:(?!(?:is|are|was|were|went|goes|go|has|have|had|got|gets|moves|sits|"
     r"belongs|\w+ed)\b)[\w'’.&-]+\s+){1,4}?)(?:by|to)\s+"
     rf"(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)(?P<rest>[^,;.!?]*)"
 )
-_GAPPED_VERB_RE = re.compile(r"\b(?:owned|maintained|run)\s+by|\bbelongs?\s+to\b")
+_GAPPED_VERB_RE = re.compile(r"\b(?:owned|maintained|run)\s+by|\bbelongs?\s+to\b|\b(?:handed|gave|passed)\b")
 
 
 def _gapped_owners(said: str, facts: tuple[StatedFact, ...], who: str | None, today: date) -> tuple[StatedFact, ...]:
@@ -3714,7 +3724,7 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
 _FIELD_RE = re.compile(
     r"(?:^|(?<=[\n|•·;])|(?<=[.!]\s))[ \t]*(?:[^:\n]{0,40}?\s[—–]\s+)?[*_-]*[ \t]*"
     r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)[*_]*[ \t]*:[ \t]*"
-    r"(?P<value>[^\n|•·;]*?)[ \t]*(?=[\n|•·;]|$|\s+[A-Z][A-Za-z &/'’-]{0,30}?:\s)",
+    r"(?P<value>(?:\([^()\n]*\)|[^\n|•·;(])*?)[ \t]*(?=[\n|•·;]|$|\s+[A-Z][A-Za-z &/'’-]{0,30}?:\s)",
 )
 _FIELD_OF: dict[str, str] = {
     label: attribute.value for attribute in v.ATTRIBUTES for label in attribute.fields.split("|") if label
@@ -3759,7 +3769,7 @@ _WAS_RE = re.compile(
 )
 _UNTIL_VALUE = re.compile(r"\b(?:until|till|to|left)\b(?P<when>[^()]*)", re.IGNORECASE)
 _BRACKETS_RE = re.compile(r"\s*\(([^()]*)\)\s*")
-_LABEL_OF_RE = re.compile(r"^(?P<field>[A-Za-z][A-Za-z -]*?)\s+(?:of|for)\s+(?P<subject>[A-Z][\w&' -]*)$")
+_LABEL_OF_RE = re.compile(r"^(?P<field>[A-Za-z][A-Za-z -]*?)\s+(?:of|for)\s+(?:the\s+)?(?P<subject>[A-Z][\w&' -]*)$")
 _NAME_RE = re.compile(NAME)
 _HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•›»>]\s+")
 
@@ -3939,7 +3949,8 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         for said in values:
             if said.casefold() != subject.casefold():
                 yield StatedFact(subject, attribute, said, since, until, False, 0.7, span)
-        was = next((m for m in map(_WAS_RE.match, _BRACKETS_RE.findall(field["value"])) if m), None)
+        remarks = [part for said in _BRACKETS_RE.findall(field["value"]) for part in re.split(r"\s*[;,]\s*", said)]
+        was = next((m for m in map(_WAS_RE.match, remarks) if m), None)  # "(since 2023-11; previously Kestle)"
         # "slipped from 5 Feb to 11 Mar", "3 Mar → 14 Apr": the value before the change
         moved = _MOVED_VALUE_RE.search(value)
         before = (
@@ -4055,12 +4066,17 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
     name = _NAME_RE.match(value)
     if attribute == v.OWNED_BY:
         team = re.match(rf"(?:the\s+)?(?P<team>[\w-]+(?:\s+[\w-]+)?)\s+{_TEAM_WORDS}\b", value, re.IGNORECASE)
-        owner = name[0] if name else team["team"] if team else ""
+        handle = _HANDLE_OWNER_RE.fullmatch(value.strip())  # "owner: team-tariff", "owner: @tax-compliance"
+        owner = name[0] if name else team["team"] if team else handle[0] if handle else ""
         return [_team_name(owner)] if owner else []
     if not name or name.end() < len(value.split(",")[0].rstrip()):
         return []  # more than a name before any comma: not a value this field can be read from
     said = _person(name[0]) if attribute == v.REPORTS_TO_ATTR else name[0]
     return [said] if said and said not in _NOT_A_NAME else []
+
+
+# an owner as a tool writes it: a handle ("@tax-compliance") or a team's code name ("team-tariff")
+_HANDLE_OWNER_RE = re.compile(r"@[\w-]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 
 
 # words no title holds: a pronoun, a verb, a joining word, or one that makes it someone else's or another time's

@@ -1153,3 +1153,23 @@ def test_a_statements_date_is_of_its_own_part_of_the_sentence():
         ("lives_in", date(2025, 8, 30)),
         ("reports_to", TODAY),
     }
+
+
+def test_ownership_moved_by_a_change_handed_to_two_or_written_as_a_tool_writes_it():
+    assert facts("This PR moves ownership of /billing/tax from @dorka to @tax-team.", None) == {
+        ("/billing/tax", "owned_by", "@tax-team", False, False),
+        ("/billing/tax", "owned_by", "@dorka", False, True),
+    }
+    assert facts("Proposal: move ownership of the ledger service from Kestle to Tisza in Q2.", None) == set()
+    assert ("quillon-cron", "owned_by", "Bence", False, False) in facts(
+        "I handed zirc-api to Réka and quillon-cron to Bence this morning."
+    )
+    assert ("zirc-api", "owned_by", "team-tisza", False, False) in facts(
+        "service: zirc-api | owner: team-tisza | tier: 1", speaker=None
+    )
+    assert facts("I'm no longer responsible for the vendor portal — Bence took it over.") == {
+        ("vendor portal", "owned_by", "Ilona", True, False),
+        ("vendor portal", "owned_by", "Bence", False, False),
+    }
+    record = "Runbook: zirc-export\nService: zirc-export\nOwner: Tisza Data (since 2023-11; previously Kestle Reports)"
+    assert ("zirc-export", "owned_by", "Kestle Reports", False, True) in facts(record, speaker=None)
