@@ -2209,6 +2209,7 @@ _MONTH_LABEL_RE = re.compile(
 )
 
 
+@lru_cache(maxsize=1024)
 def _a_voice(label: str) -> bool:
     """Whether a line's label names who speaks on it (a person, a chat handle), not a field or a section."""
     words = label.split()
@@ -3964,6 +3965,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
 _MOVED_VALUE_RE = re.compile(r"(?:\bfrom\s+(?P<old>.+?)\s+to\b|^(?P<arrowed>[^→]+?)\s*(?:→|->))")
 
 
+@lru_cache(maxsize=4096)
 def _label(raw: str) -> tuple[str, bool]:
     """A field's label as the vocabulary writes it, and whether it names an earlier value; "Epic status", "Project
     name" say what the record is about, as "Epic" and "Project" do."""
