@@ -120,7 +120,7 @@ _TITLE_END = (
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s])))"
 )
 _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
-# where a title is held: "a nurse at St Mary's Hospital" also says where they work
+# where a title is held: "a nurse at St Anne's Hospital" also says where they work
 _AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b))?"
 
 _PET_KINDS = "(?:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
@@ -137,11 +137,11 @@ _SPOKEN_QUALITY = (
     r"(?:(?:a\s+little(?:\s+bit\s+of)?|a\s+bit\s+of|some|basic|decent|good|fluent|conversational|native|passable|"
     r"rusty)\s+)?"
 )
-# where or with whom it is spoken: "French at home", "Romanian with his parents"
+# where or with whom it is spoken: "French at home", "Slovak with his parents"
 _SPOKEN_WITH = r"(?:\s+(?:at|with|to)\s+(?:(?:my|his|her|their|our|the)\s+)?\w+)?"
 _SPOKEN = rf"{_SPOKEN_QUALITY}{_LANGUAGES}{_SPOKEN_WITH}"
 _SPOKEN_LIST = rf"(?P<value>{_SPOKEN}(?:(?:,\s*|,?\s+and\s+){_SPOKEN})*)"
-# right after a verb of speaking, any capitalised word is a language ("speaks Zulu and Sesotho"): the list of
+# right after a verb of speaking, any capitalised word is a language ("speaks Czech and Slovak"): the list of
 # languages cannot hold them all
 _LANGUAGE_WORD = rf"(?:{_LANGUAGES}(?![^\W\d_])|[A-Z][^\W\d_]{{2,}})"
 _OPEN_SPOKEN = rf"{_SPOKEN_QUALITY}(?:{_LANGUAGE_WORD}|{_ANY_CASE_LANGUAGE}\b){_SPOKEN_WITH}"
@@ -166,7 +166,7 @@ _TAG_QUESTION_RE = re.compile(
     re.IGNORECASE,
 )
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
-# a question a chat writes without its question mark: "does Maarja have a cat or …", "where does Ana live now"
+# a question a chat writes without its question mark: "does Dorka have a cat or …", "where does Ana live now"
 _ASKS_RE = re.compile(
     r"^(?:(?i:who|what|where|when|which|whose|how)\s+(?i:do|does|did|is|are|was|were|has|have|can|will|would)\b|"
     r"(?i:do|does|did|is|are|was|were|can|could|has|have|would|should|shall)\s+(?:[A-Z][\w'’-]*|(?i:I|you|he|she|"
@@ -213,13 +213,13 @@ _APPOSED_ROLE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+(?:(?!\b(?:is|are|was|were)\b)[^,.!]){{2,40}}?)"
     r"(?:,\s*|(?=[.!]?\s*$))"
 )
-# "After six years at Accenture, Kwabena started at Notion"
+# "After six years at Kestle, Bence started at Quillon"
 _TENURE_RE = re.compile(
     rf"^After\s+(?:\w+\s+){{1,2}}(?:years?|months?|decades?)\s+(?:at|with)\s+(?P<org>{NAME}),\s+(?P<who>{NAME})\s+[a-z]"
 )
 # "my family and I", "my wife and I": the speaker, with company (one clause, not two subjects)
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
-# "Kojo (now living in Kumasi) …", "Anselm (my manager) says …": what the brackets say is said of the name; a
+# "Bence (now living in Eger) …", "Nandor (my manager) says …": what the brackets say is said of the name; a
 # bracket that dates the statement ("(effective 1 Aug)") stays with it
 _BRACKETED_RE = re.compile(
     rf"\b(?P<name>{NAME})\s*\((?!(?:effective|from|since|as\s+of|until|starting)\b|\d{{4}}\s*[–—-]\s*\d{{2,4}}\))"
@@ -258,7 +258,7 @@ def _dated_bracket(match: re.Match[str]) -> bool:
     return match["name"].split()[-1].casefold() in _CALENDAR_NAMES
 
 
-# "The new director of engineering, Solange, is …": Solange is the new director of engineering
+# "The new director of engineering, Réka, is …": Réka is the new director of engineering
 _ROLE_FIRST_RE = re.compile(
     rf"^(?P<role>(?:[Tt]he|[Oo]ur)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?),\s+(?P<name>{NAME}),\s+(?=[a-z])"
 )
@@ -336,7 +336,7 @@ def _new_subjects(part: str) -> list[str]:
     return [*pieces, part[start:]]
 
 
-# the same subject's next verb: "works at Vanta and lives in Osaka"
+# the same subject's next verb: "works at Kestle and lives in Osaka"
 _VERBS = (
     r"(?:lives?|living|lived|works?|working|worked|moved|joined|reports?|reported|speaks?|spoke|has|have|had|owns?|"
     r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit)"
@@ -516,7 +516,7 @@ _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_CO
 def _clauses(sentence: str) -> list[str]:
     """A sentence as clauses of one subject each: relative clauses and appositions said of their name, openers
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
-    verb given that subject ("Saoirse works at Vanta and lives in Osaka": "Saoirse lives in Osaka")."""
+    verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
     text = _BEEN_SINCE_RE.sub(lambda m: f"{m['change']} {m['long']} ago", text)
@@ -621,7 +621,7 @@ def _clauses(sentence: str) -> list[str]:
         elif fronted and not _DATED_OPENER_RE.search(part) and not re.search(r"\b(?:ago|yesterday|today)\b", part):
             # "In September, Zsófia got promoted and I now report to Nandor": the date leads the whole sentence
             part = f"{part.rstrip('.!')}, {fronted}"
-        # a chat drops its "I": "Started at Vanta in March, great people."
+        # a chat drops its "I": "Started at Kestle in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
         elif _DROPPED_I_AM_RE.match(part):  # "still living in Szeged", "been living in Győr since the 1st"
@@ -912,7 +912,7 @@ def _a_contacts_employer(match: re.Match[str]) -> bool:
 
 
 def _a_business(match: re.Match[str]) -> bool:
-    """A value whose name says it is a business one works at ("Tisza Reinsurance", "Kestle.io", "Hart & Vale"), not
+    """A value whose name says it is a business one works at ("Tisza Reinsurance", "Kestle.io", "Tisza & Vass"), not
     one a visitor is at ("at Szeged General Hospital with my mum", "at the Kestle Hotel")."""
     last = match.group("value").split()[-1].casefold()
     return _org_ok(match) and _business_name(match.group("value")) and last not in _VISITED
@@ -1095,13 +1095,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:^|\b(?:but|and|so)\s+)(?P<home>[Hh]ome)\s+(?:is|['’]s)(?:\s+(?:still|now))?\s+(?P<value>{NAME})(?![\w'’-])",
         confidence=0.6,
     ),
-    # "Santa Cruz is home now", "Puerto Montt has been home for three years": the speaker's home
+    # "Zirc is home now", "Tarnóc has been home for three years": the speaker's home
     _p(
         v.LIVES_IN,
         rf"^(?P<value>{NAME})\s+(?:is|has\s+been|['’]s)\s+(?:now\s+)?(?:(?P<mine>my|our)\s+)?(?P<home>home)\b(?!\s+to\b)",
         confidence=0.6,
     ),
-    # "since moving to Baton Rouge I …": a change the speaker says in passing
+    # "since moving to Sopron I …": a change the speaker says in passing
     _p(
         v.LIVES_IN,
         rf"\b(?:[Ss]ince|[Aa]fter)\s+(?P<mine>moving|relocating)\s+to\s+(?P<value>{NAME})",
@@ -1133,7 +1133,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.6,
         needs=(" now ",),
     ),
-    # "Lumen Dental is where Aurora works now": the cleft of a home or an employer
+    # "Kestle Dental is where Dorka works now": the cleft of a home or an employer
     _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:lives?|living|settled|moved)\b"),
     _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+was\s+where\s+{_WHO}\s+(?:lived|grew\s+up)\b", history=True),
     # a chat's "home is Ghent now": the speaker's home
@@ -1149,7 +1149,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_THE}(?P<value>{NAME})",
         check=_org_ok,
     ),
-    # "I'm at Tisza Reinsurance", "staying put at Hart & Vale": at a place of business (not "at the airport")
+    # "I'm at Tisza Reinsurance", "staying put at Tisza & Vass": at a place of business (not "at the airport")
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}(?:{_IS_NOW}{_NOW}|{_BE}?\s+(?:staying|staying\s+put|still))\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
@@ -1182,7 +1182,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?P<old>{NAME}))?",
         check=_org_ok,
     ),
-    # "she joins us from Brightwell", "He comes to us from Hart & Vale", "joined from Corvel Bank": the employer before
+    # "she joins us from Brightwell", "He comes to us from Tisza & Vass", "joined from Corvel Bank": the employer before
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|joins|came|comes)(?:\s+(?:us|to\s+us))?\s+from\s+{_THE}(?P<value>{NAME})",
@@ -1238,7 +1238,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
         history=True,
     ),
-    # "my first week at Vanta", "day three at K2 Analytics", "a Quorum employee", "our contact at Vanta"
+    # "my first week at Kestle", "day three at Zirc Analytics", "a Quorum employee", "our contact at Kestle"
     _p(
         v.WORKS_AT_ATTR,
         # (a last day that is today is a job left, below)
@@ -1273,7 +1273,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_THE}(?P<value>{NAME})",
         check=_org_ok,
     ),
-    # said in passing: "Work at Vanta is hectic lately" (the speaker's work)
+    # said in passing: "Work at Kestle is hectic lately" (the speaker's work)
     _p(
         v.WORKS_AT_ATTR,
         rf"^(?P<mine>[Ww]ork)\s+at\s+{_THE}(?P<value>{NAME})\s+(?:is|has\s+been|was)\b",
@@ -1314,7 +1314,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.6,
         needs=("spoke", "met ", "call", "meeting", "chat", "intro"),
     ),
-    # "I spent four years at Ericsson", "I was at Basecamp until 2021": an employer before
+    # "I spent four years at Quillon Telecom", "I was at Vashegy until 2021": an employer before
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}\s+(?:spent|worked)\s+(?:\w+\s+){{0,2}}(?:years|months|decades|a\s+decade)\s+(?:at|with)\s+{_THE}"
@@ -1328,7 +1328,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         history=True,
         check=_org_ok,
     ),
-    # "Bosch let Leander go": the employer ended it
+    # "Kestle let Bence go": the employer ended it
     _p(
         v.WORKS_AT_ATTR,
         rf"\b(?P<value>{NAME})\s+(?:has\s+)?(?:let|laid)\s+(?:(?P<me>me)|(?P<who>{NAME}))\s+(?:go|off)\b",
@@ -1351,7 +1351,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
         needs=("comes to", "came to"),
     ),
-    # "Noor is at Vanta these days", "I'm still at Quorum": being at an organisation as a lasting state
+    # "Noor is at Kestle these days", "I'm still at Quorum": being at an organisation as a lasting state
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_BE}(?:(?P<state>\s+(?:now|currently|still))(?:\s+\w+ly)?)?\s+at\s+{_THE}(?P<value>{NAME})"
@@ -1671,7 +1671,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:an?\s+)?{_TITLE}{_AT_ORG}",
         check=_named_title_ok,
     ),
-    # "Hollis & Crane hired Percival as a senior associate": the title, and where it is held
+    # "Tisza & Vass hired Bálint as a senior associate": the title, and where it is held
     _p(
         v.JOB_TITLE,
         rf"\b{_THE}(?P<org>{NAME})\s+(?:has\s+)?(?:hired|took\s+on|has\s+taken\s+on|brought\s+on|onboarded)\s+"
@@ -2021,7 +2021,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
         negated=True,
     ),
-    # "our parrot Kiwi supposedly whistles the doorbell": a pet named as one's own is had, whatever the clause goes on
+    # "our parrot Pici supposedly whistles the doorbell": a pet named as one's own is had, whatever the clause goes on
     # to say
     _p(
         v.HAS_PET,
@@ -2047,7 +2047,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<who>{NAME})",
         check=_pet_present,
     ),
-    # "Selam's cat Injera sits in on every call", "I've had Baxter, my basset hound, since 2019"
+    # "Réka's cat Mák sits in on every call", "I've had Baxter, my basset hound, since 2019"
     _p(
         v.HAS_PET,
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
@@ -2085,7 +2085,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
         after_negation=True,
     ),
-    # "Moana talks to her nan in Samoan": a known language someone talks in
+    # "Dorka talks to her nan in Slovak": a known language someone talks in
     _p(
         v.SPEAKS,
         rf"\b{_WHO}{_NOW}\s+(?:talks?|chats?|writes?|texts?|speaks?)\s+(?:to|with)\s+(?:[\w'’]+\s+){{1,3}}?in\s+"
@@ -2465,7 +2465,7 @@ class _Sentences:
 
 def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[StatedFact]) -> StatedFact:
     """A bare "left X" read by what the text itself says X is: the attribute another of its facts gives X, else an
-    organisation's name ("Rooiberg Wines", "Kettle.io", "Hart & Vale"), else the words of its sentence (a job, a
+    organisation's name ("Rooiberg Wines", "Kettle.io", "Tisza & Vass"), else the words of its sentence (a job, a
     notice, colleagues; a move, a flat, "for good") — one and not the other — or failing those, the words of the whole
     text. Otherwise it stays the graph's to read,
     by what it knows X to be."""
