@@ -237,6 +237,8 @@ _WAS_BEFORE_RE = re.compile(
 )
 
 
+# a reference day for asking only whether words name a day at all
+_ANY_DAY = date(2000, 1, 1)
 _BRACKETED_PET_RE = re.compile(rf"(?P<whose>[Mm]y|[Oo]ur|{NAME}['’]s)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})")
 
 
@@ -247,8 +249,7 @@ def _was_before(match: re.Match[str]) -> str:
     rest = match["rest"].strip()
     if _UNTIL_RE.search(rest):
         return match["name"]
-    # only whether the rest names a day, so any reference does
-    dated = rest and re.fullmatch(r"[\w ]{1,24}", rest) and tag_dates(rest, reference=date.today())
+    dated = rest and re.fullmatch(r"[\w ]{1,24}", rest) and tag_dates(rest, reference=_ANY_DAY)
     return f"{match['name']}, before it was {match['old']}{f', {rest}' if dated else ''}"
 
 
@@ -271,7 +272,8 @@ _APPOSED_PET_RE = re.compile(
 )
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 _PET_GONE_RE = re.compile(
-    r"\b(?:passed\s+away|passed(?=\s*(?:[.!,;]|$)|\s+(?:\w+\s+){0,2}ago\b|\s+(?:last|yesterday|this)\b)|died|rehomed?|rehoming|gave\s+up|give\s+up|put\s+down|put\s+to\s+sleep|lost|gave\s+\w+\s+away|"
+    r"\b(?:passed\s+away|passed(?=\s*(?:[.!,;]|$)|\s+(?:\w+\s+){0,2}ago\b|\s+(?:last|yesterday|this)\b)|died|"
+    r"rehomed?|rehoming|gave\s+up|give\s+up|put\s+down|put\s+to\s+sleep|lost|gave\s+\w+\s+away|"
     r"given\s+away)\b",
     re.IGNORECASE,
 )
@@ -1753,7 +1755,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Dorka's got a new manager — Bálint", "I have a new boss: Réka Tóth"
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?:(?P<me>{_ME})(?:['’]ve|\s+have)|(?P<who>{NAME})(?:['’]s|\s+has))(?:\s+got)?\s+a\s+new\s+(?:line\s+)?"
+        rf"\b(?:(?P<me>{_ME})(?:['’]ve|\s+have)|(?P<who>{NAME})(?:['’]s|\s+has))(?:\s+(?:finally|just|now))?(?:\s+got)?"
+        r"\s+a\s+new\s+(?:line\s+)?"
         rf"(?:manager|boss|supervisor)\s*(?:[:—–,]|\s+(?:called|named))\s*(?P<value>{NAME})",
     ),
     # a chat drops its "my": "new manager is Nandor", "boss (Zsófia) wants it by Friday"
@@ -3128,9 +3131,9 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         if _NAMED_AS_PERSON_RE.search(clause, 0, match.start()):
             continue  # "owner Zsófia Ambrus, launch target 7 October": the owner is no project
         if _PLACED_BEFORE_RE.search(clause, 0, match.start()):
-            continue  # "the wallet launches in Kenya on 15 July": where, not what
+            continue  # "the app goes live in Vashegy on 2 May": where, not what
         if words[0] in {"Project", "Projects", "Programme", "Program", "Operation"} and len(words) > 1:
-            words = words[1:]  # "Project Saffron": Saffron
+            words = words[1:]  # "Project Tarnóc": Tarnóc
         name = " ".join(words)
         possessive = re.search(r"['’]s?$", name)
         version = _VERSION_RE.match(clause, match.end())
@@ -3574,6 +3577,15 @@ _OWNERSHIP_RE = re.compile(r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s
 _COPULAS = frozenset("is are was were been be has have had".split())
 
 
+# a time the clause opens with, before the thing it names ("as of this morning the Quillon API", "since Monday the …")
+_TIME_BEFORE_THING_RE = re.compile(
+    r"^(?:(?:since|as\s+of|from|starting)\s+)?(?:(?:this|last|on)\s+)?(?:morning|afternoon|evening|week|month|weekend|"
+    + "|".join(sorted(_CALENDAR_NAMES))
+    + r")\s+(?=the\s)",
+    re.IGNORECASE,
+)
+
+
 def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     """The system a statement of ownership is about: a name ("Ledger") or a phrase ending in a system's head noun
     ("the billing service"), or anything a team owns ("the Payments team owns billing") or the words say is owned
@@ -3587,7 +3599,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     )
     said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Quillon macros are …"
     # "as of this morning the Quillon API", "owns Quillon from here on", "… going forward"
-    said = re.sub(r"^(?:morning|afternoon|evening|week|month|weekend)\s+(?=the\s)", "", said, flags=re.I)
+    said = _TIME_BEFORE_THING_RE.sub("", said)
     said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)
     # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]

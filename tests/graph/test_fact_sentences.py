@@ -866,12 +866,14 @@ def test_a_cards_field_reveals_no_one_a_later_verb_could_be_about():
 
 
 def test_a_project_is_named_as_written_up_to_its_verb_colon_or_status_dash():
-    assert ("Zirc tablet", "due_date", "2025-11-04", False, False) in facts("Zirc tablet — due 4 November, no slack.")
+    assert ("Zirc tablet app", "due_date", "2025-11-04", False, False) in facts(
+        "Zirc tablet app — due 4 November (firm)"
+    )
     assert ("Zirc offline sync", "due_date", "2025-10-20", False, False) in facts(
-        "Zirc offline sync pinned: the release date is 20 October."
+        "Zirc offline sync locked: the release date is 20 October."
     )
     assert ("Zirc app 3.1", "due_date", "2025-12-02", False, False) in facts(
-        "Zirc app 3.1 — target date 2 December, owner Bence Kádár."
+        "Zirc app 3.1 — target date 2 December (owner Bence Kádár)"
     )
     # a cutover is a milestone of its own, not the project's launch
     assert facts("The Tarnóc v2 cutover is due on 9 October.") == {
@@ -883,15 +885,15 @@ def test_a_project_is_named_as_written_up_to_its_verb_colon_or_status_dash():
 
 
 def test_where_a_thing_went_once_its_owner_gave_it_up():
-    assert facts("Vashegy no longer owns the billing exports — they went to Tisza Ops.") >= {
-        ("billing exports", "owned_by", "Vashegy", True, False),
-        ("billing exports", "owned_by", "Tisza Ops", False, False),
+    assert facts("As of spring Vashegy no longer owns the nightly exports — they went to Tisza Ops.") >= {
+        ("nightly exports", "owned_by", "Vashegy", True, False),
+        ("nightly exports", "owned_by", "Tisza Ops", False, False),
     }
     assert ("quillon-cron", "owned_by", "Kestle Infra", False, False) in facts(
-        "Zirc doesn't own the old quillon-cron anymore; that's with Kestle Infra now."
+        "Zirc doesn't own the legacy quillon-cron anymore; that's with Kestle Infra now."
     )
     assert ("tax rules", "owned_by", "Tisza", False, False) in facts(
-        "I no longer own the tax rules, the Tisza team took them over in May."
+        "I don't own the tax rules any more, the Tisza team took them over in May."
     )
     # without the giving up, a later "it's on …" is a day or a place, no owner
     assert not {fact for fact in facts("I own the tax rules, it's on Friday now.") if fact[2] == "Friday"}
@@ -899,12 +901,12 @@ def test_where_a_thing_went_once_its_owner_gave_it_up():
 
 
 def test_a_bracket_after_a_value_names_the_one_before_it():
-    assert facts("The ledger service is now owned by Tisza Ops (previously Kestle Core).") == {
+    assert facts("Since Monday the ledger service is owned by Tisza Ops (previously Kestle Core).") == {
         ("ledger service", "owned_by", "Tisza Ops", False, False),
         ("ledger service", "owned_by", "Kestle Core", False, True),
     }
     assert ("zirc-sync", "owned_by", "Vashegy", False, True) in facts(
-        "zirc-sync is now owned by Tisza (handed over by Vashegy on Monday)."
+        "From today zirc-sync is owned by Tisza (handed over by Vashegy on Monday)."
     )
     assert ("Dorka", "works_at", "Kestle Labs", False, True) in facts("Dorka works at Tisza Bio (was Kestle Labs).")
     # a bracket that says until when the value before held gives no day this reading could trust: only the new value
@@ -921,7 +923,7 @@ def test_a_second_owner_named_without_the_verb():
         ("expense tracker", "owned_by", "Tisza Ops", False, False),
     }
     assert ("invoice matcher", "owned_by", "Zirc Finance", False, False) in facts(
-        "The rota belongs to Kestle Ops, and the invoice matcher to Zirc Finance."
+        "Fyi the rota belongs to Kestle Ops, and the invoice matcher to Zirc Finance."
     )
     # a second clause with a verb of its own is its own statement, not a second owner
     assert facts("The rota belongs to Kestle Ops, and the team moved to Eger.") == {
@@ -936,10 +938,10 @@ def test_a_thing_named_by_what_it_does_without_an_article():
 
 def test_a_report_of_what_went_wrong_is_about_the_system_its_heading_names_first():
     assert ("Zirc", "owned_by", "Tisza Ops", False, False) in facts(
-        "Postmortem — Zirc double billing\nDetected by: a customer\nOwner: Tisza Ops", speaker=None
+        "Post-mortem — Zirc duplicate invoices\nFound by: support\nOwner: Tisza Ops", speaker=None
     )
     assert ("Kestle", "owned_by", "Vashegy", False, False) in facts(
-        "Postmortem: Kestle memory leak\nService owner: Vashegy team\nRoot cause: a cache without bounds", speaker=None
+        "Postmortem: Kestle stuck queue\nService owner: Vashegy team\nTimeline: paged at 02:10", speaker=None
     )
     assert ("Quillon", "owned_by", "Tisza Ops", False, False) in facts(
         "Incident 311: Quillon degraded\nOwner: Tisza Ops", speaker=None
@@ -970,9 +972,11 @@ def test_an_owner_alone_answers_who_owns_in_a_chat_after_the_voices_name():
 
 
 def test_a_manager_named_however_the_sentence_gets_to_the_name():
-    assert ("Dorka", "reports_to", "Bálint", False, False) in facts("Dorka's got a new manager — Bálint.")
+    assert ("Dorka", "reports_to", "Bálint", False, False) in facts("Dorka's finally got a new manager — Bálint.")
     assert ("Ilona", "reports_to", "Réka Tóth", False, False) in facts("I've got a new boss: Réka Tóth.")
-    assert ("Nandor Vass", "reports_to", "Bence", False, False) in facts("Nandor Vass's manager stays Bence for now.")
+    assert ("Nandor Vass", "reports_to", "Bence", False, False) in facts(
+        "Nandor Vass's manager stays Bence while Réka is away."
+    )
     assert ("Ilona", "reports_to", "Ilka", False, False) in facts(
         "My manager is a quiet man from Eger called Ilka, and he bakes."
     )
@@ -980,7 +984,7 @@ def test_a_manager_named_however_the_sentence_gets_to_the_name():
 
 
 def test_it_is_n_names_the_manager_a_sentence_said_changed():
-    assert facts("My boss changed again. It's Bálint now instead of Réka.") == {
+    assert facts("My manager changed for the third time this year. It's Bálint now instead of Réka.") == {
         ("Ilona", "reports_to", "Bálint", False, False),
         ("Ilona", "reports_to", "Réka", False, True),
     }
@@ -990,8 +994,12 @@ def test_it_is_n_names_the_manager_a_sentence_said_changed():
 
 
 def test_a_chat_line_that_drops_its_i_after_an_adverb_or_before_a_feeling_about_work():
-    assert ("Ilona", "works_at", "Kestle Robotics", False, False) in facts("just took a job with Kestle Robotics!!")
-    assert ("Ilona", "works_at", "Tisza Mutual", False, False) in facts("starting to hate working at Tisza Mutual tbh")
+    assert ("Ilona", "works_at", "Kestle Robotics", False, False) in facts(
+        "ok so I just took a job with Kestle Robotics!!"
+    )
+    assert ("Ilona", "works_at", "Tisza Mutual", False, False) in facts(
+        "starting to hate working at Tisza Mutual, send help"
+    )
     # the same words with someone else's subject stay theirs
     assert ("Ilona", "works_at", "Tisza Mutual", False, False) not in facts("Dorka just took a job with Tisza Mutual.")
 
@@ -1053,39 +1061,39 @@ def test_a_pet_named_straight_after_or_listed_after_another():
 
 
 def test_a_due_date_is_of_the_project_not_of_a_label_a_voice_or_a_place():
-    chat = "#launches\nDorka: heads up, Zirc 2.1 slipped to 6 March\nBence: ok\nDorka: Quillon still 28 Feb\nBence: k"
+    chat = (
+        "#launches\nDorka: Zirc 2.1 is pushed to 6 March, sorry all\nBence: ok\nDorka: Quillon stays 28 Feb\nBence: k"
+    )
     assert facts(chat, speaker=None) == {("Zirc 2.1", "due_date", "2026-03-06", False, False)}
-    chat = "Réka: the Tarnóc beta was supposed to be today?\nBence: pushed to the 21st, sorry\nRéka: ok\nBence: yes"
+    chat = "Réka: where is the Tarnóc beta?\nBence: moved to the 21st, QA found a bug\nRéka: ok\nBence: yes"
     assert not {fact for fact in facts(chat, speaker=None) if fact[0] in {"Bence", "Réka"}}
-    assert ("Saffron", "due_date", "2025-10-30", False, False) in facts(
-        "Project Saffron: on track for the 30 October release.", speaker=None
+    assert ("Tarnóc", "due_date", "2025-10-30", False, False) in facts(
+        "Release board\n- Project Tarnóc: on track for the 30 October release.", speaker=None
     )
     assert ("Kestle storage upgrade", "due_date", "2025-10-10", False, False) in facts(
-        "Green: Kestle storage upgrade on track for Friday 10 October.", speaker=None
+        "Amber: the Kestle storage upgrade on track for Friday 10 October.", speaker=None
     )
     assert ("Zirc export", "due_date", "2025-10-04", False, False) in facts(
-        "First project: help Bence finish the Zirc export, due 4 October", speaker=None
+        "Your first task: help Bence wrap up the Zirc export, due 4 October.", speaker=None
     )
-    got = facts("The company's Zirc wallet will launch in Vashegy on 15 October.", speaker=None)
+    got = facts("The Zirc wallet goes live in Vashegy on 15 October.", speaker=None)
     assert not {fact for fact in got if fact[0] == "Vashegy"}
     # a pet's booster is an errand, not a project's day
-    assert facts("Reminder: Mák is due for her booster on 16 October.", speaker=None) == set()
+    assert facts("Vet reminder: Mák is due for her booster on 16 October.", speaker=None) == set()
 
 
 def test_what_others_assume_is_no_statement_and_a_denial_after_assuming_still_is():
-    assert facts("Everybody assumes I speak Slovak because of my surname, but I don't.") == set()
-    assert facts("no I don't speak Slovak, stop assuming because of my surname") == {
-        ("Ilona", "speaks", "Slovak", True, False)
-    }
+    assert facts("Dorka still thinks I'm Czech: everybody assumes I speak Slovak, but I don't.") == set()
+    assert facts("no, I don't speak Slovak, and stop assuming I do") == {("Ilona", "speaks", "Slovak", True, False)}
 
 
 def test_a_pet_in_brackets_after_its_name_is_whose_the_bracket_says_and_gone_when_the_sentence_says_so():
-    assert facts("Wish list: Bodri (Réka's beagle) wants a ball; Mák (Bence's cat) wants nothing.", None) == {
+    assert facts("Gift ideas: Bodri (Réka's beagle) needs a new lead; Mák (Bence's cat) needs nothing.", None) == {
         ("Réka", "has_pet", "Bodri", False, False),
         ("Bence", "has_pet", "Mák", False, False),
     }
-    assert facts("Mák (our cat) sadly passed away in May.") == {("Ilona", "has_pet", "Mák", True, False)}
-    assert facts("It's been a year since Bodri (my beagle) passed.") == {("Ilona", "has_pet", "Bodri", True, False)}
+    assert facts("Mák (our old cat) passed away in May, at nineteen.") == {("Ilona", "has_pet", "Mák", True, False)}
+    assert facts("A year ago today Bodri (my beagle) passed.") == {("Ilona", "has_pet", "Bodri", True, False)}
     assert facts("Bodri (my beagle) passed the vet check.") == {("Ilona", "has_pet", "Bodri", False, False)}
     # a relative is no one named
     assert facts("Dad's got a new blue heeler called Pajti.") == set()
@@ -1093,11 +1101,11 @@ def test_a_pet_in_brackets_after_its_name_is_whose_the_bracket_says_and_gone_whe
 
 def test_a_post_that_heads_a_function_a_range_of_years_and_a_chat_under_a_channel():
     assert ("Réka Tóth", "job_title", "director of search", False, False) in facts(
-        "Reorg, effective today: Réka Tóth takes over as Director of Search.", None
+        "Reorg, effective Monday: Réka Tóth becomes Director of Search.", None
     )
-    worked = extract_facts("I worked at Kestle from 2015 until 2021.", speaker="Ilona", reference=TODAY)
+    worked = extract_facts("From 2015 until 2021 I worked at Kestle.", speaker="Ilona", reference=TODAY)
     assert [(fact.valid_from, fact.valid_until) for fact in worked] == [(date(2015, 1, 1), date(2021, 12, 31))]
-    chat = "#general\nDorka: welcome Bence!! he has joined as a designer and reports to Réka\nBence: thanks\nRéka: hi"
+    chat = "#team-zirc\nDorka: say hi to Bence, he has joined as a designer and reports to Réka\nBence: hi\nRéka: yo"
     assert facts(chat, speaker=None) == {
         ("Bence", "job_title", "designer", False, False),
         ("Bence", "reports_to", "Réka", False, False),
@@ -1106,16 +1114,16 @@ def test_a_post_that_heads_a_function_a_range_of_years_and_a_chat_under_a_channe
 
 def test_a_thing_owned_from_a_time_or_going_forward_is_named_without_them():
     assert ("Android app", "owned_by", "Tisza Mobile", False, False) in facts(
-        "Heads up: as of this morning the Android app is owned by Tisza Mobile.", None
+        "Since this morning the Android app is owned by Tisza Mobile.", None
     )
     assert ("Zirc", "owned_by", "Réka", False, False) in facts("Réka owns Zirc going forward.", None)
-    assert ("monitoring stack", "owned_by", "Kestle Infra", False, False) in facts(
-        "I don't own the monitoring stack, that's Kestle Infra's thing."
+    assert ("alerting rules", "owned_by", "Kestle Infra", False, False) in facts(
+        "I don't own the alerting rules, that's Kestle Infra's thing."
     )
 
 
 def test_a_comma_separated_table_under_a_header_of_labels():
-    table = "id,name,city,employer,title\n11,Réka Tóth,Eger,Kestle Insurance,Actuary\n12,Bence Kádár,Győr,,Barista"
+    table = "name,company,location,role\nRéka Tóth,Kestle Insurance,Eger,Actuary\nBence Kádár,,Győr,Barista"
     assert facts(table, speaker=None) >= {
         ("Réka Tóth", "lives_in", "Eger", False, False),
         ("Réka Tóth", "works_at", "Kestle Insurance", False, False),
@@ -1126,13 +1134,11 @@ def test_a_comma_separated_table_under_a_header_of_labels():
 
 
 def test_a_home_said_by_its_field_its_breadcrumb_or_home_is():
-    assert ("Ilona", "lives_in", "Eger", False, False) in facts(
-        "I'm in Szeged this week for a course but home is still Eger."
-    )
-    card = "CRM › Contacts › Réka Tóth\nCompany: Kestle Solar\nTitle: Chief Operating Officer\nHome: Eger (hybrid)"
+    assert ("Ilona", "lives_in", "Eger", False, False) in facts("I'm in Szeged this week but home is still Eger.")
+    card = "Directory › People › Réka Tóth\nTeam: Finance\nTitle: Controller\nHome: Eger (hybrid)"
     got = facts(card, speaker=None)
     assert ("Réka Tóth", "lives_in", "Eger", False, False) in got
-    assert not {fact for fact in got if fact[0] == "CRM"}
+    assert not {fact for fact in got if fact[0] in {"Directory", "People"}}
     assert ("Ilona", "lives_in", "Győr", False, True) in facts("I moved to Eger from Győr in October.")
     # from one employer to another is no move of home
     assert not {
