@@ -175,3 +175,11 @@ def test_a_month_a_change_takes_effect_in_is_that_whole_month():
         mention = tag_dates(f"She is our counsel {said}.", reference=THURSDAY)[0]
         assert (mention.start, mention.end) == (date(2025, 3, 1), date(2025, 3, 31))
     assert tag_dates("as of may", reference=THURSDAY) == []  # the verb, as everywhere
+
+
+def test_over_the_weekend_is_the_one_just_gone_or_the_coming_one_when_said_of_the_future():
+    monday = datetime(2025, 5, 12, 9, 0)
+    gone = tag_dates("We moved over the weekend.", reference=monday)[0]
+    assert (gone.start, gone.end) == (date(2025, 5, 10), date(2025, 5, 11))
+    coming = tag_dates("We will paint the flat over the weekend.", reference=monday)[0]
+    assert (coming.start, coming.end) == (date(2025, 5, 17), date(2025, 5, 18))
