@@ -505,7 +505,7 @@ _CLAUSE_BREAK_RE = re.compile(
     r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})(?:\s+|['’])[a-z'’])"
     # "… made the jump: she's living in Győr now"
     r"|\s*:\s+(?=(?:I|he|she|they|we)(?:\s+|['’])[a-z'’])"
-    # "For the notes I'll send: Efua is our head of legal": the statement after the colon is its own
+    # "Before the call, some context: Réka is our head of legal": the statement after the colon is its own
     rf"|\s*:\s+(?={NAME}\s+(?:is|was|has|had|joined|moved|left|reports|works|lives|speaks|owns)\b)"
     # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May"),
     # one after a manager with the manager's name ("Dorka's got a new boss — Bálint")
@@ -587,7 +587,7 @@ def _clauses(sentence: str) -> list[str]:
         if _AFTER_PREPOSITION_RE.search(text, 0, match.start()):
             continue  # "Nandor from Brightwell, our integration partner": what the company is to us, no one's title
         pet = _MY_PET_RE.fullmatch(match["role"])
-        # "Baxter, my basset hound, …": the speaker's pet, called Baxter (given up, when the sentence says so)
+        # "Bodri, my basset hound, …": the speaker's pet, called Bodri (given up, when the sentence says so)
         if pet and _PET_GONE_RE.search(text):
             extra.append(f"I gave up my {pet['kind'].lower()}, {match['name']}")
         elif pet:
@@ -638,13 +638,12 @@ def _clauses(sentence: str) -> list[str]:
         possessive = lead_name and re.search(r"['’]s$", lead_name["name"])
         if possessive and _CONTRACTED_IS_RE.match(part, lead_name.end("name")):
             possessive = None
-        # "Tisza Bend was where …": a place the clause is about, no one a pronoun goes back to
-        cleft = lead_name and re.match(r"\s+(?:is|was)\s+where\b", part[lead_name.end("name") :])
-        # "Contracts go to Réka; she's …": a plural verb after it, so a thing, no one a pronoun goes back to
-        cleft = cleft or (lead_name and re.match(r"\s+(?:are|were|go|have)\b", part[lead_name.end("name") :]))
+        # "Tisza Bend was where …": a place the clause is about; "Contracts go to Réka; she's …": a plural verb after
+        # it, so things — no one a pronoun goes back to
+        no_one = lead_name and re.match(r"\s+(?:(?:is|was)\s+where|are|were|go|have)\b", part[lead_name.end("name") :])
         if headed and index == 0:
             pass
-        elif lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive and not cleft:
+        elif lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive and not no_one:
             named = lead_name["name"]
         elif not named:
             people = {
@@ -652,7 +651,7 @@ def _clauses(sentence: str) -> list[str]:
                 for m in re.finditer(NAME, part)
                 if not _PLACED_RE.search(part, 0, m.start())
                 and _a_person(m.group(0))
-                and not (cleft and m.start() == 0)
+                and not (no_one and m.start() == 0)
             } - {None, "I"}
             named = next(iter(people)) if len(people) == 1 else ""
         pieces = _predicates(part)
@@ -960,7 +959,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back(?:\s+home)?|house|over|out))?"
         rf"(?:\s+from\s+(?P<old>{NAME}))?(?:\s+back)?\s+to\s+(?P<value>{NAME})",
     ),
-    # "I moved to Leipzig from Kraków in October": the home before, after the new one
+    # "we relocated to Eger from Győr last spring": the home before, after the new one
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back|over))?\s+to\s+(?P<value>{NAME})\s+from\s+"
@@ -1915,7 +1914,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
         negated=True,
     ),
-    # "This PR moves ownership of /billing/tax from @dorka to @tax-team", "we handed ownership of Zirc to Tisza Ops"
+    # "This change moves ownership of /zirc/export from @dorka to @tisza-ops", "we handed ownership of Zirc to Tisza"
     _p(
         v.OWNED_BY,
         r"\b(?:moves|moved|transfers|transferred|hands|handed|passes|passed|gives|gave)\s+ownership\s+of\s+(?:the\s+)?"
@@ -2050,7 +2049,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<who>{NAME})",
         check=_pet_present,
     ),
-    # "Réka's cat Mák sits in on every call", "I've had Baxter, my basset hound, since 2019"
+    # "Réka's cat Mák sits in on every call", "I've had Bodri, my basset hound, since 2019"
     _p(
         v.HAS_PET,
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
@@ -2522,7 +2521,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         if field and _label(field["label"] or "")[0] in _PERSON_FIELDS:  # "Contact: Réka Tóth": whom the card is of
             card = _NAME_RE.match(written[field.end() :])
             named = _person(card[0]) or named if card else named
-        # "Before she got into product, Zsófia was a teacher.", "Anyway, my cousin Dorka sold her car."
+        # "Before she moved into sales, Zsófia was a nurse.", "Anyway, my cousin Dorka sold her car."
         leads = {0, *(found.end() for found in (lead.match(stripped) for lead in _LEADS) if found)}
         opener = next(filter(None, (_OPENING_SUBJECT_RE.match(stripped[at:]) for at in sorted(leads))), None)
         # "Yesterday we met Bálint", "Our guide was a man called Bence": whom the sentence brings in, below
@@ -2584,16 +2583,15 @@ def _manager_changed(said: str, earlier: _Earlier, index: int) -> str:
     return f"{changed['whose']} {changed['role']}" if changed else ""
 
 
-_VOICE_LINE_RE = re.compile(rf"^[ \t]*@?(?P<label>{NAME}|[a-z][\w'’-]{{1,24}})[ \t]*:[ \t]+\S", re.MULTILINE)
-
-
 def _chat_voices(text: str) -> frozenset[str]:
     """The names a chat's lines open with, when the text is a chat: two voices or more, one of them speaking twice or
     more ("Dorka: …\nBence: …\nDorka: …"), or under a channel's name ("#launches"). A status list names each thing
     once ("Kestle: …\nQuillon: …")."""
     if text.count("\n") < 2:
         return frozenset()
-    labels = [m["label"] for m in _VOICE_LINE_RE.finditer(text) if _a_voice(m["label"])]
+    labels = [
+        m["label"] for m in map(_LINE_LABEL_RE.match, text.splitlines()) if m and m["label"] and _a_voice(m["label"])
+    ]
     channel = text.lstrip().startswith("#") and not text.lstrip().startswith("# ")
     if len(set(labels)) < 2 or (len(labels) == len(set(labels)) and not channel):
         return frozenset()
@@ -2640,7 +2638,7 @@ def _handed_on(said: str, facts: tuple[StatedFact, ...], who: str | None, today:
     owner = went and (went["owner"] or went["theirs"] or went["taker"])
     if not owner or owner.casefold() in _PRONOUNS or _person(owner) != owner:
         return facts
-    return _also(facts, f"{given_up[-1].subject} is owned by {owner}{went['rest']}.", who, today)
+    return _also(facts, _owned_as_said(given_up[-1].subject, owner, went["rest"]), who, today)
 
 
 # a second thing and owner after a statement of ownership, its verb left out: "the wiki is owned by Kestle Docs and
@@ -2663,7 +2661,7 @@ def _gapped_owners(said: str, facts: tuple[StatedFact, ...], who: str | None, to
     second = _GAPPED_OWNER_RE.match(said, owned[-1].span[1])
     if second is None or _person(second["owner"]) != second["owner"]:
         return facts
-    return _also(facts, f"{second['thing'].strip()} is owned by {second['owner']}{second['rest']}.", who, today)
+    return _also(facts, _owned_as_said(second["thing"].strip(), second["owner"], second["rest"]), who, today)
 
 
 # another pet after a pet had: "… a greyhound named Bodri and a very grumpy rabbit, Mák", "…, and a parrot called Pici"
@@ -2680,6 +2678,12 @@ def _more_pets(said: str, facts: tuple[StatedFact, ...]) -> tuple[StatedFact, ..
     if more is None or _person(more["value"]) != more["value"] or any(f.value == more["value"] for f in had):
         return facts
     return (*facts, replace(had[-1], value=more["value"], span=more.span("value")))
+
+
+def _owned_as_said(thing: str, owner: str, rest: str) -> str:
+    """An ownership a text gives by its shape (an answer, an owner after a giving up, a second owner without its verb)
+    as the plain statement the patterns read, with the words after it that date it ("…, since March")."""
+    return f"{thing} is owned by {owner}{rest}."
 
 
 def _also(facts: tuple[StatedFact, ...], said: str, who: str | None, today: date) -> tuple[StatedFact, ...]:
@@ -2772,7 +2776,7 @@ def _owner_answered(said: str, thing: str, speaker: str | None, today: date) -> 
     answer = _OWNER_ANSWER_RE.match(said)
     if answer is None or answer["value"].casefold() in _PRONOUNS or _person(answer["value"]) != answer["value"]:
         return ()
-    return _sentence_facts(f"{thing} is owned by {answer['value']}{answer['since'] or ''}.", speaker, today)
+    return _sentence_facts(_owned_as_said(thing, answer["value"], answer["since"] or ""), speaker, today)
 
 
 def _thing_mentioned(said: str) -> str:
@@ -3216,7 +3220,7 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     if pattern.negated and pattern.attribute == v.SPEAKS:  # "I can't speak a word of Slovak" says one doesn't
         said = re.sub(r"\b(?:can't|can’t|cannot|can\s+not)\b", " ", said, flags=re.IGNORECASE)
     if _ASSUMED_RE.search(before):
-        return False  # "Everybody assumes I speak Zulu": what others suppose, not what is
+        return False  # "Dorka assumes I speak Slovak": what others suppose, not what is
     negating = before.rsplit(", ", 1)[-1]  # "Not much to say, I'm the new office manager": its own clause
     return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", negating, re.IGNORECASE)
 
@@ -3577,11 +3581,14 @@ _OWNERSHIP_RE = re.compile(r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s
 _COPULAS = frozenset("is are was were been be has have had".split())
 
 
-# a time the clause opens with, before the thing it names ("as of this morning the Quillon API", "since Monday the …")
+# what a clause opens with before the thing it names: a joining word ("And the Quillon macros are …"), a time
+# ("from today, Quillon", "since yesterday the Quillon API"), or a time before "the" ("since Monday the …")
 _TIME_BEFORE_THING_RE = re.compile(
-    r"^(?:(?:since|as\s+of|from|starting)\s+)?(?:(?:this|last|on)\s+)?(?:morning|afternoon|evening|week|month|weekend|"
+    r"^(?:(?:and|but|so|also|plus)\s+"
+    r"|(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow|this\s+(?:morning|afternoon|week)|yesterday),?\s+"
+    r"|(?:(?:since|as\s+of|from|starting)\s+)?(?:(?:this|last|on)\s+)?(?:morning|afternoon|evening|week|month|weekend|"
     + "|".join(sorted(_CALENDAR_NAMES))
-    + r")\s+(?=the\s)",
+    + r")\s+(?=the\s))*",
     re.IGNORECASE,
 )
 
@@ -3591,15 +3598,8 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     ("the billing service"), or anything a team owns ("the Payments team owns billing") or the words say is owned
     (``named``: "ownership of the translation memory moved to …"); anything else ("as head of design", "a dog") is no
     system."""
-    said = re.sub(
-        r"^(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow|this\s+(?:morning|afternoon|week)|yesterday),?\s+",
-        "",
-        raw.strip(),
-        flags=re.I,
-    )
-    said = re.sub(r"^(?:and|but|so|also|plus)\s+", "", said, flags=re.I)  # "And the Quillon macros are …"
-    # "as of this morning the Quillon API", "owns Quillon from here on", "… going forward"
-    said = _TIME_BEFORE_THING_RE.sub("", said)
+    said = _TIME_BEFORE_THING_RE.sub("", raw.strip())
+    # "owns Quillon from here on", "… going forward"
     said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)
     # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
@@ -3695,16 +3695,15 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     if pattern.attribute == v.DUE_DATE:
         return today, None
     mentions = _clause_dates(clause, today)
-    # "My contract at Kestle began last week, and we moved into a flat in Zirc on Saturday": a statement's own date,
-    # after it began, before another statement's
-    own = [mention for mention in mentions if mention.span[0] >= match.start()]
-    if own and len(own) < len(mentions) and _STATEMENT_END.search(clause, 0, match.start()):
-        mentions = own
-    # "I moved over the weekend, and since today I report to Réka": the date of the statement's own part
-    begun = max((end.end() for end in _STATEMENT_END.finditer(clause, 0, match.start())), default=0)
-    local = [mention for mention in mentions if mention.span[0] >= begun]
-    if begun and local and len(local) < len(mentions):
-        mentions = local
+    if begun := max((end.end() for end in _STATEMENT_END.finditer(clause, 0, match.start())), default=0):
+        # another statement before this one in the clause: this one's own date, the first said after it ("My
+        # contract at Kestle began last week, and we moved into a flat in Zirc on Saturday"), else the first said in
+        # its own part of the clause ("I moved over the weekend, and since today I report to Réka")
+        for start in (match.start(), begun):
+            own = [mention for mention in mentions if mention.span[0] >= start]
+            if own and len(own) < len(mentions):
+                mentions = own
+                break
     until_at = _UNTIL_RE.search(clause)
     until = since = None
     for mention in mentions:
@@ -3998,7 +3997,7 @@ def _heading(text: str, first_field: int) -> str | None:
     keyed = reported = False
     parts = _HEADING_PARTS.split(said.strip(" \t*#_-—–:|"))
     if re.search(r"\s[›»>]\s", said):
-        parts.reverse()  # a breadcrumb ("CRM › Contacts › Réka Tóth") ends with what the page is about
+        parts.reverse()  # a breadcrumb ("Directory › People › Réka Tóth") ends with what the page is about
     for part in parts:
         part = part.strip(" \t*#_-—–:|")
         words = part.split()
