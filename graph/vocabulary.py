@@ -400,7 +400,7 @@ PET_KINDS: tuple[str, ...] = (
     "pomeranian", "shih tzu", "maltese terrier", "cavapoo", "cavalier", "frenchie", "french bulldog", "kelpie",
     "huntaway", "heeler", "aspin", "mongrel", "pig", "piglet", "kunekune", "alpaca", "rescue dog", "rescue cat",
     "bengal cat", "british shorthair", "tortoiseshell", "calico", "lovebird", "conure", "finch", "koi", "betta",
-    "snail", "stick insect",
+    "snail", "stick insect", "jack russell", "dalmatian", "bichon", "springer spaniel", "cocker spaniel",
 )  # fmt: skip
 LANGUAGES: tuple[str, ...] = (
     "english", "spanish", "french", "german", "italian", "portuguese", "dutch", "polish", "russian", "ukrainian",

@@ -123,7 +123,7 @@ _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 # where a title is held: "a nurse at St Anne's Hospital" also says where they work
 _AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b))?"
 
-_PET_KINDS = "(?:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
+_PET_KINDS = "(?i:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
 _PETS = rf"{_PET_KINDS}s?"
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+)"
 # the longest first, so that "Haitian Creole" is read whole, not as "Haitian"
@@ -271,6 +271,12 @@ _APPOSED_PET_RE = re.compile(
     rf"(?P<kind>{_PET_KINDS})s?,\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
 )
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
+_THEIR_PET_RE = re.compile(rf"(?:his|her|their)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
+_A_PET_RE = re.compile(rf"an?\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})", re.IGNORECASE)
+# a verb by which a pet comes to its owner, just before the pet's name
+_TAKEN_IN_RE = re.compile(
+    r"\b(?:I|[Ww]e|[A-Z][\w'’-]*)(?:['’]ve|\s+have|\s+has|\s+just|\s+finally)*\s+(?:adopted|rescued|got|took\s+in)\s+$"
+)
 _PET_GONE_RE = re.compile(
     r"\b(?:passed\s+away|passed(?=\s*(?:[.!,;]|$)|\s+(?:\w+\s+){0,2}ago\b|\s+(?:last|yesterday|this)\b)|died|"
     r"rehomed?|rehoming|gave\s+up|give\s+up|put\s+down|put\s+to\s+sleep|lost|gave\s+\w+\s+away|"
@@ -299,6 +305,8 @@ _DATED_OPENER_RE = re.compile(
 )
 _SINCE_RE = re.compile(
     r"^(?:Since|Now\s+that|Ever\s+since|When|Once)\s+(?=I\b|[A-Z])"
+    # "When Noor joins Kestle, …" is a change to come: its clause keeps its "when"
+    r"(?!(?:[A-Z][\w'’-]*\s+){1,3}(?:joins|moves|starts|leaves)\b)"
     # "Since March I've …" dates the clause
     rf"(?!(?:{'|'.join(sorted(name.capitalize() for name in _CALENDAR_NAMES))})\b)"
 )
@@ -320,8 +328,9 @@ _NEW_SUBJECT_RE = re.compile(
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
     # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone")
-    r"|,\s+(?=(?:if|unless|in\s+case)\s+(?:you|anyone|anybody|someone|somebody|needed|necessary|required)\b)"
+    r"|,?\s+(?=(?:if|unless|in\s+case)\s+(?:you|anyone|anybody|someone|somebody|needed|necessary|required)\b)"
 )
+_NAMED_PET_BEFORE_RE = re.compile(rf"\b{_PETS}\s+{NAME}$")
 _SPEAKING_RE = re.compile(r"\b(?:speak|speaks|spoke|spoken|fluent|languages?)\b", re.IGNORECASE)
 
 
@@ -332,6 +341,8 @@ def _new_subjects(part: str) -> list[str]:
         word = re.match(r"([A-Z][^\W\d_]+)(\s+(?:at|in|on|with|for|to)\b)?", part[match.end() :])
         spoken = word and (word[2] or word[1].casefold() in _LANGUAGE_SET)
         if spoken and _SPEAKING_RE.search(part, 0, match.start()):
+            continue
+        if _NAMED_PET_BEFORE_RE.search(part[: match.start()]):  # "my cats Mák and Bors say hi": one pair of pets
             continue
         pieces.append(part[start : match.start()])
         start = match.end()
@@ -592,6 +603,14 @@ def _clauses(sentence: str) -> list[str]:
             extra.append(f"I gave up my {pet['kind'].lower()}, {match['name']}")
         elif pet:
             extra.append(f"I have a {pet['kind'].lower()} called {match['name']}")
+        elif (theirs := _THEIR_PET_RE.fullmatch(match["role"])) and (lead := _LEAD_RE.match(text)) and lead.group(0) != "I":
+            # "Freya walks Juno and Bodri, her two whippets": the clause's subject's pets, named before what they are
+            both = re.search(rf"(?P<first>{NAME})\s+and\s+$", text[: match.start("name")])
+            for name in (match["name"], *([both["first"]] if both else [])):
+                extra.append(f"{lead.group(0)} has a {theirs['kind'].lower()} called {name}")
+        elif (kind := _A_PET_RE.match(match["role"])) and (taken := _TAKEN_IN_RE.search(text, 0, match.start("name"))):
+            # "Noor adopted Lolo, a rescue mutt": the pet its subject took in, named before what it is
+            extra.append(f"{text[: taken.end()]}a {kind['kind'].lower()} called {match['name']}")
         else:
             extra.append(f"{match['name']} is {match['role']}")
     text = _APPOSED_ROLE_RE.sub(lambda m: f"{m['name']} ", text)
@@ -1183,6 +1202,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?P<old>{NAME}))?",
         check=_org_ok,
     ),
+    # "Noor joins Kestle today as our data lead": an announcement's present is the day it is made; a join with a
+    # day of its own, or under "when" or "if" (a clause before a comma), is not yet made
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"(?<![Ww]hen\s)(?<![Ii]f\s)(?<![Oo]nce\s)\b(?!(?:[Ww]hen|[Ii]f|[Oo]nce)\s){_WHO}\s+joins\s+{_THE}(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)"
+        r"(?=\s+today\b|(?:\s+as\s+[^,.;!?]{1,60}?)?\s*(?:[.;!—–]|$))",
+        check=_org_ok,
+        confidence=0.7,
+        needs=("joins",),
+    ),
     # "she joins us from Brightwell", "He comes to us from Tisza & Vass", "joined from Corvel Bank": the employer before
     _p(
         v.WORKS_AT_ATTR,
@@ -1248,6 +1277,28 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:day|week|month)\s+(?:one|two|three|four|five|six|seven|\d+)))\s+at\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.6,
+    ),
+    # "my new job at Kestle", "the new job as a ranger with Tisza Trust": the speaker's employer now
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"(?:\b(?P<mine>[Mm]y)\s+|^(?P<ours>[Tt]he\s+)?)new\s+(?:job|role|position|gig)\s+"
+        rf"(?:as\s+(?:an?\s+)?[\w -]{{1,30}}?\s+)?(?:at|with)\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        confidence=0.6,
+    ),
+    # "I'm employed by Kestle": the contracted "am" the perfect's list above does not take
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}(?:'m|’m|'s|’s|'re|’re){_NOW}\s+employed\s+(?:by|at)\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+    ),
+    # "back when I was at Kestle we shipped weekly": an employer before, not a town
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?i:when)\s+{_WHO}\s+(?:was|worked)\s+(?:at|with|for)\s+{_THE}(?P<value>{NAME})",
+        history=True,
+        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        needs=("when",),
     ),
     _p(v.WORKS_AT_ATTR, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:works?|working)\b", check=_org_ok),
     _p(
@@ -1998,13 +2049,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
         rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}?"
-        rf"(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        rf"(?P<kind>{_PETS})(?:\s+now)?(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
         check=_pet_present,
     ),
     # "Omar's hedgehog is called Pin", "Noor's corn snake escaped again"
     _p(
         v.HAS_PET,
-        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+(?:is|are)\s+"
+        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+(?:is|are)\s+"
         rf"(?:called|named))\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
         r"and|who|called|named)\b))(?!,\s+[A-Z])",
         confidence=0.7,
@@ -2012,7 +2063,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.HAS_PET,
-        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
         r"loves|hates|keeps|just|and|who)\b))(?!,\s+[A-Z])",
         confidence=0.6,
         check=_pet_present,
@@ -2020,58 +2071,85 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:(?:had\s+to\s+)?(?:rehome[d]?|give\s+up|gave\s+up|put\s+down|gave))\s+"
-        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
+        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
         negated=True,
+    ),
+    # "we had to rehome Bodri": a pet given up by its name
+    _p(
+        v.HAS_PET,
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:had\s+to\s+)?(?:rehome[d]?|gave\s+up)\s+(?P<value>{NAME})\b"
+        rf"(?!\s+(?:to|on|for)\b)",
+        negated=True,
+        check=lambda match: not re.fullmatch(_PETS, match["value"], re.IGNORECASE),
+        needs=("rehome", "gave up"),
+    ),
+    # "I live in Szeged with my partner and two cats, Mák and Bors", "shares his flat with a parrot called Kiwi":
+    # the pets a home is shared with
+    _p(
+        v.HAS_PET,
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_NOW}\s+(?:live|lives|living|share|shares|sharing)\b[^.;:!?]{{0,60}}?\bwith\s+"
+        rf"(?:(?:my|our|his|her|their)\s+[\w-]+\s+and\s+)?(?:(?:my|our|his|her|their)\s+)?{_COUNT}?\s*"
+        rf"(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        check=_pet_present,
+        confidence=0.7,
+    ),
+    # "Noor walks Bodri and Mák, her two greyhounds, every morning": pets named, then whose
+    _p(
+        v.HAS_PET,
+        rf"^{_WHO}\s+[a-z]+s\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?),\s+(?:(?P<mine>my|our)|his|her|their)\s+"
+        rf"(?:{_COUNT}\s+)?(?:[\w-]+\s+)??(?P<kind>{_PETS})\b",
+        check=_pet_present,
+        confidence=0.7,
     ),
     # "our parrot Pici supposedly whistles the doorbell": a pet named as one's own is had, whatever the clause goes on
     # to say
     _p(
         v.HAS_PET,
-        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)??(?P<kind>{_PETS})\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?)",
         presupposed=True,
     ),
     # "my dog's name is Bodri", "my cat name is Cirmi", "Zsófia's parrot is named Kiwi"
     _p(
         v.HAS_PET,
-        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})(?:'s|’s)?\s+name\s+is\s+"
+        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)??(?P<kind>{_PET_KINDS})(?:'s|’s)?\s+name\s+is\s+"
         rf"(?P<value>{NAME})",
         check=_pet_present,
     ),
     # "Bodri the beagle belongs to Gergő", "The office dog, Bodri, is owned by Gergő": a pet is had by its owner
     _p(
         v.HAS_PET,
-        rf"\b(?P<value>{NAME})\s+the\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?:is\s+owned\s+by|belongs\s+to)\s+(?P<who>{NAME})",
+        rf"\b(?P<value>{NAME})\s+the\s+(?:\w+\s+)??(?P<kind>{_PET_KINDS})\s+(?:is\s+owned\s+by|belongs\s+to)\s+(?P<who>{NAME})",
         check=_pet_present,
     ),
     _p(
         v.HAS_PET,
-        rf"\b[Tt]he\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS}),\s+(?P<value>{NAME}),\s+(?:is\s+owned\s+by|belongs\s+to)\s+"
+        rf"\b[Tt]he\s+(?:\w+\s+)??(?P<kind>{_PET_KINDS}),\s+(?P<value>{NAME}),\s+(?:is\s+owned\s+by|belongs\s+to)\s+"
         rf"(?P<who>{NAME})",
         check=_pet_present,
     ),
     # "Réka's cat Mák sits in on every call", "I've had Bodri, my basset hound, since 2019"
     _p(
         v.HAS_PET,
-        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
+        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:\w+\s+)??(?P<kind>{_PET_KINDS})\s+(?P<value>{NAME})",
         check=_pet_present,
         presupposed=True,
     ),
     _p(
         v.HAS_PET,
         rf"\b{_WHO}{_HAVE}\s+(?:had|have|got|adopted|rescued)\s+(?P<value>{NAME}),\s+(?:my|our|his|her|their)\s+"
-        rf"(?:[\w-]+\s+)?(?P<kind>{_PETS})\b",
+        rf"(?:[\w-]+\s+)??(?P<kind>{_PETS})\b",
         check=_pet_present,
     ),
     _p(
         v.HAS_PET,
-        rf"\b{_WHO}\s+used\s+to\s+have\s+{_COUNT}\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?:,?\s+(?:called|named)\s+"
+        rf"\b{_WHO}\s+used\s+to\s+have\s+{_COUNT}\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:,?\s+(?:called|named)\s+"
         rf"(?P<value>{NAME}))?",
         history=True,
     ),
     _p(
         v.HAS_PET,
-        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)?(?P<kind>{_PET_KINDS})(?:,\s+|\s+)"
-        rf"(?P<value>{NAME}),?\s+(?:passed\s+away|died|(?:was\s+|has\s+been\s+)?rehomed)",
+        rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)??(?P<kind>{_PET_KINDS})(?:(?:,\s+|\s+)"
+        rf"(?P<value>{NAME}),?)?\s+(?:(?:has\s+|just\s+)?passed\s+away|died|(?:was\s+|has\s+been\s+)?rehomed)",
         negated=True,
     ),
     _p(
@@ -2301,7 +2379,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
                       "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
                       "hire", "contact", "liaison", "rep ", "person ", " at ", "let ", "laid", "to us from",
-                      "paycheck", "payslip"),
+                      "paycheck", "payslip", "employed", "not with", "longer with"),
     v.JOB_TITLE: ("promoted", "demoted", "bumped", "took over", "taken over", "named", "appointed", "made", "hired as",
                   "became", " a ",
                   " an ", " the ", " our ", " as ", "title"),

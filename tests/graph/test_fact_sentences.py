@@ -1179,3 +1179,54 @@ def test_ownership_moved_by_a_change_handed_to_two_or_written_as_a_tool_writes_i
     }
     record = "Runbook: zirc-export\nService: zirc-export\nOwner: Tisza Data (since 2023-11; previously Kestle Reports)"
     assert ("zirc-export", "owned_by", "Kestle Reports", False, True) in facts(record, speaker=None)
+
+
+def test_an_employer_by_an_announcements_present_by_employment_and_by_a_new_job():
+    assert ("Benedek", "works_at", "Tisza Cloud", False, False) in facts(
+        "Please welcome Benedek, who joins Tisza Cloud today as our data lead.", None
+    )
+    # a join with a day still to come, or under "when" or "if", is not yet made
+    assert not {fact for fact in facts("Benedek joins Tisza Cloud in November.", None) if fact[1] == "works_at"}
+    assert facts("When Benedek joins Tisza Cloud, tell me.", None) == set()
+    assert facts("If Benedek joins Tisza Cloud, we lose our best tester.", None) == set()
+    assert facts("I'm employed by Vashegy Robotics.") == {("Ilona", "works_at", "Vashegy Robotics", False, False)}
+    assert facts("I'm not with Vashegy Robotics anymore.") == {("Ilona", "works_at", "Vashegy Robotics", True, False)}
+    assert facts("My new job at Kestle Labs is mostly meetings.") == {("Ilona", "works_at", "Kestle Labs", False, False)}
+    assert facts("I'd love a new job at Kestle Labs.") == set()
+    assert facts("back when I was at Kestle Labs we shipped on Fridays") == {
+        ("Ilona", "works_at", "Kestle Labs", False, True)
+    }
+    # a condition about the listener does not make the statement before it hypothetical
+    assert facts("I work at Kestle Labs if anyone needs a referral.") == {
+        ("Ilona", "works_at", "Kestle Labs", False, False)
+    }
+    assert facts("I would work at Kestle Labs if you paid more.") == set()
+
+
+def test_pets_named_in_a_list_a_home_shared_an_apposition_or_given_up_by_name():
+    assert facts("I live in Zirc with my partner and two cats, Mák and Bors.") >= {
+        ("Ilona", "has_pet", "Mák", False, False),
+        ("Ilona", "has_pet", "Bors", False, False),
+    }
+    assert ("Benedek", "has_pet", "Kiwi", False, False) in facts("Benedek shares his flat with a parrot called Kiwi.")
+    assert facts("my guinea pigs Mák and Bors say hi") == {
+        ("Ilona", "has_pet", "Mák", False, False),
+        ("Ilona", "has_pet", "Bors", False, False),
+    }
+    assert facts("we've got two hens now, Pötty and Csőrike") == {
+        ("Ilona", "has_pet", "Pötty", False, False),
+        ("Ilona", "has_pet", "Csőrike", False, False),
+    }
+    assert facts("Benedek walks Mák and Bors, his two whippets, every morning.", None) == {
+        ("Benedek", "has_pet", "Mák", False, False),
+        ("Benedek", "has_pet", "Bors", False, False),
+    }
+    assert facts("Benedek adopted Mák, a rescue mutt from the shelter.", None) == {
+        ("Benedek", "has_pet", "Mák", False, False)
+    }
+    assert facts("Benedek adopted Réka, a baby girl.", None) == set()
+    assert ("Benedek", "has_pet", "Bors", False, False) in facts("Benedek has a Jack Russell called Bors.", None)
+    # a kind of two words is read whole, and a pet given up by its name or its kind is no longer had
+    assert facts("We rehomed our guinea pig last month.") == {("Ilona", "has_pet", "a guinea pig", True, False)}
+    assert facts("we had to rehome Bors, the landlord found out") == {("Ilona", "has_pet", "Bors", True, False)}
+    assert facts("my goldfish died and I'm weirdly sad") == {("Ilona", "has_pet", "a goldfish", True, False)}
