@@ -603,7 +603,11 @@ def _clauses(sentence: str) -> list[str]:
             extra.append(f"I gave up my {pet['kind'].lower()}, {match['name']}")
         elif pet:
             extra.append(f"I have a {pet['kind'].lower()} called {match['name']}")
-        elif (theirs := _THEIR_PET_RE.fullmatch(match["role"])) and (lead := _LEAD_RE.match(text)) and lead.group(0) != "I":
+        elif (
+            (theirs := _THEIR_PET_RE.fullmatch(match["role"]))
+            and (lead := _LEAD_RE.match(text))
+            and lead.group(0) != "I"
+        ):
             # "Freya walks Juno and Bodri, her two whippets": the clause's subject's pets, named before what they are
             both = re.search(rf"(?P<first>{NAME})\s+and\s+$", text[: match.start("name")])
             for name in (match["name"], *([both["first"]] if both else [])):

@@ -1191,7 +1191,9 @@ def test_an_employer_by_an_announcements_present_by_employment_and_by_a_new_job(
     assert facts("If Benedek joins Tisza Cloud, we lose our best tester.", None) == set()
     assert facts("I'm employed by Vashegy Robotics.") == {("Ilona", "works_at", "Vashegy Robotics", False, False)}
     assert facts("I'm not with Vashegy Robotics anymore.") == {("Ilona", "works_at", "Vashegy Robotics", True, False)}
-    assert facts("My new job at Kestle Labs is mostly meetings.") == {("Ilona", "works_at", "Kestle Labs", False, False)}
+    assert facts("My new job at Kestle Labs is mostly meetings.") == {
+        ("Ilona", "works_at", "Kestle Labs", False, False)
+    }
     assert facts("I'd love a new job at Kestle Labs.") == set()
     assert facts("back when I was at Kestle Labs we shipped on Fridays") == {
         ("Ilona", "works_at", "Kestle Labs", False, True)
