@@ -320,6 +320,8 @@ _NEW_SUBJECT_RE = re.compile(
     r"(?!(?:[A-Z][\w'’.-]*\s+){1,3}(?:on|by)\s+(?:the\s+)?(?:\d|[A-Z][a-z]+\.?\s+\d))"
     # after a comma, another subject's statement: "…, so my hours will shift", "ask Piet, he's the SRE lead"
     r"|,\s+(?:and|so|but|because)\s+(?=(?:my|our|his|her|their|the|it|its)\s)"
+    # "I'd love a dog but my flat in Eger is tiny": what the speaker has, after a wish
+    r"|\s+but\s+(?=(?:my|our)\s)"
     r"|,\s+(?=(?:he|she|they)(?:['’](?:s|re)\s|\s+(?:is|was|has|had|now|just|moved|works|lives|reports|speaks)\b))"
     # "…, and in July, Nandor joined …": another subject's clause after its time
     r"|,?\s+and\s+(?:in|on|by|from|since|after|last|this|next)\s+[^,]{1,25},\s+(?=[A-Z][\w'’-]*\s)"
@@ -327,6 +329,10 @@ _NEW_SUBJECT_RE = re.compile(
     r"|,\s+(?=[A-Z][\w'’-]+\s+(?:is|was)\s+(?:home|now)\b)"
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
+    # a change that may come after one made is a clause of its own: "moved to Eger in May, might move again next
+    # year", "we're renting in Eger for now, until we know if it suits us"
+    r"|,\s+(?=(?:(?:but|and)\s+)?(?:might|may|could|will\s+probably|probably|maybe)\s+(?:move|leave|go|switch|change)\b)"
+    r"|,\s+(?=until\s+(?:we|I|they|he|she)\s+(?:figure|know|decide|see|find)\b)"
     # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone")
     r"|,?\s+(?=(?:if|unless|in\s+case)\s+(?:you|anyone|anybody|someone|somebody|needed|necessary|required)\b)"
 )
@@ -352,7 +358,7 @@ def _new_subjects(part: str) -> list[str]:
 # the same subject's next verb: "works at Kestle and lives in Osaka"
 _VERBS = (
     r"(?:lives?|living|lived|works?|working|worked|moved|joined|reports?|reported|speaks?|spoke|has|have|had|owns?|"
-    r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit)"
+    r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit|calls)"
 )
 # a verb in the third person that goes on with the subject before it, in a list of what is said of one person
 _LISTED_VERBS = (
@@ -393,7 +399,7 @@ def _predicates(part: str) -> list[str]:
 
 
 _DROPPED_I_RE = re.compile(
-    r"^(?=(?:(?:just|finally|recently|officially|already|also)\s+)?(?:started|moved|joined|relocated|switched|quit|left|"
+    r"^(?=(?:(?:just|finally|recently|officially|already|also)\s+)?(?:started|moved|joined|relocated|switched|swapped|quit|left|"
     r"learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
     r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
     r"took\s+a\s+(?:new\s+)?job|used\s+to|worked|lived|grew\s+up|got\s+(?:a|an|two|three)\s+(?:new\s+)?(?:[\w-]+\s+)?"
@@ -890,6 +896,10 @@ def _named_title_ok(match: re.Match[str]) -> bool:
     )
 
 
+# "has lived in Accra, Kumasi and Ho": the towns of a life, not the home now
+_TOWNS_OF_A_LIFE_RE = re.compile(rf"(?<=lived\sin\s){NAME}(?:,\s*{NAME})*,?\s+and\s+{NAME}")
+
+
 def _pet_present(match: re.Match[str]) -> bool:
     """A pet said to have died or been given up is no pet now (the negated patterns read those)."""
     return not _PET_GONE_RE.search(match.string)
@@ -976,6 +986,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.LIVES_IN,
         rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based(?:\s+out\s+of)?|settled)|"
         rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+lived)(?:\s+now)?\s+(?:in|out\s+of)\s+(?P<value>{NAME})(?!,?\s+(?:until|till)\b)",
+        check=lambda match: not _TOWNS_OF_A_LIFE_RE.match(match.string, match.start("value")),
     ),
     _p(
         v.LIVES_IN,
@@ -1002,15 +1013,28 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.6,
         presupposed=True,
     ),
+    # "swapped Győr for Szeged in the spring": one town for another
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+(?:swapped|traded|exchanged)\s+(?P<old>{NAME})\s+for\s+(?P<value>{NAME})",
+        check=lambda match: known_place(match["value"]) and known_place(match["old"]),
+        needs=("swapped", "traded", "exchanged"),
+    ),
     # "now calls Szeged home"
     _p(v.LIVES_IN, rf"\b{_WHO}{_NOW}\s+call(?:s|ed)?\s+(?P<value>{NAME})\s+home\b"),
     # "I'm still in Porto, same old flat": still there, so living there
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}{_BE}\s+still\s+(?:living\s+|based\s+)?in\s+(?P<value>{NAME})"
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}\s+still\s+(?:living\s+|based\s+)?in\s+(?P<value>{NAME})"
         r"(?=\s*(?:[.,;!]|$)|\s+(?:lol|tho|though|haha)\b)",
         check=_no_trip,  # "I'm still in Frankfurt, the flight is delayed": a trip
         confidence=0.6,
+    ),
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}(?:'s|’s|\s+has|'ve|’ve|\s+have){_NOW}\s+lived\s+in\s+"
+        rf"(?P<towns>(?P<value>{NAME})(?:,\s*{NAME})*,?\s+and\s+{NAME})",
+        history=True,
     ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:lived|was\s+living|resided)\s+in\s+(?P<value>{NAME})", history=True),
     _p(
@@ -3584,6 +3608,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         return [speaker.strip()] if speaker and speaker.strip() else []
     if attribute == v.OWNED_BY and (groups.get("value") or "").strip() == "I":  # "I don't own S any more"
         return [speaker.strip()] if speaker and speaker.strip() else []
+    if groups.get("towns"):  # "has lived in Accra, Kumasi and Ho": each
+        return [town for town in map(_person, _listed(groups["towns"])) if town]
     value = (groups.get("value") or "").strip()
     if _PLACEHOLDER_RE.fullmatch(value):
         return []  # "Quillon dashboard → TBD": nobody yet

@@ -1232,3 +1232,30 @@ def test_pets_named_in_a_list_a_home_shared_an_apposition_or_given_up_by_name():
     assert facts("We rehomed our guinea pig last month.") == {("Ilona", "has_pet", "a guinea pig", True, False)}
     assert facts("we had to rehome Bors, the landlord found out") == {("Ilona", "has_pet", "Bors", True, False)}
     assert facts("my goldfish died and I'm weirdly sad") == {("Ilona", "has_pet", "a goldfish", True, False)}
+
+
+def test_homes_still_had_after_a_wish_a_change_that_may_come_or_a_life_of_towns():
+    assert facts("We are still in Zirc, obviously, nothing changes for us.") == {
+        ("Ilona", "lives_in", "Zirc", False, False)
+    }
+    assert facts("tbh I'd love a dog but my flat in Zirc is the size of a shoebox") == {
+        ("Ilona", "lives_in", "Zirc", False, False)
+    }
+    assert facts("moved to Eger in January, might move again to Pécs next year if the job works out") == {
+        ("Ilona", "lives_in", "Eger", False, False)
+    }
+    assert facts("we're renting a house in Eger for now, until we figure out if the town suits us") == {
+        ("Ilona", "lives_in", "Eger", False, False)
+    }
+    # the towns of a life are history; the one called home now is the home
+    assert facts("Benedek has lived in Zirc, Pápa and Tata, and now calls Eger home.", None) == {
+        ("Benedek", "lives_in", "Zirc", False, True),
+        ("Benedek", "lives_in", "Pápa", False, True),
+        ("Benedek", "lives_in", "Tata", False, True),
+        ("Benedek", "lives_in", "Eger", False, False),
+    }
+    assert facts("Swapped Győr for Szeged in the spring, the new flat is tiny.") >= {
+        ("Ilona", "lives_in", "Szeged", False, False),
+        ("Ilona", "lives_in", "Győr", False, True),
+    }
+    assert facts("I swapped Trello for Jira.") == set()
