@@ -900,6 +900,10 @@ def _named_title_ok(match: re.Match[str]) -> bool:
 _TOWNS_OF_A_LIFE_RE = re.compile(rf"(?<=lived\sin\s){NAME}(?:,\s*{NAME})*,?\s+and\s+{NAME}")
 
 
+# a line's label that says the line is about the writer's own post ("title change: analyst → senior analyst")
+_OWN_TITLE_LABEL_RE = re.compile(r"(?i:(?:my\s+)?(?:new\s+)?title(?:\s+change)?|promoted|promotion)")
+
+
 def _pet_present(match: re.Match[str]) -> bool:
     """A pet said to have died or been given up is no pet now (the negated patterns read those)."""
     return not _PET_GONE_RE.search(match.string)
@@ -1539,6 +1543,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+(?:today|yesterday|this\s+week|last\s+week|on\s+\w+|from\s+today))?\s+as)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
+    # "Kestle has appointed Noor as CFO", "announced the appointment of Dr. Noor Aziz as CFO": the one named holds it
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?:(?:has\s+|have\s+|had\s+)?(?:appointed|named|hired|promoted)|(?i:the\s+appointment\s+of))\s+"
+        rf"(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)?(?P<who>{NAME})\s+(?:as|to)\s+(?:an?\s+|the\s+|our\s+|its\s+|their\s+)?"
+        rf"(?:new\s+)?{_TITLE}",
+        check=_named_title_ok,
+        needs=("appoint", "named", "hired", "promoted"),
+    ),
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:made|became|becomes)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}"
@@ -1548,11 +1561,41 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # a promotion's arrow: "Zsófia Ambrus: Senior Engineer → Staff Engineer", "N — title change: SRE II → senior SRE"
     _p(
         v.JOB_TITLE,
-        rf"(?:^|[-•*]\s*)(?P<who>{NAME})\s*(?::|\s[—–-])\s*(?:(?i:title(?:\s+change)?|promoted|promotion)\s*:?\s*)?"
+        rf"(?:^|[-•*]\s*)(?!{_OWN_TITLE_LABEL_RE.pattern}\b)(?P<who>{NAME})\s*(?::|\s[—–-])\s*"
+        r"(?:(?i:title(?:\s+change)?|promoted|promotion)\s*:?\s*)?"
         r"(?P<old>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s*(?:→|->)\s*"
         rf"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){{0,4}}?)\s*(?=[.;,()]|$)",
         check=_promoted_ok,
         needs=("→", "->"),
+    ),
+    # the speaker's own arrow: "title change: senior recruiter → talent partner"
+    _p(
+        v.JOB_TITLE,
+        r"^(?P<mine>(?i:(?:my\s+)?(?:new\s+)?title(?:\s+change)?|promoted|promotion))\s*:\s*"
+        r"(?P<old>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s*(?:→|->)\s*"
+        r"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s*(?=[.;,()!]|$|\s+\W)",
+        check=_promoted_ok,
+        needs=("→", "->"),
+    ),
+    # "went from junior dev to senior dev in two years": a promotion said as a way travelled
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:went|got\s+promoted|was\s+promoted|moved\s+up)\s+from\s+(?:an?\s+)?"
+        r"(?P<old>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s+to\s+(?:an?\s+)?"
+        r"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)(?<!\.)"
+        r"(?=\s*(?:[.;,!]|$)|\s+(?:in|at|after|within|last|this|over)\b)",
+        check=_promoted_ok,
+        needs=("went from", "promoted from", "moved up from"),
+    ),
+    # "I'm now a product owner, not a business analyst any more": a post no longer held
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\b[^.;]*?\bnot\s+(?:an?\s+|the\s+)?"
+        r"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s+any\s*(?:more|longer)\b",
+        negated=True,
+        after_negation=True,
+        check=_title_ok,
+        needs=("any more", "anymore", "any longer"),
     ),
     # "resumed as Analytics Lead", "returns to her role as SRE manager", "picks up her role as Product Lead": a post
     # held again
@@ -2352,6 +2395,8 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         own_voice = _DROPPED_I_RE.match(said) or _DROPPED_I_AM_RE.match(said)
         return (said, who) if who and own_voice else (sentence, speaker)
     field = _label(label["label"])[0]
+    if _OWN_TITLE_LABEL_RE.fullmatch(label["label"] or ""):
+        return sentence, speaker  # "title change: analyst → senior analyst": the speaker's own post, read whole
     if _IDENTIFIER_RE.fullmatch(label["label"]):
         return sentence, speaker  # "quillon-ingest: Tisza took it over": the line is about the system
     if field in _PERSON_FIELDS and _LISTED_AFTER_NAME_RE.match(said):

@@ -1259,3 +1259,28 @@ def test_homes_still_had_after_a_wish_a_change_that_may_come_or_a_life_of_towns(
         ("Ilona", "lives_in", "Győr", False, True),
     }
     assert facts("I swapped Trello for Jira.") == set()
+
+
+def test_posts_by_an_arrow_under_the_writers_own_label_a_way_travelled_an_appointment_or_no_longer_held():
+    assert facts("title change: junior buyer → senior buyer 🙌") == {
+        ("Ilona", "job_title", "senior buyer", False, False),
+        ("Ilona", "job_title", "junior buyer", False, True),
+    }
+    assert facts("Promotion: analyst → senior analyst") == {
+        ("Ilona", "job_title", "senior analyst", False, False),
+        ("Ilona", "job_title", "analyst", False, True),
+    }
+    assert facts("went from junior dev to senior dev in two years, not bad") >= {
+        ("Ilona", "job_title", "senior dev", False, False),
+        ("Ilona", "job_title", "junior dev", False, True),
+    }
+    assert facts("I went from Győr to Pápa.") == set()
+    assert facts("I'm now a product owner, not a business analyst any more.") == {
+        ("Ilona", "job_title", "product owner", False, False),
+        ("Ilona", "job_title", "business analyst", True, False),
+    }
+    assert facts("Tisza Cloud announced the appointment of Dr. Benedek Varga as Chief Risk Officer.", None) == {
+        ("Benedek Varga", "job_title", "chief risk officer", False, False)
+    }
+    assert facts("Should we hire Benedek as CTO?", None) == set()
+    assert facts("I named Benedek as my emergency contact.") == set()
