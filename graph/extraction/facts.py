@@ -358,7 +358,7 @@ def _new_subjects(part: str) -> list[str]:
 # the same subject's next verb: "works at Kestle and lives in Osaka"
 _VERBS = (
     r"(?:lives?|living|lived|works?|working|worked|moved|joined|reports?|reported|speaks?|spoke|has|have|had|owns?|"
-    r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit|calls)"
+    r"left|became|is|was|took|started|manages?|got|grew|walks?|adopted|relocated|quit|calls|does\s+not|doesn['’]t)"
 )
 # a verb in the third person that goes on with the subject before it, in a list of what is said of one person
 _LISTED_VERBS = (
@@ -417,7 +417,9 @@ _DROPPED_I_AM_RE = re.compile(
     r"^(?:staying(?:\s+put)?\s+at|staying\s+put\s+in|(?:still\s+)?renting|now\s+(?:at|in|with|under|based|living|"
     r"working|reporting)|"
     r"still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working)|"
-    r"(?:starting|beginning)\s+to\s+(?:hate|love|like|enjoy)\s+(?:working|living))\b",
+    r"(?:starting|beginning)\s+to\s+(?:hate|love|like|enjoy)\s+(?:working|living)|still\s+an?\s+(?=[\w-]+\s+[\w-]+)|"
+    # "Irish speaker, happy to chat as Gaeilge", "native Twi + English speaker"
+    rf"(?:an?\s+)?(?:native\s+|fluent\s+)?{_LANGUAGES}(?:\s*(?:\+|,|/|and)\s*{_LANGUAGES})*\s+speaker)\b",
     re.I,
 )
 # a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them
@@ -558,6 +560,10 @@ def _clauses(sentence: str) -> list[str]:
             gone = " passed away" if _PET_GONE_RE.search(text) else ""
             extra.append(f"{pet['whose']} {pet['kind']} {match['name']}{gone}")
             continue
+        listed = _listed(said)
+        if len(listed) > 1 and all(part.casefold() in _LANGUAGE_SET for part in listed):
+            extra.append(f"{match['name']} speaks {said}")  # "Noor Aziz (Farsi, Dari, English)": what she speaks
+            continue
         # "Quillon (owned by Tisza team)": what is said of it, "is" understood
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
         role = not article and re.fullmatch(r"[a-z][a-z -]{1,40}", said) and _role_head(said) in v.ROLE_NOUNS
@@ -656,7 +662,9 @@ def _clauses(sentence: str) -> list[str]:
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
         elif _DROPPED_I_AM_RE.match(part):  # "still living in Szeged", "been living in Győr since the 1st"
-            part = f"I{'’ve' if part[:4].casefold() == 'been' else '’m'} {part[:1].lower()}{part[1:]}"
+            # (a language keeps its capital: "Irish speaker")
+            said = part if part.split()[0].casefold() in _LANGUAGE_SET else f"{part[:1].lower()}{part[1:]}"
+            part = f"I{'’ve' if part[:4].casefold() == 'been' else '’m'} {said}"
         if named and _PRONOUN_RE.match(part):
             part = _PRONOUN_RE.sub(partial(_as_name, named), part, count=1)
         elif named and not part.startswith(named):  # "Zsófia is head of legal, and Nandor reports to her": to Zsófia
@@ -2228,6 +2236,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks)\s+(?:\w+\s+languages?:?\s*)?{_OPEN_SPOKEN_LIST}",
     ),
     _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
+    # "prefers calls in Italian": a language someone asks to be spoken to in
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}{_NOW}\s+(?:prefers?|likes?)\s+(?:(?:phone\s+)?calls|e-?mails|meetings|messages|to\s+(?:talk|chat|speak|"
+        rf"be\s+contacted|be\s+called))\s+in\s+{_OPEN_SPOKEN_LIST}",
+        needs=("prefer", "like"),
+    ),
     _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_OPEN_SPOKEN_LIST}"),
     # "speaks Hungarian and Slovak, not Czech": the one said not to be spoken
     _p(
@@ -2250,6 +2265,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.SPEAKS,
         rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+an?\s+(?:native|fluent)\s+(?P<value>{_LANGUAGE_WORD})\s+speaker",
+    ),
+    # "I'm a Finnish + Swedish speaker", "Noor is an Irish speaker": known languages, since "a keynote speaker" is not
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+(?:an?\s+)?(?P<value>{_LANGUAGES}(?:\s*(?:\+|,|/|and)\s*{_LANGUAGES})*)"
+        r"\s+speaker\b",
+        needs=("speaker",),
     ),
     # "Basque is my first language", "Omar's mother tongue is Farsi"
     _p(
@@ -4285,6 +4307,12 @@ _USED_IN_RE = re.compile(
     rf"^(?:and\s+)?(?P<list>{_LANGUAGE_WORD}(?:\s+{_LANGUAGE_WORD})?(?:\s*(?:,|and|&|\+)\s*{_LANGUAGE_WORD}){{0,3}})\s+"
     r"(?:at\s+(?:home|work|school)|with\s+(?:my|our|the)\s+[\w-]+|in\s+the\s+family)\b"
 )
+# a language the speaker works or is spoken to in: "I mostly use Croatian at work", "I can take calls in Urdu"
+_WORKING_LANGUAGE_RE = re.compile(
+    r"\b(?:I|we)\s+(?:(?:mostly|mainly|also|only|usually|can|could)\s+)*(?:use|write\s+in|work\s+in|teach\s+in|"
+    r"facilitate\s+in|translate\s+(?:into|from)|take\s+(?:the\s+)?calls\s+in|do\s+(?:my\s+)?calls\s+in)\s+"
+    rf"(?P<list>{_LANGUAGE_WORD}(?:\s*(?:,|and|&|\+)\s*{_LANGUAGE_WORD}){{0,3}})"
+)
 _ONLY_SPOKEN_RE = re.compile(
     r"\b(?:I|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+speak\s+[\w-]+(?:\s*\([^)]*\))?\s*,?\s*"
     rf"(?:only|just|but\s+(?:I\s+do\s+)?(?:speak\s+)?)\s+(?P<list>{_LANGUAGE_WORD}(?:\s*(?:,|and|&|\+)\s*"
@@ -4300,6 +4328,7 @@ def _languages_used(said: str, speaker: str | None, today: date) -> list[StatedF
     used = [m["list"] for m in map(_USED_IN_RE.match, parts) if m] if _USED_IN_RE.match(parts[0]) else []
     found = [*(m["list"] for m in _MY_LANGUAGE_RE.finditer(said)), *used]
     found += [m["list"] for m in _ONLY_SPOKEN_RE.finditer(said)]
+    found += [m["list"] for m in _WORKING_LANGUAGE_RE.finditer(said)]
     spoken = dict.fromkeys(language for listed in found for language in _known_languages(listed))
     who, span = speaker.strip(), (0, len(said))
     return [StatedFact(who, v.SPEAKS, language, today, None, False, 0.6, span) for language in spoken]

@@ -1284,3 +1284,27 @@ def test_posts_by_an_arrow_under_the_writers_own_label_a_way_travelled_an_appoin
     }
     assert facts("Should we hire Benedek as CTO?", None) == set()
     assert facts("I named Benedek as my emergency contact.") == set()
+
+
+def test_languages_in_brackets_worked_in_asked_for_or_said_of_a_speaker():
+    assert facts("Meet Benedek Varga (Farsi, Dari, English), who will help with intake.", None) == {
+        ("Benedek Varga", "speaks", language, False, False) for language in ("Farsi", "Dari", "English")
+    }
+    assert facts("Benedek Varga (Payments, Eger) joined.", None) == set()
+    assert facts("Slovenian's my first language but I mostly use Croatian at work.") == {
+        ("Ilona", "speaks", "Slovenian", False, False),
+        ("Ilona", "speaks", "Croatian", False, False),
+    }
+    assert facts("I use Figma at work.") == set()
+    assert facts("If I use French at work, will they mind?") == set()
+    assert facts("Benedek prefers calls in Italian and does not speak English.", None) == {
+        ("Benedek", "speaks", "Italian", False, False),
+        ("Benedek", "speaks", "English", True, False),
+    }
+    assert facts("I'd prefer calls in English.") == set()
+    assert facts("Irish speaker, happy to chat as Gaeilge") == {("Ilona", "speaks", "Irish", False, False)}
+    assert facts("Benedek is a keynote speaker.", None) == set()
+    assert facts("Still a backend engineer, still in Eger.") == {
+        ("Ilona", "job_title", "backend engineer", False, False),
+        ("Ilona", "lives_in", "Eger", False, False),
+    }
