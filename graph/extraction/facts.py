@@ -373,7 +373,7 @@ _SAME_SUBJECT_RE = re.compile(
     r"(?<!\bstopped)(?<!\bstarted)(?<!\bbegan)(?<!\bkeeps)(?<!\bkept)(?<!\bquit)(?<!\bresumed)(?<!\bcontinues)"
     r"\s+(?=reporting\s+(?:directly\s+)?to\b)"
     # a note's "left Kestle in June, now at Brightwell, still lives in Szeged": the same subject, said in parts
-    r"|,\s+(?=(?:now|still)\s+(?:at|in|with|under|lives|works|reports|speaks)\b)"
+    r"|,\s+(?=(?:now|still)\s+(?:at|in|with|under|lives|works|reports|speaks|living|working|reporting)\b)"
 )
 # predicates listed after one subject ("N lives in Győr, speaks Czech; works at Kestle"): each verb is the
 # subject's, never the name just before it ("Győr speaks")
@@ -534,12 +534,22 @@ _CLAUSE_BREAK_RE = re.compile(
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
 
+# "Noor herself now reports to Piet": Noor
+_AS_THEMSELF_RE = re.compile(rf"(?P<name>{NAME})\s+(?:herself|himself|themselves|themself)\b")
+# a note's arrow where its verb is written out: "Noor → reports to Piet", "Noor → now under Piet"
+_ARROW_VERB_RE = re.compile(
+    r"(?<=[\w)])\s*(?:→|->)\s*(?=(?:now\s+)?(?:reports|under|moved|moves|lives|works|owns|joined|joins|left|relocated)\b)"
+)
+
+
 def _clauses(sentence: str) -> list[str]:
     """A sentence as clauses of one subject each: relative clauses and appositions said of their name, openers
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
+    text = _AS_THEMSELF_RE.sub(lambda m: m["name"], text)
+    text = _ARROW_VERB_RE.sub(" ", text)
     text = _BEEN_SINCE_RE.sub(lambda m: f"{m['change']} {m['long']} ago", text)
     if not _TRIP_RE.search(text):
         # "Three months in Győr and I know every bakery", "I've been in Győr for two years now":
@@ -1847,8 +1857,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}(?:{_BE}?{_NOW}\s+(?:reports|report|reporting)|(?:'ve|’ve|\s+have|\s+has)(?:\s+been)?{_NOW}\s+"
-        rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun)\s+reporting)\s+(?:directly\s+)?(?:to|into)\s+"
-        rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}))?",
+        rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun|keeps?|kept|continues?\s+to)\s+"
+        rf"(?:reporting|report))(?:\s+(?:directly|day-to-day|formally|officially|functionally))?\s+(?:to|into)\s+"
+        rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}|me\b))?",
     ),
     # "Bálint reports to me", "Zsófia and Nandor report to me from today", "he moved under me": the speaker manages them
     _p(
@@ -1859,7 +1870,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|(?:is|are)\s+now)\s+under\s+"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|(?:is|are)\s+now|now)\s+under\s+"
         rf"(?P<value>{NAME})",
     ),
     _p(
@@ -3699,6 +3710,8 @@ def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> 
     """The earlier value a statement of change names: "moved from Boston to Denver", "reports to Noor instead of
     Piet", "took over the billing service from Piet", "handed S to T" (the hander), "changed from analyst"."""
     old = groups.get("old")
+    if old == "me":  # "now reports to Noor rather than to me"
+        return speaker.strip() if speaker and speaker.strip() else None
     if not old:
         changed = re.search(r"\bfrom\b(?P<was>.+?)\bto\b", groups.get("said") or "")
         rather = _RATHER_RE.search(groups.get("date") or "")

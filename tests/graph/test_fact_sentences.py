@@ -1308,3 +1308,24 @@ def test_languages_in_brackets_worked_in_asked_for_or_said_of_a_speaker():
         ("Ilona", "job_title", "backend engineer", False, False),
         ("Ilona", "lives_in", "Eger", False, False),
     }
+
+
+def test_managers_kept_said_with_an_adverb_rather_than_the_speaker_or_by_a_notes_arrow():
+    assert facts("Please note Benedek Varga now reports to Réka Tóth rather than to me.", "Dorka") == {
+        ("Benedek Varga", "reports_to", "Réka Tóth", False, False),
+        ("Benedek Varga", "reports_to", "Dorka", False, True),
+    }
+    assert facts("Benedek still reports day-to-day to Réka Tóth.", None) == {
+        ("Benedek", "reports_to", "Réka Tóth", False, False)
+    }
+    assert facts("Benedek keeps reporting to Réka.", None) == {("Benedek", "reports_to", "Réka", False, False)}
+    assert facts("Still in Eger, still reporting to Réka.") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "reports_to", "Réka", False, False),
+    }
+    assert facts("Réka herself now reports to Bálint.", None) == {("Réka", "reports_to", "Bálint", False, False)}
+    assert facts("Benedek → reports to Réka", None) == {("Benedek", "reports_to", "Réka", False, False)}
+    assert facts("Benedek → now under Réka (since the March reorg)", None) >= {
+        ("Benedek", "reports_to", "Réka", False, False)
+    }
+    assert facts("The project now under Réka is late.", None) == set()
