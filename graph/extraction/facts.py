@@ -61,7 +61,14 @@ _NAME_WORD = (
 )
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo"), on
 # one line (a signature's name is not its title's first words)
-NAME = rf"(?:{_NAME_WORD}(?:[ \t]+(?:(?:of|de|da|del|van|von|la|le|&)[ \t]+)?(?!I\b){_NAME_WORD}){{0,3}})"
+# "Institute for Climate Data", "Centre for Ageing Better": an institution's "for" is inside its name
+_INSTITUTION_FOR = "|".join(
+    rf"(?<={word}[ \t])"
+    for word in ("Institute", "Centre", "Center", "Foundation", "Society", "Association", "Council", "Agency",
+                 "Ministry", "Department", "School", "College", "Alliance", "Trust", "Fund", "Network", "Office")
+)  # fmt: skip
+_NAME_JOINER = rf"(?:of|de|da|del|van|von|la|le|&|(?:{_INSTITUTION_FOR})for)"
+NAME = rf"(?:{_NAME_WORD}(?:[ \t]+(?:{_NAME_JOINER}[ \t]+)?(?!I\b){_NAME_WORD}){{0,3}})"
 _ME = r"(?:I|i)"
 # where a name ends: no further word of it follows (so "from São Paulo to" is never read as "from São")
 _NAME_ENDS = rf"(?![\w'’-]|[ \t]+(?:(?:of|de|da|del|van|von|la|le|&)[ \t]+)?[{_UPPER}])"
@@ -239,7 +246,10 @@ _WAS_BEFORE_RE = re.compile(
 
 # a reference day for asking only whether words name a day at all
 _ANY_DAY = date(2000, 1, 1)
-_BRACKETED_PET_RE = re.compile(rf"(?P<whose>[Mm]y|[Oo]ur|{NAME}['’]s)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})")
+# (a pet said to be "the cat" is the household's: the speaker's)
+_BRACKETED_PET_RE = re.compile(
+    rf"(?P<whose>[Mm]y|[Oo]ur|[Tt]he|{NAME}['’]s)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})"
+)
 
 
 def _was_before(match: re.Match[str]) -> str:
@@ -557,6 +567,10 @@ def _clauses(sentence: str) -> list[str]:
         text = _TIME_IN_PLACE_RE.sub(
             lambda m: f"I moved to {m['place'] or m['place2']} {(m['long'] or m['long2']).lower()} ago", text
         )
+    # "I've been at Kestle for eleven years now": an employer joined that long ago
+    text = _TIME_AT_EMPLOYER_RE.sub(
+        lambda m: m.group(0) if known_place(m["org"]) else f"{m['who']} joined {m['org']} {m['long'].lower()} ago", text
+    )
     if _MOVE_WORD_RE.search(text):  # "relocated Szeged → Győr": from one to the other
         text = _ARROW_MOVE_RE.sub(_arrow_move, text)
     text = _WAS_BEFORE_RE.sub(_was_before, text)
@@ -568,7 +582,8 @@ def _clauses(sentence: str) -> list[str]:
         if pet := _BRACKETED_PET_RE.fullmatch(said):
             # "Bodri (Réka's beagle)", "Mák (our cat) passed away": whose pet the name is, and whether it still is
             gone = " passed away" if _PET_GONE_RE.search(text) else ""
-            extra.append(f"{pet['whose']} {pet['kind']} {match['name']}{gone}")
+            whose = "my" if pet["whose"].casefold() == "the" else pet["whose"]
+            extra.append(f"{whose} {pet['kind']} {match['name']}{gone}")
             continue
         listed = _listed(said)
         if len(listed) > 1 and all(part.casefold() in _LANGUAGE_SET for part in listed):
@@ -617,9 +632,11 @@ def _clauses(sentence: str) -> list[str]:
             lead = _LEAD_RE.match(text).group(0)
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
-        if _AFTER_PREPOSITION_RE.search(text, 0, match.start()):
-            continue  # "Nandor from Brightwell, our integration partner": what the company is to us, no one's title
         pet = _MY_PET_RE.fullmatch(match["role"])
+        if not pet and _AFTER_PREPOSITION_RE.search(text, 0, match.start()):
+            # "Nandor from Brightwell, our integration partner": what the company is to us, no one's title (a pet
+            # is the speaker's wherever it is named: "a balcony for Bodri, our cat")
+            continue
         # "Bodri, my basset hound, …": the speaker's pet, called Bodri (given up, when the sentence says so)
         if pet and _PET_GONE_RE.search(text):
             extra.append(f"I gave up my {pet['kind'].lower()}, {match['name']}")
@@ -753,6 +770,10 @@ _TIME_IN_PLACE_RE = re.compile(
     rf"^(?P<long>(?i:{_LONG_STAY}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
     rf"|\bI(?:['’]ve|\s+have)\s+been\s+(?:living\s+)?in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG_STAY}))"
     r"(?:\s+now)?"
+)
+_TIME_AT_EMPLOYER_RE = re.compile(
+    rf"\b(?P<who>I|[Ww]e|{NAME})(?:['’]ve|\s+have|['’]s|\s+has)\s+been\s+(?:working\s+)?(?:at|with)\s+(?P<org>{NAME})\s+for\s+"
+    rf"(?:(?:about|almost|nearly|over)\s+)?(?P<long>(?i:{_LONG_STAY}))(?:\s+now)?(?![\w-])"
 )
 _MOVE_WORD_RE = re.compile(r"\b(?:moved|relocated|relocating|relocation|moving)\b", re.IGNORECASE)
 _ARROW_MOVE_RE = re.compile(rf"(?<![\w-])(?P<old>{NAME})\s*(?:→|->)\s*(?P<new>{NAME})")
@@ -930,7 +951,7 @@ def _pet_present(match: re.Match[str]) -> bool:
 # a stay that is no home: "I'm in Szeged now for the conference"
 _TRIP_RE = re.compile(
     r"\b(?:trip|visit\w*|holiday|vacation|conference|hotel|hostel|staying|stay|weekend|tour|festival|offsite|"
-    r"business|layover|airport|flight)\b",
+    r"business|layover|airport|flight|christmas|easter|half-term|the\s+holidays)\b",
     re.IGNORECASE,
 )
 
@@ -1128,6 +1149,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\s+(?:now\s+|still\s+)?renting\s+"
         rf"(?:an?\s+(?:[a-z-]+\s+){{0,2}}?(?:place|flat|apartment|house|room|condo)\s+)?in\s+(?P<value>{NAME})",
         confidence=0.6,
+        check=_no_trip,  # "renting a cottage in Whitby for Christmas": a stay
     ),
     # home again: "Dorka is back home in Eger", "we're back living in Zirc", "back at our place in Eger" — a line that
     # says it without a subject is the speaker's ("Back home in Eger the winters are long")
@@ -1250,7 +1272,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with|been\s+at|been\s+employed\s+(?:by|at)|"
         rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)"
         rf"(?:\s+from\s+(?P<old>{NAME}))?",
-        check=_org_ok,
+        # ("been at Leeds for two years" is a stay, not a job)
+        check=lambda match: _org_ok(match) and not (" been at " in match.group(0) and known_place(match["value"])),
     ),
     # "Noor joins Kestle today as our data lead": an announcement's present is the day it is made; a join with a
     # day of its own, or under "when" or "if" (a clause before a comma), is not yet made
@@ -1526,7 +1549,22 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+{_THE}(?P<value>{NAME})\s+(?:to\s+join|for(?!\s+good))\b",
         negated=True,
-        check=_org_ok,
+        # ("left Auckland for Melbourne" is a move of home)
+        check=lambda match: _org_ok(match) and not (match.group(0).endswith("for") and known_place(match["value"])),
+    ),
+    # "has left Auckland for Melbourne": one town left for another
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+(?P<value>{NAME})\s+for\s+(?!good\b){NAME}",
+        negated=True,
+        check=lambda match: known_place(match["value"]),
+        needs=("left",),
+    ),
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+(?P<old_town>{NAME})\s+for\s+(?!good\b)(?P<value>{NAME})",
+        check=lambda match: known_place(match["old_town"]),
+        needs=("left",),
     ),
     _p(
         v.WORKS_AT_ATTR,
@@ -2191,6 +2229,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_pet_present,
         confidence=0.7,
     ),
+    # "Mochi the shiba came too", at the head of a clause in the speaker's own words: the household's pet
+    _p(
+        v.HAS_PET,
+        # (not a verb the sentence opens with, "Saw the cutest pug", nor a pet said to be someone's)
+        rf"^(?!(?:Saw|Met|Found|Spotted|Watched|Fed|Walked|Meet|Petted|Love|Loved)\b)(?P<value>{NAME})\s+(?P<mine>the)\s+"
+        rf"(?:[\w-]+\s+)??(?P<kind>{_PET_KINDS})\b"
+        r"(?!\s+(?:is\s+owned\s+by|belongs\s+to|of)\b|\s+(?:is|was)\s+(?:my|our|his|her|their|\w+['’]s?)\s)",
+        check=_pet_present,
+        confidence=0.6,
+    ),
     # "our parrot Pici supposedly whistles the doorbell": a pet named as one's own is had, whatever the clause goes on
     # to say
     _p(
@@ -2303,7 +2351,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.SPEAKS,
-        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|dont|doesnt|do\s+not|does\s+not|can't|cannot)\s+speaks?\s+"
+        rf"\b{_WHO}(?:\s+(?:still|really|actually|even|honestly|just))?\s+(?:no\s+longer|don['’]?t|doesn['’]?t|do\s+not|"
+        rf"does\s+not|can['’]?t|cannot)\s+(?:really\s+|actually\s+)?speaks?\s+"
         rf"(?:a\s+word\s+of\s+)?"
         rf"{_OPEN_SPOKEN_LIST}",
         negated=True,
@@ -2318,6 +2367,11 @@ _PLAN_WORDS = re.compile(
 )
 
 
+# a year of study after a graduate's name ("Noor Aziz (MBA '15)", "('11)"): says nothing of now, and its apostrophe
+# would be read as a quotation; blanked, so that spans still index the text
+_CLASS_YEAR_RE = re.compile(r"[ \t]*\((?:[A-Z][\w.]*\s+)?['’‘]\d{2}\)")
+
+
 def extract_facts(text: str, *, speaker: str | None, reference: datetime | date) -> list[StatedFact]:
     """The facts ``text`` states, in order. ``speaker``: who "I" is (None: nobody, so a first-person statement states
     nothing); ``reference``: when it was said (relative dates are read against it; a fact without a date of its own
@@ -2325,7 +2379,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
     if not isinstance(text, str) or not text.strip():
         return []
     try:
-        return list(islice(_facts(text[:MAX_TEXT_CHARS], speaker, _day(reference)), MAX_FACTS))
+        said = _CLASS_YEAR_RE.sub(lambda m: " " * len(m.group(0)), text[:MAX_TEXT_CHARS])
+        return list(islice(_facts(said, speaker, _day(reference)), MAX_FACTS))
     except Exception:  # noqa: BLE001 - extraction enriches a memory; bad input must never fail indexing
         return []
 

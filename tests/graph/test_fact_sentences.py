@@ -1329,3 +1329,35 @@ def test_managers_kept_said_with_an_adverb_rather_than_the_speaker_or_by_a_notes
         ("Benedek", "reports_to", "Réka", False, False)
     }
     assert facts("The project now under Réka is late.", None) == set()
+
+
+def test_a_town_left_for_another_a_graduates_year_an_institutions_for_and_a_long_tenure():
+    assert facts("Benedek Varga has left Győr for Pécs.", None) == {
+        ("Benedek Varga", "lives_in", "Győr", True, False),
+        ("Benedek Varga", "lives_in", "Pécs", False, False),
+    }
+    assert ("Benedek", "works_at", "Kestle Labs", True, False) in facts(
+        "Benedek left Kestle Labs for Tisza Cloud.", None
+    )
+    assert ("Benedek", "works_at", "Google", True, False) in facts("Benedek left Google to join Tisza Cloud.", None)
+    # a graduate's year in brackets does not hide whom the next sentence's "she" is
+    assert ("Réka Tóth", "lives_in", "Eger", False, False) in facts(
+        "Réka Tóth (MBA '15) is now CFO of Tisza Cloud. She lives in Eger.", None
+    )
+    assert facts("Réka still doesn't speak a word of German.", None) == {("Réka", "speaks", "German", True, False)}
+    assert facts("I started at the Balaton Institute for Water Data last month.") == {
+        ("Ilona", "works_at", "Balaton Institute for Water Data", False, False)
+    }
+    said = extract_facts("I've been, uh, at Kestle Labs for, like, eleven years now.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from.year) for fact in said] == [("Kestle Labs", 2014)]
+    assert not {fact for fact in facts("I've been at Szeged for two years.") if fact[1] == "works_at"}
+    assert facts("We're renting a cottage in Tihany for Christmas, back on the 2nd.") == set()
+
+
+def test_a_pet_named_with_the_its_kind_or_after_a_preposition_is_the_households():
+    assert ("Ilona", "has_pet", "Bors", False, False) in facts("Moved to Eger last month. Bors the vizsla came too.")
+    assert facts("Mák (the cat) has claimed the windowsill.") == {("Ilona", "has_pet", "Mák", False, False)}
+    assert facts("The new flat has a balcony for Mák, our cat.") >= {("Ilona", "has_pet", "Mák", False, False)}
+    assert facts("Saw the cutest pug at the café this morning.") == set()
+    assert facts("Bors the pug is my parents' dog, I just walk him.") == set()
+    assert facts("Bors the vizsla came too.", None) == set()
