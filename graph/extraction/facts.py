@@ -3978,7 +3978,7 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
 # heading, else — for a record about oneself — the speaker.
 _FIELD_RE = re.compile(
     r"(?:^|(?<=[\n|•·;])|(?<=[.!]\s))[ \t]*(?:[^:\n]{0,40}?\s[—–]\s+)?[*_-]*[ \t]*"
-    r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)[*_]*[ \t]*:[ \t]*"
+    r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)(?:[ \t]*\((?P<note>[^()\n:]{1,40})\))?[*_]*[ \t]*:[ \t]*"
     r"(?P<value>(?:\([^()\n]*\)|[^\n|•·;(])*?)[ \t]*(?=[\n|•·;]|$|\s+[A-Z][A-Za-z &/'’-]{0,30}?:\s)",
 )
 _FIELD_OF: dict[str, str] = {
@@ -3998,9 +3998,9 @@ _THING_ATTRIBUTES = frozenset({v.OWNED_BY, v.DUE_DATE})
 _OWNS_FIELDS = frozenset(v.ATTRIBUTES_BY_VALUE[v.OWNED_BY].value_verbs.split()) | {"responsible for", "owned systems"}
 # a label's words that make its value an earlier one ("Previous employer"), or say nothing of it ("New manager",
 # "Primary contact")
-_EARLIER_LABEL = re.compile(r"^(?:previous|former|prior|old|ex|past)[\s-]+")
+_EARLIER_LABEL = re.compile(r"^(?:previous|former|prior|old|ex|past|from)[\s-]+")
 _PLAIN_LABEL = re.compile(
-    r"^(?:(?:their|our|your|his|her|my|current|new|present|primary|main|key|direct|official)\s+)+"
+    r"^(?:(?:their|our|your|his|her|my|current|new|present|primary|main|key|direct|official|to)\s+)+"
 )
 # a value that is no value: not decided, not filled in, or held for now only
 # what a post is head of, not an organisation ("Head of Protein Engineering", "VP of Data Science")
@@ -4017,7 +4017,10 @@ _NO_VALUE = re.compile(
     re.IGNORECASE,
 )
 # an entry of someone who has not started: none of its fields holds yet
-_NOT_YET = re.compile(r"\b(?:not\s+(?:yet\s+)?started|offer(?:ed)?|starts|starting|joining|incoming)\b", re.IGNORECASE)
+_NOT_YET = re.compile(
+    r"\b(?:not\s+(?:yet\s+)?started|offer(?:ed)?|starts|starting|joining|incoming|awaiting\s+(?:start|their\s+first))\b",
+    re.IGNORECASE,
+)
 _WAS_RE = re.compile(
     r"^\s*(?:was|previously|formerly|(?:transferred|moved|handed\s+over|taken\s+over)\s+from)\s+(?P<old>.+)$",
     re.IGNORECASE,
@@ -4136,8 +4139,12 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         heading = _reported_system(fields[0]["value"])
     labels = {_label(field["label"])[0] for field in fields}
     about_a_person = any(_FIELD_OF.get(label) not in (None, *_THING_ATTRIBUTES) for label in labels)
-    if about_a_person and _NOT_YET.search(text):
-        return
+    team_page = heading is None and not labels & _PERSON_FIELDS and _label(fields[0]["label"])[0] in _TEAM_PAGE_FIELDS
+    if team_page:
+        heading = _team_name(fields[0]["value"].strip()) or None  # "Team page: Tisza / Owns: …": the team's page
+    started, ended = _record_days(fields, today)
+    if about_a_person and (_NOT_YET.search(text) or (started and started > today)):
+        return  # an entry of someone who has not started, or a change that takes effect later
     person = heading
     thing = None if about_a_person and not labels & _THING_FIELDS else heading
     if heading and about_a_person:  # the rest of the heading's line is the person's card ("| Head of Legal |")
@@ -4158,6 +4165,9 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
                 rest = value[named.end() :].lstrip(" ,—–-")
                 for said in [*_BRACKETS_RE.findall(field["value"]), *([rest] if rest else [])]:
                     yield from _card_facts(person, [said], today, span)
+            continue
+        if label in _MEMBER_FIELDS:
+            yield from _members_managers(field, started or today)
             continue
         if label in _THING_FIELDS:
             thing = _project_name(value) or None
@@ -4194,16 +4204,28 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         of = None if attribute else _LABEL_OF_RE.match(field["label"].strip())
         if of and _FIELD_OF.get(_label(of["field"])[0]) in _THING_ATTRIBUTES:
             attribute, thing = _FIELD_OF[_label(of["field"])[0]], _project_name(of["subject"]) or thing
-        if attribute == v.OWNED_BY and label == "team" and about_a_person:
-            continue  # a person's "Team:" is where they sit, not what they own
+        if attribute == v.OWNED_BY and label == "team" and (about_a_person or team_page):
+            continue  # a person's "Team:" is where they sit, not what they own; a team page's, who is in it
         subject = thing if attribute in _THING_ATTRIBUTES else person
         if attribute is None or not subject:
             continue
         since, until = _record_interval(field["value"], earlier, today)
+        if started and since == today:
+            since = started  # "Start date: 3 March": the record's facts hold from then
+        if started and earlier and until == today:
+            until = started  # "From manager: N … Effective date: 3 March": N until then
+        left = attribute == v.WORKS_AT_ATTR and ended is not None and ended <= today and not earlier
         values = _field_values(attribute, value, today)
         for said in values:
             if said.casefold() != subject.casefold():
-                yield StatedFact(subject, attribute, said, since, until, False, 0.7, span)
+                yield StatedFact(subject, attribute, said, today if left else since, until, left, 0.7, span)
+        if attribute in _PERSON_VALUED and values:
+            # "Reports to: Zsófia Ambrus, CFO", "Manager: Nandor (Head of Data)": the manager's post
+            named = _NAME_RE.match(value)
+            rest = value[named.end() :].lstrip(" ,—–-") if named else ""
+            for said in [*_BRACKETS_RE.findall(field["value"]), *([rest] if rest else [])] if named else ():
+                if title := _a_title(said.strip()):
+                    yield StatedFact(_person(named[0]), v.JOB_TITLE, title, since, None, False, 0.6, span)
         remarks = [part for said in _BRACKETS_RE.findall(field["value"]) for part in re.split(r"\s*[;,]\s*", said)]
         was = next((m for m in map(_WAS_RE.match, remarks) if m), None)  # "(since 2023-11; previously Kestle)"
         # "slipped from 5 Feb to 11 Mar", "3 Mar → 14 Apr": the value before the change
@@ -4214,6 +4236,67 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         for said in _field_values(attribute, before, today) if before and values else ():
             if said not in values and said.casefold() != subject.casefold():
                 yield StatedFact(subject, attribute, said, None, today, False, 0.63, span)
+    if about_a_person and person and (started or ended) and v.WORKS_AT_ATTR not in map(_FIELD_OF.get, labels):
+        yield from _form_employer(text[: fields[0].start()], person, started, ended, today)
+
+
+def _members_managers(field: re.Match[str], since: date) -> Iterator[StatedFact]:
+    """ "Members (all report to N): A, B", "Members: A, B — all report to N": each member's manager."""
+    manager = _ALL_REPORT_RE.search(f"{field['note'] or ''}; {field['value']}")
+    members = _ALL_REPORT_RE.split(_BRACKETS_RE.sub(" ", field["value"]))[0]
+    for member in _listed(members.strip(" \t.,—–-")) if manager else ():
+        if (who := _person(member)) == member and who != manager["manager"]:
+            span = (field.start("value"), field.end("value"))
+            yield StatedFact(who, v.REPORTS_TO_ATTR, manager["manager"], since, None, False, 0.7, span)
+
+
+def _form_employer(
+    before: str, person: str, started: date | None, ended: date | None, today: date
+) -> Iterator[StatedFact]:
+    """ "ONBOARDING — Kestle / Name: … / Start date: …": the employer an HR form's heading names, joined on its start
+    day or left by its last."""
+    lines = before.strip().splitlines()
+    for part in _HEADING_PARTS.split(lines[-1].strip(" \t*#_-—–:|")) if lines else ():
+        employer = _NAME_RE.fullmatch(part.strip())
+        if employer and part.strip().casefold() not in _FORM_WORDS and _person(employer[0]) != person:
+            left = ended is not None and ended <= today
+            since = started if started and started <= today and not left else today
+            yield StatedFact(person, v.WORKS_AT_ATTR, employer[0], since, None, left, 0.6, (0, len(before)))
+            return
+
+
+# what an HR form's heading calls the form, beside the employer's name
+_FORM_WORDS = frozenset(
+    {"onboarding", "offboarding", "welcome pack", "new starter", "new starter form", "leaver", "leavers",
+     "exit form", "offboarding checklist", "onboarding record", "onboarding checklist", "new hire", "new joiner"}
+)  # fmt: skip
+# the labels that name the team a page is about, when it opens with one ("Team page: Tisza")
+_TEAM_PAGE_FIELDS = frozenset({"team page", "team", "squad", "team name", "squad page", "group"})
+_MEMBER_FIELDS = frozenset({"members", "team members", "people", "membership"})
+_ALL_REPORT_RE = re.compile(rf"[,;—–-]?\s*\b(?:all|both|each|everyone)\s+reports?\s+(?:in)?to\s+(?P<manager>{NAME})")
+# the fields that date a record as a whole: an HR form's start (or a change's effective day) and its last day
+_START_FIELDS = frozenset(
+    {"start date", "start", "starting date", "first day", "effective date", "effective", "effective from",
+     "joining date", "join date", "date joined", "joined"}
+)  # fmt: skip
+_END_FIELDS = frozenset(
+    {"last working day", "last day", "final day", "leaving date", "last date", "end date", "exit date",
+     "date of leaving", "final working day"}
+)  # fmt: skip
+
+
+def _record_days(fields: list[re.Match[str]], today: date) -> tuple[date | None, date | None]:
+    """The day a record's facts start (an HR form's start or a change's effective day) and the day its employment
+    ends (a leaver's last day), when its fields say."""
+    started = ended = None
+    for field in fields:
+        label = _label(field["label"])[0]
+        if label in _START_FIELDS | _END_FIELDS and (days := _dates(field["value"], today)):
+            if label in _START_FIELDS:
+                started = started or days[0]
+            else:
+                ended = ended or days[0]
+    return started, ended
 
 
 _MOVED_VALUE_RE = re.compile(r"(?:\bfrom\s+(?P<old>.+?)\s+to\b|^(?P<arrowed>[^→]+?)\s*(?:→|->))")
@@ -4255,6 +4338,8 @@ def _heading(text: str, first_field: int) -> str | None:
         named = _NAME_RE.fullmatch(part)
         if named and not _a_title(named[0]):
             return _person(named[0])
+        if re.fullmatch(rf"{NAME}\s+{_TEAM_WORDS}", part):
+            return part  # "Grid Forecasting squad": a team's page
         if _IDENTIFIER_RE.fullmatch(part):
             return part  # "quillon-api", "Registry entry — kestle-db": a system as its code names it
         if keyed and re.match(rf"[{_UPPER}]", part) and 1 <= len(words) <= 5:

@@ -336,3 +336,48 @@ def test_the_value_before_said_after_the_new_one_and_a_commute_said_in_passing()
         "I took a job with Brightwell in December and I'm now a junior reservoir engineer there."
     )
     assert facts("I'll be late, the commute from Győr is brutal on Mondays") == {("Ana", "lives_in", "Győr", False)}
+
+
+def test_a_team_page_owns_what_it_lists_and_its_members_report_where_it_says():
+    page = "Team page: Vashegy\nMission: keep money moving.\nOwns: Ledger API, Invoice Renderer\nSlack: #team-vashegy"
+    assert facts(page, None) == {
+        ("Ledger API", "owned_by", "Vashegy", False),
+        ("Invoice Renderer", "owned_by", "Vashegy", False),
+    }
+    squad = (
+        "Grid Forecasting squad (Halcyon)\nMembers (all report to Réka Tóth): Bence Kádár, Dorka Vass\n"
+        "Owned systems: Nowcast"
+    )
+    assert facts(squad, None) == {
+        ("Bence Kádár", "reports_to", "Réka Tóth", False),
+        ("Dorka Vass", "reports_to", "Réka Tóth", False),
+        ("Nowcast", "owned_by", "Grid Forecasting squad", False),
+    }
+    # a team page's "Team:" lists who is in it, not who owns it
+    listed = "Team page: Vashegy\nOwns: ledger-api\nTeam: Bence Kádár, Dorka Vass"
+    assert facts(listed, None) == {("ledger-api", "owned_by", "Vashegy", False)}
+
+
+def test_an_hr_form_dates_its_facts_by_its_start_ends_an_employer_by_its_last_day_and_waits_for_a_later_start():
+    assert dated(
+        "ONBOARDING — Tisza Cloud\nName: Bence Kádár\nStart date: 5 February 2025\nReports to: Réka Tóth, CFO"
+    ) == {
+        ("Bence Kádár", "reports_to", "Réka Tóth", date(2025, 2, 5), None, False),
+        ("Réka Tóth", "job_title", "cfo", date(2025, 2, 5), None, False),
+        ("Bence Kádár", "works_at", "Tisza Cloud", date(2025, 2, 5), None, False),
+    }
+    leaver = "OFFBOARDING CHECKLIST\nEmployee: Bence Kádár\nCompany: Tisza Cloud\nLast working day: 28 June 2025"
+    assert dated(leaver, None) == {("Bence Kádár", "works_at", "Tisza Cloud", TODAY, None, True)}
+    transfer = (
+        "Internal transfer form\nEmployee: Dorka Vass\nFrom manager: Réka Tóth\nTo manager: Bence Kádár\n"
+        "Effective date: 3 March 2025"
+    )
+    assert dated(transfer, None) == {
+        ("Dorka Vass", "reports_to", "Réka Tóth", None, date(2025, 3, 3), False),
+        ("Dorka Vass", "reports_to", "Bence Kádár", date(2025, 3, 3), None, False),
+    }
+    assert dated("Onboarding record\nEmployee: Dorka Vass\nStart: 1 December 2025\nCompany: Tisza Cloud", None) == set()
+    assert dated("Onboarding record\nEmployee: Dorka Vass\nCompany: Tisza Cloud\nStatus: awaiting start", None) == set()
+    assert ("Dorka Vass", "lives_in", "Eger", TODAY, None, False) in dated(
+        "New starter form\nFull name: Dorka Vass\nHome address (city): Eger"
+    )
