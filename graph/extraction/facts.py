@@ -175,7 +175,9 @@ _TAG_QUESTION_RE = re.compile(
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
 # a question a chat writes without its question mark: "does Dorka have a cat or …", "where does Ana live now"
 _ASKS_RE = re.compile(
-    r"^(?:(?i:who|what|where|when|which|whose|how)\s+(?i:do|does|did|is|are|was|were|has|have|can|will|would)\b|"
+    # "remind me: is Kestle due on the 21st, right?": asked to be told, so not said
+    r"^(?:(?i:remind\s+me)\b(?!\s+to\b)|"
+    r"(?i:who|what|where|when|which|whose|how)\s+(?i:do|does|did|is|are|was|were|has|have|can|will|would)\b|"
     r"(?i:do|does|did|is|are|was|were|can|could|has|have|would|should|shall)\s+(?:[A-Z][\w'’-]*|(?i:I|you|he|she|"
     r"they|we|it|the|your|his|her|their))\b|"
     r"(?i:will)\s+(?i:you|he|she|they|we|it|the|your|his|her|their)\b)"  # "Will Ames moved …" is a name
@@ -228,6 +230,8 @@ _TENURE_RE = re.compile(
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
 # "Bence (now living in Eger) …", "Nandor (my manager) says …": what the brackets say is said of the name; a
 # bracket that dates the statement ("(effective 1 Aug)") stays with it
+# a name and the post apposed to it, just before a bracket: "Radek Horák, their new CTO ("
+_TITLE_APPOSED_TO_RE = re.compile(rf"(?P<name>{NAME}),\s+(?:(?:their|our|the|his|her|its|an?)\s+)?(?:new\s+)?$")
 _BRACKETED_RE = re.compile(
     rf"\b(?P<name>{NAME})\s*\((?!(?:effective|from|since|as\s+of|until|starting)\b|\d{{4}}\s*[–—-]\s*\d{{2,4}}\))"
     r"(?P<said>[^()]{3,60}?)(?:,\s*by\s+the\s+way)?\)"
@@ -339,6 +343,9 @@ _NEW_SUBJECT_RE = re.compile(
     r"|,\s+(?=[A-Z][\w'’-]+\s+(?:is|was)\s+(?:home|now)\b)"
     # an imperative after a comma is a clause of its own ("I moved to Ghent last week, come and see it!")
     r"|,\s+(?=(?:come|let's|call|drop|see|visit|check|give|send|tell|ask|wish|pop)\b)"
+    # "…, so route approvals to him now": what to do about it, with its own time
+    r"|,\s+so\s+(?=(?:please\s+)?(?:route|send|ping|ask|contact|call|e-?mail|message|tag|loop|update|tell|check|use|"
+    r"direct|point)\b)"
     # a change that may come after one made is a clause of its own: "moved to Eger in May, might move again next
     # year", "we're renting in Eger for now, until we know if it suits us"
     r"|,\s+(?=(?:(?:but|and)\s+)?(?:might|may|could|will\s+probably|probably|maybe)\s+(?:move|leave|go|switch|change)\b)"
@@ -579,15 +586,18 @@ def _clauses(sentence: str) -> list[str]:
         if _dated_bracket(match):
             continue
         said = re.sub(r"^who\b,?\s*(?:by\s+the\s+way,\s*)?", "", match["said"].strip())
+        # "Spoke with Radek, their new CTO (joined Kestle in May)": the bracket is said of Radek
+        apposed = _TITLE_APPOSED_TO_RE.search(text, 0, match.start("name")) if _a_title(match["name"]) else None
+        name = apposed["name"] if apposed else match["name"]
         if pet := _BRACKETED_PET_RE.fullmatch(said):
             # "Bodri (Réka's beagle)", "Mák (our cat) passed away": whose pet the name is, and whether it still is
             gone = " passed away" if _PET_GONE_RE.search(text) else ""
             whose = "my" if pet["whose"].casefold() == "the" else pet["whose"]
-            extra.append(f"{whose} {pet['kind']} {match['name']}{gone}")
+            extra.append(f"{whose} {pet['kind']} {name}{gone}")
             continue
         listed = _listed(said)
         if len(listed) > 1 and all(part.casefold() in _LANGUAGE_SET for part in listed):
-            extra.append(f"{match['name']} speaks {said}")  # "Noor Aziz (Farsi, Dari, English)": what she speaks
+            extra.append(f"{name} speaks {said}")  # "Noor Aziz (Farsi, Dari, English)": what she speaks
             continue
         # "Quillon (owned by Tisza team)": what is said of it, "is" understood
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
@@ -599,9 +609,9 @@ def _clauses(sentence: str) -> list[str]:
             and (len(said.split()) > 1 or re.search(r"[.&]", said))
             and not _TITLE_FIRST_RE.match(said)  # "Nandor Vass (VP Data)": a post, not an employer
         ):
-            extra.append(f"{match['name']} works at {said}")
+            extra.append(f"{name} works at {said}")
             continue
-        extra.append(f"{match['name']} is the {said}" if role else f"{match['name']} {'is ' if article else ''}{said}")
+        extra.append(f"{name} is the {said}" if role else f"{name} {'is ' if article else ''}{said}")
     text = _BRACKETED_RE.sub(lambda m: m.group(0) if _dated_bracket(m) else m["name"], text)
     tenure = _TENURE_RE.match(text)
     if tenure:
@@ -1303,11 +1313,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "my new job at Brightwell", "the new job at Kestle is mostly meetings": the speaker's, or the named person's
     _p(
         v.WORKS_AT_ATTR,
-        rf"(?:\b(?P<mine>[Mm]y)\s+|\b(?P<who>{NAME})(?:'s|’s)\s+|^(?P<ours>[Nn]ew)\s+)(?:new\s+)?job"
-        rf"(?:\s+as\s+(?:an?\s+)?[\w -]{{2,40}}?)?\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
+        # (a job quit or left is the one before: "I quit my job at Kestle")
+        r"(?<!quit\s)(?<!left\s)(?<!lost\s)(?<!leaving\s)(?<!quitting\s)"
+        rf"(?:\b(?P<mine>[Mm]y)\s+|\b(?P<who>{NAME})(?:'s|’s)\s+|^(?P<ours>(?:[Tt]he\s+)?[Nn]ew)\s+)(?:new\s+)?"
+        rf"(?:job|role|position|gig)(?:\s+as\s+(?:an?\s+)?[\w -]{{2,40}}?)?\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.6,
-        needs=("job",),
+        needs=("job", "role", "position", "gig"),
     ),
     # "started his residency at Szeged General Hospital", "I began my apprenticeship with Kestle": a post held there
     _p(
@@ -1348,14 +1360,6 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?<!(?i:today) is )(?<!(?i:today)'s )(?<!(?i:today)’s )(?<!(?i:yesterday) was )"
         rf"(?:\b(?P<mine>[Mm]y)\s+|^)(?P<ours>(?i:(?:first|second|third|last)\s+(?:day|week|month|year)|"
         rf"(?:day|week|month)\s+(?:one|two|three|four|five|six|seven|\d+)))\s+at\s+{_THE}(?P<value>{NAME})",
-        check=_org_ok,
-        confidence=0.6,
-    ),
-    # "my new job at Kestle", "the new job as a ranger with Tisza Trust": the speaker's employer now
-    _p(
-        v.WORKS_AT_ATTR,
-        rf"(?:\b(?P<mine>[Mm]y)\s+|^(?P<ours>[Tt]he\s+)?)new\s+(?:job|role|position|gig)\s+"
-        rf"(?:as\s+(?:an?\s+)?[\w -]{{1,30}}?\s+)?(?:at|with)\s+{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.6,
     ),
@@ -2483,6 +2487,8 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         own_voice = _DROPPED_I_RE.match(said) or _DROPPED_I_AM_RE.match(said)
         return (said, who) if who and own_voice else (sentence, speaker)
     field = _label(label["label"])[0]
+    if re.fullmatch(r"(?i:remind\s+me|quick\s+question|question)", label["label"] or ""):
+        return sentence, speaker  # "remind me: is Kestle due on the 21st?": a question, asked whole
     if _OWN_TITLE_LABEL_RE.fullmatch(label["label"] or ""):
         return sentence, speaker  # "title change: analyst → senior analyst": the speaker's own post, read whole
     if _IDENTIFIER_RE.fullmatch(label["label"]):
@@ -2521,7 +2527,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
 _NOT_HANDLES = frozenset("q a re ps edit tldr eta todo done me you us them lol ok okay btw fyi edit2 update".split())
 # the headings of a note's sections, which name nobody ("Update:", "Decision:", "Next steps:")
 _SECTION_WORDS = frozenset(
-    """note notes update updates decision decisions action actions status summary context background agenda next
+    """note notes update updates news decision decisions action actions status summary context background agenda next
     people systems dates ownership risks risk blockers blocker done todo wins highlights lowlights minutes attendees
     re subject fyi reminder heads psa question answer q a recap roundup digest log handover handoff""".split()
 )
@@ -3302,6 +3308,8 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         projects = projects[1:]  # "Dorka: heads up, Kestle 4.2 slipped to 6 March": a voice's label, not a project
     for index, (start, project) in enumerate(projects):
         end = projects[index + 1][0] if index + 1 < len(projects) else len(clause)
+        if stop := _DUE_PHRASE_END_RE.search(clause, start, end):
+            end = stop.start()  # "Kestle 3 is Friday, please merge by Wednesday": Friday
         days = [m for m in mentions if start < m.span[0] < end]
         if not days or schedule.start() > days[-1].span[0]:
             continue
@@ -3604,7 +3612,7 @@ _PRONOUNS_AS_NAMES = frozenset("i me he she him her they them we us you it".spli
 # the first word of a post being taken or left, not held ("stepping down as CTO", "moving into sales")
 _NO_POST_YET = frozenset(
     "stepping moving working leaving joining starting becoming taking going coming staying being getting looking "
-    "trying covering filling".split()
+    "trying covering filling made named appointed promoted hired".split()
 )
 # capitalised words that open a clause without naming anyone
 _NOT_A_NAME = frozenset(
@@ -3676,7 +3684,8 @@ def _a_person(name: str) -> bool:
 
 # the nouns of things a person is not ("the Runbook lives in the wiki")
 _THING_WORDS = frozenset(
-    "runbook runbooks playbook doc docs readme wiki dashboard dashboards repo spreadsheet checklist".split()
+    "runbook runbooks playbook doc docs readme wiki dashboard dashboards repo spreadsheet checklist hq headquarters "
+    "office offices branch campus".split()
 )
 
 
@@ -3748,7 +3757,9 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         return []  # "Quillon dashboard → TBD": nobody yet
     if attribute == v.OWNED_BY:
         value = _team_name(value)
-    elif attribute != v.WORKS_AT_ATTR:
+    elif attribute == v.WORKS_AT_ATTR:
+        value = re.sub(r"['’]s\s.*$", "", value)  # "works at Kestle's Korean arm": Kestle
+    else:
         value = _person(value) or ""
     if not value or value in _NOT_A_NAME or value.casefold().rstrip(".") in _CALENDAR_SHORT:
         return []  # "moved to Thurs": a day, not a place
@@ -3794,9 +3805,16 @@ def _dates(text: str, today: date) -> list[date]:
     return [mention.start for mention in tag_dates(text, reference=today) if not mention.ambiguous]
 
 
+# where a due date's phrase ends and the sentence goes on to ask or tell something else
+_DUE_PHRASE_END_RE = re.compile(
+    r"[,;]\s+(?=(?:please|pls|so|then|we|you|they|I|merge|ship|send|make|let['’]?s|get|code|freeze)\b)"
+)
+
+
 def _due_day(text: str, today: date) -> date | None:
     """The day a project is due: the last date the phrase gives ("moved from 30 June to 15 July" is 15 July; "at the
     end of the quarter, on 30 September" is 30 September), the next such day when it names no year."""
+    text = _DUE_PHRASE_END_RE.split(text, maxsplit=1)[0]  # "is Friday, please merge by Wednesday": Friday
     mentions = [m for m in tag_dates(text, reference=today) if not m.ambiguous]
     if not mentions or (mentions[-1].start != mentions[-1].end and not _SPAN_TO.search(mentions[-1].text)):
         return None  # "sometime in June": a month, a quarter, a season is no day a project is due

@@ -1361,3 +1361,25 @@ def test_a_pet_named_with_the_its_kind_or_after_a_preposition_is_the_households(
     assert facts("Saw the cutest pug at the café this morning.") == set()
     assert facts("Bors the pug is my parents' dog, I just walk him.") == set()
     assert facts("Bors the vizsla came too.", None) == set()
+
+
+def test_asked_to_be_reminded_a_due_day_before_an_instruction_and_a_bracket_said_of_the_person_not_their_post():
+    assert facts("remind me: Kestle 4 is due on the 21st, right?") == set()
+    assert ("Benedek", "lives_in", "Eger", False, False) in facts("remind me to call Benedek, he moved to Eger.")
+    said = extract_facts("Kestle 3 release is Friday, please merge by Wednesday noon", speaker=None, reference=TODAY)
+    assert [(fact.subject, fact.value) for fact in said] == [("Kestle 3 release", "2025-09-05")]
+    dated = extract_facts(
+        "Réka: Bence took over as head of QA in May, so route approvals to him now.", speaker=None, reference=TODAY
+    )
+    assert [(fact.value, fact.valid_from) for fact in dated] == [("head of qa", date(2025, 5, 1))]
+    assert facts("Spoke with Bence Kádár, their new CTO (joined Tisza Cloud from Kestle Labs in May)", None) >= {
+        ("Bence Kádár", "works_at", "Tisza Cloud", False, False),
+        ("Bence Kádár", "works_at", "Kestle Labs", False, True),
+    }
+    assert facts("Tisza Cloud HQ moved to Győr.", None) == set()
+    assert ("Dorka", "works_at", "Kestle", False, False) in facts("Dorka works at Kestle's Korean arm.", None)
+    assert facts("news: I quit my job at Kestle Labs.") == {("Ilona", "works_at", "Kestle Labs", True, False)}
+    assert facts("Bence has been made a partner at Vass & Kádár.", None) == {
+        ("Bence", "job_title", "partner", False, False),
+        ("Bence", "works_at", "Vass & Kádár", False, False),
+    }
