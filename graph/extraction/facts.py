@@ -1126,7 +1126,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+lives?\s+in\s+(?P<value>{NAME})",
+        rf"\b{_WHO}(?:\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+lives?|{_BE}\s+no\s+longer\s+(?:living|based))"
+        rf"\s+in\s+(?P<value>{NAME})",
         negated=True,
     ),
     # "he has moved in with his girlfriend in Győr", "Dorka moved in with us in Szeged": a home shared from then
@@ -1363,6 +1364,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
         confidence=0.6,
     ),
+    # "I work in Kestle Insurance since March", as a learner says it: "in" a business, never a town or a department
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}(?:{_BE})?{_NOW}\s+(?:work|works|working)\s+in\s+{_THE}(?P<value>{NAME})",
+        check=lambda match: _org_ok(match) and _business_name(match["value"]) and not known_place(match["value"]),
+        confidence=0.6,
+    ),
     # "I'm employed by Kestle": the contracted "am" the perfect's list above does not take
     _p(
         v.WORKS_AT_ATTR,
@@ -1578,7 +1586,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_BE}\s+no\s+longer\s+(?:with|at|employed\s+(?:at|by))\s+{_THE}(?P<value>{NAME})",
+        rf"\b{_WHO}{_BE}\s+no\s+longer\s+(?:with|at|employed\s+(?:at|by)|working\s+(?:at|for|with|in))\s+{_THE}(?P<value>{NAME})",
         negated=True,
         check=_org_ok,
     ),
@@ -2403,6 +2411,21 @@ _ADVERB_ORDER_RE = re.compile(
     r"\b(liv(?:e|es|ing)|work(?:s|ing)?|report(?:s|ing)?|based|staying)\s+(?:now|currently|still)\s+(in|at|to|for|with)\b",
     re.IGNORECASE,
 )
+# a learner's English as a native writer puts it: "I am not more working for Kestle", "I live in Eger since two
+# years", "we are moved to Eger", "working in Kestle from last year"
+_LEARNER = (
+    (
+        re.compile(r"\bnot\s+(?:more|anymore|any\s+more)\s+(?=(?:working|living|reporting|speaking)\b)", re.I),
+        "no longer ",
+    ),
+    (re.compile(rf"\bsince\s+((?i:{_HOW_MANY})\s+(?:days?|weeks?|months?|years?))\b(?!\s+ago)", re.I), r"since \1 ago"),
+    (re.compile(r"\b(?:am|are|is)\s+moved\s+(?=to\s+[A-Z])"), "moved "),
+    (re.compile(r"\bfrom\s+(?=last\s+(?:year|month|week)\b)", re.I), "since "),
+)
+_LEARNER_RE = re.compile(
+    r"\b(?:not\s+(?:more|anymore|any\s+more)|since\s+\w+\s+(?:days?|weeks?|months?|years?)|moved\s+to|from\s+last)\b",
+    re.I,
+)
 # a sentence that opens on a verb said of someone else ("Speaks Hungarian."): of the person just named
 _THIRD_PERSON_VERB_RE = re.compile(r"^(?:Speaks|Lives|Works|Reports|Owns|Manages|Moved|Joined|Relocated)\b")
 # the same on a note's bulleted line, which need not capitalise it ("- speaks Hungarian")
@@ -2414,6 +2437,9 @@ def _fluent(sentence: str) -> str:
     said = _FILLER_RE.sub(" ", sentence)
     said = _REPEATED_RE.sub(r"\1", said)
     said = _ADVERB_ORDER_RE.sub(r"\1 \2", said)
+    if _LEARNER_RE.search(said):
+        for learned, written in _LEARNER:
+            said = learned.sub(written, said)
     if _ANY_SHORTHAND_RE.search(said):
         for shorthand, written in _SHORTHAND:
             said = shorthand.sub(written, said)

@@ -1383,3 +1383,16 @@ def test_asked_to_be_reminded_a_due_day_before_an_instruction_and_a_bracket_said
         ("Bence", "job_title", "partner", False, False),
         ("Bence", "works_at", "Vass & Kádár", False, False),
     }
+
+
+def test_a_learners_english_read_as_a_native_writer_would_put_it():
+    said = extract_facts("I live in Tata since two years with my dog Bors.", speaker="Ilona", reference=TODAY)
+    assert {(fact.attribute, fact.value, fact.valid_from) for fact in said} >= {("lives_in", "Tata", date(2023, 9, 1))}
+    assert facts("From this month I am not more working for Vass & Kádár, now I am freelance.") == {
+        ("Ilona", "works_at", "Vass & Kádár", True, False)
+    }
+    assert facts("I am not anymore living in Pápa.") == {("Ilona", "lives_in", "Pápa", True, False)}
+    assert facts("We are moved to Eger last week with my family.") == {("Ilona", "lives_in", "Eger", False, False)}
+    assert facts("I work in Kestle Insurance since March.") == {("Ilona", "works_at", "Kestle Insurance", False, False)}
+    assert facts("I work in Marketing.") == set()
+    assert facts("I am no longer working for Kestle Labs.") == {("Ilona", "works_at", "Kestle Labs", True, False)}
