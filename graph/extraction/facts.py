@@ -2750,6 +2750,14 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
         return replace(fact, attribute=v.WORKS_AT_ATTR)
     if known_place(fact.value):
         return replace(fact, attribute=v.LIVES_IN)  # "left Szeged": a city the world knows
+    # how the text names X elsewhere: "still at Kestle?" is an employer, "back in Tata" a town
+    named = re.escape(fact.value.split()[0])
+    at = re.search(
+        rf"\b(?:at|joined|job\s+with|work(?:s|ed|ing)?\s+(?:for|with))\s+(?:the\s+)?{named}\b", sentences.text
+    )
+    in_ = re.search(rf"\b(?:in|to|live[sd]?\s+near)\s+{named}\b", sentences.text)
+    if bool(at) != bool(in_):
+        return replace(fact, attribute=v.WORKS_AT_ATTR if at else v.LIVES_IN)
     # the words of its sentence, else of the whole text ("Career update: I joined Kestle. Left Tisza after a long run.")
     for said in (sentences.of(fact), sentences.text):
         employer, home = bool(_EMPLOYER_CUE_RE.search(said)), bool(_HOME_CUE_RE.search(said))

@@ -1396,3 +1396,9 @@ def test_a_learners_english_read_as_a_native_writer_would_put_it():
     assert facts("I work in Kestle Insurance since March.") == {("Ilona", "works_at", "Kestle Insurance", False, False)}
     assert facts("I work in Marketing.") == set()
     assert facts("I am no longer working for Kestle Labs.") == {("Ilona", "works_at", "Kestle Labs", True, False)}
+
+
+def test_a_bare_left_x_is_read_by_how_the_text_names_x_elsewhere():
+    reply = "We're settled in Zirc now.\n> Are you still at Kestle?\nNo, I left Kestle Mutual in June."
+    assert ("Ilona", "works_at", "Kestle Mutual", True, False) in facts(reply)
+    assert ("Ilona", "lives_in", "Tata", True, False) in facts("I grew up in Tata. I left Tata in May.")

@@ -24,7 +24,9 @@ replies, posts, family texts, forums, transcripts, voice notes) and tests/graph/
 (workplace writing: announcements, post-mortems, tickets, profiles, minutes, CRM notes, status reports), by two more
 labellers who read neither the extractor nor its output, likewise; tests/graph/fact_statements_fifteenth.json (chat
 channels, family texts, voice notes, minutes, post-mortems, CRM and directory entries, letters), by another, scored
-once as a fresh set, then read likewise. The issue's bar holds on the first three.
+once as a fresh set, then read likewise; tests/graph/fact_statements_seventeenth.json (assistant sessions, direct
+messages, channel threads, HR forms, team pages, release notes, call notes, newsletters, e-mails with quoted replies,
+voice notes, learners' English), likewise. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
@@ -71,6 +73,7 @@ RECALL_FLOOR = {
     "fact_statements_twelfth": 0.67,
     "fact_statements_thirteenth": 0.69,
     "fact_statements_fifteenth": 0.50,
+    "fact_statements_seventeenth": 0.75,
 }
 
 # --- the labelled set ------------------------------------------------------------------------------------------
