@@ -752,7 +752,8 @@ _BEEN_SINCE_RE = re.compile(
 # in March")
 _RESTATED_RE = re.compile(
     # (the change named again only by "it", "there": "took it over", "moved there", "moved in")
-    r"^(?:and\s+)?(?:they|he|she|it|we|I)\s+(?P<verb>took|moved|switched|joined|started|handed|got|went)\s+"
+    # (a note's dropped "I": "I'm in Eger now, moved in December")
+    r"^(?:and\s+)?(?:(?:they|he|she|it|we|I)\s+)?(?P<verb>took|moved|switched|joined|started|handed|got|went)\s+"
     r"(?:it|them|there|here|over|in)\b",
     re.IGNORECASE,
 )

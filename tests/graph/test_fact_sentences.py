@@ -1402,3 +1402,8 @@ def test_a_bare_left_x_is_read_by_how_the_text_names_x_elsewhere():
     reply = "We're settled in Zirc now.\n> Are you still at Kestle?\nNo, I left Kestle Mutual in June."
     assert ("Ilona", "works_at", "Kestle Mutual", True, False) in facts(reply)
     assert ("Ilona", "lives_in", "Tata", True, False) in facts("I grew up in Tata. I left Tata in May.")
+
+
+def test_a_note_dates_a_home_by_the_move_it_names_after_a_dash():
+    said = extract_facts("I'm in Eger now — moved over in January.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from) for fact in said] == [("Eger", date(2025, 1, 1))]
