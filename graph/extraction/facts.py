@@ -110,7 +110,10 @@ _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
 # the words that set a value against the one it replaces ("on 13 May rather than 9 May", "Dorka now, not Bálint")
 _RATHER_WORDS = r"rather\s+than|instead\s+of|not"
 # a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen", "my team, Payments"
-_MY_TEAM = rf"(?:[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)\s+{_TEAM_WORDS}\s*(?:,|[—–-]|:)\s+(?:the\s+)?"
+_MY_TEAM = (
+    rf"(?:[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|{_NAME_WORD}(?:\s+{_NAME_WORD})?['’]s)\s+{_TEAM_WORDS}(?:\s+now)?"
+    r"\s*(?:,|[—–-]|:)\s+(?:the\s+)?"
+)
 _OWNER = rf"(?:[Tt]he\s+|{_MY_TEAM})?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?)"
 # a person as a value, possibly named after a role ("the CFO, Freya Moss")
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"

@@ -1407,3 +1407,9 @@ def test_a_bare_left_x_is_read_by_how_the_text_names_x_elsewhere():
 def test_a_note_dates_a_home_by_the_move_it_names_after_a_dash():
     said = extract_facts("I'm in Eger now — moved over in January.", speaker="Ilona", reference=TODAY)
     assert [(fact.value, fact.valid_from) for fact in said] == [("Eger", date(2025, 1, 1))]
+
+
+def test_an_owner_named_after_the_team_it_is():
+    assert facts("The Zirc pipeline is officially owned by my team now, Tisza Data.") == {
+        ("Zirc pipeline", "owned_by", "Tisza Data", False, False)
+    }
