@@ -122,12 +122,14 @@ _THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
 # what a home is said to be like before its noun ("our own little flat"), never one that was ("my old flat")
 _DWELLING_WORDS = r"(?:\s+(?!(?:old|previous|former|last|parents['’]?|first)\b)[a-z-]+){0,2}?"
 
-_TITLE_WORDS = r"(?:[\w-]+\s+){0,4}?[\w-]+(?:\s+of\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
+# (a title's words may be abbreviated, "Sr. Eng. Mgr", or joined by "&", "Head of People & Culture")
+_TITLE_WORD = r"(?:[\w-]+(?:\.(?=\s[A-Z]))?|&)"
+_TITLE_WORDS = rf"(?:{_TITLE_WORD}\s+){{0,4}}?[\w-]+(?:\s+of\s+(?:{_TITLE_WORD}\s+){{0,2}}?[\w-]+)?"
 _TITLE_END = (
     r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|there|who|"
     r"reporting|based|working|living|as\s+of|effective|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
-    r"months?|years?)\s+ago)\b|\s+(?=[^\w\s])))"
+    r"months?|years?)\s+ago)\b|\s+(?=[^\w\s&])))"
 )
 _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 # where a title is held: "a nurse at St Anne's Hospital" also says where they work
@@ -193,14 +195,16 @@ _QUESTION_AFTER_RE = re.compile(
 )
 # "Example.com" is one word; so is "St. Louis" (a short title or place abbreviation before a name)
 _ABBREVIATED = "|".join(
-    rf"(?<=\b{word})" for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr", "Dir", "Mgr", "Assoc", "Asst")
-)
+    rf"(?<=\b{word})"
+    for word in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr", "Dir", "Mgr", "Assoc", "Asst", "Eng", "Snr",
+                 "Prin", "Exec", "Coord", "Mgmt", "Dept")
+)  # fmt: skip
 # a sentence ends at its full stop, or at the end of its line (a note's lines, a list's items)
 _COMPANY_ABBREVIATED = "|".join(rf"(?<=\b{word})" for word in ("Co", "Inc", "Ltd", "Corp", "Bros"))
 _SENTENCE_RE = re.compile(
     # an initial does not end a sentence ("Zsófia A. works at Kestle"), nor a company's "& Co." before the sentence
     # goes on ("joined Tisza & Co. in May")
-    rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z])|(?<=\s[A-Z])\.(?=\s)"
+    rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z]|,\s)|(?<=\s[A-Z])\.(?=\s)"
     rf"|(?:{_COMPANY_ABBREVIATED})\.(?=,?\s+[a-z]))+(?:[.!?]+|$|(?=\n))"
 )
 _HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
@@ -2548,7 +2552,9 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     # a chat's handle as people type it ("zsofi: moved to Győr last weekend"): one lower-case word that heads no
     # section, before a line in its own voice
     handle = label["label"].islower() and _a_voice(label["label"]) and bool(own_voice)
-    section = last in _SECTION_WORDS or (label["label"].islower() and not handle) or bool(sentence_of_its_own)
+    # (a label that runs on as a phrase, "Reply in thread", names no one and nothing)
+    phrase = re.search(r"\s(?:in|on|for|from|with|to|the|and)\s+(?!my\b|our\b)[a-z]", label["label"]) is not None
+    section = last in _SECTION_WORDS or (label["label"].islower() and not handle) or bool(sentence_of_its_own) or phrase
     if handle:
         return said, label["label"]
     if who and own_voice and not section and re.fullmatch(NAME, who) and not who.isupper():
@@ -2564,7 +2570,9 @@ _NOT_HANDLES = frozenset("q a re ps edit tldr eta todo done me you us them lol o
 _SECTION_WORDS = frozenset(
     """note notes update updates news decision decisions action actions status summary context background agenda next
     people systems dates ownership risks risk blockers blocker done todo wins highlights lowlights minutes attendees
-    re subject fyi reminder heads psa question answer q a recap roundup digest log handover handoff""".split()
+    re subject fyi reminder heads psa question answer q a recap roundup digest log handover handoff reply replies
+    draft correction announcement announcements kickoff feedback intro introduction memo transcript excerpt clip
+    onboarding offboarding check-in thread""".split()
 )
 
 
@@ -4068,7 +4076,8 @@ _PLAIN_LABEL = re.compile(
 _FUNCTIONS = v.DEPARTMENT_NOUNS | frozenset(
     """engineering science sciences research design media health security search ads advertising commerce retail
     enterprise consumer cloud ai ml privacy policy safety trust innovation architecture sustainability manufacturing
-    chain development relations experience""".split()
+    chain development relations experience insights culture growth partnerships strategy quality communications
+    comms""".split()
 )
 # a value that says there is none yet
 _PLACEHOLDER_RE = re.compile(r"(?:tbd|tbc|tba|n/?a|none|nobody|no\s+one|unknown|vacant|unassigned)\.?", re.IGNORECASE)

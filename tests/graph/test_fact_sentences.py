@@ -1413,3 +1413,20 @@ def test_an_owner_named_after_the_team_it_is():
     assert facts("The Zirc pipeline is officially owned by my team now, Tisza Data.") == {
         ("Zirc pipeline", "owned_by", "Tisza Data", False, False)
     }
+
+
+def test_a_label_that_runs_on_as_a_phrase_names_no_one_and_a_title_may_join_functions_with_an_ampersand():
+    assert facts("Reply in thread: yes, Bence is on the Zirc squad now and reports to Réka Tóth 👍", None) == {
+        ("Bence", "reports_to", "Réka Tóth", False, False)
+    }
+    assert facts("Onboarding check-in: Dorka Vass, two weeks in, reporting to Bence Kádár.", None) == {
+        ("Dorka Vass", "reports_to", "Bence Kádár", False, False)
+    }
+    assert ("Ilona", "has_pet", "Bors", False, False) in facts("update on my dog Bors: she's 14 and still bossy")
+    assert facts("Dorka Vass is Head of Analytics & Insights at Tisza Cloud.", None) == {
+        ("Dorka Vass", "job_title", "head of analytics & insights", False, False),
+        ("Dorka Vass", "works_at", "Tisza Cloud", False, False),
+    }
+    assert ("Bence", "job_title", "head of people & culture", False, False) in facts(
+        "Bence became Head of People & Culture in May.", None
+    )
