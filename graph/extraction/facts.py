@@ -2552,8 +2552,13 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     # a chat's handle as people type it ("zsofi: moved to Győr last weekend"): one lower-case word that heads no
     # section, before a line in its own voice
     handle = label["label"].islower() and _a_voice(label["label"]) and bool(own_voice)
-    # (a label that runs on as a phrase, "Reply in thread", names no one and nothing)
-    phrase = re.search(r"\s(?:in|on|for|from|with|to|the|and)\s+(?!my\b|our\b)[a-z]", label["label"]) is not None
+    # (a label that runs on as a phrase before a line about someone, "Reply in thread: yes, Bence is …", names no one;
+    # "Ownership of the ledger:" names what its line is about)
+    phrase = (
+        re.search(r"\s(?:in|on|for|from|with|to|the|and)\s+(?!my\b|our\b)[a-z]", label["label"]) is not None
+        and not re.match(r"[\w-]+\s+of\s", label["label"])
+        and re.match(rf"(?:(?i:yes|no|ok|okay|so|well),?\s+)?{NAME}", said) is not None
+    )
     section = last in _SECTION_WORDS or (label["label"].islower() and not handle) or bool(sentence_of_its_own) or phrase
     if handle:
         return said, label["label"]
