@@ -2577,7 +2577,7 @@ _SECTION_WORDS = frozenset(
     people systems dates ownership risks risk blockers blocker done todo wins highlights lowlights minutes attendees
     re subject fyi reminder heads psa question answer q a recap roundup digest log handover handoff reply replies
     draft correction announcement announcements kickoff feedback intro introduction memo transcript excerpt clip
-    onboarding offboarding check-in thread""".split()
+    onboarding offboarding check-in thread ad""".split()
 )
 
 
@@ -2630,7 +2630,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     found = []
     if speaker is None and "\n" in text:
         speaker = _signer(text)  # a signed e-mail is its signer's, whoever passed it on
-    for said, who in _voices(text, speaker):
+    for said, who in (voice for voices in _voices(text, speaker) for voice in _quoted_apart(*voices)):
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said or "owner" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
@@ -2712,6 +2712,45 @@ def _voices(text: str, speaker: str | None) -> list[tuple[str, str | None]]:
 
 
 _BLANK_RE = re.compile(r"[^\n]")
+# words in quotation marks: a song's line, a character's, an ad's, someone unnamed's ("'I moved to Accra with a broken
+# guitar…'"); an apostrophe inside a word ("I'd") is no quotation mark
+_QUOTED_PASSAGE_RE = re.compile(
+    r"(?:^|(?<=[\s:(—–-]))(?P<open>[\"“‘'])(?P<body>(?:[^\"“”‘’'\n]|(?<=\w)['’](?=\w)){12,}?)(?<=\S)[\"”’']"
+    r"(?=[\s.,;:!?)—–-]|$)"
+)
+_FIRST_PERSON_WORDS_RE = re.compile(r"\b(?:I|my|me)\b")
+_TELLER_RE = re.compile(
+    rf"(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us|them)|wrote|writes|added|replied|explained|texted)\s*[,:]?\s*$"
+)
+
+
+def _quoted_apart(text: str, speaker: str | None) -> list[tuple[str, str | None]]:
+    """The text, and apart from it the passages in quotation marks that speak in the first person: such an "I" is
+    a song's, a character's or someone unnamed's, never the writer's, so those passages are read as nobody's (each
+    voice the same length as the text, what is not its own blanked)."""
+    if not any(mark in text for mark in "\"“‘'"):
+        return [(text, speaker)]
+    quoted = [m for m in _QUOTED_PASSAGE_RE.finditer(text) if _FIRST_PERSON_WORDS_RE.search(m["body"])]
+    if not quoted:
+        return [(text, speaker)]
+    own, at = [], 0
+    voices: dict[str | None, list[tuple[int, int]]] = {}
+    for passage in quoted:
+        own += [text[at : passage.start()], _BLANK_RE.sub(" ", passage.group(0))]
+        at = passage.end()
+        # 'Noor told me: "I moved to Eger"': the "I" of a quotation its teller is named before is theirs
+        teller = _TELLER_RE.search(text, max(0, passage.start() - 80), passage.start())
+        voices.setdefault(_person(teller["name"]) if teller else None, []).append(passage.span())
+    own.append(text[at:])
+    blank = _BLANK_RE.sub(" ", text)
+    theirs = []
+    for who, spans in voices.items():
+        kept, at = [], 0
+        for start, end in spans:
+            kept += [blank[at:start], text[start:end]]
+            at = end
+        theirs.append(("".join([*kept, blank[at:]]), who))
+    return [("".join(own), speaker), *theirs]
 
 
 _EMPLOYER_CUE_RE = re.compile(

@@ -1430,3 +1430,15 @@ def test_a_label_that_runs_on_as_a_phrase_names_no_one_and_a_title_may_join_func
     assert ("Bence", "job_title", "head of people & culture", False, False) in facts(
         "Bence became Head of People & Culture in May.", None
     )
+
+
+def test_an_i_in_quotation_marks_is_a_songs_or_a_characters_unless_its_teller_is_named():
+    assert facts("Now playing: 'I moved to Pécs with a broken heart, got a job at the diner…' who put this on") == set()
+    assert facts("Podcast clip: 'If I'd stayed at Kestle I'd be living in Győr with three dogs.' — our guest") == set()
+    assert facts('Bence told me: "I moved to Eger in May." And I live in Zirc.') == {
+        ("Bence", "lives_in", "Eger", False, False),
+        ("Ilona", "lives_in", "Zirc", False, False),
+    }
+    assert facts("I moved to Eger, and I'm loving it. Bence's 'new' flat is nice.") == {
+        ("Ilona", "lives_in", "Eger", False, False)
+    }
