@@ -789,11 +789,12 @@ def _dated_by_the_next(parts: list[str]) -> list[str]:
 _LONG_STAY = rf"(?:{_HOW_MANY}|several)\s+(?:months?|years?)"
 _TIME_IN_PLACE_RE = re.compile(
     rf"^(?P<long>(?i:{_LONG_STAY}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
-    rf"|\bI(?:['’]ve|\s+have)\s+been\s+(?:living\s+)?in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG_STAY}))"
+    rf"|\bI(?:['’]ve|\s+have)\s+(?:been\s+(?:living\s+)?|lived\s+)in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG_STAY}))"
     r"(?:\s+now)?"
 )
 _TIME_AT_EMPLOYER_RE = re.compile(
-    rf"\b(?P<who>I|[Ww]e|{NAME})(?:['’]ve|\s+have|['’]s|\s+has)\s+been\s+(?:working\s+)?(?:at|with)\s+(?P<org>{NAME})\s+for\s+"
+    rf"\b(?P<who>I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|{NAME})(?:['’]ve|\s+have|['’]s|\s+has)\s+been\s+(?:working\s+)?(?:at|with)\s+"
+    rf"(?P<org>{NAME})\s+for\s+"
     rf"(?:(?:about|almost|nearly|over)\s+)?(?P<long>(?i:{_LONG_STAY}))(?:\s+now)?(?![\w-])"
 )
 _MOVE_WORD_RE = re.compile(r"\b(?:moved|relocated|relocating|relocation|moving)\b", re.IGNORECASE)
@@ -964,6 +965,17 @@ _TOWNS_OF_A_LIFE_RE = re.compile(rf"(?<=lived\sin\s){NAME}(?:,\s*{NAME})*,?\s+an
 _OWN_TITLE_LABEL_RE = re.compile(r"(?i:(?:my\s+)?(?:new\s+)?title(?:\s+change)?|promoted|promotion)")
 
 
+def _a_home(name: str) -> bool:
+    """Whether a place moved to can be a home: not a business ("moved to Kestle Labs") nor a team or a function
+    ("the exporter moved to Data Platform")."""
+    last = name.split()[-1].casefold() if name.split() else ""
+    return not _business_name(name) and last not in _FUNCTIONS and last not in _UNIT_WORDS
+
+
+# what names a part of an organisation, not a town
+_UNIT_WORDS = frozenset("platform core infra infrastructure ops team squad group department guild tribe".split())
+
+
 def _pet_present(match: re.Match[str]) -> bool:
     """A pet said to have died or been given up is no pet now (the negated patterns read those)."""
     return not _PET_GONE_RE.search(match.string)
@@ -972,7 +984,8 @@ def _pet_present(match: re.Match[str]) -> bool:
 # a stay that is no home: "I'm in Szeged now for the conference"
 _TRIP_RE = re.compile(
     r"\b(?:trip|visit\w*|holiday|vacation|conference|hotel|hostel|staying|stay|weekend|tour|festival|offsite|"
-    r"business|layover|airport|flight|christmas|easter|half-term|the\s+holidays)\b",
+    r"business|layover|airport|flight|christmas|easter|half-term|the\s+holidays|itinerary|"
+    r"for\s+(?:the|a|one|two|three)\s+(?:week|weeks|month|fortnight|summer))\b",
     re.IGNORECASE,
 )
 
@@ -1056,6 +1069,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.LIVES_IN,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back(?:\s+home)?|house|over|out))?"
         rf"(?:\s+from\s+(?P<old>{NAME}))?(?:\s+back)?\s+to\s+(?P<value>{NAME})",
+        # (a move from one to another is read after, by what the two are: "from Tarnóc Labs to Vashegy Robotics")
+        check=lambda match: bool(match["old"]) or _a_home(match["value"]),
     ),
     # "we relocated to Eger from Győr last spring": the home before, after the new one
     _p(
@@ -2414,7 +2429,7 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
 # puts between a verb and its object ("living now in Szeged", "reporting now to Nandor")
 _FILLER_RE = re.compile(
     # "can't believe I moved to Győr a year ago": wonder, which asserts what it wonders at
-    r"(?:,\s*)?\b(?:u+m+|u+h+|uhm|erm|er|hmm+|ahh?)\b(?:\s*,)?|^(?:I\s+)?(?:can['’]?t|cannot)\s+believe\s+(?:that\s+)?"
+    r"(?:,\s*)?(?<![\w-])(?:u+m+|u+h+|uhm|erm|er|hmm+|ahh?)(?![\w-])(?:\s*,)?|^(?:I\s+)?(?:can['’]?t|cannot)\s+believe\s+(?:that\s+)?"
     # a spoken "like" or "y'know" between commas ("since, like, June")
     r"|,\s*(?:like|y['’]know|you\s+know|I\s+mean)\s*,(?=\s)",
     re.IGNORECASE,
@@ -2649,6 +2664,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 
 
 _PERSON_VALUED = frozenset({v.REPORTS_TO_ATTR, v.OWNED_BY})
+_FORMER_RE = re.compile(r"(?:former|ex-|ex\s|previous|one-time|erstwhile)\s*")
 
 # a pet had but not named, and its name said straight after: "We got a kitten! Her name is Mák", "… a puppy. The
 # puppy is called Bodri"
@@ -3370,7 +3386,7 @@ _EVENT_RE = re.compile(
     r"kick-?off|freeze|appointment|renewal|passport|visa|exam|interview|birthday|wedding|dentist|doctor|check-?up|"
     r"all-?hands|town\s*hall|hackathon|summit|webinar|conference|one-on-one|vacation|holiday|sprint\s+planning|"
     r"planning\s+session|presentation|keynote|walkthrough|briefing|ceremony|reception|meetup|booster|vaccinations?|"
-    r"vaccine|jab|grooming|haircut)\b",
+    r"vaccine|jab|grooming|haircut|drill|rehearsal|dry\s+run|game\s+day)\b",
     re.IGNORECASE,
 )
 # a name after these is a person's ("owner Zsófia Ambrus", "page Nandor")
@@ -3631,6 +3647,10 @@ def _facts_of(
     if not subjects or not values:
         return []
     since, until = _interval(pattern, match, clause, today)
+    if pattern.attribute == v.JOB_TITLE and (former := _FORMER_RE.match(values[0])):
+        # "the former head chef at Brouwer": a post held before, and where
+        values = [values[0][former.end() :]]
+        since, until = None, until or today
     span = (offset + match.start(), offset + match.end())
     facts = []
     for subject in subjects:
@@ -3840,7 +3860,11 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         held_at = re.search(r"\s+of\s+(?P<org>[A-Z].+\s(?P<last>.+))$", title)
         if held_at and _business_name(held_at["org"]) and held_at["last"].casefold() not in _FUNCTIONS:
             title = title[: held_at.start()]
-        return [re.sub(r"^(?:(?:new|current|permanent|their|our|his|her|my|the|an?|first)\s+)+", "", title.casefold())]
+        return [
+            re.sub(
+                r"^(?:(?:new|current|currently|permanent|their|our|his|her|my|the|an?|first)\s+)+", "", title.casefold()
+            )
+        ]
     if (attribute == v.OWNED_BY and groups.get("me")) or groups.get("me_value"):  # "no longer reports to me"
         return [speaker.strip()] if speaker and speaker.strip() else []
     if attribute == v.OWNED_BY and (groups.get("value") or "").strip() == "I":  # "I don't own S any more"
@@ -3998,6 +4022,8 @@ def _project_name(raw: str) -> str:
         return ""
     while words and words[-1].casefold() in _ADVERBS:  # "Kestle v2 now ships …"
         words.pop()
+    if len(words) > 1 and words[-1].casefold() in {"target", "targets", "eta"}:
+        words.pop()  # "Kestle target GA: 30 September": Kestle's day
     if len(words) > 1 and re.search(r"['’]s$", words[0]):  # "Zsófia's Kestle rollout": the project, not whose it is
         words.pop(0)
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:

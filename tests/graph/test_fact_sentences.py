@@ -1442,3 +1442,28 @@ def test_an_i_in_quotation_marks_is_a_songs_or_a_characters_unless_its_teller_is
     assert facts("I moved to Eger, and I'm loving it. Bence's 'new' flat is nice.") == {
         ("Ilona", "lives_in", "Eger", False, False)
     }
+
+
+def test_a_former_post_a_tenure_said_of_him_a_life_in_a_town_so_long_and_what_no_home_or_project_is():
+    assert facts("My guest is Réka Tóth, the former head chef at Vashegy Bistro, who now runs a school.", None) == {
+        ("Réka Tóth", "job_title", "head chef", False, True),
+        ("Réka Tóth", "works_at", "Vashegy Bistro", False, True),
+    }
+    assert facts("I'm currently a QA engineer at Kestle Labs and bored.") == {
+        ("Ilona", "job_title", "qa engineer", False, False),
+        ("Ilona", "works_at", "Kestle Labs", False, False),
+    }
+    said = extract_facts(
+        "Called Bence Kádár — he's been at Tisza Cloud for eight months.", speaker=None, reference=TODAY
+    )
+    assert [(fact.value, fact.valid_from) for fact in said] == [("Tisza Cloud", date(2025, 1, 1))]
+    lived = extract_facts("I've lived in Eger for six years and I love it.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from.year) for fact in lived] == [("Eger", 2019)]
+    assert facts("I'm renting an apartment in Tihany for the month, so expect photos.") == set()
+    assert facts("Incident drill scheduled for Thursday.", None) == set()
+    assert facts("Please welcome Dorka-ah Vass, our new Chief People Officer!", None) == {
+        ("Dorka-ah Vass", "job_title", "chief people officer", False, False)
+    }
+    assert facts("Réka: the Zirc exporter moved to Data Platform last sprint", None) == set()
+    said = extract_facts("Zirc target GA: 30 September", speaker=None, reference=TODAY)
+    assert [(fact.subject, fact.value) for fact in said] == [("Zirc", "2025-09-30")]
