@@ -740,13 +740,27 @@ def _clauses(sentence: str) -> list[str]:
             named = next(iter(people)) if len(people) == 1 else ""
         pieces = _predicates(part)
         lead = _LEAD_RE.match(pieces[0])
+        subject = lead.group(0) if lead else ""
+        if len(pieces) > 1 and (not lead or _person(subject) is None or _CALENDAR_OR_OPENER_RE.match(subject)):
+            # "After ten years in Győr I've relocated to Eger and joined Kestle": the subject is who does the first
+            # verb, not the clause's first capitalised word
+            doer = _SUBJECT_OF_VERB_RE.search(pieces[0])
+            subject = doer["who"] if doer else subject
         clauses.append(pieces[0])
-        clauses += [
-            f"{lead.group(0)} {_BEING_RE.sub(_being(lead.group(0)), piece)}" if lead else piece for piece in pieces[1:]
-        ]
+        clauses += [f"{subject} {_BEING_RE.sub(_being(subject), piece)}" if subject else piece for piece in pieces[1:]]
     return [clause for clause in clauses + extra if clause.strip()]
 
 
+# the subject of a clause's first verb, however the clause opens
+_SUBJECT_OF_VERB_RE = re.compile(
+    rf"(?:^|(?<=[\s,;:]))(?P<who>I|{NAME})(?=(?:['’](?:ve|m|s|d)|\s+(?:has|have|had|is|am|was|now|just|recently|also|still|"
+    r"finally))*\s+(?:[a-z]+ed|lives|works|speaks|reports|owns|moved|left|joined|became|took|got)\b)"
+)
+_CALENDAR_OR_OPENER_RE = re.compile(
+    r"(?i:after|before|since|following|in|on|our|my|their|the|this|last|next|"
+    + "|".join(sorted(_CALENDAR_NAMES))
+    + r")\b"
+)
 # how many of a span of time ("three", "a couple of", "12")
 _HOW_MANY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|a\s+couple\s+of|a\s+few)"
 # "it's been three months since I moved to Győr": the change, dated that long ago

@@ -1467,3 +1467,11 @@ def test_a_former_post_a_tenure_said_of_him_a_life_in_a_town_so_long_and_what_no
     assert facts("Réka: the Zirc exporter moved to Data Platform last sprint", None) == set()
     said = extract_facts("Zirc target GA: 30 September", speaker=None, reference=TODAY)
     assert [(fact.subject, fact.value) for fact in said] == [("Zirc", "2025-09-30")]
+
+
+def test_a_verb_after_and_goes_on_with_whoever_did_the_first_not_with_how_the_clause_opens():
+    assert facts("After eleven years in Győr I've relocated to Eger and joined Tisza Cloud as VP of Engineering.") >= {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "works_at", "Tisza Cloud", False, False),
+        ("Ilona", "job_title", "vp of engineering", False, False),
+    }
