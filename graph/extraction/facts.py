@@ -558,6 +558,7 @@ _CLAUSE_BREAK_RE = re.compile(
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
 
+_CLEFT_RE = re.compile(rf"(?P<name>{NAME})\s+(?:is|was|['’]s)\s+the\s+one\s+who\s+(?=(?:lives|works|speaks|reports)\b)")
 # "Noor herself now reports to Piet": Noor
 _AS_THEMSELF_RE = re.compile(rf"(?P<name>{NAME})\s+(?:herself|himself|themselves|themself)\b")
 # a note's arrow where its verb is written out: "Noor → reports to Piet", "Noor → now under Piet"
@@ -572,6 +573,8 @@ def _clauses(sentence: str) -> list[str]:
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
+    if " the one who " in text:  # "Karim is the one who lives in Marseille": Karim lives there
+        text = _CLEFT_RE.sub(lambda m: f"{m['name']} ", text)
     if "self" in text or "selves" in text:
         text = _AS_THEMSELF_RE.sub(lambda m: m["name"], text)
     if "→" in text or "->" in text:
@@ -583,6 +586,8 @@ def _clauses(sentence: str) -> list[str]:
         text = _TIME_IN_PLACE_RE.sub(
             lambda m: f"I moved to {m['place'] or m['place2']} {(m['long'] or m['long2']).lower()} ago", text
         )
+    if anniversary := _ANNIVERSARY_RE.match(text):
+        text = f"I joined {anniversary['org']} {anniversary['long'].lower()} ago{text[anniversary.end() :]}"
     if " been " in text:  # "I've been at Kestle for eleven years now": an employer joined that long ago
         text = _TIME_AT_EMPLOYER_RE.sub(
             lambda m: m.group(0) if known_place(m["org"]) else f"{m['who']} joined {m['org']} {m['long'].lower()} ago",
@@ -811,6 +816,8 @@ _TIME_AT_EMPLOYER_RE = re.compile(
     rf"(?P<org>{NAME})\s+for\s+"
     rf"(?:(?:about|almost|nearly|over)\s+)?(?P<long>(?i:{_LONG_STAY}))(?:\s+now)?(?![\w-])"
 )
+# "Three years at Kestle today!": an anniversary, the employer joined that long ago
+_ANNIVERSARY_RE = re.compile(rf"^(?P<long>(?i:{_LONG_STAY}))\s+(?:at|with)\s+(?P<org>{NAME})\s+(?:today|this\s+week)\b")
 _MOVE_WORD_RE = re.compile(r"\b(?:moved|relocated|relocating|relocation|moving)\b", re.IGNORECASE)
 _ARROW_MOVE_RE = re.compile(rf"(?<![\w-])(?P<old>{NAME})\s*(?:→|->)\s*(?P<new>{NAME})")
 
@@ -1557,7 +1564,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:quit|resigned\s+from|been\s+laid\s+off\s+(?:from|by)|"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:quit|resigned\s+from|retired\s+from|been\s+laid\s+off\s+(?:from|by)|"
         rf"was\s+laid\s+off\s+(?:from|by)|got\s+laid\s+off\s+(?:from|by)|laid\s+off\s+from|quit\s+(?:my|his|her|their)\s+job\s+at|"
         rf"left\s+(?:my|his|her|their)\s+job\s+at)\s+{_THE}(?P<value>{NAME})",
         negated=True,
@@ -2620,9 +2627,9 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "new ", "renting", "spent", "remote", "home", "still in", "house", "flat", "apartment", "condo",
                  "cottage", "bungalow", "place", "staying put"),
     LEFT: ("left",),
-    v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "laid off", "job", "team at",
-                      "been with", "been at", "day at", "week at", "month at", "year at", "employee", "staffer",
-                      "hire", "contact", "liaison", "rep ", "person ", " at ", "let ", "laid", "to us from",
+    v.WORKS_AT_ATTR: ("work", "join", "start", "hired", "left", "quit", "resign", "retired", "laid off", "job",
+                      "team at", "been with", "been at", "day at", "week at", "month at", "year at", "employee",
+                      "staffer", "hire", "contact", "liaison", "rep ", "person ", " at ", "let ", "laid", "to us from",
                       "paycheck", "payslip", "employed", "not with", "longer with"),
     v.JOB_TITLE: ("promoted", "demoted", "bumped", "took over", "taken over", "named", "appointed", "made", "hired as",
                   "became", " a ",
@@ -2786,7 +2793,7 @@ def _quoted_apart(text: str, speaker: str | None) -> list[tuple[str, str | None]
 _EMPLOYER_CUE_RE = re.compile(
     r"\b(?:job|jobs|work|worked|working|notice|employer|employers|colleagues?|boss|company|firm|redundan\w*|contract|"
     r"quit|resign\w*|career|startup|office|shift|desk|hired|hiring|freelance|unemployed|payroll|role|position|"
-    r"joined|join|promot\w*|last\s+day|farewell|leaving\s+do)\b",
+    r"joined|join|promot\w*|last\s+day|farewell|leaving\s+do|start(?:ing|s)?\s+at)\b",
     re.IGNORECASE,
 )
 # the words of a home (a move's own words aside)

@@ -1475,3 +1475,15 @@ def test_a_verb_after_and_goes_on_with_whoever_did_the_first_not_with_how_the_cl
         ("Ilona", "works_at", "Tisza Cloud", False, False),
         ("Ilona", "job_title", "vp of engineering", False, False),
     }
+
+
+def test_retired_from_an_employer_an_anniversary_at_one_the_one_who_lives_there_and_a_start_elsewhere():
+    assert facts("Bence says he has retired from Tisza Bank at last, after 32 years.", None) == {
+        ("Bence", "works_at", "Tisza Bank", True, False)
+    }
+    said = extract_facts("Three years at Kestle Labs today! Still the best team.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from.year) for fact in said] == [("Kestle Labs", 2022)]
+    assert facts("Dorka is the one who lives in Eger.", None) == {("Dorka", "lives_in", "Eger", False, False)}
+    assert ("Ilona", "works_at", "Vashegy Freightlines", True, False) in facts(
+        "Big news — I left Vashegy Freightlines on Friday! I start at Tisza Cloud on the 3rd."
+    )
