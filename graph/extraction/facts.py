@@ -2879,6 +2879,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     if "\n" in text and (heading := _HEADING_LINE_RE.match(text)) and not re.search(r":\s", heading["heading"]):
         named = _headed(text, heading)  # the one person a note's heading names is whom its lines go on about
     for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
+        if _TABLE_ROW_RE.match(sentence.group(0)):
+            continue  # a table's row is read under its header's labels, not as a sentence
         written = _fluent(sentence.group(0))
         if sentence.start() > line_ends:
             line_ends = text.find("\n", sentence.start()) % (len(text) + 1)
@@ -4150,7 +4152,8 @@ _PERSON_FIELDS = frozenset(
 )
 _THING_FIELDS = frozenset(
     {"service", "system", "component", "repo", "repository", "app", "application", "project", "release", "product",
-     "milestone", "initiative", "epic", "programme", "program", "workstream", "module", "pipeline", "library",
+     "item", "workstream", "feature", "deliverable",
+     "milestone", "initiative", "epic", "programme", "program", "module", "pipeline", "library",
      "package"}
 )  # fmt: skip
 _THING_ATTRIBUTES = frozenset({v.OWNED_BY, v.DUE_DATE})
@@ -4659,6 +4662,11 @@ _CSV_SPLIT = re.compile(r"\s*,\s*")
 _CSV_HEADER_RE = re.compile(r"\s*[A-Za-z_ ]{1,24}(?:,[A-Za-z_ ]{1,24}){2,}[ \t]*\n")
 
 
+_TABLE_ROW_RE = re.compile(r"\s*\|[^\n]*\|[^\n]*\|\s*$")
+# a table's column for when each row's thing is due, once the header has a column naming the things
+_TABLE_DAY_LABELS = frozenset({"date", "target date", "target", "eta", "due", "ship date", "go-live date"})
+
+
 def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
     """The facts a table's rows state under its header's labels, each row of the person or thing its name column
     names."""
@@ -4681,15 +4689,22 @@ def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
             header = None  # a row of another shape ends the table
             continue
         named = next((i for i, label in enumerate(header) if label in _PERSON_FIELDS | _THING_FIELDS), None)
-        subject = _NAME_RE.fullmatch(cells[named]) if named is not None else None
-        if subject is None:
+        if named is None:
+            continue
+        things = header[named] in _THING_FIELDS
+        # a thing's column names it as written ("Sable auth", "zirc-api"); a person's, by a name
+        if things and re.match(rf"[{_UPPER}]|{_IDENTIFIER_RE.pattern}", cells[named]):
+            subject = _project_name(cells[named])
+        else:
+            subject = found[0] if (found := _NAME_RE.fullmatch(cells[named])) else ""
+        if not subject:
             continue
         for label, cell in zip(header, cells, strict=True):
-            attribute = _FIELD_OF.get(label)
+            attribute = _FIELD_OF.get(label) or (v.DUE_DATE if things and label in _TABLE_DAY_LABELS else None)
             if attribute is None or not cell or _NO_VALUE.search(cell):
                 continue
             for said in _field_values(attribute, _BRACKETS_RE.sub(" ", cell).strip(), today):
-                yield StatedFact(subject[0], attribute, said, today, None, False, 0.7, (0, 0))
+                yield StatedFact(subject, attribute, said, today, None, False, 0.7, (0, 0))
 
 
 # --- a signature or a card: a name line, then a title and an employer ---------------------------------------------

@@ -381,3 +381,18 @@ def test_an_hr_form_dates_its_facts_by_its_start_ends_an_employer_by_its_last_da
     assert ("Dorka Vass", "lives_in", "Eger", TODAY, None, False) in dated(
         "New starter form\nFull name: Dorka Vass\nHome address (city): Eger"
     )
+
+
+def test_a_markdown_table_of_things_names_each_as_written_and_dates_it_under_a_date_column():
+    matrix = (
+        "Ownership matrix\n| System | Owner | On-call rota |\n|---|---|---|\n| Zirc auth | Team Vashegy | Vashegy |"
+    )
+    assert facts(matrix, None) == {("Zirc auth", "owned_by", "Team Vashegy", False)}
+    roadmap = (
+        "## Q3 roadmap check-in\n| Item | Owner | Status | Date |\n|---|---|---|---|\n"
+        "| Kestle offline mode | Team Tisza | slipped | 2025-09-23 |"
+    )
+    assert facts(roadmap, None) == {
+        ("Kestle offline mode", "owned_by", "Team Tisza", False),
+        ("Kestle offline mode", "due_date", "2025-09-23", False),
+    }
