@@ -213,7 +213,11 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 # --- clauses: one subject and one assertion each --------------------------------------------------------------------
 
 # "Noor, who lives in Ghent, now reports to Piet": two clauses about Noor
-_RELATIVE_RE = re.compile(rf"\b(?P<name>{NAME}),\s+who(?:\s+|(?P<is>['’]s\s+))(?P<said>[^,]+?)(?:,\s*|(?=[.!]?\s*$))")
+# (after what the name is, too: "Noor Aziz, a retired judge who lives in Eger, …")
+_RELATIVE_RE = re.compile(
+    rf"\b(?P<name>{NAME}),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+)?who(?:\s+|(?P<is>['’]s\s+))"
+    r"(?P<said>[^,]+?)(?:,\s*|(?=[.!]?\s*$))"
+)
 # "The rate checker, which Risk Ops owns, …": the owner's clause
 _WHICH_OWNS_RE = re.compile(
     rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?P<owner>{NAME}(?:\s+team)?)\s+"

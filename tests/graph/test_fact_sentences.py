@@ -1487,3 +1487,12 @@ def test_retired_from_an_employer_an_anniversary_at_one_the_one_who_lives_there_
     assert ("Ilona", "works_at", "Vashegy Freightlines", True, False) in facts(
         "Big news — I left Vashegy Freightlines on Friday! I start at Tisza Cloud on the 3rd."
     )
+
+
+def test_a_relative_clause_after_what_the_name_is():
+    assert facts("Our host is Réka Tóth, a retired judge who lives in Eger.", None) == {
+        ("Réka Tóth", "lives_in", "Eger", False, False)
+    }
+    # what the name is says no more than a few lower-case words: a place and a campfire are not a ranger
+    said = facts("We swam under Tata Falls, a campfire with a ranger named Bence who speaks Czech.", None)
+    assert not {fact for fact in said if fact[0] == "Tata Falls"}
