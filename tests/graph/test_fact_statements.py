@@ -26,7 +26,10 @@ labellers who read neither the extractor nor its output, likewise; tests/graph/f
 channels, family texts, voice notes, minutes, post-mortems, CRM and directory entries, letters), by another, scored
 once as a fresh set, then read likewise; tests/graph/fact_statements_seventeenth.json (assistant sessions, direct
 messages, channel threads, HR forms, team pages, release notes, call notes, newsletters, e-mails with quoted replies,
-voice notes, learners' English), likewise. The issue's bar holds on the first three.
+voice notes, learners' English), likewise; tests/graph/fact_statements_eighteenth.json (incident reviews, kickoff notes
+and RACI tables, release trains and roadmaps in Markdown, career posts, bios, neighbours' and family chats,
+transcripts, minutes, tickets, recruiter notes, retirement notices, forum posts; songs, fiction and role-play that
+state nothing), likewise. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
@@ -74,6 +77,7 @@ RECALL_FLOOR = {
     "fact_statements_thirteenth": 0.69,
     "fact_statements_fifteenth": 0.50,
     "fact_statements_seventeenth": 0.75,
+    "fact_statements_eighteenth": 0.47,
 }
 
 # --- the labelled set ------------------------------------------------------------------------------------------
