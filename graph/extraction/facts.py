@@ -57,7 +57,7 @@ _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹ�
 # "St. Mary's", "Example.com": a dot only inside a name
 _NAME_WORD = (
     rf"(?:[{_UPPER}][\w'’-]*(?:&[A-Z][\w-]*)?(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
-    r"[A-Z]\d[\w-]*|\d[\w-]*[A-Z][\w-]*)(?![\w-])"
+    r"[A-Z]\d[\w-]*(?:\.\d+)*|\d[\w-]*[A-Z][\w-]*)(?![\w-])"
 )
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo"), on
 # one line (a signature's name is not its title's first words)
@@ -620,7 +620,12 @@ def _clauses(sentence: str) -> list[str]:
             continue
         # "Quillon (owned by Tisza team)": what is said of it, "is" understood
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
-        role = not article and re.fullmatch(r"[a-z][a-z -]{1,40}", said) and _role_head(said) in v.ROLE_NOUNS
+        role = (
+            not article
+            and re.fullmatch(r"[a-z][a-z -]{1,40}", said)
+            and _role_head(said) in v.ROLE_NOUNS
+            and said not in _DUTIES  # "Present: Réka Tóth (chair), …": a meeting's duty, no post
+        )
         # "Zsófia Ambrus (Kestle Analytics)": where she works; "Nandor (Payments)", a team, is no employer
         if (
             re.fullmatch(NAME, said)
@@ -1001,6 +1006,9 @@ def _a_home(name: str) -> bool:
 _UNIT_WORDS = frozenset("platform core infra infrastructure ops team squad group department guild tribe".split())
 
 
+_STARTS_LATER_RE = re.compile(r"(?:\s+[A-Z][\w'’-]*)*\s+(?:starts|begins|kicks\s+off)\b")
+
+
 def _pet_present(match: re.Match[str]) -> bool:
     """A pet said to have died or been given up is no pet now (the negated patterns read those)."""
     return not _PET_GONE_RE.search(match.string)
@@ -1369,7 +1377,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?<!quit\s)(?<!left\s)(?<!lost\s)(?<!leaving\s)(?<!quitting\s)"
         rf"(?:\b(?P<mine>[Mm]y)\s+|\b(?P<who>{NAME})(?:'s|’s)\s+|^(?P<ours>(?:[Tt]he\s+)?[Nn]ew)\s+)(?:new\s+)?"
         rf"(?:job|role|position|gig)(?:\s+as\s+(?:an?\s+)?[\w -]{{2,40}}?)?\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
-        check=_org_ok,
+        # (a job that "starts Monday" is not yet held)
+        check=lambda match: _org_ok(match) and not _STARTS_LATER_RE.match(match.string, match.end()),
         confidence=0.6,
         needs=("job", "role", "position", "gig"),
     ),
@@ -2430,6 +2439,12 @@ _PLAN_WORDS = re.compile(
 )
 
 
+# a text that says it is make-believe: a role-play, a joke for the first of April, a story's chapter, a song's words
+_MAKE_BELIEVE_RE = re.compile(
+    r"\b(?:role-?play(?:ing)?|april\s+fools?['’]?(?:\s+day)?|chapter\s+\d+\s+draft|draft\s+of\s+(?:my|a|the)\s+"
+    r"(?:novel|story|screenplay)|fan\s*fic(?:tion)?|lyrics|sing-?along)\b",
+    re.IGNORECASE,
+)
 # a year of study after a graduate's name ("Noor Aziz (MBA '15)", "('11)"): says nothing of now, and its apostrophe
 # would be read as a quotation; blanked, so that spans still index the text
 _CLASS_YEAR_RE = re.compile(r"[ \t]*\((?:[A-Z][\w.]*\s+)?['’‘]\d{2}\)")
@@ -2439,7 +2454,7 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
     """The facts ``text`` states, in order. ``speaker``: who "I" is (None: nobody, so a first-person statement states
     nothing); ``reference``: when it was said (relative dates are read against it; a fact without a date of its own
     holds from then). Never raises; at most :data:`MAX_FACTS`."""
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not text.strip() or _MAKE_BELIEVE_RE.search(text):
         return []
     try:
         said = text[:MAX_TEXT_CHARS]
@@ -2609,6 +2624,11 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     return (said if section else sentence), speaker
 
 
+# what someone is for a meeting, a release or an incident, not a post they hold
+_DUTIES = frozenset(
+    {"chair", "host", "scribe", "facilitator", "note-taker", "notetaker", "moderator", "timekeeper", "presenter",
+     "release captain", "incident commander", "incident lead", "on call", "on-call"}
+)  # fmt: skip
 # lower-case labels of a line that are no one's handle
 _NOT_HANDLES = frozenset("q a re ps edit tldr eta todo done me you us them lol ok okay btw fyi edit2 update".split())
 # the headings of a note's sections, which name nobody ("Update:", "Decision:", "Next steps:")
@@ -3413,7 +3433,7 @@ _EVENT_RE = re.compile(
     r"kick-?off|freeze|appointment|renewal|passport|visa|exam|interview|birthday|wedding|dentist|doctor|check-?up|"
     r"all-?hands|town\s*hall|hackathon|summit|webinar|conference|one-on-one|vacation|holiday|sprint\s+planning|"
     r"planning\s+session|presentation|keynote|walkthrough|briefing|ceremony|reception|meetup|booster|vaccinations?|"
-    r"vaccine|jab|grooming|haircut|drill|rehearsal|dry\s+run|game\s+day)\b",
+    r"vaccine|jab|grooming|haircut|drill|rehearsal|dry\s+run|game\s+day|salary|rent|payday|paycheck)\b",
     re.IGNORECASE,
 )
 # a name after these is a person's ("owner Zsófia Ambrus", "page Nandor")
@@ -3754,7 +3774,7 @@ _PRONOUNS_AS_NAMES = frozenset("i me he she him her they them we us you it".spli
 # the first word of a post being taken or left, not held ("stepping down as CTO", "moving into sales")
 _NO_POST_YET = frozenset(
     "stepping moving working leaving joining starting becoming taking going coming staying being getting looking "
-    "trying covering filling made named appointed promoted hired".split()
+    "trying covering filling made named appointed promoted hired sr jr snr".split()
 )
 # capitalised words that open a clause without naming anyone
 _NOT_A_NAME = frozenset(
@@ -4027,6 +4047,8 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     head = words[-1].casefold()
     if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
+    if re.fullmatch(_TEAM_WORDS, head):
+        return ""  # "N runs the Falak platform group": a group is led, not owned
     if head in v.KIND_HEAD_NOUNS or head in v.OWNED_THING_NOUNS or words[0][:1].isupper():
         return " ".join(words)
     if (
@@ -4362,6 +4384,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
             and not in_prose  # "… on Friday. Incident lead: Nandor": a duty in running text, not a post
             and label.split()[-1] in v.ROLE_NOUNS
             and label not in _FIELD_OF
+            and label not in _DUTIES  # "Release captain: N": a duty for a day, no post
             and not _NO_VALUE.search(label)
         ):  # "CFO: Zsófia Ambrus"
             yield StatedFact(
@@ -4792,7 +4815,7 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
             if formerly and _NAME_RE.fullmatch(part[formerly.end() :]):
                 yield StatedFact(who, v.WORKS_AT_ATTR, part[formerly.end() :], None, today, False, 0.6, span)
                 continue
-            title = None if titled else _a_title(part)
+            title = None if titled or part.casefold() in _DUTIES else _a_title(part)
             if title:
                 titled = True
                 yield StatedFact(who, v.JOB_TITLE, title, today, None, False, 0.7, span)

@@ -1496,3 +1496,15 @@ def test_a_relative_clause_after_what_the_name_is():
     # what the name is says no more than a few lower-case words: a place and a campfire are not a ranger
     said = facts("We swam under Tata Falls, a campfire with a ranger named Bence who speaks Czech.", None)
     assert not {fact for fact in said if fact[0] == "Tata Falls"}
+
+
+def test_make_believe_a_meetings_duty_a_job_not_yet_started_and_an_errand_state_nothing():
+    assert facts("[Role-play transcript] TRAINER: you are now Gretchen, the CFO of Tisza Shipping.", None) == set()
+    assert (
+        facts("Big announcement: I've been named Chief Executive Potato at Mashed Systems. Happy April Fools' 🥔")
+        == set()
+    )
+    assert facts("Minutes\nPresent: Réka Tóth (chair), Bence Kádár", None) == set()
+    assert facts("Release captain: Dorka Vass", None) == set()
+    assert facts("Bence's new job at Tisza Cloud starts Monday, he is very nervous.", None) == set()
+    assert facts("Salary: paid on the 25th.") == set()
