@@ -2304,8 +2304,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Mochi the shiba came too", at the head of a clause in the speaker's own words: the household's pet
     _p(
         v.HAS_PET,
-        # (not a verb the sentence opens with, "Saw the cutest pug", nor a pet said to be someone's)
-        rf"^(?!(?:Saw|Met|Found|Spotted|Watched|Fed|Walked|Meet|Petted|Love|Loved)\b)(?P<value>{NAME})\s+(?P<mine>the)\s+"
+        # (not a verb the sentence opens with, "Saw the cutest pug", "Walking the dog in the rain", nor a pet said
+        # to be someone's)
+        rf"^(?!(?:Saw|Met|Found|Spotted|Watched|Fed|Walked|Meet|Petted|Love|Loved)\b|[A-Z][a-z]{{2,}}ing\b)"
+        rf"(?P<value>{NAME})\s+(?P<mine>the)\s+"
         rf"(?:[\w-]+\s+)??(?P<kind>{_PET_KINDS})\b"
         r"(?!\s+(?:is\s+owned\s+by|belongs\s+to|of)\b|\s+(?:is|was)\s+(?:my|our|his|her|their|\w+['’]s?)\s)",
         check=_pet_present,

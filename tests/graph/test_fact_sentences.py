@@ -1359,6 +1359,7 @@ def test_a_pet_named_with_the_its_kind_or_after_a_preposition_is_the_households(
     assert facts("Mák (the cat) has claimed the windowsill.") == {("Ilona", "has_pet", "Mák", False, False)}
     assert facts("The new flat has a balcony for Mák, our cat.") >= {("Ilona", "has_pet", "Mák", False, False)}
     assert facts("Saw the cutest pug at the café this morning.") == set()
+    assert facts("Walking the dog in the rain this morning, we were both miserable.") == set()
     assert facts("Bors the pug is my parents' dog, I just walk him.") == set()
     assert facts("Bors the vizsla came too.", None) == set()
 
