@@ -132,6 +132,8 @@ _TITLE_END = (
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s&])))"
 )
 _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
+# a post's words where no ending says where a title stops (either side of an arrow, "from A to B")
+_POST_WORDS = r"[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?"
 # where a title is held: "a nurse at St Anne's Hospital" also says where they work
 _AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b))?"
 
@@ -1691,8 +1693,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.JOB_TITLE,
         rf"(?:^|[-•*]\s*)(?!{_OWN_TITLE_LABEL_RE.pattern}\b)(?P<who>{NAME})\s*(?::|\s[—–-])\s*"
         r"(?:(?i:title(?:\s+change)?|promoted|promotion)\s*:?\s*)?"
-        r"(?P<old>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s*(?:→|->)\s*"
-        rf"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){{0,4}}?)\s*(?=[.;,()]|$)",
+        rf"(?P<old>{_POST_WORDS})\s*(?:→|->)\s*(?P<value>{_POST_WORDS})\s*(?=[.;,()]|$)",
         check=_promoted_ok,
         needs=("→", "->"),
     ),
@@ -1700,8 +1701,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         r"^(?P<mine>(?i:(?:my\s+)?(?:new\s+)?title(?:\s+change)?|promoted|promotion))\s*:\s*"
-        r"(?P<old>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s*(?:→|->)\s*"
-        r"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s*(?=[.;,()!]|$|\s+\W)",
+        rf"(?P<old>{_POST_WORDS})\s*(?:→|->)\s*(?P<value>{_POST_WORDS})\s*(?=[.;,()!]|$|\s+\W)",
         check=_promoted_ok,
         needs=("→", "->"),
     ),
@@ -1709,8 +1709,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:went|got\s+promoted|was\s+promoted|moved\s+up)\s+from\s+(?:an?\s+)?"
-        r"(?P<old>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s+to\s+(?:an?\s+)?"
-        r"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)(?<!\.)"
+        rf"(?P<old>{_POST_WORDS})\s+to\s+(?:an?\s+)?(?P<value>{_POST_WORDS})(?<!\.)"
         r"(?=\s*(?:[.;,!]|$)|\s+(?:in|at|after|within|last|this|over)\b)",
         check=_promoted_ok,
         needs=("went from", "promoted from", "moved up from"),
@@ -1719,7 +1718,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\b[^.;]*?\bnot\s+(?:an?\s+|the\s+)?"
-        r"(?P<value>[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?)\s+any\s*(?:more|longer)\b",
+        rf"(?P<value>{_POST_WORDS})\s+any\s*(?:more|longer)\b",
         negated=True,
         after_negation=True,
         check=_title_ok,
