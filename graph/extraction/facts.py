@@ -61,7 +61,7 @@ _NAME_WORD = (
 )
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo"), on
 # one line (a signature's name is not its title's first words)
-# "Institute for Climate Data", "Centre for Ageing Better": an institution's "for" is inside its name
+# "Institute for Lake Studies", "Centre for Rural Health": an institution's "for" is inside its name
 _INSTITUTION_FOR = "|".join(
     rf"(?<={word}\sfor)"
     for word in ("Institute", "Centre", "Center", "Foundation", "Society", "Association", "Council", "Agency",
@@ -243,7 +243,7 @@ _TENURE_RE = re.compile(
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
 # "Bence (now living in Eger) …", "Nandor (my manager) says …": what the brackets say is said of the name; a
 # bracket that dates the statement ("(effective 1 Aug)") stays with it
-# a name and the post apposed to it, just before a bracket: "Radek Horák, their new CTO ("
+# a name and the post apposed to it, just before a bracket: "Bence Kádár, their new CTO ("
 _TITLE_APPOSED_TO_RE = re.compile(rf"(?P<name>{NAME}),\s+(?:(?:their|our|the|his|her|its|an?)\s+)?(?:new\s+)?$")
 _BRACKETED_RE = re.compile(
     rf"\b(?P<name>{NAME})\s*\((?!(?:effective|from|since|as\s+of|until|starting)\b|\d{{4}}\s*[–—-]\s*\d{{2,4}}\))"
@@ -579,7 +579,7 @@ def _clauses(sentence: str) -> list[str]:
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
-    if " the one who " in text:  # "Karim is the one who lives in Marseille": Karim lives there
+    if " the one who " in text:  # "Dorka is the one who lives in Eger": Dorka lives there
         text = _CLEFT_RE.sub(lambda m: f"{m['name']} ", text)
     if "self" in text or "selves" in text:
         text = _AS_THEMSELF_RE.sub(lambda m: m["name"], text)
@@ -607,7 +607,7 @@ def _clauses(sentence: str) -> list[str]:
         if _dated_bracket(match):
             continue
         said = re.sub(r"^who\b,?\s*(?:by\s+the\s+way,\s*)?", "", match["said"].strip())
-        # "Spoke with Radek, their new CTO (joined Kestle in May)": the bracket is said of Radek
+        # "Met Bence, their new CTO (joined Kestle in May)": the bracket is said of Bence
         apposed = _TITLE_APPOSED_TO_RE.search(text, 0, match.start("name")) if _a_title(match["name"]) else None
         name = apposed["name"] if apposed else match["name"]
         if pet := _BRACKETED_PET_RE.fullmatch(said):
@@ -1697,7 +1697,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_promoted_ok,
         needs=("→", "->"),
     ),
-    # the speaker's own arrow: "title change: senior recruiter → talent partner"
+    # the speaker's own arrow: "new title: junior buyer → senior buyer"
     _p(
         v.JOB_TITLE,
         r"^(?P<mine>(?i:(?:my\s+)?(?:new\s+)?title(?:\s+change)?|promoted|promotion))\s*:\s*"
@@ -2300,10 +2300,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_pet_present,
         confidence=0.7,
     ),
-    # "Mochi the shiba came too", at the head of a clause in the speaker's own words: the household's pet
+    # "Bors the vizsla approves", at the head of a clause in the speaker's own words: the household's pet
     _p(
         v.HAS_PET,
-        # (not a verb the sentence opens with, "Saw the cutest pug", "Walking the dog in the rain", nor a pet said
+        # (not a verb the sentence opens with, "Saw the cutest pug", "Walking the dog before work", nor a pet said
         # to be someone's)
         rf"^(?!(?:Saw|Met|Found|Spotted|Watched|Fed|Walked|Meet|Petted|Love|Loved)\b|[A-Z][a-z]{{2,}}ing\b)"
         rf"(?P<value>{NAME})\s+(?P<mine>the)\s+"
@@ -2446,7 +2446,7 @@ _MAKE_BELIEVE_RE = re.compile(
     r"(?:novel|story|screenplay)|fan\s*fic(?:tion)?|lyrics|sing-?along)\b",
     re.IGNORECASE,
 )
-# a year of study after a graduate's name ("Noor Aziz (MBA '15)", "('11)"): says nothing of now, and its apostrophe
+# a year of study after a graduate's name ("Noor Aziz (BSc '09)", "('11)"): says nothing of now, and its apostrophe
 # would be read as a quotation; blanked, so that spans still index the text
 _CLASS_YEAR_RE = re.compile(r"[ \t]*\((?:[A-Z][\w.]*\s+)?['’‘]\d{2}\)")
 
@@ -2608,7 +2608,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     # a chat's handle as people type it ("zsofi: moved to Győr last weekend"): one lower-case word that heads no
     # section, before a line in its own voice
     handle = label["label"].islower() and _a_voice(label["label"]) and bool(own_voice)
-    # (a label that runs on as a phrase before a line about someone, "Reply in thread: yes, Bence is …", names no one;
+    # (a label that runs on as a phrase before a line about someone, "Answer in thread: yes, Bence is …", names no one;
     # "Ownership of the ledger:" names what its line is about)
     phrase = (
         re.search(r"\s(?:in|on|for|from|with|to|the|and)\s+(?!my\b|our\b)[a-z]", label["label"]) is not None
@@ -2774,8 +2774,8 @@ def _voices(text: str, speaker: str | None) -> list[tuple[str, str | None]]:
 
 
 _BLANK_RE = re.compile(r"[^\n]")
-# words in quotation marks: a song's line, a character's, an ad's, someone unnamed's ("'I moved to Accra with a broken
-# guitar…'"); an apostrophe inside a word ("I'd") is no quotation mark
+# words in quotation marks: a song's line, a character's, an ad's, someone unnamed's ("'I moved to Pécs and I live on
+# the moon'"); an apostrophe inside a word ("I'd") is no quotation mark
 _QUOTED_PASSAGE_RE = re.compile(
     r"(?:^|(?<=[\s:(—–-]))(?P<open>[\"“‘'])(?P<body>(?:[^\"“”‘’'\n]|(?<=\w)['’](?=\w)){12,}?)(?<=\S)[\"”’']"
     r"(?=[\s.,;:!?)—–-]|$)"
@@ -3696,7 +3696,7 @@ def _facts_of(
         return []
     since, until = _interval(pattern, match, clause, today)
     if pattern.attribute == v.JOB_TITLE and (former := _FORMER_RE.match(values[0])):
-        # "the former head chef at Brouwer": a post held before, and where
+        # "the former head chef at Vashegy Bistro": a post held before, and where
         values = [values[0][former.end() :]]
         since, until = None, until or today
     span = (offset + match.start(), offset + match.end())
@@ -3925,7 +3925,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if attribute == v.OWNED_BY:
         value = _team_name(value)
     elif attribute == v.WORKS_AT_ATTR:
-        value = re.sub(r"['’]s\s.*$", "", value)  # "works at Kestle's Korean arm": Kestle
+        value = re.sub(r"['’]s\s.*$", "", value)  # "works at Kestle's Polish arm": Kestle
     else:
         value = _person(value) or ""
     if not value or value in _NOT_A_NAME or value.casefold().rstrip(".") in _CALENDAR_SHORT:
@@ -4049,7 +4049,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
     if re.fullmatch(_TEAM_WORDS, head):
-        return ""  # "N runs the Falak platform group": a group is led, not owned
+        return ""  # "N runs the Zirc platform group": a group is led, not owned
     if head in v.KIND_HEAD_NOUNS or head in v.OWNED_THING_NOUNS or words[0][:1].isupper():
         return " ".join(words)
     if (
@@ -4072,6 +4072,8 @@ def _project_name(raw: str) -> str:
         return ""
     while words and words[-1].casefold() in _ADVERBS:  # "Kestle v2 now ships …"
         words.pop()
+    if len(words) > 2 and [word.casefold() for word in words[-2:]] in (["target", "date"], ["target", "day"]):
+        words.pop()  # "Kestle target date: 30 September": Kestle's day
     if len(words) > 1 and words[-1].casefold() in {"target", "targets", "eta"}:
         words.pop()  # "Kestle target GA: 30 September": Kestle's day
     if len(words) > 1 and re.search(r"['’]s$", words[0]):  # "Zsófia's Kestle rollout": the project, not whose it is
@@ -4385,7 +4387,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
             and not in_prose  # "… on Friday. Incident lead: Nandor": a duty in running text, not a post
             and label.split()[-1] in v.ROLE_NOUNS
             and label not in _FIELD_OF
-            and label not in _DUTIES  # "Release captain: N": a duty for a day, no post
+            and label not in _DUTIES  # "Incident commander: N": a duty for a day, no post
             and not _NO_VALUE.search(label)
         ):  # "CFO: Zsófia Ambrus"
             yield StatedFact(
@@ -4531,7 +4533,7 @@ def _heading(text: str, first_field: int) -> str | None:
         if named and not _a_title(named[0]):
             return _person(named[0])
         if re.fullmatch(rf"{NAME}\s+{_TEAM_WORDS}", part):
-            return part  # "Grid Forecasting squad": a team's page
+            return part  # "Lake Forecasting squad": a team's page
         if _IDENTIFIER_RE.fullmatch(part):
             return part  # "quillon-api", "Registry entry — kestle-db": a system as its code names it
         if keyed and re.match(rf"[{_UPPER}]", part) and 1 <= len(words) <= 5:
@@ -4720,7 +4722,7 @@ def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
         if named is None:
             continue
         things = header[named] in _THING_FIELDS
-        # a thing's column names it as written ("Sable auth", "zirc-api"); a person's, by a name
+        # a thing's column names it as written ("Zirc auth", "zirc-api"); a person's, by a name
         if things and re.match(rf"[{_UPPER}]|{_IDENTIFIER_RE.pattern}", cells[named]):
             subject = _project_name(cells[named])
         else:

@@ -366,7 +366,7 @@ def test_an_hr_form_dates_its_facts_by_its_start_ends_an_employer_by_its_last_da
         ("Réka Tóth", "job_title", "cfo", date(2025, 2, 5), None, False),
         ("Bence Kádár", "works_at", "Tisza Cloud", date(2025, 2, 5), None, False),
     }
-    leaver = "OFFBOARDING CHECKLIST\nEmployee: Bence Kádár\nCompany: Tisza Cloud\nLast working day: 28 June 2025"
+    leaver = "Leaver form\nEmployee: Bence Kádár\nCompany: Tisza Cloud\nLast working day: 28 June 2025"
     assert dated(leaver, None) == {("Bence Kádár", "works_at", "Tisza Cloud", TODAY, None, True)}
     transfer = (
         "Internal transfer form\nEmployee: Dorka Vass\nFrom manager: Réka Tóth\nTo manager: Bence Kádár\n"

@@ -1195,7 +1195,7 @@ def test_an_employer_by_an_announcements_present_by_employment_and_by_a_new_job(
         ("Ilona", "works_at", "Kestle Labs", False, False)
     }
     assert facts("I'd love a new job at Kestle Labs.") == set()
-    assert facts("back when I was at Kestle Labs we shipped on Fridays") == {
+    assert facts("back when I was at Kestle Labs the coffee was free") == {
         ("Ilona", "works_at", "Kestle Labs", False, True)
     }
     # a condition about the listener does not make the statement before it hypothetical
@@ -1206,45 +1206,43 @@ def test_an_employer_by_an_announcements_present_by_employment_and_by_a_new_job(
 
 
 def test_pets_named_in_a_list_a_home_shared_an_apposition_or_given_up_by_name():
-    assert facts("I live in Zirc with my partner and two cats, Mák and Bors.") >= {
+    assert facts("We live in Zirc with my parents and two cats, Mák and Bors.") >= {
         ("Ilona", "has_pet", "Mák", False, False),
         ("Ilona", "has_pet", "Bors", False, False),
     }
-    assert ("Benedek", "has_pet", "Kiwi", False, False) in facts("Benedek shares his flat with a parrot called Kiwi.")
-    assert facts("my guinea pigs Mák and Bors say hi") == {
+    assert ("Benedek", "has_pet", "Kiwi", False, False) in facts("Benedek lives with a parrot called Kiwi.")
+    assert facts("my hamsters Mák and Bors are asleep") == {
         ("Ilona", "has_pet", "Mák", False, False),
         ("Ilona", "has_pet", "Bors", False, False),
     }
-    assert facts("we've got two hens now, Pötty and Csőrike") == {
+    assert facts("so we've got two hens now, Pötty and Csőrike, both loud") == {
         ("Ilona", "has_pet", "Pötty", False, False),
         ("Ilona", "has_pet", "Csőrike", False, False),
     }
-    assert facts("Benedek walks Mák and Bors, his two whippets, every morning.", None) == {
+    assert facts("Benedek feeds Mák and Bors, his two whippets, at six.", None) == {
         ("Benedek", "has_pet", "Mák", False, False),
         ("Benedek", "has_pet", "Bors", False, False),
     }
-    assert facts("Benedek adopted Mák, a rescue mutt from the shelter.", None) == {
-        ("Benedek", "has_pet", "Mák", False, False)
-    }
+    assert facts("Benedek adopted Mák, a three-legged beagle.", None) == {("Benedek", "has_pet", "Mák", False, False)}
     assert facts("Benedek adopted Réka, a baby girl.", None) == set()
     assert ("Benedek", "has_pet", "Bors", False, False) in facts("Benedek has a Jack Russell called Bors.", None)
     # a kind of two words is read whole, and a pet given up by its name or its kind is no longer had
-    assert facts("We rehomed our guinea pig last month.") == {("Ilona", "has_pet", "a guinea pig", True, False)}
-    assert facts("we had to rehome Bors, the landlord found out") == {("Ilona", "has_pet", "Bors", True, False)}
-    assert facts("my goldfish died and I'm weirdly sad") == {("Ilona", "has_pet", "a goldfish", True, False)}
+    assert facts("Sadly we rehomed our guinea pig before the move.") == {
+        ("Ilona", "has_pet", "a guinea pig", True, False)
+    }
+    assert facts("we had to rehome Bors when the baby came") == {("Ilona", "has_pet", "Bors", True, False)}
+    assert facts("my old goldfish died on Sunday") == {("Ilona", "has_pet", "a goldfish", True, False)}
 
 
 def test_homes_still_had_after_a_wish_a_change_that_may_come_or_a_life_of_towns():
     assert facts("We are still in Zirc, obviously, nothing changes for us.") == {
         ("Ilona", "lives_in", "Zirc", False, False)
     }
-    assert facts("tbh I'd love a dog but my flat in Zirc is the size of a shoebox") == {
-        ("Ilona", "lives_in", "Zirc", False, False)
-    }
-    assert facts("moved to Eger in January, might move again to Pécs next year if the job works out") == {
+    assert facts("I'd love a piano but my flat in Zirc has no room") == {("Ilona", "lives_in", "Zirc", False, False)}
+    assert facts("moved to Eger in January, might move on to Pécs if the contract ends") == {
         ("Ilona", "lives_in", "Eger", False, False)
     }
-    assert facts("we're renting a house in Eger for now, until we figure out if the town suits us") == {
+    assert facts("we're renting a house in Eger for now, until we know whether we stay") == {
         ("Ilona", "lives_in", "Eger", False, False)
     }
     # the towns of a life are history; the one called home now is the home
@@ -1254,7 +1252,7 @@ def test_homes_still_had_after_a_wish_a_change_that_may_come_or_a_life_of_towns(
         ("Benedek", "lives_in", "Tata", False, True),
         ("Benedek", "lives_in", "Eger", False, False),
     }
-    assert facts("Swapped Győr for Szeged in the spring, the new flat is tiny.") >= {
+    assert facts("Swapped Győr for Szeged last year and never looked back.") >= {
         ("Ilona", "lives_in", "Szeged", False, False),
         ("Ilona", "lives_in", "Győr", False, True),
     }
@@ -1262,7 +1260,7 @@ def test_homes_still_had_after_a_wish_a_change_that_may_come_or_a_life_of_towns(
 
 
 def test_posts_by_an_arrow_under_the_writers_own_label_a_way_travelled_an_appointment_or_no_longer_held():
-    assert facts("title change: junior buyer → senior buyer 🙌") == {
+    assert facts("new title: junior buyer → senior buyer") == {
         ("Ilona", "job_title", "senior buyer", False, False),
         ("Ilona", "job_title", "junior buyer", False, True),
     }
@@ -1270,16 +1268,16 @@ def test_posts_by_an_arrow_under_the_writers_own_label_a_way_travelled_an_appoin
         ("Ilona", "job_title", "senior analyst", False, False),
         ("Ilona", "job_title", "analyst", False, True),
     }
-    assert facts("went from junior dev to senior dev in two years, not bad") >= {
-        ("Ilona", "job_title", "senior dev", False, False),
-        ("Ilona", "job_title", "junior dev", False, True),
+    assert facts("went from intern to data analyst in a year") >= {
+        ("Ilona", "job_title", "data analyst", False, False),
+        ("Ilona", "job_title", "intern", False, True),
     }
     assert facts("I went from Győr to Pápa.") == set()
-    assert facts("I'm now a product owner, not a business analyst any more.") == {
-        ("Ilona", "job_title", "product owner", False, False),
-        ("Ilona", "job_title", "business analyst", True, False),
+    assert facts("I'm a team lead now, not a tester any more.") == {
+        ("Ilona", "job_title", "team lead", False, False),
+        ("Ilona", "job_title", "tester", True, False),
     }
-    assert facts("Tisza Cloud announced the appointment of Dr. Benedek Varga as Chief Risk Officer.", None) == {
+    assert facts("The board confirmed the appointment of Dr. Benedek Varga as Chief Risk Officer.", None) == {
         ("Benedek Varga", "job_title", "chief risk officer", False, False)
     }
     assert facts("Should we hire Benedek as CTO?", None) == set()
@@ -1287,31 +1285,31 @@ def test_posts_by_an_arrow_under_the_writers_own_label_a_way_travelled_an_appoin
 
 
 def test_languages_in_brackets_worked_in_asked_for_or_said_of_a_speaker():
-    assert facts("Meet Benedek Varga (Farsi, Dari, English), who will help with intake.", None) == {
+    assert facts("New on the front desk: Benedek Varga (Farsi, Dari, English).", None) == {
         ("Benedek Varga", "speaks", language, False, False) for language in ("Farsi", "Dari", "English")
     }
     assert facts("Benedek Varga (Payments, Eger) joined.", None) == set()
-    assert facts("Slovenian's my first language but I mostly use Croatian at work.") == {
+    assert facts("Slovenian's my first language, though I mostly use Croatian with clients.") == {
         ("Ilona", "speaks", "Slovenian", False, False),
         ("Ilona", "speaks", "Croatian", False, False),
     }
     assert facts("I use Figma at work.") == set()
     assert facts("If I use French at work, will they mind?") == set()
-    assert facts("Benedek prefers calls in Italian and does not speak English.", None) == {
+    assert facts("Benedek prefers meetings in Italian and does not speak English.", None) == {
         ("Benedek", "speaks", "Italian", False, False),
         ("Benedek", "speaks", "English", True, False),
     }
     assert facts("I'd prefer calls in English.") == set()
-    assert facts("Irish speaker, happy to chat as Gaeilge") == {("Ilona", "speaks", "Irish", False, False)}
+    assert facts("Irish speaker, glad to help with translations") == {("Ilona", "speaks", "Irish", False, False)}
     assert facts("Benedek is a keynote speaker.", None) == set()
-    assert facts("Still a backend engineer, still in Eger.") == {
-        ("Ilona", "job_title", "backend engineer", False, False),
+    assert facts("Still a data engineer, still in Eger, still tired.") == {
+        ("Ilona", "job_title", "data engineer", False, False),
         ("Ilona", "lives_in", "Eger", False, False),
     }
 
 
 def test_managers_kept_said_with_an_adverb_rather_than_the_speaker_or_by_a_notes_arrow():
-    assert facts("Please note Benedek Varga now reports to Réka Tóth rather than to me.", "Dorka") == {
+    assert facts("From today Benedek Varga reports to Réka Tóth rather than to me.", "Dorka") == {
         ("Benedek Varga", "reports_to", "Réka Tóth", False, False),
         ("Benedek Varga", "reports_to", "Dorka", False, True),
     }
@@ -1319,11 +1317,11 @@ def test_managers_kept_said_with_an_adverb_rather_than_the_speaker_or_by_a_notes
         ("Benedek", "reports_to", "Réka Tóth", False, False)
     }
     assert facts("Benedek keeps reporting to Réka.", None) == {("Benedek", "reports_to", "Réka", False, False)}
-    assert facts("Still in Eger, still reporting to Réka.") == {
+    assert facts("Still in Eger, still reporting to Réka, quiet year.") == {
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "reports_to", "Réka", False, False),
     }
-    assert facts("Réka herself now reports to Bálint.", None) == {("Réka", "reports_to", "Bálint", False, False)}
+    assert facts("Réka herself moved under Bálint in May.", None) == {("Réka", "reports_to", "Bálint", False, False)}
     assert facts("Benedek → reports to Réka", None) == {("Benedek", "reports_to", "Réka", False, False)}
     assert facts("Benedek → now under Réka (since the March reorg)", None) >= {
         ("Benedek", "reports_to", "Réka", False, False)
@@ -1332,7 +1330,7 @@ def test_managers_kept_said_with_an_adverb_rather_than_the_speaker_or_by_a_notes
 
 
 def test_a_town_left_for_another_a_graduates_year_an_institutions_for_and_a_long_tenure():
-    assert facts("Benedek Varga has left Győr for Pécs.", None) == {
+    assert facts("Benedek Varga left Győr for Pécs after the wedding.", None) == {
         ("Benedek Varga", "lives_in", "Győr", True, False),
         ("Benedek Varga", "lives_in", "Pécs", False, False),
     }
@@ -1342,59 +1340,67 @@ def test_a_town_left_for_another_a_graduates_year_an_institutions_for_and_a_long
     assert ("Benedek", "works_at", "Google", True, False) in facts("Benedek left Google to join Tisza Cloud.", None)
     # a graduate's year in brackets does not hide whom the next sentence's "she" is
     assert ("Réka Tóth", "lives_in", "Eger", False, False) in facts(
-        "Réka Tóth (MBA '15) is now CFO of Tisza Cloud. She lives in Eger.", None
+        "Réka Tóth (BSc '09) is now CFO of Tisza Cloud. She lives in Eger.", None
     )
-    assert facts("Réka still doesn't speak a word of German.", None) == {("Réka", "speaks", "German", True, False)}
-    assert facts("I started at the Balaton Institute for Water Data last month.") == {
+    assert facts("Réka still doesn't speak a word of German, after ten years.", None) == {
+        ("Réka", "speaks", "German", True, False)
+    }
+    assert facts("In May I joined the Balaton Institute for Water Data.") == {
         ("Ilona", "works_at", "Balaton Institute for Water Data", False, False)
     }
-    said = extract_facts("I've been, uh, at Kestle Labs for, like, eleven years now.", speaker="Ilona", reference=TODAY)
+    said = extract_facts(
+        "Honestly, I've been, uh, at Kestle Labs for, like, eleven years now.", speaker="Ilona", reference=TODAY
+    )
     assert [(fact.value, fact.valid_from.year) for fact in said] == [("Kestle Labs", 2014)]
     assert not {fact for fact in facts("I've been at Szeged for two years.") if fact[1] == "works_at"}
-    assert facts("We're renting a cottage in Tihany for Christmas, back on the 2nd.") == set()
+    assert facts("We're renting a cottage in Tihany over Christmas.") == set()
 
 
 def test_a_pet_named_with_the_its_kind_or_after_a_preposition_is_the_households():
-    assert ("Ilona", "has_pet", "Bors", False, False) in facts("Moved to Eger last month. Bors the vizsla came too.")
-    assert facts("Mák (the cat) has claimed the windowsill.") == {("Ilona", "has_pet", "Mák", False, False)}
-    assert facts("The new flat has a balcony for Mák, our cat.") >= {("Ilona", "has_pet", "Mák", False, False)}
-    assert facts("Saw the cutest pug at the café this morning.") == set()
-    assert facts("Walking the dog in the rain this morning, we were both miserable.") == set()
-    assert facts("Bors the pug is my parents' dog, I just walk him.") == set()
+    assert ("Ilona", "has_pet", "Bors", False, False) in facts("New flat in Eger! Bors the vizsla approves.")
+    assert facts("Mák (the cat) sleeps on the heater all day.") == {("Ilona", "has_pet", "Mák", False, False)}
+    assert facts("There's a garden for Mák, our cat, at the new place.") >= {("Ilona", "has_pet", "Mák", False, False)}
+    assert facts("Saw a huge pug on the tram today.") == set()
+    assert facts("Walking the dog before work again.") == set()
+    assert facts("Bors the pug is my sister's dog, I only babysit him.") == set()
     assert facts("Bors the vizsla came too.", None) == set()
 
 
 def test_asked_to_be_reminded_a_due_day_before_an_instruction_and_a_bracket_said_of_the_person_not_their_post():
-    assert facts("remind me: Kestle 4 is due on the 21st, right?") == set()
+    assert facts("remind me: Kestle 4 is due on the 21st or the 28th, right?") == set()
     assert ("Benedek", "lives_in", "Eger", False, False) in facts("remind me to call Benedek, he moved to Eger.")
-    said = extract_facts("Kestle 3 release is Friday, please merge by Wednesday noon", speaker=None, reference=TODAY)
+    said = extract_facts(
+        "Kestle 3 release is Friday, please freeze the branch by Wednesday", speaker=None, reference=TODAY
+    )
     assert [(fact.subject, fact.value) for fact in said] == [("Kestle 3 release", "2025-09-05")]
     dated = extract_facts(
-        "Réka: Bence took over as head of QA in May, so route approvals to him now.", speaker=None, reference=TODAY
+        "Réka: Bence took over as head of QA in May, so send test plans to him now.", speaker=None, reference=TODAY
     )
     assert [(fact.value, fact.valid_from) for fact in dated] == [("head of qa", date(2025, 5, 1))]
-    assert facts("Spoke with Bence Kádár, their new CTO (joined Tisza Cloud from Kestle Labs in May)", None) >= {
+    assert facts("Met Bence Kádár, their new CTO (joined Tisza Cloud from Kestle Labs in May)", None) >= {
         ("Bence Kádár", "works_at", "Tisza Cloud", False, False),
         ("Bence Kádár", "works_at", "Kestle Labs", False, True),
     }
-    assert facts("Tisza Cloud HQ moved to Győr.", None) == set()
-    assert ("Dorka", "works_at", "Kestle", False, False) in facts("Dorka works at Kestle's Korean arm.", None)
-    assert facts("news: I quit my job at Kestle Labs.") == {("Ilona", "works_at", "Kestle Labs", True, False)}
-    assert facts("Bence has been made a partner at Vass & Kádár.", None) == {
+    assert facts("Our Tisza Cloud office moved to Győr.", None) == set()
+    assert ("Dorka", "works_at", "Kestle", False, False) in facts("Dorka works at Kestle's Polish arm.", None)
+    assert facts("news: I quit my job at Kestle Labs on Friday.") == {("Ilona", "works_at", "Kestle Labs", True, False)}
+    assert facts("Bence was made a partner at Vass & Kádár in June.", None) == {
         ("Bence", "job_title", "partner", False, False),
         ("Bence", "works_at", "Vass & Kádár", False, False),
     }
 
 
 def test_a_learners_english_read_as_a_native_writer_would_put_it():
-    said = extract_facts("I live in Tata since two years with my dog Bors.", speaker="Ilona", reference=TODAY)
+    said = extract_facts("I am living in Tata since two years, very happy.", speaker="Ilona", reference=TODAY)
     assert {(fact.attribute, fact.value, fact.valid_from) for fact in said} >= {("lives_in", "Tata", date(2023, 9, 1))}
-    assert facts("From this month I am not more working for Vass & Kádár, now I am freelance.") == {
+    assert facts("I am not more working for Vass & Kádár, I have my own shop.") == {
         ("Ilona", "works_at", "Vass & Kádár", True, False)
     }
     assert facts("I am not anymore living in Pápa.") == {("Ilona", "lives_in", "Pápa", True, False)}
-    assert facts("We are moved to Eger last week with my family.") == {("Ilona", "lives_in", "Eger", False, False)}
-    assert facts("I work in Kestle Insurance since March.") == {("Ilona", "works_at", "Kestle Insurance", False, False)}
+    assert facts("We are moved to Eger in spring.") == {("Ilona", "lives_in", "Eger", False, False)}
+    assert facts("Now I work in Kestle Insurance, it is good.") == {
+        ("Ilona", "works_at", "Kestle Insurance", False, False)
+    }
     assert facts("I work in Marketing.") == set()
     assert facts("I am no longer working for Kestle Labs.") == {("Ilona", "works_at", "Kestle Labs", True, False)}
 
@@ -1417,15 +1423,15 @@ def test_an_owner_named_after_the_team_it_is():
 
 
 def test_a_label_that_runs_on_as_a_phrase_names_no_one_and_a_title_may_join_functions_with_an_ampersand():
-    assert facts("Reply in thread: yes, Bence is on the Zirc squad now and reports to Réka Tóth 👍", None) == {
+    assert facts("Answer in thread: yes, Bence is in the Zirc squad now and reports to Réka Tóth", None) == {
         ("Bence", "reports_to", "Réka Tóth", False, False)
     }
-    assert facts("Onboarding check-in: Dorka Vass, two weeks in, reporting to Bence Kádár.", None) == {
+    assert facts("Notes from the call: Dorka Vass, new on the data desk, reporting to Bence Kádár.", None) == {
         ("Dorka Vass", "reports_to", "Bence Kádár", False, False)
     }
     assert ("Ilona", "has_pet", "Bors", False, False) in facts("update on my dog Bors: she's 14 and still bossy")
-    assert facts("Dorka Vass is Head of Analytics & Insights at Tisza Cloud.", None) == {
-        ("Dorka Vass", "job_title", "head of analytics & insights", False, False),
+    assert facts("Dorka Vass is Head of Growth & Insights at Tisza Cloud.", None) == {
+        ("Dorka Vass", "job_title", "head of growth & insights", False, False),
         ("Dorka Vass", "works_at", "Tisza Cloud", False, False),
     }
     assert ("Bence", "job_title", "head of people & culture", False, False) in facts(
@@ -1434,8 +1440,8 @@ def test_a_label_that_runs_on_as_a_phrase_names_no_one_and_a_title_may_join_func
 
 
 def test_an_i_in_quotation_marks_is_a_songs_or_a_characters_unless_its_teller_is_named():
-    assert facts("Now playing: 'I moved to Pécs with a broken heart, got a job at the diner…' who put this on") == set()
-    assert facts("Podcast clip: 'If I'd stayed at Kestle I'd be living in Győr with three dogs.' — our guest") == set()
+    assert facts("Our camp song goes: 'I moved to Pécs and I live on the moon' and everyone joins in") == set()
+    assert facts("The jingle: 'I live in Győr and I love my Kestle sofa!' plays all day") == set()
     assert facts('Bence told me: "I moved to Eger in May." And I live in Zirc.') == {
         ("Bence", "lives_in", "Eger", False, False),
         ("Ilona", "lives_in", "Zirc", False, False),
@@ -1446,32 +1452,32 @@ def test_an_i_in_quotation_marks_is_a_songs_or_a_characters_unless_its_teller_is
 
 
 def test_a_former_post_a_tenure_said_of_him_a_life_in_a_town_so_long_and_what_no_home_or_project_is():
-    assert facts("My guest is Réka Tóth, the former head chef at Vashegy Bistro, who now runs a school.", None) == {
+    assert facts("Réka Tóth, the former head chef at Vashegy Bistro, opened a bakery.", None) == {
         ("Réka Tóth", "job_title", "head chef", False, True),
         ("Réka Tóth", "works_at", "Vashegy Bistro", False, True),
     }
-    assert facts("I'm currently a QA engineer at Kestle Labs and bored.") == {
+    assert facts("I'm currently a QA engineer at Kestle Labs.") == {
         ("Ilona", "job_title", "qa engineer", False, False),
         ("Ilona", "works_at", "Kestle Labs", False, False),
     }
     said = extract_facts(
-        "Called Bence Kádár — he's been at Tisza Cloud for eight months.", speaker=None, reference=TODAY
+        "Phoned Bence Kádár; he's been at Tisza Cloud for eight months.", speaker=None, reference=TODAY
     )
     assert [(fact.value, fact.valid_from) for fact in said] == [("Tisza Cloud", date(2025, 1, 1))]
-    lived = extract_facts("I've lived in Eger for six years and I love it.", speaker="Ilona", reference=TODAY)
+    lived = extract_facts("I've lived in Eger for six years.", speaker="Ilona", reference=TODAY)
     assert [(fact.value, fact.valid_from.year) for fact in lived] == [("Eger", 2019)]
-    assert facts("I'm renting an apartment in Tihany for the month, so expect photos.") == set()
-    assert facts("Incident drill scheduled for Thursday.", None) == set()
-    assert facts("Please welcome Dorka-ah Vass, our new Chief People Officer!", None) == {
-        ("Dorka-ah Vass", "job_title", "chief people officer", False, False)
+    assert facts("I'm renting a room in Tihany for two weeks of sailing.") == set()
+    assert facts("The fire drill is scheduled for Thursday.", None) == set()
+    assert facts("Say hello to Min-ah Park, our new Head of Sales!", None) == {
+        ("Min-ah Park", "job_title", "head of sales", False, False)
     }
-    assert facts("Réka: the Zirc exporter moved to Data Platform last sprint", None) == set()
-    said = extract_facts("Zirc target GA: 30 September", speaker=None, reference=TODAY)
+    assert facts("Réka: the Zirc exporter moved to Core Platform in May", None) == set()
+    said = extract_facts("Zirc target date: 30 September", speaker=None, reference=TODAY)
     assert [(fact.subject, fact.value) for fact in said] == [("Zirc", "2025-09-30")]
 
 
 def test_a_verb_after_and_goes_on_with_whoever_did_the_first_not_with_how_the_clause_opens():
-    assert facts("After eleven years in Győr I've relocated to Eger and joined Tisza Cloud as VP of Engineering.") >= {
+    assert facts("After a decade in Győr I've relocated to Eger and joined Tisza Cloud as VP of Engineering.") >= {
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "works_at", "Tisza Cloud", False, False),
         ("Ilona", "job_title", "vp of engineering", False, False),
@@ -1479,33 +1485,28 @@ def test_a_verb_after_and_goes_on_with_whoever_did_the_first_not_with_how_the_cl
 
 
 def test_retired_from_an_employer_an_anniversary_at_one_the_one_who_lives_there_and_a_start_elsewhere():
-    assert facts("Bence says he has retired from Tisza Bank at last, after 32 years.", None) == {
-        ("Bence", "works_at", "Tisza Bank", True, False)
-    }
-    said = extract_facts("Three years at Kestle Labs today! Still the best team.", speaker="Ilona", reference=TODAY)
+    assert facts("Bence retired from Tisza Bank in June.", None) == {("Bence", "works_at", "Tisza Bank", True, False)}
+    said = extract_facts("Three years at Kestle Labs today 🎉", speaker="Ilona", reference=TODAY)
     assert [(fact.value, fact.valid_from.year) for fact in said] == [("Kestle Labs", 2022)]
     assert facts("Dorka is the one who lives in Eger.", None) == {("Dorka", "lives_in", "Eger", False, False)}
     assert ("Ilona", "works_at", "Vashegy Freightlines", True, False) in facts(
-        "Big news — I left Vashegy Freightlines on Friday! I start at Tisza Cloud on the 3rd."
+        "So I left Vashegy Freightlines last week. Starting at Tisza Cloud in May."
     )
 
 
 def test_a_relative_clause_after_what_the_name_is():
-    assert facts("Our host is Réka Tóth, a retired judge who lives in Eger.", None) == {
+    assert facts("The speaker was Réka Tóth, a former nurse who lives in Eger.", None) == {
         ("Réka Tóth", "lives_in", "Eger", False, False)
     }
     # what the name is says no more than a few lower-case words: a place and a campfire are not a ranger
-    said = facts("We swam under Tata Falls, a campfire with a ranger named Bence who speaks Czech.", None)
+    said = facts("We hiked past Tata Falls, a lovely spot with a guide named Bence who speaks Czech.", None)
     assert not {fact for fact in said if fact[0] == "Tata Falls"}
 
 
 def test_make_believe_a_meetings_duty_a_job_not_yet_started_and_an_errand_state_nothing():
-    assert facts("[Role-play transcript] TRAINER: you are now Gretchen, the CFO of Tisza Shipping.", None) == set()
-    assert (
-        facts("Big announcement: I've been named Chief Executive Potato at Mashed Systems. Happy April Fools' 🥔")
-        == set()
-    )
-    assert facts("Minutes\nPresent: Réka Tóth (chair), Bence Kádár", None) == set()
-    assert facts("Release captain: Dorka Vass", None) == set()
-    assert facts("Bence's new job at Tisza Cloud starts Monday, he is very nervous.", None) == set()
+    assert facts("Role-play for the sales course: you are Dorka, the CFO of Tisza Shipping.", None) == set()
+    assert facts("April fools post: I'm now Head of Naps at Kestle Labs.") == set()
+    assert facts("Standup notes\nAttendees: Réka Tóth (facilitator), Bence Kádár", None) == set()
+    assert facts("Incident commander: Dorka Vass", None) == set()
+    assert facts("Bence's new job at Tisza Cloud starts after Easter.", None) == set()
     assert facts("Salary: paid on the 25th.") == set()
