@@ -2292,14 +2292,6 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_pet_present,
         confidence=0.7,
     ),
-    # "Noor walks Bodri and Mák, her two greyhounds, every morning": pets named, then whose
-    _p(
-        v.HAS_PET,
-        rf"^{_WHO}\s+[a-z]+s\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?),\s+(?:(?P<mine>my|our)|his|her|their)\s+"
-        rf"(?:{_COUNT}\s+)?(?:[\w-]+\s+)??(?P<kind>{_PETS})\b",
-        check=_pet_present,
-        confidence=0.7,
-    ),
     # "Bors the vizsla approves", at the head of a clause in the speaker's own words: the household's pet
     _p(
         v.HAS_PET,
