@@ -298,6 +298,8 @@ _APPOSED_PET_RE = re.compile(
     rf"(?P<kind>{_PET_KINDS})s?,\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
 )
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
+# the first of two names, just before the second ("Juno and " before "Bodri")
+_FIRST_OF_A_PAIR_RE = re.compile(rf"(?P<first>{NAME})\s+and\s+$")
 _THEIR_PET_RE = re.compile(rf"(?:his|her|their)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 _A_PET_RE = re.compile(rf"an?\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})", re.IGNORECASE)
 # a verb by which a pet comes to its owner, just before the pet's name
@@ -684,7 +686,7 @@ def _clauses(sentence: str) -> list[str]:
             and lead.group(0) != "I"
         ):
             # "Freya walks Juno and Bodri, her two whippets": the clause's subject's pets, named before what they are
-            both = re.search(rf"(?P<first>{NAME})\s+and\s+$", text[: match.start("name")])
+            both = _FIRST_OF_A_PAIR_RE.search(text, 0, match.start("name"))
             for name in (match["name"], *([both["first"]] if both else [])):
                 extra.append(f"{lead.group(0)} has a {theirs['kind'].lower()} called {name}")
         elif (kind := _A_PET_RE.match(match["role"])) and (taken := _TAKEN_IN_RE.search(text, 0, match.start("name"))):
@@ -990,7 +992,9 @@ def _named_title_ok(match: re.Match[str]) -> bool:
 
 
 # "has lived in Accra, Kumasi and Ho": the towns of a life, not the home now
-_TOWNS_OF_A_LIFE_RE = re.compile(rf"(?<=lived\sin\s){NAME}(?:,\s*{NAME})*,?\s+and\s+{NAME}")
+# the towns after the first in a list of them ("…, Kumasi and Ho")
+_MORE_TOWNS = rf"(?:,\s*{NAME})*,?\s+and\s+{NAME}"
+_TOWNS_OF_A_LIFE_RE = re.compile(rf"(?<=lived\sin\s){NAME}{_MORE_TOWNS}")
 
 
 # a line's label that says the line is about the writer's own post ("title change: analyst → senior analyst")
@@ -1147,7 +1151,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}(?:'s|’s|\s+has|'ve|’ve|\s+have){_NOW}\s+lived\s+in\s+"
-        rf"(?P<towns>(?P<value>{NAME})(?:,\s*{NAME})*,?\s+and\s+{NAME})",
+        rf"(?P<towns>(?P<value>{NAME}){_MORE_TOWNS})",
         history=True,
     ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:lived|was\s+living|resided)\s+in\s+(?P<value>{NAME})", history=True),
@@ -2605,7 +2609,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     phrase = (
         re.search(r"\s(?:in|on|for|from|with|to|the|and)\s+(?!my\b|our\b)[a-z]", label["label"]) is not None
         and not re.match(r"[\w-]+\s+of\s", label["label"])
-        and re.match(rf"(?:(?i:yes|no|ok|okay|so|well),?\s+)?{NAME}", said) is not None
+        and _ABOUT_SOMEONE_RE.match(said) is not None
     )
     section = last in _SECTION_WORDS or (label["label"].islower() and not handle) or bool(sentence_of_its_own) or phrase
     if handle:
@@ -2622,6 +2626,8 @@ _DUTIES = frozenset(
     {"chair", "host", "scribe", "facilitator", "note-taker", "notetaker", "moderator", "timekeeper", "presenter",
      "release captain", "incident commander", "incident lead", "on call", "on-call"}
 )  # fmt: skip
+# a line that goes on about someone by name, after a word of assent ("yes, Bence is …")
+_ABOUT_SOMEONE_RE = re.compile(rf"(?:(?i:yes|no|ok|okay|so|well),?\s+)?{NAME}")
 # lower-case labels of a line that are no one's handle
 _NOT_HANDLES = frozenset("q a re ps edit tldr eta todo done me you us them lol ok okay btw fyi edit2 update".split())
 # the headings of a note's sections, which name nobody ("Update:", "Decision:", "Next steps:")
