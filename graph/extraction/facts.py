@@ -4350,12 +4350,10 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         value = _BRACKETS_RE.sub(" ", field["value"]).strip(" \t.,*_")
         span = (field.start("value"), field.end("value"))
         if label in _PERSON_FIELDS:
-            named = _NAME_RE.match(value)
-            person = _person(named[0]) if named else None
-            if person:  # "Contact: Zsófia Ambrus (Sales Lead, Brightwell)", "…: Zsófia Ambrus, Sales Director"
-                rest = value[named.end() :].lstrip(" ,—–-")
-                for said in [*_BRACKETS_RE.findall(field["value"]), *([rest] if rest else [])]:
-                    yield from _card_facts(person, [said], today, span)
+            # "Contact: Zsófia Ambrus (Sales Lead, Brightwell)", "…: Zsófia Ambrus, Sales Director"
+            person, beside = _beside_a_name(value, field["value"])
+            for said in beside:
+                yield from _card_facts(person, [said], today, span)
             continue
         if label in _MEMBER_FIELDS:
             yield from _members_managers(field, started or today)
@@ -4413,11 +4411,10 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
                 yield StatedFact(subject, attribute, said, today if left else since, until, left, 0.7, span)
         if attribute in _PERSON_VALUED and values:
             # "Reports to: Zsófia Ambrus, CFO", "Manager: Nandor (Head of Data)": the manager's post
-            named = _NAME_RE.match(value)
-            rest = value[named.end() :].lstrip(" ,—–-") if named else ""
-            for said in [*_BRACKETS_RE.findall(field["value"]), *([rest] if rest else [])] if named else ():
+            manager, beside = _beside_a_name(value, field["value"])
+            for said in beside:
                 if title := _a_title(said.strip()):
-                    yield StatedFact(_person(named[0]), v.JOB_TITLE, title, since, None, False, 0.6, span)
+                    yield StatedFact(manager, v.JOB_TITLE, title, since, None, False, 0.6, span)
         remarks = [part for said in _BRACKETS_RE.findall(field["value"]) for part in re.split(r"\s*[;,]\s*", said)]
         was = next((m for m in map(_WAS_RE.match, remarks) if m), None)  # "(since 2023-11; previously Kestle)"
         # "slipped from 5 Feb to 11 Mar", "3 Mar → 14 Apr": the value before the change
@@ -4430,6 +4427,18 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
                 yield StatedFact(subject, attribute, said, None, today, False, 0.63, span)
     if about_a_person and person and (started or ended) and v.WORKS_AT_ATTR not in map(_FIELD_OF.get, labels):
         yield from _form_employer(text[: fields[0].start()], person, started, ended, today)
+
+
+def _beside_a_name(value: str, raw: str) -> tuple[str | None, list[str]]:
+    """The person a field's value names first, and what the field says beside the name: its brackets, and the rest
+    after it ("Zsófia Ambrus (Sales Lead, Brightwell)", "Zsófia Ambrus, CFO"); ``raw`` is the value with its
+    brackets."""
+    named = _NAME_RE.match(value)
+    person = _person(named[0]) if named else None
+    if not person:
+        return None, []
+    rest = value[named.end() :].lstrip(" ,—–-")
+    return person, [*_BRACKETS_RE.findall(raw), *([rest] if rest else [])]
 
 
 def _members_managers(field: re.Match[str], since: date) -> Iterator[StatedFact]:
