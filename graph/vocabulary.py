@@ -420,6 +420,13 @@ LANGUAGES: tuple[str, ...] = (
     "hokkien", "shanghainese", "hakka", "dari", "tajik", "turkmen", "kyrgyz", "uyghur", "tatar", "chechen",
     "cebuano", "ilocano", "hiligaynon", "sundanese", "hmong", "tetum", "chamorro", "tok pisin", "sindhi", "odia",
     "assamese", "konkani", "kashmiri", "sami", "sorbian", "kiswahili", "bahasa",
+    "sanskrit", "pali", "aramaic", "isizulu", "isixhosa", "sepedi", "tshivenda", "xitsonga", "siswati", "ndebele",
+    "chichewa", "bemba", "kikuyu", "luo", "fula", "fulani", "mandinka", "bambara", "tamazight", "berber", "kabyle",
+    "dinka", "sámi", "guaraní", "māori", "te reo", "mapudungun", "kichwa", "zapotec", "mixtec",
+    "ojibwe", "cree", "lakota", "mohawk", "bislama", "dzongkha", "bhojpuri", "maithili", "tulu", "santali",
+    "balochi", "saraiki", "ossetian", "bashkir", "chuvash", "sakha", "buryat", "scots", "manx",
+    "walloon", "alsatian", "neapolitan", "venetian", "friulian", "corsican",
+    "asturian", "sorani", "kurmanji", "hazaragi", "arrernte", "warlpiri", "yolŋu", "pitjantjatjara",
 )  # fmt: skip
 
 # The nouns a job title ends with ("staff engineer", "head of sales"): the vocabulary of titles, lower case

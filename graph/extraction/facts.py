@@ -218,7 +218,9 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 # (after what the name is, too: "Noor Aziz, a retired judge who lives in Eger, …")
 _RELATIVE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+)?who(?:\s+|(?P<is>['’]s\s+))"
-    r"(?P<said>[^,]+?)(?:,\s*|(?=[.!]?\s*$))"
+    # (the clause runs on through a list of names to its end: "who speaks Yoruba, Igbo and English.")
+    r"(?P<said>[^,]+?(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})*(?:,?\s+and\s+[A-Z][\w'’-]*)?)"
+    r"(?:,\s*|(?=[.!]?\s*$))"
 )
 # "The rate checker, which Risk Ops owns, …": the owner's clause
 _WHICH_OWNS_RE = re.compile(
@@ -485,7 +487,8 @@ _LEAD_NAME_RE = re.compile(rf"^(?P<name>{NAME})(?:\s+[a-z'’]|$)")
 # a sentence that opens with a person doing something ("Zsófia moved …", "Nandor is …"), not with a capitalised word
 # that is no name ("Bumped into him at the airport", "Nice guy.")
 _OPENING_SUBJECT_RE = re.compile(
-    rf"^(?P<name>{NAME})\s+(?:is|was|has|had|left|became|took|got|came|went|made|said|told|met|ran|grew|found|sent|spent|"
+    # ("Vera Lind (1931–2020), a linguist, died …": the years and what the person was, between the name and the verb)
+    rf"^(?P<name>{NAME})(?:\s*\([^()]{{1,30}}\))?(?:,\s+[a-z][^,;]{{0,40}},)?\s+(?:is|was|has|had|left|became|took|got|came|went|made|said|told|met|ran|grew|found|sent|spent|"
     r"gave|won|lost|bought|brought|wrote|began|kept|sold|quit|put|set|let|heard|knew|flew|drove|fell|felt|paid|led|held|"
     r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
@@ -493,6 +496,10 @@ _OPENING_SUBJECT_RE = re.compile(
 _TOPIC_RE = re.compile(rf"^(?:.{{0,20}}\b(?:and|what\s+about|how\s+about)\s+)?(?P<name>{NAME})\s*[?:]$")
 # "Look who turned up: Bálint.", "a man called Bence, who …": a person brought in by name
 _REVEALED_RE = re.compile(rf":\s+(?P<name>{NAME})\s*[.!]*$")
+# a profile's opening: the name, and the age or the years of a life ("Club bio: Vera Lind, 58.", "Vera Lind (1931)")
+_PROFILED_RE = re.compile(
+    rf"^(?:[^:]{{1,30}}:\s+)?(?P<name>{NAME})(?:,\s+\d{{1,3}}|\s*\(\d{{1,4}}(?:\s*[–-]\s*\d{{4}})?\))\s*[.!]*$"
+)
 _INTRODUCED_BY_NAME_RE = re.compile(
     rf"\b(?:woman|man|guy|girl|lady|bloke|chap|person|someone|somebody)\s+(?:named|called)\s+(?P<name>{NAME})"
 )
@@ -505,6 +512,7 @@ def _topic(said: str) -> re.Match[str] | None:
     revealing = colon > 0 and len(said[:colon].split()) > 2
     return (
         _TOPIC_RE.match(said)
+        or _PROFILED_RE.match(said)
         or (_REVEALED_RE.search(said, colon) if revealing else None)
         or (_INTRODUCED_BY_NAME_RE.search(said) if "named" in said or "called" in said else None)
     )
@@ -655,7 +663,9 @@ def _clauses(sentence: str) -> list[str]:
         # "Zsófia Ambrus, our new VP of Sales, who joins us from Brightwell": the relative is said of Zsófia
         apposed = _APPOSED_TITLE_BEFORE_RE.search(text, 0, match.start("name"))
         name = apposed["name"] if apposed and apposed.end() == match.start("name") else match["name"]
-        extra.append(f"{name} {'is ' if match['is'] else ''}{match['said']}")
+        # ("who lives in Pécs and speaks Czech": each verb of the relative said of the name)
+        first, *more = _predicates(f"{name} {'is ' if match['is'] else ''}{match['said']}")
+        extra += [first, *(f"{name} {_BEING_RE.sub(_being(name), piece)}" for piece in more)]
     for match in list(_WHICH_OWNS_RE.finditer(text)):
         extra.append(f"{match['owner']} {match['verb']} {match['thing']}")
     text = _RELATIVE_RE.sub(lambda m: f"{m['name']} ", text)
@@ -805,10 +815,33 @@ _WHEN_RE = re.compile(
 )
 
 
+# a part that says how long its subject has been where the part before put them ("I'm a nurse at Kestle, been there
+# six years"): the stay began that long ago
+_BEEN_THERE_RE = re.compile(
+    r"(?:^|[,;]\s*|\s+)(?:and\s+)?(?:(?:I|we|he|she|they)\s*)?(?:(?:have|has|['’]ve|['’]s)\s+)?been\s+there\s+"
+    rf"(?:for\s+)?(?:(?:about|almost|nearly|over|just\s+over)\s+)?(?P<long>{_HOW_MANY}\s+(?:years?|yrs?|months?))\b",
+    re.IGNORECASE,
+)
+
+
+def _stay_began(stay: re.Match[str]) -> str:
+    """When a stay said by ``_BEEN_THERE_RE`` began, as a time expression ("since six years ago")."""
+    return f"since {re.sub(r'yrs?$', 'years', stay['long'])} ago"
+
+
 def _dated_by_the_next(parts: list[str]) -> list[str]:
-    """The parts, each undated one that a restatement right after it dates given that date."""
+    """The parts, each undated one that a restatement right after it dates given that date; a stay said after a
+    part's fact ("…, been there six years") dates the fact in it."""
     dated = list(parts)
+    for index, part in enumerate(parts):
+        stay = _BEEN_THERE_RE.search(part)
+        if stay and stay.start() > 0 and not _WHEN_RE.search(part, 0, stay.start()):
+            dated[index] = f"{part[: stay.start()]} ({_stay_began(stay)}){part[stay.end() :]}"
     for index in range(len(parts) - 1):
+        stay = _BEEN_THERE_RE.match(parts[index + 1].strip())
+        if stay and not _WHEN_RE.search(parts[index]):
+            dated[index] = f"{parts[index].rstrip(' .!')} ({_stay_began(stay)})"
+            continue
         restated = _RESTATED_RE.match(parts[index + 1].strip())
         when = _WHEN_RE.search(parts[index + 1]) if restated else None
         if when and not _WHEN_RE.search(parts[index]):
@@ -2390,6 +2423,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(v.SPEAKS, rf"\b{_WHO}{_HAVE}\s+(?:learned|learnt|picked\s+up)\s+(?P<value>{_LANGUAGES})\b", confidence=0.7),
     _p(v.SPEAKS, rf"\b{_WHO}\s+can\s+(?:hold\s+a\s+conversation|get\s+by|converse)\s+in\s+{_OPEN_SPOKEN_LIST}"),
     _p(v.SPEAKS, rf"\b{_WHO}\s+used\s+to\s+speak\s+{_OPEN_SPOKEN_LIST}", history=True),
+    # "Vera spoke Czech, Polish and German": languages listed in the past tense are what she spoke, not a
+    # conversation ("I spoke French to the waiter" is one)
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}\s+spoke\s+(?P<value>{_LANGUAGES}(?:(?:,\s*|,?\s+and\s+){_LANGUAGES})+)(?![\w'’])(?!\s+(?:to|with)\b)",
+        history=True,
+        needs=("spoke",),
+    ),
     _p(
         v.SPEAKS,
         rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s)\s+an?\s+(?:native|fluent)\s+(?P<value>{_LANGUAGE_WORD})\s+speaker",
@@ -2899,8 +2940,10 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     # the last two sentences, with the thing a fact of theirs is about: what a later "it" owned or spoken goes back to
     earlier: _Earlier = []
     voices = _chat_voices(text)
+    headed = 0  # where the heading that names whom the note is about ends
     if "\n" in text and (heading := _HEADING_LINE_RE.match(text)) and not re.search(r":\s", heading["heading"]):
         named = _headed(text, heading)  # the one person a note's heading names is whom its lines go on about
+        headed = heading.end() if named else 0
     for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
         if _TABLE_ROW_RE.match(sentence.group(0)):
             continue  # a table's row is read under its header's labels, not as a sentence
@@ -2927,6 +2970,9 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         leads = {0, *(found.end() for found in (lead.match(stripped) for lead in _LEADS) if found)}
         opener = next(filter(None, (_OPENING_SUBJECT_RE.match(stripped[at:]) for at in sorted(leads))), None)
         # "Yesterday we met Bálint", "Our guide was a man called Bence": whom the sentence brings in, below
+        # ("Recruiter notes — call with Réka Tóth": a heading's first word, capitalised as a heading's is)
+        if sentence.start() < headed:
+            opener = None
         if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
@@ -3341,6 +3387,8 @@ def _languages_spoken(clause: str, speaker: str | None, today: date) -> list[Sta
     between = said[len(lead_name) : cue.start()] if cue else ""
     if any(_a_person(m.group(0)) and m.group(0).casefold() not in _LANGUAGE_SET for m in re.finditer(NAME, between)):
         return []  # "Nandor to check whether Zsófia speaks …": someone else's speaking
+    if re.search(rf"\b(?i:my|our|his|her|their)\s+{_RELATION}\b", between):
+        return []  # "my dad speaks Czech with my aunties, but I …": a relative's speaking, whom the text does not name
     if lead_name in {"I", "i"} or (
         (not lead_name or lead_name.casefold() in _LANGUAGE_SET) and re.search(r"\b(?:I|we|my|our)\b", said)
     ):
@@ -4175,8 +4223,15 @@ _FIELD_OF: dict[str, str] = {
 }
 # the fields that say whom or what a record is about, by the kind of subject they name
 _PERSON_FIELDS = frozenset(
-    {"name", "full name", "employee", "person", "member", "contact", "staff", "colleague", "who", "profile"}
-)
+    {"name", "full name", "employee", "person", "member", "contact", "staff", "colleague", "who", "profile",
+     "candidate", "applicant", "new hire", "hire", "joiner", "new joiner", "starter", "new starter", "guest",
+     "interviewee", "nominee"}
+)  # fmt: skip
+# the fields that give a person's post and employer together, as a card does ("Currently: data analyst at Kestle",
+# "Previously: nurse @ St Anne's"); "previously" and its kin say the card held before
+_CARD_FIELDS = frozenset({"current", "currently", "now", "today"})
+_EARLIER_CARD_FIELDS = frozenset({"previously", "formerly", "before", "prior"})
+_POST_ATTRIBUTES = frozenset({v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR})
 _THING_FIELDS = frozenset(
     {"service", "system", "component", "repo", "repository", "app", "application", "project", "release", "product",
      "item", "workstream", "feature", "deliverable",
@@ -4329,13 +4384,24 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
     if heading is None and _label(fields[0]["label"])[0] in _REPORT_WORDS:  # "Postmortem: Zirc memory leak"
         heading = _reported_system(fields[0]["value"])
     labels = {_label(field["label"])[0] for field in fields}
-    about_a_person = any(_FIELD_OF.get(label) not in (None, *_THING_ATTRIBUTES) for label in labels)
+    about_a_person = bool(labels & (_CARD_FIELDS | _EARLIER_CARD_FIELDS)) or any(
+        _FIELD_OF.get(label) not in (None, *_THING_ATTRIBUTES) for label in labels
+    )
     team_page = heading is None and not labels & _PERSON_FIELDS and _label(fields[0]["label"])[0] in _TEAM_PAGE_FIELDS
     if team_page:
         heading = _team_name(fields[0]["value"].strip()) or None  # "Team page: Tisza / Owns: …": the team's page
+    if heading is None and about_a_person and (line := _HEADING_LINE_RE.match(text)):
+        # "Call notes — Réka Tóth (referred by Bence)", "Chat with Dorka": whom the notes are of (a lone word before
+        # a noun is a thing's name: "Kickoff — Zirc billing pilot")
+        named = _headed(text, line)
+        if " " in named or re.search(rf"\b(?:with|w/)\s+{re.escape(named)}\b", line[0]):
+            heading = named or None
     started, ended = _record_days(fields, today)
-    if about_a_person and (_NOT_YET.search(text) or (started and started > today)):
-        return  # an entry of someone who has not started, or a change that takes effect later
+    # an entry of someone who has not started, or a change that takes effect later, states no post; a candidate's
+    # card still says what they do now ("Currently: …", beside "offer pending")
+    not_yet = about_a_person and bool(_NOT_YET.search(text) or (started and started > today))
+    if not_yet and not labels & _CARD_FIELDS:
+        return
     person = heading
     thing = None if about_a_person and not labels & _THING_FIELDS else heading
     if heading and about_a_person:  # the rest of the heading's line is the person's card ("| Head of Legal |")
@@ -4357,6 +4423,12 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
             continue
         if label in _MEMBER_FIELDS:
             yield from _members_managers(field, started or today)
+            continue
+        if label in _CARD_FIELDS | _EARLIER_CARD_FIELDS:
+            if person and value:
+                line_end = text.find("\n", field.end()) % (len(text) + 1)
+                said = f"{field['value']} {text[field.end() : line_end]}"  # "…; been there 3 yrs": since when
+                yield from _card_field(person, value, said, label in _EARLIER_CARD_FIELDS, today, span)
             continue
         if label in _THING_FIELDS:
             thing = _project_name(value) or None
@@ -4391,6 +4463,8 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
             )
             continue
         attribute = _FIELD_OF.get(label)
+        if not_yet and attribute in _POST_ATTRIBUTES:
+            continue
         of = None if attribute else _LABEL_OF_RE.match(field["label"].strip())
         if of and _FIELD_OF.get(_label(of["field"])[0]) in _THING_ATTRIBUTES:
             attribute, thing = _FIELD_OF[_label(of["field"])[0]], _project_name(of["subject"]) or thing
@@ -4427,6 +4501,21 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
                 yield StatedFact(subject, attribute, said, None, today, False, 0.63, span)
     if about_a_person and person and (started or ended) and v.WORKS_AT_ATTR not in map(_FIELD_OF.get, labels):
         yield from _form_employer(text[: fields[0].start()], person, started, ended, today)
+
+
+def _card_field(
+    person: str, value: str, raw: str, earlier: bool, today: date, span: tuple[int, int]
+) -> Iterator[StatedFact]:
+    """A "Currently: data analyst at Kestle (since 2021)" field: the person's post and employer, from the day it
+    gives; a "Previously:" one's held until the record was written."""
+    stay = _BEEN_THERE_RE.search(raw)
+    days = _dates(_stay_began(stay), today) if stay else []
+    since = days[0] if days else _record_since(raw, today)
+    for fact in _card_facts(person, [value.split(";")[0]], today, span):
+        if earlier:
+            yield replace(fact, valid_from=None, valid_until=today)
+        else:
+            yield replace(fact, valid_from=since) if fact.valid_from == today else fact
 
 
 def _beside_a_name(value: str, raw: str) -> tuple[str | None, list[str]]:

@@ -1510,3 +1510,41 @@ def test_make_believe_a_meetings_duty_a_job_not_yet_started_and_an_errand_state_
     assert facts("Incident commander: Dorka Vass", None) == set()
     assert facts("Bence's new job at Tisza Cloud starts after Easter.", None) == set()
     assert facts("Salary: paid on the 25th.") == set()
+
+
+def test_a_profile_opening_on_a_name_and_age_goes_on_about_that_person():
+    assert facts("Club bio: Teodor Varga, 61. Speaks Romanian and German. Lives in Sibiu.", None) == {
+        ("Teodor Varga", "speaks", "Romanian", False, False),
+        ("Teodor Varga", "speaks", "German", False, False),
+        ("Teodor Varga", "lives_in", "Sibiu", False, False),
+    }
+    # the years of a life and what the person was, between the name and the verb; languages listed in the past tense
+    said = "Vera Lind (1931–2020), a linguist, died in Tartu. She spoke Estonian, Russian and Finnish."
+    assert facts(said, None) == {
+        ("Vera Lind", "speaks", "Estonian", False, True),
+        ("Vera Lind", "speaks", "Russian", False, True),
+        ("Vera Lind", "speaks", "Finnish", False, True),
+    }
+    # a conversation in a language is no list of what one spoke
+    assert not {fact for fact in facts("I spoke French and German to the waiter.") if fact[4]}
+
+
+def test_each_verb_of_a_relative_clause_and_its_list_is_said_of_the_name():
+    said = "Our guest is Ilona Szép, a retired nurse who lives in Pécs and speaks Hungarian, Croatian and German."
+    assert facts(said, None) == {
+        ("Ilona Szép", "lives_in", "Pécs", False, False),
+        ("Ilona Szép", "speaks", "Hungarian", False, False),
+        ("Ilona Szép", "speaks", "Croatian", False, False),
+        ("Ilona Szép", "speaks", "German", False, False),
+    }
+
+
+def test_how_long_one_has_been_there_dates_the_employer_or_home_just_said():
+    said = extract_facts("I'm a baker at Kovács Pékség, been there five years.", speaker="Ilona", reference=TODAY)
+    assert {(fact.attribute, fact.valid_from.year) for fact in said} == {("job_title", 2020), ("works_at", 2020)}
+    said = extract_facts("I live in Szeged and have been there 2 yrs.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from.year) for fact in said] == [("Szeged", 2023)]
+
+
+def test_a_relatives_language_is_not_the_speakers():
+    assert facts("my mum speaks Welsh with my aunties but I only know a few words") == set()
