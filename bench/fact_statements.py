@@ -40,6 +40,7 @@ HELD_BACK = (
     "fact_statements_tenth.json",
     "fact_statements_fourteenth.json",
     "fact_statements_sixteenth.json",
+    "fact_statements_twentieth.json",
 )
 ATTRIBUTES = ("lives_in", "works_at", "job_title", "reports_to", "owned_by", "due_date", "has_pet", "speaks")
 
