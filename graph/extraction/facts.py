@@ -403,6 +403,8 @@ _SAME_SUBJECT_RE = re.compile(
     rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)"
     # "… is now head of ops at Brightwell, reporting to Nandor": the same subject, going on
     r"|,\s+(?=(?:now\s+)?(?:reporting|living|working|based)\s+(?:directly\s+)?(?:to|into|in|at|for|out)\b)"
+    # "I'm based in Eger, work for Kestle as …": the first person's verbs, listed
+    r"|,\s+(?=(?:now\s+|also\s+)?(?:work|live|report)\s+(?:for|at|in|to)\s+[A-Z])"
     r"|(?<!\bbeen)(?<!\bis)(?<!\bam)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<![’'](?:m|s))(?<![’']re)(?<!\bnow)(?<!\bstill)"
     r"(?<!\bstopped)(?<!\bstarted)(?<!\bbegan)(?<!\bkeeps)(?<!\bkept)(?<!\bquit)(?<!\bresumed)(?<!\bcontinues)"
     r"\s+(?=reporting\s+(?:directly\s+)?to\b)"
@@ -447,8 +449,12 @@ _THIRD_PERSON_LINE_RE = re.compile(
     r"(?:speak|live|work|report|own)s?\b",
     re.IGNORECASE,
 )
+_DROPPED_EARLIER_RE = re.compile(rf"^(?i:previously|formerly|before\s+that)\s+(?:at|with)\s+(?P<org>{NAME})")
+# a sentence that is only a post at an employer, as a chat or a profile writes its own ("Software tester at Kestle.")
+_DROPPED_CARD_RE = re.compile(rf"^(?P<title>[{_UPPER}][\w&/ -]{{2,40}}?)\s+(?:at|@)\s+(?P<org>{NAME})\s*[.!]?$")
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:staying(?:\s+put)?\s+at|staying\s+put\s+in|(?:still\s+)?renting|now\s+(?:at|in|with|under|based|living|"
+    r"^(?:staying(?:\s+put)?\s+at|staying\s+put\s+in|(?:still\s+)?renting|based\s+(?:in|out\s+of)\s+(?=[A-Z])|"
+    r"now\s+(?:at|in|with|under|based|living|"
     r"working|reporting)|"
     r"still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working)|"
     r"(?:starting|beginning)\s+to\s+(?:hate|love|like|enjoy)\s+(?:working|living)|still\s+an?\s+(?=[\w-]+\s+[\w-]+)|"
@@ -570,6 +576,8 @@ _CLAUSE_BREAK_RE = re.compile(
     # one after a manager with the manager's name ("Dorka's got a new boss — Bálint")
     r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|"
     r"eta)\b)"
+    # "Based in Eger, previously at Kestle (2016–2021)": what was before, a clause of its own
+    r"|\s*,\s+(?=(?:previously|formerly)\s+(?:at|with)\s)"
 )
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
@@ -602,8 +610,15 @@ def _clauses(sentence: str) -> list[str]:
         text = _TIME_IN_PLACE_RE.sub(
             lambda m: f"I moved to {m['place'] or m['place2']} {(m['long'] or m['long2']).lower()} ago", text
         )
-    if anniversary := _ANNIVERSARY_RE.match(text):
-        text = f"I joined {anniversary['org']} {anniversary['long'].lower()} ago{text[anniversary.end() :]}"
+    anniversary = _ANNIVERSARY_RE.match(text)
+    # (said as a day's anniversary, or beside words of work: "Two weeks at Tata Lake and I'm tanned" is a stay)
+    if anniversary and not anniversary["today"] and not _EMPLOYER_CUE_RE.search(text) and "manager" not in text:
+        anniversary = None
+    if anniversary and not known_place(anniversary["org"]):
+        text = (
+            f"{anniversary['called'] or ''}I joined {anniversary['org']} {anniversary['long'].lower()} ago"
+            f"{text[anniversary.end() :]}"
+        )
     if " been " in text:  # "I've been at Kestle for eleven years now": an employer joined that long ago
         text = _TIME_AT_EMPLOYER_RE.sub(
             lambda m: m.group(0) if known_place(m["org"]) else f"{m['who']} joined {m['org']} {m['long'].lower()} ago",
@@ -736,6 +751,10 @@ def _clauses(sentence: str) -> list[str]:
         # a chat drops its "I": "Started at Kestle in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
+        elif earlier := _DROPPED_EARLIER_RE.match(part):  # a profile's "previously at Kestle (2016–2021)"
+            part = f"I used to work at {earlier['org']}{part[earlier.end() :]}"
+        elif (card := _DROPPED_CARD_RE.match(part)) and _a_title(card["title"]):
+            part = f"I’m a {card['title']} at {card['org']}"  # a chat's or a profile's card: "Tester at Kestle."
         elif _DROPPED_I_AM_RE.match(part):  # "still living in Szeged", "been living in Győr since the 1st"
             # (a language keeps its capital: "Irish speaker")
             said = part if part.split()[0].casefold() in _LANGUAGE_SET else f"{part[:1].lower()}{part[1:]}"
@@ -862,8 +881,13 @@ _TIME_AT_EMPLOYER_RE = re.compile(
     rf"(?P<org>{NAME})\s+for\s+"
     rf"(?:(?:about|almost|nearly|over)\s+)?(?P<long>(?i:{_LONG_STAY}))(?:\s+now)?(?![\w-])"
 )
-# "Three years at Kestle today!": an anniversary, the employer joined that long ago
-_ANNIVERSARY_RE = re.compile(rf"^(?P<long>(?i:{_LONG_STAY}))\s+(?:at|with)\s+(?P<org>{NAME})\s+(?:today|this\s+week)\b")
+# "Three years at Kestle today!", "Two weeks into the job at Kestle and I …": how long one has been with an
+# employer, said as a sentence opens: joined that long ago
+_ANNIVERSARY_RE = re.compile(
+    # (after whom the line calls: "Mum, one month at Kestle and …")
+    rf"^(?P<called>[{_UPPER}][\w'’]+,\s+)?(?P<long>(?i:(?:{_HOW_MANY}|several)\s+(?:weeks?|months?|years?)))\s+(?:into\s+(?:the|my)\s+(?:new\s+)?job\s+)?"
+    rf"(?:at|with)\s+(?P<org>{NAME})(?:\s+(?P<today>today|this\s+week)\b|(?=\s*(?:$|[,!.—–]|and\b|now\b|already\b|so\s+far\b)))"
+)
 _MOVE_WORD_RE = re.compile(r"\b(?:moved|relocated|relocating|relocation|moving)\b", re.IGNORECASE)
 _ARROW_MOVE_RE = re.compile(rf"(?<![\w-])(?P<old>{NAME})\s*(?:→|->)\s*(?P<new>{NAME})")
 
@@ -1236,13 +1260,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         needs=("moved in with",),
     ),
     # a home moved into: "we moved into a flat in Szeged at the weekend", "just moved into a tiny house in Tabán,
-    # Budapest"
+    # Budapest", "we've moved to a smaller place in Eger"
     _p(
         v.LIVES_IN,
-        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+moved\s+into\s+(?:a|an|the|our|my|his|her|their)(?:\s+new)?"
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+moved\s+(?:into|to)\s+(?:a|an|the|our|my|his|her|their)(?:\s+new)?"
         rf"{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|home|condo|cottage|bungalow)\s+in\s+(?:{NAME},\s+)?"
         rf"(?P<value>{NAME})",
-        needs=("moved into",),
+        needs=("moved into", "moved to"),
     ),
     # said in passing: "the new place in Denver has a garden", "we're renting a house in Leeds" (the speaker's home)
     _p(
@@ -2423,6 +2447,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(v.SPEAKS, rf"\b{_WHO}{_HAVE}\s+(?:learned|learnt|picked\s+up)\s+(?P<value>{_LANGUAGES})\b", confidence=0.7),
     _p(v.SPEAKS, rf"\b{_WHO}\s+can\s+(?:hold\s+a\s+conversation|get\s+by|converse)\s+in\s+{_OPEN_SPOKEN_LIST}"),
     _p(v.SPEAKS, rf"\b{_WHO}\s+used\s+to\s+speak\s+{_OPEN_SPOKEN_LIST}", history=True),
+    # "my languages are Czech and Slovak" (and "Czech and Slovak are my languages", said so by ``_fluent``)
+    _p(
+        v.SPEAKS,
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:(?:working|spoken|main)\s+)?languages\s+are\s+"
+        rf"(?P<value>{_LANGUAGES}(?:(?:,\s*|,?\s+and\s+){_LANGUAGES})*)",
+        needs=("language",),
+    ),
     # "Vera spoke Czech, Polish and German": languages listed in the past tense are what she spoke, not a
     # conversation ("I spoke French to the waiter" is one)
     _p(
@@ -2527,10 +2558,21 @@ _LEARNER = (
     (re.compile(rf"\bsince\s+((?i:{_HOW_MANY})\s+(?:days?|weeks?|months?|years?))\b(?!\s+ago)", re.I), r"since \1 ago"),
     (re.compile(r"\b(?:am|are|is)\s+moved\s+(?=to\s+[A-Z])"), "moved "),
     (re.compile(r"\bfrom\s+(?=last\s+(?:year|month|week)\b)", re.I), "since "),
+    # "I work by Kestle already three years": since then
+    (re.compile(rf"\balready\s+((?i:{_HOW_MANY})\s+(?:months?|years?))\b", re.I), r"since \1 ago"),
+    # "working by Kestle like crane operator": at Kestle, as one
+    (re.compile(r"\b(work(?:ing|s|ed)?)\s+by\s+(?=[A-Z])"), r"\1 at "),
+    (re.compile(rf"(\b(?:at|for)\s+{NAME})\s+like\s+(?=(?:an?\s+)?[a-z])"), r"\1 as "),
 )
 _LEARNER_RE = re.compile(
-    r"\b(?:not\s+(?:more|anymore|any\s+more)|since\s+\w+\s+(?:days?|weeks?|months?|years?)|moved\s+to|from\s+last)\b",
+    r"\b(?:not\s+(?:more|anymore|any\s+more)|since\s+\w+\s+(?:days?|weeks?|months?|years?)|moved\s+to|from\s+last|"
+    r"work(?:ing|s|ed)?\s+by|like|already\s+\w+\s+(?:months?|years?))\b",
     re.I,
+)
+# a list of languages said to be someone's, written the other way round: "Czech and Slovak are my languages"
+_FRONTED_LANGUAGES_RE = re.compile(
+    rf"(?P<list>{_LANGUAGES}(?:(?:,\s*|,?\s+and\s+){_LANGUAGES})*)\s+(?:are|is)\s+(?P<whose>[Mm]y|{NAME}(?:'s|’s))\s+"
+    r"(?P<kind>(?:(?:working|spoken|main)\s+)?languages?)\b"
 )
 # a sentence that opens on a verb said of someone else ("Speaks Hungarian."): of the person just named
 _THIRD_PERSON_VERB_RE = re.compile(r"^(?:Speaks|Lives|Works|Reports|Owns|Manages|Moved|Joined|Relocated)\b")
@@ -2549,6 +2591,8 @@ def _fluent(sentence: str) -> str:
     if _ANY_SHORTHAND_RE.search(said):
         for shorthand, written in _SHORTHAND:
             said = shorthand.sub(written, said)
+    if "language" in said:
+        said = _FRONTED_LANGUAGES_RE.sub(lambda m: f"{m['whose']} languages are {m['list']}", said)
     return re.sub(r"[ \t]{2,}", " ", said) if said != sentence else sentence
 
 
@@ -2734,6 +2778,9 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said or "owner" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
+    if (resume := _resume(text) if "\n" in text else None) is not None:
+        _, start, end = resume  # a résumé's posts, read by its reader only (not "Kestle — Tester" as Kestle's post)
+        found = [fact for fact in found if not start <= fact.span[0] < end or fact.subject == resume[0]]
     sentences = _Sentences(text)
     for fact in found:
         if fact.attribute == LEFT:
@@ -2867,7 +2914,10 @@ _DWELLING_WORDS = (
 )
 _HOME_CUE_RE = re.compile(rf"\b(?:moved|move|moving|relocat\w*|{_DWELLING_WORDS})\b", re.IGNORECASE)
 # a home, said without a move's words, as a sentence about a move between two names would say it
-_DWELLING_CUE_RE = re.compile(rf"\b(?:{_DWELLING_WORDS}|weather|sea|beach|mountains|commute)\b", re.IGNORECASE)
+_DWELLING_CUE_RE = re.compile(
+    rf"\b(?:{_DWELLING_WORDS}|weather|sea|beach|mountains|commute|garden|neighbou?rs|nearer|closer\s+to)\b",
+    re.IGNORECASE,
+)
 
 
 def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> StatedFact:
@@ -2877,6 +2927,8 @@ def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> Stated
     moved = re.search(rf"\bfrom\s+(?P<old>{NAME})\s+to\s+(?P<new>{NAME})", sentence)
     if not moved or fact.value not in {moved["old"], moved["new"]} or _DWELLING_CUE_RE.search(sentence):
         return fact
+    if re.search(r"\b[Ww]e(?:['’]ve|\s+have|\s+just|\s+finally)*\s+moved\b", sentence):
+        return fact  # a household's move: a home, whatever the towns' names
     if known_place(moved["old"]) or known_place(moved["new"]):
         return fact
     return replace(fact, attribute=v.WORKS_AT_ATTR)
@@ -2990,7 +3042,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             name = topic and topic["name"]
             if name and _person(name) == name and _a_person(name):
                 named = name
-        cards = _apposed_cards(said, today)
+        cards = _own_cards(_apposed_cards(said, today), said, who)
         named = next((card.subject for card in cards), named)
         pronoun = "it" in said or "It" in said or "they" in said or "They" in said or "them" in said
         if pronoun and _SPEAK_IT_RE.search(said):
@@ -3460,8 +3512,9 @@ _PROJECT_EVENTS = frozenset({"release", "launch", "ga", "go-live", "golive", "ro
 
 _SCHEDULE_RE = re.compile(
     r"\b(?:launch(?:es|ing)?|release(?:s)?|ship(?:s|ping)?|GA|go-?live|goes\s+live|deadline|due|target|cutover|"
-    r"slipped|slips|slipping|pushed|delayed|brought\s+forward|pulled\s+(?:in|forward)|lands|landing|goes\s+out|"
-    r"locked\s+(?:in\s+)?for|moved|on\s+track\s+for|"
+    # (a cat that "slipped out" is no schedule)
+    r"(?:slipped|slips|slipping)(?!\s+(?:out|away|off|through|past|on|up|in|into)\b)|pushed|delayed|brought\s+forward|"
+    r"pulled\s+(?:in|forward)|lands|landing|goes\s+out|locked\s+(?:in\s+)?for|moved|on\s+track\s+for|"
     r"set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
 )
@@ -3488,7 +3541,10 @@ _NAMED_AS_PERSON_RE = re.compile(
     r"\b(?i:owner|owners|owned\s+by|lead|assignee|assigned\s+to|contact|page|ping|ask)\s*:?\s*$"
 )
 # a name after these is a place or an organisation, not the project a day is set for
-_PLACED_BEFORE_RE = re.compile(r"\b(?:in|at|from|near|across|throughout)\s+(?:the\s+)?$")
+# (a journey's end, "from Győr to Pécs", is where too)
+_PLACED_BEFORE_RE = re.compile(
+    rf"\b(?:in|at|from|near|across|throughout)\s+(?:the\s+)?$|\bfrom\s+[{_UPPER}][\w'’-]*(?:\s+[{_UPPER}][\w'’-]*)*\s+to\s+$"
+)
 _NOT_PROJECTS = frozenset(
     {"GA", "QA", "ETA", "EOD", "EOW", "EOM", "COB", "PM", "AM", "UTC", "Q1", "Q2", "Q3", "Q4", "ASAP", "TBD", "TBC"}
 )
@@ -3838,7 +3894,7 @@ _NOT_A_NAME = frozenset(
     "Without About Regarding Following Like Unlike Here Even Only Maybe Perhaps Sometimes Usually Otherwise Instead "
     "Overall Basically Actually Interviewed Hired Visited Saw Heard Watched Reviewed Discussed Talked Chatted Caught "
     "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
-    "Send".split()
+    "Send Based Given Sure Year Reorg".split()
 )
 
 
@@ -3895,6 +3951,12 @@ def _a_person(name: str) -> bool:
 _THING_WORDS = frozenset(
     "runbook runbooks playbook doc docs readme wiki dashboard dashboards repo spreadsheet checklist hq headquarters "
     "office offices branch campus".split()
+)
+
+
+# a possessive inside an institution's name: "Children's Hospital", "St Mary's School", "Women's Institute"
+_POSSESSIVE_INSTITUTION_RE = re.compile(
+    r"['’]s\s+(?:Hospital|Clinic|School|College|Academy|Church|Home|Hospice|Institute|Trust|Centre|Center|University)\b"
 )
 
 
@@ -3971,7 +4033,9 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if attribute == v.OWNED_BY:
         value = _team_name(value)
     elif attribute == v.WORKS_AT_ATTR:
-        value = re.sub(r"['’]s\s.*$", "", value)  # "works at Kestle's Polish arm": Kestle
+        # "works at Kestle's Polish arm": Kestle; but an institution's name holds its possessive ("St Anne's Hospital")
+        if not _POSSESSIVE_INSTITUTION_RE.search(value):
+            value = re.sub(r"['’]s\s.*$", "", value)
     else:
         value = _person(value) or ""
     if not value or value in _NOT_A_NAME or value.casefold().rstrip(".") in _CALENDAR_SHORT:
@@ -4062,7 +4126,9 @@ _TIME_BEFORE_THING_RE = re.compile(
     r"|(?:(?:from|as\s+of|since)\s+)?(?:today|now|currently|tomorrow|this\s+(?:morning|afternoon|week)|yesterday),?\s+"
     r"|(?:(?:since|as\s+of|from|starting)\s+)?(?:(?:this|last|on)\s+)?(?:morning|afternoon|evening|week|month|weekend|"
     + "|".join(sorted(_CALENDAR_NAMES))
-    + r")\s+(?=the\s))*",
+    + r")(?:\s+\d{1,2}(?:st|nd|rd|th)?)?,?\s+(?=the\s)"
+    # ("Since April 1 the Zirc project is owned by …": the rest of a day the pattern did not take)
+    r"|\d{1,2}(?:st|nd|rd|th)?,?\s+(?=the\s))*",
     re.IGNORECASE,
 )
 
@@ -4082,6 +4148,8 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         words.pop()  # "Quillon is now officially owned by …": Quillon
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
+    if all(word.casefold().strip(".,") in _CALENDAR_NAMES | _CALENDAR_SHORT for word in words):
+        return ""  # "Emeka takes over Monday": the day a duty passes, no system
     if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
         return ""  # "the service belongs to SRE": which service, the statement does not say
     if words[0].casefold() in _WORK_ITEMS:
@@ -4232,6 +4300,10 @@ _PERSON_FIELDS = frozenset(
 _CARD_FIELDS = frozenset({"current", "currently", "now", "today"})
 _EARLIER_CARD_FIELDS = frozenset({"previously", "formerly", "before", "prior"})
 _POST_ATTRIBUTES = frozenset({v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR})
+# the labels of a thing's record that say who owns or when it is due
+_OWNED_FIELDS = frozenset(
+    label for label, attribute in _FIELD_OF.items() if attribute in (v.OWNED_BY, v.DUE_DATE)
+)
 _THING_FIELDS = frozenset(
     {"service", "system", "component", "repo", "repository", "app", "application", "project", "release", "product",
      "item", "workstream", "feature", "deliverable",
@@ -4279,13 +4351,65 @@ _HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•›»>]\s+")
 
 
 def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
-    """The facts a text states by its layout: a table's rows, a schedule's lines, a record's fields, a status line's
-    owner."""
+    """The facts a text states by its layout: a résumé's posts, a table's rows, a schedule's lines, a record's
+    fields, a status line's owner."""
+    yield from _resume_facts(text, today)
     yield from _table_facts(text, today)
     yield from _schedule_facts(text, today)
     yield from _field_facts(text, speaker, today)
     yield from _status_owners(text, today)
     yield from _owners_moved(text, today)
+
+
+# --- a résumé: a name on its first line, then a section of the posts held, one a line ------------------------------
+
+_EXPERIENCE_RE = re.compile(
+    r"^[ \t#*]*(?:(?:work|professional|relevant)\s+)?(?:experience|employment(?:\s+history)?|career(?:\s+history)?)"
+    r"[ \t*]*:?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# the years of a post ("(2019–2022)", "2022 – present")
+_POST_YEARS_RE = re.compile(
+    r"\(?\s*(?P<start>(?:19|20)\d{2})\s*(?:[–-]|to)\s*(?P<end>(?:19|20)\d{2}|present|now|today|current)\s*\)?",
+    re.IGNORECASE,
+)
+
+
+def _resume(text: str) -> tuple[str, int, int] | None:
+    """Whose résumé the text is and where its section of posts runs, when it is one: its first line a name (as a
+    résumé writes it, perhaps in capitals) and a section headed "Experience" or the like."""
+    section = _EXPERIENCE_RE.search(text)
+    first = text.strip().split("\n", 1)[0].strip(" \t#*")
+    if section is None or not 1 < len(first.split()) <= 4:
+        return None
+    if not _NAME_RE.fullmatch(first.title() if first.isupper() else first) or _a_title(first):
+        return None
+    end = re.search(r"\n[ \t]*(?:\n|[^\n:]*:|[A-Z][A-Za-z ]{2,30}[ \t]*\n)", text[section.end() :] + "\n")
+    return first, section.end(), section.end() + (end.start() if end else len(text))
+
+
+def _resume_facts(text: str, today: date) -> Iterator[StatedFact]:
+    """A résumé's posts: each line's employer and title ("Kestle — Senior Tester (2022–present)", "Tester, Vashegy
+    Bank (2019–2022)"), held over the years the line gives (to the present: still held)."""
+    found = _resume(text) if "\n" in text else None
+    if found is None:
+        return
+    owner, start, end = found
+    for line in re.finditer(r"[^\n]+", text[start:end]):
+        years = _POST_YEARS_RE.search(line.group(0))
+        said = _POST_YEARS_RE.sub(" ", line.group(0)).strip(" \t•*-")
+        parts = [part.strip(" ,") for part in re.split(r"\s+[—–|·-]\s+|,\s+|\s+(?:at|@)\s+", said) if part.strip(" ,")]
+        title = next((title for part in parts if (title := _a_title(part))), None)
+        org = next((part for part in parts if _NAME_RE.fullmatch(part) and not _a_title(part)), None)
+        if org is None:
+            continue
+        since = date(int(years["start"]), 1, 1) if years else None
+        ended = years is not None and years["end"][:1].isdigit()
+        until = date(int(years["end"]), 12, 31) if ended else None
+        span = (start + line.start(), start + line.end())
+        for attribute, value in ((v.WORKS_AT_ATTR, org), (v.JOB_TITLE, title)):
+            if value:
+                yield StatedFact(owner, attribute, value, since or (None if ended else today), until, False, 0.7, span)
 
 
 # a list of ownership moves under a heading or label that says so ("Ownership changes:\n- zirc-api: Kestle → Tisza
@@ -4380,7 +4504,8 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
     fields = list(_FIELD_RE.finditer(text))
     if not fields:
         return
-    heading = _heading(text, fields[0].start())
+    resume = _resume(text) if "\n" in text else None
+    heading = resume[0] if resume else _heading(text, fields[0].start())
     if heading is None and _label(fields[0]["label"])[0] in _REPORT_WORDS:  # "Postmortem: Zirc memory leak"
         heading = _reported_system(fields[0]["value"])
     labels = {_label(field["label"])[0] for field in fields}
@@ -4390,7 +4515,8 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
     team_page = heading is None and not labels & _PERSON_FIELDS and _label(fields[0]["label"])[0] in _TEAM_PAGE_FIELDS
     if team_page:
         heading = _team_name(fields[0]["value"].strip()) or None  # "Team page: Tisza / Owns: …": the team's page
-    if heading is None and about_a_person and (line := _HEADING_LINE_RE.match(text)):
+    line = _HEADING_LINE_RE.match(text)
+    if heading is None and about_a_person and line and line.end() <= fields[0].start():
         # "Call notes — Réka Tóth (referred by Bence)", "Chat with Dorka": whom the notes are of (a lone word before
         # a noun is a thing's name: "Kickoff — Zirc billing pilot")
         named = _headed(text, line)
@@ -4415,6 +4541,9 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         label, earlier = _label(field["label"])
         value = _BRACKETS_RE.sub(" ", field["value"]).strip(" \t.,*_")
         span = (field.start("value"), field.end("value"))
+        if label == "name" and not about_a_person and labels & _OWNED_FIELDS:
+            thing = value if _IDENTIFIER_RE.fullmatch(value) else _project_name(value) or None
+            continue  # a catalogue's entry ("- name: zirc-api / owner: tisza"): the name is the thing's
         if label in _PERSON_FIELDS:
             # "Contact: Zsófia Ambrus (Sales Lead, Brightwell)", "…: Zsófia Ambrus, Sales Director"
             person, beside = _beside_a_name(value, field["value"])
@@ -4424,7 +4553,9 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         if label in _MEMBER_FIELDS:
             yield from _members_managers(field, started or today)
             continue
-        if label in _CARD_FIELDS | _EARLIER_CARD_FIELDS:
+        # a post written with its employer ("Role: data analyst at Kestle") is a card, as "Currently:" is
+        posted = _FIELD_OF.get(label) == v.JOB_TITLE and re.search(r"\s(?:at|@)\s", value)
+        if label in _CARD_FIELDS | _EARLIER_CARD_FIELDS or (posted and not not_yet):
             if person and value:
                 line_end = text.find("\n", field.end()) % (len(text) + 1)
                 said = f"{field['value']} {text[field.end() : line_end]}"  # "…; been there 3 yrs": since when
@@ -4697,7 +4828,10 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
     name = _NAME_RE.match(value)
     if attribute == v.OWNED_BY:
         team = re.match(rf"(?:the\s+)?(?P<team>[\w-]+(?:\s+[\w-]+)?)\s+{_TEAM_WORDS}\b", value, re.IGNORECASE)
-        handle = _HANDLE_OWNER_RE.fullmatch(value.strip())  # "owner: team-tariff", "owner: @tax-compliance"
+        # "owner: team-tariff", "owner: @tax-compliance", a catalogue's "owner: payments"
+        handle = _HANDLE_OWNER_RE.fullmatch(value.strip()) or re.fullmatch(r"[a-z][a-z0-9_]{2,30}", value.strip())
+        if handle and handle[0] in _PRONOUNS | {"me", "us", "them"}:
+            handle = None
         owner = name[0] if name else team["team"] if team else handle[0] if handle else ""
         return [_team_name(owner)] if owner else []
     if not name or name.end() < len(value.split(",")[0].rstrip()):
@@ -4871,6 +5005,12 @@ def _signature_facts(text: str, today: date) -> Iterator[StatedFact]:
     Brightwell", or a text that opens "Zsófia Ambrus\\nPrincipal Architect\\nBrightwell"."""
     sign_offs = list(_SIGN_OFF_RE.finditer(text))
     start = sign_offs[-1].end() if sign_offs else 0
+    # a message's last paragraph that opens with a name on a line of its own signs it, sign-off or not ("Thanks,
+    # I'll look.\n\nZsófia Ambrus\nTester · Brightwell")
+    apart = text.rstrip().rfind("\n\n")
+    signed = not sign_offs and apart > 0 and _NAME_RE.fullmatch(text[apart:].strip().split("\n")[0].strip() or "-")
+    if signed:
+        start = apart
     lines = [line.strip() for line in text[start:].splitlines() if line.strip()][:5]
     if not lines or ":" in lines[0] or (len(lines) > 1 and ":" in lines[1]):
         return  # a record's fields, read as a record
@@ -4880,7 +5020,7 @@ def _signature_facts(text: str, today: date) -> Iterator[StatedFact]:
         return
     if len(first) > 1:  # "Zsófia Ambrus | Head of Sales | Brightwell"
         lines = [writer[0], " | ".join(first[1:]), *lines[1:]]
-    elif not sign_offs and len(lines) < 3:
+    elif not sign_offs and not signed and len(lines) < 3:
         return  # a text that opens with a name alone is a card only when it goes on as one
     yield from _card_facts(writer[0], lines[1:], today, (start, len(text)))
 
@@ -4904,7 +5044,8 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
                                  False, 0.7, span)  # fmt: skip
             employed = employed or not earlier
         line = _CARD_AT_RE.sub("", line)
-        for part in (part.strip(" .") for part in _CARD_PARTS.split(line) if part.strip(" .")):
+        # ("Lumipay (Accra)": where the office is, beside the employer's name)
+        for part in (part.strip(" .") for part in _CARD_PARTS.split(_BRACKETS_RE.sub(" ", line)) if part.strip(" .")):
             spoken = _CARD_SPEAKS_RE.match(part)
             if spoken:  # "speaks Hungarian, Czech", "Hungarian + Czech speaker"
                 for word in _known_languages(line[line.find(part) :]):
@@ -4933,6 +5074,20 @@ _APPOSED_CARD_RE = re.compile(
     # ("…, CFO at Brightwell (customer).": a remark in brackets after the card)
     r"(?=\s*(?:\([^()]{1,40}\)\s*)?(?:[,.;!]|$))|\s+[—–]\s+(?P<dash>[^;—–()]{2,80}?)(?=\s*(?:;|$|[—–]|\.(?:\s|$))))"
 )
+
+
+def _own_cards(cards: tuple[StatedFact, ...], sentence: str, speaker: str | None) -> tuple[StatedFact, ...]:
+    """The cards, the one a speaker gives of themselves by a name of theirs ("I'm Ilona, tester at Kestle") theirs."""
+    if not cards or not speaker:
+        return cards
+    names = set(speaker.split())
+    return tuple(
+        replace(card, subject=speaker)
+        if set(card.subject.split()) <= names
+        and re.search(rf"\b(?:I['’]m|I\s+am|[Mm]y\s+name\s+is|[Tt]his\s+is)\s+{re.escape(card.subject)}\b", sentence)
+        else card
+        for card in cards
+    )
 
 
 @lru_cache(maxsize=4096)

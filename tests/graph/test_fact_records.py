@@ -429,3 +429,41 @@ def test_a_candidates_card_says_what_they_do_now_beside_an_offer_and_whom_call_n
     }
     # a lone word before a noun in a heading is a thing's name, not whom the notes are of
     assert facts("Kickoff notes — Zirc billing pilot\nLanguages: German, Czech", None) == set()
+
+
+def test_a_message_signed_without_a_sign_off_and_a_cards_office_in_brackets():
+    assert facts("Sounds good, I'll review it tonight.\n\nIlona Varga\nData Engineer · Kestle Labs", None) == {
+        ("Ilona Varga", "job_title", "data engineer", False),
+        ("Ilona Varga", "works_at", "Kestle Labs", False),
+    }
+    assert ("Ilona Varga", "works_at", "Kestle", False) in facts(
+        "Best,\nIlona Varga\nHead of Data, Kestle (Pécs)", None
+    )
+    assert facts("See you there.\n\nBence Kádár", None) == set()
+
+
+def test_a_resume_states_each_post_over_its_years_and_its_fields_are_its_owners():
+    said = extract_facts(
+        "BENCE KÁDÁR\nWork experience\n  Tisza Cloud — Staff Engineer (2021–present)\n"
+        "  Vashegy Bank — Developer (2016–2021)\nLanguages: Hungarian, German",
+        speaker=None,
+        reference=TODAY,
+    )
+    assert {(fact.attribute, fact.value, fact.valid_from, fact.valid_until) for fact in said} == {
+        ("works_at", "Tisza Cloud", date(2021, 1, 1), None),
+        ("job_title", "staff engineer", date(2021, 1, 1), None),
+        ("works_at", "Vashegy Bank", date(2016, 1, 1), date(2021, 12, 31)),
+        ("job_title", "developer", date(2016, 1, 1), date(2021, 12, 31)),
+        ("speaks", "Hungarian", TODAY, None),
+        ("speaks", "German", TODAY, None),
+    }
+    assert {fact.subject for fact in said} == {"BENCE KÁDÁR"}
+
+
+def test_a_catalogues_entries_name_the_things_their_owners_own():
+    assert facts(
+        "# services.yaml\n- name: zirc-api\n  owner: payments\n- name: quill-web\n  owner: web-core", None
+    ) == {
+        ("zirc-api", "owned_by", "payments", False),
+        ("quill-web", "owned_by", "web-core", False),
+    }

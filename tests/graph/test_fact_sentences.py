@@ -1548,3 +1548,68 @@ def test_how_long_one_has_been_there_dates_the_employer_or_home_just_said():
 
 def test_a_relatives_language_is_not_the_speakers():
     assert facts("my mum speaks Welsh with my aunties but I only know a few words") == set()
+
+
+def test_how_long_at_an_employer_said_as_a_sentence_opens_and_a_card_said_alone():
+    said = extract_facts("Two weeks into the job at Kestle Labs and my manager Réka is lovely.", speaker="Ilona",
+                         reference=TODAY)  # fmt: skip
+    assert [(f.attribute, f.value, f.valid_from) for f in said if f.attribute == "works_at"] == [
+        ("works_at", "Kestle Labs", date(2025, 8, 18))
+    ]
+    assert ("Ilona", "works_at", "Kestle Labs", False, False) in facts(
+        "Mum, one month at Kestle Labs and I have a desk."
+    )
+    assert facts("Two weeks at Tata Lake and I'm tanned.") == set()
+    assert facts("Hiking club intro: I'm Ilona. Software tester at Fernbrook Systems.") >= {
+        ("Ilona", "job_title", "software tester", False, False),
+        ("Ilona", "works_at", "Fernbrook Systems", False, False),
+    }
+    assert facts("I'm Ilona, QA lead at Kestle Labs.", "Ilona Varga") == {
+        ("Ilona Varga", "job_title", "qa lead", False, False),
+        ("Ilona Varga", "works_at", "Kestle Labs", False, False),
+    }
+
+
+def test_a_households_move_between_unknown_towns_is_a_home_and_an_institutions_name_keeps_its_possessive():
+    assert facts("We moved from Tarnóc to Pilisvár last month.") == {
+        ("Ilona", "lives_in", "Pilisvár", False, False),
+        ("Ilona", "lives_in", "Tarnóc", False, True),
+    }
+    assert facts("Réka and I have moved to a smaller place in Zirc.") == {
+        ("Réka", "lives_in", "Zirc", False, False),
+        ("Ilona", "lives_in", "Zirc", False, False),
+    }
+    assert facts("I work at Pécs Children's Hospital.") == {
+        ("Ilona", "works_at", "Pécs Children's Hospital", False, False)
+    }
+
+
+def test_days_journeys_and_a_cat_that_slipped_out_are_no_things_owned_or_due():
+    assert facts("Since April 1 the Zirc project is owned by my team, Tisza Ops.", None) == {
+        ("Zirc project", "owned_by", "Tisza Ops", False, False)
+    }
+    assert facts("Bence takes over Monday.", None) == set()
+    assert facts("our cat slipped out on Elm Street last night, please check sheds") == set()
+    assert facts("Your parcel from Győr to Pécs is scheduled for delivery on 18 September.", None) == set()
+
+
+def test_a_profiles_fragments_a_fronted_list_of_languages_and_a_learners_work_by():
+    assert facts("Based in Eger, previously at Kestle Labs (2016–2021).") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "works_at", "Kestle Labs", False, True),
+    }
+    assert facts("Czech, Slovak and English are my languages.") == {
+        ("Ilona", "speaks", "Czech", False, False),
+        ("Ilona", "speaks", "Slovak", False, False),
+        ("Ilona", "speaks", "English", False, False),
+    }
+    assert facts("I'm based in Eger, work for Kestle Labs as data analyst.") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "works_at", "Kestle Labs", False, False),
+        ("Ilona", "job_title", "data analyst", False, False),
+    }
+    said = extract_facts("I work by Kestle Verzekeringen already three years.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from.year) for fact in said] == [("Kestle Verzekeringen", 2022)]
+    assert ("Ilona", "job_title", "crane operator", False, False) in facts(
+        "I am working by Zirc Terminals like crane operator."
+    )
