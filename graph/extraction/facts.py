@@ -4301,9 +4301,7 @@ _CARD_FIELDS = frozenset({"current", "currently", "now", "today"})
 _EARLIER_CARD_FIELDS = frozenset({"previously", "formerly", "before", "prior"})
 _POST_ATTRIBUTES = frozenset({v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR})
 # the labels of a thing's record that say who owns or when it is due
-_OWNED_FIELDS = frozenset(
-    label for label, attribute in _FIELD_OF.items() if attribute in (v.OWNED_BY, v.DUE_DATE)
-)
+_OWNED_FIELDS = frozenset(label for label, attribute in _FIELD_OF.items() if attribute in (v.OWNED_BY, v.DUE_DATE))
 _THING_FIELDS = frozenset(
     {"service", "system", "component", "repo", "repository", "app", "application", "project", "release", "product",
      "item", "workstream", "feature", "deliverable",
