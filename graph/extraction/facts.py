@@ -114,7 +114,14 @@ _MY_TEAM = (
     rf"(?:[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|{_NAME_WORD}(?:\s+{_NAME_WORD})?['’]s)\s+{_TEAM_WORDS}(?:\s+now)?"
     r"\s*(?:,|[—–-]|:)\s+(?:the\s+)?"
 )
-_OWNER = rf"(?:[Tt]he\s+|{_MY_TEAM})?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?)"
+# a team as its tools write it: "analytics-eng", "@tax-compliance", "@acme/web-core"
+_HANDLE = r"(?:@[\w/-]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b)"
+# (a team by its handle, or in lower case: "the identity team")
+_OWNER = (
+    rf"(?:[Tt]he\s+|{_MY_TEAM})?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?|{_HANDLE}"
+    r"|(?!(?:my|our|your|their|his|her|its|a|an|another|which|what|that|this|the|some|any|no|other|same|whole|new|old)\s)"
+    rf"[a-z][a-z-]+\s+{_TEAM_WORDS})"
+)
 # a person as a value, possibly named after a role ("the CFO, Freya Moss")
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
@@ -170,7 +177,7 @@ _NOT_ASSERTED = re.compile(
     r"supposed|supposedly|rumou?r|rumou?red|apparently|someday|one\s+day|never\s+(?:lived|worked)|can't|cannot|"
     r"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|visit|visiting|"
     r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
-    r"acting|interim|temporarily|temporary|skip-level|(?<!than\s)expected|expecting|soon|next\s+(?:week|month|year)|"
+    r"acting|interim|temporarily|temporary|skip-level|(?<!than\s)expected|expecting|soon|next\s+(?:week|month|year|sprint|quarter)|"
     r"assuming|"
     r"provided\s+that|subject\s+to|as\s+long\s+as)\b",
     re.IGNORECASE,
@@ -257,9 +264,9 @@ _BRACKETED_RE = re.compile(
 # Kestle)", "(formerly owned by Kestle Ops; moved in spring)", "(handed over by Kestle yesterday)": read as a contrast
 # the statement's reading takes ("Tisza Data, before it was Kestle")
 _WAS_BEFORE_RE = re.compile(
-    rf"\b(?P<name>{NAME}(?:\s+{_TEAM_WORDS})?)\s*\(\s*(?:(?:was|formerly|previously|until\s+recently)"
+    rf"\b(?P<name>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})\s*\(\s*(?:(?:was|formerly|previously|until\s+recently)"
     r"(?:\s+(?:owned|run|maintained|held)\s+by)?|(?:handed|taken)\s+over\s+(?:by|from))\s+(?:the\s+)?"
-    rf"(?P<old>{NAME})(?P<rest>[^()]*)\)"
+    rf"(?P<old>{NAME}|{_HANDLE})(?P<rest>[^()]*)\)"
 )
 
 
@@ -2151,14 +2158,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING})\s+(?:has\s+)?(?:moved|moves|passed|passes|"
         rf"went|goes|was\s+(?:moved|transferred|handed\s+over|passed|given)|is\s+moving|transferred|transfers|shifted|"
         rf"shifts)"
-        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?\s+to\s+{_OWNER}",
+        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?\s+to\s+{_OWNER}",
     ),
     _p(
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been|are|were|have\s+been)|:){_NOW}\s+(?:owned|maintained|looked\s+after|"
         rf"run)\s+by\s+{_OWNER}"
         # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
-        rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?:by\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?",
+        rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?:by\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?",
     ),
     _p(
         v.OWNED_BY,
@@ -2202,7 +2209,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
         rf"maintains?|looks?\s+after|runs|run)\s+"
-        rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})(?:\s+from\s+(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?"
+        rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})(?:\s+from\s+(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
         rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
         r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
@@ -2215,7 +2222,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Freya handed the search gateway to Omar": Omar owns it, Freya did
     _p(
         v.OWNED_BY,
-        rf"\b(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?){_HAVE}\s+handed\s+(?:over\s+)?(?:the\s+)?(?P<system>{_THING})"
+        rf"\b(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}){_HAVE}\s+handed\s+(?:over\s+)?(?:the\s+)?(?P<system>{_THING})"
         rf"\s+(?:over\s+)?to\s+(?:(?P<me_value>me)\b|{_OWNER})",
     ),
     _p(
@@ -2250,7 +2257,25 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?P<ownership>ownership))?(?:\s+(?:was|has\s+been|is|got))?{_NOW}\s+"
         rf"(?:transferred|handed(?:\s+over)?|reassigned|passed(?:\s+over)?|given|(?(ownership)(?:moved|moves|went|shifted)))"
-        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?))?\s+to\s+{_OWNER}",
+        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?\s+to\s+{_OWNER}",
+    ),
+    # a change's own words, its doer left out ("Transfers the zirc-worker from web-core to messaging", "Handing the
+    # fraud engine to Risk", "hand feature-flags over to dx-tools"); a system by its code name "went from" one owner
+    # to another ("zirc-api went from Team Tisza to Kestle Ops")
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|[:;]\s*)(?i:transfers?|transferred|transferring|moves|moving|hands?|handing|handed|passes|passing)\s+"
+        rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})\s+(?:over\s+)?(?:from\s+(?:the\s+)?"
+        rf"(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})\s+)?to\s+"
+        # (a team named in brackets after whose it is: "to Dorka's team (Risk)")
+        rf"(?:{NAME}['’]s\s+{_TEAM_WORDS}\s+\((?={NAME}\)))?{_OWNER}",
+        needs=("transfer", "move", "mov", "hand", "pass"),
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"\b(?P<system>{_HANDLE})\s+"
+        rf"(?:went|moved)\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})\s+to\s+{_OWNER}",
+        needs=("went from", "moved from"),
     ),
     # "Quillon's owner, Tisza team,", "the owner is the Tisza team", "Owner of Quillon: Tisza team"
     _p(
@@ -2783,16 +2808,18 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found = [fact for fact in found if not start <= fact.span[0] < end or fact.subject == resume[0]]
     sentences = _Sentences(text)
     for fact in found:
+        read = [fact]
         if fact.attribute == LEFT:
-            fact = _left_by_the_text(fact, sentences, found)
+            read = [_left_by_the_text(fact, sentences, found)]
         elif fact.attribute == v.LIVES_IN and "from" in text:
-            fact = _a_move_between_employers(fact, sentences)
+            read = [_a_move_between_employers(fact, sentences)]
         elif fact.attribute == v.HAS_PET and not fact.negated and _UNNAMED_PET_RE.fullmatch(fact.value):
-            fact = _pet_named_later(fact, text)
-        key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
-        if key not in seen:
-            seen.add(key)
-            yield fact
+            read = _pets_named_later(fact, text)
+        for fact in read:
+            key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
+            if key not in seen:
+                seen.add(key)
+                yield fact
 
 
 _PERSON_VALUED = frozenset({v.REPORTS_TO_ATTR, v.OWNED_BY})
@@ -2807,12 +2834,30 @@ _NAMED_LATER_RE = re.compile(
 )
 
 
-def _pet_named_later(fact: StatedFact, text: str) -> StatedFact:
-    """A pet had but not named, with the name the text gives it straight after, nobody else named between."""
-    kind = re.compile(rf"\b{re.escape(fact.value.split()[-1])}\b", re.IGNORECASE).search(text, max(fact.span[0] - 4, 0))
+def _pets_named_later(fact: StatedFact, text: str) -> list[StatedFact]:
+    """A pet had but not named, with the name the text gives it straight after, nobody else named between; pets of a
+    kind named right after it, in brackets or a list ("two cats (Pele and Lani)", "… cats, named them A and B"),
+    one each."""
+    kind = re.compile(rf"\b{re.escape(fact.value.split()[-1])}s?\b", re.IGNORECASE).search(
+        text, max(fact.span[0] - 4, 0)
+    )
+    listed = _PETS_LISTED_AFTER_RE.match(text, kind.end()) if kind else None
+    if listed:
+        names = [name for name in map(_person, _listed(next(filter(None, listed.groups())))) if name]
+        if names:
+            return [replace(fact, value=name) for name in names]
     later = _NAMED_LATER_RE.match(text, kind.end()) if kind else None
     name = re.split(r"[.!?]\s", later["value"])[0] if later else ""
-    return replace(fact, value=name) if name and _person(name) == name else fact
+    return [replace(fact, value=name) if name and _person(name) == name else fact]
+
+
+# the names given to pets of a kind right after it: "(Pele and Lani)", "…, named them Simit and Lokum", "— Barsik", ",
+# Nocciola,"
+_PET_NAMES = rf"{NAME}(?:,\s*{NAME})*(?:,?\s+(?:and|&)\s+{NAME})?"
+_PETS_LISTED_AFTER_RE = re.compile(
+    rf"\s*\((?P<bracket>{_PET_NAMES})\)|[^.!?;()A-Z]{{0,25}}?,?\s+(?:named|called)\s+(?:them|her|him|it)\s+(?P<named>{_PET_NAMES})"
+    rf"|\s+[—–]\s+(?P<dash>{NAME})(?=\s*(?:[,.!]|$))|,\s+(?P<apposed>{NAME}),"
+)
 
 
 # an e-mail's quoted reply: its lines after ">", and the line that says whose they are ("On Mon, N wrote:")
@@ -4352,11 +4397,27 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     """The facts a text states by its layout: a résumé's posts, a table's rows, a schedule's lines, a record's
     fields, a status line's owner."""
     yield from _resume_facts(text, today)
+    if "CODEOWNERS" in text:
+        yield from _code_owners(text, today)
     yield from _table_facts(text, today)
     yield from _schedule_facts(text, today)
     yield from _field_facts(text, speaker, today)
     yield from _status_owners(text, today)
     yield from _owners_moved(text, today)
+
+
+# --- a CODEOWNERS file: a path, then who owns it ("services/billing/  @acme/billing-core  Réka Tóth") -------------
+
+_CODE_OWNERS_LINE_RE = re.compile(
+    r"^[ \t]*(?P<path>[\w.*/-]*[/*.][\w.*/-]*)[ \t]+(?P<owners>[^#\n]*[^\s#])", re.MULTILINE
+)
+
+
+def _code_owners(text: str, today: date) -> Iterator[StatedFact]:
+    """Each path's owners in a CODEOWNERS file: handles, team names, or a person's name written out."""
+    for line in _CODE_OWNERS_LINE_RE.finditer(text):
+        for owner in re.findall(rf"{_HANDLE}|{NAME}|[a-z][\w-]{{2,}}", line["owners"]):
+            yield StatedFact(line["path"], v.OWNED_BY, owner, today, None, False, 0.7, line.span())
 
 
 # --- a résumé: a name on its first line, then a section of the posts held, one a line ------------------------------
@@ -4539,7 +4600,7 @@ def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[Stated
         label, earlier = _label(field["label"])
         value = _BRACKETS_RE.sub(" ", field["value"]).strip(" \t.,*_")
         span = (field.start("value"), field.end("value"))
-        if label == "name" and not about_a_person and labels & _OWNED_FIELDS:
+        if label in {"name", "id"} and not about_a_person and labels & _OWNED_FIELDS:
             thing = value if _IDENTIFIER_RE.fullmatch(value) else _project_name(value) or None
             continue  # a catalogue's entry ("- name: zirc-api / owner: tisza"): the name is the thing's
         if label in _PERSON_FIELDS:

@@ -467,3 +467,20 @@ def test_a_catalogues_entries_name_the_things_their_owners_own():
         ("zirc-api", "owned_by", "payments", False),
         ("quill-web", "owned_by", "web-core", False),
     }
+
+
+def test_a_codeowners_file_states_each_paths_owners_and_a_catalogue_may_name_its_entries_by_id():
+    assert facts(
+        "# CODEOWNERS\nservices/billing/   billing-core\n*.tf   @acme/infra Réka Tóth\ndocs/   Réka Tóth", None
+    ) == {
+        ("services/billing/", "owned_by", "billing-core", False),
+        ("*.tf", "owned_by", "@acme/infra", False),
+        ("*.tf", "owned_by", "Réka Tóth", False),
+        ("docs/", "owned_by", "Réka Tóth", False),
+    }
+    assert facts(
+        "services:\n  - id: zirc-tiles\n    owner: maps-platform\n  - id: quill-eta\n    owner: ml-routing", None
+    ) == {
+        ("zirc-tiles", "owned_by", "maps-platform", False),
+        ("quill-eta", "owned_by", "ml-routing", False),
+    }

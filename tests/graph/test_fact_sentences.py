@@ -1613,3 +1613,35 @@ def test_a_profiles_fragments_a_fronted_list_of_languages_and_a_learners_work_by
     assert ("Ilona", "job_title", "crane operator", False, False) in facts(
         "I am working by Zirc Terminals like crane operator."
     )
+
+
+def test_a_team_written_as_its_handle_or_in_lower_case_owns_and_a_change_said_without_its_doer():
+    assert facts("zirc-api is owned by analytics-eng now.", None) == {
+        ("zirc-api", "owned_by", "analytics-eng", False, False)
+    }
+    assert facts("Heads-up: the identity team took over session-store from core-web.", None) == {
+        ("session-store", "owned_by", "identity", False, False),
+        ("session-store", "owned_by", "core-web", False, True),
+    }
+    assert facts("Transfers the zirc-worker from growth-eng to messaging-platform per RFC-88.", None) == {
+        ("zirc-worker", "owned_by", "messaging-platform", False, False),
+        ("zirc-worker", "owned_by", "growth-eng", False, True),
+    }
+    assert facts("quill-api went from Team Tisza to Kestle Ops last week.", None) == {
+        ("quill-api", "owned_by", "Kestle Ops", False, False),
+        ("quill-api", "owned_by", "Team Tisza", False, True),
+    }
+    assert facts("Ownership of the new cluster moves to infra-storage from next sprint.", None) == set()
+    assert facts("The ledger is owned by another team.", None) == set()
+
+
+def test_pets_of_a_kind_named_right_after_it_are_each_had():
+    assert facts("I live in Eger with two cats (Pöttyös and Bogyó) and too many plants.") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "has_pet", "Pöttyös", False, False),
+        ("Ilona", "has_pet", "Bogyó", False, False),
+    }
+    assert facts("we adopted two rescue dogs last week, named them Bodri and Füles") == {
+        ("Ilona", "has_pet", "Bodri", False, False),
+        ("Ilona", "has_pet", "Füles", False, False),
+    }
