@@ -1273,7 +1273,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+moved\s+(?:into|to)\s+(?:a|an|the|our|my|his|her|their)(?:\s+new)?"
         rf"{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|home|condo|cottage|bungalow)\s+in\s+(?:{NAME},\s+)?"
         rf"(?P<value>{NAME})",
-        needs=("moved into", "moved to"),
+        needs=("moved into", *(f"moved to {word} " for word in ("a", "an", "the", "our", "my", "his", "her", "their"))),
     ),
     # said in passing: "the new place in Denver has a garden", "we're renting a house in Leeds" (the speaker's home)
     _p(
