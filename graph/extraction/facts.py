@@ -1171,7 +1171,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back(?:\s+home)?|house|over|out))?"
-        rf"(?:\s+from\s+(?P<old>{NAME}))?(?:\s+back)?\s+to\s+(?P<value>{NAME})",
+        rf"(?:\s+(?:from|out\s+of)\s+(?P<old>{NAME}))?(?:\s+back)?\s+to\s+(?P<value>{NAME})",
         # (a move from one to another is read after, by what the two are: "from Tarnóc Labs to Vashegy Robotics")
         check=lambda match: bool(match["old"]) or _a_home(match["value"]),
     ),
@@ -1185,7 +1185,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b(?P<mine>[Ww]e)(?:'ve|’ve|\s+have)?{_NOW}\s+(?:moved|relocated)(?:\s+(?:back(?:\s+home)?|house|over))?"
-        rf"(?:\s+from\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
+        rf"(?:\s+(?:from|out\s+of)\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
         confidence=0.7,
     ),
     # "the commute from Szeged is long": where the speaker comes in from each day
@@ -1235,7 +1235,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # the household: "we are living now in Szeged", "we live in Győr"
     _p(
         v.LIVES_IN,
-        rf"\b(?P<mine>[Ww]e)(?:'re|’re|\s+are|(?:'ve|’ve|\s+have)\s+been)?(?:\s+(?:now|still|currently))?\s+(?:live|living)"
+        rf"\b(?P<mine>[Ww]e)(?:'re|’re|\s+are|(?:'ve|’ve|\s+have)\s+been)?(?:\s+(?:now|still|currently|officially|finally))?\s+(?:live|living)"
         rf"(?:\s+now)?\s+in\s+(?P<value>{NAME})",
         confidence=0.7,
     ),
@@ -2594,6 +2594,9 @@ _LEARNER_RE = re.compile(
     r"work(?:ing|s|ed)?\s+by|like|already\s+\w+\s+(?:months?|years?))\b",
     re.I,
 )
+_MOVED_TO_FROM_RE = re.compile(
+    rf"\b(?P<verb>moved|relocated)\s+to\s+(?P<new>{NAME})\s+from\s+(?P<old>{NAME})(?![\w'’-])"
+)
 # a list of languages said to be someone's, written the other way round: "Czech and Slovak are my languages"
 _FRONTED_LANGUAGES_RE = re.compile(
     rf"(?P<list>{_LANGUAGES}(?:(?:,\s*|,?\s+and\s+){_LANGUAGES})*)\s+(?:are|is)\s+(?P<whose>[Mm]y|{NAME}(?:'s|’s))\s+"
@@ -2616,6 +2619,8 @@ def _fluent(sentence: str) -> str:
     if _ANY_SHORTHAND_RE.search(said):
         for shorthand, written in _SHORTHAND:
             said = shorthand.sub(written, said)
+    if "moved to" in said or "relocated to" in said:  # "moved to Eger from Győr": from Győr to Eger
+        said = _MOVED_TO_FROM_RE.sub(r"\g<verb> from \g<old> to \g<new>", said)
     if "language" in said:
         said = _FRONTED_LANGUAGES_RE.sub(lambda m: f"{m['whose']} languages are {m['list']}", said)
     return re.sub(r"[ \t]{2,}", " ", said) if said != sentence else sentence
@@ -2969,7 +2974,9 @@ def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> Stated
     """ "Nandor moved from Brightwell to Kestle": a move between two names the world knows as no place, in a sentence
     that says nothing of a home, is a change of job."""
     sentence = sentences.of(fact)
-    moved = re.search(rf"\bfrom\s+(?P<old>{NAME})\s+to\s+(?P<new>{NAME})", sentence)
+    moved = re.search(rf"\bfrom\s+(?P<old>{NAME})\s+to\s+(?P<new>{NAME})", sentence) or _MOVED_TO_FROM_RE.search(
+        sentence
+    )
     if not moved or fact.value not in {moved["old"], moved["new"]} or _DWELLING_CUE_RE.search(sentence):
         return fact
     if re.search(r"\b[Ww]e(?:['’]ve|\s+have|\s+just|\s+finally)*\s+moved\b", sentence):
@@ -4427,6 +4434,7 @@ _EXPERIENCE_RE = re.compile(
     r"[ \t*]*:?[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
+_LANGUAGES_SECTION_RE = re.compile(r"^[ \t#*]*languages[ \t*]*\n[ \t]*(?P<list>[^\n]+)", re.IGNORECASE | re.MULTILINE)
 # the years of a post ("(2019–2022)", "2022 – present")
 _POST_YEARS_RE = re.compile(
     r"\(?\s*(?P<start>(?:19|20)\d{2})\s*(?:[–-]|to)\s*(?P<end>(?:19|20)\d{2}|present|now|today|current)\s*\)?",
@@ -4469,6 +4477,10 @@ def _resume_facts(text: str, today: date) -> Iterator[StatedFact]:
         for attribute, value in ((v.WORKS_AT_ATTR, org), (v.JOB_TITLE, title)):
             if value:
                 yield StatedFact(owner, attribute, value, since or (None if ended else today), until, False, 0.7, span)
+    # a section of its own for languages ("LANGUAGES\nCzech (native), English (fluent)")
+    if spoken := _LANGUAGES_SECTION_RE.search(text):
+        for language in _known_languages(spoken["list"]):
+            yield StatedFact(owner, v.SPEAKS, language, today, None, False, 0.7, spoken.span("list"))
 
 
 # a list of ownership moves under a heading or label that says so ("Ownership changes:\n- zirc-api: Kestle → Tisza
@@ -4999,17 +5011,21 @@ def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
         if len(cells) < 2 or all(re.fullmatch(r":?-+:?", cell) for cell in cells):
             continue
         labels = [_label(cell)[0] for cell in cells]
-        if any(label in _PERSON_FIELDS | _THING_FIELDS for label in labels) and any(
-            label in _FIELD_OF for label in labels
-        ):
+        # a header names whom or what its rows are about, or leads with a column of its own for it
+        # ("volunteer,city,languages")
+        about = any(label in _PERSON_FIELDS | _THING_FIELDS for label in labels) or (
+            header is None and labels[0] not in _FIELD_OF and re.fullmatch(r"[a-z][a-z ]{2,20}", labels[0]) is not None
+        )
+        things_due = any(label in _THING_FIELDS for label in labels) and any(
+            label in _TABLE_DAY_LABELS for label in labels
+        )
+        if about and (things_due or any(label in _FIELD_OF for label in labels)):
             header = labels
             continue
         if header is None or len(cells) != len(header):
             header = None  # a row of another shape ends the table
             continue
-        named = next((i for i, label in enumerate(header) if label in _PERSON_FIELDS | _THING_FIELDS), None)
-        if named is None:
-            continue
+        named = next((i for i, label in enumerate(header) if label in _PERSON_FIELDS | _THING_FIELDS), 0)
         things = header[named] in _THING_FIELDS
         # a thing's column names it as written ("Zirc auth", "zirc-api"); a person's, by a name
         if things and re.match(rf"[{_UPPER}]|{_IDENTIFIER_RE.pattern}", cells[named]):

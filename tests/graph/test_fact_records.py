@@ -484,3 +484,22 @@ def test_a_codeowners_file_states_each_paths_owners_and_a_catalogue_may_name_its
         ("zirc-tiles", "owned_by", "maps-platform", False),
         ("quill-eta", "owned_by", "ml-routing", False),
     }
+
+
+def test_a_resumes_languages_section_and_tables_led_by_their_subjects_column_or_listing_things_and_days():
+    said = facts(
+        "RÉKA TÓTH\nEXPERIENCE\nData Analyst, Kestle Labs (2020–present)\n\nLANGUAGES\nHungarian (native), German",
+        None,
+    )
+    assert said >= {("RÉKA TÓTH", "speaks", "Hungarian", False), ("RÉKA TÓTH", "speaks", "German", False)}
+    assert facts("volunteer,city,languages\nIlona Varga,Eger,Hungarian;German\nBence Kádár,Pécs,Croatian", None) == {
+        ("Ilona Varga", "lives_in", "Eger", False),
+        ("Ilona Varga", "speaks", "Hungarian", False),
+        ("Ilona Varga", "speaks", "German", False),
+        ("Bence Kádár", "lives_in", "Pécs", False),
+        ("Bence Kádár", "speaks", "Croatian", False),
+    }
+    assert facts(
+        "| Release | Date | Notes |\n|---|---|---|\n| Zirc 2.0 | 2025-10-14 | ok |\n| Zirc 2.1 | TBD | |", None
+    ) == {("Zirc 2.0", "due_date", "2025-10-14", False)}
+    assert facts("city,population\nEger,60000\nPécs,140000", None) == set()

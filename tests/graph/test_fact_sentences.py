@@ -1645,3 +1645,20 @@ def test_pets_of_a_kind_named_right_after_it_are_each_had():
         ("Ilona", "has_pet", "Bodri", False, False),
         ("Ilona", "has_pet", "Füles", False, False),
     }
+
+
+def test_moves_said_out_of_one_town_or_to_one_from_another_and_a_household_that_officially_lives_there():
+    assert facts("we finally moved out of Tata to Zirc, the air is better") == {
+        ("Ilona", "lives_in", "Zirc", False, False),
+        ("Ilona", "lives_in", "Tata", False, True),
+    }
+    assert facts("New year, new city: we've moved to Eger from Győr.") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "lives_in", "Győr", False, True),
+    }
+    assert facts("so we officially live in Óbuda now.") == {("Ilona", "lives_in", "Óbuda", False, False)}
+    # a person's move between two organisations, said the other way round, is a change of job
+    assert facts("Réka Tóth moved to Kestle Labs from Tisza Cloud in April.", None) == {
+        ("Réka Tóth", "works_at", "Kestle Labs", False, False),
+        ("Réka Tóth", "works_at", "Tisza Cloud", False, True),
+    }
