@@ -446,7 +446,12 @@ ROLE_NOUNS = frozenset(
     sergeant captain nurse optometrist radiographer sonographer hygienist physiotherapist dietitian epidemiologist
     geologist chemist biologist physicist mathematician translator interpreter evangelist advocate executive chief dev
     devs
-    operator generalist liaison ambassador bookkeeper tech""".split()
+    operator generalist liaison ambassador bookkeeper tech judge cartographer surveyor linguist diplomat magistrate
+    notary priest pastor imam rabbi mayor councillor councilor senator ranger dispatcher machinist welder miner
+    fisherman sailor navigator astronomer meteorologist botanist geographer historian philosopher sociologist
+    anthropologist archaeologist draughtsman draftsman underwriter optician chiropractor osteopath podiatrist
+    sommelier bartender housekeeper janitor caretaker concierge cashier shopkeeper grocer jeweller jeweler potter
+    sculptor painter novelist poet composer choreographer""".split()
 )
 # The words departments and teams are named with: on a card, "Senior Accountant, Finance" says where in the employer
 # someone sits, not who the employer is (lower case)

@@ -456,11 +456,18 @@ _THIRD_PERSON_LINE_RE = re.compile(
     r"(?:speak|live|work|report|own)s?\b",
     re.IGNORECASE,
 )
+# a post said alone with when it began: "Logistics coordinator since Monday", "senior analyst now", "… as of today"
+_DROPPED_TITLE_RE = re.compile(
+    r"^(?:(?:a|an)\s+)?(?P<title>[\w&/ -]{3,40}?)\s+"
+    r"(?P<when>now|since\s+[\w ]{3,30}?|as\s+of\s+[\w ]{3,30}?|from\s+today)(?=\s*(?:[,.!;]|$))",
+    re.IGNORECASE,
+)
 _DROPPED_EARLIER_RE = re.compile(rf"^(?i:previously|formerly|before\s+that)\s+(?:at|with)\s+(?P<org>{NAME})")
 # a sentence that is only a post at an employer, as a chat or a profile writes its own ("Software tester at Kestle.")
 _DROPPED_CARD_RE = re.compile(rf"^(?P<title>[{_UPPER}][\w&/ -]{{2,40}}?)\s+(?:at|@)\s+(?P<org>{NAME})\s*[.!]?$")
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:staying(?:\s+put)?\s+at|staying\s+put\s+in|(?:still\s+)?renting|based\s+(?:in|out\s+of)\s+(?=[A-Z])|"
+    r"reporting\s+(?:directly\s+)?to\s+(?=[A-Z])|"
     r"now\s+(?:at|in|with|under|based|living|"
     r"working|reporting)|"
     r"still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working)|"
@@ -760,6 +767,9 @@ def _clauses(sentence: str) -> list[str]:
             part = f"I {part[:1].lower()}{part[1:]}"
         elif earlier := _DROPPED_EARLIER_RE.match(part):  # a profile's "previously at Kestle (2016–2021)"
             part = f"I used to work at {earlier['org']}{part[earlier.end() :]}"
+        elif (posted := _DROPPED_TITLE_RE.match(part)) and _a_title(posted["title"]):
+            # "Senior data analyst as of today!"
+            part = f"I’m a {posted['title'].lower()} {posted['when']}{part[posted.end() :]}"
         elif (card := _DROPPED_CARD_RE.match(part)) and _a_title(card["title"]):
             part = f"I’m a {card['title']} at {card['org']}"  # a chat's or a profile's card: "Tester at Kestle."
         elif _DROPPED_I_AM_RE.match(part):  # "still living in Szeged", "been living in Győr since the 1st"
@@ -1645,6 +1655,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         history=True,
         check=_org_ok,
     ),
+    # "I used to be a ferry engineer with Kestle Lines": a post held before, and where
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}\s+used\s+to\s+be\s+(?:an?\s+|the\s+)?[\w&/ -]{{2,40}}?\s+(?:at|with|for)\s+{_THE}(?P<value>{NAME})",
+        history=True,
+        check=_org_ok,
+        needs=("used to be",),
+    ),
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:quit|resigned\s+from|retired\s+from|been\s+laid\s+off\s+(?:from|by)|"
@@ -1721,6 +1739,20 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_org_ok,
     ),
     # --- a job title
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}\s+used\s+to\s+be\s+(?:an?\s+|the\s+)?{_TITLE}",
+        history=True,
+        check=_title_ok,  # ("I used to be a bit shy": no post)
+        needs=("used to be",),
+    ),
+    # "Ms. Vass was elected treasurer", "Bence was voted in as chair": an office held
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:elected|voted\s+in\s+as|re-?elected)\s+(?:an?\s+|the\s+|as\s+)?{_TITLE}",
+        check=_named_title_ok,
+        needs=("elected", "voted in"),
+    ),
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|got\s+|was\s+|were\s+)?(?:promoted|demoted|bumped(?:\s+up)?)"
@@ -2619,6 +2651,8 @@ def _fluent(sentence: str) -> str:
     if _ANY_SHORTHAND_RE.search(said):
         for shorthand, written in _SHORTHAND:
             said = shorthand.sub(written, said)
+    if "retired " in said:  # "a retired judge": a former one
+        said = re.sub(r"\b(a|an|the|our)\s+retired\s+(?=[a-z])", r"\1 former ", said)
     if "moved to" in said or "relocated to" in said:  # "moved to Eger from Győr": from Győr to Eger
         said = _MOVED_TO_FROM_RE.sub(r"\g<verb> from \g<old> to \g<new>", said)
     if "language" in said:
@@ -3946,7 +3980,7 @@ _NOT_A_NAME = frozenset(
     "Without About Regarding Following Like Unlike Here Even Only Maybe Perhaps Sometimes Usually Otherwise Instead "
     "Overall Basically Actually Interviewed Hired Visited Saw Heard Watched Reviewed Discussed Talked Chatted Caught "
     "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
-    "Send Based Given Sure Year Reorg".split()
+    "Send Based Given Sure Year Reorg First Second Third Fourth Firstly Secondly Thirdly Lastly".split()
 )
 
 

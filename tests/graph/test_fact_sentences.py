@@ -1662,3 +1662,22 @@ def test_moves_said_out_of_one_town_or_to_one_from_another_and_a_household_that_
         ("Réka Tóth", "works_at", "Kestle Labs", False, False),
         ("Réka Tóth", "works_at", "Tisza Cloud", False, True),
     }
+
+
+def test_a_post_held_before_an_office_elected_to_and_a_post_said_alone_with_when():
+    assert facts("I used to be a ferry engineer with Tisza Lines; these days I teach.") == {
+        ("Ilona", "job_title", "ferry engineer", False, True),
+        ("Ilona", "works_at", "Tisza Lines", False, True),
+    }
+    assert facts("I used to be a bit shy.") == set()
+    assert facts("Ms. Dorka Vass (flat 7) was elected treasurer.", None) == {
+        ("Dorka Vass", "job_title", "treasurer", False, False)
+    }
+    assert ("Ilona", "job_title", "senior data analyst", False, False) in facts(
+        "no transfer, but I got promoted — senior data analyst now, same team, same desk."
+    )
+    assert ("Ilona", "reports_to", "Réka Tóth", False, False) in facts("Got it. Yes, reporting to Réka Tóth now.")
+    # a retired post is a former one
+    assert ("Bence Kádár", "job_title", "cartographer", False, True) in facts(
+        "New members: Bence Kádár, who lives in Eger and is a retired cartographer, speaks German.", None
+    )
