@@ -2895,7 +2895,7 @@ def _pets_named_later(fact: StatedFact, text: str) -> list[StatedFact]:
 _PET_NAMES = rf"{NAME}(?:,\s*{NAME})*(?:,?\s+(?:and|&)\s+{NAME})?"
 _PETS_LISTED_AFTER_RE = re.compile(
     rf"\s*\((?P<bracket>{_PET_NAMES})\)|[^.!?;()A-Z]{{0,25}}?,?\s+(?:named|called)\s+(?:them|her|him|it)\s+(?P<named>{_PET_NAMES})"
-    rf"|\s+[—–]\s+(?P<dash>{NAME})(?=\s*(?:[,.!]|$))|,\s+(?P<apposed>{NAME}),"
+    rf"|(?:\s+(?:now|too|also|as\s+well))*\s+[—–]\s+(?P<dash>{NAME})(?=\s*(?:[,.!]|$))|,\s+(?P<apposed>{NAME}),"
 )
 
 

@@ -1641,6 +1641,7 @@ def test_pets_of_a_kind_named_right_after_it_are_each_had():
         ("Ilona", "has_pet", "Pöttyös", False, False),
         ("Ilona", "has_pet", "Bogyó", False, False),
     }
+    assert facts("We have a dog now too — Bodri, a rescue terrier.") == {("Ilona", "has_pet", "Bodri", False, False)}
     assert facts("we adopted two rescue dogs last week, named them Bodri and Füles") == {
         ("Ilona", "has_pet", "Bodri", False, False),
         ("Ilona", "has_pet", "Füles", False, False),
