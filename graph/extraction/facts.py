@@ -2301,7 +2301,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})\s+)?to\s+"
         # (a team named in brackets after whose it is: "to Dorka's team (Risk)")
         rf"(?:{NAME}['’]s\s+{_TEAM_WORDS}\s+\((?={NAME}\)))?{_OWNER}",
-        needs=("transfer", "move", "mov", "hand", "pass"),
+        needs=("transfer", "moves", "moving", "hand", "passes", "passing"),
     ),
     _p(
         v.OWNED_BY,
@@ -2608,18 +2608,24 @@ _ADVERB_ORDER_RE = re.compile(
 # a learner's English as a native writer puts it: "I am not more working for Kestle", "I live in Eger since two
 # years", "we are moved to Eger", "working in Kestle from last year"
 _LEARNER = (
+    # (each with a word it cannot match without, so that a sentence pays only for the rewrites it may need)
     (
+        "not",
         re.compile(r"\bnot\s+(?:more|anymore|any\s+more)\s+(?=(?:working|living|reporting|speaking)\b)", re.I),
         "no longer ",
     ),
-    (re.compile(rf"\bsince\s+((?i:{_HOW_MANY})\s+(?:days?|weeks?|months?|years?))\b(?!\s+ago)", re.I), r"since \1 ago"),
-    (re.compile(r"\b(?:am|are|is)\s+moved\s+(?=to\s+[A-Z])"), "moved "),
-    (re.compile(r"\bfrom\s+(?=last\s+(?:year|month|week)\b)", re.I), "since "),
+    (
+        "since",
+        re.compile(rf"\bsince\s+((?i:{_HOW_MANY})\s+(?:days?|weeks?|months?|years?))\b(?!\s+ago)", re.I),
+        r"since \1 ago",
+    ),
+    ("moved", re.compile(r"\b(?:am|are|is)\s+moved\s+(?=to\s+[A-Z])"), "moved "),
+    ("last", re.compile(r"\bfrom\s+(?=last\s+(?:year|month|week)\b)", re.I), "since "),
     # "I work by Kestle already three years": since then
-    (re.compile(rf"\balready\s+((?i:{_HOW_MANY})\s+(?:months?|years?))\b", re.I), r"since \1 ago"),
+    ("already", re.compile(rf"\balready\s+((?i:{_HOW_MANY})\s+(?:months?|years?))\b", re.I), r"since \1 ago"),
     # "working by Kestle like crane operator": at Kestle, as one
-    (re.compile(r"\b(work(?:ing|s|ed)?)\s+by\s+(?=[A-Z])"), r"\1 at "),
-    (re.compile(rf"(\b(?:at|for)\s+{NAME})\s+like\s+(?=(?:an?\s+)?[a-z])"), r"\1 as "),
+    (" by ", re.compile(r"\b(work(?:ing|s|ed)?)\s+by\s+(?=[A-Z])"), r"\1 at "),
+    ("like", re.compile(rf"(\b(?:at|for)\s+{NAME})\s+like\s+(?=(?:an?\s+)?[a-z])"), r"\1 as "),
 )
 _LEARNER_RE = re.compile(
     r"\b(?:not\s+(?:more|anymore|any\s+more)|since\s+\w+\s+(?:days?|weeks?|months?|years?)|moved\s+to|from\s+last|"
@@ -2646,14 +2652,18 @@ def _fluent(sentence: str) -> str:
     said = _REPEATED_RE.sub(r"\1", said)
     said = _ADVERB_ORDER_RE.sub(r"\1 \2", said)
     if _LEARNER_RE.search(said):
-        for learned, written in _LEARNER:
-            said = learned.sub(written, said)
+        folded = said.casefold()
+        for cue, learned, written in _LEARNER:
+            if cue in folded:
+                said = learned.sub(written, said)
     if _ANY_SHORTHAND_RE.search(said):
         for shorthand, written in _SHORTHAND:
             said = shorthand.sub(written, said)
     if "retired " in said:  # "a retired judge": a former one
         said = re.sub(r"\b(a|an|the|our)\s+retired\s+(?=[a-z])", r"\1 former ", said)
-    if "moved to" in said or "relocated to" in said:  # "moved to Eger from Győr": from Győr to Eger
+    if " from " in said and (
+        "moved to" in said or "relocated to" in said
+    ):  # "moved to Eger from Győr": from Győr to Eger
         said = _MOVED_TO_FROM_RE.sub(r"\g<verb> from \g<old> to \g<new>", said)
     if "language" in said:
         said = _FRONTED_LANGUAGES_RE.sub(lambda m: f"{m['whose']} languages are {m['list']}", said)
