@@ -2661,9 +2661,8 @@ def _fluent(sentence: str) -> str:
             said = shorthand.sub(written, said)
     if "retired " in said:  # "a retired judge": a former one
         said = re.sub(r"\b(a|an|the|our)\s+retired\s+(?=[a-z])", r"\1 former ", said)
-    if " from " in said and (
-        "moved to" in said or "relocated to" in said
-    ):  # "moved to Eger from Győr": from Győr to Eger
+    # "moved to Eger from Győr": from Győr to Eger
+    if " from " in said and ("moved to" in said or "relocated to" in said):
         said = _MOVED_TO_FROM_RE.sub(r"\g<verb> from \g<old> to \g<new>", said)
     if "language" in said:
         said = _FRONTED_LANGUAGES_RE.sub(lambda m: f"{m['whose']} languages are {m['list']}", said)
@@ -5162,9 +5161,9 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
                 yield StatedFact(who, v.JOB_TITLE, title, None if earlier else today, today if earlier else None,
                                  False, 0.7, span)  # fmt: skip
             employed = employed or not earlier
-        line = _CARD_AT_RE.sub("", line)
         # ("Lumipay (Accra)": where the office is, beside the employer's name)
-        for part in (part.strip(" .") for part in _CARD_PARTS.split(_BRACKETS_RE.sub(" ", line)) if part.strip(" .")):
+        line = _BRACKETS_RE.sub(" ", _CARD_AT_RE.sub("", line))
+        for part in (part.strip(" .") for part in _CARD_PARTS.split(line) if part.strip(" .")):
             spoken = _CARD_SPEAKS_RE.match(part)
             if spoken:  # "speaks Hungarian, Czech", "Hungarian + Czech speaker"
                 for word in _known_languages(line[line.find(part) :]):
@@ -5196,7 +5195,8 @@ _APPOSED_CARD_RE = re.compile(
 
 
 def _own_cards(cards: tuple[StatedFact, ...], sentence: str, speaker: str | None) -> tuple[StatedFact, ...]:
-    """The cards, the one a speaker gives of themselves by a name of theirs ("I'm Ilona, tester at Kestle") theirs."""
+    """The cards, with the one a speaker gives of themselves by a name of theirs ("I'm Ilona, tester at Kestle") made
+    the speaker's."""
     if not cards or not speaker:
         return cards
     names = set(speaker.split())
