@@ -1513,13 +1513,13 @@ def test_make_believe_a_meetings_duty_a_job_not_yet_started_and_an_errand_state_
 
 
 def test_a_profile_opening_on_a_name_and_age_goes_on_about_that_person():
-    assert facts("Club bio: Teodor Varga, 61. Speaks Romanian and German. Lives in Sibiu.", None) == {
+    assert facts("Choir profile: Teodor Varga, 61. Speaks Romanian and German. Lives in Sibiu.", None) == {
         ("Teodor Varga", "speaks", "Romanian", False, False),
         ("Teodor Varga", "speaks", "German", False, False),
         ("Teodor Varga", "lives_in", "Sibiu", False, False),
     }
     # the years of a life and what the person was, between the name and the verb; languages listed in the past tense
-    said = "Vera Lind (1931–2020), a linguist, died in Tartu. She spoke Estonian, Russian and Finnish."
+    said = "Vera Lind (1931–2020), a translator, is remembered in Tartu. She spoke Estonian, Russian and Finnish."
     assert facts(said, None) == {
         ("Vera Lind", "speaks", "Estonian", False, True),
         ("Vera Lind", "speaks", "Russian", False, True),
@@ -1530,7 +1530,7 @@ def test_a_profile_opening_on_a_name_and_age_goes_on_about_that_person():
 
 
 def test_each_verb_of_a_relative_clause_and_its_list_is_said_of_the_name():
-    said = "Our guest is Ilona Szép, a retired nurse who lives in Pécs and speaks Hungarian, Croatian and German."
+    said = "Tonight we hear from Ilona Szép, a midwife who lives in Pécs and speaks Hungarian, Croatian and German."
     assert facts(said, None) == {
         ("Ilona Szép", "lives_in", "Pécs", False, False),
         ("Ilona Szép", "speaks", "Hungarian", False, False),
@@ -1551,18 +1551,18 @@ def test_a_relatives_language_is_not_the_speakers():
 
 
 def test_how_long_at_an_employer_said_as_a_sentence_opens_and_a_card_said_alone():
-    said = extract_facts("Two weeks into the job at Kestle Labs and my manager Réka is lovely.", speaker="Ilona",
+    said = extract_facts("Six weeks into my new job at Kestle Labs, and Réka, my manager, is lovely.", speaker="Ilona",
                          reference=TODAY)  # fmt: skip
     assert [(f.attribute, f.value, f.valid_from) for f in said if f.attribute == "works_at"] == [
-        ("works_at", "Kestle Labs", date(2025, 8, 18))
+        ("works_at", "Kestle Labs", date(2025, 7, 21))
     ]
     assert ("Ilona", "works_at", "Kestle Labs", False, False) in facts(
-        "Mum, one month at Kestle Labs and I have a desk."
+        "Dad, three months at Kestle Labs and my boss still likes me."
     )
     assert facts("Two weeks at Tata Lake and I'm tanned.") == set()
-    assert facts("Hiking club intro: I'm Ilona. Software tester at Fernbrook Systems.") >= {
+    assert facts("Choir intro: I'm Ilona. Software tester at Vashegy Labs.") >= {
         ("Ilona", "job_title", "software tester", False, False),
-        ("Ilona", "works_at", "Fernbrook Systems", False, False),
+        ("Ilona", "works_at", "Vashegy Labs", False, False),
     }
     assert facts("I'm Ilona, QA lead at Kestle Labs.", "Ilona Varga") == {
         ("Ilona Varga", "job_title", "qa lead", False, False),
@@ -1594,70 +1594,70 @@ def test_days_journeys_and_a_cat_that_slipped_out_are_no_things_owned_or_due():
 
 
 def test_a_profiles_fragments_a_fronted_list_of_languages_and_a_learners_work_by():
-    assert facts("Based in Eger, previously at Kestle Labs (2016–2021).") == {
+    assert facts("Based in Eger, formerly at Kestle Labs (2012–2018).") == {
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "works_at", "Kestle Labs", False, True),
     }
-    assert facts("Czech, Slovak and English are my languages.") == {
+    assert facts("Czech, Slovak and English are my main languages.") == {
         ("Ilona", "speaks", "Czech", False, False),
         ("Ilona", "speaks", "Slovak", False, False),
         ("Ilona", "speaks", "English", False, False),
     }
-    assert facts("I'm based in Eger, work for Kestle Labs as data analyst.") == {
+    assert facts("I'm based in Eger, work for Kestle Labs as a nurse.") == {
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "works_at", "Kestle Labs", False, False),
-        ("Ilona", "job_title", "data analyst", False, False),
+        ("Ilona", "job_title", "nurse", False, False),
     }
-    said = extract_facts("I work by Kestle Verzekeringen already three years.", speaker="Ilona", reference=TODAY)
-    assert [(fact.value, fact.valid_from.year) for fact in said] == [("Kestle Verzekeringen", 2022)]
-    assert ("Ilona", "job_title", "crane operator", False, False) in facts(
-        "I am working by Zirc Terminals like crane operator."
+    said = extract_facts("I work by Kestle Logistiek already four years.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from.year) for fact in said] == [("Kestle Logistiek", 2021)]
+    assert ("Ilona", "job_title", "forklift driver", False, False) in facts(
+        "I am working by Zirc Haven like forklift driver."
     )
 
 
 def test_a_team_written_as_its_handle_or_in_lower_case_owns_and_a_change_said_without_its_doer():
-    assert facts("zirc-api is owned by analytics-eng now.", None) == {
-        ("zirc-api", "owned_by", "analytics-eng", False, False)
+    assert facts("zirc-api is owned by data-core now.", None) == {("zirc-api", "owned_by", "data-core", False, False)}
+    assert facts("FYI: the billing team took over quill-ledger from web-core.", None) == {
+        ("quill-ledger", "owned_by", "billing", False, False),
+        ("quill-ledger", "owned_by", "web-core", False, True),
     }
-    assert facts("Heads-up: the identity team took over session-store from core-web.", None) == {
-        ("session-store", "owned_by", "identity", False, False),
-        ("session-store", "owned_by", "core-web", False, True),
-    }
-    assert facts("Transfers the zirc-worker from growth-eng to messaging-platform per RFC-88.", None) == {
-        ("zirc-worker", "owned_by", "messaging-platform", False, False),
-        ("zirc-worker", "owned_by", "growth-eng", False, True),
+    assert facts("Transfers the quill-worker from web-growth to notify-core per ADR-12.", None) == {
+        ("quill-worker", "owned_by", "notify-core", False, False),
+        ("quill-worker", "owned_by", "web-growth", False, True),
     }
     assert facts("quill-api went from Team Tisza to Kestle Ops last week.", None) == {
         ("quill-api", "owned_by", "Kestle Ops", False, False),
         ("quill-api", "owned_by", "Team Tisza", False, True),
     }
-    assert facts("Ownership of the new cluster moves to infra-storage from next sprint.", None) == set()
+    assert facts("Ownership of the Zirc queue moves to data-ops from next sprint.", None) == set()
     assert facts("The ledger is owned by another team.", None) == set()
 
 
 def test_pets_of_a_kind_named_right_after_it_are_each_had():
-    assert facts("I live in Eger with two cats (Pöttyös and Bogyó) and too many plants.") == {
+    assert facts("I live in Eger with two cats (Pöttyös and Bogyó).") == {
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "has_pet", "Pöttyös", False, False),
         ("Ilona", "has_pet", "Bogyó", False, False),
     }
-    assert facts("We have a dog now too — Bodri, a rescue terrier.") == {("Ilona", "has_pet", "Bodri", False, False)}
-    assert facts("we adopted two rescue dogs last week, named them Bodri and Füles") == {
+    assert facts("We have a dog now as well — Bodri.") == {("Ilona", "has_pet", "Bodri", False, False)}
+    assert facts("we got two puppies yesterday, named them Bodri and Füles") == {
         ("Ilona", "has_pet", "Bodri", False, False),
         ("Ilona", "has_pet", "Füles", False, False),
     }
 
 
 def test_moves_said_out_of_one_town_or_to_one_from_another_and_a_household_that_officially_lives_there():
-    assert facts("we finally moved out of Tata to Zirc, the air is better") == {
+    assert facts("Last spring we moved out of Tata to Zirc.") == {
         ("Ilona", "lives_in", "Zirc", False, False),
         ("Ilona", "lives_in", "Tata", False, True),
     }
-    assert facts("New year, new city: we've moved to Eger from Győr.") == {
+    assert facts("Big news: we've moved to Eger from Győr.") == {
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "lives_in", "Győr", False, True),
     }
-    assert facts("so we officially live in Óbuda now.") == {("Ilona", "lives_in", "Óbuda", False, False)}
+    assert facts("The lease is signed and we officially live in Óbuda.") == {
+        ("Ilona", "lives_in", "Óbuda", False, False)
+    }
     # a person's move between two organisations, said the other way round, is a change of job
     assert facts("Réka Tóth moved to Kestle Labs from Tisza Cloud in April.", None) == {
         ("Réka Tóth", "works_at", "Kestle Labs", False, False),
@@ -1666,19 +1666,19 @@ def test_moves_said_out_of_one_town_or_to_one_from_another_and_a_household_that_
 
 
 def test_a_post_held_before_an_office_elected_to_and_a_post_said_alone_with_when():
-    assert facts("I used to be a ferry engineer with Tisza Lines; these days I teach.") == {
-        ("Ilona", "job_title", "ferry engineer", False, True),
+    assert facts("I used to be a bus driver with Tisza Lines, now I teach.") == {
+        ("Ilona", "job_title", "bus driver", False, True),
         ("Ilona", "works_at", "Tisza Lines", False, True),
     }
     assert facts("I used to be a bit shy.") == set()
-    assert facts("Ms. Dorka Vass (flat 7) was elected treasurer.", None) == {
-        ("Dorka Vass", "job_title", "treasurer", False, False)
+    assert facts("At the AGM, Dorka Vass was elected secretary.", None) == {
+        ("Dorka Vass", "job_title", "secretary", False, False)
     }
-    assert ("Ilona", "job_title", "senior data analyst", False, False) in facts(
-        "no transfer, but I got promoted — senior data analyst now, same team, same desk."
+    assert ("Ilona", "job_title", "head of data", False, False) in facts(
+        "good news — head of data now, same office, same commute."
     )
-    assert ("Ilona", "reports_to", "Réka Tóth", False, False) in facts("Got it. Yes, reporting to Réka Tóth now.")
+    assert ("Ilona", "reports_to", "Réka Tóth", False, False) in facts("Quick update: reporting to Réka Tóth now.")
     # a retired post is a former one
-    assert ("Bence Kádár", "job_title", "cartographer", False, True) in facts(
-        "New members: Bence Kádár, who lives in Eger and is a retired cartographer, speaks German.", None
+    assert ("Bence Kádár", "job_title", "surveyor", False, True) in facts(
+        "Please welcome Bence Kádár, who is a retired surveyor and lives in Eger.", None
     )
