@@ -1640,7 +1640,7 @@ def test_pets_of_a_kind_named_right_after_it_are_each_had():
         ("Ilona", "has_pet", "Bogyó", False, False),
     }
     assert facts("We have a dog now as well — Bodri.") == {("Ilona", "has_pet", "Bodri", False, False)}
-    assert facts("we got two puppies yesterday, named them Bodri and Füles") == {
+    assert facts("we got two dogs yesterday, named them Bodri and Füles") == {
         ("Ilona", "has_pet", "Bodri", False, False),
         ("Ilona", "has_pet", "Füles", False, False),
     }
