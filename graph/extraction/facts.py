@@ -115,7 +115,8 @@ _MY_TEAM = (
     r"\s*(?:,|[—–-]|:)\s+(?:the\s+)?"
 )
 # a team as its tools write it: "analytics-eng", "@tax-compliance", "@acme/web-core"
-_HANDLE = r"(?:@[\w/-]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b)"
+_CODE_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+_HANDLE = rf"(?:@[\w/-]+|{_CODE_NAME}\b)"
 # (a team by its handle, or in lower case: "the identity team")
 _OWNER = (
     rf"(?:[Tt]he\s+|{_MY_TEAM})?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?|{_HANDLE}"
@@ -2851,7 +2852,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said or "owner" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
-    if (resume := _resume(text) if "\n" in text else None) is not None:
+    if (resume := _resume(text)) is not None:
         _, start, end = resume  # a résumé's posts, read by its reader only (not "Kestle — Tester" as Kestle's post)
         found = [fact for fact in found if not start <= fact.span[0] < end or fact.subject == resume[0]]
     sentences = _Sentences(text)
@@ -4446,12 +4447,13 @@ _HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•›»>]\s+")
 def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     """The facts a text states by its layout: a résumé's posts, a table's rows, a schedule's lines, a record's
     fields, a status line's owner."""
-    yield from _resume_facts(text, today)
+    resume = _resume(text)  # whose résumé, read once for its posts and for its fields
+    yield from _resume_facts(text, resume, today)
     if "CODEOWNERS" in text:
         yield from _code_owners(text, today)
     yield from _table_facts(text, today)
     yield from _schedule_facts(text, today)
-    yield from _field_facts(text, speaker, today)
+    yield from _field_facts(text, speaker, today, resume)
     yield from _status_owners(text, today)
     yield from _owners_moved(text, today)
 
@@ -4488,7 +4490,7 @@ _POST_YEARS_RE = re.compile(
 def _resume(text: str) -> tuple[str, int, int] | None:
     """Whose résumé the text is and where its section of posts runs, when it is one: its first line a name (as a
     résumé writes it, perhaps in capitals) and a section headed "Experience" or the like."""
-    section = _EXPERIENCE_RE.search(text)
+    section = _EXPERIENCE_RE.search(text) if "\n" in text else None
     first = text.strip().split("\n", 1)[0].strip(" \t#*")
     if section is None or not 1 < len(first.split()) <= 4:
         return None
@@ -4498,10 +4500,9 @@ def _resume(text: str) -> tuple[str, int, int] | None:
     return first, section.end(), section.end() + (end.start() if end else len(text))
 
 
-def _resume_facts(text: str, today: date) -> Iterator[StatedFact]:
+def _resume_facts(text: str, found: tuple[str, int, int] | None, today: date) -> Iterator[StatedFact]:
     """A résumé's posts: each line's employer and title ("Kestle — Senior Tester (2022–present)", "Tester, Vashegy
     Bank (2019–2022)"), held over the years the line gives (to the present: still held)."""
-    found = _resume(text) if "\n" in text else None
     if found is None:
         return
     owner, start, end = found
@@ -4611,14 +4612,15 @@ def _schedule_facts(text: str, today: date) -> Iterator[StatedFact]:
             yield StatedFact(project, v.DUE_DATE, day.isoformat(), today, None, False, 0.7, line.span())
 
 
-def _field_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
+def _field_facts(
+    text: str, speaker: str | None, today: date, resume: tuple[str, int, int] | None
+) -> Iterator[StatedFact]:
     """The facts a record's fields state. A field is read only under a label the vocabulary gives an attribute, and
     only when the record says whom it is about: a line or an entry of its own with a name field, a heading that is a
     name, or (a record about oneself) the speaker when the text speaks in the first person."""
     fields = list(_FIELD_RE.finditer(text))
     if not fields:
         return
-    resume = _resume(text) if "\n" in text else None
     heading = resume[0] if resume else _heading(text, fields[0].start())
     if heading is None and _label(fields[0]["label"])[0] in _REPORT_WORDS:  # "Postmortem: Zirc memory leak"
         heading = _reported_system(fields[0]["value"])
@@ -4944,7 +4946,7 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
         team = re.match(rf"(?:the\s+)?(?P<team>[\w-]+(?:\s+[\w-]+)?)\s+{_TEAM_WORDS}\b", value, re.IGNORECASE)
         # "owner: team-tariff", "owner: @tax-compliance", a catalogue's "owner: payments"
         handle = _HANDLE_OWNER_RE.fullmatch(value.strip()) or re.fullmatch(r"[a-z][a-z0-9_]{2,30}", value.strip())
-        if handle and handle[0] in _PRONOUNS | {"me", "us", "them"}:
+        if handle and handle[0] in _PRONOUNS | _PRONOUNS_AS_NAMES:
             handle = None
         owner = name[0] if name else team["team"] if team else handle[0] if handle else ""
         return [_team_name(owner)] if owner else []
@@ -4955,7 +4957,7 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
 
 
 # an owner as a tool writes it: a handle ("@tax-compliance") or a team's code name ("team-tariff")
-_HANDLE_OWNER_RE = re.compile(r"@[\w-]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
+_HANDLE_OWNER_RE = re.compile(rf"@[\w-]+|{_CODE_NAME}")
 
 
 # words no title holds: a pronoun, a verb, a joining word, or one that makes it someone else's or another time's
