@@ -114,7 +114,7 @@ _MY_TEAM = (
     rf"(?:[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|{_NAME_WORD}(?:\s+{_NAME_WORD})?['’]s)\s+{_TEAM_WORDS}(?:\s+now)?"
     r"\s*(?:,|[—–-]|:)\s+(?:the\s+)?"
 )
-# a team as its tools write it: "analytics-eng", "@tax-compliance", "@acme/web-core"
+# a team as its tools write it: "data-core", "@tax-compliance", "@acme/web-core"
 _CODE_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
 _HANDLE = rf"(?:@[\w/-]+|{_CODE_NAME}\b)"
 # (a team by its handle, or in lower case: "the identity team")
@@ -1066,8 +1066,8 @@ def _named_title_ok(match: re.Match[str]) -> bool:
     )
 
 
-# "has lived in Accra, Kumasi and Ho": the towns of a life, not the home now
-# the towns after the first in a list of them ("…, Kumasi and Ho")
+# "has lived in Győr, Pápa and Zirc": the towns of a life, not the home now
+# the towns after the first in a list of them ("…, Pápa and Zirc")
 _MORE_TOWNS = rf"(?:,\s*{NAME})*,?\s+and\s+{NAME}"
 _TOWNS_OF_A_LIFE_RE = re.compile(rf"(?<=lived\sin\s){NAME}{_MORE_TOWNS}")
 
@@ -2885,7 +2885,7 @@ _NAMED_LATER_RE = re.compile(
 
 def _pets_named_later(fact: StatedFact, text: str) -> list[StatedFact]:
     """A pet had but not named, with the name the text gives it straight after, nobody else named between; pets of a
-    kind named right after it, in brackets or a list ("two cats (Pele and Lani)", "… cats, named them A and B"),
+    kind named right after it, in brackets or a list ("two cats (Bogyó and Cirmi)", "… cats, named them A and B"),
     one each."""
     kind = re.compile(rf"\b{re.escape(fact.value.split()[-1])}s?\b", re.IGNORECASE).search(
         text, max(fact.span[0] - 4, 0)
@@ -2900,8 +2900,8 @@ def _pets_named_later(fact: StatedFact, text: str) -> list[StatedFact]:
     return [replace(fact, value=name) if name and _person(name) == name else fact]
 
 
-# the names given to pets of a kind right after it: "(Pele and Lani)", "…, named them Simit and Lokum", "— Barsik", ",
-# Nocciola,"
+# the names given to pets of a kind right after it: "(Bogyó and Cirmi)", "…, named them Mák and Pötty", "— Bodri",
+# ", Füles,"
 _PET_NAMES = rf"{NAME}(?:,\s*{NAME})*(?:,?\s+(?:and|&)\s+{NAME})?"
 _PETS_LISTED_AFTER_RE = re.compile(
     rf"\s*\((?P<bracket>{_PET_NAMES})\)|[^.!?;()A-Z]{{0,25}}?,?\s+(?:named|called)\s+(?:them|her|him|it)\s+(?P<named>{_PET_NAMES})"
@@ -4121,7 +4121,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         return [speaker.strip()] if speaker and speaker.strip() else []
     if attribute == v.OWNED_BY and (groups.get("value") or "").strip() == "I":  # "I don't own S any more"
         return [speaker.strip()] if speaker and speaker.strip() else []
-    if groups.get("towns"):  # "has lived in Accra, Kumasi and Ho": each
+    if groups.get("towns"):  # "has lived in Győr, Pápa and Zirc": each
         return [town for town in map(_person, _listed(groups["towns"])) if town]
     value = (groups.get("value") or "").strip()
     if _PLACEHOLDER_RE.fullmatch(value):
@@ -4245,7 +4245,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
     if all(word.casefold().strip(".,") in _CALENDAR_NAMES | _CALENDAR_SHORT for word in words):
-        return ""  # "Emeka takes over Monday": the day a duty passes, no system
+        return ""  # "Bence takes over Monday": the day a duty passes, no system
     if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
         return ""  # "the service belongs to SRE": which service, the statement does not say
     if words[0].casefold() in _WORK_ITEMS:
@@ -4876,7 +4876,7 @@ def _heading(text: str, first_field: int) -> str | None:
         if named and not _a_title(named[0]):
             return _person(named[0])
         if re.fullmatch(rf"{NAME}\s+{_TEAM_WORDS}", part):
-            return part  # "Lake Forecasting squad": a team's page
+            return part  # "Zirc Platform squad": a team's page
         if _IDENTIFIER_RE.fullmatch(part):
             return part  # "quillon-api", "Registry entry — kestle-db": a system as its code names it
         if keyed and re.match(rf"[{_UPPER}]", part) and 1 <= len(words) <= 5:
@@ -5163,7 +5163,7 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
                 yield StatedFact(who, v.JOB_TITLE, title, None if earlier else today, today if earlier else None,
                                  False, 0.7, span)  # fmt: skip
             employed = employed or not earlier
-        # ("Lumipay (Accra)": where the office is, beside the employer's name)
+        # ("Kestle (Pécs)": where the office is, beside the employer's name)
         line = _BRACKETS_RE.sub(" ", _CARD_AT_RE.sub("", line))
         for part in (part.strip(" .") for part in _CARD_PARTS.split(line) if part.strip(" .")):
             spoken = _CARD_SPEAKS_RE.match(part)

@@ -400,14 +400,14 @@ def test_a_markdown_table_of_things_names_each_as_written_and_dates_it_under_a_d
 
 def test_a_candidates_card_says_what_they_do_now_beside_an_offer_and_whom_call_notes_are_of():
     said = extract_facts(
-        "Candidate: Mirela Dobos\nCurrently: QA Lead @ Vintra Labs (since 2022)\nPreviously: tester at Sorin Bank\n"
+        "Candidate: Mirela Dobos\nCurrently: QA Lead @ Tarnóc Labs (since 2022)\nPreviously: tester at Sorin Bank\n"
         "Location: Cluj\nLanguages: Romanian, Hungarian\nNotes: second interview done; offer pending",
         speaker=None,
         reference=TODAY,
     )
     assert {(fact.subject, fact.attribute, fact.value, fact.valid_from, fact.valid_until) for fact in said} == {
         ("Mirela Dobos", "job_title", "qa lead", date(2022, 1, 1), None),
-        ("Mirela Dobos", "works_at", "Vintra Labs", date(2022, 1, 1), None),
+        ("Mirela Dobos", "works_at", "Tarnóc Labs", date(2022, 1, 1), None),
         ("Mirela Dobos", "job_title", "tester", None, TODAY),
         ("Mirela Dobos", "works_at", "Sorin Bank", None, TODAY),
         ("Mirela Dobos", "lives_in", "Cluj", TODAY, None),
@@ -418,13 +418,13 @@ def test_a_candidates_card_says_what_they_do_now_beside_an_offer_and_whom_call_n
     assert facts("Candidate: Mirela Dobos\nTitle: Head of QA\nStatus: offer pending", None) == set()
     notes = extract_facts(
         "Phone screen — Mirela Dobos\n"
-        "• Currently: tester at Vintra Labs; been there 4 yrs; likes the team.\n• Lives in Cluj, won't relocate.",
+        "• Currently: tester at Tarnóc Labs; been there 4 yrs; likes the team.\n• Lives in Cluj, won't relocate.",
         speaker=None,
         reference=TODAY,
     )
     assert {(fact.subject, fact.attribute, fact.value, fact.valid_from.year) for fact in notes} == {
         ("Mirela Dobos", "job_title", "tester", 2021),
-        ("Mirela Dobos", "works_at", "Vintra Labs", 2021),
+        ("Mirela Dobos", "works_at", "Tarnóc Labs", 2021),
         ("Mirela Dobos", "lives_in", "Cluj", 2025),
     }
     # a lone word before a noun in a heading is a thing's name, not whom the notes are of
