@@ -138,6 +138,63 @@ def evaluate(
     }
 
 
+def pooled(reports: Sequence[dict]) -> dict:
+    """One report over the runs of several seeds of a half, as if their questions had been asked in one run: each
+    figure the mean over all the seeds' questions (each seed's mean weighted by its count), ingest summed, latency
+    the mean of the seeds' percentiles. One seed's chats are only one draw from the half's people and statements: a
+    choice made on one seed's questions can fit that draw; over several, it has to hold for the half."""
+    first = reports[0]
+    if len(reports) == 1:
+        return first
+
+    def weighted(rows: Sequence[dict], keys: Sequence[str]) -> dict:
+        n = sum(row["n"] for row in rows)
+        return {key: round(sum(row[key] * row["n"] for row in rows) / n, 3) if n else 0.0 for key in keys} | {"n": n}
+
+    def table_of(name: str) -> dict:
+        rows = [report["table"][name] for report in reports]
+        table = {group: weighted([row[group] for row in rows], ("r5", "r10", "mrr")) for group in GROUPS}
+        never = [row["never-said"] for row in rows]
+        table["never-said"] = weighted(never, ("abstained",)) | {
+            "false_refusals": _mean(row["false_refusals"] for row in never)
+        }
+        table["update_order"] = weighted([row["update_order"] for row in rows], ("current_first",))
+        return table
+
+    calibrations = [report["calibration"] for report in reports]
+    stats = ("bm25_r5", "bm25_r10", "shared_word")
+    calibration_pooled = {
+        "half": first["half"],
+        **{key: sum(c[key] for c in calibrations) for key in ("conversations", "sessions", "turns", "questions")},
+        **weighted(calibrations, stats),
+        "families": {
+            family: weighted([c["families"][family] for c in calibrations], stats)
+            for family in first["calibration"]["families"]
+        },
+        "paraphrased": weighted([c["paraphrased"] for c in calibrations], stats),
+        "echoed": weighted([c["echoed"] for c in calibrations], stats),
+        "never_said": sum(c["never_said"] for c in calibrations),
+    }
+    searchable = [report["ingest"]["evidence_searchable"] for report in reports]
+    ingest_keys = ("turns", "memories", "write_s", "embed_s", "links_s")
+    return {
+        "half": first["half"],
+        "seed": ",".join(str(report["seed"]) for report in reports),
+        "calibration": calibration_pooled,
+        "ingest": {key: round(sum(report["ingest"][key] for report in reports), 2) for key in ingest_keys}
+        | {"evidence_searchable": {key: sum(row[key] for row in searchable) for key in ("live", "evidence")}},
+        "table": {name: table_of(name) for name in first["table"]},
+        "latency": {
+            name: {
+                key: round(sum(report["latency"][name][key] for report in reports) / len(reports), 1)
+                for key in ("p50_ms", "p95_ms")
+            }
+            for name in first["latency"]
+        },
+        "seconds": {key: round(sum(report["seconds"][key] for report in reports), 1) for key in ("search", "total")},
+    }
+
+
 # --- report ----------------------------------------------------------------------------------------------------
 
 

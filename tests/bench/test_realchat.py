@@ -296,3 +296,39 @@ def test_the_harness_ingests_through_the_sessions_service_and_asks_as_each_membe
     assert table["answerable"]["n"] == sum(q.family in ANSWERABLE for q in small.questions)
     assert table["answerable"]["n"] == table["echoed"]["n"] + table["paraphrased"]["n"]
     assert table["never-said"]["n"] == sum(q.family == "never-said" for q in small.questions)
+
+
+def test_several_seeds_pool_into_one_report_weighted_by_their_questions():
+    from bench.realchat.evaluate import GROUPS, format_report, pooled
+
+    def report(seed, r5, n):
+        row = {"r5": r5, "r10": r5, "mrr": r5, "n": n}
+        family = {"n": n, "bm25_r5": r5, "bm25_r10": r5, "shared_word": 0.5}
+        table = {group: row for group in GROUPS} | {
+            "never-said": {"abstained": 1.0, "false_refusals": 0.0, "n": 1},
+            "update_order": {"current_first": r5, "n": n},
+        }
+        return {
+            "half": "dev",
+            "seed": seed,
+            "calibration": {
+                "half": "dev", "conversations": 2, "sessions": 4, "turns": 10, "questions": n + 1, **family,
+                "families": {f: family for f in ANSWERABLE}, "paraphrased": family, "echoed": family, "never_said": 1,
+            },
+            "ingest": {
+                "turns": 10, "memories": 10, "write_s": 1.0, "embed_s": 1.0, "links_s": 1.0,
+                "evidence_searchable": {"live": n, "evidence": n},
+            },
+            "table": {name: table for name in ("rank_bm25", "full")},
+            "latency": {name: {"p50_ms": 10.0, "p95_ms": 20.0} for name in ("rank_bm25", "full")},
+            "seconds": {"search": 1.0, "total": 2.0},
+        }  # fmt: skip
+
+    one, other = report(11, 0.9, 30), report(12, 0.5, 10)
+    assert pooled([one]) is one
+    both = pooled([one, other])
+    assert both["seed"] == "11,12"
+    assert both["table"]["full"]["answerable"] == {"r5": 0.8, "r10": 0.8, "mrr": 0.8, "n": 40}
+    assert both["calibration"]["bm25_r10"] == 0.8 and both["calibration"]["questions"] == 42
+    assert both["ingest"]["evidence_searchable"] == {"live": 40, "evidence": 40}
+    assert "half dev, seed 11,12" in format_report(both)

@@ -205,3 +205,29 @@ def test_each_step_switched_off_alone_leaves_the_rest_of_the_page_as_it_was(acme
                     k: v for k, v in everything[memory_id].items() if k not in ignored
                 }, name
             assert not any((OWN_KEYS[name] - {"truth"}) & explain.keys() for explain in without.values()), name
+
+
+# --- the participant weighting: a share of the boost for covering part of what the question names ---------------
+
+
+def test_a_turn_covering_every_named_participant_gets_the_whole_boost_and_one_covering_part_of_them_less():
+    from retrieval.conversation.weights import participant_shares
+
+    writer, jon_entity = 41, 42
+    rows = {
+        1: RankingRow("", "", T0_DT, 1, speaker="Jon", named=(writer,), turn_text="Reading her new one."),
+        2: RankingRow("", "", T0_DT, 1, speaker="Maya", named=(writer,), turn_text="Any good, her books?"),
+        3: RankingRow("", "", T0_DT, 1, speaker="Jon", turn_text="The bakery reopened."),
+        # Jon's turn that also links Jon's own entity: still one participant, not two
+        4: RankingRow("", "", T0_DT, 1, speaker="Jon", named=(jon_entity,), turn_text="I'm Jon, by the way."),
+        5: RankingRow("", "", T0_DT, 1, speaker="Maya", turn_text="Lovely weather."),
+    }
+    page = Page(query="Which of Orsolya's books is Jon reading?", top_k=5, rows=rows, speakers=("jon",))
+    page = replace(page, speaker_entities=frozenset({jon_entity}))
+
+    shares = participant_shares(page)
+
+    assert shares == {1: 1.0, 2: 0.5, 3: 0.5, 4: 0.5}
+    # where no turn covers more than one, each covering one gets the whole boost, as before
+    alone = replace(page, rows={memory_id: rows[memory_id] for memory_id in (2, 3, 4, 5)})
+    assert participant_shares(alone) == {2: 1.0, 3: 1.0, 4: 1.0}

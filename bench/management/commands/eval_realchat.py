@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from bench.conversations.evaluate import ARM_CONFIGS
 from bench.realchat.calibration import calibration
-from bench.realchat.evaluate import evaluate, format_calibration, format_report
+from bench.realchat.evaluate import evaluate, format_calibration, format_report, pooled
 from bench.realchat.generator import generate
 from bench.realchat.vocabulary import HALVES
 
@@ -24,7 +24,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--half", choices=HALVES, default="dev", help="dev (default) or dev2, or held (once, at the end)"
         )
-        parser.add_argument("--seed", type=int, default=11)
+        parser.add_argument(
+            "--seed",
+            default="11",
+            help="a seed, or several comma-separated: their runs pooled into one report (a half's figure over more "
+            "than one draw of its chats)",
+        )
         parser.add_argument("--conversations", type=int, default=12)
         parser.add_argument("--sessions", type=int, default=18)
         parser.add_argument("--configs", default=",".join(ARM_CONFIGS), help="comma-separated configurations")
@@ -39,16 +44,21 @@ class Command(BaseCommand):
             raise CommandError(f"unknown configuration {unknown[0]!r}; known: {', '.join(ARM_CONFIGS)}")
         size = {key: options[key] for key in ("conversations", "sessions")}
         try:
+            seeds = [int(seed) for seed in options["seed"].split(",") if seed.strip()]
+        except ValueError:
+            raise CommandError(f"--seed takes whole numbers separated by commas, got {options['seed']!r}")
+        if not seeds:
+            raise CommandError("--seed names no seed")
+        try:
             if options["stats"]:
-                reports = [calibration(generate(options["seed"], half=half, **size)) for half in HALVES]
+                reports = [calibration(generate(seed, half=half, **size)) for half in HALVES for seed in seeds]
                 lines = [line for report in reports for line in format_calibration(report)]
                 self.stdout.write(json.dumps(reports) if options["json"] else "\n".join(lines))
                 return
-            dataset = generate(options["seed"], half=options["half"], **size)
+            datasets = [generate(seed, half=options["half"], **size) for seed in seeds]
         except ValueError as exc:
             raise CommandError(str(exc))
-        quiet = options["json"]
-        report = evaluate(
-            dataset, configs=configs, keep=options["keep"], quiet=quiet, log=lambda line: self.stderr.write(line)
-        )
+        quiet, keep, log = options["json"], options["keep"], self.stderr.write
+        reports = [evaluate(dataset, configs=configs, keep=keep, quiet=quiet, log=log) for dataset in datasets]
+        report = pooled(reports)
         self.stdout.write(json.dumps(report) if quiet else format_report(report))
