@@ -19,7 +19,9 @@ def participant_shares(page: Page) -> dict[int, float]:
     whether a turn is by them or links their entity; each other entity the question names is another. "Which of
     Ilona's films did Bence recommend?": Bence's turn linking Ilona covers both and gets the whole boost, his
     friend's turn asking about Ilona half of it — a remark about the named thing by someone else no longer ties with
-    the named speaker's own word on it. Where no candidate covers more than one, each gets the whole boost."""
+    the named speaker's own word on it. Where no turn covers more than one, each gets the whole boost; so does any
+    candidate that is not a session turn (a page or a note has no speaker to be named: what it links is the
+    relational arm's to weigh)."""
     words = ["" if word in page.unnamed else word for word in name_words(page.query)]
     covered = {}
     for memory_id, row in page.rows.items():
@@ -27,9 +29,9 @@ def participant_shares(page: Page) -> dict[int, float]:
         if named_in(row.speaker, words):
             things.add("speaker")
         if things:
-            covered[memory_id] = len(things)
+            covered[memory_id] = len(things) if row.is_turn else 0
     most = max(covered.values(), default=0)
-    return {memory_id: count / most for memory_id, count in covered.items()}
+    return {memory_id: count / most if count else 1.0 for memory_id, count in covered.items()}
 
 
 def participants_of(page: Page) -> set[int]:

@@ -231,3 +231,16 @@ def test_a_turn_covering_every_named_participant_gets_the_whole_boost_and_one_co
     # where no turn covers more than one, each covering one gets the whole boost, as before
     alone = replace(page, rows={memory_id: rows[memory_id] for memory_id in (2, 3, 4, 5)})
     assert participant_shares(alone) == {2: 1.0, 3: 1.0, 4: 1.0}
+
+
+def test_a_candidate_that_is_not_a_session_turn_keeps_the_whole_participant_boost():
+    from retrieval.conversation.weights import participant_shares
+
+    rows = {
+        1: RankingRow("", "", T0_DT, 1, speaker="Jon", named=(41,), turn_text="Reading her new one."),
+        2: RankingRow("", "", T0_DT, 1, speaker="Maya", named=(41,), turn_text="Any good, her books?"),
+        3: RankingRow("", "", T0_DT, 1, speaker="albert", named=(41,)),  # a note linking the writer
+    }
+    page = Page(query="Which of Orsolya's books is Jon reading?", top_k=5, rows=rows, speakers=("jon",))
+
+    assert participant_shares(page) == {1: 1.0, 2: 0.5, 3: 1.0}
