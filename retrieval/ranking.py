@@ -319,7 +319,7 @@ def rank(
     config: RankingConfig | None = None,
     keyword_confidence: float = 0.0,
     keyword_shares: Mapping[int, float] | None = None,
-    participants: Mapping[int, float] | frozenset[int] | set[int] = frozenset(),
+    participants: frozenset[int] | set[int] = frozenset(),
     dated: frozenset[int] | set[int] = frozenset(),
     third_party: frozenset[int] | set[int] = frozenset(),
 ) -> list[Ranked]:
@@ -398,7 +398,7 @@ def rank(
         cosine_used = min(1.0, max(0.0, cosine)) if cosine is not None and math.isfinite(cosine) else 0.0
         base = (1.0 - cosine_weight) * rrf_norm + cosine_weight * cosine_used
         tier = float(config.tier_boost.get(candidate.level, 1.0))
-        participant = _participant(config.participant_boost, participants, memory_id)
+        participant = config.participant_boost if memory_id in participants else 1.0
         date_window = config.date_window_boost if memory_id in dated else 1.0
         words = candidate.turn_words
         phatic = config.phatic_factor if words is not None and words < config.phatic_words else 1.0
@@ -463,16 +463,6 @@ def rank(
     if autocut_enabled:
         unique = unique[: autocut([ranked.score for ranked in unique], min_gap=config.autocut_min_gap)]
     return unique[:top_k]
-
-
-def _participant(boost: float, participants: Mapping[int, float] | frozenset[int] | set[int], memory_id: int) -> float:
-    """A row's participant factor: the full boost for a row of a set, else the share of the boost its weight in
-    the mapping gives it (a row by or about only some of the people and things the question names is lifted less
-    than one by or about all of them)."""
-    if memory_id not in participants:
-        return 1.0
-    share = participants[memory_id] if isinstance(participants, Mapping) else 1.0
-    return 1.0 + (boost - 1.0) * share
 
 
 def _text_scores(

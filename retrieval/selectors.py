@@ -262,17 +262,14 @@ def _said_at_sql(alias: str) -> str:
     return f"coalesce({alias}.reference_time, {alias}.created_at)"
 
 
-# who said a candidate (a session event's author, else the memory's author) and which of the entities the question
-# names it links: the participant weighting of ranking, read by the arms' statement itself (link_by_memory); and
+# who said a candidate (a session event's author, else the memory's author) and whether it links an entity the
+# question names: the participant weighting of ranking, read by the arms' statement itself (link_by_memory); and
 # a session turn's first TURN_TEXT_CHARS characters (NULL for any other memory) and whether it states a date:
 # ranking counts an undated turn's content words (a dated turn says when: never phatic), a pool of turns fuses by
 # score, and the page's turns name what their speaker's follow-ups are looked up by
 _PARTICIPANT_COLUMNS = f"""left({_speaker_sql("m")}, 200) AS speaker,
-    ARRAY(SELECT DISTINCT v.entity_id
-          FROM graph_entitylink l, LATERAL (VALUES (l.subject_id), (l.object_id)) v(entity_id)
-          WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
-          AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))
-          AND v.entity_id = ANY(%(named)s)) AS named,
+    EXISTS (SELECT 1 FROM graph_entitylink l WHERE l.tenant_id = %(tenant)s AND l.memory_id = m.id
+            AND (l.subject_id = ANY(%(named)s) OR l.object_id = ANY(%(named)s))) AS names_entity,
     CASE WHEN m.source_session <> '' THEN left(m.content, {TURN_TEXT_CHARS}) END AS turn_text,
     m.event_dates <> '[]'::jsonb AS dated"""
 
@@ -286,17 +283,13 @@ class RankingRow:
     created_at: datetime
     scope_id: int
     speaker: str = ""  # the session event's author, else the memory's author (arm rows only)
-    named: tuple[int, ...] = ()  # the entities the question names that it links (arm rows only)
+    names_entity: bool = False  # links an entity the question names (arm rows only)
     turn_words: int | None = None  # an undated session turn's content words (arm rows only; else None)
     turn_text: str | None = None  # a session turn's first TURN_TEXT_CHARS characters (arm rows only; else None)
 
     @property
     def is_turn(self) -> bool:
         return self.turn_text is not None
-
-    @property
-    def names_entity(self) -> bool:
-        return bool(self.named)
 
     @classmethod
     def from_columns(
@@ -306,7 +299,7 @@ class RankingRow:
         created_epoch: float,
         scope_id: int,
         speaker=None,
-        named=None,
+        names_entity=False,
         turn_text: str | None = None,
         dated=False,
     ) -> RankingRow:
@@ -317,7 +310,7 @@ class RankingRow:
             datetime.fromtimestamp(created_epoch, tz=UTC),
             scope_id,
             speaker or "",
-            tuple(named or ()),
+            bool(names_entity),
             len(cached_content_terms(turn_text)) if turn_text is not None and not dated else None,
             turn_text,
         )

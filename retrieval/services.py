@@ -65,7 +65,7 @@ from retrieval.speakers import not_written_as_names, without_speakers, written_a
 from retrieval.synthesis import Answer, Edge, Gaps, SourceRow, SynthesisLLM, analyze_gaps, path_answer, synthesize
 from retrieval.synthesis.answers import with_ambiguity
 from retrieval.synthesis.dates import DatedRow, date_answer, is_when_question
-from retrieval.text import is_question, name_words, named_in, split_sentences
+from retrieval.text import is_question, split_sentences
 
 logger = logging.getLogger(__name__)
 
@@ -229,7 +229,6 @@ def search_memories(
             # stand: "When does the choir meet now?" asks for the current day, not the questions that led to it)
             dates=window is not None or (asks_when and not current),
             speakers=context.speakers,
-            speaker_entities=_speaker_entities(context),
             unnamed=unnamed,
         )
     hits, contexts = list(page.hits), page.contexts
@@ -311,17 +310,6 @@ def search_memories(
 
 
 # --- stages --------------------------------------------------------------------------------------------------------
-
-
-def _speaker_entities(context: selectors.SearchContext) -> frozenset[int]:
-    """The entities the question names that are people speaking in the caller's sessions: a turn linking one is
-    about the same participant as a turn they said."""
-    return frozenset(
-        ref.entity_id
-        for refs in context.entities.values()
-        for ref in refs
-        if any(named_in(speaker, name_words(ref.name)) for speaker in context.speakers)
-    )
 
 
 def _facts(
@@ -528,7 +516,6 @@ def _fuse(
     current: bool = False,
     dates: bool = False,
     speakers: Sequence[str] = (),
-    speaker_entities: frozenset[int] = frozenset(),
     unnamed: set[str] = frozenset(),
 ) -> Page:
     """Rank the candidates on what the arms' statements returned of them (``levels``: scope id → level, the
@@ -539,14 +526,7 @@ def _fuse(
     page = _unranked(query, retrieved, levels, tier_boost, plan, options)
     if not page.candidates:
         return page
-    page = replace(
-        page,
-        current=current,
-        dates=dates,
-        speakers=tuple(speakers),
-        speaker_entities=speaker_entities,
-        unnamed=frozenset(unnamed),
-    )
+    page = replace(page, current=current, dates=dates, speakers=tuple(speakers), unnamed=frozenset(unnamed))
     page = run(steps, "weigh", page)
     page = run(steps, "ask", _ranked(page, retrieved, options))
     page = run(steps, "attach", _load(page, tenant=tenant, options=options, chain_ids=chain_ids, kinds=kinds))

@@ -38,7 +38,6 @@ class Page:
     top_k: int
     rows: Mapping[int, RankingRow]  # what the keyword and vector arms read of each of their candidates
     speakers: Sequence[str] = ()  # the caller's speakers the question names, lower-cased as written
-    speaker_entities: frozenset[int] = frozenset()  # the entities the question names that are those speakers
     unnamed: frozenset[str] = frozenset()  # the question's ordinary words that name nobody ("may", "will")
     current: bool = False  # the question asks how things stand now (no date window, nothing of the past)
     dates: bool = False  # the question asks when something happened
@@ -46,8 +45,7 @@ class Page:
     arms: Mapping[str, Sequence[int]] = field(default_factory=dict)  # each arm's candidates, best first
     candidates: Mapping[int, Candidate] = field(default_factory=dict)
     config: RankingConfig = field(default_factory=lambda: RankingConfig(phatic_factor=1.0))  # damped by ``phatic``
-    # by or about someone the question names: lifted by the share of what it names each covers
-    participants: Mapping[int, float] = field(default_factory=dict)
+    participants: frozenset[int] = frozenset()  # by or about someone the question names: lifted
     third_party: frozenset[int] = frozenset()  # turns about someone other than their speaker: damped
     # --- the ranked page, and the names each session turn on it uses
     ranked: Sequence[Ranked] = ()

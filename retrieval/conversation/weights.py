@@ -13,37 +13,17 @@ from retrieval.ranking import PHATIC_FACTOR
 from retrieval.text import name_words, named_in
 
 
-def participant_shares(page: Page) -> dict[int, float]:
-    """Each candidate by or about someone or something the question names, with the share of the participant boost
-    it gets: what it covers of the named, over the most any candidate covers. A named speaker is one participant,
-    whether a turn is by them or links their entity; each other entity the question names is another. "Which of
-    Ilona's films did Bence recommend?": Bence's turn linking Ilona covers both and gets the whole boost, his
-    friend's turn asking about Ilona half of it — a remark about the named thing by someone else no longer ties with
-    the named speaker's own word on it. Where no turn covers more than one, each gets the whole boost; so does any
-    candidate that is not a session turn (a page or a note has no speaker to be named: what it links is the
-    relational arm's to weigh)."""
-    words = ["" if word in page.unnamed else word for word in name_words(page.query)]
-    covered = {}
-    for memory_id, row in page.rows.items():
-        things = {"speaker" if entity_id in page.speaker_entities else entity_id for entity_id in row.named}
-        if named_in(row.speaker, words):
-            things.add("speaker")
-        if things:
-            covered[memory_id] = len(things) if row.is_turn else 0
-    most = max(covered.values(), default=0)
-    return {memory_id: count / most if count else 1.0 for memory_id, count in covered.items()}
-
-
 def participants_of(page: Page) -> set[int]:
     """The candidates by or about someone the question names: their speaker's (a session event's author, else the
     memory's author) full name or first name is a phrase of the question, or they link an entity it names. The
     question's ``unnamed`` words (ordinary words it does not write as a name: "in May 2025") name nobody."""
-    return set(participant_shares(page))
+    words = ["" if word in page.unnamed else word for word in name_words(page.query)]
+    return {memory_id for memory_id, row in page.rows.items() if row.names_entity or named_in(row.speaker, words)}
 
 
 def _participants(page: Page) -> Page:
     """What the people a question names said, or what is linked to them, is where its answer is likeliest."""
-    return replace(page, participants=participant_shares(page))
+    return replace(page, participants=frozenset(participants_of(page)))
 
 
 def _third_party(page: Page) -> Page:

@@ -780,16 +780,6 @@ class TestScoreFusionAndParticipants:
         assert by_id[2].explain["floor"] == pytest.approx(0.6 * base_2 * 1.25, abs=1e-12)
         assert by_id[1].explain["post_tier"] == pytest.approx(0.7 + 0.3 * 0.5, abs=1e-12)
 
-    def test_a_participant_share_gives_that_share_of_the_boost(self):
-        arms = {"vector": [1, 2, 3]}
-        candidates = {memory_id: cand(memory_id, cosine=0.5) for memory_id in (1, 2, 3)}
-        ranked = rank(
-            arms=arms, candidates=candidates, query="q", now=NOW, top_k=5, autocut_enabled=False,
-            participants={1: 1.0, 2: 0.5}, config=DESIGN,
-        )  # fmt: skip
-        by_id = {r.memory_id: r.explain["participant"] for r in ranked}
-        assert by_id == {1: pytest.approx(1.25), 2: pytest.approx(1.125), 3: 1.0}
-
     def test_a_session_turn_with_few_content_words_is_damped_and_other_rows_are_not(self):
         # 1 leads the vector arm but is "Evening Jon!" (1 content word); 2 is a turn stating something; 3 is not a
         # session turn at all (turn_words None), however short

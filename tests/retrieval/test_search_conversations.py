@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
-from graph.services import links_extract_for_memories
 from memories.models import Memory, MemoryKind
 from tests.api.conftest import error_of
 from tests.factories import ApiKeyFactory
@@ -146,29 +145,6 @@ def test_a_question_naming_a_speaker_lifts_that_speakers_turns(acme, api):
         assert len(rows) == 2, response.json()
         assert rows[0]["id"] == wanted, name
         assert rows[0]["explain"]["participant"] > 1.0 and rows[1]["explain"]["participant"] == 1.0
-
-
-def test_a_speakers_turn_about_the_named_thing_is_lifted_more_than_a_friends_turn_about_it(acme, api):
-    # the question names a speaker and a writer: the speaker's turn about the writer covers both, the friend's
-    # question about the writer only one
-    ids = _ingest(
-        api,
-        [
-            ("Maya", "Have you read anything by Orsolya Kertesz? Everyone keeps recommending her."),
-            ("Jon", "Reading The Lantern Winter by Orsolya Kertesz, a present from my aunt."),
-        ],
-        session_id="s-books",
-    )
-    links_extract_for_memories(memory_ids=ids)  # the indexing pass links the writer's entity to both turns
-    response = api.post(
-        SEARCH,
-        {"user_id": "albert", "query": "Which Orsolya Kertesz book is Jon reading?", "top_k": 3, "explain": True},
-        format="json",
-    )
-    weights = {row["id"]: row["explain"]["participant"] for row in response.json()["results"]}
-    assert set(weights) == set(ids), response.json()
-    assert weights[ids[1]] == pytest.approx(1.25)
-    assert weights[ids[0]] == pytest.approx(1.125)
 
 
 WEEKS = 7 * 86400 * 3
