@@ -146,7 +146,24 @@ _POST_WORDS = r"[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?"
 _AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b))?"
 
 _PET_KINDS = "(?i:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
-_PETS = rf"{_PET_KINDS}s?"
+
+
+def _plural(kind: str) -> str:
+    """A kind of pet in the plural, as English makes it: "puppy" → "puppies", "finch" → "finches", "cat" → "cats"."""
+    if re.search(r"[^aeiou]y$", kind):
+        return kind[:-1] + "ies"
+    if re.search(r"(?:s|sh|ch|x|z)$", kind):
+        return kind + "es"
+    return kind + "s"
+
+
+_PET_PLURALS = {_plural(kind): kind for kind in v.PET_KINDS}
+# a kind of pet, one or many (the longest form first: "puppies" is not "puppy" and an "s")
+_PETS = (
+    "(?i:"
+    + "|".join(form.replace(" ", r"\s+") for form in sorted({*v.PET_KINDS, *_PET_PLURALS}, key=len, reverse=True))
+    + ")"
+)
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+)"
 # the longest first, so that "Haitian Creole" is read whole, not as "Haitian"
 _LANGUAGES = (
@@ -305,7 +322,7 @@ _ROLE_FIRST_RE = re.compile(
 # clause: not "the office dog, Bodri")
 _APPOSED_PET_RE = re.compile(
     rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?|^(?P<the>[Tt]he)\s+)"
-    rf"(?P<kind>{_PET_KINDS})s?,\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
+    rf"(?P<kind>{_PETS}),\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
 )
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 # the first of two names, just before the second ("Juno and " before "Bodri")
@@ -2381,7 +2398,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.HAS_PET,
-        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:\s+(?:is|are)\s+(?:called|named)\s+"
+        rf"(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
         r"loves|hates|keeps|just|and|who)\b))(?!,\s+[A-Z])",
         confidence=0.6,
         check=_pet_present,
@@ -2826,7 +2844,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
                  "pulled", "lands", "landing", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for"),
-    v.HAS_PET: tuple(kind.split()[-1][:5] for kind in v.PET_KINDS),
+    v.HAS_PET: tuple({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))}),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
 }  # fmt: skip
@@ -2887,7 +2905,8 @@ def _pets_named_later(fact: StatedFact, text: str) -> list[StatedFact]:
     """A pet had but not named, with the name the text gives it straight after, nobody else named between; pets of a
     kind named right after it, in brackets or a list ("two cats (Bogyó and Cirmi)", "… cats, named them A and B"),
     one each."""
-    kind = re.compile(rf"\b{re.escape(fact.value.split()[-1])}s?\b", re.IGNORECASE).search(
+    one = fact.value.split()[-1]
+    kind = re.compile(rf"\b(?:{re.escape(_plural(one))}|{re.escape(one)}s?)\b", re.IGNORECASE).search(
         text, max(fact.span[0] - 4, 0)
     )
     listed = _PETS_LISTED_AFTER_RE.match(text, kind.end()) if kind else None
@@ -4105,7 +4124,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if attribute == v.HAS_PET:
         if groups.get("value"):
             return _listed(groups["value"])
-        return [f"a {re.sub(r's$', '', groups['kind'])}"]
+        kind = " ".join(groups["kind"].split())
+        return [f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}"]
     if attribute == v.JOB_TITLE:
         title = " ".join(groups["value"].split())
         # "CFO of Tisza Mills": the post, and where it is held; not "VP of Sales", "Head of Data"

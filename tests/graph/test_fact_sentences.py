@@ -1646,6 +1646,22 @@ def test_pets_of_a_kind_named_right_after_it_are_each_had():
     }
 
 
+def test_a_pet_of_ones_own_called_by_its_name_and_pets_of_a_kind_whose_plural_ends_in_ies():
+    # the name a pet is called by is the pet, not "a dog"; "is named after" names nobody
+    assert facts("My dog is called Pogácsa.") == {("Ilona", "has_pet", "Pogácsa", False, False)}
+    assert facts("Our budgies are named Kék and Sárga.") == {
+        ("Ilona", "has_pet", "Kék", False, False),
+        ("Ilona", "has_pet", "Sárga", False, False),
+    }
+    assert facts("My dog is named after a poet.") == {("Ilona", "has_pet", "a dog", False, False)}
+    # "puppies" is the plural of "puppy", not "puppy" and an "s"
+    assert facts("We have two puppies, Mogyoró and Dió.") == {
+        ("Ilona", "has_pet", "Mogyoró", False, False),
+        ("Ilona", "has_pet", "Dió", False, False),
+    }
+    assert facts("We rescued two bunnies last week.") == {("Ilona", "has_pet", "a bunny", False, False)}
+
+
 def test_moves_said_out_of_one_town_or_to_one_from_another_and_a_household_that_officially_lives_there():
     assert facts("Last spring we moved out of Tata to Zirc.") == {
         ("Ilona", "lives_in", "Zirc", False, False),
