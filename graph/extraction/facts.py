@@ -2212,8 +2212,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
+        # (a thing "was run by" someone once, a job or a drill, is not theirs: only what "is run by" them)
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been|are|were|have\s+been)|:){_NOW}\s+(?:owned|maintained|looked\s+after|"
-        rf"run)\s+by\s+{_OWNER}"
+        rf"(?<!\bwas\s)(?<!\bwere\s)run)\s+by\s+{_OWNER}"
         # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
         rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?:by\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?",
     ),
@@ -2839,7 +2840,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     v.OWNED_BY: ("own", "took ", "takes ", "take over", "taken over", "inherited", "maintain", "belong", "'s now",
                  "transferr", "reassign", "passed", "given",
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",
-                 "runs"),
+                 "runs", "run by"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
                  "pulled", "lands", "landing", "goes out", "locked",
@@ -4186,6 +4187,8 @@ def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> 
         return " ".join(old.casefold().split())
     if re.fullmatch(r"(?:I|me)(?:['’](?:ve|m|d))?", old.strip()):
         return speaker.strip() if speaker and speaker.strip() else None
+    if old.strip() in _NOT_A_NAME:  # "we handed Zirc over to Tisza": whoever "we" are, the text does not name them
+        return None
     return _team_name(old) if attribute == v.OWNED_BY else _person(old)
 
 

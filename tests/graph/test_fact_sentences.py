@@ -1662,6 +1662,19 @@ def test_a_pet_of_ones_own_called_by_its_name_and_pets_of_a_kind_whose_plural_en
     assert facts("We rescued two bunnies last week.") == {("Ilona", "has_pet", "a bunny", False, False)}
 
 
+def test_a_system_run_by_a_team_is_theirs_a_job_that_was_run_once_is_not_and_we_name_no_earlier_owner():
+    assert facts("The Zirc ledger is run by the Tisza team.") == {("Zirc ledger", "owned_by", "Tisza", False, False)}
+    assert facts("The Zirc reindex was run by Bence on Sunday.") == set()
+    # the hander of a thing is its earlier owner when named; "we" names nobody
+    assert facts("We handed the Zirc ledger over to the Kestle team.") == {
+        ("Zirc ledger", "owned_by", "Kestle", False, False)
+    }
+    assert facts("Bence handed the Zirc ledger over to the Kestle team.") == {
+        ("Zirc ledger", "owned_by", "Kestle", False, False),
+        ("Zirc ledger", "owned_by", "Bence", False, True),
+    }
+
+
 def test_moves_said_out_of_one_town_or_to_one_from_another_and_a_household_that_officially_lives_there():
     assert facts("Last spring we moved out of Tata to Zirc.") == {
         ("Ilona", "lives_in", "Zirc", False, False),
