@@ -2353,6 +2353,27 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     # "Ownership of the ledger store: Tisza Data team"
     _p(v.OWNED_BY, rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}", confidence=0.7),
+    # "Bence took ownership of the ledger store", "the Zirc cache, owned by the Tisza team, …", "Zirc has a new
+    # owner: the Kestle team"
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:took|takes|taken|taking)\s+(?:over\s+)?ownership\s+of\s+"
+        rf"(?:the\s+)?(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:from|in|on|last|this|as|since|today|yesterday)\b))",
+        # a system by its name or its words, not "ownership of the mess"
+        check=lambda match: match["system"][:1].isupper() or _a_thing_handed(match),
+        needs=("ownership",),
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING}),\s+(?:owned|maintained)\s+by\s+{_OWNER},",
+        needs=("owned by", "maintained by"),
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+has\s+a\s+new\s+(?:owner|maintainer)[:,]?\s+{_OWNER}"
+        r"(?=\s*(?:[.,;!]|$))",
+        needs=("new owner", "new maintainer"),
+    ),
     # --- when a project is due: "The Orion launch slipped to 14 March"
     _p(
         v.DUE_DATE,

@@ -1675,6 +1675,17 @@ def test_a_system_run_by_a_team_is_theirs_a_job_that_was_run_once_is_not_and_we_
     }
 
 
+def test_ownership_taken_said_in_an_apposition_or_as_a_new_owner():
+    assert facts("Bence took ownership of the Zirc exporter last week.") == {
+        ("Zirc exporter", "owned_by", "Bence", False, False)
+    }
+    assert facts("I took ownership of the mess in the kitchen.") == set()  # no system
+    assert facts("The Zirc exporter, maintained by the Tisza team, fell over twice.") == {
+        ("Zirc exporter", "owned_by", "Tisza", False, False)
+    }
+    assert facts("Zirc has a new owner: the Kestle team.") == {("Zirc", "owned_by", "Kestle", False, False)}
+
+
 def test_moves_said_out_of_one_town_or_to_one_from_another_and_a_household_that_officially_lives_there():
     assert facts("Last spring we moved out of Tata to Zirc.") == {
         ("Ilona", "lives_in", "Zirc", False, False),
