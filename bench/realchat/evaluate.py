@@ -155,8 +155,10 @@ def pooled(reports: Sequence[dict]) -> dict:
         rows = [report["table"][name] for report in reports]
         table = {group: weighted([row[group] for row in rows], ("r5", "r10", "mrr")) for group in GROUPS}
         never = [row["never-said"] for row in rows]
+        answerable = sum(row["answerable"]["n"] for row in rows)  # false refusals are a share of these
+        refused = sum(row["never-said"]["false_refusals"] * row["answerable"]["n"] for row in rows)
         table["never-said"] = weighted(never, ("abstained",)) | {
-            "false_refusals": _mean(row["false_refusals"] for row in never)
+            "false_refusals": round(refused / answerable, 3) if answerable else 0.0
         }
         table["update_order"] = weighted([row["update_order"] for row in rows], ("current_first",))
         return table

@@ -159,11 +159,8 @@ def _plural(kind: str) -> str:
 
 _PET_PLURALS = {_plural(kind): kind for kind in v.PET_KINDS}
 # a kind of pet, one or many (the longest form first: "puppies" is not "puppy" and an "s")
-_PETS = (
-    "(?i:"
-    + "|".join(form.replace(" ", r"\s+") for form in sorted({*v.PET_KINDS, *_PET_PLURALS}, key=len, reverse=True))
-    + ")"
-)
+_PET_FORMS = sorted({*v.PET_KINDS, *_PET_PLURALS}, key=lambda form: (-len(form), form))
+_PETS = "(?i:" + "|".join(form.replace(" ", r"\s+") for form in _PET_FORMS) + ")"
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+)"
 # the longest first, so that "Haitian Creole" is read whole, not as "Haitian"
 _LANGUAGES = (
@@ -2866,7 +2863,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
                  "pulled", "lands", "landing", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for"),
-    v.HAS_PET: tuple({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))}),
+    v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
 }  # fmt: skip
