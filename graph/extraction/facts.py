@@ -620,6 +620,12 @@ _ARROW_VERB_RE = re.compile(
 )
 
 
+# an owner's field in brackets: "(owner: Tisza team)", "(maintainers: @tisza-ops)"
+_BRACKETED_OWNER_RE = re.compile(
+    rf"(?i:owners?|maintainers?|owning\s+team)\s*:\s*(?P<owner>(?:[Tt]he\s+)?(?:{NAME}(?:\s+{_TEAM_WORDS})?|@[\w/-]+))"
+)
+
+
 def _clauses(sentence: str) -> list[str]:
     """A sentence as clauses of one subject each: relative clauses and appositions said of their name, openers
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
@@ -673,6 +679,9 @@ def _clauses(sentence: str) -> list[str]:
         listed = _listed(said)
         if len(listed) > 1 and all(part.casefold() in _LANGUAGE_SET for part in listed):
             extra.append(f"{name} speaks {said}")  # "Noor Aziz (Farsi, Dari, English)": what she speaks
+            continue
+        if owner := _BRACKETED_OWNER_RE.fullmatch(said):
+            extra.append(f"{name} is owned by {owner['owner']}")  # "Zirc (owner: Tisza team) is down"
             continue
         # "Quillon (owned by Tisza team)": what is said of it, "is" understood
         article = re.match(r"(?:my|our|the|a|an|his|her|their|(?:owned|maintained|run|led|managed)\s+by)\b", said, re.I)
@@ -1138,11 +1147,34 @@ _SOMEONE_ELSE_RE = re.compile(r"\b(?:he|she|they|his|her|their)\b", re.IGNORECAS
 _SAYS_RE = re.compile(rf"\b{NAME}\s+(?:says|said|told|thinks|reckons|mentioned|wrote)\b")
 
 
+# a verb of being or a plan's "to" is no word of a project's name: "Kestle is scheduled to launch on …" is of Kestle
+_A_VERB_IN_NAME_RE = re.compile(r"\b(?:is|are|was|were|will|be|been|being|has|have|had|to)\b", re.IGNORECASE)
+
+
+# a phrase that starts with a preposition names no thing ("of the SMS gateway", of "ownership of the SMS gateway")
+_PREPOSITION_FIRST_RE = re.compile(r"(?i:of|to|for|with|in|on|at|from|by)\b")
+
+
+def _a_named_release(project: str) -> bool:
+    """A project said as a thing, by its last word ("the Kestle app", "the Zirc release") or its version ("Zirc
+    v3"), with no verb among its words."""
+    words = project.split()
+    last = words[-1].casefold() if words else ""
+    return (
+        len(words) > 1
+        and not _A_VERB_IN_NAME_RE.search(project)
+        and (last in _THING_NOUNS or last in _PROJECT_EVENTS or bool(re.fullmatch(r"v?\d+(?:\.\d+)*", last)))
+    )
+
+
 def _a_thing_handed(match: re.Match[str]) -> bool:
     """An arrow hands over a thing when what stands before it is one by its words ("the on-call spreadsheet", "a
     quillon-gateway"), not a name, a place or a title."""
     words = match.group("system").split()
-    return bool(words) and (bool(_IDENTIFIER_RE.fullmatch(words[-1])) or words[-1].casefold() in _THING_NOUNS)
+    last = words[-1].casefold() if words else ""
+    # (or several of them, "the Zirc dashboards"; but "Finance Systems", capitalised, is a name)
+    plural = bool(words) and words[-1].islower() and last[:-1] in _THING_NOUNS
+    return bool(words) and (bool(_IDENTIFIER_RE.fullmatch(words[-1])) or last in _THING_NOUNS or plural)
 
 
 def _a_contacts_employer(match: re.Match[str]) -> bool:
@@ -2210,7 +2242,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         # (a thing "was run by" someone once, a job or a drill, is not theirs: only what "is run by" them)
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been|are|were|have\s+been)|:){_NOW}\s+(?:owned|maintained|looked\s+after|"
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been|are|were|have\s+been)(?:\s+(?:both|all))?|:){_NOW}\s+"
+        r"(?:owned|maintained|looked\s+after|"
         rf"(?<!\bwas\s)(?<!\bwere\s)run)\s+by\s+{_OWNER}"
         # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
         rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?:by\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?",
@@ -2236,12 +2269,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # a tracker's or a summary's line: "Quillon owned by Search Quality"
     _p(
         v.OWNED_BY,
-        rf"^(?:[Tt]he\s+)?(?P<system>{_THING})(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbeen)(?<!\bnow)\s+"
+        rf"^(?:[Tt]he\s+)?(?P<system>{_THING})(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbeen)(?<!\bnow)(?<!\bboth)(?<!\ball)\s+"
         rf"(?:owned|maintained)\s+by\s+{_OWNER}(?=\s*(?:[.,;!]|$|\s+now\b))",
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BE}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?)\s+of\s+(?:the\s+)?"
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BE}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?)\s+(?:of|for)\s+(?:the\s+)?"
         rf"(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since|as|so|these)\b))",
     ),
     _p(
@@ -2250,18 +2283,26 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b{_OWNER}\s+(?:is|are){_NOW}\s+responsible\s+for\s+(?:the\s+)?(?P<system>{_THING})"
+        rf"\b{_OWNER}\s+(?:is|are){_NOW}\s+(?:responsible\s+for|(?P<charge>in\s+charge\s+of|on\s+the\s+hook\s+for))\s+"
+        rf"(?:the\s+)?(?P<system>{_THING})"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as|after)\b))",
+        # a person "in charge of" an office, a shift or an account runs it: only a system by its words, or a team's
+        check=lambda match: (
+            not match["charge"] or _a_thing_handed(match) or re.search(_TEAM_WORDS, match["value"] or "")
+        ),
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
+        # ("has owned" it since, but not "owned" it once)
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|(?<=\bhas\s)owned|(?<=\bhave\s)owned|(?<=['’]ve\s)owned|"
+        rf"co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
         rf"maintains?|looks?\s+after|runs|run)\s+"
-        rf"(?:ownership\s+of\s+)?(?:the\s+)?(?P<system>{_THING})(?:\s+from\s+(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
+        rf"(?:ownership\s+of\s+)?(?:both\s+)?(?:the\s+)?(?P<system>{_THING})"
+        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
         rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
         r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
-        r"jointly)\b))",
+        r"jointly|when|after|once|following)\b))",
     ),
     _p(
         v.OWNED_BY,
@@ -2287,6 +2328,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<system>{_THING}|/[\w/.-]+)(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}|@[\w-]+))?\s+to\s+(?:the\s+)?"
         rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?|@[\w-]+)",
         needs=("ownership",),
+    ),
+    # "the Zirc exporter sits with the Tisza team now", "the Kestle dashboards are now with Tisza": a thing by its words
+    # (a person who "sits with" a team sits beside it)
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:now\s+)?(?:sits|sit|is|are)\s+(?:now\s+)?with\s+{_OWNER}"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as\s+of)\b))",
+        check=lambda match: _a_thing_handed(match) and not _PREPOSITION_FIRST_RE.match(match["system"]),
+        needs=("sits with", "sit with", "is with", "are with", "now with"),
     ),
     # "ownership of the SMS relay is with Kestle Infra now"
     _p(
@@ -2385,6 +2435,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"due\s+date|ship\s+date|launch\s+date|release\s+date|delivery\s+date)\s+(?:has\s+|had\s+|is\s+|was\s+)?"
         r"(?:now\s+|been\s+)?(?:slipped|slips|moved|moves|pushed(?:\s+back|\s+out)?|brought\s+forward|set|scheduled|"
         r"planned|fixed|confirmed|rescheduled|delayed|due|locked(?:\s+in)?)?\s*(?:to|for|on|at|from)?\s+(?P<date>.+)",
+        check=lambda match: not _A_VERB_IN_NAME_RE.search(match["project"]),
     ),
     _p(
         v.DUE_DATE,
@@ -2392,6 +2443,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?:must|has\s+to|needs\s+to|should)"
         r"\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready))\s+(?:on|in|by|at)?\s*(?P<date>.+)",
         check=lambda match: not _EVENT_RE.search(match["date"]),  # "Mák is due for her booster on …": an errand
+    ),
+    # a release yet to be made, or a day aimed at: of a thing by its words or its version ("the Kestle app will be
+    # released on …", "Kestle v3 is slated for …"), since a person, too, is released (from hospital) or aims at a day
+    _p(
+        v.DUE_DATE,
+        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})\s+(?:(?:will|is\s+going\s+to|is\s+to)\s+be\s+(?:released|launched|"
+        r"shipped|rolled\s+out)|is\s+(?:now\s+)?(?:slated\s+for|targeting|targeted\s+for))\s+(?:on\s+|for\s+)?(?P<date>.+)",
+        check=lambda match: _a_named_release(match["project"]),
+        needs=("be released", "be launched", "be shipped", "be rolled out", "slated", "targeting", "targeted"),
     ),
     _p(
         v.DUE_DATE,
@@ -2858,11 +2918,12 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     v.OWNED_BY: ("own", "took ", "takes ", "take over", "taken over", "inherited", "maintain", "belong", "'s now",
                  "transferr", "reassign", "passed", "given",
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",
-                 "runs", "run by"),
+                 "runs", "run by", "in charge", "on the hook"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
                  "pulled", "lands", "landing", "goes out", "locked",
-                 "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for"),
+                 "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
+                 "slated", "be released", "be launched", "be shipped"),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
@@ -2882,7 +2943,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     """What the text's sentences state, then what its layout states (a record's fields, a signature's lines), each
     fact once."""
     seen: set[tuple[str, str, str, bool]] = set()
-    found = []
+    found, kept = [], []
     if speaker is None and "\n" in text:
         speaker = _signer(text)  # a signed e-mail is its signer's, whoever passed it on
     for said, who in (voice for voices in _voices(text, speaker) for voice in _quoted_apart(*voices)):
@@ -2905,7 +2966,29 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
             if key not in seen:
                 seen.add(key)
-                yield fact
+                kept.append(fact)
+    yield from _closed_by_later(kept)
+
+
+_FUNCTIONAL = frozenset(attribute.value for attribute in v.ATTRIBUTES if attribute.functional)
+
+
+def _closed_by_later(facts: list[StatedFact]) -> list[StatedFact]:
+    """One value at a time: where a text gives a subject two current values of an attribute that holds one, from
+    different days ("I've owned feature-flags since 2021; from this commit dx-tools owns it"), each holds until the
+    next one began, as the store would close it had they been said apart."""
+    began: dict[tuple[str, str], list[date]] = {}
+    for fact in facts:
+        if fact.attribute in _FUNCTIONAL and not fact.negated and fact.valid_until is None and fact.valid_from:
+            began.setdefault((fact.subject.casefold(), fact.attribute), []).append(fact.valid_from)
+    closed = []
+    for fact in facts:
+        days = began.get((fact.subject.casefold(), fact.attribute), ())
+        later = [day for day in days if fact.valid_from and day > fact.valid_from]
+        if later and not fact.negated and fact.valid_until is None:
+            fact = replace(fact, valid_until=min(later))
+        closed.append(fact)
+    return closed
 
 
 _PERSON_VALUED = frozenset({v.REPORTS_TO_ATTR, v.OWNED_BY})
@@ -4028,8 +4111,10 @@ _NOT_A_NAME = frozenset(
     "Without About Regarding Following Like Unlike Here Even Only Maybe Perhaps Sometimes Usually Otherwise Instead "
     "Overall Basically Actually Interviewed Hired Visited Saw Heard Watched Reviewed Discussed Talked Chatted Caught "
     "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
-    "Send Based Given Sure Year Reorg First Second Third Fourth Firstly Secondly Thirdly Lastly".split()
+    "Send Based Given Sure Year Reorg First Second Third Fourth Firstly Secondly Thirdly Lastly Currently Presently "
+    "Formerly Previously Originally".split()
 )
+_NOT_A_NAME_WORDS = "|".join(sorted(map(re.escape, _NOT_A_NAME), key=len, reverse=True))
 
 
 def _person(name: str | None) -> str | None:
@@ -4142,7 +4227,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         return [word if word[:1].isupper() else word.title() for word in words if _a_language(word)]
     if attribute == v.HAS_PET:
         if groups.get("value"):
-            return _listed(groups["value"])
+            # "Meet Bodri, our new puppy": the name without the word that opens the sentence
+            return [re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=\S)", "", name) for name in _listed(groups["value"])]
         kind = " ".join(groups["kind"].split())
         return [f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}"]
     if attribute == v.JOB_TITLE:
@@ -4899,6 +4985,7 @@ def _heading(text: str, first_field: int) -> str | None:
     before = text[:first_field].strip().splitlines()
     said = _BRACKETS_RE.sub(" ", before[-1]) if before else ""
     keyed = reported = False
+    thing = None
     parts = _HEADING_PARTS.split(said.strip(" \t*#_-—–:|"))
     if re.search(r"\s[›»>]\s", said):
         parts.reverse()  # a breadcrumb ("Directory › People › Réka Tóth") ends with what the page is about
@@ -4920,9 +5007,18 @@ def _heading(text: str, first_field: int) -> str | None:
             return part  # "Zirc Platform squad": a team's page
         if _IDENTIFIER_RE.fullmatch(part):
             return part  # "quillon-api", "Registry entry — kestle-db": a system as its code names it
+        if (
+            thing is None
+            and re.match(rf"[{_UPPER}]", part)
+            and 2 <= len(words) <= 4
+            and words[-1].casefold() in _THING_NOUNS
+        ):
+            thing = (
+                part  # "Kestle exporter", "Zirc billing service": a system by its name and what it is, if nothing else
+            )
         if keyed and re.match(rf"[{_UPPER}]", part) and 1 <= len(words) <= 5:
             return part
-    return None
+    return thing
 
 
 # what a report of something that went wrong is headed by, before the system it is about

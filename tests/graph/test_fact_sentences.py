@@ -1722,3 +1722,65 @@ def test_a_post_held_before_an_office_elected_to_and_a_post_said_alone_with_when
     assert ("Bence Kádár", "job_title", "surveyor", False, True) in facts(
         "Please welcome Bence Kádár, who is a retired surveyor and lives in Eger.", None
     )
+
+
+def test_a_project_is_named_without_the_verb_that_schedules_it_and_a_release_yet_to_be_made_is_due():
+    assert facts("Kestle is scheduled to launch on 14 April.", None) == {
+        ("Kestle", "due_date", "2026-04-14", False, False)
+    }
+    assert facts("The Zirc app will be released on 14 April.", None) == {
+        ("Zirc app", "due_date", "2026-04-14", False, False)
+    }
+    assert facts("The Tisza release is slated for 2 May.", None) == {
+        ("Tisza release", "due_date", "2026-05-02", False, False)
+    }
+    # a person, too, is released (from hospital) or aims at a day: only a thing by its words or its version
+    assert facts("Réka will be released from hospital on Friday.", None) == set()
+    assert facts("Réka is targeting Friday for the report.", None) == set()
+
+
+def test_ownership_said_as_held_since_taken_from_a_team_shared_by_two_or_given_in_brackets():
+    assert facts("Since March the Tisza team has owned Kestle.", None) == {
+        ("Kestle", "owned_by", "Tisza", False, False)
+    }
+    assert facts("Tisza owned Kestle for years.", None) == set()  # once, not now
+    assert facts("The Tisza team took over Kestle from the Zirc team.", None) == {
+        ("Kestle", "owned_by", "Tisza", False, False),
+        ("Kestle", "owned_by", "Zirc", False, True),
+    }
+    assert facts("Kestle and Zirc are both owned by the Tisza team.", None) == {
+        ("Kestle", "owned_by", "Tisza", False, False),
+        ("Zirc", "owned_by", "Tisza", False, False),
+    }
+    assert facts("Tisza owns both Kestle and Zirc.", None) == {
+        ("Kestle", "owned_by", "Tisza", False, False),
+        ("Zirc", "owned_by", "Tisza", False, False),
+    }
+    assert facts("Kestle (owner: the Tisza team) is down again.", None) == {
+        ("Kestle", "owned_by", "Tisza", False, False)
+    }
+    assert facts("The Zirc dashboards now sit with the Tisza team.", None) == {
+        ("Zirc dashboards", "owned_by", "Tisza", False, False)
+    }
+    assert facts("Réka now sits with the Tisza team.", None) == set()  # a person sits beside a team
+    assert facts("Bence Kádár is in charge of the Zirc exporter.", None) == {
+        ("Zirc exporter", "owned_by", "Bence Kádár", False, False)
+    }
+    assert facts("Bence Kádár is in charge of Kestle Budapest.", None) == set()  # an office, a shift: run, not owned
+
+
+def test_a_record_headed_by_a_system_and_an_owner_said_before_a_handover_in_the_same_text():
+    assert facts("Zirc exporter\nOwner: Bence Kádár\nDue: 14 April", None) == {
+        ("Zirc exporter", "owned_by", "Bence Kádár", False, False),
+        ("Zirc exporter", "due_date", "2026-04-14", False, False),
+    }
+    # one owner at a time: the earlier one held until the later one began
+    assert facts("I've owned the Zirc exporter since 2021; from today the Tisza team owns it.") == {
+        ("Zirc exporter", "owned_by", "Ilona", False, True),
+        ("Zirc exporter", "owned_by", "Tisza", False, False),
+    }
+
+
+def test_a_pet_is_named_without_the_word_that_opens_the_sentence_and_an_adverb_names_nobody():
+    assert facts("Meet Bodri, our new puppy!") == {("Ilona", "has_pet", "Bodri", False, False)}
+    assert not {fact for fact in facts("Currently based in Pécs.") if fact[0] == "Currently"}
