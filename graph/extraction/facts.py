@@ -1038,6 +1038,18 @@ _RELATIONAL_ROLES = frozenset(
 )
 
 
+_VERB_IN_TITLE_RE = re.compile(
+    r"\b(?:to|reports?|reporting|works?|working|lives?|living|moved?|joined|is|are|was|were|has|have|had)\b", re.I
+)
+
+
+def _a_function_led(function: str) -> bool:
+    """What one heads where one works: a team, a department or a function ("the design team", "marketing", "sales
+    engineering"), not an event or a shop ("a workshop", "a café")."""
+    last = function.split()[-1].casefold()
+    return last in _FUNCTIONS or bool(re.fullmatch(_TEAM_WORDS, last))
+
+
 def _held_title_ok(match: re.Match[str]) -> bool:
     return _title_ok(match) and " ".join(match.group("value").casefold().split()) not in _RELATIONAL_ROLES
 
@@ -1472,6 +1484,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("been at Leeds for two years" is a stay, not a job)
         check=lambda match: _org_ok(match) and not (" been at " in match.group(0) and known_place(match["value"])),
     ),
+    # "Réka, who heads marketing at Kestle", "Bence leads the design team at Tisza": one leads where one works
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_NOW}\s+(?:heads|leads|runs|manages|head|lead|run|manage)\s+(?:the\s+|our\s+|their\s+)?"
+        rf"(?P<function>(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+(?:at|for)\s+{_THE}(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)",
+        check=lambda match: _org_ok(match) and _a_function_led(match["function"]),
+        confidence=0.7,
+        needs=("heads", "leads", "runs", "manages", "head ", "lead ", "run ", "manage "),
+    ),
     # "Noor joins Kestle today as our data lead": an announcement's present is the day it is made; a join with a
     # day of its own, or under "when" or "if" (a clause before a comma), is not yet made
     _p(
@@ -1901,7 +1922,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"^(?P<who>{NAME})\s+now\s+(?:officially\s+)?(?:the\s+|our\s+|an?\s+)?(?:new\s+)?{_TITLE}",
-        check=_title_ok,
+        # (not a clause whose verb is there: "Réka now reports directly to the CEO")
+        check=lambda match: _title_ok(match) and not _VERB_IN_TITLE_RE.search(match["value"]),
         needs=(" now ",),
     ),
     # "say hello to Nandor, our new Head of Sales at Kestle", "introducing Zsófia as our new CFO"
@@ -2082,12 +2104,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         confidence=0.6,
     ),
-    # "As the new build engineer, Piet is …"
+    # "As the new build engineer, Piet is …", "As a nurse, I see this a lot": the post is taken as given, whatever the
+    # clause goes on to do ("… Piet will present")
     _p(
         v.JOB_TITLE,
-        rf"^As\s+(?:the|our|their)\s+(?:new\s+)?{_TITLE},\s+(?P<who>{NAME})\s+[a-z]",
+        rf"^As\s+(?:the|our|their|an?)\s+(?:new\s+)?{_TITLE}{_AT_ORG},\s+(?:(?P<me>{_ME})|(?P<who>{NAME}))\s+[a-z]",
         check=_title_ok,
         confidence=0.7,
+        presupposed=True,
     ),
     _p(v.JOB_TITLE, rf"\b{_WHO}\s+was\s+(?:an?|the)\s+{_TITLE}{_AT_ORG}", check=_title_ok, history=True),
     _p(
@@ -2126,8 +2150,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|(?:is|are)\s+now|now)\s+under\s+"
-        rf"(?P<value>{NAME})",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|works?|working|(?:is|are)\s+now|now)\s+"
+        rf"under\s+(?P<value>{NAME})",
     ),
     _p(
         v.REPORTS_TO_ATTR,

@@ -1784,3 +1784,23 @@ def test_a_record_headed_by_a_system_and_an_owner_said_before_a_handover_in_the_
 def test_a_pet_is_named_without_the_word_that_opens_the_sentence_and_an_adverb_names_nobody():
     assert facts("Meet Bodri, our new puppy!") == {("Ilona", "has_pet", "Bodri", False, False)}
     assert not {fact for fact in facts("Currently based in Pécs.") if fact[0] == "Currently"}
+
+
+def test_a_post_presupposed_by_as_and_an_employer_by_the_function_one_leads_there():
+    assert facts("As the new head of sales, Bence Kádár will run the partner day.", None) == {
+        ("Bence Kádár", "job_title", "head of sales", False, False)
+    }
+    assert facts("As a nurse, I see this a lot.") == {("Ilona", "job_title", "nurse", False, False)}
+    assert facts("As a parent, I worry.") == set()
+    assert facts("Réka Tóth, who heads marketing at Kestle Labs, called.", None) == {
+        ("Réka Tóth", "works_at", "Kestle Labs", False, False)
+    }
+    assert facts("Réka Tóth leads a workshop at Kestle Labs.", None) == set()  # an event led, no function
+    assert facts("Réka Tóth works under Bence Kádár.", None) == {
+        ("Réka Tóth", "reports_to", "Bence Kádár", False, False)
+    }
+    # a clause with its verb is no post said without one
+    assert facts("Réka Tóth now reports directly to the CEO, Bence Kádár.", None) == {
+        ("Réka Tóth", "reports_to", "Bence Kádár", False, False),
+        ("Bence Kádár", "job_title", "ceo", False, False),
+    }
