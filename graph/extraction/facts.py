@@ -834,6 +834,11 @@ def _clauses(sentence: str) -> list[str]:
             # verb, not the clause's first capitalised word
             doer = _SUBJECT_OF_VERB_RE.search(pieces[0])
             subject = doer["who"] if doer else subject
+        elif len(pieces) > 1 and ":" in pieces[0]:
+            # "Bio for the site: Elif Yıldız lived in Hobart and now lives in Izmir": a label names no one, the
+            # doer after it does
+            doer = _SUBJECT_OF_VERB_RE.search(pieces[0], pieces[0].index(":"))
+            subject = doer["who"] if doer else subject
         clauses.append(pieces[0])
         clauses += [f"{subject} {_BEING_RE.sub(_being(subject), piece)}" if subject else piece for piece in pieces[1:]]
     return [clause for clause in clauses + extra if clause.strip()]
@@ -1226,7 +1231,11 @@ def _an_organisation(match: re.Match[str]) -> bool:
 
 
 def _org_ok(match: re.Match[str]) -> bool:
-    return match.group("value").split()[0] not in {"I", "My", "The", "Our"}
+    """An employer is named: not a pronoun's or a determiner's word, nor a day ("joins Thursday")."""
+    words = match.group("value").split()
+    return words[0] not in {"I", "My", "The", "Our"} and not all(
+        word.casefold() in _CALENDAR_NAMES | _CALENDAR_SHORT for word in words
+    )
 
 
 _PATTERNS: tuple[_Pattern, ...] = (
@@ -1852,7 +1861,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:made|became|becomes)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:been|was|got)\s+made|(?:been\s+|was\s+|got\s+)?(?:became|becomes))\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}"
         rf"{_AT_ORG}",
         check=_title_ok,
     ),
@@ -2987,11 +2996,24 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         elif fact.attribute == v.HAS_PET and not fact.negated and _UNNAMED_PET_RE.fullmatch(fact.value):
             read = _pets_named_later(fact, text)
         for fact in read:
+            if speaker and fact.subject != speaker and _introduced_as(fact.subject, speaker, text):
+                fact = replace(fact, subject=speaker)  # "I'm Hyun-woo, the newest SRE", said by Hyun-woo Kim
             key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
             if key not in seen:
                 seen.add(key)
                 kept.append(fact)
     yield from _closed_by_later(kept)
+
+
+def _introduced_as(name: str, speaker: str, text: str) -> bool:
+    """Whether ``name`` is the speaker's own first or last name, given where the text introduces its speaker by it."""
+    parts = speaker.split()
+    if len(parts) < 2 or name not in (parts[0], parts[-1]):
+        return False
+    return (
+        re.search(rf"\b(?:I['’]m|I\s+am|[Mm]y\s+name\s+is|[Tt]his\s+is|[Ii]t['’]s)\s+{re.escape(name)}\b", text)
+        is not None
+    )
 
 
 _FUNCTIONAL = frozenset(attribute.value for attribute in v.ATTRIBUTES if attribute.functional)
@@ -3682,6 +3704,8 @@ def _languages_spoken(clause: str, speaker: str | None, today: date) -> list[Sta
         return []  # "Nandor to check whether Zsófia speaks …": someone else's speaking
     if re.search(rf"\b(?i:my|our|his|her|their)\s+{_RELATION}\b", between):
         return []  # "my dad speaks Czech with my aunties, but I …": a relative's speaking, whom the text does not name
+    if re.search(r"\b(?i:she|he|they)\b", between):
+        return []  # "fun fact: she speaks Dutch … our new favourite": someone the clause has not named
     if lead_name in {"I", "i"} or (
         (not lead_name or lead_name.casefold() in _LANGUAGE_SET) and re.search(r"\b(?:I|we|my|our)\b", said)
     ):
@@ -3896,6 +3920,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         if tail and _EVENT_RE.search(tail.group(0)):
             tail = None  # "the Atlas kickoff is …": an event of the project, not a project of its own
         name = name[: possessive.start()] if possessive else name + (tail.group(0) if tail else "")
+        name = re.sub(r"\s+(?i:go-?live)$", "", name)  # "the Merlin go-live is …": Merlin's day
         projects.append((match.start(), _project_name(name) or name))
     return projects
 
@@ -3907,7 +3932,8 @@ _VERSION_RE = re.compile(
 # the lower-case words a project's name goes on with, up to its verb, its colon or the dash of a status line ("Kestle
 # mobile — due 7 May", "Kestle offline mode pinned: …"), and a version after them ("Kestle app 5.0 — target …")
 _PROJECT_TAIL = re.compile(
-    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|now|again|also|just|due|on|for|to|remains|stays|still|"
+    r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|will|would|should|must|can|could|may|might|shall|now|"
+    r"again|also|just|due|on|for|to|remains|stays|still|"
     r"looks|seems|keeps|needs|goes|\w+ed)\b)[a-z][\w-]*){1,3}"
     r"(?:\s+v?\d+(?:\.\d+)*\b)?"
     r"(?=\s*:|\s+[—–]\s|,\s+(?:due|target|eta|deadline)\b|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|"
@@ -4263,7 +4289,9 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
             title = title[: held_at.start()]
         return [
             re.sub(
-                r"^(?:(?:new|current|currently|permanent|their|our|his|her|my|the|an?|first)\s+)+", "", title.casefold()
+                r"^(?:(?:new|newest|latest|current|currently|permanent|their|our|his|her|my|the|an?|first)\s+)+",
+                "",
+                title.casefold(),
             )
         ]
     if (attribute == v.OWNED_BY and groups.get("me")) or groups.get("me_value"):  # "no longer reports to me"
@@ -5003,6 +5031,10 @@ def _label(raw: str) -> tuple[str, bool]:
     return label, bool(earlier)
 
 
+# the words a page's heading says what it is with ("Profile — Réka Tóth", "Bio — …")
+_HEADING_LABELS = frozenset({"bio", "biography", "about", "card", "entry", "record", "page", "overview", "directory"})
+
+
 def _heading(text: str, first_field: int) -> str | None:
     """The record's heading: of the parts of the line before its first field, the first that is a name and no title
     ("Zsófia Ambrus | Head of Legal |", "Team page — Tisza", "Weekly status — Quillon")."""
@@ -5025,6 +5057,8 @@ def _heading(text: str, first_field: int) -> str | None:
             keyed = True  # "EPIC KES-1: Kestle migration", "Status — Quillon": what the key or the heading is of
             continue
         named = _NAME_RE.fullmatch(part)
+        if len(words) == 1 and part.casefold() in _SECTION_WORDS | _PERSON_FIELDS | _HEADING_LABELS:
+            continue  # "Profile — Mei Tanaka", "Bio: …": what the page is, not whom
         if named and not _a_title(named[0]):
             return _person(named[0])
         if re.fullmatch(rf"{NAME}\s+{_TEAM_WORDS}", part):
@@ -5136,7 +5170,7 @@ def _a_title(said: str) -> str | None:
         return None  # "Nandor (my manager)": whose manager he is, not his title
     # "our newly appointed Head of Ops": the title, without how it came
     said = re.sub(
-        r"^(?:(?:a|an|the|our|new|currently|now|newly|recently|just|(?:appointed|promoted|named|hired))\s+)+",
+        r"^(?:(?:a|an|the|our|new|newest|latest|currently|now|newly|recently|just|(?:appointed|promoted|named|hired))\s+)+",
         "",
         " ".join(said.split()),
         flags=re.I,
@@ -5333,6 +5367,9 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
                     yield StatedFact(who, v.SPEAKS, word, today, None, False, 0.7, span)
                 break
             formerly = _FORMERLY_RE.match(part)
+            if formerly and (before := _a_title(part[formerly.end() :])):
+                yield StatedFact(who, v.JOB_TITLE, before, None, today, False, 0.6, span)  # "previously COO"
+                continue
             if formerly and _NAME_RE.fullmatch(part[formerly.end() :]):
                 yield StatedFact(who, v.WORKS_AT_ATTR, part[formerly.end() :], None, today, False, 0.6, span)
                 continue

@@ -1804,3 +1804,33 @@ def test_a_post_presupposed_by_as_and_an_employer_by_the_function_one_leads_ther
         ("Réka Tóth", "reports_to", "Bence Kádár", False, False),
         ("Bence Kádár", "job_title", "ceo", False, False),
     }
+
+
+def test_words_that_name_no_one_are_no_subject_and_a_day_is_no_employer():
+    # a page's label, a line's label before the doer, a speaker introduced by their first name
+    assert facts("Profile — Dorka Vass\nLanguages: Hungarian (native), Czech (B1)", None) == {
+        ("Dorka Vass", "speaks", "Hungarian", False, False),
+        ("Dorka Vass", "speaks", "Czech", False, False),
+    }
+    assert facts("Bio for the site: Dorka Vass studied in Eger and now lives in Tata.", None) == {
+        ("Dorka Vass", "lives_in", "Tata", False, False)
+    }
+    assert facts("Quick intro: I'm Ilona, the newest SRE.", "Ilona Kádár") == {
+        ("Ilona Kádár", "job_title", "sre", False, False)
+    }
+    # "previously COO" is a post held before, "(joins Thursday)" no employer, "she" nobody the text names
+    assert facts("Dorka Vass, previously COO, is our CEO now.", None) >= {
+        ("Dorka Vass", "job_title", "coo", False, True)
+    }
+    assert not {
+        fact for fact in facts("Bence Kádár — Data Scientist, Risk (joins Thursday)", None) if fact[2] == "Thursday"
+    }
+    assert facts("welcome @dorka!! fun fact: she speaks Dutch and German, so she's our new favourite person") == set()
+    # "made the jump" is no post; "was made" one is
+    assert facts("I've made the jump to climate tech.") == set()
+    assert facts("I was made team lead.") == {("Ilona", "job_title", "team lead", False, False)}
+
+
+def test_a_project_is_named_without_its_go_live_or_the_verb_of_its_plan():
+    assert facts("Zirc go-live is Sunday 2 Nov.", None) == {("Zirc", "due_date", "2025-11-02", False, False)}
+    assert {fact[0] for fact in facts("Zirc v3 will go GA on Monday.", None)} == {"Zirc v3"}

@@ -29,12 +29,17 @@ messages, channel threads, HR forms, team pages, release notes, call notes, news
 voice notes, learners' English), likewise; tests/graph/fact_statements_eighteenth.json (incident reviews, kickoff notes
 and RACI tables, release trains and roadmaps in Markdown, career posts, bios, neighbours' and family chats,
 transcripts, minutes, tickets, recruiter notes, retirement notices, forum posts; songs, fiction and role-play that
-state nothing), likewise. The issue's bar holds on the first three.
+state nothing), likewise; tests/graph/fact_statements_nineteenth.json (calendar invites, signatures, CVs, tickets,
+commit messages, CODEOWNERS, catalogues, neighbourhood chats, second-language writing) and
+tests/graph/fact_statements_twentyfirst.json (design docs and RFC headers, status reports, tickets, service READMEs and
+catalogues, announcements, out-of-office replies; weighted towards ownership and due dates), likewise. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
 personal e-mails) and tests/graph/fact_statements_sixteenth.json (group chats, handover notes, newsletters, tickets,
-transcripts, posts), by five more labellers, are held back: only their form is checked here (``manage.py
+transcripts, posts), tests/graph/fact_statements_twentieth.json and tests/graph/fact_statements_twentysecond.json
+(a member and an assistant, friends' and families' texts, forums, pets' news, volunteer groups; weighted towards pets,
+ownership and due dates), by seven more labellers, are held back: only their form is checked here (``manage.py
 eval_fact_statements --half held`` scores them, as figures). Run with ``-s`` to see the tables and the misses.
 """
 
@@ -79,6 +84,7 @@ RECALL_FLOOR = {
     "fact_statements_seventeenth": 0.78,
     "fact_statements_eighteenth": 0.58,
     "fact_statements_nineteenth": 0.73,
+    "fact_statements_twentyfirst": 0.43,
 }
 # a set read after it was scored fresh whose precision stays below the issue's bar: asserted at what it reaches, so
 # that nothing read from it is lost (its misreadings, in bench/HISTORY.md, are left for a later pass)
