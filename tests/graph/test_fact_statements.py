@@ -32,7 +32,8 @@ transcripts, minutes, tickets, recruiter notes, retirement notices, forum posts;
 state nothing), likewise; tests/graph/fact_statements_nineteenth.json (calendar invites, signatures, CVs, tickets,
 commit messages, CODEOWNERS, catalogues, neighbourhood chats, second-language writing) and
 tests/graph/fact_statements_twentyfirst.json (design docs and RFC headers, status reports, tickets, service READMEs and
-catalogues, announcements, out-of-office replies; weighted towards ownership and due dates), likewise. The issue's bar holds on the first three.
+catalogues, announcements, out-of-office replies; weighted towards ownership and due dates), likewise. The issue's
+bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
