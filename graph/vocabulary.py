@@ -560,8 +560,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "accountable",
         asks="who which",
         nouns="owner owners ownership maintainer maintainers",
+        # (a "DRI", the directly responsible individual, is how many engineering organisations name an owner)
         fields="owner|owners|owned by|owning team|owner team|service owner|system owner|maintainer|maintainers|"
-        "maintained by|team",
+        "maintained by|team|dri",
         phrases=("looks after", "look after", "looked after", "in charge of", "on the hook for", "takes care of"),
         value_verbs="owns own owned maintains maintain maintained responsible accountable",
         current="{subject} is owned by {value}{since}",

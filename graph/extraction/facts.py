@@ -127,6 +127,8 @@ _OWNER = (
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
 _THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
+# the same, its article outside it ("since the reorg the Zirc dashboard …": the Zirc dashboard)
+_ARTICLELESS_THING = r"(?:(?:(?![Tt]he\b)[\w'’-]+\s+){0,3}?(?![Tt]he\b)[\w'’-]+)"
 # what a home is said to be like before its noun ("our own little flat"), never one that was ("my old flat")
 _DWELLING_WORDS = r"(?:\s+(?!(?:old|previous|former|last|parents['’]?|first)\b)[a-z-]+){0,2}?"
 
@@ -2307,7 +2309,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BE}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?)\s+(?:of|for)\s+(?:the\s+)?"
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BE}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?|DRI)\s+(?:of|for)\s+(?:the\s+)?"
         rf"(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since|as|so|these)\b))",
     ),
     _p(
@@ -2366,10 +2368,11 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # (a person who "sits with" a team sits beside it)
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:now\s+)?(?:sits|sit|is|are)\s+(?:now\s+)?with\s+{_OWNER}"
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:now\s+)?(?:sits|sit|is|are|has\s+sat|have\s+sat)\s+"
+        rf"(?:now\s+)?with\s+{_OWNER}"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as\s+of)\b))",
         check=lambda match: _a_thing_handed(match) and not _PREPOSITION_FIRST_RE.match(match["system"]),
-        needs=("sits with", "sit with", "is with", "are with", "now with"),
+        needs=("sits with", "sit with", "sat with", "is with", "are with", "now with"),
     ),
     # "ownership of the SMS relay is with Kestle Infra now"
     _p(
@@ -2379,8 +2382,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "the payment matcher is Tisza Ops's now", "The rota sync has been Dorka's since 2023"
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|has\s+been){_NOW}\s+{_OWNER}(?:'s|’s)"
-        r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from)\b))",
+        # ("Nettle and Flint are both Observability's now", "it's Design Systems' now")
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|are|has\s+been|have\s+been)(?:\s+(?:both|all))?{_NOW}\s+{_OWNER}"
+        r"(?:'s|’s|(?<=s)'|(?<=s)’)(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from)\b))",
+    ),
+    # "Heron is on Dorota's plate now": on one's plate is one's to look after
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|are|has\s+been|have\s+been){_NOW}\s+on\s+{_OWNER}(?:'s|’s)\s+plate\b",
+        needs=("plate",),
     ),
     # "the Quillon pipeline was transferred from Tisza team to Zsófia", "Quillon has been handed to Tisza team",
     # "Quillon ownership transferred from Risk to Tisza team"
@@ -2871,8 +2881,13 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         return sentence, speaker  # "remind me: is Kestle due on the 21st?": a question, asked whole
     if _OWN_TITLE_LABEL_RE.fullmatch(label["label"] or ""):
         return sentence, speaker  # "title change: analyst → senior analyst": the speaker's own post, read whole
-    if _IDENTIFIER_RE.fullmatch(label["label"]):
-        return sentence, speaker  # "quillon-ingest: Tisza took it over": the line is about the system
+    if _IDENTIFIER_RE.fullmatch(label["label"]) or (
+        label["label"].split()[-1].casefold() in _THING_NOUNS
+        and not _FIELD_OF.get(field)
+        and field not in _THING_FIELDS
+    ):
+        # "quillon-ingest: Tisza took it over", "Chargeback dashboard: Risk took it over": the line is about the system
+        return sentence, speaker
     if field in _PERSON_FIELDS and _LISTED_AFTER_NAME_RE.match(said):
         return said, speaker  # "Contact: N, lives in Győr, speaks Czech": what the line lists is said of N
     if _FIELD_OF.get(field) or field in _PERSON_FIELDS | _THING_FIELDS:
@@ -2951,7 +2966,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     v.OWNED_BY: ("own", "took ", "takes ", "take over", "taken over", "inherited", "maintain", "belong", "'s now",
                  "transferr", "reassign", "passed", "given",
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",
-                 "runs", "run by", "in charge", "on the hook"),
+                 "runs", "run by", "in charge", "on the hook", "dri ", "s' now", "s’ now"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
                  "pulled", "lands", "landing", "goes out", "locked",
@@ -3633,6 +3648,8 @@ _THING_MENTIONS = (
         r"cutover|project|beta|deadline|upgrade)\b"
     ),
     re.compile(r"\b[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+\b"),
+    # a thing a note's line is labelled with: "• Chargeback dashboard: Risk took it over"
+    re.compile(rf"(?:^|(?<=[•*-]\s))[A-Z][\w.&-]*(?:\s+[\w.&-]+){{0,3}}?\s+(?i:{_THING_HEAD_WORDS})(?=\s*:)"),
     re.compile(
         rf"(?<=\s)(?:(?<=own\s)|(?<=owns\s)|(?<=wrote\s)|(?<=built\s)|(?<=runs\s)|(?<=created\s)|(?<=maintains\s)|"
         rf"(?<=inherited\s)){NAME}"
@@ -4807,6 +4824,9 @@ def _field_facts(
     about_a_person = bool(labels & (_CARD_FIELDS | _EARLIER_CARD_FIELDS)) or any(
         _FIELD_OF.get(label) not in (None, *_THING_ATTRIBUTES) for label in labels
     )
+    if heading is None and not about_a_person and labels & _OWNED_FIELDS and not labels & _PERSON_FIELDS:
+        # "### Checkout SDK upgrade\nOwner: …\nTarget date: …": a section's title names what its fields are of
+        heading = _section_title(text, fields[0].start())
     team_page = heading is None and not labels & _PERSON_FIELDS and _label(fields[0]["label"])[0] in _TEAM_PAGE_FIELDS
     if team_page:
         heading = _team_name(fields[0]["value"].strip()) or None  # "Team page: Tisza / Owns: …": the team's page
@@ -5031,8 +5051,32 @@ def _label(raw: str) -> tuple[str, bool]:
     return label, bool(earlier)
 
 
+# a Markdown heading or a line in bold on its own: "### Checkout SDK upgrade", "**Zirc exporter**"
+_SECTION_TITLE_RE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]+(?P<hashed>[^\n#]{2,80}?)|\*\*(?P<bold>[^*\n]{2,80})\*\*)[ \t#]*$"
+)
+
+
+def _section_title(text: str, first_field: int) -> str | None:
+    """What the heading line just before a record's first field names, when the line is a heading by its form (a
+    kind of document before a colon left out: "# RFC: Session store consolidation")."""
+    before = text[:first_field].strip().splitlines()
+    title = _SECTION_TITLE_RE.match(before[-1]) if before else None
+    if title is None:
+        return None
+    said = (title["hashed"] or title["bold"]).strip(" *_")
+    said = re.sub(r"^[\w -]{2,20}:\s+(?=\S)", "", said)  # "RFC: …", "Tech spec: …"
+    said = _BRACKETS_RE.sub(" ", said).strip()
+    if said.casefold() in _SECTION_WORDS | _HEADING_LABELS or not re.match(rf"[{_UPPER}]|[a-z0-9]+[-_.]", said):
+        return None  # "## Notes": a part of the page, not what it is about
+    return said if len(said.split()) <= 6 else None
+
+
 # the words a page's heading says what it is with ("Profile — Réka Tóth", "Bio — …")
-_HEADING_LABELS = frozenset({"bio", "biography", "about", "card", "entry", "record", "page", "overview", "directory"})
+_HEADING_LABELS = frozenset(
+    {"bio", "biography", "about", "card", "entry", "record", "page", "overview", "directory", "rfc", "adr", "prd",
+     "spec", "proposal", "one-pager", "brief"}
+)  # fmt: skip
 
 
 def _heading(text: str, first_field: int) -> str | None:
@@ -5266,7 +5310,11 @@ def _table_facts(text: str, today: date) -> Iterator[StatedFact]:
             header = None  # a row of another shape ends the table
             continue
         named = next((i for i, label in enumerate(header) if label in _PERSON_FIELDS | _THING_FIELDS), 0)
-        things = header[named] in _THING_FIELDS
+        # a catalogue's "name | tier | owner": its rows name things, when all its labels are of things
+        attributes = {_FIELD_OF[label] for label in header if label in _FIELD_OF}
+        things = header[named] in _THING_FIELDS or (
+            header[named] in {"name", "id"} and bool(attributes) and attributes <= _THING_ATTRIBUTES
+        )
         # a thing's column names it as written ("Zirc auth", "zirc-api"); a person's, by a name
         if things and re.match(rf"[{_UPPER}]|{_IDENTIFIER_RE.pattern}", cells[named]):
             subject = _project_name(cells[named])

@@ -1834,3 +1834,34 @@ def test_words_that_name_no_one_are_no_subject_and_a_day_is_no_employer():
 def test_a_project_is_named_without_its_go_live_or_the_verb_of_its_plan():
     assert facts("Zirc go-live is Sunday 2 Nov.", None) == {("Zirc", "due_date", "2025-11-02", False, False)}
     assert {fact[0] for fact in facts("Zirc v3 will go GA on Monday.", None)} == {"Zirc v3"}
+
+
+def test_ownership_in_a_section_headed_by_the_thing_a_catalogue_table_a_label_a_plate_and_a_possessive_plural():
+    assert facts("### Zirc exporter upgrade\nStatus: at risk\nOwner: Bence Kádár\nTarget date: 26 Sep", None) == {
+        ("Zirc exporter upgrade", "owned_by", "Bence Kádár", False, False),
+        ("Zirc exporter upgrade", "due_date", "2025-09-26", False, False),
+    }
+    assert facts("## Notes\nOwner: Bence Kádár", None) == set()  # a part of the page, no thing
+    assert facts(
+        "name | tier | owner\n---- | ---- | -----\nzirc-api | 1 | Tisza Core\nkestle-worker | 2 | Tisza Core", None
+    ) == {
+        ("zirc-api", "owned_by", "Tisza Core", False, False),
+        ("kestle-worker", "owned_by", "Tisza Core", False, False),
+    }
+    assert facts("• Zirc dashboard: the Tisza team took it over, thanks folks", None) == {
+        ("Zirc dashboard", "owned_by", "Tisza", False, False)
+    }
+    assert facts("heads up: Zirc (the flag service) is on Dorka's plate now.", None) == {
+        ("Zirc", "owned_by", "Dorka", False, False)
+    }
+    assert facts("Zirc and Kestle are both Observability's now.", None) == {
+        ("Zirc", "owned_by", "Observability", False, False),
+        ("Kestle", "owned_by", "Observability", False, False),
+    }
+    assert facts("zirc-ui is Design Systems' now.", None) == {("zirc-ui", "owned_by", "Design Systems", False, False)}
+    assert facts("Since the reorg the Zirc dashboard has sat with Tisza Analytics.", None) == {
+        ("Zirc dashboard", "owned_by", "Tisza Analytics", False, False)
+    }
+    assert facts("Bence Kádár is now the DRI for the Zirc integrations.", None) == {
+        ("Zirc integrations", "owned_by", "Bence Kádár", False, False)
+    }
