@@ -394,7 +394,7 @@ PET_KINDS: tuple[str, ...] = (
     "bearded dragon", "corn snake", "axolotl", "cockatiel", "cockatoo", "canary", "budgerigar", "macaw",
     "african grey", "gerbil", "rat", "mouse", "pony", "donkey", "goat", "hen", "chicken", "duck", "tarantula", "bird",
     "mutt", "pup", "moggy", "hound", "basset hound", "parakeet", "lovebird", "cockapoo", "labradoodle", "staffie",
-    "shepherd", "boxer",
+    "shepherd", "boxer", "tomcat", "pigeon", "water dog",
     "bulldog", "rottweiler", "doberman", "sphynx", "siamese", "persian cat", "maine coon", "ragdoll",
     "shiba", "shiba inu", "akita", "samoyed", "vizsla", "weimaraner", "pointer", "setter", "malamute", "spitz",
     "pomeranian", "shih tzu", "maltese terrier", "cavapoo", "cavalier", "frenchie", "french bulldog", "kelpie",

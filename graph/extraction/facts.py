@@ -323,10 +323,39 @@ _APPOSED_PET_RE = re.compile(
     rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?|^(?P<the>[Tt]he)\s+)"
     rf"(?P<kind>{_PETS}),\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
 )
+# a bracket that opens with what kind of pet the name before it is ("(dachshund, 4, zero remorse)", "(budgie)")
+_KIND_IN_BRACKET_RE = re.compile(
+    rf"(?!(?:an?|the|my|our|his|her|their|[\w-]+['’]s)\s)(?:[\w-]+\s+)?(?P<kind>{_PET_KINDS})\s*(?:,|$)"
+)
+# a pet met, seen or kept by someone else
+_SOMEONE_ELSES_PET_RE = re.compile(
+    r"\b(?:owner|owners|saw|seen|met|spotted|neighbou?r['’]?s?|friend['’]s|walking|sitting|pet-?sitting)\b", re.I
+)
+_FIRST_PERSON_OWNER_RE = re.compile(r"\b(?:I|my|me|mine|I['’]m|I['’]ve)\b")
+
+
+def _pet_keeper(text: str, before: int, *, lead_first: bool = False) -> str:
+    """Whose pet "his" / "her" / "their" pet is: the last person named before it, else the person the clause opens
+    with (first, with ``lead_first``, where the names before it may be the pets': "Freya walks Juno and Bodri, her
+    two whippets"). A label the clause opens with ("Update from the office: …") is no one."""
+    lead = _LEAD_RE.match(text)
+    lead = lead.group(0) if lead and lead.group(0).casefold() not in _SECTION_WORDS and lead.group(0) != "I" else ""
+    if lead_first and lead and not re.match(r"[^:]{0,60}:\s", text):
+        return lead
+    people = [
+        m.group(0)
+        for m in re.finditer(NAME, text[:before])
+        # (not a place, "lives in Enugu with her cat", nor a post, "our VP of engineering")
+        if _a_person(m.group(0)) and not _PLACED_RE.search(text, 0, m.start()) and not _a_title(m.group(0))
+    ]
+    people = [name for name in people if name.split()[0] not in _NOT_A_NAME and _person(name) == name]
+    return people[-1] if people else lead
+
+
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 # the first of two names, just before the second ("Juno and " before "Bodri")
 _FIRST_OF_A_PAIR_RE = re.compile(rf"(?P<first>{NAME})\s+and\s+$")
-_THEIR_PET_RE = re.compile(rf"(?:his|her|their)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
+_THEIR_PET_RE = re.compile(rf"(?:his|her|their)\s+(?:[\w-]+\s+){{0,3}}?(?P<kind>{_PETS})", re.IGNORECASE)
 _A_PET_RE = re.compile(rf"an?\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})", re.IGNORECASE)
 # a verb by which a pet comes to its owner, just before the pet's name
 _TAKEN_IN_RE = re.compile(
@@ -672,6 +701,14 @@ def _clauses(sentence: str) -> list[str]:
         # "Met Bence, their new CTO (joined Kestle in May)": the bracket is said of Bence
         apposed = _TITLE_APPOSED_TO_RE.search(text, 0, match.start("name")) if _a_title(match["name"]) else None
         name = apposed["name"] if apposed else match["name"]
+        if (
+            (kind := _KIND_IN_BRACKET_RE.match(said))
+            and _FIRST_PERSON_OWNER_RE.search(text)
+            and not _SOMEONE_ELSES_PET_RE.search(text)
+        ):
+            # "Pretzel (dachshund, 4) just stole a croissant off my desk": a pet the speaker's own words keep
+            extra.append(f"I have a {kind['kind'].lower()} called {name}")
+            continue
         if pet := _BRACKETED_PET_RE.fullmatch(said):
             # "Bodri (Réka's beagle)", "Mák (our cat) passed away": whose pet the name is, and whether it still is
             gone = " passed away" if _PET_GONE_RE.search(text) else ""
@@ -731,8 +768,8 @@ def _clauses(sentence: str) -> list[str]:
         owner = match["owner"] or ((match["mine"] or match["the"]) and "I") or ""
         if owner:
             extra.append(f"{owner} {'have' if owner == 'I' else 'has'} a {match['kind']} called {match['name']}")
-        elif _LEAD_RE.match(text):  # "Freya walks her whippet, Juno": the clause's subject's pet
-            lead = _LEAD_RE.match(text).group(0)
+        elif lead := _pet_keeper(text, match.start()):
+            # "Freya walks her whippet, Juno", "Shoutout to Selin for bringing her rescue pigeon, Simit": whose "her" is
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
         pet = _MY_PET_RE.fullmatch(match["role"])
@@ -747,13 +784,13 @@ def _clauses(sentence: str) -> list[str]:
             extra.append(f"I have a {pet['kind'].lower()} called {match['name']}")
         elif (
             (theirs := _THEIR_PET_RE.fullmatch(match["role"]))
-            and (lead := _LEAD_RE.match(text))
-            and lead.group(0) != "I"
+            and (keeper := _pet_keeper(text, match.start(), lead_first=True))
+            and keeper != "I"
         ):
             # "Freya walks Juno and Bodri, her two whippets": the clause's subject's pets, named before what they are
             both = _FIRST_OF_A_PAIR_RE.search(text, 0, match.start("name"))
             for name in (match["name"], *([both["first"]] if both else [])):
-                extra.append(f"{lead.group(0)} has a {theirs['kind'].lower()} called {name}")
+                extra.append(f"{keeper} has a {theirs['kind'].lower()} called {name}")
         elif (kind := _A_PET_RE.match(match["role"])) and (taken := _TAKEN_IN_RE.search(text, 0, match.start("name"))):
             # "Noor adopted Lolo, a rescue mutt": the pet its subject took in, named before what it is
             extra.append(f"{text[: taken.end()]}a {kind['kind'].lower()} called {match['name']}")
@@ -2487,6 +2524,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready))\s+(?:on|in|by|at)?\s*(?P<date>.+)",
         check=lambda match: not _EVENT_RE.search(match["date"]),  # "Mák is due for her booster on …": an errand
     ),
+    # the day first, then what it is for: "We've locked 24 Feb for the Zirc beta", "set 3 May as the Kestle launch date"
+    _p(
+        v.DUE_DATE,
+        r"\b(?:locked(?:\s+in)?|set|picked|pencilled\s+in|penciled\s+in|agreed(?:\s+on)?|fixed|confirmed)\s+"
+        r"(?P<date>(?:\w+\s+){0,2}?\d{1,2}(?:st|nd|rd|th)?(?:\s+\w+)?|(?:the\s+)?\d{1,2}(?:st|nd|rd|th))\s+(?:for|as)\s+"
+        rf"(?:the\s+|our\s+)?(?P<project>[{_UPPER}][\w'’-]*(?:\s+[\w'’-]+(?:\.\d+)*){{0,3}}?)"
+        r"(?:\s+(?:launch|release|go-?live|deadline)(?:\s+date)?)?(?=\s*(?:[.,;!]|$))",
+        check=lambda match: not _EVENT_RE.search(match["project"]),
+        needs=("locked", "set ", "picked", "pencil", "agreed", "fixed", "confirmed"),
+    ),
     # a release yet to be made, or a day aimed at: of a thing by its words or its version ("the Kestle app will be
     # released on …", "Kestle v3 is slated for …"), since a person, too, is released (from hospital) or aims at a day
     _p(
@@ -2971,7 +3018,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
                  "pulled", "lands", "landing", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
-                 "slated", "be released", "be launched", "be shipped"),
+                 "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps"),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
@@ -3797,6 +3844,8 @@ _SCHEDULE_RE = re.compile(
     # (a cat that "slipped out" is no schedule)
     r"(?:slipped|slips|slipping)(?!\s+(?:out|away|off|through|past|on|up|in|into)\b)|pushed|delayed|brought\s+forward|"
     r"pulled\s+(?:in|forward)|lands|landing|goes\s+out|locked\s+(?:in\s+)?for|moved|on\s+track\s+for|"
+    # a day "bumped" to is slipped to (not one "bumped into")
+    r"bump(?:s|ed|ing)(?!\s+into)|"
     r"set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
 )

@@ -1865,3 +1865,33 @@ def test_ownership_in_a_section_headed_by_the_thing_a_catalogue_table_a_label_a_
     assert facts("Bence Kádár is now the DRI for the Zirc integrations.", None) == {
         ("Zirc integrations", "owned_by", "Bence Kádár", False, False)
     }
+
+
+def test_pets_said_in_passing_whose_her_is_and_a_kind_in_brackets_in_the_speakers_own_words():
+    assert facts("Shoutout to Dorka for bringing her rescue pigeon, Zirc, to the hackathon.", None) == {
+        ("Dorka", "has_pet", "Zirc", False, False)
+    }
+    assert facts("Update from the office: Dorka brought in Bodri, her very polite water dog, for the week.", None) == {
+        ("Dorka", "has_pet", "Bodri", False, False)
+    }
+    # a place or a post before "her" is nobody's owner
+    assert facts("Dorka, our VP of engineering, lives in Tata with her greyhound, Bodri.", None) >= {
+        ("Dorka", "has_pet", "Bodri", False, False)
+    }
+    assert not {fact for fact in facts("Dorka lives in Tata with her greyhound, Bodri.", None) if fact[0] == "Tata"}
+    assert facts("lol Bodri (dachshund, 4, zero remorse) just stole a croissant off my desk") == {
+        ("Ilona", "has_pet", "Bodri", False, False)
+    }
+    assert facts("I saw Bodri (beagle) in the park.") == set()  # someone else's
+    assert facts("Our old tomcat Mák passed away on Sunday.") == {("Ilona", "has_pet", "Mák", True, False)}
+
+
+def test_a_day_locked_for_a_project_and_a_project_bumped_to_a_day():
+    assert facts("We've locked 24 Feb for the Zirc beta.", None) == {
+        ("Zirc beta", "due_date", "2026-02-24", False, False)
+    }
+    assert facts("bumping Kestle 1.2 to the 8th because of the freeze", None) == {
+        ("Kestle 1.2", "due_date", "2025-09-08", False, False)
+    }
+    assert facts("I bumped into Réka on Friday.") == set()
+    assert facts("We set 3 May for the team dinner.") == set()  # an event's day
