@@ -136,7 +136,8 @@ _DWELLING_WORDS = r"(?:\s+(?!(?:old|previous|former|last|parents['’]?|first)\b
 _TITLE_WORD = r"(?:[\w-]+(?:\.(?=\s[A-Z]))?|&)"
 _TITLE_WORDS = rf"(?:{_TITLE_WORD}\s+){{0,4}}?[\w-]+(?:\s+of\s+(?:{_TITLE_WORD}\s+){{0,2}}?[\w-]+)?"
 _TITLE_END = (
-    r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|today|there|who|"
+    r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|over\s+at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|"
+    r"today|there|who|"
     r"reporting|based|working|living|as\s+of|effective|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s&])))"
@@ -145,7 +146,7 @@ _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 # a post's words where no ending says where a title stops (either side of an arrow, "from A to B")
 _POST_WORDS = r"[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?"
 # where a title is held: "a nurse at St Anne's Hospital" also says where they work
-_AT_ORG = rf"(?:\s+(?:at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b))?"
+_AT_ORG = rf"(?:\s+(?:(?:over\s+)?at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b))?"
 
 _PET_KINDS = "(?i:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
 
@@ -542,7 +543,10 @@ _BOTH_RE = re.compile(
 _REPORTS_TO_PRONOUN_RE = re.compile(r"\b(?P<verb>reports?\s+(?:directly\s+)?to|reporting\s+to|under)\s+(?:him|her)\b")
 # a pronoun opening a later clause of the sentence is the name an earlier clause opened with
 _PRONOUN_RE = re.compile(
-    r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?", re.IGNORECASE
+    # ("he's joined Kestle": has joined; "he's based in Eger": is)
+    r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had|joined|moved|left|relocated|started|taken|become|gone|"
+    r"quit|switched|transferred)\b))|(?P<is>['’]s|['’]re))?",
+    re.IGNORECASE,
 )
 _APPOSED_TITLE_BEFORE_RE = re.compile(rf"(?P<name>{NAME}),\s+(?:our|the|their)\s+(?:new\s+)?")
 _CONTRACTED_IS_RE = re.compile(
@@ -657,12 +661,21 @@ _BRACKETED_OWNER_RE = re.compile(
 )
 
 
+def _first(match: re.Match[str], name: str) -> str:
+    """The first of a pattern's alternative groups ``name``, ``name2``, ``name3`` that took part in the match."""
+    return next(match[group] for group in (name, f"{name}2", f"{name}3") if match[group])
+
+
+_HAS_BEEN_RE = re.compile(r"(?<=[^\W\d_])['’]s(?=\s+been\b)")
+
+
 def _clauses(sentence: str) -> list[str]:
     """A sentence as clauses of one subject each: relative clauses and appositions said of their name, openers
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
+    text = _HAS_BEEN_RE.sub(" has", text)  # "Wellington's been home for three years": has been
     if " the one who " in text:  # "Dorka is the one who lives in Eger": Dorka lives there
         text = _CLEFT_RE.sub(lambda m: f"{m['name']} ", text)
     if "self" in text or "selves" in text:
@@ -674,7 +687,8 @@ def _clauses(sentence: str) -> list[str]:
         # "Three months in Győr and I know every bakery", "I've been in Győr for two years now":
         # a home, that long
         text = _TIME_IN_PLACE_RE.sub(
-            lambda m: f"I moved to {m['place'] or m['place2']} {(m['long'] or m['long2']).lower()} ago", text
+            lambda m: f"I moved to {_first(m, 'place')} {_first(m, 'long').lower()} ago",
+            text,
         )
     anniversary = _ANNIVERSARY_RE.match(text)
     # (said as a day's anniversary, or beside words of work: "Two weeks at Tata Lake and I'm tanned" is a stay)
@@ -960,6 +974,8 @@ _TIME_IN_PLACE_RE = re.compile(
     rf"^(?P<long>(?i:{_LONG_STAY}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
     rf"|\bI(?:['’]ve|\s+have)\s+(?:been\s+(?:living\s+)?|lived\s+)in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG_STAY}))"
     r"(?:\s+now)?"
+    # "Wellington has been home for three years now"
+    rf"|^(?P<place3>{NAME})\s+has\s+been\s+(?:my\s+|our\s+)?home\s+for\s+(?P<long3>(?i:{_LONG_STAY}))(?:\s+now)?"
 )
 _TIME_AT_EMPLOYER_RE = re.compile(
     rf"\b(?P<who>I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|{NAME})(?:['’]ve|\s+have|['’]s|\s+has)\s+been\s+(?:working\s+)?(?:at|with)\s+"
@@ -1391,6 +1407,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|home|condo|cottage|bungalow)\s+in\s+(?:{NAME},\s+)?"
         rf"(?P<value>{NAME})",
         needs=("moved into", *(f"moved to {word} " for word in ("a", "an", "the", "our", "my", "his", "her", "their"))),
+    ),
+    # a home had before, said in passing: "my old place in Szeged had a view of the valley"
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<ours>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:old|previous|former|last)\s+"
+        rf"(?:place|flat|apartment|house|home|condo|cottage|bungalow)\s+in\s+(?P<value>{NAME})",
+        history=True,
+        confidence=0.6,
     ),
     # said in passing: "the new place in Denver has a garden", "we're renting a house in Leeds" (the speaker's home)
     _p(
@@ -2212,8 +2236,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|actual\s+|direct\s+|current\s+)?(?:line\s+)?(?:manager|boss|supervisor),\s+"
-        rf"(?P<value>{NAME}),",
+        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|actual\s+|direct\s+|current\s+)?(?:line\s+)?(?:manager|boss|supervisor)"
+        rf"(?:\s+at\s+{_THE}{NAME})?,\s+(?P<value>{NAME}),",
         presupposed=True,  # "My boss, Nandor, wants the deck by Friday": his wish hedges nothing about who he is
     ),
     _p(
@@ -3624,7 +3648,19 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         return ()
     facts: list[StatedFact] = []
     said = _thing_pronouns(said)
-    for clause in _clauses(said):
+    clauses = _clauses(said)
+    opener = said.find(clauses[0][:24]) if clauses and clauses[0][:24] else -1
+    if opener > 0:
+        # what a noun phrase takes as given holds in an opener the clauses drop, too ("In my 1:1 with my manager,
+        # Owen, we agreed …")
+        dropped = said[:opener]
+        folded = dropped.casefold()
+        for pattern in _PRESUPPOSED:
+            if any(stem in folded for stem in _NEEDS.get(pattern.attribute, ())):
+                for match in pattern.regex.finditer(said):
+                    if match.start() < opener:
+                        facts.extend(_facts_of(pattern, match, said, 0, speaker, today))
+    for clause in clauses:
         folded = f" {clause.casefold()} "
         wanted = {attribute for attribute, stems in _NEEDS.items() if any(stem in folded for stem in stems)}
         if _ROLE_WORD_RE.search(folded):  # "is Chief Data Officer at Brightwell": a role names itself
@@ -3794,6 +3830,7 @@ def _languages_spoken(clause: str, speaker: str | None, today: date) -> list[Sta
 
 
 _PATTERN_NEEDS = frozenset(stem for pattern in _PATTERNS for stem in pattern.needs)
+_PRESUPPOSED = tuple(pattern for pattern in _PATTERNS if pattern.presupposed and not pattern.needs)
 
 
 def _project_key(project: str) -> str:
@@ -4228,7 +4265,7 @@ _NOT_A_NAME = frozenset(
     "Overall Basically Actually Interviewed Hired Visited Saw Heard Watched Reviewed Discussed Talked Chatted Caught "
     "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
     "Send Based Given Sure Year Reorg First Second Third Fourth Firstly Secondly Thirdly Lastly Currently Presently "
-    "Formerly Previously Originally".split()
+    "Formerly Previously Originally Happy Glad Excited Thrilled Proud Sad Sorry Lovely".split()
 )
 _NOT_A_NAME_WORDS = "|".join(sorted(map(re.escape, _NOT_A_NAME), key=len, reverse=True))
 

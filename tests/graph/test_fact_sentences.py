@@ -1895,3 +1895,28 @@ def test_a_day_locked_for_a_project_and_a_project_bumped_to_a_day():
     }
     assert facts("I bumped into Réka on Friday.") == set()
     assert facts("We set 3 May for the team dinner.") == set()  # an event's day
+
+
+def test_a_manager_named_in_an_opener_a_post_over_at_and_what_a_pronoun_has_done():
+    assert facts("In my 1:1 with my manager, Bence, we agreed I'd take the lead.") == {
+        ("Ilona", "reports_to", "Bence", False, False)
+    }
+    assert facts("My manager at Kestle Labs, Bence Kádár, has approved the budget.") == {
+        ("Ilona", "works_at", "Kestle Labs", False, False),
+        ("Ilona", "reports_to", "Bence Kádár", False, False),
+    }
+    assert facts("Happy to intro you to Dorka — she's a principal engineer over at Tisza Bank.", None) == {
+        ("Dorka", "job_title", "principal engineer", False, False),
+        ("Dorka", "works_at", "Tisza Bank", False, False),
+    }
+    # "he's joined" has joined; "he's based" is
+    assert ("Bence Kádár", "works_at", "Zirc Games", False, False) in facts(
+        "Bence Kádár left Kestle Studios on Friday; he's joined Zirc Games as a lead designer.", None
+    )
+
+
+def test_a_home_that_has_been_home_that_long_and_an_old_place():
+    assert facts("Wellington's been home for three years now.") == {("Ilona", "lives_in", "Wellington", False, False)}
+    dated = extract_facts("Tata's been home for three years now.", speaker="Ilona", reference=TODAY)
+    assert [fact.valid_from for fact in dated] == [date(2022, 9, 1)]
+    assert facts("My old place in Tata had a view of the whole valley.") == {("Ilona", "lives_in", "Tata", False, True)}
