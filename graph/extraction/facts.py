@@ -2705,6 +2705,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
         after_negation=True,
     ),
+    # "Kazuki did the intro in Japanese", "Rafael handled the whole call in Spanish": a known language someone spoke
+    # something out loud in, and so speaks
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}{_NOW}\s+(?:did|gave|ran|handled|led|hosted|presented|delivered|chaired|answered|pitched|"
+        r"interviewed|interpreted)\s+(?:\w+\s+){0,5}?in\s+"
+        rf"(?P<value>{_LANGUAGES}(?:\s+(?:and\s+then\s+)?switched\s+to\s+{_LANGUAGES})?)\b",
+        needs=(" in ",),
+    ),
     # "Dorka talks to her nan in Slovak": a known language someone talks in
     _p(
         v.SPEAKS,

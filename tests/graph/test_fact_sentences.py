@@ -1920,3 +1920,14 @@ def test_a_home_that_has_been_home_that_long_and_an_old_place():
     dated = extract_facts("Tata's been home for three years now.", speaker="Ilona", reference=TODAY)
     assert [fact.valid_from for fact in dated] == [date(2022, 9, 1)]
     assert facts("My old place in Tata had a view of the whole valley.") == {("Ilona", "lives_in", "Tata", False, True)}
+
+
+def test_a_language_something_was_said_out_loud_in():
+    assert facts("Bence did the intro in Japanese and then switched to English for the rest of us.", None) == {
+        ("Bence", "speaks", "Japanese", False, False),
+        ("Bence", "speaks", "English", False, False),
+    }
+    assert facts("Dorka handled the whole Kestle City call in Spanish; I just nodded.", None) == {
+        ("Dorka", "speaks", "Spanish", False, False)
+    }
+    assert facts("Dorka took notes in German.", None) == set()  # written, not spoken
