@@ -127,8 +127,12 @@ _OWNER = (
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
 _THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
-# the same, its article outside it ("since the reorg the Zirc dashboard …": the Zirc dashboard)
-_ARTICLELESS_THING = r"(?:(?:(?![Tt]he\b)[\w'’-]+\s+){0,3}?(?![Tt]he\b)[\w'’-]+)"
+# the same, no word of it one that opens a clause or a phrase ("since the reorg the Zirc dashboard …", "as of 3 Nov
+# the Zirc service …", "reminder that Zirc …": Zirc)
+_OPENING_WORD = (
+    r"(?:[Tt]he|[Tt]hat|[Tt]his|[Ss]o|[Aa]nd|[Bb]ut|[Ww]hich|[Aa]s|[Oo]f|[Ss]ince|[Aa]fter|[Ww]hen|[Rr]eminder)\b"
+)
+_ARTICLELESS_THING = rf"(?:(?:(?!{_OPENING_WORD})[\w'’-]+\s+){{0,3}}?(?!{_OPENING_WORD})[\w'’-]+)"
 # what a home is said to be like before its noun ("our own little flat"), never one that was ("my old flat")
 _DWELLING_WORDS = r"(?:\s+(?!(?:old|previous|former|last|parents['’]?|first)\b)[a-z-]+){0,2}?"
 
@@ -249,7 +253,7 @@ _RELATIVE_RE = re.compile(
 )
 # "The rate checker, which Risk Ops owns, …": the owner's clause
 _WHICH_OWNS_RE = re.compile(
-    rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?P<owner>{NAME}(?:\s+team)?)\s+"
+    rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+team)?)\s+"
     r"(?P<verb>owns|maintains|runs|looks\s+after)(?:\s+now)?(?:,\s*|(?=[.!]?\s*$))"
 )
 # a name right after "from", "at", "with", "for" or "of" is where someone is, not someone: what an apposition says of
@@ -773,7 +777,9 @@ def _clauses(sentence: str) -> list[str]:
         first, *more = _predicates(f"{name} {'is ' if match['is'] else ''}{match['said']}")
         extra += [first, *(f"{name} {_BEING_RE.sub(_being(name), piece)}" for piece in more)]
     for match in list(_WHICH_OWNS_RE.finditer(text)):
-        extra.append(f"{match['owner']} {match['verb']} {match['thing']}")
+        # ("the limiter lives in zirc-limits, which the Edge team owns": zirc-limits)
+        thing = re.split(r"\s+(?:in|at|on|into|from|with|by|under)\s+", match["thing"])[-1]
+        extra.append(f"{match['owner']} {match['verb']} {thing}")
     text = _RELATIVE_RE.sub(lambda m: f"{m['name']} ", text)
     for match in list(_PARTICIPLE_APPOSED_RE.finditer(text)):
         if not _AFTER_PREPOSITION_RE.search(text, 0, match.start()):
@@ -2338,7 +2344,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         # (a thing "was run by" someone once, a job or a drill, is not theirs: only what "is run by" them)
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s+(?:is|was|has\s+been|are|were|have\s+been)(?:\s+(?:both|all))?|:){_NOW}\s+"
+        # ("the exec dashboard (Looker) is maintained by BizOps": what the bracket says of it aside)
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s*\([^()]{{1,40}}\))?"
+        rf"(?:\s+(?:is|was|has\s+been|are|were|have\s+been)(?:\s+(?:both|all))?|:){_NOW}\s+"
         r"(?:owned|maintained|looked\s+after|"
         rf"(?<!\bwas\s)(?<!\bwere\s)run)\s+by\s+{_OWNER}"
         # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
@@ -2346,7 +2354,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_THING})\s+(?:now\s+)?belongs?\s+to\s+{_OWNER}",
+        rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:now\s+)?belongs?\s+to\s+{_OWNER}",
     ),
     # "the export cron is officially mine", "the data checks are mine now": the speaker's
     _p(
@@ -2370,12 +2378,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BE}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?|DRI)\s+(?:of|for)\s+(?:the\s+)?"
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BEEN}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?|DRI)\s+(?:of|for)\s+(?:the\s+)?"
         rf"(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since|as|so|these)\b))",
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+is{_NOW}\s+{_OWNER}(?:'s|’s)\s+(?:responsibility|baby|call)\b",
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+is{_NOW}\s+{_OWNER}(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:responsibility|baby|call)\b",
     ),
     _p(
         v.OWNED_BY,
@@ -2444,7 +2452,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         # ("Nettle and Flint are both Observability's now", "it's Design Systems' now")
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|are|has\s+been|have\s+been)(?:\s+(?:both|all))?{_NOW}\s+{_OWNER}"
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:is|are|has\s+been|have\s+been)(?:\s+(?:both|all))?{_NOW}\s+"
+        rf"{_OWNER}"
         r"(?:'s|’s|(?<=s)'|(?<=s)’)(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from)\b))",
     ),
     # "Heron is on Dorota's plate now": on one's plate is one's to look after
@@ -2503,7 +2512,21 @@ _PATTERNS: tuple[_Pattern, ...] = (
         needs=("moved", "went", "transferred"),
     ),
     # "Ownership of the ledger store: Tisza Data team"
-    _p(v.OWNED_BY, rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}", confidence=0.7),
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Oo]wnership|(?P<holder>[Oo]wner|[Mm]aintainer))\s+of\s+(?:the\s+)?(?P<system>{_THING}):\s+{_OWNER}",
+        confidence=0.7,
+        # a system by its name or its words, not a piece of work ("follow-ups", a phrasal verb's noun) or "the
+        # affected service"
+        check=lambda match: (
+            not match["holder"]
+            or (
+                bool(re.match(rf"[{_UPPER}]", match["system"]) or _a_thing_handed(match))
+                and not re.match(r"[a-z]+ed\b", match["system"])
+                and not re.search(r"-(?:ups?|ins?|offs?|outs?|downs?|overs?)$", match["system"])
+            )
+        ),
+    ),
     # "Bence took ownership of the ledger store", "the Zirc cache, owned by the Tisza team, …", "Zirc has a new
     # owner: the Kestle team"
     _p(
@@ -3733,7 +3756,7 @@ _THING_HEAD_WORDS = "|".join(
     sorted({noun for noun in [*v.KIND_HEAD_NOUNS, *v.OWNED_THING_NOUNS] if noun.isalpha()}, key=len, reverse=True)
 )
 _THING_MENTIONS = (
-    re.compile(rf"\b(?i:the|our|my|their|its)\s+(?:[\w.&-]+\s+){{0,3}}(?i:{_THING_HEAD_WORDS})\b"),
+    re.compile(rf"\b(?i:the|our|my|their|its)\s+(?:[\w.&-]+\s+){{0,3}}(?i:{_THING_HEAD_WORDS})s?\b"),
     # a piece of work with a day: "the Kestle release", "the Quillon migration"
     re.compile(
         r"\b(?i:the|our|their)\s+[A-Z][\w.&-]*(?:\s+[\w.&-]+){0,2}?\s+(?i:release|launch|migration|rollout|"
@@ -4231,7 +4254,9 @@ def _contrasted(pattern: _Pattern, clause: str, end: int) -> str:
     if pattern.attribute not in _CONTRASTED or pattern.negated or pattern.history:
         return ""
     contrast = _CONTRAST_TAIL_RE.match(clause, end)
-    return (_person(contrast["old"]) or "") if contrast else ""
+    if contrast is None or re.search(r"['’]s?$", contrast["old"]):
+        return ""  # "Comms' responsibility, not Eng's": whose it is, corrected; no one it was before
+    return _person(contrast["old"]) or ""
 
 
 def _a_function(name: str) -> bool:

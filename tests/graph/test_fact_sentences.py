@@ -1931,3 +1931,29 @@ def test_a_language_something_was_said_out_loud_in():
         ("Dorka", "speaks", "Spanish", False, False)
     }
     assert facts("Dorka took notes in German.", None) == set()  # written, not spoken
+
+
+def test_ownership_said_with_a_bracket_aside_as_an_owner_of_line_a_plural_possessive_or_after_an_opener():
+    assert facts("The exec KPI dashboard (Zirc) is maintained by BizOps — please don't edit it.", None) == {
+        ("exec KPI dashboard", "owned_by", "BizOps", False, False)
+    }
+    assert facts("Owner of the ledger reconciliation jobs: Dorka Vass (since 2023).", None) == {
+        ("ledger reconciliation jobs", "owned_by", "Dorka Vass", False, False)
+    }
+    assert facts("Owner of follow-ups: Observability", None) == set()  # a piece of work, no system
+    # whose it is, corrected, names no owner before
+    assert facts("The status page is Comms' responsibility, not Eng's.", None) == {
+        ("status page", "owned_by", "Comms", False, False)
+    }
+    assert facts("Bence has been the owner of the log shipper since the reorg.", None) == {
+        ("log shipper", "owned_by", "Bence", False, False)
+    }
+    assert facts("The limiter lives in zirc-limits, which the Edge team owns.", None) >= {
+        ("zirc-limits", "owned_by", "Edge", False, False)
+    }
+    assert facts("For anything about the Zirc dashboards please contact Dorka Vass, who owns them.", None) == {
+        ("Zirc dashboards", "owned_by", "Dorka Vass", False, False)
+    }
+    assert facts("Reminder that Zirc belongs to Réka's group, Core Data, so ask them.", None) == {
+        ("Zirc", "owned_by", "Core Data", False, False)
+    }
