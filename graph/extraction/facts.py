@@ -254,7 +254,7 @@ _RELATIVE_RE = re.compile(
 # "The rate checker, which Risk Ops owns, …": the owner's clause
 _WHICH_OWNS_RE = re.compile(
     rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+team)?)\s+"
-    r"(?P<verb>owns|maintains|runs|looks\s+after)(?:\s+now)?(?:,\s*|(?=[.!]?\s*$))"
+    r"(?P<verb>owns|maintains|runs|looks\s+after)(?:\s+now)?(?:[,;]\s*|(?=[.!]?\s*$))"
 )
 # a name right after "from", "at", "with", "for" or "of" is where someone is, not someone: what an apposition says of
 # it is what the organisation is to us ("Nandor from Brightwell, our integration partner")
