@@ -1643,11 +1643,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "my first week at Kestle", "day three at Zirc Analytics", "a Quorum employee", "our contact at Kestle"
     _p(
         v.WORKS_AT_ATTR,
-        # (a last day that is today is a job left, below)
-        r"(?<!(?i:today) is )(?<!(?i:today)'s )(?<!(?i:today)’s )(?<!(?i:yesterday) was )"
         rf"(?:\b(?P<mine>[Mm]y)\s+|^)(?P<ours>(?i:(?:first|second|third|last)\s+(?:day|week|month|year)|"
         rf"(?:day|week|month)\s+(?:one|two|three|four|five|six|seven|\d+)))\s+at\s+{_THE}(?P<value>{NAME})",
-        check=_org_ok,
+        # (a last day that is today is a job left, below; a first day today, one begun)
+        check=lambda match: (
+            _org_ok(match)
+            and not (
+                match["ours"].casefold().startswith("last")
+                and re.search(r"(?i:today|yesterday)\s*(?:is|was|['’]s)\s+$", match.string[: match.start()])
+            )
+        ),
         confidence=0.6,
     ),
     # "I work in Kestle Insurance since March", as a learner says it: "in" a business, never a town or a department
@@ -2186,7 +2191,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # clause goes on to do ("… Piet will present")
     _p(
         v.JOB_TITLE,
-        rf"^As\s+(?:the|our|their|an?)\s+(?:new\s+)?{_TITLE}{_AT_ORG},\s+(?:(?P<me>{_ME})|(?P<who>{NAME}))\s+[a-z]",
+        rf"^As\s+(?:(?:the|our|their|an?)\s+)?(?:new\s+)?{_TITLE}{_AT_ORG},\s+(?:(?P<me>{_ME})|(?P<who>{NAME}))\s+[a-z]",
         check=_title_ok,
         confidence=0.7,
         presupposed=True,

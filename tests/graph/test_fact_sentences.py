@@ -1957,3 +1957,14 @@ def test_ownership_said_with_a_bracket_aside_as_an_owner_of_line_a_plural_posses
     assert facts("Reminder that Zirc belongs to Réka's group, Core Data, so ask them.", None) == {
         ("Zirc", "owned_by", "Core Data", False, False)
     }
+
+
+def test_a_first_day_today_is_a_job_begun_and_a_post_presupposed_without_its_article():
+    assert facts("Today is my first day at Kestle Energy as Head of Data.") >= {
+        ("Ilona", "works_at", "Kestle Energy", False, False)
+    }
+    assert facts("Today is my last day at Kestle Energy.") == {("Ilona", "works_at", "Kestle Energy", True, False)}
+    assert facts("As CFO, Dorka Vass reports to the board quarterly.", None) == {
+        ("Dorka Vass", "job_title", "cfo", False, False)
+    }
+    assert facts("As usual, Dorka was late.", None) == set()
