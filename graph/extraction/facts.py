@@ -1918,10 +1918,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|was\s+|got\s+)?(?:named|appointed|hired(?:\s+by\s+{_THE}"
+        # (named or appointed to a post, not "N named hers Bodri": only in the passive)
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:been|was|got|were)\s+(?:named|appointed)|(?:been\s+|was\s+|got\s+)?(?:hired(?:\s+by\s+{_THE}"
         rf"(?P<org>{NAME})(?:\s+[\w]+){{0,3}}?)?\s+as|(?:joined|joins|started|starts|came\s+on|comes\s+on)"
         rf"(?:\s+us)?(?:\s+{_THE}{NAME})?(?:\s+from\s+{_THE}{NAME})?"
-        rf"(?:\s+(?:today|yesterday|this\s+week|last\s+week|on\s+\w+|from\s+today))?\s+as)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?{_TITLE}",
+        rf"(?:\s+(?:today|yesterday|this\s+week|last\s+week|on\s+\w+|from\s+today))?\s+as))\s+(?:an?\s+|the\s+|our\s+)?"
+        rf"(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
     # "Kestle has appointed Noor as CFO", "announced the appointment of Dr. Noor Aziz as CFO": the one named holds it
@@ -2603,7 +2605,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- pets and languages: many at once
     _p(
         v.HAS_PET,
-        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
         rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}?"
         rf"(?P<kind>{_PETS})(?:\s+now)?(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
         check=_pet_present,
@@ -2661,6 +2663,29 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?!\s+(?:is\s+owned\s+by|belongs\s+to|of)\b|\s+(?:is|was)\s+(?:my|our|his|her|their|\w+['’]s?)\s)",
         check=_pet_present,
         confidence=0.6,
+    ),
+    # "our new kitten arrived today": a pet one has just got, named or not (its name may come after)
+    _p(
+        v.HAS_PET,
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+new\s+(?:[\w-]+\s+)?(?P<kind>{_PETS})(?!\s+(?:is|was)\s+(?:called|named)\b)"
+        r"(?=\s*(?:[.,;:!)]|$)|\s+(?:is|was|has|arrived|came|just|finally|loves|hates|and|who|sleeps|likes)\b)",
+        check=_pet_present,
+        confidence=0.7,
+    ),
+    # "I've had Daisy since she was a puppy"
+    _p(
+        v.HAS_PET,
+        rf"\b{_WHO}(?:['’]ve|\s+have|['’]s|\s+has)\s+had\s+(?P<value>{NAME})\s+since\s+(?:she|he|it|they)\s+(?:was|were)\s+"
+        rf"(?:an?\s+)?(?:tiny\s+|little\s+|young\s+)?(?P<kind>{_PETS})\b",
+        check=_pet_present,
+    ),
+    # "we lost our old cat Misty last week": a pet that died
+    _p(
+        v.HAS_PET,
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+lost\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PET_KINDS})"
+        # (not one that went missing somewhere: "lost her dog Bodri in the park")
+        rf"(?!(?:,?\s+{NAME})?\s+(?:in|at|near|while|during|on\s+(?:the|a|our|my|his|her))\b)(?:,?\s+(?P<value>{NAME}))?",
+        negated=True,
     ),
     # "our parrot Pici supposedly whistles the doorbell": a pet named as one's own is had, whatever the clause goes on
     # to say
@@ -3167,8 +3192,11 @@ _FORMER_RE = re.compile(r"(?:former|ex-|ex\s|previous|one-time|erstwhile)\s*")
 # puppy is called Bodri"
 _UNNAMED_PET_RE = re.compile(rf"(?:(?:a|an|the|one|two|three|\d+)\s+)?(?:[\w-]+\s+)?{_PETS}", re.IGNORECASE)
 _NAMED_LATER_RE = re.compile(
-    rf"[^A-Z]{{0,40}}?(?:\b(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+name(?:['’]s|\s+is)|\b(?:[Hh]e|[Ss]he|[Ii]t)(?:['’]s|\s+is)\s+"
-    rf"(?:called|named)|\b[Tt]he\s+(?:\w+\s+)?{_PETS}\s+is\s+(?:called|named))\s+(?P<value>{NAME})"
+    # (no name between, though a pronoun may open a sentence: "We got a puppy! She's a collie and we named her Luna")
+    rf"(?:[^A-Z]|\b(?:She|He|It|We|They|I)\b){{0,50}}?(?:\b(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+name(?:['’]s|\s+is)|\b(?:[Hh]e|[Ss]he|[Ii]t)(?:['’]s|\s+is)\s+"
+    rf"(?:called|named)|\b[Tt]he\s+(?:\w+\s+)?{_PETS}\s+is\s+(?:called|named)"
+    # "… and we named her Luna"
+    rf"|\b(?:[Ww]e|I)(?:['’]ve|\s+have)?\s+(?:named|called)\s+(?:her|him|it))\s+(?P<value>{NAME})"
 )
 
 
@@ -4609,6 +4637,8 @@ def _project_name(raw: str) -> str:
         words.pop()  # "Kestle target GA: 30 September": Kestle's day
     if len(words) > 1 and re.search(r"['’]s$", words[0]):  # "Zsófia's Kestle rollout": the project, not whose it is
         words.pop(0)
+    elif len(words) == 1:
+        words[0] = re.sub(r"['’]s$", "", words[0])  # "Kestle's launch slipped to …": Kestle
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
         return ""
     if _EVENT_RE.search(" ".join(words)):

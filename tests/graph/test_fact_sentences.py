@@ -1968,3 +1968,19 @@ def test_a_first_day_today_is_a_job_begun_and_a_post_presupposed_without_its_art
         ("Dorka Vass", "job_title", "cfo", False, False)
     }
     assert facts("As usual, Dorka was late.", None) == set()
+
+
+def test_pets_got_lately_named_later_had_since_and_lost_and_a_project_named_without_its_possessive():
+    assert facts("Our new kitten arrived today. Her name is Mák.") == {("Ilona", "has_pet", "Mák", False, False)}
+    assert facts("My new dog bed arrived.") == set()
+    assert facts("We got a puppy! She's a vizsla mix and we named her Bodri.") == {
+        ("Ilona", "has_pet", "Bodri", False, False)
+    }
+    assert facts("I finally adopted a cat.") == {("Ilona", "has_pet", "a cat", False, False)}
+    assert facts("I've had Bodri since she was a puppy.") == {("Ilona", "has_pet", "Bodri", False, False)}
+    assert facts("We lost our old cat Mák last week.") == {("Ilona", "has_pet", "Mák", True, False)}
+    assert facts("Dorka lost her dog Bodri in the park yesterday.", None) == set()  # gone missing, not died
+    # named as a post only in the passive: "N named hers Bodri" names a pet
+    assert not {fact for fact in facts("Dorka named hers Bodri.", None) if fact[1] == "job_title"}
+    assert facts("Dorka was named CTO.", None) == {("Dorka", "job_title", "cto", False, False)}
+    assert facts("Kestle's launch slipped to 4 May.", None) == {("Kestle", "due_date", "2026-05-04", False, False)}
