@@ -1309,7 +1309,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back(?:\s+home)?|house|over|out))?"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated|emigrated)(?:\s+(?:back(?:\s+home)?|home|house|over|out))?"
         rf"(?:\s+(?:from|out\s+of)\s+(?P<old>{NAME}))?(?:\s+back)?\s+to\s+(?P<value>{NAME})",
         # (a move from one to another is read after, by what the two are: "from Tarnóc Labs to Vashegy Robotics")
         check=lambda match: bool(match["old"]) or _a_home(match["value"]),
@@ -1323,7 +1323,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.LIVES_IN,
-        rf"\b(?P<mine>[Ww]e)(?:'ve|’ve|\s+have)?{_NOW}\s+(?:moved|relocated)(?:\s+(?:back(?:\s+home)?|house|over))?"
+        rf"\b(?P<mine>[Ww]e)(?:'ve|’ve|\s+have)?{_NOW}\s+(?:moved|relocated)(?:\s+(?:back(?:\s+home)?|home|house|over))?"
         rf"(?:\s+(?:from|out\s+of)\s+(?P<old>{NAME}))?\s+to\s+(?P<value>{NAME})",
         confidence=0.7,
     ),
@@ -4332,7 +4332,7 @@ _NOT_A_NAME = frozenset(
     "Overall Basically Actually Interviewed Hired Visited Saw Heard Watched Reviewed Discussed Talked Chatted Caught "
     "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
     "Send Based Given Sure Year Reorg First Second Third Fourth Firstly Secondly Thirdly Lastly Currently Presently "
-    "Formerly Previously Originally Happy Glad Excited Thrilled Proud Sad Sorry Lovely".split()
+    "Formerly Previously Originally Happy Glad Excited Thrilled Proud Sad Sorry Lovely Born Raised Bred".split()
 )
 _NOT_A_NAME_WORDS = "|".join(sorted(map(re.escape, _NOT_A_NAME), key=len, reverse=True))
 

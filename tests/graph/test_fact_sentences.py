@@ -1984,3 +1984,11 @@ def test_pets_got_lately_named_later_had_since_and_lost_and_a_project_named_with
     assert not {fact for fact in facts("Dorka named hers Bodri.", None) if fact[1] == "job_title"}
     assert facts("Dorka was named CTO.", None) == {("Dorka", "job_title", "cto", False, False)}
     assert facts("Kestle's launch slipped to 4 May.", None) == {("Kestle", "due_date", "2026-05-04", False, False)}
+
+
+def test_a_move_home_to_a_town_and_words_that_open_a_profile_name_no_one():
+    assert facts("After ten years in Eger we've finally moved home to Tata.") == {
+        ("Ilona", "lives_in", "Tata", False, False),
+        ("Ilona", "lives_in", "Eger", False, True),
+    }
+    assert not {fact for fact in facts("Born in Eger, raised in Győr, living in Pécs.") if fact[0] == "Born"}
