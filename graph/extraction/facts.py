@@ -147,6 +147,7 @@ _TITLE_END = (
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s&])))"
 )
 _TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
+_TITLE_WORDS_NAMED = rf"(?P<value>{_TITLE_WORDS})"
 # a post's words where no ending says where a title stops (either side of an arrow, "from A to B")
 _POST_WORDS = r"[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?"
 # where a title is held: "a nurse at St Anne's Hospital" also says where they work
@@ -1912,8 +1913,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:took|taken|takes|take|taking)\s+over\s+(?:(?:his|her|their|the|my)\s+)?(?:(?:role|job|post|"
-        rf"position)\s+)?as\s+(?:an?\s+|the\s+)?{_TITLE}",
+        # ("took over from N as", "replaced N as", "succeeded N as": the one before held it)
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:took|taken|takes|take|taking)\s+over(?:\s+from\s+{NAME})?|replaced\s+{NAME}|"
+        rf"succeeded\s+{NAME})\s+(?:(?:his|her|their|the|my)\s+)?(?:(?:role|job|post|position)\s+)?as\s+(?:an?\s+|the\s+)?"
+        rf"{_TITLE}",
         check=_named_title_ok,
     ),
     _p(
@@ -2188,6 +2191,18 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"^(?P<mine>Being)\s+(?:an?|the)\s+(?P<value>{_TITLE_WORDS})\s+(?:means|is|has|makes|can)\b",
         check=_title_ok,
         confidence=0.6,
+    ),
+    # "Kestle's new CFO is Réka Tóth", "the new CFO at Kestle is Réka Tóth": a post and where it is held, announced
+    _p(
+        v.JOB_TITLE,
+        rf"(?:\b(?P<org>{NAME})['’]s\s+|\b[Tt]he\s+)(?:new\s+|current\s+|incoming\s+)?{_TITLE_WORDS_NAMED}"
+        rf"(?:\s+(?:at|of)\s+(?P<org2>{NAME}))?\s+is{_NOW}\s+(?P<who>{NAME})(?=\s*(?:[.,;!(]|$))",
+        # (after a possessive, an office only an organisation has: "Dorka's favourite teacher" is no post at Dorka)
+        check=lambda match: (
+            _held_title_ok(match)
+            and bool(match["org2"] or (match["org"] and re.match(_TITLE_FIRST_RE.pattern, match["value"], re.I)))
+        ),
+        confidence=0.7,
     ),
     # "As the new build engineer, Piet is …", "As a nurse, I see this a lot": the post is taken as given, whatever the
     # clause goes on to do ("… Piet will present")
@@ -4262,11 +4277,10 @@ def _facts_of(
             facts.append(
                 StatedFact(subject, pattern.attribute, old, None, ended, False, pattern.confidence * 0.9, span)
             )
-        if groups.get("org") and pattern.attribute == v.JOB_TITLE:
+        held_at = groups.get("org") or groups.get("org2")  # (where a post is held, before it or after it)
+        if held_at and pattern.attribute == v.JOB_TITLE:
             held_from = None if (pattern.history and not since) else since  # "served as CTO of X until 2022": ended
-            facts.append(
-                StatedFact(subject, v.WORKS_AT_ATTR, groups["org"].strip(), held_from, until, False, 0.7, span)
-            )
+            facts.append(StatedFact(subject, v.WORKS_AT_ATTR, held_at.strip(), held_from, until, False, 0.7, span))
     return facts
 
 

@@ -1992,3 +1992,19 @@ def test_a_move_home_to_a_town_and_words_that_open_a_profile_name_no_one():
         ("Ilona", "lives_in", "Eger", False, True),
     }
     assert not {fact for fact in facts("Born in Eger, raised in Győr, living in Pécs.") if fact[0] == "Born"}
+
+
+def test_a_post_announced_with_where_it_is_held_and_one_taken_from_someone():
+    assert facts("Kestle's new CFO is Dorka Vass.", None) == {
+        ("Dorka Vass", "job_title", "cfo", False, False),
+        ("Dorka Vass", "works_at", "Kestle", False, False),
+    }
+    assert facts("The new head of sales at Kestle is Dorka Vass.", None) == {
+        ("Dorka Vass", "job_title", "head of sales", False, False),
+        ("Dorka Vass", "works_at", "Kestle", False, False),
+    }
+    assert facts("Bence's favourite teacher is Dorka.", None) == set()  # a person's, no post at them
+    assert facts("Dorka took over from Bence as head of sales.", None) == {
+        ("Dorka", "job_title", "head of sales", False, False)
+    }
+    assert facts("Dorka replaced Bence as CTO.", None) == {("Dorka", "job_title", "cto", False, False)}
