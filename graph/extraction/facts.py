@@ -329,7 +329,7 @@ _APPOSED_PET_RE = re.compile(
     rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?|^(?P<the>[Tt]he)\s+)"
     rf"(?P<kind>{_PETS}),\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
 )
-# a bracket that opens with what kind of pet the name before it is ("(dachshund, 4, zero remorse)", "(budgie)")
+# a bracket that opens with what kind of pet the name before it is ("(dachshund, 4)", "(budgie)")
 _KIND_IN_BRACKET_RE = re.compile(
     rf"(?!(?:an?|the|my|our|his|her|their|[\w-]+['’]s)\s)(?:[\w-]+\s+)?(?P<kind>{_PET_KINDS})\s*(?:,|$)"
 )
@@ -351,7 +351,7 @@ def _pet_keeper(text: str, before: int, *, lead_first: bool = False) -> str:
     people = [
         m.group(0)
         for m in re.finditer(NAME, text[:before])
-        # (not a place, "lives in Enugu with her cat", nor a post, "our VP of engineering")
+        # (not a place, "lives in Tata with her cat", nor a post, "our VP of engineering")
         if _a_person(m.group(0)) and not _PLACED_RE.search(text, 0, m.start()) and not _a_title(m.group(0))
     ]
     people = [name for name in people if name.split()[0] not in _NOT_A_NAME and _person(name) == name]
@@ -680,7 +680,7 @@ def _clauses(sentence: str) -> list[str]:
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
     text = _WITH_ME_RE.sub("I", text)
-    text = _HAS_BEEN_RE.sub(" has", text)  # "Wellington's been home for three years": has been
+    text = _HAS_BEEN_RE.sub(" has", text)  # "Tata's been home for three years": has been
     if " the one who " in text:  # "Dorka is the one who lives in Eger": Dorka lives there
         text = _CLEFT_RE.sub(lambda m: f"{m['name']} ", text)
     if "self" in text or "selves" in text:
@@ -725,7 +725,7 @@ def _clauses(sentence: str) -> list[str]:
             and _FIRST_PERSON_OWNER_RE.search(text)
             and not _SOMEONE_ELSES_PET_RE.search(text)
         ):
-            # "Pretzel (dachshund, 4) just stole a croissant off my desk": a pet the speaker's own words keep
+            # "Bodri (dachshund, 4) chewed my headphones again": a pet the speaker's own words keep
             extra.append(f"I have a {kind['kind'].lower()} called {name}")
             continue
         if pet := _BRACKETED_PET_RE.fullmatch(said):
@@ -778,7 +778,7 @@ def _clauses(sentence: str) -> list[str]:
         first, *more = _predicates(f"{name} {'is ' if match['is'] else ''}{match['said']}")
         extra += [first, *(f"{name} {_BEING_RE.sub(_being(name), piece)}" for piece in more)]
     for match in list(_WHICH_OWNS_RE.finditer(text)):
-        # ("the limiter lives in zirc-limits, which the Edge team owns": zirc-limits)
+        # ("the limiter lives in zirc-limits, which the Tisza team owns": zirc-limits)
         thing = re.split(r"\s+(?:in|at|on|into|from|with|by|under)\s+", match["thing"])[-1]
         extra.append(f"{match['owner']} {match['verb']} {thing}")
     text = _RELATIVE_RE.sub(lambda m: f"{m['name']} ", text)
@@ -790,7 +790,7 @@ def _clauses(sentence: str) -> list[str]:
         if owner:
             extra.append(f"{owner} {'have' if owner == 'I' else 'has'} a {match['kind']} called {match['name']}")
         elif lead := _pet_keeper(text, match.start()):
-            # "Freya walks her whippet, Juno", "Shoutout to Selin for bringing her rescue pigeon, Simit": whose "her" is
+            # "Freya walks her whippet, Juno", "thanks to Dorka for bringing her pigeon, Pötty": whose "her" is
             extra.append(f"{lead} {'have' if lead == 'I' else 'has'} a {match['kind']} called {match['name']}")
     for match in list(_APPOSED_ROLE_RE.finditer(text)):
         pet = _MY_PET_RE.fullmatch(match["role"])
@@ -895,7 +895,7 @@ def _clauses(sentence: str) -> list[str]:
             doer = _SUBJECT_OF_VERB_RE.search(pieces[0])
             subject = doer["who"] if doer else subject
         elif len(pieces) > 1 and ":" in pieces[0]:
-            # "Bio for the site: Elif Yıldız lived in Hobart and now lives in Izmir": a label names no one, the
+            # "Bio for the site: Dorka Vass studied in Eger and now lives in Tata": a label names no one, the
             # doer after it does
             doer = _SUBJECT_OF_VERB_RE.search(pieces[0], pieces[0].index(":"))
             subject = doer["who"] if doer else subject
@@ -981,7 +981,7 @@ _TIME_IN_PLACE_RE = re.compile(
     rf"^(?P<long>(?i:{_LONG_STAY}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
     rf"|\bI(?:['’]ve|\s+have)\s+(?:been\s+(?:living\s+)?|lived\s+)in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG_STAY}))"
     r"(?:\s+now)?"
-    # "Wellington has been home for three years now"
+    # "Tata has been home for three years now"
     rf"|^(?P<place3>{NAME})\s+has\s+been\s+(?:my\s+|our\s+)?home\s+for\s+(?P<long3>(?i:{_LONG_STAY}))(?:\s+now)?"
 )
 _TIME_AT_EMPLOYER_RE = re.compile(
@@ -1251,7 +1251,7 @@ def _a_thing_handed(match: re.Match[str]) -> bool:
     quillon-gateway"), not a name, a place or a title."""
     words = match.group("system").split()
     last = words[-1].casefold() if words else ""
-    # (or several of them, "the Zirc dashboards"; but "Finance Systems", capitalised, is a name)
+    # (or several of them, "the Zirc dashboards"; but "Tisza Systems", capitalised, is a name)
     plural = bool(words) and words[-1].islower() and last[:-1] in _THING_NOUNS
     return bool(words) and (bool(_IDENTIFIER_RE.fullmatch(words[-1])) or last in _THING_NOUNS or plural)
 
@@ -2366,7 +2366,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         # (a thing "was run by" someone once, a job or a drill, is not theirs: only what "is run by" them)
-        # ("the exec dashboard (Looker) is maintained by BizOps": what the bracket says of it aside)
+        # ("the Zirc dashboard (Kestle) is maintained by Tisza Ops": what the bracket says of it aside)
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s*\([^()]{{1,40}}\))?"
         rf"(?:\s+(?:is|was|has\s+been|are|were|have\s+been)(?:\s+(?:both|all))?|:){_NOW}\s+"
         r"(?:owned|maintained|looked\s+after|"
@@ -2473,12 +2473,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "the payment matcher is Tisza Ops's now", "The rota sync has been Dorka's since 2023"
     _p(
         v.OWNED_BY,
-        # ("Nettle and Flint are both Observability's now", "it's Design Systems' now")
+        # ("Zirc and Kestle are both Tisza Ops' now", "it's Tisza Systems' now")
         rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:is|are|has\s+been|have\s+been)(?:\s+(?:both|all))?{_NOW}\s+"
         rf"{_OWNER}"
         r"(?:'s|’s|(?<=s)'|(?<=s)’)(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from)\b))",
     ),
-    # "Heron is on Dorota's plate now": on one's plate is one's to look after
+    # "Zirc is on Dorka's plate now": on one's plate is one's to look after
     _p(
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:is|are|has\s+been|have\s+been){_NOW}\s+on\s+{_OWNER}(?:'s|’s)\s+plate\b",
@@ -2687,14 +2687,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_pet_present,
         confidence=0.7,
     ),
-    # "I've had Daisy since she was a puppy"
+    # "I've had Bodri since she was a puppy"
     _p(
         v.HAS_PET,
         rf"\b{_WHO}(?:['’]ve|\s+have|['’]s|\s+has)\s+had\s+(?P<value>{NAME})\s+since\s+(?:she|he|it|they)\s+(?:was|were)\s+"
         rf"(?:an?\s+)?(?:tiny\s+|little\s+|young\s+)?(?P<kind>{_PETS})\b",
         check=_pet_present,
     ),
-    # "we lost our old cat Misty last week": a pet that died
+    # "we lost our old cat Mák last week": a pet that died
     _p(
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+lost\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?P<kind>{_PET_KINDS})"
@@ -2773,7 +2773,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
         after_negation=True,
     ),
-    # "Kazuki did the intro in Japanese", "Rafael handled the whole call in Spanish": a known language someone spoke
+    # "Bence did the intro in Japanese", "Dorka ran the whole call in Spanish": a known language someone spoke
     # something out loud in, and so speaks
     _p(
         v.SPEAKS,
@@ -3034,7 +3034,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         and not _FIELD_OF.get(field)
         and field not in _THING_FIELDS
     ):
-        # "quillon-ingest: Tisza took it over", "Chargeback dashboard: Risk took it over": the line is about the system
+        # "quillon-ingest: Tisza took it over", "Zirc dashboard: Tisza took it over": the line is about the system
         return sentence, speaker
     if field in _PERSON_FIELDS and _LISTED_AFTER_NAME_RE.match(said):
         return said, speaker  # "Contact: N, lives in Győr, speaks Czech": what the line lists is said of N
@@ -3160,7 +3160,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             read = _pets_named_later(fact, text)
         for fact in read:
             if speaker and fact.subject != speaker and _introduced_as(fact.subject, speaker, text):
-                fact = replace(fact, subject=speaker)  # "I'm Hyun-woo, the newest SRE", said by Hyun-woo Kim
+                fact = replace(fact, subject=speaker)  # "I'm Ilona, the newest SRE", said by Ilona Kádár
             key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
             if key not in seen:
                 seen.add(key)
@@ -3184,7 +3184,7 @@ _FUNCTIONAL = frozenset(attribute.value for attribute in v.ATTRIBUTES if attribu
 
 def _closed_by_later(facts: list[StatedFact]) -> list[StatedFact]:
     """One value at a time: where a text gives a subject two current values of an attribute that holds one, from
-    different days ("I've owned feature-flags since 2021; from this commit dx-tools owns it"), each holds until the
+    different days ("I've owned zirc-flags since 2021; from today the Tisza team owns it"), each holds until the
     next one began, as the store would close it had they been said apart."""
     began: dict[tuple[str, str], list[date]] = {}
     for fact in facts:
@@ -3207,10 +3207,10 @@ _FORMER_RE = re.compile(r"(?:former|ex-|ex\s|previous|one-time|erstwhile)\s*")
 # puppy is called Bodri"
 _UNNAMED_PET_RE = re.compile(rf"(?:(?:a|an|the|one|two|three|\d+)\s+)?(?:[\w-]+\s+)?{_PETS}", re.IGNORECASE)
 _NAMED_LATER_RE = re.compile(
-    # (no name between, though a pronoun may open a sentence: "We got a puppy! She's a collie and we named her Luna")
+    # (no name between, though a pronoun may open a sentence: "We got a puppy! She's a vizsla and we named her Bodri")
     rf"(?:[^A-Z]|\b(?:She|He|It|We|They|I)\b){{0,50}}?(?:\b(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+name(?:['’]s|\s+is)|\b(?:[Hh]e|[Ss]he|[Ii]t)(?:['’]s|\s+is)\s+"
     rf"(?:called|named)|\b[Tt]he\s+(?:\w+\s+)?{_PETS}\s+is\s+(?:called|named)"
-    # "… and we named her Luna"
+    # "… and we named her Bodri"
     rf"|\b(?:[Ww]e|I)(?:['’]ve|\s+have)?\s+(?:named|called)\s+(?:her|him|it))\s+(?P<value>{NAME})"
 )
 
@@ -3732,7 +3732,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     opener = said.find(clauses[0][:24]) if clauses and clauses[0][:24] else -1
     if opener > 0:
         # what a noun phrase takes as given holds in an opener the clauses drop, too ("In my 1:1 with my manager,
-        # Owen, we agreed …")
+        # Bence, we agreed …")
         dropped = said[:opener]
         folded = dropped.casefold()
         for pattern in _PRESUPPOSED:
@@ -3811,7 +3811,7 @@ _THING_MENTIONS = (
         r"cutover|project|beta|deadline|upgrade)\b"
     ),
     re.compile(r"\b[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+\b"),
-    # a thing a note's line is labelled with: "• Chargeback dashboard: Risk took it over"
+    # a thing a note's line is labelled with: "• Zirc dashboard: Tisza took it over"
     re.compile(rf"(?:^|(?<=[•*-]\s))[A-Z][\w.&-]*(?:\s+[\w.&-]+){{0,3}}?\s+(?i:{_THING_HEAD_WORDS})(?=\s*:)"),
     re.compile(
         rf"(?<=\s)(?:(?<=own\s)|(?<=owns\s)|(?<=wrote\s)|(?<=built\s)|(?<=runs\s)|(?<=created\s)|(?<=maintains\s)|"
@@ -3885,7 +3885,7 @@ def _languages_spoken(clause: str, speaker: str | None, today: date) -> list[Sta
     if re.search(rf"\b(?i:my|our|his|her|their)\s+{_RELATION}\b", between):
         return []  # "my dad speaks Czech with my aunties, but I …": a relative's speaking, whom the text does not name
     if re.search(r"\b(?i:she|he|they)\b", between):
-        return []  # "fun fact: she speaks Dutch … our new favourite": someone the clause has not named
+        return []  # "welcome @dorka! she speaks Dutch, so she's our favourite": someone the clause has not named
     if lead_name in {"I", "i"} or (
         (not lead_name or lead_name.casefold() in _LANGUAGE_SET) and re.search(r"\b(?:I|we|my|our)\b", said)
     ):
@@ -4103,7 +4103,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         if tail and _EVENT_RE.search(tail.group(0)):
             tail = None  # "the Atlas kickoff is …": an event of the project, not a project of its own
         name = name[: possessive.start()] if possessive else name + (tail.group(0) if tail else "")
-        name = re.sub(r"\s+(?i:go-?live)$", "", name)  # "the Merlin go-live is …": Merlin's day
+        name = re.sub(r"\s+(?i:go-?live)$", "", name)  # "the Zirc go-live is …": Zirc's day
         projects.append((match.start(), _project_name(name) or name))
     return projects
 
@@ -4302,7 +4302,7 @@ def _contrasted(pattern: _Pattern, clause: str, end: int) -> str:
         return ""
     contrast = _CONTRAST_TAIL_RE.match(clause, end)
     if contrast is None or re.search(r"['’]s?$", contrast["old"]):
-        return ""  # "Comms' responsibility, not Eng's": whose it is, corrected; no one it was before
+        return ""  # "Tisza Ops' responsibility, not Kestle's": whose it is, corrected; no one it was before
     return _person(contrast["old"]) or ""
 
 
@@ -4994,7 +4994,7 @@ def _field_facts(
         _FIELD_OF.get(label) not in (None, *_THING_ATTRIBUTES) for label in labels
     )
     if heading is None and not about_a_person and labels & _OWNED_FIELDS and not labels & _PERSON_FIELDS:
-        # "### Checkout SDK upgrade\nOwner: …\nTarget date: …": a section's title names what its fields are of
+        # "### Zirc exporter upgrade\nOwner: …\nTarget date: …": a section's title names what its fields are of
         heading = _section_title(text, fields[0].start())
     team_page = heading is None and not labels & _PERSON_FIELDS and _label(fields[0]["label"])[0] in _TEAM_PAGE_FIELDS
     if team_page:
@@ -5220,7 +5220,7 @@ def _label(raw: str) -> tuple[str, bool]:
     return label, bool(earlier)
 
 
-# a Markdown heading or a line in bold on its own: "### Checkout SDK upgrade", "**Zirc exporter**"
+# a Markdown heading or a line in bold on its own: "### Zirc exporter upgrade", "**Kestle gateway**"
 _SECTION_TITLE_RE = re.compile(
     r"^[ \t]*(?:#{1,6}[ \t]+(?P<hashed>[^\n#]{2,80}?)|\*\*(?P<bold>[^*\n]{2,80})\*\*)[ \t#]*$"
 )
@@ -5228,7 +5228,7 @@ _SECTION_TITLE_RE = re.compile(
 
 def _section_title(text: str, first_field: int) -> str | None:
     """What the heading line just before a record's first field names, when the line is a heading by its form (a
-    kind of document before a colon left out: "# RFC: Session store consolidation")."""
+    kind of document before a colon left out: "# RFC: Zirc session store")."""
     before = text[:first_field].strip().splitlines()
     title = _SECTION_TITLE_RE.match(before[-1]) if before else None
     if title is None:
@@ -5271,7 +5271,7 @@ def _heading(text: str, first_field: int) -> str | None:
             continue
         named = _NAME_RE.fullmatch(part)
         if len(words) == 1 and part.casefold() in _SECTION_WORDS | _PERSON_FIELDS | _HEADING_LABELS:
-            continue  # "Profile — Mei Tanaka", "Bio: …": what the page is, not whom
+            continue  # "Profile — Dorka Vass", "Bio: …": what the page is, not whom
         if named and not _a_title(named[0]):
             return _person(named[0])
         if re.fullmatch(rf"{NAME}\s+{_TEAM_WORDS}", part):
