@@ -2260,14 +2260,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        # (a person is managed by a person; what a team manages is theirs: "Zirc is managed by the Tisza team", below)
-        rf"\b{_WHO}{_BEEN}{_NOW}\s+(?:managed|supervised|line-managed)\s+by\s+(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)",
-    ),
-    _p(
-        v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:is|are|has\s+been|have\s+been){_NOW}\s+managed\s+by\s+"
-        rf"(?:the\s+)?(?P<value>{NAME}\s+{_TEAM_WORDS}|{_HANDLE})(?=\s*(?:[.,;!]|$|\s+(?:now|since|from)\b))",
-        needs=("managed by",),
+        rf"\b{_WHO}{_BEEN}{_NOW}\s+(?:managed|supervised|line-managed)\s+by\s+(?P<value>{NAME})",
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -2407,9 +2400,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        # (a learner leaves the article out: "Tisza team is owner of Zirc")
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BEEN}{_NOW}\s+(?:the\s+)?(?:new\s+)?(?:owners?|maintainers?|DRI)\s+(?:of|for)\s+(?:the\s+)?"
-        rf"(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as|so|these)\b))",
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BEEN}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?|DRI)\s+(?:of|for)\s+(?:the\s+)?"
+        rf"(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since|as|so|these)\b))",
     ),
     _p(
         v.OWNED_BY,

@@ -2004,9 +2004,3 @@ def test_a_post_announced_with_where_it_is_held_and_one_taken_from_someone():
         ("Dorka", "job_title", "head of sales", False, False)
     }
     assert facts("Dorka replaced Bence as CTO.", None) == {("Dorka", "job_title", "cto", False, False)}
-
-
-def test_a_thing_managed_by_a_team_is_theirs_and_an_owner_said_without_its_article():
-    assert facts("Zirc is now managed by the Tisza team.", None) == {("Zirc", "owned_by", "Tisza", False, False)}
-    assert facts("Dorka is managed by Bence.", None) == {("Dorka", "reports_to", "Bence", False, False)}
-    assert facts("Tisza team is owner of Zirc from March.", None) == {("Zirc", "owned_by", "Tisza", False, False)}
