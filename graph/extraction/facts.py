@@ -146,8 +146,8 @@ _TITLE_END = (
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s&])))"
 )
-_TITLE = rf"(?P<value>{_TITLE_WORDS}){_TITLE_END}"
 _TITLE_WORDS_NAMED = rf"(?P<value>{_TITLE_WORDS})"
+_TITLE = rf"{_TITLE_WORDS_NAMED}{_TITLE_END}"
 # a post's words where no ending says where a title stops (either side of an arrow, "from A to B")
 _POST_WORDS = r"[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?"
 # where a title is held: "a nurse at St Anne's Hospital" also says where they work
@@ -1105,8 +1105,11 @@ _RELATIONAL_ROLES = frozenset(
 )
 
 
+# the words of being, having and a plan's "to", which no name of a post or a project holds
+_BEING_OR_HAVING = r"is|are|was|were|has|have|had|to"
+# … nor, in a post, a verb of working, living or reporting ("Réka now reports directly to the CEO")
 _VERB_IN_TITLE_RE = re.compile(
-    r"\b(?:to|reports?|reporting|works?|working|lives?|living|moved?|joined|is|are|was|were|has|have|had)\b", re.I
+    rf"\b(?:{_BEING_OR_HAVING}|reports?|reporting|works?|working|lives?|living|moved?|joined)\b", re.IGNORECASE
 )
 
 
@@ -1226,8 +1229,8 @@ _SOMEONE_ELSE_RE = re.compile(r"\b(?:he|she|they|his|her|their)\b", re.IGNORECAS
 _SAYS_RE = re.compile(rf"\b{NAME}\s+(?:says|said|told|thinks|reckons|mentioned|wrote)\b")
 
 
-# a verb of being or a plan's "to" is no word of a project's name: "Kestle is scheduled to launch on …" is of Kestle
-_A_VERB_IN_NAME_RE = re.compile(r"\b(?:is|are|was|were|will|be|been|being|has|have|had|to)\b", re.IGNORECASE)
+# … nor, in a project's name, "will" or "be": "Kestle is scheduled to launch on …" is of Kestle
+_A_VERB_IN_NAME_RE = re.compile(rf"\b(?:{_BEING_OR_HAVING}|will|be|been|being)\b", re.IGNORECASE)
 
 
 # a phrase that starts with a preposition names no thing ("of the SMS gateway", of "ownership of the SMS gateway")
@@ -2200,7 +2203,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # (after a possessive, an office only an organisation has: "Dorka's favourite teacher" is no post at Dorka)
         check=lambda match: (
             _held_title_ok(match)
-            and bool(match["org2"] or (match["org"] and re.match(_TITLE_FIRST_RE.pattern, match["value"], re.I)))
+            and bool(match["org2"] or (match["org"] and _TITLE_FIRST_ANY_CASE_RE.match(match["value"])))
         ),
         confidence=0.7,
     ),
@@ -4324,6 +4327,7 @@ def _post_only(title: str, said: str) -> str:
 _TITLE_FIRST_RE = re.compile(
     r"(?:VP|SVP|EVP|AVP|Head|Chief|Director|Dir|Lead|Manager|Principal|Senior|Sr|Staff|C[A-Z]O|CISO)\b"
 )
+_TITLE_FIRST_ANY_CASE_RE = re.compile(_TITLE_FIRST_RE.pattern, re.IGNORECASE)  # "Kestle's head of sales is N"
 _PRONOUNS_AS_NAMES = frozenset("i me he she him her they them we us you it".split())
 # the first word of a post being taken or left, not held ("stepping down as CTO", "moving into sales")
 _NO_POST_YET = frozenset(
