@@ -2496,7 +2496,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?\s+to\s+{_OWNER}",
     ),
     # a change's own words, its doer left out ("Transfers the zirc-worker from web-core to messaging", "Handing the
-    # fraud engine to Risk", "hand feature-flags over to dx-tools"); a system by its code name "went from" one owner
+    # Zirc exporter to Tisza", "hand zirc-flags over to kestle-tools"); a system by its code name "went from" one owner
     # to another ("zirc-api went from Team Tisza to Kestle Ops")
     _p(
         v.OWNED_BY,
@@ -3338,14 +3338,14 @@ _EMPLOYER_CUE_RE = re.compile(
     re.IGNORECASE,
 )
 # the words of a home (a move's own words aside)
-_DWELLING_WORDS = (
+_HOME_WORDS = (
     r"city|town|village|country|flat|house|apartment|home|rent|lease|landlord|neighbourhood|neighborhood|for\s+good|"
     r"emigrat\w*|lived|living|removals?|movers|boxes|keys"
 )
-_HOME_CUE_RE = re.compile(rf"\b(?:moved|move|moving|relocat\w*|{_DWELLING_WORDS})\b", re.IGNORECASE)
+_HOME_CUE_RE = re.compile(rf"\b(?:moved|move|moving|relocat\w*|{_HOME_WORDS})\b", re.IGNORECASE)
 # a home, said without a move's words, as a sentence about a move between two names would say it
 _DWELLING_CUE_RE = re.compile(
-    rf"\b(?:{_DWELLING_WORDS}|weather|sea|beach|mountains|commute|garden|neighbou?rs|nearer|closer\s+to)\b",
+    rf"\b(?:{_HOME_WORDS}|weather|sea|beach|mountains|commute|garden|neighbou?rs|nearer|closer\s+to)\b",
     re.IGNORECASE,
 )
 
