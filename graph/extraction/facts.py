@@ -193,7 +193,8 @@ _OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+|\s*[/&+]\s
 
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
 _NOT_ASSERTED = re.compile(
-    r"\b(?:if|unless|whether|would|could|might|should|must|maybe|perhaps|probably|wish|wishes|dream|dreams|"
+    r"\b(?:if|unless|whether|would|could|might|should|must|maybe|perhaps|probably|potentially|possibly|tentatively|"
+    r"wish|wishes|dream|dreams|"
     r"dreaming|hope|hopes|hoping|plan(?:s|ning)?\s+(?:to|on)|planning\s+a|thinking|considering|consider|want|wants|"
     r"wanted|wanting|"
     r"going\s+to|gonna|will|shall|about\s+to|love\s+to|like\s+to|'d|’d|'ll|’ll|imagine|suppose|pretend|"
@@ -296,9 +297,9 @@ _WAS_BEFORE_RE = re.compile(
 # a reference day for asking only whether words name a day at all
 _ANY_DAY = date(2000, 1, 1)
 # (a pet said to be "the cat" is the household's: the speaker's)
-_BRACKETED_PET_RE = re.compile(
-    rf"(?P<whose>[Mm]y|[Oo]ur|[Tt]he|{NAME}['’]s)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})"
-)
+_BRACKETED_PET_RE = re.compile(rf"(?P<whose>[Mm]y|[Oo]ur|[Tt]he|{NAME}['’]s)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})")
+# the names a bracket of pets of one kind comes after: "Mák and Bodri (our dogs)"
+_NAMES_BEFORE_RE = re.compile(rf"(?:(?:{NAME}),\s+)*(?P<first>{NAME}),?\s+and\s+$")
 
 
 def _was_before(match: re.Match[str]) -> str:
@@ -370,6 +371,7 @@ _TAKEN_IN_RE = re.compile(
 _PET_GONE_RE = re.compile(
     r"\b(?:passed\s+away|passed(?=\s*(?:[.!,;]|$)|\s+(?:\w+\s+){0,2}ago\b|\s+(?:last|yesterday|this)\b)|died|"
     r"rehomed?|rehoming|gave\s+up|give\s+up|put\s+down|put\s+to\s+sleep|lost|gave\s+\w+\s+away|"
+    r"gave\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+){1,3}?(?:to|away)\b|put\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+){1,3}?down|"
     r"given\s+away)\b",
     re.IGNORECASE,
 )
@@ -466,6 +468,8 @@ _SAME_SUBJECT_RE = re.compile(
     r"|,\s+(?=(?:now\s+|also\s+)?(?:work|live|report)\s+(?:for|at|in|to)\s+[A-Z])"
     r"|(?<!\bbeen)(?<!\bis)(?<!\bam)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<![’'](?:m|s))(?<![’']re)(?<!\bnow)(?<!\bstill)"
     r"(?<!\bstopped)(?<!\bstarted)(?<!\bbegan)(?<!\bkeeps)(?<!\bkept)(?<!\bquit)(?<!\bresumed)(?<!\bcontinues)"
+    # ("isn't reporting to", "no longer reporting to": one verb, negated)
+    r"(?<!n['’]t)(?<!\bnot)(?<!\blonger)(?<!\bnever)"
     r"\s+(?=reporting\s+(?:directly\s+)?to\b)"
     # a note's "left Kestle in June, now at Brightwell, still lives in Szeged": the same subject, said in parts
     r"|,\s+(?=(?:now|still)\s+(?:at|in|with|under|lives|works|reports|speaks|living|working|reporting)\b)"
@@ -732,6 +736,9 @@ def _clauses(sentence: str) -> list[str]:
             # "Bodri (Réka's beagle)", "Mák (our cat) passed away": whose pet the name is, and whether it still is
             gone = " passed away" if _PET_GONE_RE.search(text) else ""
             whose = "my" if pet["whose"].casefold() == "the" else pet["whose"]
+            before = _NAMES_BEFORE_RE.search(text, 0, match.start("name"))
+            if before and " ".join(pet["kind"].casefold().split()) in _PET_PLURALS:  # each of the names before it
+                name = f"{text[before.start() : match.start('name')]}{name}"
             extra.append(f"{whose} {pet['kind']} {name}{gone}")
             continue
         listed = _listed(said)
@@ -1246,6 +1253,17 @@ def _a_named_release(project: str) -> bool:
         len(words) > 1
         and not _A_VERB_IN_NAME_RE.search(project)
         and (last in _THING_NOUNS or last in _PROJECT_EVENTS or bool(re.fullmatch(r"v?\d+(?:\.\d+)*", last)))
+    )
+
+
+def _a_thing_by_its_words(name: str) -> bool:
+    """A name whose last word is a common noun ("the billing migration", "the Zirc patch") or a version: no person is
+    called so, though a project, too, may be called by a bare name."""
+    words = name.split()
+    return (
+        len(words) > 1
+        and not _A_VERB_IN_NAME_RE.search(name)
+        and (words[-1][:1].islower() or words[-1][:1].isdigit() or _a_named_release(name))
     )
 
 
@@ -2346,6 +2364,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
     ),
     _p(v.REPORTS_TO_ATTR, rf"\b{_WHO}{_BE}\s+no\s+longer\s+under\s+(?P<value>{NAME})", negated=True),
+    # "I'm no longer reporting to Idris", "Bence isn't reporting to Idris any more"
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b{_WHO}(?:{_BE}\s+(?:no\s+longer|not)|\s+(?:isn['’]t|aren['’]t))\s+reporting\s+(?:directly\s+)?to\s+"
+        rf"(?:(?P<me_value>me)\b|(?P<value>{NAME}))",
+        negated=True,
+    ),
     # "I'm under Zsófia now instead of Nandor"
     _p(
         v.REPORTS_TO_ATTR,
@@ -2361,7 +2386,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- who owns a system: "Ownership of the billing service moved to the Payments team"
     _p(
         v.OWNED_BY,
-        rf"\b[Oo]wnership\s+of\s+(?:the\s+)?(?P<system>{_THING})\s+(?:has\s+)?(?:moved|moves|passed|passes|"
+        # ("Responsibility for the Zirc exporter passed to Tisza": who answers for it owns it)
+        rf"\b(?:[Oo]wnership\s+of|[Rr]esponsibility\s+for)\s+(?:the\s+)?(?P<system>{_THING})\s+(?:has\s+)?(?:moved|moves|passed|passes|"
         rf"went|goes|was\s+(?:moved|transferred|handed\s+over|passed|given)|is\s+moving|transferred|transfers|shifted|"
         rf"shifts)"
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?\s+to\s+{_OWNER}",
@@ -2373,7 +2399,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s*\([^()]{{1,40}}\))?"
         rf"(?:\s+(?:is|was|has\s+been|are|were|have\s+been)(?:\s+(?:both|all))?|:){_NOW}\s+"
         r"(?:owned|maintained|looked\s+after|"
-        rf"(?<!\bwas\s)(?<!\bwere\s)run)\s+by\s+{_OWNER}"
+        # ("owned and operated by", "built and maintained by": what someone keeps is theirs)
+        rf"(?<!\bwas\s)(?<!\bwere\s)run|(?:built|designed|developed|written)\s+and\s+(?:maintained|run|owned))"
+        rf"(?:\s+and\s+(?:operated|maintained|run|supported))?\s+by\s+{_OWNER}"
         # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
         rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?:by\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?",
     ),
@@ -2431,7 +2459,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
         rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
         r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
-        r"jointly|when|after|once|following)\b))",
+        r"jointly|when|after|once|following|end\s+to\s+end|top\s+to\s+bottom)\b))",
     ),
     _p(
         v.OWNED_BY,
@@ -2467,6 +2495,23 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as\s+of)\b))",
         check=lambda match: _a_thing_handed(match) and not _PREPOSITION_FIRST_RE.match(match["system"]),
         needs=("sits with", "sit with", "sat with", "is with", "are with", "now with"),
+    ),
+    # "the Zirc exporter moved under the Tisza team" in a reorg: a thing by its words (a person who moves under
+    # someone reports to them)
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:has\s+|have\s+)?(?:now\s+)?(?:moved|moves|went|goes|"
+        rf"was\s+moved|were\s+moved)\s+under\s+{_OWNER}"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as\s+of|in|on|last|this)\b))",
+        check=lambda match: _a_thing_handed(match) and not _PREPOSITION_FIRST_RE.match(match["system"]),
+        needs=("under",),
+    ),
+    # "Tisza is the owning team for Zirc", "Tisza Ops are the maintainers of the Zirc exporter"
+    _p(
+        v.OWNED_BY,
+        rf"\b{_OWNER}\s+(?:is|are){_NOW}\s+(?:the\s+)?(?:owning\s+team|owners|maintainers)\s+(?:for|of)\s+"
+        rf"(?:the\s+)?(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as\s+of)\b))",
+        needs=("owning team", "owners", "maintainers"),
     ),
     # "ownership of the SMS relay is with Kestle Infra now"
     _p(
@@ -2576,7 +2621,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- when a project is due: "The Orion launch slipped to 14 March"
     _p(
         v.DUE_DATE,
-        r"^(?:[Tt]he\s+)?(?:[Dd]eadline|[Ll]aunch\s+date|[Rr]elease\s+date|[Dd]ue\s+date|[Gg]o-live\s+date)\s+for\s+"
+        r"^(?:[Tt]he\s+)?(?:[Dd]eadline|[Ll]aunch\s+date|[Rr]elease\s+date|[Dd]ue\s+date|[Gg]o-live\s+date|[Ss]hip\s+date|"
+        r"[Tt]arget\s+date|ETA|[Tt]arget)\s+for\s+"
         rf"(?:the\s+)?(?P<project>{_THING})\s+(?:is|was\s+moved\s+to|moved\s+to|is\s+now)\s+(?:now\s+)?(?:on\s+)?"
         r"(?P<date>.+)",
     ),
@@ -2592,19 +2638,25 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.DUE_DATE,
         rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+due|are\s+due|"
-        r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?:must|has\s+to|needs\s+to|should)"
-        r"\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready))\s+(?:on|in|by|at)?\s*(?P<date>.+)",
-        check=lambda match: not _EVENT_RE.search(match["date"]),  # "Mák is due for her booster on …": an errand
+        r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?P<modal>(?:must|has\s+to|needs\s+to|"
+        r"should)\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready|out)))\s+(?:on|in|by|at)?\s*"
+        r"(?P<date>.+)",
+        # "Mák is due for her booster on …": an errand; "Ilona should be done by Friday": a person has work to finish,
+        # so what must be ready by a day is a thing by its words
+        check=lambda match: (
+            not _EVENT_RE.search(match["date"]) and (not match["modal"] or _a_thing_by_its_words(match["project"]))
+        ),
     ),
     # the day first, then what it is for: "We've locked 24 Feb for the Zirc beta", "set 3 May as the Kestle launch date"
     _p(
         v.DUE_DATE,
-        r"\b(?:locked(?:\s+in)?|set|picked|pencilled\s+in|penciled\s+in|agreed(?:\s+on)?|fixed|confirmed)\s+"
+        r"\b(?:locked(?:\s+in)?|set|picked|pencilled\s+in|penciled\s+in|agreed(?:\s+on)?|fixed|confirmed|targeting|"
+        r"aiming\s+(?:for|at))\s+"
         r"(?P<date>(?:\w+\s+){0,2}?\d{1,2}(?:st|nd|rd|th)?(?:\s+\w+)?|(?:the\s+)?\d{1,2}(?:st|nd|rd|th))\s+(?:for|as)\s+"
         rf"(?:the\s+|our\s+)?(?P<project>[{_UPPER}][\w'’-]*(?:\s+[\w'’-]+(?:\.\d+)*){{0,3}}?)"
         r"(?:\s+(?:launch|release|go-?live|deadline)(?:\s+date)?)?(?=\s*(?:[.,;!]|$))",
         check=lambda match: not _EVENT_RE.search(match["project"]),
-        needs=("locked", "set ", "picked", "pencil", "agreed", "fixed", "confirmed"),
+        needs=("locked", "set ", "picked", "pencil", "agreed", "fixed", "confirmed", "targeting", "aiming"),
     ),
     # a release yet to be made, or a day aimed at: of a thing by its words or its version ("the Kestle app will be
     # released on …", "Kestle v3 is slated for …"), since a person, too, is released (from hospital) or aims at a day
@@ -2625,7 +2677,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
         rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}?"
-        rf"(?P<kind>{_PETS})(?:\s+now)?(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        # ("two dogs and a parrot": a pet of each kind)
+        rf"(?P<kind>{_PETS})(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
+        rf"(?:\s+now)?(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
         check=_pet_present,
     ),
     # "Omar's hedgehog is called Pin", "Noor's corn snake escaped again"
@@ -2647,8 +2701,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.HAS_PET,
-        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:(?:had\s+to\s+)?(?:rehome[d]?|give\s+up|gave\s+up|put\s+down|gave))\s+"
-        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:,\s+(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:(?:had\s+to\s+)?(?:rehome[d]?|give\s+up|gave\s+up|put\s+down|(?P<gave>gave)))\s+"
+        # ("we gave our budgie Kvitter to my nephew": its name, where it went after it)
+        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,\s+|\s+(?={NAME}\s+(?:to|away)\b))"
+        rf"(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
+        # (a pet one "gave" a bath is still one's own: only one given away, or to someone)
+        check=lambda match: (
+            not match["gave"]
+            or re.match(r"\s*(?:away|to)\b", match.string[match.end() :]) is not None
+            or match.group(0).endswith("away")
+        ),
         negated=True,
     ),
     # "we had to rehome Bodri": a pet given up by its name
@@ -3122,7 +3184,8 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
                  "pulled", "lands", "landing", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
-                 "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps"),
+                 "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps", "eta for",
+                 "out by", "aiming"),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
@@ -3161,6 +3224,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             read = [_a_move_between_employers(fact, sentences)]
         elif fact.attribute == v.HAS_PET and not fact.negated and _UNNAMED_PET_RE.fullmatch(fact.value):
             read = _pets_named_later(fact, text)
+        if fact.attribute == v.JOB_TITLE:
+            read = [replace(fact, value=post) for fact in read if (post := _a_post(fact.value))]
         for fact in read:
             if speaker and fact.subject != speaker and _introduced_as(fact.subject, speaker, text):
                 fact = replace(fact, subject=speaker)  # "I'm Ilona, the newest SRE", said by Ilona Kádár
@@ -3168,7 +3233,15 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             if key not in seen:
                 seen.add(key)
                 kept.append(fact)
-    yield from _closed_by_later(kept)
+    yield from _closed_by_later(_one_project(kept))
+
+
+def _a_post(title: str) -> str:
+    """A title as a post's name: without the purpose a change of post was made for ("stepped down as platform lead to
+    focus on …"), and none where a relative clause was read as one ("who runs SRE")."""
+    if title.split()[0] in {"who", "which", "that", "whose"}:
+        return ""
+    return re.sub(r"\s+to\s+(?!the\b|an?\b|our\b|his\b|her\b)[a-z]+\b.*$", "", title)
 
 
 def _introduced_as(name: str, speaker: str, text: str) -> bool:
@@ -4193,7 +4266,7 @@ _HEDGED = re.compile(
     # "one of maybe fifteen thousand": a number guessed at, the statement around it still asserted
     r"\b(?:(?:maybe|perhaps|probably)(?!\s+(?:\d|a\s+(?:dozen|hundred|thousand|few)|one|two|three|four|five|six|"
     r"seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a\s+hundred|half)\b)|supposedly|"
-    r"apparently|rumou?r(?:ed)?|think|thinks|guess|believe|reckon|not\s+sure|"
+    r"apparently|rumou?r(?:ed)?|think|thinks|guess|believe|reckon|not\s+sure|potentially|possibly|tentatively|"
     r"unsure|heard|seems?|if|unless|whether|pretty\s+sure|don['’]t\s+quote|iirc|afaik|yeah\s+right|oh\s+sure|jk|as\s+if)\b"
     r"|🙄|/s\b",
     re.IGNORECASE,
@@ -4437,8 +4510,10 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
     if groups.get("me") or groups.get("mine") or groups.get("ours") or groups.get("home"):
         return [speaker.strip()] if speaker and speaker.strip() else []
     who = groups.get("who")
-    if who and who.strip() == "We" and "ours" in match.re.groupindex:
+    if who and re.sub(r"['’](?:ve|d)$", "", who.strip()) == "We" and "ours" in match.re.groupindex:
         return [speaker.strip()] if speaker and speaker.strip() else []  # "We had to rehome our collie": the household
+    if who and _AFTER_A_PREPOSITION_RE.search(match.string, 0, match.start("who")):
+        return []  # "Responsibility for Zirc moved to Tisza", "my aunt in Hilo has a dog": not who moved, or whose
     if who:
         words = who.split()
         if words and words[0] in {"Since", "After", "When", "Once"} and len(words) > 1 and words[1] == "I":
@@ -4448,6 +4523,12 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
             return [speaker.strip()] if speaker and speaker.strip() else []
         return [person] if person else []
     return []
+
+
+# a name that is the object of a preposition is not the subject of the verb after it
+_AFTER_A_PREPOSITION_RE = re.compile(
+    rf"\b(?:(?i:for|of|about|regarding|concerning)|(?:{_RELATION})\s+(?:in|from|near))\s+(?:the\s+)?$"
+)
 
 
 def _listed(text: str) -> list[str]:
@@ -4466,9 +4547,14 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if attribute == v.HAS_PET:
         if groups.get("value"):
             # "Meet Bodri, our new puppy": the name without the word that opens the sentence
-            return [re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=\S)", "", name) for name in _listed(groups["value"])]
-        kind = " ".join(groups["kind"].split())
-        return [f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}"]
+            names = [re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=\S)", "", name) for name in _listed(groups["value"])]
+            names = [name for name in names if name not in {"I", "me"}]  # "my rabbit Biscotti and I": the speaker
+            if groups.get("kind2"):  # "a dog and a cat named Pogi": the names are the second kind's
+                kind = " ".join(groups["kind"].split())
+                names.append(f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}")
+            return names
+        kinds = [" ".join(groups[group].split()) for group in ("kind", "kind2") if groups.get(group)]
+        return [f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}" for kind in kinds]
     if attribute == v.JOB_TITLE:
         title = " ".join(groups["value"].split())
         # "CFO of Tisza Mills": the post, and where it is held; not "VP of Sales", "Head of Data"
@@ -4604,6 +4690,10 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     said = _TIME_BEFORE_THING_RE.sub("", raw.strip())
     # "owns Quillon from here on", "… going forward"
     said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)
+    # "owns the Skerry checklist from now on", read up to the time it names: no name ends in a preposition
+    said = re.sub(r"\s+(?:from|to|at|in|on|for|with|by|of|as)$", "", said, flags=re.I)
+    if re.search(rf"\s(?:at|in)\s+{NAME}$", said):
+        return ""  # "N, who runs SRE at Veltrix": a function headed where one works, no system
     # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
     words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()
@@ -4676,7 +4766,7 @@ _NO_PROJECT = frozenset(
 # words that go with a statement's verb, not with the name before it ("Kestle now ships", "Quillon itself is owned")
 _ADVERBS = frozenset(
     "now still again finally officially currently itself also too just yesterday today tonight tomorrow recently "
-    "lately earlier".split()
+    "lately earlier anyway anyhow though".split()
 )
 
 
