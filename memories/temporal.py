@@ -107,8 +107,10 @@ _YEAR = r"(?:1[9]\d\d|2[01]\d\d)"
 _FLAGS = re.IGNORECASE
 
 _FUTURE_CUES = re.compile(
-    r"\b(?:will|shall|won't|going\s+to|gonna|plan(?:s|ning|ned)?|hope|hoping|want(?:s)?\s+to|intend\w*|"
-    r"upcoming|looking\s+forward|can't\s+wait|schedul\w+|book(?:ed|ing)?|coming\s+up|next|soon|until|till)\b|'ll\b",
+    # ("as planned", "as scheduled": how something went, not what is to come)
+    r"\b(?:will|shall|won't|going\s+to|gonna|(?<!\bas\s)plan(?:s|ning|ned)?|hope|hoping|want(?:s)?\s+to|intend\w*|"
+    r"upcoming|looking\s+forward|can't\s+wait|(?<!\bas\s)schedul\w+|book(?:ed|ing)?|coming\s+up|next|soon|until|"
+    r"till)\b|'ll\b",
     _FLAGS,
 )
 _PAST_CUES = re.compile(

@@ -3249,9 +3249,13 @@ def _introduced_as(name: str, speaker: str, text: str) -> bool:
     parts = speaker.split()
     if len(parts) < 2 or name not in (parts[0], parts[-1]):
         return False
-    return (
-        re.search(rf"\b(?:I['’]m|I\s+am|[Mm]y\s+name\s+is|[Tt]his\s+is|[Ii]t['’]s)\s+{re.escape(name)}\b", text)
-        is not None
+    # "I'm Ilona, …", or a card of one's own ("Hej! Ilona, CTO at Kestle."), where no one else of that name is
+    # named in full
+    return re.search(
+        rf"\b(?:I['’]m|I\s+am|[Mm]y\s+name\s+is|[Tt]his\s+is|[Ii]t['’]s)\s+{re.escape(name)}\b", text
+    ) is not None or (
+        re.search(rf"(?:^|[.!?]\s+){re.escape(name)},\s", text) is not None
+        and re.search(rf"\b{re.escape(name)}\s+(?!{re.escape(parts[-1])}\b)[{_UPPER}]", text) is None
     )
 
 
@@ -4074,11 +4078,17 @@ _NOT_PROJECTS = frozenset(
 )
 
 
+# a bracketed aside without a day in it ("(Identity)", "(owned by Tisza)")
+_ASIDE_RE = re.compile(r"\((?![^()]*\d)[^()]{1,40}\)")
+
+
 def _due_dates(clause: str, today: date) -> list[StatedFact]:
     """What a clause says is due when no pattern read it: each project it names (a capitalised name that is no
     person's opening word, date or acronym of schedule) with the last day it gives before the next project
     ("Lyre ships on 4 March and Quill on 18 March"), when a word of schedule says so and nothing says it is
     an event, a hedge or already past. "From 5 May to 19 May" also states the earlier day, as a past value."""
+    if "(" in clause:  # "the Trellis launch (Identity) slipped to …": an aside names no project; offsets kept
+        clause = _ASIDE_RE.sub(lambda aside: " " * len(aside.group(0)), clause)
     schedule = _SCHEDULE_RE.search(clause)
     if schedule is None or _NO_DUE_RE.search(clause) or _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause)):
         return []
@@ -4276,6 +4286,19 @@ _STATEMENT_END = re.compile(r"[,;]\s|\s[—–]\s|\s+(?:and|but)\s")
 _CONSEQUENCE_RE = re.compile(r"[,;]\s*(?:so|which\s+means|that\s+means)\s", re.IGNORECASE)
 
 
+# a change said in the present, as a plan is ("passes to", "is moving to")
+_YET_TO_COME_RE = re.compile(r"\b(?:passes|moves|transfers|shifts|goes|(?:is|are)\s+(?:moving|passing|transferring))\b")
+
+
+def _a_day_to_come(clause: str, today: date) -> bool:
+    """Whether the clause dates what it says after the day it was said, other than as the day a change took effect
+    from ("as of 1 April")."""
+    return any(
+        mention.start > today and not _FROM_DAY_RE.search(clause, 0, mention.span[0])
+        for mention in _clause_dates(clause, today)
+    )
+
+
 def _facts_of(
     pattern: _Pattern, match: re.Match[str], clause: str, offset: int, speaker: str | None, today: date
 ) -> list[StatedFact]:
@@ -4289,6 +4312,8 @@ def _facts_of(
         return []  # "If I ever get a dog, my dog Bodri will be spoiled": a world supposed, not this one
     if pattern.check is not None and not pattern.check(match):
         return []
+    if pattern.attribute == v.OWNED_BY and _YET_TO_COME_RE.search(match.group(0)) and _a_day_to_come(clause, today):
+        return []  # "ownership of Zirc passes to Tisza on 1 April", said in March: a handover yet to be made
     if pattern.attribute == v.HAS_PET and not pattern.negated and _PET_GONE_RE.search(clause):
         return []  # "our dog Rex passed away": a pet no longer had
     groups = match.groupdict()
@@ -4423,7 +4448,11 @@ _NOT_A_NAME = frozenset(
     "Overall Basically Actually Interviewed Hired Visited Saw Heard Watched Reviewed Discussed Talked Chatted Caught "
     "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
     "Send Based Given Sure Year Reorg First Second Third Fourth Firstly Secondly Thirdly Lastly Currently Presently "
-    "Formerly Previously Originally Happy Glad Excited Thrilled Proud Sad Sorry Lovely Born Raised Bred".split()
+    "Formerly Previously Originally Happy Glad Excited Thrilled Proud Sad Sorry Lovely Born Raised Bred "
+    # the words a note's heading opens with ("Onboarding buddy notes for N: …", "Handover — …")
+    "Onboarding Offboarding Handover Handoff Recruiting Hiring Staffing Scheduling Pairing Mentoring Coaching "
+    "Interviewing Interview Notes Update Updates Reminder Recap Summary Agenda Minutes Status Retro Retrospective "
+    "Standup Changelog Announcement Action Actions Decision Decisions Todo".split()
 )
 _NOT_A_NAME_WORDS = "|".join(sorted(map(re.escape, _NOT_A_NAME), key=len, reverse=True))
 
@@ -4634,6 +4663,8 @@ def _dates(text: str, today: date) -> list[date]:
 # where a due date's phrase ends and the sentence goes on to ask or tell something else
 _DUE_PHRASE_END_RE = re.compile(
     r"[,;]\s+(?=(?:please|pls|so|then|we|you|they|I|merge|ship|send|make|let['’]?s|get|code|freeze)\b)"
+    # "…, and docs must be final by the 10th": another thing's day
+    r"|[,;]?\s+and\s+(?=(?:the\s+|our\s+)?[a-z][\w-]*\s+(?:must|should|need|needs|has\s+to|have\s+to)\b)"
 )
 
 
