@@ -670,6 +670,12 @@ _BRACKETED_OWNER_RE = re.compile(
 )
 
 
+_OWNED_IN_BRACKETS_RE = re.compile(
+    rf"(?<![\w-])(?:[Tt]he\s+)?(?P<system>[{_UPPER}][\w-]*(?:\s+[\w-]+){{0,3}}?)\s*\((?:owned|maintained|run)\s+by\s+"
+    rf"(?P<owner>(?:the\s+)?{NAME}(?:\s+{_TEAM_WORDS})?)\)"
+)
+
+
 def _first(match: re.Match[str], name: str) -> str:
     """The first of a pattern's alternative groups ``name``, ``name2``, ``name3`` that took part in the match."""
     return next(match[group] for group in (name, f"{name}2", f"{name}3") if match[group])
@@ -717,6 +723,10 @@ def _clauses(sentence: str) -> list[str]:
         text = _ARROW_MOVE_RE.sub(_arrow_move, text)
     text = _WAS_BEFORE_RE.sub(_was_before, text)
     extra: list[str] = []
+    if "by " in text:
+        # "the Sparrow status page (owned by Search Relevance) ships Friday": whose it is, a statement of its own
+        # (not dated by the schedule around it)
+        extra += [f"The {m['system']} is owned by {m['owner']}" for m in _OWNED_IN_BRACKETS_RE.finditer(text)]
     for match in list(_BRACKETED_RE.finditer(text)):
         if _dated_bracket(match):
             continue
@@ -2401,7 +2411,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?:owned|maintained|looked\s+after|"
         # ("owned and operated by", "built and maintained by": what someone keeps is theirs)
         rf"(?<!\bwas\s)(?<!\bwere\s)run|(?:built|designed|developed|written)\s+and\s+(?:maintained|run|owned))"
-        rf"(?:\s+and\s+(?:operated|maintained|run|supported))?\s+by\s+{_OWNER}"
+        # ("maintained by me since April", "maintained by Aroha and me": the speaker, too)
+        rf"(?:\s+and\s+(?:operated|maintained|run|supported))?\s+by\s+(?:(?P<me_value>me)\b|{_OWNER}"
+        r"(?:\s+and\s+(?P<and_me>me)\b)?)"
         # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
         rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?:by\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?",
     ),
@@ -2458,7 +2470,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
         rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
-        r"(?=\s*(?:[.,;!]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
+        # ("I own the Cairn dashboards (reorg fallout)": an aside after it)
+        r"(?=\s*(?:[.,;!(]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
         r"jointly|when|after|once|following|end\s+to\s+end|top\s+to\s+bottom)\b))",
     ),
     _p(
@@ -2490,11 +2503,23 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # (a person who "sits with" a team sits beside it)
     _p(
         v.OWNED_BY,
-        rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:now\s+)?(?:sits|sit|is|are|has\s+sat|have\s+sat)\s+"
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:now\s+)?(?:sits|sit|is|are|has\s+sat|have\s+sat|stays|stay|"
+        r"remains|remain)\s+"
         rf"(?:now\s+)?with\s+{_OWNER}"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as\s+of)\b))",
         check=lambda match: _a_thing_handed(match) and not _PREPOSITION_FIRST_RE.match(match["system"]),
-        needs=("sits with", "sit with", "sat with", "is with", "are with", "now with"),
+        needs=(
+            "sits with",
+            "sit with",
+            "sat with",
+            "is with",
+            "are with",
+            "now with",
+            "stays with",
+            "stay with",
+            "remains with",
+            "remain with",
+        ),
     ),
     # "the Zirc exporter moved under the Tisza team" in a reorg: a thing by its words (a person who moves under
     # someone reports to them)
@@ -4327,6 +4352,8 @@ def _facts_of(
     values = _values(pattern.attribute, match, speaker, today)
     if pattern.attribute == v.REPORTS_TO_ATTR and groups.get("value") == "me":
         values = [speaker.strip()] if speaker and speaker.strip() else []  # "reports to me": to the speaker
+    if groups.get("and_me") and speaker and speaker.strip():
+        values = [*values, speaker.strip()]  # "maintained by Aroha and me": both
     if pattern.attribute in _PERSON_VALUED:
         # "my manager (I …)" names no manager; "IT", a department, is one
         values = [
@@ -4519,14 +4546,22 @@ _POSSESSIVE_INSTITUTION_RE = re.compile(
 )
 
 
+# a thing's name in brackets after its words: "the deploy bot (Halyard)"
+_CALLED_IN_BRACKETS_RE = re.compile(rf"\s*\((?P<name>[{_UPPER}][\w-]+(?:\s+[{_UPPER}][\w-]+)?)\)")
+
+
 def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
     groups = match.groupdict()
     if attribute == v.OWNED_BY:
         owner = groups.get("value") or ""
         named = bool(_OWNERSHIP_RE.search(match.group(0)))  # "ownership of", "owned by": anything is owned
         listed = [part for part in re.split(r"\s*,\s*(?:the\s+)?", groups.get("more") or "") if part]
+        system = groups["system"]
+        if system and (called := _CALLED_IN_BRACKETS_RE.match(match.string, match.end("system"))):
+            if not any(word[:1].isupper() for word in system.split()):
+                system = called["name"]  # "I own the deploy bot (Halyard)": the bot, by its name
         systems = [
-            _system_name(groups["system"], owner=owner, named=named),
+            _system_name(system, owner=owner, named=named),
             *(_system_name(part, owner=owner, named=named) for part in listed),
             _system_name(groups.get("also") or "", owner=owner, named=named),
         ]
