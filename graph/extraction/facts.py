@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import lru_cache, partial
@@ -3860,7 +3860,16 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             for match in pattern.regex.finditer(clause):
                 facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
         read = facts[found:]
-        if v.DUE_DATE in wanted and all(fact.attribute == v.DUE_DATE for fact in read):
+        if v.DUE_DATE in wanted and (rest := _after_other_statements(clause, read)):
+            # "Tisza took over Zirc in January; Zirc 3.0 is due 18 March": the part after the other statement
+            at = len(clause) - len(rest)
+            dated = {_project_key(fact.subject) for fact in read if fact.attribute == v.DUE_DATE}
+            facts.extend(
+                replace(fact, span=(fact.span[0] + at, fact.span[1] + at))
+                for fact in _due_dates(rest, today)
+                if _project_key(fact.subject) not in dated
+            )
+        elif v.DUE_DATE in wanted and all(fact.attribute == v.DUE_DATE for fact in read):
             # a clause that said whose S is now dates that, not a launch; one that dated a project may date another
             # ("Kestle ships on 2 May, and Quillon on 16 May")
             dated = {_project_key(fact.subject) for fact in read}
@@ -4107,6 +4116,21 @@ _NOT_PROJECTS = frozenset(
 _ASIDE_RE = re.compile(r"\((?![^()]*\d)[^()]{1,40}\)")
 
 
+def _after_other_statements(clause: str, read: Sequence[StatedFact]) -> str:
+    """The part of a clause after the statements of other attributes read in it, from the next semicolon or comma
+    on ("…; Skerry 3.0 is due 18 March", "…, and the Lantern v2 launch moved to Thursday"); "" when none was read or
+    nothing follows them."""
+    ends = [fact.span[1] for fact in read if fact.attribute != v.DUE_DATE]
+    if not ends:
+        return ""
+    apart = _PART_APART_RE.search(clause, max(ends))
+    return clause[apart.end() :] if apart else ""
+
+
+# where a clause goes on with another statement: a semicolon, or a comma (with "and")
+_PART_APART_RE = re.compile(r"\s*;\s*|,\s+(?:and\s+|but\s+)?")
+
+
 def _due_dates(clause: str, today: date) -> list[StatedFact]:
     """What a clause says is due when no pattern read it: each project it names (a capitalised name that is no
     person's opening word, date or acronym of schedule) with the last day it gives before the next project
@@ -4185,7 +4209,9 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     """The projects a clause names, with where each starts: its capitalised names outside its dates, and the
     lower-case words a name heads before the clause's verb ("the Quill data migration is …")."""
     projects = []
-    for match in re.finditer(NAME, clause):
+    coded = (m for m in _CODE_NAME_RE.finditer(clause) if not _AFTER_A_NAME_RE.search(clause, 0, m.start()))
+    named = [*re.finditer(NAME, clause), *coded]
+    for match in sorted(named, key=lambda found: found.start()):
         if any(m.span[0] <= match.start() < m.span[1] for m in mentions):
             continue
         words = (_person(match.group(0)) or "").split()
@@ -4219,6 +4245,12 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     return projects
 
 
+# a thing by the name its code gives it, with its release ("coral-ui 5.0", "pager_router v2", "gannet 2.0"); not a
+# thing of a name ("Lumen app 2.0")
+_CODE_NAME_RE = re.compile(
+    r"(?<![\w@/.'’-])(?:[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?=\s+v?\d+\b)|[a-z][a-z0-9]{2,}(?=\s+v?\d+\.\d))(?![\w-])"
+)
+_AFTER_A_NAME_RE = re.compile(rf"[{_UPPER}][\w'’-]*\s+$")
 # "Kestle 2.0", "Kestle v3", "Kestle 2" (not "Kestle 3 weeks late")
 _VERSION_RE = re.compile(
     r"\s+(?>v\d+(?:\.\d+)*|\d+(?:\.\d+)*)\b(?!\s*(?:%|(?:days?|weeks?|months?|years?|hours?|times|people)\b))"
