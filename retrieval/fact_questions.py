@@ -37,6 +37,14 @@ _BEFORE_RE = re.compile(
 # not what is asked, so it weighs less than a cue of the main clause.
 _SUBORDINATORS = frozenset({"when", "before", "after", "since", "while", "until", "because", "if", "once", "that",
                             "who", "which", "where"})  # fmt: skip
+# the words of a change: "when" asks of a place, an employer or a manager only when it began ("When did Dmitri move
+# to Denver?", "When did Ines join Acme?", "When did they get the dog?")
+_CHANGE_WORDS = frozenset(
+    "move moved moving relocate relocated join joined joining start started begin began leave left become became "
+    "promote promoted take took taken get got adopt adopted hire hired switch switched change changed arrive arrived "
+    "settle settled buy bought inherit inherited transfer transferred hand handed pass passed learn learned learnt "
+    "quit retire retired".split()
+)
 _HAVE = frozenset({"has", "have", "had"})
 _MODALS = frozenset({"can", "could", "should", "would", "shall", "may", "might", "must"})
 _TITLE_STOPS = frozenset({"of", "or", "and", "now", "still", "yet", "before", "after", "when", "since"})
@@ -117,6 +125,8 @@ def attribute_question(
         return None
     attribute = max(scores, key=lambda name: scores[name])  # ties: the vocabulary's order
     cues = _CUES[attribute]
+    if asked == "when" and "when" not in cues.asks and not _CHANGE_WORDS.intersection(words):
+        return None  # "When was Bo's renovation work at home?": a day asked of an event, not of a value's start
     if _asks_who_has(words, asked_at, cues):
         return None  # "who speaks French?": everyone with a value, not one subject's attribute
     if _asks_what_a_value_has(words, asked_at, cues):

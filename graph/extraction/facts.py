@@ -3258,7 +3258,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             if key not in seen:
                 seen.add(key)
                 kept.append(fact)
-    yield from _closed_by_later(_one_project(kept))
+    yield from _closed_by_later(_one_project(kept, rename=False))
 
 
 def _a_post(title: str) -> str:
@@ -4032,9 +4032,10 @@ def _project_key(project: str) -> str:
     return re.sub(r"['’]s?$", "", project.split()[0]).casefold() if project.split() else ""
 
 
-def _one_project(facts: list[StatedFact]) -> list[StatedFact]:
+def _one_project(facts: list[StatedFact], *, rename: bool = True) -> list[StatedFact]:
     """One due date per project a sentence names: "the Kestle release" read once as "Kestle" and once whole is the
-    project's, "Kestle" (the graph's entity; the release is its event)."""
+    project's, "Kestle" (the graph's entity; the release is its event). Across a text's sentences (``rename``
+    False) only the same day read twice is dropped: another sentence's "the Kestle launch" keeps its words."""
     dated = {(fact.subject, fact.value) for fact in facts if fact.attribute == v.DUE_DATE}
     named = {subject for subject, _ in dated}
     kept = []
@@ -4044,7 +4045,7 @@ def _one_project(facts: list[StatedFact]) -> list[StatedFact]:
             kept.append(fact)
         elif any((other, fact.value) in dated for other in shorter):
             continue
-        elif fact.subject[len(min(shorter, key=len)) + 1 :].casefold() in _PROJECT_EVENTS:
+        elif rename and fact.subject[len(min(shorter, key=len)) + 1 :].casefold() in _PROJECT_EVENTS:
             kept.append(replace(fact, subject=min(shorter, key=len)))  # the day it was, of the same project
         else:
             kept.append(fact)  # "the Kestle beta": a milestone of its own

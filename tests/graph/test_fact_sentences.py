@@ -1932,8 +1932,12 @@ def test_a_language_something_was_said_out_loud_in():
 
 
 def test_ownership_said_with_a_bracket_aside_as_an_owner_of_line_a_plural_possessive_or_after_an_opener():
-    assert facts("The sales dashboard (Zirc) is maintained by Tisza Ops, so ask them first.", None) == {
+    assert facts("The sales dashboard (prod) is maintained by Tisza Ops, so ask them first.", None) == {
         ("sales dashboard", "owned_by", "Tisza Ops", False, False)
+    }
+    # a name in brackets after a thing's words is the thing's name
+    assert facts("I own the deploy bot (Zirc), so page me.", "Ilona Farkas") == {
+        ("Zirc", "owned_by", "Ilona Farkas", False, False)
     }
     assert facts("Owner of the nightly export jobs: Dorka Vass (since 2023).", None) == {
         ("nightly export jobs", "owned_by", "Dorka Vass", False, False)

@@ -32,15 +32,18 @@ transcripts, minutes, tickets, recruiter notes, retirement notices, forum posts;
 state nothing), likewise; tests/graph/fact_statements_nineteenth.json (calendar invites, signatures, CVs, tickets,
 commit messages, CODEOWNERS, catalogues, neighbourhood chats, second-language writing) and
 tests/graph/fact_statements_twentyfirst.json (design docs and RFC headers, status reports, tickets, service READMEs and
-catalogues, announcements, out-of-office replies; weighted towards ownership and due dates), likewise. The issue's
-bar holds on the first three.
+catalogues, announcements, out-of-office replies; weighted towards ownership and due dates) and
+tests/graph/fact_statements_twentythird.json (channel threads, handoff notes, retros, minutes, catalogues, changelogs,
+colleagues' small talk; weighted towards ownership, due dates and pets), likewise. The issue's bar holds on the first
+three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
 personal e-mails) and tests/graph/fact_statements_sixteenth.json (group chats, handover notes, newsletters, tickets,
-transcripts, posts), tests/graph/fact_statements_twentieth.json and tests/graph/fact_statements_twentysecond.json
+transcripts, posts), tests/graph/fact_statements_twentieth.json, tests/graph/fact_statements_twentysecond.json
 (a member and an assistant, friends' and families' texts, forums, pets' news, volunteer groups; weighted towards pets,
-ownership and due dates), by seven more labellers, are held back: only their form is checked here (``manage.py
+ownership and due dates) and tests/graph/fact_statements_twentyfourth.json (assistant sessions, friends' chats,
+journals and newsletters, small companies' updates; weighted likewise), by eight more labellers, are held back: only their form is checked here (``manage.py
 eval_fact_statements --half held`` scores them, as figures). Run with ``-s`` to see the tables and the misses.
 """
 
@@ -86,6 +89,7 @@ RECALL_FLOOR = {
     "fact_statements_eighteenth": 0.58,
     "fact_statements_nineteenth": 0.73,
     "fact_statements_twentyfirst": 0.56,
+    "fact_statements_twentythird": 0.68,
 }
 # a set read after it was scored fresh whose precision stays below the issue's bar: asserted at what it reaches, so
 # that nothing read from it is lost (its misreadings, in bench/HISTORY.md, are left for a later pass)
