@@ -2701,11 +2701,22 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
-        rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}?"
+        rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,3}}?"
         # ("two dogs and a parrot": a pet of each kind)
         rf"(?P<kind>{_PETS})(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
-        rf"(?:\s+now)?(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        # ("… two rescue greyhounds last weekend, Pixel and Tofu": the names after when they came)
+        rf"(?:\s+now)?(?:\s+(?:last|this)\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter)(?=,))?"
+        rf"(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
         check=_pet_present,
+    ),
+    # "I live in Eger with a very fluffy cat called Bodri": a household's pet, said with where it lives
+    _p(
+        v.HAS_PET,
+        rf"\b(?:(?P<me>I)|(?P<ours>[Ww]e))\s+live\b[^.;!?]{{0,40}}?\bwith\s+(?:(?:my|our)\s+[a-z]+\s+and\s+)?"
+        rf"(?:{_COUNT}|my|our)\s+(?:[\w-]+\s+){{0,3}}?(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])"
+        rf"(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        check=_pet_present,
+        needs=(" live ",),
     ),
     # "Omar's hedgehog is called Pin", "Noor's corn snake escaped again"
     _p(
@@ -4890,6 +4901,10 @@ def _nearest(mention, today: date):
     return replace(mention, start=nearest, end=nearest)
 
 
+# a clause of its own after what a sentence says used to be: its time is not the used-to's
+_SUBORDINATE_RE = re.compile(r"\b(?:before|after|when|since|until|till|because|while|once)\s+(?:I|we|he|she|they)\b")
+
+
 def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date) -> tuple[date | None, date | None]:
     """(valid_from, valid_until) of the fact: a date the clause gives (the start of "last month", "since 2021"), else
     the day it was said; a statement about the past ends at the date after "until", else (a "used to") the day it
@@ -4921,6 +4936,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     said_before = _HISTORY_RE.search(clause)
     if said_before and not pattern.history and re.search(r"\bnow\b", clause[said_before.end() : match.end()]):
         said_before = None  # "I used to live in Zirc, now in Kőszeg": the value after "now" holds now
+    if said_before and _SUBORDINATE_RE.search(clause, said_before.end(), match.end()):
+        said_before = None  # "We used to have a cat before we moved to Eger": the move is not what used to be
     if pattern.history or said_before:
         if until is None:
             # "I lived in Boston in 2015": over that period; "I used to live in Boston": until it was said

@@ -119,3 +119,14 @@ def test_the_planner_reads_the_structure(question, attribute, subject):
 )
 def test_questions_that_ask_no_value_of_one_subject_are_not_planned(question):
     assert _plan(question) is None
+
+
+def test_when_asks_of_a_place_an_employer_or_a_pet_only_when_it_began():
+    moved = _plan("When did Bence move to Eger?")
+    assert moved is not None and moved.attribute == "lives_in"
+    assert _plan("When did Dorka get the puppy?") is not None
+    # a day asked of an event at home, at work, with the dog: no attribute's start
+    assert _plan("When was Bence's renovation work at home?") is None
+    assert _plan("When was Dorka's leaving do at work?") is None
+    launch = _plan("When is the Kestle launch?")
+    assert launch is not None and launch.attribute == "due_date"

@@ -205,3 +205,17 @@ def test_each_step_switched_off_alone_leaves_the_rest_of_the_page_as_it_was(acme
                     k: v for k, v in everything[memory_id].items() if k not in ignored
                 }, name
             assert not any((OWN_KEYS[name] - {"truth"}) & explain.keys() for explain in without.values()), name
+
+
+def test_a_word_of_a_name_of_several_that_the_chat_also_writes_in_lower_case_names_nothing():
+    rows = {
+        1: _row("Ilona", "Signed today: I start as a nurse at Kestle Valley Hospital next month!"),
+        2: _row("Bence", "Nervous about the new hospital job?"),
+        3: _row("Ilona", "The Zirc Lake walk was lovely."),
+    }
+    ranked = [Ranked(memory_id, 1.0 - memory_id / 10, {}) for memory_id in rows]
+    names = turn_names(ranked, rows)
+    # "Hospital" is written as an ordinary word by another turn: only the name's own words are followed
+    assert names[1] == ["Kestle", "Valley"]
+    # nobody writes "lake" or "walk" in lower case: every word of the name still counts
+    assert names[3] == ["Zirc", "Lake"]
