@@ -43,8 +43,9 @@ personal e-mails) and tests/graph/fact_statements_sixteenth.json (group chats, h
 transcripts, posts), tests/graph/fact_statements_twentieth.json, tests/graph/fact_statements_twentysecond.json
 (a member and an assistant, friends' and families' texts, forums, pets' news, volunteer groups; weighted towards pets,
 ownership and due dates) and tests/graph/fact_statements_twentyfourth.json (assistant sessions, friends' chats,
-journals and newsletters, small companies' updates; weighted likewise), by eight more labellers, are held back: only their form is checked here (``manage.py
-eval_fact_statements --half held`` scores them, as figures). Run with ``-s`` to see the tables and the misses.
+journals and newsletters, small companies' updates; weighted likewise), by eight more labellers, are held back:
+only their form is checked here (``manage.py eval_fact_statements --half held`` scores them, as figures). Run with
+``-s`` to see the tables and the misses.
 """
 
 from __future__ import annotations
