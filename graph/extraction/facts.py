@@ -299,7 +299,7 @@ _ANY_DAY = date(2000, 1, 1)
 # (a pet said to be "the cat" is the household's: the speaker's)
 _BRACKETED_PET_RE = re.compile(rf"(?P<whose>[Mm]y|[Oo]ur|[Tt]he|{NAME}['’]s)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})")
 # the names a bracket of pets of one kind comes after: "Mák and Bodri (our dogs)"
-_NAMES_BEFORE_RE = re.compile(rf"(?:(?:{NAME}),\s+)*(?P<first>{NAME}),?\s+and\s+$")
+_NAMES_BEFORE_RE = re.compile(rf"(?:{NAME},\s+)*{NAME},?\s+and\s+$")
 
 
 def _was_before(match: re.Match[str]) -> str:
@@ -670,6 +670,7 @@ _BRACKETED_OWNER_RE = re.compile(
 )
 
 
+# whose a thing is, said in brackets after it: "the Zirc status page (owned by Tisza Ops)"
 _OWNED_IN_BRACKETS_RE = re.compile(
     rf"(?<![\w-])(?:[Tt]he\s+)?(?P<system>[{_UPPER}][\w-]*(?:\s+[\w-]+){{0,3}}?)\s*\((?:owned|maintained|run)\s+by\s+"
     rf"(?P<owner>(?:the\s+)?{NAME}(?:\s+{_TEAM_WORDS})?)\)"
@@ -724,7 +725,7 @@ def _clauses(sentence: str) -> list[str]:
     text = _WAS_BEFORE_RE.sub(_was_before, text)
     extra: list[str] = []
     if "by " in text:
-        # "the Sparrow status page (owned by Search Relevance) ships Friday": whose it is, a statement of its own
+        # "the Zirc status page (owned by Tisza Ops) ships Friday": whose it is, a statement of its own
         # (not dated by the schedule around it)
         extra += [f"The {m['system']} is owned by {m['owner']}" for m in _OWNED_IN_BRACKETS_RE.finditer(text)]
     for match in list(_BRACKETED_RE.finditer(text)):
@@ -2374,7 +2375,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         negated=True,
     ),
     _p(v.REPORTS_TO_ATTR, rf"\b{_WHO}{_BE}\s+no\s+longer\s+under\s+(?P<value>{NAME})", negated=True),
-    # "I'm no longer reporting to Idris", "Bence isn't reporting to Idris any more"
+    # "I'm no longer reporting to Dorka", "Bence isn't reporting to Dorka any more"
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}(?:{_BE}\s+(?:no\s+longer|not)|\s+(?:isn['’]t|aren['’]t))\s+reporting\s+(?:directly\s+)?to\s+"
@@ -2411,7 +2412,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?:owned|maintained|looked\s+after|"
         # ("owned and operated by", "built and maintained by": what someone keeps is theirs)
         rf"(?<!\bwas\s)(?<!\bwere\s)run|(?:built|designed|developed|written)\s+and\s+(?:maintained|run|owned))"
-        # ("maintained by me since April", "maintained by Aroha and me": the speaker, too)
+        # ("maintained by me since April", "maintained by Réka and me": the speaker, too)
         rf"(?:\s+and\s+(?:operated|maintained|run|supported))?\s+by\s+(?:(?P<me_value>me)\b|{_OWNER}"
         r"(?:\s+and\s+(?P<and_me>me)\b)?)"
         # "… owned by the Messaging team rather than Core Services", "…, not Payments as it used to be"
@@ -2470,7 +2471,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
         rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
-        # ("I own the Cairn dashboards (reorg fallout)": an aside after it)
+        # ("I own the Zirc dashboards (since the reorg)": an aside after it)
         r"(?=\s*(?:[.,;!(]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
         r"jointly|when|after|once|following|end\s+to\s+end|top\s+to\s+bottom)\b))",
     ),
@@ -2704,7 +2705,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,3}}?"
         # ("two dogs and a parrot": a pet of each kind)
         rf"(?P<kind>{_PETS})(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
-        # ("… two rescue greyhounds last weekend, Pixel and Tofu": the names after when they came)
+        # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
         rf"(?:\s+now)?(?:\s+(?:last|this)\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter)(?=,))?"
         rf"(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
         check=_pet_present,
@@ -2738,7 +2739,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:(?:had\s+to\s+)?(?:rehome[d]?|give\s+up|gave\s+up|put\s+down|(?P<gave>gave)))\s+"
-        # ("we gave our budgie Kvitter to my nephew": its name, where it went after it)
+        # ("we gave our budgie Csipi to my nephew": its name, where it went after it)
         rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,\s+|\s+(?={NAME}\s+(?:to|away)\b))"
         rf"(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
         # (a pet one "gave" a bath is still one's own: only one given away, or to someone)
@@ -3273,8 +3274,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 
 
 def _a_post(title: str) -> str:
-    """A title as a post's name: without the purpose a change of post was made for ("stepped down as platform lead to
-    focus on …"), and none where a relative clause was read as one ("who runs SRE")."""
+    """A title as a post's name: without the purpose a change of post was made for ("stepped down as data lead to
+    focus on …"), and none where a relative clause was read as one ("who runs support")."""
     if title.split()[0] in {"who", "which", "that", "whose"}:
         return ""
     return re.sub(r"\s+to\s+(?!the\b|an?\b|our\b|his\b|her\b)[a-z]+\b.*$", "", title)
@@ -4124,13 +4125,13 @@ _NOT_PROJECTS = frozenset(
 )
 
 
-# a bracketed aside without a day in it ("(Identity)", "(owned by Tisza)")
+# a bracketed aside without a day in it ("(Tisza)", "(owned by Tisza)")
 _ASIDE_RE = re.compile(r"\((?![^()]*\d)[^()]{1,40}\)")
 
 
 def _after_other_statements(clause: str, read: Sequence[StatedFact]) -> str:
     """The part of a clause after the statements of other attributes read in it, from the next semicolon or comma
-    on ("…; Skerry 3.0 is due 18 March", "…, and the Lantern v2 launch moved to Thursday"); "" when none was read or
+    on ("…; Zirc 3.0 is due 18 March", "…, and the Kestle v2 launch moved to Thursday"); "" when none was read or
     nothing follows them."""
     ends = [fact.span[1] for fact in read if fact.attribute != v.DUE_DATE]
     if not ends:
@@ -4148,7 +4149,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
     person's opening word, date or acronym of schedule) with the last day it gives before the next project
     ("Lyre ships on 4 March and Quill on 18 March"), when a word of schedule says so and nothing says it is
     an event, a hedge or already past. "From 5 May to 19 May" also states the earlier day, as a past value."""
-    if "(" in clause:  # "the Trellis launch (Identity) slipped to …": an aside names no project; offsets kept
+    if "(" in clause:  # "the Kestle launch (Tisza) slipped to …": an aside names no project; offsets kept
         clause = _ASIDE_RE.sub(lambda aside: " " * len(aside.group(0)), clause)
     schedule = _SCHEDULE_RE.search(clause)
     if schedule is None or _NO_DUE_RE.search(clause) or _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause)):
@@ -4257,8 +4258,8 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     return projects
 
 
-# a thing by the name its code gives it, with its release ("coral-ui 5.0", "pager_router v2", "gannet 2.0"); not a
-# thing of a name ("Lumen app 2.0")
+# a thing by the name its code gives it, with its release ("zirc-ui 5.0", "kestle_router v2", "tisza 2.0"); not a
+# thing of a name ("Kestle app 2.0")
 _CODE_NAME_RE = re.compile(
     r"(?<![\w@/.'’-])(?:[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?=\s+v?\d+\b)|[a-z][a-z0-9]{2,}(?=\s+v?\d+\.\d))(?![\w-])"
 )
@@ -4397,7 +4398,7 @@ def _facts_of(
     if pattern.attribute == v.REPORTS_TO_ATTR and groups.get("value") == "me":
         values = [speaker.strip()] if speaker and speaker.strip() else []  # "reports to me": to the speaker
     if groups.get("and_me") and speaker and speaker.strip():
-        values = [*values, speaker.strip()]  # "maintained by Aroha and me": both
+        values = [*values, speaker.strip()]  # "maintained by Réka and me": both
     if pattern.attribute in _PERSON_VALUED:
         # "my manager (I …)" names no manager; "IT", a department, is one
         values = [
@@ -4590,7 +4591,7 @@ _POSSESSIVE_INSTITUTION_RE = re.compile(
 )
 
 
-# a thing's name in brackets after its words: "the deploy bot (Halyard)"
+# a thing's name in brackets after its words: "the deploy bot (Zirc)"
 _CALLED_IN_BRACKETS_RE = re.compile(rf"\s*\((?P<name>[{_UPPER}][\w-]+(?:\s+[{_UPPER}][\w-]+)?)\)")
 
 
@@ -4603,7 +4604,7 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
         system = groups["system"]
         if system and (called := _CALLED_IN_BRACKETS_RE.match(match.string, match.end("system"))):
             if not any(word[:1].isupper() for word in system.split()):
-                system = called["name"]  # "I own the deploy bot (Halyard)": the bot, by its name
+                system = called["name"]  # "I own the deploy bot (Zirc)": the bot, by its name
         systems = [
             _system_name(system, owner=owner, named=named),
             *(_system_name(part, owner=owner, named=named) for part in listed),
@@ -4621,7 +4622,7 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
     if who and re.sub(r"['’](?:ve|d)$", "", who.strip()) == "We" and "ours" in match.re.groupindex:
         return [speaker.strip()] if speaker and speaker.strip() else []  # "We had to rehome our collie": the household
     if who and _AFTER_A_PREPOSITION_RE.search(match.string, 0, match.start("who")):
-        return []  # "Responsibility for Zirc moved to Tisza", "my aunt in Hilo has a dog": not who moved, or whose
+        return []  # "Responsibility for Zirc moved to Tisza", "my aunt in Pécs has a dog": not who moved, or whose
     if who:
         words = who.split()
         if words and words[0] in {"Since", "After", "When", "Once"} and len(words) > 1 and words[1] == "I":
@@ -4656,7 +4657,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         if groups.get("value"):
             # "Meet Bodri, our new puppy": the name without the word that opens the sentence
             names = [re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=\S)", "", name) for name in _listed(groups["value"])]
-            names = [name for name in names if name not in {"I", "me"}]  # "my rabbit Biscotti and I": the speaker
+            names = [name for name in names if name not in {"I", "me"}]  # "my rabbit Pamacs and I": the speaker
             if groups.get("kind2"):  # "a dog and a cat named Pogi": the names are the second kind's
                 kind = " ".join(groups["kind"].split())
                 names.append(f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}")
@@ -4800,10 +4801,10 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     said = _TIME_BEFORE_THING_RE.sub("", raw.strip())
     # "owns Quillon from here on", "… going forward"
     said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)
-    # "owns the Skerry checklist from now on", read up to the time it names: no name ends in a preposition
+    # "owns the Zirc checklist from now on", read up to the time it names: no name ends in a preposition
     said = re.sub(r"\s+(?:from|to|at|in|on|for|with|by|of|as)$", "", said, flags=re.I)
     if re.search(rf"\s(?:at|in)\s+{NAME}$", said):
-        return ""  # "N, who runs SRE at Veltrix": a function headed where one works, no system
+        return ""  # "N, who runs support at Kestle": a function headed where one works, no system
     # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
     words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()

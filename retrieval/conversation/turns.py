@@ -30,7 +30,7 @@ _NAME_RE = re.compile(r"(?<=[^.!?\s]\s)[A-ZÀ-Ý][\w'’-]{2,}")
 _APPOSED_RE = re.compile(r"(?:^|[.!?]\s+)([A-ZÀ-Ý][\w'’-]{2,}),\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)")
 # a sentence's first word, capitalised: a name only when the candidates use it as one inside a sentence
 _OPENING_RE = re.compile(r"(?:^|[.!?:]\s+)([A-ZÀ-Ý][\w'’-]{2,})")
-# a run of capitalised words: a name of several ("Eastbrook Ambulance Service", "Old Town Festival")
+# a run of capitalised words: a name of several ("Kestle Valley Hospital", "Zirc Lake Festival")
 _NAME_RUN_RE = re.compile(r"[A-ZÀ-Ý][\w'’-]{2,}(?:\s+[A-ZÀ-Ý][\w'’-]{2,})+")
 _MAX_NAMES = 4
 
@@ -47,7 +47,7 @@ def turn_names(ranked: Sequence[Ranked], rows: Mapping[int, RankingRow]) -> dict
     def used_as_a_name(word: str) -> bool:  # inside a sentence of a candidate turn (a substring test first: cheap)
         return any(word in text and word in _NAME_RE.findall(text) for text in texts)
 
-    def ordinary(word: str) -> bool:  # written in lower case by a candidate turn: "jury service", "motorway services"
+    def ordinary(word: str) -> bool:  # written in lower case by a candidate turn: "the new hospital job", "hospitals"
         lower = word.lower()
         return any(lower in text and re.search(rf"(?<![\w'’-]){re.escape(lower)}", text) for text in texts)
 
@@ -59,8 +59,8 @@ def turn_names(ranked: Sequence[Ranked], rows: Mapping[int, RankingRow]) -> dict
         text = row.turn_text or ""
         apposed = [name for name, noun in _APPOSED_RE.findall(text) if noun.casefold() in RELATION_NOUNS]
         opening = [word for word in _OPENING_RE.findall(text) if used_as_a_name(word)]
-        # a word of a name of several that people also write as an ordinary word ("Service" of "Eastbrook Ambulance
-        # Service") matches every turn that uses the word: the name's other words say what it names
+        # a word of a name of several that people also write as an ordinary word ("Hospital" of "Kestle Valley
+        # Hospital") matches every turn that uses the word: the name's other words say what it names
         common = {word for run in _NAME_RUN_RE.findall(text) for word in run.split() if ordinary(word)}
         names = [
             name

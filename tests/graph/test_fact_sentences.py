@@ -1936,7 +1936,7 @@ def test_ownership_said_with_a_bracket_aside_as_an_owner_of_line_a_plural_posses
         ("sales dashboard", "owned_by", "Tisza Ops", False, False)
     }
     # a name in brackets after a thing's words is the thing's name
-    assert facts("I own the deploy bot (Zirc), so page me.", "Ilona Farkas") == {
+    assert facts("I own the release bot (Zirc), so ping me with problems.", "Ilona Farkas") == {
         ("Zirc", "owned_by", "Ilona Farkas", False, False)
     }
     assert facts("Owner of the nightly export jobs: Dorka Vass (since 2023).", None) == {
@@ -2025,28 +2025,26 @@ def test_ownership_said_by_who_answers_for_a_thing_keeps_it_or_has_it_under_them
     assert facts("Tisza owns the Zirc exporter end to end.", None) == {
         ("Zirc exporter", "owned_by", "Tisza", False, False)
     }
-    assert facts("Action: Bence owns the Zirc checklist from now on.", None) == {
-        ("Zirc checklist", "owned_by", "Bence", False, False)
+    assert facts("From the retro: Bence owns the Zirc runbook from now on.", None) == {
+        ("Zirc runbook", "owned_by", "Bence", False, False)
     }
     # the speaker among the owners, a thing named in brackets after its words, whose it is in brackets after it
-    assert facts("The Zirc dashboard is maintained by Bence and me.") == {
-        ("Zirc dashboard", "owned_by", "Bence", False, False),
-        ("Zirc dashboard", "owned_by", "Ilona", False, False),
+    assert facts("The Zirc uptime checks are maintained by Bence and me.") == {
+        ("Zirc uptime checks", "owned_by", "Bence", False, False),
+        ("Zirc uptime checks", "owned_by", "Ilona", False, False),
     }
-    assert facts("Kestle dashboard: maintained by me since April.") == {
-        ("Kestle dashboard", "owned_by", "Ilona", False, False)
-    }
-    assert facts("As of this morning I own the Zirc dashboards (reorg fallout).") == {
+    assert facts("Kestle wiki: maintained by me since May.") == {("Kestle wiki", "owned_by", "Ilona", False, False)}
+    assert facts("Since this morning I own the Zirc dashboards (long story).") == {
         ("Zirc dashboards", "owned_by", "Ilona", False, False)
     }
-    assert facts("Check the Kestle status page (owned by Tisza Ops) before you page anyone.", None) == {
-        ("Kestle status page", "owned_by", "Tisza Ops", False, False)
+    assert facts("Look at the Kestle uptime page (owned by Tisza Ops) before paging anyone.", None) == {
+        ("Kestle uptime page", "owned_by", "Tisza Ops", False, False)
     }
     # a function headed where one works is no system, and a handover said in the present with a day ahead is a plan
-    assert ("SRE at Kestle", "owned_by", "Bence Kovács", False, False) not in facts(
-        "Bence Kovács, who runs SRE at Kestle, speaks Czech.", None
+    assert ("marketing at Kestle", "owned_by", "Bence Kovács", False, False) not in facts(
+        "Bence Kovács, who runs marketing at Kestle, lives in Eger.", None
     )
-    assert facts("Ownership of Zirc passes from Kestle Ops to Tisza on 1 October.", None) == set()
+    assert facts("Ownership of Zirc shifts to Tisza on 1 October.", None) == set()
     moved = facts("Ownership of Zirc moved to Tisza on 20 August.", None)
     assert moved == {("Zirc", "owned_by", "Tisza", False, False)}
 
@@ -2061,19 +2059,21 @@ def test_due_dates_targeted_aimed_at_given_an_eta_or_said_after_another_statemen
     }
     # a person who should be done or out by a day has work to finish, not a due date
     assert facts("Bence should be done by Friday.", None) == set()
-    assert facts("Potentially moving the zirc-agent release to the 9th, will confirm Monday", None) == set()
+    assert facts("Zirc 2 potentially slips to the 9th, we will know Monday", None) == set()
     assert facts("The Zirc release is possibly moving to 9 October.", None) == set()
     # an aside in brackets names no project; another thing's day after "and" is not the project's
-    assert facts("The Tisza SSO launch (Identity) slipped to 18 September.", None) == {
-        ("Tisza SSO launch", "due_date", "2025-09-18", False, False)
+    assert facts("The Kestle mobile launch (Tisza) slipped to 18 September.", None) == {
+        ("Kestle mobile launch", "due_date", "2025-09-18", False, False)
     }
-    assert facts("The Kestle v2 launch is scheduled for 15 October, and docs must be final by the 10th.", None) == {
+    assert facts("The Kestle v2 launch is set for 15 October, and the slides need to be ready by the 10th.", None) == {
         ("Kestle v2", "due_date", "2025-10-15", False, False)
     }
     assert ("Zirc 3.0", "due_date", "2025-09-18", False, False) in facts(
-        "Tisza took over the Zirc crash-reporter in August; Zirc 3.0 is due 18 September.", None
+        "Tisza took over the Zirc exporter in August; Zirc 3.0 is due 18 September.", None
     )
-    assert facts("zirc-ui 5.0 lands on 9 October", None) == {("zirc-ui 5.0", "due_date", "2025-10-09", False, False)}
+    assert facts("kestle-api 2.1 ships on 9 October", None) == {
+        ("kestle-api 2.1", "due_date", "2025-10-09", False, False)
+    }
     assert facts("my follow-up is due Friday", None) == set()  # an English compound is no code name
 
 
@@ -2090,34 +2090,32 @@ def test_pets_of_two_kinds_named_after_their_kind_given_away_or_living_with_the_
         ("Ilona", "has_pet", "Bodri", False, False),
         ("Ilona", "has_pet", "Mák", False, False),
     }
-    assert facts("we gave our budgie Csipi to my nephew since we're never home") == {
-        ("Ilona", "has_pet", "Csipi", True, False)
-    }
+    assert facts("we gave our budgie Csipi to my niece, she adores him") == {("Ilona", "has_pet", "Csipi", True, False)}
     assert facts("We gave our dog a bath.") == set()  # still ours
-    assert facts("we adopted two rescue greyhounds last weekend, Bodri and Mák") == {
+    assert facts("we got two rescue whippets last month, Bodri and Mák") == {
         ("Ilona", "has_pet", "Bodri", False, False),
         ("Ilona", "has_pet", "Mák", False, False),
     }
     assert ("Ilona", "has_pet", "Bodri", False, False) in facts("We live in Eger with my husband and two dogs, Bodri.")
     # the speaker beside their pet is no pet; an aunt in a town is nobody's subject
-    assert facts("My rabbit Pamacs and I are now in Pécs officially") >= {("Ilona", "has_pet", "Pamacs", False, False)}
-    assert not {fact for fact in facts("My rabbit Pamacs and I are now in Pécs officially") if fact[2] == "I"}
-    assert facts("my aunt in Szeged has three dogs and a pig, I'm so jealous") == set()
+    assert facts("My hamster Pamacs and I finally live in Pécs") >= {("Ilona", "has_pet", "Pamacs", False, False)}
+    assert not {fact for fact in facts("My hamster Pamacs and I finally live in Pécs") if fact[2] == "I"}
+    assert facts("my uncle in Szeged has two goats and a dog, lucky him") == set()
 
 
 def test_no_longer_reporting_is_read_whole_a_post_left_for_a_purpose_and_what_used_to_be_before_a_move():
     assert facts("I'm no longer reporting to Bence.") == {("Ilona", "reports_to", "Bence", True, False)}
     assert facts("Dorka isn't reporting to Bence any more.", None) == {("Dorka", "reports_to", "Bence", True, False)}
-    assert facts("Bence has stepped down as platform lead to focus on the Zirc rewrite", None) == {
-        ("Bence", "job_title", "platform lead", True, False)
+    assert facts("Bence has stepped down as data lead to focus on Zirc", None) == {
+        ("Bence", "job_title", "data lead", True, False)
     }
     # the move after "before" is no longer something that used to be
     assert facts("I used to live in Pécs before I moved to Eger.") == {
         ("Ilona", "lives_in", "Pécs", False, True),
         ("Ilona", "lives_in", "Eger", False, False),
     }
-    assert facts("Hej! Ilona, CTO at Kestle. Dorka reports to me.", "Ilona Farkas") == {
-        ("Ilona Farkas", "job_title", "cto", False, False),
+    assert facts("Hi! Ilona, head of data at Kestle. Dorka reports to me.", "Ilona Farkas") == {
+        ("Ilona Farkas", "job_title", "head of data", False, False),
         ("Ilona Farkas", "works_at", "Kestle", False, False),
         ("Dorka", "reports_to", "Ilona Farkas", False, False),
     }

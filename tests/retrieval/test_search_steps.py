@@ -209,8 +209,8 @@ def test_each_step_switched_off_alone_leaves_the_rest_of_the_page_as_it_was(acme
 
 def test_a_word_of_a_name_of_several_that_the_chat_also_writes_in_lower_case_names_nothing():
     rows = {
-        1: _row("Ilona", "Signed today: I start as a nurse at Kestle Valley Hospital next month!"),
-        2: _row("Bence", "Nervous about the new hospital job?"),
+        1: _row("Ilona", "Got the job: nurse at Kestle Valley Hospital from June!"),
+        2: _row("Bence", "Is the hospital canteen any good?"),
         3: _row("Ilona", "The Zirc Lake walk was lovely."),
     }
     ranked = [Ranked(memory_id, 1.0 - memory_id / 10, {}) for memory_id in rows]
