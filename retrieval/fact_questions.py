@@ -125,7 +125,7 @@ def attribute_question(
         return None
     attribute = max(scores, key=lambda name: scores[name])  # ties: the vocabulary's order
     cues = _CUES[attribute]
-    if asked == "when" and "when" not in cues.asks and not _CHANGE_WORDS.intersection(words):
+    if asked == "when" and "when" not in cues.asks and not _asks_since_when(words, weights, cues, positions[attribute]):
         return None  # "When was Bo's renovation work at home?": a day asked of an event, not of a value's start
     if _asks_who_has(words, asked_at, cues):
         return None  # "who speaks French?": everyone with a value, not one subject's attribute
@@ -152,6 +152,13 @@ def attribute_question(
         values=tuple(norm for _, norm in sorted(values)),
         named=named,
     )
+
+
+def _asks_since_when(words: Sequence[str], weights: Sequence[float], cues: _Cues, found: set[int]) -> bool:
+    """Whether a "when" asks of an attribute whose value is no day: since when a value held, said with a change's word
+    ("When did Dmitri move to Denver?", "When did they get the dog?") or the attribute's own verb in the main clause
+    ("Since when has Dmitri lived in Denver?") — not a noun of circumstance ("the renovation work at home")."""
+    return bool(_CHANGE_WORDS.intersection(words)) or any(words[i] in cues.verbs and weights[i] == 1.0 for i in found)
 
 
 def _cue_positions(words: Sequence[str], cues: _Cues) -> set[int]:

@@ -130,3 +130,5 @@ def test_when_asks_of_a_place_an_employer_or_a_pet_only_when_it_began():
     assert _plan("When was Dorka's leaving do at work?") is None
     launch = _plan("When is the Kestle launch?")
     assert launch is not None and launch.attribute == "due_date"
+    lived = _plan("Since when has Bence lived in Eger?")
+    assert lived is not None and lived.attribute == "lives_in"
