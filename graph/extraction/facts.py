@@ -4621,7 +4621,7 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
     who = groups.get("who")
     if who and re.sub(r"['’](?:ve|d)$", "", who.strip()) == "We" and "ours" in match.re.groupindex:
         return [speaker.strip()] if speaker and speaker.strip() else []  # "We had to rehome our collie": the household
-    if who and _AFTER_A_PREPOSITION_RE.search(match.string, 0, match.start("who")):
+    if who and _GOVERNED_BY_A_PREPOSITION_RE.search(match.string, 0, match.start("who")):
         return []  # "Responsibility for Zirc moved to Tisza", "my aunt in Pécs has a dog": not who moved, or whose
     if who:
         words = who.split()
@@ -4634,10 +4634,18 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
     return []
 
 
-# a name that is the object of a preposition is not the subject of the verb after it
-_AFTER_A_PREPOSITION_RE = re.compile(
+# a name that is the object of a preposition is not the subject of the verb after it ("Responsibility for Zirc moved
+# to …", "my aunt in Pécs has a dog"); narrower than _PLACED_RE, since after "with" or "at" alone the name may still be
+# whom the clause is about ("Spoke with N at Kestle, he moved to …")
+_GOVERNED_BY_A_PREPOSITION_RE = re.compile(
     rf"\b(?:(?i:for|of|about|regarding|concerning)|(?:{_RELATION})\s+(?:in|from|near))\s+(?:the\s+)?$"
 )
+
+
+def _a_pet_of_kind(kind: str) -> str:
+    """An unnamed pet as its kind names one ("two dogs": "a dog", "puppies": "a puppy")."""
+    kind = " ".join(kind.split())
+    return f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}"
 
 
 def _listed(text: str) -> list[str]:
@@ -4659,11 +4667,9 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
             names = [re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=\S)", "", name) for name in _listed(groups["value"])]
             names = [name for name in names if name not in {"I", "me"}]  # "my rabbit Pamacs and I": the speaker
             if groups.get("kind2"):  # "a dog and a cat named Pogi": the names are the second kind's
-                kind = " ".join(groups["kind"].split())
-                names.append(f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}")
+                names.append(_a_pet_of_kind(groups["kind"]))
             return names
-        kinds = [" ".join(groups[group].split()) for group in ("kind", "kind2") if groups.get(group)]
-        return [f"a {_PET_PLURALS.get(kind.casefold()) or re.sub(r's$', '', kind)}" for kind in kinds]
+        return [_a_pet_of_kind(groups[group]) for group in ("kind", "kind2") if groups.get(group)]
     if attribute == v.JOB_TITLE:
         title = " ".join(groups["value"].split())
         # "CFO of Tisza Mills": the post, and where it is held; not "VP of Sales", "Head of Data"
