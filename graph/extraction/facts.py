@@ -210,6 +210,8 @@ _TAG_QUESTION_RE = re.compile(
     r",\s*(?:remember|right|you\s+know|yeah|eh|ok|okay|isn't\s+it|didn't\s+I|don't\s+I|haven't\s+I)\s*\?+\s*$",
     re.IGNORECASE,
 )
+# a chat's check that something is so, without its question mark ("Pieter owns the dashboard right"): asked, not said
+_CHECKED_RE = re.compile(r"(?<!\bit)(?<!\ball)\s(?i:right)\s*$")  # (not "get it right", "all right")
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
 # a question a chat writes without its question mark: "does Dorka have a cat or …", "where does Ana live now"
 _ASKS_RE = re.compile(
@@ -642,7 +644,7 @@ _POSSESSIVE_OPENER_RE = re.compile(
 _CLAUSE_BREAK_RE = re.compile(
     r"\s*;\s*(?=(?:I|he|she|they|we|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})(?:\s+|['’])[a-z'’])"
     # "… made the jump: she's living in Győr now"
-    r"|\s*:\s+(?=(?:I|he|she|they|we)(?:\s+|['’])[a-z'’])"
+    r"|\s*:\s+(?=(?:I|he|she|they|we|his|her)(?:\s+|['’])[a-z'’])"
     # "Before the call, some context: Réka is our head of legal": the statement after the colon is its own
     rf"|\s*:\s+(?={NAME}\s+(?:is|was|has|had|joined|moved|left|reports|works|lives|speaks|owns)\b)"
     # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May"),
@@ -655,7 +657,10 @@ _CLAUSE_BREAK_RE = re.compile(
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
 
-_CLEFT_RE = re.compile(rf"(?P<name>{NAME})\s+(?:is|was|['’]s)\s+the\s+one\s+who\s+(?=(?:lives|works|speaks|reports)\b)")
+_CLEFT_RE = re.compile(
+    rf"(?P<name>{NAME}|I)(?:\s+(?:is|was|am)|['’][sm])\s+the\s+one\s+who\s+"
+    r"(?P<verb>(?:live|work|speak|report|own|maintain|run|look)s)\b"
+)
 # "Noor herself now reports to Piet": Noor
 _AS_THEMSELF_RE = re.compile(rf"(?P<name>{NAME})\s+(?:herself|himself|themselves|themself)\b")
 # a note's arrow where its verb is written out: "Noor → reports to Piet", "Noor → now under Piet"
@@ -693,7 +698,7 @@ def _clauses(sentence: str) -> list[str]:
     text = _WITH_ME_RE.sub("I", text)
     text = _HAS_BEEN_RE.sub(" has", text)  # "Tata's been home for three years": has been
     if " the one who " in text:  # "Dorka is the one who lives in Eger": Dorka lives there
-        text = _CLEFT_RE.sub(lambda m: f"{m['name']} ", text)
+        text = _CLEFT_RE.sub(lambda m: f"{m['name']} {m['verb'][:-1] if m['name'] == 'I' else m['verb']}", text)
     if "self" in text or "selves" in text:
         text = _AS_THEMSELF_RE.sub(lambda m: m["name"], text)
     if "→" in text or "->" in text:
@@ -880,6 +885,8 @@ def _clauses(sentence: str) -> list[str]:
             part = f"I{'’ve' if part[:4].casefold() == 'been' else '’m'} {said}"
         if named and _PRONOUN_RE.match(part):
             part = _PRONOUN_RE.sub(partial(_as_name, named), part, count=1)
+        elif named and (opening := _POSSESSIVE_OPENER_RE.match(part)):  # "Notes for N: his manager is …": N's
+            part = f"{opening['when']}{named}'s {part[opening.end() :]}"
         elif named and not part.startswith(named):  # "Zsófia is head of legal, and Nandor reports to her": to Zsófia
             part = _REPORTS_TO_PRONOUN_RE.sub(partial(_to_name, named), part)
         lead_name = _LEAD_NAME_RE.match(part)
@@ -1026,8 +1033,9 @@ def _arrow_move(match: re.Match[str]) -> str:
     return f"from {match['old']} to {match['new']}"
 
 
-# a note's heading before its colon ("Call with N: she's fluent in …", "1:1 w/ N —"): no verb of its own
-_HEADING_RE = re.compile(r"^(?P<heading>[^:;.!?]{3,60}):\s+(?=(?:he|she)\b)")
+# a note's heading before its colon ("Call with N: she's fluent in …", "Notes for N: his manager is …"): no verb of
+# its own
+_HEADING_RE = re.compile(r"^(?P<heading>[^:;.!?]{3,60}):\s+(?=(?:he|she|his|her)\b)")
 
 
 _MET_WITH_RE = re.compile(r"\b(?:with|w/)\s+(?:[A-Z][\w'’-]*\s+(?:and|&)\s+)?$")
@@ -2649,7 +2657,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.DUE_DATE,
         r"^(?:[Tt]he\s+)?(?:[Dd]eadline|[Ll]aunch\s+date|[Rr]elease\s+date|[Dd]ue\s+date|[Gg]o-live\s+date|[Ss]hip\s+date|"
         r"[Tt]arget\s+date|ETA|[Tt]arget)\s+for\s+"
-        rf"(?:the\s+)?(?P<project>{_THING})\s+(?:is|was\s+moved\s+to|moved\s+to|is\s+now)\s+(?:now\s+)?(?:on\s+)?"
+        # ("Target date for the Kestle migration: 3 June": a card's line)
+        rf"(?:the\s+)?(?P<project>{_THING})(?:\s+(?:is|was\s+moved\s+to|moved\s+to|is\s+now)\s+|\s*:\s*)(?:now\s+)?(?:on\s+)?"
         r"(?P<date>.+)",
     ),
     # a cutover is a milestone of its own ("the Tarnóc cutover is due"), not the project's launch
@@ -2702,7 +2711,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
-        rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,3}}?"
+        rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,4}}?"
         # ("two dogs and a parrot": a pet of each kind)
         rf"(?P<kind>{_PETS})(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
         # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
@@ -3841,7 +3850,12 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     asked = _QUESTION_AFTER_RE.search(said) if said.rstrip().endswith("?") else None
     if asked:
         said = f"{said[: asked.start()]}."
-    if len(said) > _MAX_SENTENCE_CHARS or said.rstrip().endswith("?") or _ASKS_RE.match(said.strip()):
+    if (
+        len(said) > _MAX_SENTENCE_CHARS
+        or said.rstrip().endswith("?")
+        or _ASKS_RE.match(said.strip())
+        or _CHECKED_RE.search(said)
+    ):
         return ()
     facts: list[StatedFact] = []
     said = _thing_pronouns(said)
@@ -4694,6 +4708,9 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         return []  # "Quillon dashboard → TBD": nobody yet
     if attribute == v.OWNED_BY:
         value = _team_name(value)
+        called = _CALLED_IN_BRACKETS_RE.match(match.string, match.end("value"))
+        if called and re.search(r"['’]s$", value):
+            value = called["name"]  # "owned by Réka's team (Tisza)": the team by its name, not by whose it is
     elif attribute == v.WORKS_AT_ATTR:
         # "works at Kestle's Polish arm": Kestle; but an institution's name holds its possessive ("St Anne's Hospital")
         if not _POSSESSIVE_INSTITUTION_RE.search(value):

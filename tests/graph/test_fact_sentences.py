@@ -2119,3 +2119,32 @@ def test_no_longer_reporting_is_read_whole_a_post_left_for_a_purpose_and_what_us
         ("Ilona Farkas", "works_at", "Kestle", False, False),
         ("Dorka", "reports_to", "Ilona Farkas", False, False),
     }
+
+
+def test_a_heading_s_his_or_her_is_whom_the_note_is_about_and_a_cleft_says_who_owns():
+    # the heading names whom the line is about: its "his" and "he" are that person, not the manager the line names
+    assert facts("Notes for Bence: his manager is Dorka; he speaks Finnish.", None) == {
+        ("Bence", "reports_to", "Dorka", False, False),
+        ("Bence", "speaks", "Finnish", False, False),
+    }
+    assert facts("I'm the one who maintains the Zirc repo now.") == {("Zirc repo", "owned_by", "Ilona", False, False)}
+    assert facts("Réka is the one who owns the Kestle dashboard.", None) == {
+        ("Kestle dashboard", "owned_by", "Réka", False, False)
+    }
+    # a chat's check that something is so asks; "get it right" does not
+    assert facts("oh nice, Réka is the one who owns the Kestle dashboard right", None) == set()
+    assert facts("Dorka lives in Eger actually, get it right", None) == {("Dorka", "lives_in", "Eger", False, False)}
+    # a person's team named in brackets is the team
+    assert facts("Kestle is owned and run by Réka's team (Tisza).", None) == {
+        ("Kestle", "owned_by", "Tisza", False, False)
+    }
+
+
+def test_a_pet_after_four_words_of_what_it_is_and_a_card_s_target_date():
+    assert facts("We adopted a very fluffy Norwegian Forest cat called Trolla.") == {
+        ("Ilona", "has_pet", "Trolla", False, False)
+    }
+    assert facts("I have a big old grumpy ginger tomcat named Pityu.") == {("Ilona", "has_pet", "Pityu", False, False)}
+    assert facts("Target date for the Kestle migration: 3 June.", None) == {
+        ("Kestle migration", "due_date", "2026-06-03", False, False)
+    }
