@@ -900,7 +900,13 @@ def _clauses(sentence: str) -> list[str]:
         no_one = lead_name and re.match(r"\s+(?:(?:is|was)\s+where|are|were|go|have)\b", part[lead_name.end("name") :])
         if headed and index == 0:
             pass
-        elif lead_name and _person(lead_name["name"]) == lead_name["name"] and not possessive and not no_one:
+        elif (
+            lead_name
+            and _person(lead_name["name"]) == lead_name["name"]
+            and not possessive
+            and not no_one
+            and not _DOING_RE.match(part)
+        ):
             named = lead_name["name"]
         elif not named:
             people = {
@@ -927,6 +933,11 @@ def _clauses(sentence: str) -> list[str]:
         clauses.append(pieces[0])
         clauses += [f"{subject} {_BEING_RE.sub(_being(subject), piece)}" if subject else piece for piece in pieces[1:]]
     return [clause for clause in clauses + extra if clause.strip()]
+
+
+# a clause opened by what the writer is doing ("Reassigning to N — she owns …", "Bumping to N"): a verb, no one a
+# later "he" or "she" goes back to
+_DOING_RE = re.compile(r"^[A-Z][a-z]{2,}ing\s+(?:to|for|on|with|in|into|up|back|over|this|it|the)\b")
 
 
 # the subject of a clause's first verb, however the clause opens
@@ -2500,6 +2511,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
         negated=True,
     ),
+    # "the deploy pipeline is no longer owned by Platform", "Zirc isn't maintained by Tisza any more"
+    _p(
+        v.OWNED_BY,
+        rf"^(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:(?:is|are)\s+(?:now\s+)?(?i:no\s+longer|not)|isn['’]t|aren['’]t)\s+"
+        rf"(?:owned|maintained|run)\s+by\s+{_OWNER}(?=\s*(?:[.,;!]|$)|\s+(?:any\s*more|now)\b)",
+        negated=True,
+        check=lambda match: not re.match(r"\s*(?:yet|but)\b", match.string[match.end() :]),
+    ),
     # "This change moves ownership of /zirc/export from @dorka to @tisza-ops", "we handed ownership of Zirc to Tisza"
     _p(
         v.OWNED_BY,
@@ -2672,14 +2691,19 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.DUE_DATE,
-        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+due|are\s+due|"
+        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+due|are\s+due|"
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?P<modal>(?:must|has\s+to|needs\s+to|"
-        r"should)\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready|out)))\s+(?:on|in|by|at)?\s*"
+        r"should)\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready|out))|"
+        # ("Zirc 4.2 is on 24 June", "… is going out on 18 November": of a release, as people are on leave and go out)
+        r"(?P<release>is\s+(?:(?:now|still)\s+)?on(?=\s+(?:the\s+)?\d|\s+[A-Z][a-z]+day\b|\s+[A-Z][a-z]{2}\s+\d)|"
+        r"is\s+going\s+out|goes\s+out|is\s+rolling\s+out|rolls\s+out))\s+(?:on|in|by|at)?\s*"
         r"(?P<date>.+)",
         # "Mák is due for her booster on …": an errand; "Ilona should be done by Friday": a person has work to finish,
         # so what must be ready by a day is a thing by its words
         check=lambda match: (
-            not _EVENT_RE.search(match["date"]) and (not match["modal"] or _a_thing_by_its_words(match["project"]))
+            not _EVENT_RE.search(match["date"])
+            and (not match["modal"] or _a_thing_by_its_words(match["project"]))
+            and (not match["release"] or _a_named_release(match["project"]))
         ),
     ),
     # the day first, then what it is for: "We've locked 24 Feb for the Zirc beta", "set 3 May as the Kestle launch date"
@@ -2712,8 +2736,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
         rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,4}}?"
-        # ("two dogs and a parrot": a pet of each kind)
-        rf"(?P<kind>{_PETS})(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
+        # ("two dogs and a parrot": a pet of each kind; "two kunekune pigs": a breed, then its kind)
+        rf"(?P<kind>{_PETS}(?:\s+{_PETS})?)(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
         # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
         rf"(?:\s+now)?(?:\s+(?:last|this)\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter)(?=,))?"
         rf"(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
@@ -3231,11 +3255,18 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "pulled", "lands", "landing", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
                  "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps", "eta for",
-                 "out by", "aiming"),
+                 "out by", "aiming", "going out", "rolling out", "rolls out", "rollout", "roll-out", " is on "),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
 }  # fmt: skip
+
+
+# a thing moved to a day, not to a place: what is moved is a schedule's
+_MOVED_TO_A_DAY_RE = re.compile(
+    r"\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?to\s+(?:the\s+)?"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?i:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
+)
 
 
 def _any_word_re(words) -> re.Pattern[str]:
@@ -3537,6 +3568,73 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
     return fact
 
 
+# a catalogue's line: a thing, a dash (or a colon before an owner's field), and what is said of it in fragments
+# ("Payments gateway — Owner: Ledger team", "Okapi (internal BI) — maintained by N until 2024; now owned by A",
+# "Payouts job — Ledger took it over from Finance Ops")
+_CATALOGUE_LINE_RE = re.compile(
+    r"^\s*(?P<thing>[A-Za-z][\w.&'’/-]*(?:\s+[\w.&'’/-]+){0,4}?)(?:\s*\([^()]{1,40}\))?"
+    r"(?:\s+[—–-]\s+|\s*:\s+(?=(?i:owners?|maintainers?|owning\s+team)\s*:))(?P<rest>.+)$"
+)
+_OWNER_FIELD_RE = re.compile(
+    r"^(?i:owners?|maintainers?|owning\s+team)\s*:\s*(?P<owner>[^()]+?)\s*(?:\((?P<aside>[^()]*)\))?$"
+)
+_PASSIVE_OWNED_RE = re.compile(
+    r"^(?:(?:now|currently|still|archived|deprecated),?\s+)*(?P<said>(?:no\s+longer\s+)?(?:owned|maintained|run|managed)\s+by\b.*)$"
+)
+_OWNERSHIP_MOVED_RE = re.compile(r"^(?i:ownership|responsibility)\s+(?=(?:moved|passed|went|was\s+transferred)\b)")
+# the aside after an owner that says whose it was ("Owner: N (transferred from P in Dec 2024)", "(was P until Jan)")
+_WAS_OWNED_RE = re.compile(
+    r"^(?:(?P<moved>transferred|moved|handed\s+over|taken\s+over)\s+from|was)\s+(?P<old>.+?)"
+    r"(?P<when>\s+(?:in|on|since|until|till)\s+.+)?$",
+    re.IGNORECASE,
+)
+_THING_OBJECT_IT_RE = re.compile(
+    r"\b(?P<verb>took|taken|takes|owns|own|looks\s+after|look\s+after|maintains|runs|inherited|picked)\s+it"
+    r"(?P<over>\s+(?:over|up))?\b"
+)
+
+
+def _catalogue_line(said: str) -> str:
+    """A catalogue's line as sentences about its thing, each fragment after the dash said of it ("Payments gateway —
+    Owner: Ledger team" is "The Payments gateway is owned by Ledger team."); a line that is no catalogue's, as it
+    is."""
+    line = _CATALOGUE_LINE_RE.match(said) if ("—" in said or "–" in said or " - " in said or ":" in said) else None
+    if line is None or line["thing"].split()[0] in _NOT_A_NAME:
+        return said
+    thing, rest = line["thing"], line["rest"]
+    if inner := re.match(r"(?P<thing>[\w.-]+(?:\s+[\w.-]+){0,3}):\s+(?P<rest>.+)$", rest):
+        if not _OWNER_FIELD_RE.match(rest):  # "Thread summary — gannet-v3: owned by …": the line is gannet-v3's
+            thing, rest = inner["thing"], inner["rest"]
+    if quoted := re.search(r"['‘\"“](?P<name>[^'’\"”]{3,60})['’\"”]", thing):
+        thing = quoted["name"]  # "EPIC K-77 'Kestle billing rewrite'": the thing by its name
+    # "Zirc unpaused — new target …": the thing, not what befell it
+    thing = re.split(r"\s+(?=[a-z]+ed\b)", thing, maxsplit=1)[0]
+    sentences = []
+    for fragment in re.split(r"\s*;\s*|,\s+(?=(?:now|currently|still|no\s+longer|owned|maintained|run)\b)", rest):
+        fragment = fragment.strip().rstrip(".!")
+        if field := _OWNER_FIELD_RE.match(fragment):
+            owner, aside = field["owner"], (field["aside"] or "").strip()
+            was = _WAS_OWNED_RE.match(aside)
+            if not _NO_VALUE.search(owner):
+                if was and was["moved"]:
+                    sentences.append(f"Ownership of the {thing} moved from {was['old']} to {owner}{was['when'] or ''}")
+                    continue
+                sentences.append(f"The {thing} is owned by {owner}")
+            if was and not was["moved"]:
+                sentences.append(f"The {thing} was owned by {was['old']}{was['when'] or ''}")
+        elif passive := _PASSIVE_OWNED_RE.match(fragment):
+            sentences.append(f"The {thing} is {passive['said']}")
+        elif _OWNERSHIP_MOVED_RE.match(fragment):
+            sentences.append(f"Ownership of the {thing} {fragment.split(None, 1)[1]}")
+        elif (it := _THING_OBJECT_IT_RE.search(fragment)) and re.match(r"[A-Z@]", fragment) and it.start() > 0:
+            # "Ledger team took it over": the fragment's own subject took the thing ("Dorka — took it over": a
+            # voice's line, whose "it" is something else)
+            sentences.append(
+                _THING_OBJECT_IT_RE.sub(lambda m: f"{m['verb']}{m['over'] or ''} the {thing}", fragment, count=1)
+            )
+    return "; ".join(sentences) + "." if sentences else said
+
+
 # the last sentences read: where each stands, what it says, and the thing a fact of it is about
 _Earlier = list[tuple[int, str, str]]
 
@@ -3563,7 +3661,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             )
         elif label and not _LINE_LABEL_RE.match(written):
             written = f"{label}{written.strip()}"  # a later sentence of the line: the same voice's
-        said, who = _labelled_line(written, speaker)
+        catalogued = _catalogue_line(written)
+        said, who = (catalogued, speaker) if catalogued != written else _labelled_line(written, speaker)
         if said == written and (voiced := _LINE_LABEL_RE.match(written)) and voiced["label"] in voices:
             said = written[voiced.end() :]  # "Dorka: pushed to the 21st": a voice in a chat, not what the line is about
         if bulleted := _BULLET_RE.match(said):
@@ -3878,6 +3977,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             wanted.add(v.JOB_TITLE)
         if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(folded)):  # "my Hungarian is good now": a language named
             wanted.add(v.SPEAKS)
+        if " to " in folded and _MOVED_TO_A_DAY_RE.search(clause):  # "Kestle moved to 21 Oct": a day, no place
+            wanted.add(v.DUE_DATE)
         found = len(facts)
         present = {stem for stem in _PATTERN_NEEDS if stem in folded}
         for pattern in _PATTERNS:
@@ -4134,6 +4235,7 @@ _NAMED_AS_PERSON_RE = re.compile(
 _PLACED_BEFORE_RE = re.compile(
     rf"\b(?:in|at|from|near|across|throughout)\s+(?:the\s+)?$|\bfrom\s+[{_UPPER}][\w'’-]*(?:\s+[{_UPPER}][\w'’-]*)*\s+to\s+$"
 )
+_RELEASE_WORDS = frozenset({"Release", "Sprint", "Milestone", "Build", "Version", "Drop", "Wave", "Phase"})
 _NOT_PROJECTS = frozenset(
     {"GA", "QA", "ETA", "EOD", "EOW", "EOM", "COB", "PM", "AM", "UTC", "Q1", "Q2", "Q3", "Q4", "ASAP", "TBD", "TBC"}
 )
@@ -4171,6 +4273,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
     mentions = [
         m for m in _clause_dates(clause, today) if not m.ambiguous and (m.start == m.end or _SPAN_TO.search(m.text))
     ]
+    mentions = [m for m in mentions if not _SAID_NOW_RE.fullmatch(m.text)] or mentions
     if not mentions:
         return []
     facts = []
@@ -4191,11 +4294,15 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
         rather = len(days) > 1 and _RATHER_RE.search(clause, days[-2].span[1], last.span[0])
-        if last.start == last.end and re.search(r"\bfrom\s+(?:the\s+)?$", clause[: last.span[0]]):
+        if last.start == last.end and (
+            re.search(r"\bfrom\s+(?:the\s+)?$", clause[: last.span[0]]) or re.match(r"(?i:from)\b", last.text)
+        ):
             # "due on 20 May (it slipped from 6 May)": the day after "from" is the one it was; alone, only that
             old = new
             if len(days) > 1:
                 new = _ahead(days[-2].end, days[-2].text, today)
+                if (nth := re.search(r"\b(\d{1,2})(?:st|nd|rd|th)$", last.text)) and int(nth[1]) < new.day:
+                    old = new.replace(day=int(nth[1]))  # "to 21 Oct (from the 14th)": the 14th of that month
                 facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
             facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
             continue
@@ -4242,6 +4349,10 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         if any(m.span[0] <= match.start() < m.span[1] for m in mentions):
             continue
         words = (_person(match.group(0)) or "").split()
+        if words and words[-1] in _RELEASE_WORDS and (numbered := _VERSION_RE.match(clause, match.end())):
+            # "Release 24.6 slipped to 11 June": the release by its number
+            projects.append((match.start(), f"{' '.join(words)}{numbered.group(0)}"))
+            continue
         while words and (words[0] in _NOT_PROJECTS or words[0].casefold() in _CALENDAR_NAMES):
             words.pop(0)
         while words and (words[-1] in _NOT_PROJECTS or words[-1].casefold() in _CALENDAR_NAMES):
@@ -4306,7 +4417,8 @@ def _ahead(day: date, said: str, today: date) -> date:
     """A day a plan names without its year or week is the next such day ("on Friday", "to 3 March")."""
     if day >= today or re.search(r"\b\d{4}\b|\blast\b|\bago\b", said):
         return day
-    if re.fullmatch(r"(?:on\s+)?[A-Za-z]+day", said.strip()):
+    parts = [part for part in _SPAN_TO.split(said.strip()) if part.strip()]  # "Tuesday to Thursday": both days
+    if parts and all(re.fullmatch(r"(?:(?:on|from|by)\s+)?[A-Za-z]+day", part.strip()) for part in parts):
         while day < today:
             day += timedelta(days=7)
         return day
@@ -4538,7 +4650,9 @@ _NOT_A_NAME = frozenset(
     # the words a note's heading opens with ("Onboarding buddy notes for N: …", "Handover — …")
     "Onboarding Offboarding Handover Handoff Recruiting Hiring Staffing Scheduling Pairing Mentoring Coaching "
     "Interviewing Interview Notes Update Updates Reminder Recap Summary Agenda Minutes Status Retro Retrospective "
-    "Standup Changelog Announcement Action Actions Decision Decisions Todo".split()
+    "Standup Changelog Announcement Action Actions Decision Decisions Todo Heads-up Heads-down "
+    # the parties a ticket or a note speaks of, capitalised as a sentence opens ("Customer keeps asking for N")
+    "Customer Customers Client Clients Caller User Users".split()
 )
 _NOT_A_NAME_WORDS = "|".join(sorted(map(re.escape, _NOT_A_NAME), key=len, reverse=True))
 
@@ -4776,9 +4890,17 @@ def _due_day(text: str, today: date) -> date | None:
     end of the quarter, on 30 September" is 30 September), the next such day when it names no year."""
     text = _DUE_PHRASE_END_RE.split(text, maxsplit=1)[0]  # "is Friday, please merge by Wednesday": Friday
     mentions = [m for m in tag_dates(text, reference=today) if not m.ambiguous]
+    # "14 Oct, confirmed with marketing this morning": when it was said is not when it is due
+    mentions = [m for m in mentions if not _SAID_NOW_RE.fullmatch(m.text)] or mentions
     if not mentions or (mentions[-1].start != mentions[-1].end and not _SPAN_TO.search(mentions[-1].text)):
         return None  # "sometime in June": a month, a quarter, a season is no day a project is due
-    return _ahead(mentions[-1].start, mentions[-1].text, today)
+    last = mentions[-1]
+    if last.start != last.end:  # "slipped from Tuesday to Thursday": the day it moved to
+        return _ahead(last.end, _SPAN_TO.split(last.text)[-1], today)
+    return _ahead(last.start, last.text, today)
+
+
+_SAID_NOW_RE = re.compile(r"(?i:today|tonight|now|this\s+(?:morning|afternoon|evening)|yesterday)")
 
 
 # words that start no owned thing ("took over it all", "owns his …"), and, alone, name none ("the role", "the team")
@@ -4824,6 +4946,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     said = _TIME_BEFORE_THING_RE.sub("", raw.strip())
     # "owns Quillon from here on", "… going forward"
     said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)
+    said = re.sub(r"\s+(?:at|in)\s+(?:work|home|the\s+office)$", "", said)  # "I own the CI runners at work"
     # "owns the Zirc checklist from now on", read up to the time it names: no name ends in a preposition
     said = re.sub(r"\s+(?:from|to|at|in|on|for|with|by|of|as)$", "", said, flags=re.I)
     if re.search(rf"\s(?:at|in)\s+{NAME}$", said):
@@ -4962,7 +5085,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
         said_before = None  # "I used to live in Zirc, now in Kőszeg": the value after "now" holds now
     if said_before and _SUBORDINATE_RE.search(clause, said_before.end(), match.end()):
         said_before = None  # "We used to have a cat before we moved to Eger": the move is not what used to be
-    if pattern.history or said_before:
+    if pattern.history or said_before or (until is not None and until < today):
+        # ("S was maintained by N until 2024": a value that ended on a day already past)
         if until is None:
             # "I lived in Boston in 2015": over that period; "I used to live in Boston": until it was said
             until = since.end if since is not None and since.end < today else today

@@ -2148,3 +2148,56 @@ def test_a_pet_after_four_words_of_what_it_is_and_a_card_s_target_date():
     assert facts("Target date for the Kestle migration: 3 June.", None) == {
         ("Kestle migration", "due_date", "2026-06-03", False, False)
     }
+
+
+def test_a_catalogue_line_says_whose_its_thing_is_and_was():
+    assert facts("Zirc exporter — Owner: Tisza team (#tisza-help)", None) == {
+        ("Zirc exporter", "owned_by", "Tisza", False, False)
+    }
+    assert facts("Kestle panel — ownership moved from Bodri Ops to Tisza on 2025-06-04", None) == {
+        ("Kestle panel", "owned_by", "Tisza", False, False),
+        ("Kestle panel", "owned_by", "Bodri Ops", False, True),
+    }
+    assert facts("Zirc docs — written by Réka, maintained by Tisza", None) == {
+        ("Zirc docs", "owned_by", "Tisza", False, False)
+    }
+    assert facts("Old Kestle exporter — archived, no longer owned by Tisza", None) == {
+        ("Old Kestle exporter", "owned_by", "Tisza", True, False)
+    }
+    # what ended on a day already past is history; the owner after it holds now
+    assert facts("Zirc (internal BI) — maintained by Bence Vass until 2024; now owned by Tisza", None) == {
+        ("Zirc", "owned_by", "Bence Vass", False, True),
+        ("Zirc", "owned_by", "Tisza", False, False),
+    }
+    assert facts("Kestle rota - Dorka has taken it over from Ilona, thank you both!", None) == {
+        ("Kestle rota", "owned_by", "Dorka", False, False),
+        ("Kestle rota", "owned_by", "Ilona", False, True),
+    }
+    assert facts("Zirc console — owner: TBD", None) == set()
+    assert facts("Dorka — took it over from Bence last week", None) == set()  # a voice's line: its "it" is not Dorka
+    # the writer's doing is nobody a later "she" goes back to
+    assert facts("Reassigning to Réka — she owns the Zirc exporter now.", None) == set()
+
+
+def test_a_release_by_its_number_moved_to_a_day_and_said_of_its_day():
+    assert facts("Release 24.6 slipped to 11 June because of the broker upgrade.", None) == {
+        ("Release 24.6", "due_date", "2026-06-11", False, False)
+    }
+    assert facts("Zirc moved to 21 Oct (from the 14th) - we need the extra week", None) == {
+        ("Zirc", "due_date", "2025-10-21", False, False),
+        ("Zirc", "due_date", "2025-10-14", False, True),
+    }
+    assert facts("Kestle 4.2 is on 24 June per the release calendar.", None) == {
+        ("Kestle 4.2", "due_date", "2026-06-24", False, False)
+    }
+    assert facts("Zirc Reader 3 is going out on 18 November.", None) == {
+        ("Zirc Reader 3", "due_date", "2025-11-18", False, False)
+    }
+    assert facts("Bence is on 3 October's call.", None) == set()  # a person is on a call, not due
+    # when it was said is not when it is due; a week's days move within the week
+    assert facts("Tisza GA is 14 Oct, confirmed with marketing this morning", None) == {
+        ("Tisza", "due_date", "2025-10-14", False, False)
+    }
+    assert ("Kestle 1.0", "due_date", "2025-09-04", False, False) in facts(
+        "Kestle 1.0 slipped from Tuesday to Thursday, no drama", None
+    )
