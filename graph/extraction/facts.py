@@ -657,6 +657,11 @@ _CLAUSE_BREAK_RE = re.compile(
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
 
+# someone brought in by their name after what they are ("a woman called N", "a guy named N"): N
+_SOMEONE_CALLED_RE = re.compile(
+    rf"\b(?i:an?)\s+(?:(?:new|young|lovely|nice)\s+)?(?i:woman|man|guy|girl|lady|bloke|chap|person|fellow)\s+"
+    rf"(?:called|named)\s+(?={NAME})"
+)
 _CLEFT_RE = re.compile(
     rf"(?P<name>{NAME}|I)(?:\s+(?:is|was|am)|['’][sm])\s+the\s+one\s+who\s+"
     r"(?P<verb>(?:live|work|speak|report|own|maintain|run|look)s)\b"
@@ -695,6 +700,8 @@ def _clauses(sentence: str) -> list[str]:
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
+    if "called" in text or "named" in text:  # "I report to a woman called Oyinda": to Oyinda
+        text = _SOMEONE_CALLED_RE.sub("", text)
     text = _WITH_ME_RE.sub("I", text)
     text = _HAS_BEEN_RE.sub(" has", text)  # "Tata's been home for three years": has been
     if " the one who " in text:  # "Dorka is the one who lives in Eger": Dorka lives there
@@ -2486,13 +2493,21 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|(?<=\bhas\s)owned|(?<=\bhave\s)owned|(?<=['’]ve\s)owned|"
         rf"co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
         rf"maintains?|looks?\s+after|runs|run)\s+"
-        rf"(?:ownership\s+of\s+)?(?:both\s+)?(?:the\s+)?(?P<system>{_THING})"
+        rf"(?:ownership\s+of\s+)?(?:both\s+)?(?:the\s+|our\s+|their\s+)?(?P<system>{_THING})"
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
         rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
-        # ("I own the Zirc dashboards (since the reorg)": an aside after it)
+        # ("I own the Zirc dashboards (since the reorg)": an aside after it; "… from N yesterday": when)
         r"(?=\s*(?:[.,;!(]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
-        r"jointly|when|after|once|following|end\s+to\s+end|top\s+to\s+bottom)\b))",
+        r"jointly|when|after|once|following|end\s+to\s+end|top\s+to\s+bottom|yesterday|today|recently|earlier|"
+        r"effective)\b))",
+    ),
+    # "N used to own the quotes API": whose it was
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:(?P<me>{_ME})|{_OWNER})\s+used\s+to\s+(?:own|maintain|run|look\s+after)\s+(?:the\s+|our\s+)?"
+        rf"(?P<system>{_THING})(?=\s*(?:[.,;!(]|$|\s+(?:before|until|till|but|and|in|at)\b))",
+        history=True,
     ),
     _p(
         v.OWNED_BY,
@@ -2509,6 +2524,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<me>{_ME})(?:['’]m|\s+am)\s+no\s+longer\s+(?:responsible\s+for|in\s+charge\s+of|the\s+owner\s+of)|{_OWNER}\s+"
         rf"(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+owns?)\s+(?:the\s+)?(?P<system>{_THING})"
         r"(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
+        negated=True,
+    ),
+    # "Dorka isn't the owner of the Zirc repo any more"
+    _p(
+        v.OWNED_BY,
+        rf"\b{_OWNER}\s+(?:isn['’]t|is\s+not|is\s+no\s+longer)\s+(?:the\s+)?(?:owner\s+of|responsible\s+for|in\s+charge\s+of)\s+"
+        rf"(?:the\s+)?(?P<system>{_THING})(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
         negated=True,
     ),
     # "the deploy pipeline is no longer owned by Platform", "Zirc isn't maintained by Tisza any more"
@@ -2689,6 +2711,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"planned|fixed|confirmed|rescheduled|delayed|due|locked(?:\s+in)?)?\s*(?:to|for|on|at|from)?\s+(?P<date>.+)",
         check=lambda match: not _A_VERB_IN_NAME_RE.search(match["project"]),
     ),
+    # "the Zirc delivery date is 14 May": a project's date, named as one
+    _p(
+        v.DUE_DATE,
+        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})(?:'s|’s)?\s+(?:due|delivery|launch|release|ship|go-live|target|"
+        r"completion)\s+date\s+(?:is|was\s+moved\s+to|is\s+now|has\s+moved\s+to)\s+(?:now\s+)?(?:on\s+)?(?P<date>.+)",
+        check=lambda match: not _A_VERB_IN_NAME_RE.search(match["project"]) and not _EVENT_RE.search(match["project"]),
+        needs=("date",),
+    ),
     _p(
         v.DUE_DATE,
         rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+due|are\s+due|"
@@ -2757,7 +2787,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+(?:is|are)\s+"
         rf"(?:called|named))\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
-        r"and|who|called|named)\b))(?!,\s+[A-Z])",
+        # ("N's tortoise in for a shell check": a vet's note)
+        r"and|who|called|named|in|needs|turned|came)\b))(?!,\s+[A-Z])",
         confidence=0.7,
         check=_pet_present,
     ),
@@ -2901,6 +2932,21 @@ _PATTERNS: tuple[_Pattern, ...] = (
         needs=("prefer", "like"),
     ),
     _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_OPEN_SPOKEN_LIST}"),
+    # "at home we speak Catalan": a household's language is its speaker's
+    _p(
+        v.SPEAKS,
+        rf"^(?:(?:[Aa]t\s+home|[Ii]n\s+our\s+(?:house|family|home)),?\s+)(?P<ours>we)\s+(?:all\s+|both\s+|mostly\s+)?speak\s+"
+        rf"{_OPEN_SPOKEN_LIST}",
+    ),
+    # "Two cats, Laddoo and Jalebi, and one very tolerant husband.": a chat's answer naming its speaker's pets
+    _p(
+        v.HAS_PET,
+        rf"^(?P<mine>(?i:{_COUNT}))\s+(?:[\w-]+\s+)?(?P<kind>{_PETS}),?\s+(?P<value>{NAME}(?:,?\s+and\s+{NAME})?)"
+        r"(?=\s*(?:[.!]|$)|,\s+and\s+(?:an?|one|two|my|our)\s+[^.!?]*[.!]?\s*$)",
+        check=lambda match: (
+            not re.search(r"\b(?:is|are|was|were|has|have|had|[a-z]+ed)\b", match.string[match.end() :])
+        ),
+    ),
     # "speaks Hungarian and Slovak, not Czech": the one said not to be spoken
     _p(
         v.SPEAKS,
@@ -3255,16 +3301,17 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "pulled", "lands", "landing", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
                  "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps", "eta for",
-                 "out by", "aiming", "going out", "rolling out", "rolls out", "rollout", "roll-out", " is on "),
+                 "out by", "aiming", "going out", "rolling out", "rolls out", "rollout", "roll-out", " is on ",
+                 "delivery date"),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
 }  # fmt: skip
 
 
-# a thing moved to a day, not to a place: what is moved is a schedule's
+# a thing moved to a day, not to a place: what is moved is a schedule's (an "it" goes back to a thing named before)
 _MOVED_TO_A_DAY_RE = re.compile(
-    r"\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?to\s+(?:the\s+)?"
+    r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?to\s+(?:the\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?i:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
 )
 
@@ -5029,8 +5076,17 @@ _ADVERBS = frozenset(
 
 @lru_cache(maxsize=256)
 def _clause_dates(clause: str, today: date) -> tuple:
-    """The clause's date mentions, read once for all the matches in it."""
+    """The clause's date mentions, read once for all the matches in it; "since the January reshuffle" is since January
+    (the article blanked, so that every mention keeps its place in the clause)."""
+    if "the " in clause:
+        clause = _MONTH_AS_NOUN_RE.sub(lambda m: " " * len(m.group(0)), clause)
     return tuple(tag_dates(clause, reference=today))
+
+
+_MONTH_AS_NOUN_RE = re.compile(
+    r"(?:(?<=\bsince )|(?<=\bafter )|(?<=\bbefore )|(?<=\bfrom )|(?<=\buntil )|(?<=\bin ))the "
+    r"(?=(?i:january|february|march|april|may|june|july|august|september|october|november|december) [a-z]+)"
+)
 
 
 _FROM_DAY_RE = re.compile(r"\b(?:as\s+of|from|starting(?:\s+on)?|effective)\s*$", re.IGNORECASE)

@@ -769,7 +769,8 @@ def test_a_later_he_or_she_is_the_person_a_story_brings_in_by_name():
 
 def test_an_it_whose_day_is_set_goes_back_to_the_piece_of_work_named_before():
     chat = "bence: the Kestle launch is set for June 10, right?\ndorka: no, it moved to June 17"
-    assert ("Kestle launch", "due_date", "2026-06-17", False, False) in facts(chat, speaker=None)
+    # (named as the first line names it, so that the later day closes the earlier one)
+    assert ("Kestle", "due_date", "2026-06-17", False, False) in facts(chat, speaker=None)
     told = "Bad news on the Zirc migration: it's been pushed to November 21."
     assert facts(told, speaker=None) == {("Zirc migration", "due_date", "2025-11-21", False, False)}
     assert facts("Lunch was long. It moved to the 17th.", speaker=None) == set()
@@ -2201,3 +2202,48 @@ def test_a_release_by_its_number_moved_to_a_day_and_said_of_its_day():
     assert ("Kestle 1.0", "due_date", "2025-09-04", False, False) in facts(
         "Kestle 1.0 slipped from Tuesday to Thursday, no drama", None
     )
+
+
+def test_owners_said_every_which_way_and_dated_by_a_month_s_event():
+    assert facts("Bence took over the Zirc exporter from Réka yesterday, so ask him.", None) == {
+        ("Zirc exporter", "owned_by", "Bence", False, False),
+        ("Zirc exporter", "owned_by", "Réka", False, True),
+    }
+    assert facts("Dorka also runs our Kestle registry now.", None) == {
+        ("Kestle registry", "owned_by", "Dorka", False, False)
+    }
+    assert facts("Bence used to own the Zirc API, leaving this for the record.", None) == {
+        ("Zirc API", "owned_by", "Bence", False, True)
+    }
+    assert ("Zirc connector", "owned_by", "Réka", True, False) in facts(
+        "Réka isn't the owner of the Zirc connector any more - she handed it to Bence.", None
+    )
+    # "since the <month> reshuffle" is since that month
+    (fact,) = extract_facts(
+        "Kestle is owned by the Tisza team since the March reshuffle.", speaker=None, reference=TODAY
+    )
+    assert fact.valid_from == date(2025, 3, 1)
+
+
+def test_a_person_called_by_name_a_household_s_language_and_pets_named_in_passing():
+    assert ("Ilona", "reports_to", "Dorka", False, False) in facts(
+        "Kestle is great, I report to a woman called Dorka who reads the docs"
+    )
+    assert facts("Réka's boss, a man called Bence Vass, keeps making her work weekends.", None) == {
+        ("Réka", "reports_to", "Bence Vass", False, False)
+    }
+    assert facts("At home we speak Hungarian and Finnish.") == {
+        ("Ilona", "speaks", "Hungarian", False, False),
+        ("Ilona", "speaks", "Finnish", False, False),
+    }
+    assert facts("Two cats, Mák and Bodri, and one very patient husband.") == {
+        ("Ilona", "has_pet", "Mák", False, False),
+        ("Ilona", "has_pet", "Bodri", False, False),
+    }
+    assert facts("Two cats, Mák and Bodri, were fighting in the yard.") == set()  # someone's cats, doing something
+    assert facts("Vet note: Bence Vass's tortoise in for a shell check.", None) == {
+        ("Bence Vass", "has_pet", "a tortoise", False, False)
+    }
+    assert facts("Zirc delivery date is 14 May, signed off by the board.", None) == {
+        ("Zirc", "due_date", "2026-05-14", False, False)
+    }
