@@ -700,6 +700,8 @@ def _clauses(sentence: str) -> list[str]:
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
+    if " here at " in text:  # "I'm a nurse here at St Anne's": at St Anne's
+        text = text.replace(" here at ", " at ")
     if "called" in text or "named" in text:  # "I report to a woman called Oyinda": to Oyinda
         text = _SOMEONE_CALLED_RE.sub("", text)
     text = _WITH_ME_RE.sub("I", text)
@@ -2272,6 +2274,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         presupposed=True,
     ),
     _p(v.JOB_TITLE, rf"\b{_WHO}\s+was\s+(?:an?|the)\s+{_TITLE}{_AT_ORG}", check=_title_ok, history=True),
+    # "I was CTO at Kestle until 2023": a post named without its article, where it was held
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}\s+was\s+{_TITLE}{_AT_ORG}",
+        check=lambda match: _title_ok(match) and bool(match["org"]) and match["value"][:1].isupper(),
+        history=True,
+    ),
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}(?:{_HAVE}|{_BE}){_NOW}\s+(?:stepped\s+down|stepping\s+down|resigned|retired)\s+as\s+"
@@ -5795,6 +5804,8 @@ def _a_title(said: str) -> str | None:
     new Chief People Officer")."""
     if re.match(r"(?:my|his|her|their|your)\s", said.strip(), re.IGNORECASE):
         return None  # "Nandor (my manager)": whose manager he is, not his title
+    if re.match(r"(?:I|we|you|he|she|they)\s", said.strip(), re.IGNORECASE):
+        return None  # "I am CTO at Kestle": a sentence with its subject, not a card's title
     # "our newly appointed Head of Ops": the title, without how it came
     said = re.sub(
         r"^(?:(?:a|an|the|our|new|newest|latest|currently|now|newly|recently|just|(?:appointed|promoted|named|hired))\s+)+",

@@ -2247,3 +2247,16 @@ def test_a_person_called_by_name_a_household_s_language_and_pets_named_in_passin
     assert facts("Zirc delivery date is 14 May, signed off by the board.", None) == {
         ("Zirc", "due_date", "2026-05-14", False, False)
     }
+
+
+def test_a_post_said_with_its_subject_is_no_card_and_a_post_held_until_a_year():
+    # "I am CTO at Kestle" is a sentence, not a card whose title is "I am CTO"
+    assert facts("I am CTO at Kestle.") == {
+        ("Ilona", "job_title", "cto", False, False),
+        ("Ilona", "works_at", "Kestle", False, False),
+    }
+    assert facts("I was CTO here at Kestle until 2023.") == {
+        ("Ilona", "job_title", "cto", False, True),
+        ("Ilona", "works_at", "Kestle", False, True),
+    }
+    assert facts("I was tired at Kestle.") == set()
