@@ -2535,6 +2535,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
         negated=True,
     ),
+    # "Kestle dashboard now maintained by the Tisza team": a release note's or a headline's passive, without its "is"
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|[—–:]\s+)(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:now|currently)\s+(?:owned|maintained|run)\s+by\s+{_OWNER}"
+        r"(?=\s*(?:[.,;!]|$))",
+    ),
     # "Dorka isn't the owner of the Zirc repo any more"
     _p(
         v.OWNED_BY,
@@ -3629,7 +3635,7 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
 # "Payouts job — Ledger took it over from Finance Ops")
 _CATALOGUE_LINE_RE = re.compile(
     r"^\s*(?P<thing>[A-Za-z][\w.&'’/-]*(?:\s+[\w.&'’/-]+){0,4}?)(?:\s*\([^()]{1,40}\))?"
-    r"(?:\s+[—–-]\s+|\s*:\s+(?=(?i:owners?|maintainers?|owning\s+team)\s*:))(?P<rest>.+)$"
+    r"(?:\s+[—–|-]\s+|\s*:\s+(?=(?i:owners?|maintainers?|owning\s+team)\s*:))(?P<rest>.+)$"
 )
 _OWNER_FIELD_RE = re.compile(
     r"^(?i:owners?|maintainers?|owning\s+team)\s*:\s*(?P<owner>[^()]+?)\s*(?:\((?P<aside>[^()]*)\))?$"
@@ -3650,11 +3656,18 @@ _THING_OBJECT_IT_RE = re.compile(
 )
 
 
+# a fragment that only names a thing: a few words, the first capitalised, none a verb's
+_A_THING_ALONE_RE = re.compile(
+    r"[A-Z][\w.&'’/-]*(?:\s+(?!(?:is|are|was|were|has|have|had|now|moved|owned|maintained|run|took)\b)[\w.&'’/-]+){0,4}"
+    r"(?:\s*\([^()]{1,40}\))?"
+)
+
+
 def _catalogue_line(said: str) -> str:
     """A catalogue's line as sentences about its thing, each fragment after the dash said of it ("Payments gateway —
     Owner: Ledger team" is "The Payments gateway is owned by Ledger team."); a line that is no catalogue's, as it
     is."""
-    line = _CATALOGUE_LINE_RE.match(said) if ("—" in said or "–" in said or " - " in said or ":" in said) else None
+    line = _CATALOGUE_LINE_RE.match(said) if re.search(r"[—–|:]| - ", said) else None
     if line is None or line["thing"].split()[0] in _NOT_A_NAME:
         return said
     thing, rest = line["thing"], line["rest"]
@@ -3665,9 +3678,16 @@ def _catalogue_line(said: str) -> str:
         thing = quoted["name"]  # "EPIC K-77 'Kestle billing rewrite'": the thing by its name
     # "Zirc unpaused — new target …": the thing, not what befell it
     thing = re.split(r"\s+(?=[a-z]+ed\b)", thing, maxsplit=1)[0]
-    sentences = []
-    for fragment in re.split(r"\s*;\s*|,\s+(?=(?:now|currently|still|no\s+longer|owned|maintained|run)\b)", rest):
+    sentences: list[str] = []
+    fragments = re.split(
+        r"\s*[;|]\s*|\s+[—–]\s+|,\s+(?=(?:now|currently|still|no\s+longer|owned|maintained|run)\b)", rest
+    )
+    for index, fragment in enumerate(fragments):
         fragment = fragment.strip().rstrip(".!")
+        if index == 0 and len(fragments) > 1 and _A_THING_ALONE_RE.fullmatch(fragment):
+            # "Service catalogue — Payroll exporter | Owner: Tisza": the line's thing is the one its fields follow
+            thing = re.sub(r"\s*\([^()]*\)$", "", fragment)
+            continue
         if field := _OWNER_FIELD_RE.match(fragment):
             owner, aside = field["owner"], (field["aside"] or "").strip()
             was = _WAS_OWNED_RE.match(aside)
@@ -3686,7 +3706,9 @@ def _catalogue_line(said: str) -> str:
             # "Ledger team took it over": the fragment's own subject took the thing ("Dorka — took it over": a
             # voice's line, whose "it" is something else)
             sentences.append(
-                _THING_OBJECT_IT_RE.sub(lambda m: f"{m['verb']}{m['over'] or ''} the {thing}", fragment, count=1)
+                _THING_OBJECT_IT_RE.sub(
+                    lambda m, thing=thing: f"{m['verb']}{m['over'] or ''} the {thing}", fragment, count=1
+                )
             )
     return "; ".join(sentences) + "." if sentences else said
 
@@ -4724,6 +4746,7 @@ def _person(name: str | None) -> str | None:
         or words[0].casefold() in _CALENDAR
         or _RELATIVE_TITLE_RE.fullmatch(words[0])
         or (_HONORIFIC_RE.fullmatch(words[0]) and len(words) > 2)
+        or (_POST_BEFORE_NAME_RE.fullmatch(words[0]) and len(words) > 1)  # "reports to CFO Bence Vass": Bence Vass
     ):
         words.pop(0)
     if words and words[0] in {"of", "de", "van", "von", "&"}:
@@ -4735,6 +4758,10 @@ def _person(name: str | None) -> str | None:
     return " ".join(words) or None
 
 
+# a post's letters before a name ("CFO Bence Vass", "VP Dorka Tóth")
+_POST_BEFORE_NAME_RE = re.compile(r"C[A-Z]{1,2}O|S?VP|EVP|GM")
+# an organisation by the word its registration ends in: no person, whatever it is said to do
+_COMPANY_SUFFIX_RE = re.compile(r"\s(?:Ltd|Inc|GmbH|LLC|plc|PLC|Corp|AG|BV|Pty|SA|S\.A\.|Kft|Zrt|Oy|AB|AS)\.?$")
 # a relative called by what they are to the speaker, not by a name
 _KIN_WORD_RE = re.compile(
     r"(?:Mum|Mom|Mam|Mama|Mother|Dad|Papa|Father|Grandma|Grandpa|Grandad|Granddad|Granny|Gran|Nan|Nana|Auntie|Oma|Opa|"
@@ -4807,6 +4834,8 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
         return [speaker.strip()] if speaker and speaker.strip() else []  # "We had to rehome our collie": the household
     if who and _GOVERNED_BY_A_PREPOSITION_RE.search(match.string, 0, match.start("who")):
         return []  # "Responsibility for Zirc moved to Tisza", "my aunt in Pécs has a dog": not who moved, or whose
+    if who and _COMPANY_SUFFIX_RE.search(who.strip()) and attribute != v.WORKS_AT_ATTR:
+        return []  # "Kestle Ltd: … reports to N": an organisation reports to no one, lives nowhere
     if who:
         words = who.split()
         if words and words[0] in {"Since", "After", "When", "Once"} and len(words) > 1 and words[1] == "I":
@@ -4877,7 +4906,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if _PLACEHOLDER_RE.fullmatch(value):
         return []  # "Quillon dashboard → TBD": nobody yet
     if attribute == v.OWNED_BY:
-        value = _team_name(value)
+        # ("And Réka runs our Kestle registry": Réka)
+        value = _team_name(re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=[{_UPPER}])", "", value))
         called = _CALLED_IN_BRACKETS_RE.match(match.string, match.end("value"))
         if called and re.search(r"['’]s$", value):
             value = called["name"]  # "owned by Réka's team (Tisza)": the team by its name, not by whose it is
@@ -5124,6 +5154,10 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     if pattern.attribute == v.DUE_DATE:
         return today, None
     mentions = _clause_dates(clause, today)
+    # a day said after a semicolon belongs to the statement there ("S is owned by T; the fix ships on 14 July")
+    own_start = clause.rfind(";", 0, match.start()) + 1
+    own_end = clause.find(";", match.end()) % (len(clause) + 1)
+    mentions = tuple(mention for mention in mentions if own_start <= mention.span[0] < own_end)
     if begun := max((end.end() for end in _STATEMENT_END.finditer(clause, 0, match.start())), default=0):
         # another statement before this one in the clause: this one's own date, the first said after it ("My
         # contract at Kestle began last week, and we moved into a flat in Zirc on Saturday"), else the first said in

@@ -2260,3 +2260,34 @@ def test_a_post_said_with_its_subject_is_no_card_and_a_post_held_until_a_year():
         ("Ilona", "works_at", "Kestle", False, True),
     }
     assert facts("I was tired at Kestle.") == set()
+
+
+def test_a_catalogue_s_fields_after_its_heading_a_release_note_s_passive_and_a_day_of_another_statement():
+    assert facts("Service catalogue — Zirc exporter | Owner: Tisza Ops | Tier 2", None) == {
+        ("Zirc exporter", "owned_by", "Tisza Ops", False, False)
+    }
+    assert facts("Kestle API | owned by Tisza Platform | on-call: Bence", None) == {
+        ("Kestle API", "owned_by", "Tisza Platform", False, False)
+    }
+    assert ("Kestle dashboard", "owned_by", "Tisza", False, False) in facts(
+        "Release notes 4.2 — Kestle dashboard now maintained by the Tisza team.", None
+    )
+    # the day after the semicolon is the fix's, not when the ownership began
+    (owned,) = extract_facts(
+        "Post-mortem: the Zirc queue is owned by the Tisza team; the fix ships on 14 July.",
+        speaker=None,
+        reference=TODAY,
+    )[:1]
+    assert (owned.subject, owned.value, owned.valid_from) == ("Zirc queue", "Tisza", TODAY)
+
+
+def test_an_organisation_reports_to_no_one_and_a_post_s_letters_are_no_part_of_a_name():
+    assert not {
+        fact
+        for fact in facts("Account notes — Kestle Ltd: main contact Réka Tóth, reports to CFO Bence Vass.", None)
+        if fact[0] == "Kestle Ltd"
+    }
+    assert facts("Dorka reports to CFO Bence Vass.", None) == {("Dorka", "reports_to", "Bence Vass", False, False)}
+    assert facts("And Réka runs our Kestle registry now.", None) == {
+        ("Kestle registry", "owned_by", "Réka", False, False)
+    }
