@@ -5030,6 +5030,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     (``named``: "ownership of the translation memory moved to …"); anything else ("as head of design", "a dog") is no
     system."""
     said = _TIME_BEFORE_THING_RE.sub("", raw.strip())
+    said = re.sub(r"^(?:for|of|about)\s+", "", said, flags=re.I)  # "responsibility for the Kestle API": the API
     # "owns Quillon from here on", "… going forward"
     said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)
     said = re.sub(r"\s+(?:at|in)\s+(?:work|home|the\s+office)$", "", said)  # "I own the CI runners at work"

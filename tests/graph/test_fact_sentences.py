@@ -2291,3 +2291,7 @@ def test_an_organisation_reports_to_no_one_and_a_post_s_letters_are_no_part_of_a
     assert facts("And Réka runs our Kestle registry now.", None) == {
         ("Kestle registry", "owned_by", "Réka", False, False)
     }
+    # who answers for a thing owns it; the preposition is no part of the thing's name
+    assert facts("Responsibility for the Kestle API passed to Tisza in May.", None) == {
+        ("Kestle API", "owned_by", "Tisza", False, False)
+    }
