@@ -210,7 +210,7 @@ _TAG_QUESTION_RE = re.compile(
     r",\s*(?:remember|right|you\s+know|yeah|eh|ok|okay|isn't\s+it|didn't\s+I|don't\s+I|haven't\s+I)\s*\?+\s*$",
     re.IGNORECASE,
 )
-# a chat's check that something is so, without its question mark ("Pieter owns the dashboard right"): asked, not said
+# a chat's check that something is so, without its question mark ("Bence owns the Zirc board right"): asked, not said
 _CHECKED_RE = re.compile(r"(?<!\bit)(?<!\ball)\s(?i:right)\s*$")  # (not "get it right", "all right")
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
 # a question a chat writes without its question mark: "does Dorka have a cat or …", "where does Ana live now"
@@ -700,9 +700,9 @@ def _clauses(sentence: str) -> list[str]:
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
-    if " here at " in text:  # "I'm a nurse here at St Anne's": at St Anne's
+    if " here at " in text:  # "I'm a nurse here at Kestle Clinic": at Kestle Clinic
         text = text.replace(" here at ", " at ")
-    if "called" in text or "named" in text:  # "I report to a woman called Oyinda": to Oyinda
+    if "called" in text or "named" in text:  # "I report to a woman called Dorka": to Dorka
         text = _SOMEONE_CALLED_RE.sub("", text)
     text = _WITH_ME_RE.sub("I", text)
     text = _HAS_BEEN_RE.sub(" has", text)  # "Tata's been home for three years": has been
@@ -944,7 +944,7 @@ def _clauses(sentence: str) -> list[str]:
     return [clause for clause in clauses + extra if clause.strip()]
 
 
-# a clause opened by what the writer is doing ("Reassigning to N — she owns …", "Bumping to N"): a verb, no one a
+# a clause opened by what the writer is doing ("Passing this to N — she owns …", "Handing over to N"): a verb, no one a
 # later "he" or "she" goes back to
 _DOING_RE = re.compile(r"^[A-Z][a-z]{2,}ing\s+(?:to|for|on|with|in|into|up|back|over|this|it|the)\b")
 
@@ -2511,7 +2511,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"jointly|when|after|once|following|end\s+to\s+end|top\s+to\s+bottom|yesterday|today|recently|earlier|"
         r"effective)\b))",
     ),
-    # "N used to own the quotes API": whose it was
+    # "N used to own the Zirc API": whose it was
     _p(
         v.OWNED_BY,
         rf"\b(?:(?P<me>{_ME})|{_OWNER})\s+used\s+to\s+(?:own|maintain|run|look\s+after)\s+(?:the\s+|our\s+)?"
@@ -2548,7 +2548,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:the\s+)?(?P<system>{_THING})(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
         negated=True,
     ),
-    # "the deploy pipeline is no longer owned by Platform", "Zirc isn't maintained by Tisza any more"
+    # "the Zirc pipeline is no longer owned by Tisza", "Zirc isn't maintained by Tisza any more"
     _p(
         v.OWNED_BY,
         rf"^(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:(?:is|are)\s+(?:now\s+)?(?i:no\s+longer|not)|isn['’]t|aren['’]t)\s+"
@@ -2726,7 +2726,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"planned|fixed|confirmed|rescheduled|delayed|due|locked(?:\s+in)?)?\s*(?:to|for|on|at|from)?\s+(?P<date>.+)",
         check=lambda match: not _A_VERB_IN_NAME_RE.search(match["project"]),
     ),
-    # "the Zirc delivery date is 14 May": a project's date, named as one
+    # "the Zirc delivery date is 9 May": a project's date, named as one
     _p(
         v.DUE_DATE,
         rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})(?:'s|’s)?\s+(?:due|delivery|launch|release|ship|go-live|target|"
@@ -2739,7 +2739,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+due|are\s+due|"
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?P<modal>(?:must|has\s+to|needs\s+to|"
         r"should)\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready|out))|"
-        # ("Zirc 4.2 is on 24 June", "… is going out on 18 November": of a release, as people are on leave and go out)
+        # ("Zirc 4.2 is on 2 June", "… is going out on 9 November": of a release, as people are on leave and go out)
         r"(?P<release>is\s+(?:(?:now|still)\s+)?on(?=\s+(?:the\s+)?\d|\s+[A-Z][a-z]+day\b|\s+[A-Z][a-z]{2}\s+\d)|"
         r"is\s+going\s+out|goes\s+out|is\s+rolling\s+out|rolls\s+out))\s+(?:on|in|by|at)?\s*"
         r"(?P<date>.+)",
@@ -2781,7 +2781,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
         rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,4}}?"
-        # ("two dogs and a parrot": a pet of each kind; "two kunekune pigs": a breed, then its kind)
+        # ("two dogs and a parrot": a pet of each kind; "two mangalica pigs": a breed, then its kind)
         rf"(?P<kind>{_PETS}(?:\s+{_PETS})?)(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
         # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
         rf"(?:\s+now)?(?:\s+(?:last|this)\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter)(?=,))?"
@@ -2802,7 +2802,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+(?:is|are)\s+"
         rf"(?:called|named))\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
-        # ("N's tortoise in for a shell check": a vet's note)
+        # ("N's tortoise in for a check-up": a vet's note)
         r"and|who|called|named|in|needs|turned|came)\b))(?!,\s+[A-Z])",
         confidence=0.7,
         check=_pet_present,
@@ -2947,17 +2947,17 @@ _PATTERNS: tuple[_Pattern, ...] = (
         needs=("prefer", "like"),
     ),
     _p(v.SPEAKS, rf"\b{_WHO}\s+grew\s+up\s+speaking\s+{_OPEN_SPOKEN_LIST}"),
-    # "at home we speak Catalan": a household's language is its speaker's
+    # "at home we speak Hungarian": a household's language is its speaker's
     _p(
         v.SPEAKS,
         rf"^(?:(?:[Aa]t\s+home|[Ii]n\s+our\s+(?:house|family|home)),?\s+)(?P<ours>we)\s+(?:all\s+|both\s+|mostly\s+)?speak\s+"
         rf"{_OPEN_SPOKEN_LIST}",
     ),
-    # "Two cats, Laddoo and Jalebi, and one very tolerant husband.": a chat's answer naming its speaker's pets
+    # "Two cats, Mák and Bodri, and one very patient husband.": a chat's answer naming its speaker's pets
     _p(
         v.HAS_PET,
         rf"^(?P<mine>(?i:{_COUNT}))\s+(?:[\w-]+\s+)?(?P<kind>{_PETS}),?\s+(?P<value>{NAME}(?:,?\s+and\s+{NAME})?)"
-        r"(?=\s*(?:[.!]|$)|,\s+and\s+(?:an?|one|two|my|our)\s+[^.!?]*[.!]?\s*$)",
+        r"(?=\s*(?:[.!]|$)|,\s+and\s+[^.!?]*[.!]?\s*$)",
         check=lambda match: (
             not re.search(r"\b(?:is|are|was|were|has|have|had|[a-z]+ed)\b", match.string[match.end() :])
         ),
@@ -3631,8 +3631,8 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
 
 
 # a catalogue's line: a thing, a dash (or a colon before an owner's field), and what is said of it in fragments
-# ("Payments gateway — Owner: Ledger team", "Okapi (internal BI) — maintained by N until 2024; now owned by A",
-# "Payouts job — Ledger took it over from Finance Ops")
+# ("Zirc exporter — Owner: Tisza team", "Kestle (internal BI) — maintained by N until 2024; now owned by T",
+# "Zirc sync job — Tisza took it over from Bodri Ops")
 _CATALOGUE_LINE_RE = re.compile(
     r"^\s*(?P<thing>[A-Za-z][\w.&'’/-]*(?:\s+[\w.&'’/-]+){0,4}?)(?:\s*\([^()]{1,40}\))?"
     r"(?:\s+[—–|-]\s+|\s*:\s+(?=(?i:owners?|maintainers?|owning\s+team)\s*:))(?P<rest>.+)$"
@@ -3644,7 +3644,7 @@ _PASSIVE_OWNED_RE = re.compile(
     r"^(?:(?:now|currently|still|archived|deprecated),?\s+)*(?P<said>(?:no\s+longer\s+)?(?:owned|maintained|run|managed)\s+by\b.*)$"
 )
 _OWNERSHIP_MOVED_RE = re.compile(r"^(?i:ownership|responsibility)\s+(?=(?:moved|passed|went|was\s+transferred)\b)")
-# the aside after an owner that says whose it was ("Owner: N (transferred from P in Dec 2024)", "(was P until Jan)")
+# the aside after an owner that says whose it was ("Owner: N (transferred from P in May 2024)", "(was P until Jan)")
 _WAS_OWNED_RE = re.compile(
     r"^(?:(?P<moved>transferred|moved|handed\s+over|taken\s+over)\s+from|was)\s+(?P<old>.+?)"
     r"(?P<when>\s+(?:in|on|since|until|till)\s+.+)?$",
@@ -3664,19 +3664,19 @@ _A_THING_ALONE_RE = re.compile(
 
 
 def _catalogue_line(said: str) -> str:
-    """A catalogue's line as sentences about its thing, each fragment after the dash said of it ("Payments gateway —
-    Owner: Ledger team" is "The Payments gateway is owned by Ledger team."); a line that is no catalogue's, as it
+    """A catalogue's line as sentences about its thing, each fragment after the dash said of it ("Zirc exporter —
+    Owner: Tisza team" is "The Zirc exporter is owned by Tisza team."); a line that is no catalogue's, as it
     is."""
     line = _CATALOGUE_LINE_RE.match(said) if re.search(r"[—–|:]| - ", said) else None
     if line is None or line["thing"].split()[0] in _NOT_A_NAME:
         return said
     thing, rest = line["thing"], line["rest"]
     if inner := re.match(r"(?P<thing>[\w.-]+(?:\s+[\w.-]+){0,3}):\s+(?P<rest>.+)$", rest):
-        if not _OWNER_FIELD_RE.match(rest):  # "Thread summary — gannet-v3: owned by …": the line is gannet-v3's
+        if not _OWNER_FIELD_RE.match(rest):  # "Recap — zirc-sync: owned by …": the line is zirc-sync's
             thing, rest = inner["thing"], inner["rest"]
     if quoted := re.search(r"['‘\"“](?P<name>[^'’\"”]{3,60})['’\"”]", thing):
-        thing = quoted["name"]  # "EPIC K-77 'Kestle billing rewrite'": the thing by its name
-    # "Zirc unpaused — new target …": the thing, not what befell it
+        thing = quoted["name"]  # "Story Z-12 'Kestle invoice rework'": the thing by its name
+    # "Zirc resumed — new target …": the thing, not what befell it
     thing = re.split(r"\s+(?=[a-z]+ed\b)", thing, maxsplit=1)[0]
     sentences: list[str] = []
     fragments = re.split(
@@ -3703,7 +3703,7 @@ def _catalogue_line(said: str) -> str:
         elif _OWNERSHIP_MOVED_RE.match(fragment):
             sentences.append(f"Ownership of the {thing} {fragment.split(None, 1)[1]}")
         elif (it := _THING_OBJECT_IT_RE.search(fragment)) and re.match(r"[A-Z@]", fragment) and it.start() > 0:
-            # "Ledger team took it over": the fragment's own subject took the thing ("Dorka — took it over": a
+            # "Tisza team took it over": the fragment's own subject took the thing ("Dorka — took it over": a
             # voice's line, whose "it" is something else)
             sentences.append(
                 _THING_OBJECT_IT_RE.sub(
@@ -4055,7 +4055,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             wanted.add(v.JOB_TITLE)
         if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(folded)):  # "my Hungarian is good now": a language named
             wanted.add(v.SPEAKS)
-        if " to " in folded and _MOVED_TO_A_DAY_RE.search(clause):  # "Kestle moved to 21 Oct": a day, no place
+        if " to " in folded and _MOVED_TO_A_DAY_RE.search(clause):  # "Kestle moved to 9 Oct": a day, no place
             wanted.add(v.DUE_DATE)
         found = len(facts)
         present = {stem for stem in _PATTERN_NEEDS if stem in folded}
@@ -4380,7 +4380,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
             if len(days) > 1:
                 new = _ahead(days[-2].end, days[-2].text, today)
                 if (nth := re.search(r"\b(\d{1,2})(?:st|nd|rd|th)$", last.text)) and int(nth[1]) < new.day:
-                    old = new.replace(day=int(nth[1]))  # "to 21 Oct (from the 14th)": the 14th of that month
+                    old = new.replace(day=int(nth[1]))  # "to 9 Oct (from the 2nd)": the 2nd of that month
                 facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
             facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
             continue
@@ -4428,7 +4428,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             continue
         words = (_person(match.group(0)) or "").split()
         if words and words[-1] in _RELEASE_WORDS and (numbered := _VERSION_RE.match(clause, match.end())):
-            # "Release 24.6 slipped to 11 June": the release by its number
+            # "Release 7.2 slipped to 9 June": the release by its number
             projects.append((match.start(), f"{' '.join(words)}{numbered.group(0)}"))
             continue
         while words and (words[0] in _NOT_PROJECTS or words[0].casefold() in _CALENDAR_NAMES):
@@ -4729,7 +4729,7 @@ _NOT_A_NAME = frozenset(
     "Onboarding Offboarding Handover Handoff Recruiting Hiring Staffing Scheduling Pairing Mentoring Coaching "
     "Interviewing Interview Notes Update Updates Reminder Recap Summary Agenda Minutes Status Retro Retrospective "
     "Standup Changelog Announcement Action Actions Decision Decisions Todo Heads-up Heads-down "
-    # the parties a ticket or a note speaks of, capitalised as a sentence opens ("Customer keeps asking for N")
+    # the parties a ticket or a note speaks of, capitalised as a sentence opens ("Customer asked N again")
     "Customer Customers Client Clients Caller User Users".split()
 )
 _NOT_A_NAME_WORDS = "|".join(sorted(map(re.escape, _NOT_A_NAME), key=len, reverse=True))
@@ -4976,12 +4976,12 @@ def _due_day(text: str, today: date) -> date | None:
     end of the quarter, on 30 September" is 30 September), the next such day when it names no year."""
     text = _DUE_PHRASE_END_RE.split(text, maxsplit=1)[0]  # "is Friday, please merge by Wednesday": Friday
     mentions = [m for m in tag_dates(text, reference=today) if not m.ambiguous]
-    # "14 Oct, confirmed with marketing this morning": when it was said is not when it is due
+    # "9 Oct, agreed with sales today": when it was said is not when it is due
     mentions = [m for m in mentions if not _SAID_NOW_RE.fullmatch(m.text)] or mentions
     if not mentions or (mentions[-1].start != mentions[-1].end and not _SPAN_TO.search(mentions[-1].text)):
         return None  # "sometime in June": a month, a quarter, a season is no day a project is due
     last = mentions[-1]
-    if last.start != last.end:  # "slipped from Tuesday to Thursday": the day it moved to
+    if last.start != last.end:  # "slipped from Monday to Wednesday": the day it moved to
         return _ahead(last.end, _SPAN_TO.split(last.text)[-1], today)
     return _ahead(last.start, last.text, today)
 
@@ -5033,7 +5033,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     said = re.sub(r"^(?:for|of|about)\s+", "", said, flags=re.I)  # "responsibility for the Kestle API": the API
     # "owns Quillon from here on", "… going forward"
     said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)
-    said = re.sub(r"\s+(?:at|in)\s+(?:work|home|the\s+office)$", "", said)  # "I own the CI runners at work"
+    said = re.sub(r"\s+(?:at|in)\s+(?:work|home|the\s+office)$", "", said)  # "I own the build servers at work"
     # "owns the Zirc checklist from now on", read up to the time it names: no name ends in a preposition
     said = re.sub(r"\s+(?:from|to|at|in|on|for|with|by|of|as)$", "", said, flags=re.I)
     if re.search(rf"\s(?:at|in)\s+{NAME}$", said):
@@ -5116,7 +5116,7 @@ _ADVERBS = frozenset(
 
 @lru_cache(maxsize=256)
 def _clause_dates(clause: str, today: date) -> tuple:
-    """The clause's date mentions, read once for all the matches in it; "since the January reshuffle" is since January
+    """The clause's date mentions, read once for all the matches in it; "since the May reorganisation" is since May
     (the article blanked, so that every mention keeps its place in the clause)."""
     if "the " in clause:
         clause = _MONTH_AS_NOUN_RE.sub(lambda m: " " * len(m.group(0)), clause)
@@ -5155,7 +5155,7 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
     if pattern.attribute == v.DUE_DATE:
         return today, None
     mentions = _clause_dates(clause, today)
-    # a day said after a semicolon belongs to the statement there ("S is owned by T; the fix ships on 14 July")
+    # a day said after a semicolon belongs to the statement there ("S is owned by T; the patch ships on 9 July")
     own_start = clause.rfind(";", 0, match.start()) + 1
     own_end = clause.find(";", match.end()) % (len(clause) + 1)
     mentions = tuple(mention for mention in mentions if own_start <= mention.span[0] < own_end)

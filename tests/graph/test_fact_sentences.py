@@ -2134,7 +2134,7 @@ def test_a_heading_s_his_or_her_is_whom_the_note_is_about_and_a_cleft_says_who_o
     }
     # a chat's check that something is so asks; "get it right" does not
     assert facts("oh nice, Réka is the one who owns the Kestle dashboard right", None) == set()
-    assert facts("Dorka lives in Eger actually, get it right", None) == {("Dorka", "lives_in", "Eger", False, False)}
+    assert facts("Dorka lives in Eger now, get it right", None) == {("Dorka", "lives_in", "Eger", False, False)}
     # a person's team named in brackets is the team
     assert facts("Kestle is owned and run by Réka's team (Tisza).", None) == {
         ("Kestle", "owned_by", "Tisza", False, False)
@@ -2166,11 +2166,11 @@ def test_a_catalogue_line_says_whose_its_thing_is_and_was():
         ("Old Kestle exporter", "owned_by", "Tisza", True, False)
     }
     # what ended on a day already past is history; the owner after it holds now
-    assert facts("Zirc (internal BI) — maintained by Bence Vass until 2024; now owned by Tisza", None) == {
+    assert facts("Zirc (reporting) — maintained by Bence Vass until 2024; now owned by Tisza", None) == {
         ("Zirc", "owned_by", "Bence Vass", False, True),
         ("Zirc", "owned_by", "Tisza", False, False),
     }
-    assert facts("Kestle rota - Dorka has taken it over from Ilona, thank you both!", None) == {
+    assert facts("Kestle rota - Dorka has taken it over from Ilona, cheers!", None) == {
         ("Kestle rota", "owned_by", "Dorka", False, False),
         ("Kestle rota", "owned_by", "Ilona", False, True),
     }
@@ -2181,26 +2181,26 @@ def test_a_catalogue_line_says_whose_its_thing_is_and_was():
 
 
 def test_a_release_by_its_number_moved_to_a_day_and_said_of_its_day():
-    assert facts("Release 24.6 slipped to 11 June because of the broker upgrade.", None) == {
-        ("Release 24.6", "due_date", "2026-06-11", False, False)
+    assert facts("Release 7.2 slipped to 11 June, the vendor was late.", None) == {
+        ("Release 7.2", "due_date", "2026-06-11", False, False)
     }
-    assert facts("Zirc moved to 21 Oct (from the 14th) - we need the extra week", None) == {
+    assert facts("Zirc moved to 21 Oct (from the 14th) - the data took longer", None) == {
         ("Zirc", "due_date", "2025-10-21", False, False),
         ("Zirc", "due_date", "2025-10-14", False, True),
     }
-    assert facts("Kestle 4.2 is on 24 June per the release calendar.", None) == {
+    assert facts("Kestle 4.2 is on 24 June, as planned.", None) == {
         ("Kestle 4.2", "due_date", "2026-06-24", False, False)
     }
-    assert facts("Zirc Reader 3 is going out on 18 November.", None) == {
-        ("Zirc Reader 3", "due_date", "2025-11-18", False, False)
+    assert facts("Zirc Atlas 3 is going out on 18 November.", None) == {
+        ("Zirc Atlas 3", "due_date", "2025-11-18", False, False)
     }
     assert facts("Bence is on 3 October's call.", None) == set()  # a person is on a call, not due
     # when it was said is not when it is due; a week's days move within the week
-    assert facts("Tisza GA is 14 Oct, confirmed with marketing this morning", None) == {
+    assert facts("Tisza GA is 14 Oct, agreed with sales this morning", None) == {
         ("Tisza", "due_date", "2025-10-14", False, False)
     }
     assert ("Kestle 1.0", "due_date", "2025-09-04", False, False) in facts(
-        "Kestle 1.0 slipped from Tuesday to Thursday, no drama", None
+        "Kestle 1.0 slipped from Tuesday to Thursday, nothing serious", None
     )
 
 
@@ -2218,30 +2218,30 @@ def test_owners_said_every_which_way_and_dated_by_a_month_s_event():
     assert ("Zirc connector", "owned_by", "Réka", True, False) in facts(
         "Réka isn't the owner of the Zirc connector any more - she handed it to Bence.", None
     )
-    # "since the <month> reshuffle" is since that month
+    # "since the <month> reorganisation" is since that month
     (fact,) = extract_facts(
-        "Kestle is owned by the Tisza team since the March reshuffle.", speaker=None, reference=TODAY
+        "Kestle is owned by the Tisza team since the March reorganisation.", speaker=None, reference=TODAY
     )
     assert fact.valid_from == date(2025, 3, 1)
 
 
 def test_a_person_called_by_name_a_household_s_language_and_pets_named_in_passing():
     assert ("Ilona", "reports_to", "Dorka", False, False) in facts(
-        "Kestle is great, I report to a woman called Dorka who reads the docs"
+        "Kestle is fine, I report to a woman called Dorka these days"
     )
-    assert facts("Réka's boss, a man called Bence Vass, keeps making her work weekends.", None) == {
+    assert facts("Réka's boss, a man called Bence Vass, keeps moving her meetings.", None) == {
         ("Réka", "reports_to", "Bence Vass", False, False)
     }
     assert facts("At home we speak Hungarian and Finnish.") == {
         ("Ilona", "speaks", "Hungarian", False, False),
         ("Ilona", "speaks", "Finnish", False, False),
     }
-    assert facts("Two cats, Mák and Bodri, and one very patient husband.") == {
+    assert facts("Two cats, Mák and Bodri, and far too many houseplants.") == {
         ("Ilona", "has_pet", "Mák", False, False),
         ("Ilona", "has_pet", "Bodri", False, False),
     }
     assert facts("Two cats, Mák and Bodri, were fighting in the yard.") == set()  # someone's cats, doing something
-    assert facts("Vet note: Bence Vass's tortoise in for a shell check.", None) == {
+    assert facts("Vet note: Bence Vass's tortoise in for a check-up.", None) == {
         ("Bence Vass", "has_pet", "a tortoise", False, False)
     }
     assert facts("Zirc delivery date is 14 May, signed off by the board.", None) == {
@@ -2272,9 +2272,9 @@ def test_a_catalogue_s_fields_after_its_heading_a_release_note_s_passive_and_a_d
     assert ("Kestle dashboard", "owned_by", "Tisza", False, False) in facts(
         "Release notes 4.2 — Kestle dashboard now maintained by the Tisza team.", None
     )
-    # the day after the semicolon is the fix's, not when the ownership began
+    # the day after the semicolon is the patch's, not when the ownership began
     (owned,) = extract_facts(
-        "Post-mortem: the Zirc queue is owned by the Tisza team; the fix ships on 14 July.",
+        "Incident review: the Zirc queue is owned by the Tisza team; the patch lands on 14 July.",
         speaker=None,
         reference=TODAY,
     )[:1]
