@@ -3668,8 +3668,8 @@ def _catalogue_line(said: str) -> str:
     Owner: Tisza team" is "The Zirc exporter is owned by Tisza team."); a line that is no catalogue's, as it
     is."""
     line = _CATALOGUE_LINE_RE.match(said) if re.search(r"[—–|:]| - ", said) else None
-    if line is None or line["thing"].split()[0] in _NOT_A_NAME:
-        return said
+    if line is None or line["thing"].split()[0] in _NOT_A_NAME or _EVENT_RE.search(line["thing"]):
+        return said  # ("Offsite — owner: Dorka": who runs an event owns no system)
     thing, rest = line["thing"], line["rest"]
     if inner := re.match(r"(?P<thing>[\w.-]+(?:\s+[\w.-]+){0,3}):\s+(?P<rest>.+)$", rest):
         if not _OWNER_FIELD_RE.match(rest):  # "Recap — zirc-sync: owned by …": the line is zirc-sync's

@@ -2175,6 +2175,7 @@ def test_a_catalogue_line_says_whose_its_thing_is_and_was():
         ("Kestle rota", "owned_by", "Ilona", False, True),
     }
     assert facts("Zirc console — owner: TBD", None) == set()
+    assert facts("Offsite — Owner: Dorka (was Bence until May)", None) == set()  # an event is no system
     assert facts("Dorka — took it over from Bence last week", None) == set()  # a voice's line: its "it" is not Dorka
     # the writer's doing is nobody a later "she" goes back to
     assert facts("Reassigning to Réka — she owns the Zirc exporter now.", None) == set()
