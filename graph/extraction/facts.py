@@ -3631,7 +3631,7 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
 
 
 # a catalogue's line: a thing, a dash (or a colon before an owner's field), and what is said of it in fragments
-# ("Zirc exporter — Owner: Tisza team", "Kestle (internal BI) — maintained by N until 2024; now owned by T",
+# ("Zirc exporter — Owner: Tisza team", "Kestle (reporting) — maintained by N until 2024; now owned by T",
 # "Zirc sync job — Tisza took it over from Bodri Ops")
 _CATALOGUE_LINE_RE = re.compile(
     r"^\s*(?P<thing>[A-Za-z][\w.&'’/-]*(?:\s+[\w.&'’/-]+){0,4}?)(?:\s*\([^()]{1,40}\))?"
