@@ -382,10 +382,10 @@ _OPENER_RE = re.compile(
     r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b(?![^,]*\b(?:I|we|he|she|they)\b)[^,]{0,30},\s+"
 )
 # the months and weekdays by name; "May" is also a person's name, so a name's first word can be it
-_CALENDAR_NAMES = frozenset(
-    "january february march april may june july august september october november december monday tuesday wednesday "
-    "thursday friday saturday sunday".split()
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december".split()
 )
+_CALENDAR_NAMES = _MONTH_NAMES | frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _CALENDAR = _CALENDAR_NAMES - {"may"}
 # days and months as notes shorten them ("joined Mon", "moved to Thurs")
 _CALENDAR_SHORT = frozenset(
@@ -674,10 +674,10 @@ _ARROW_VERB_RE = re.compile(
 )
 
 
+# the label of an owner's field ("Owner:", "maintainers:", "owning team:")
+_OWNER_LABEL = r"(?i:owners?|maintainers?|owning\s+team)\s*:"
 # an owner's field in brackets: "(owner: Tisza team)", "(maintainers: @tisza-ops)"
-_BRACKETED_OWNER_RE = re.compile(
-    rf"(?i:owners?|maintainers?|owning\s+team)\s*:\s*(?P<owner>(?:[Tt]he\s+)?(?:{NAME}(?:\s+{_TEAM_WORDS})?|@[\w/-]+))"
-)
+_BRACKETED_OWNER_RE = re.compile(rf"{_OWNER_LABEL}\s*(?P<owner>(?:[Tt]he\s+)?(?:{NAME}(?:\s+{_TEAM_WORDS})?|@[\w/-]+))")
 
 
 # whose a thing is, said in brackets after it: "the Zirc status page (owned by Tisza Ops)"
@@ -3327,7 +3327,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 # a thing moved to a day, not to a place: what is moved is a schedule's (an "it" goes back to a thing named before)
 _MOVED_TO_A_DAY_RE = re.compile(
     r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?to\s+(?:the\s+)?"
-    r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?i:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\b|(?i:{'|'.join(sorted(_CALENDAR_SHORT | {'may'}))})[a-z]*\.?\s+\d)"
 )
 
 
@@ -3635,11 +3635,9 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
 # "Zirc sync job — Tisza took it over from Bodri Ops")
 _CATALOGUE_LINE_RE = re.compile(
     r"^\s*(?P<thing>[A-Za-z][\w.&'’/-]*(?:\s+[\w.&'’/-]+){0,4}?)(?:\s*\([^()]{1,40}\))?"
-    r"(?:\s+[—–|-]\s+|\s*:\s+(?=(?i:owners?|maintainers?|owning\s+team)\s*:))(?P<rest>.+)$"
+    rf"(?:\s+[—–|-]\s+|\s*:\s+(?={_OWNER_LABEL}))(?P<rest>.+)$"
 )
-_OWNER_FIELD_RE = re.compile(
-    r"^(?i:owners?|maintainers?|owning\s+team)\s*:\s*(?P<owner>[^()]+?)\s*(?:\((?P<aside>[^()]*)\))?$"
-)
+_OWNER_FIELD_RE = re.compile(rf"^{_OWNER_LABEL}\s*(?P<owner>[^()]+?)\s*(?:\((?P<aside>[^()]*)\))?$")
 _PASSIVE_OWNED_RE = re.compile(
     r"^(?:(?:now|currently|still|archived|deprecated),?\s+)*(?P<said>(?:no\s+longer\s+)?(?:owned|maintained|run|managed)\s+by\b.*)$"
 )
@@ -4351,7 +4349,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
     mentions = [
         m for m in _clause_dates(clause, today) if not m.ambiguous and (m.start == m.end or _SPAN_TO.search(m.text))
     ]
-    mentions = [m for m in mentions if not _SAID_NOW_RE.fullmatch(m.text)] or mentions
+    mentions = _not_when_said(mentions)
     if not mentions:
         return []
     facts = []
@@ -4976,8 +4974,7 @@ def _due_day(text: str, today: date) -> date | None:
     end of the quarter, on 30 September" is 30 September), the next such day when it names no year."""
     text = _DUE_PHRASE_END_RE.split(text, maxsplit=1)[0]  # "is Friday, please merge by Wednesday": Friday
     mentions = [m for m in tag_dates(text, reference=today) if not m.ambiguous]
-    # "9 Oct, agreed with sales today": when it was said is not when it is due
-    mentions = [m for m in mentions if not _SAID_NOW_RE.fullmatch(m.text)] or mentions
+    mentions = _not_when_said(mentions)
     if not mentions or (mentions[-1].start != mentions[-1].end and not _SPAN_TO.search(mentions[-1].text)):
         return None  # "sometime in June": a month, a quarter, a season is no day a project is due
     last = mentions[-1]
@@ -4987,6 +4984,12 @@ def _due_day(text: str, today: date) -> date | None:
 
 
 _SAID_NOW_RE = re.compile(r"(?i:today|tonight|now|this\s+(?:morning|afternoon|evening)|yesterday)")
+
+
+def _not_when_said(mentions: list) -> list:
+    """A phrase's day mentions without those of its saying ("9 Oct, agreed with sales today": when it was said is not
+    when it is due), unless they are all it has."""
+    return [mention for mention in mentions if not _SAID_NOW_RE.fullmatch(mention.text)] or mentions
 
 
 # words that start no owned thing ("took over it all", "owns his …"), and, alone, name none ("the role", "the team")
@@ -5125,7 +5128,7 @@ def _clause_dates(clause: str, today: date) -> tuple:
 
 _MONTH_AS_NOUN_RE = re.compile(
     r"(?:(?<=\bsince )|(?<=\bafter )|(?<=\bbefore )|(?<=\bfrom )|(?<=\buntil )|(?<=\bin ))the "
-    r"(?=(?i:january|february|march|april|may|june|july|august|september|october|november|december) [a-z]+)"
+    rf"(?=(?i:{'|'.join(sorted(_MONTH_NAMES))}) [a-z]+)"
 )
 
 
