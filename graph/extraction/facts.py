@@ -662,6 +662,11 @@ _SOMEONE_CALLED_RE = re.compile(
     rf"\b(?i:an?)\s+(?:(?:new|young|lovely|nice)\s+)?(?i:woman|man|guy|girl|lady|bloke|chap|person|fellow)\s+"
     rf"(?:called|named)\s+(?={NAME})"
 )
+# someone sent to, then said what of: "Ask Dorka, she owns Zirc", "ping Bence - he's the DRI": the pronoun is them
+_SENT_TO_THEN_PRONOUN_RE = re.compile(
+    rf"^(?i:ask|ping|check\s+with|talk\s+to|speak\s+to|reach\s+out\s+to|message|dm|try)\s+(?P<name>{NAME})\s*[,;—–-]\s*"
+    r"(?:(?:she|he)(?=['’]s\b|\s))"
+)
 _CLEFT_RE = re.compile(
     rf"(?P<name>{NAME}|I)(?:\s+(?:is|was|am)|['’][sm])\s+the\s+one\s+who\s+"
     r"(?P<verb>(?:live|work|speak|report|own|maintain|run|look)s)\b"
@@ -706,6 +711,8 @@ def _clauses(sentence: str) -> list[str]:
         text = _SOMEONE_CALLED_RE.sub("", text)
     text = _WITH_ME_RE.sub("I", text)
     text = _HAS_BEEN_RE.sub(" has", text)  # "Tata's been home for three years": has been
+    if sent := _SENT_TO_THEN_PRONOUN_RE.match(text):
+        text = f"{sent['name']}{text[sent.end() :]}"
     if " the one who " in text:  # "Dorka is the one who lives in Eger": Dorka lives there
         text = _CLEFT_RE.sub(lambda m: f"{m['name']} {m['verb'][:-1] if m['name'] == 'I' else m['verb']}", text)
     if "self" in text or "selves" in text:
@@ -1244,6 +1251,14 @@ _STARTS_LATER_RE = re.compile(r"(?:\s+[A-Z][\w'’-]*)*\s+(?:starts|begins|kicks
 def _pet_present(match: re.Match[str]) -> bool:
     """A pet said to have died or been given up is no pet now (the negated patterns read those)."""
     return not _PET_GONE_RE.search(match.string)
+
+
+# "Bodri is Gergő's dog": the pet's name comes first, and the pattern that reads it gives the name, not "a dog"
+_PET_NAMED_FIRST_RE = re.compile(rf"^{NAME}\s+(?:is|was)\s+$")
+
+
+def _an_unnamed_pet(match: re.Match[str]) -> bool:
+    return _pet_present(match) and not _PET_NAMED_FIRST_RE.search(match.string[: match.start()])
 
 
 # a stay that is no home: "I'm in Szeged now for the conference"
@@ -2488,7 +2503,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b{_OWNER}\s+(?:is|are){_NOW}\s+(?:responsible\s+for|(?P<charge>in\s+charge\s+of|on\s+the\s+hook\s+for))\s+"
+        # ("I'm responsible for the Zirc pipeline": the speaker's, as a named owner's would be)
+        rf"\b(?:(?P<me>{_ME})(?:['’]m|\s+am)|{_OWNER}\s+(?:is|are)){_NOW}\s+"
+        r"(?:responsible\s+for|(?P<charge>in\s+charge\s+of|on\s+the\s+hook\s+for))\s+"
         rf"(?:the\s+)?(?P<system>{_THING})"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as|after)\b))",
         # a person "in charge of" an office, a shift or an account runs it: only a system by its words, or a team's
@@ -2501,7 +2518,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("has owned" it since, but not "owned" it once)
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|(?<=\bhas\s)owned|(?<=\bhave\s)owned|(?<=['’]ve\s)owned|"
         rf"co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
-        rf"maintains?|looks?\s+after|runs|run)\s+"
+        rf"maintains?|looks?\s+after|runs|run|"
+        # ("has been looking after Zirc since January": kept, so still theirs)
+        rf"(?:(?<=\shas\s)|(?<=\shave\s)|(?<=['’]ve\s)|(?<=['’]s\s))been\s+(?:looking\s+after|maintaining|owning))\s+"
         rf"(?:ownership\s+of\s+)?(?:both\s+)?(?:the\s+|our\s+|their\s+)?(?P<system>{_THING})"
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
@@ -2712,7 +2731,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.DUE_DATE,
         r"^(?:[Tt]he\s+)?(?:[Dd]eadline|[Ll]aunch\s+date|[Rr]elease\s+date|[Dd]ue\s+date|[Gg]o-live\s+date|[Ss]hip\s+date|"
-        r"[Tt]arget\s+date|ETA|[Tt]arget)\s+for\s+"
+        # ("New date for Kestle: 19 May": a day set anew is a day set)
+        r"[Tt]arget\s+date|ETA|[Tt]arget|(?:[Nn]ew|[Rr]evised|[Uu]pdated)\s+(?:date|deadline|target))\s+for\s+"
         # ("Target date for the Kestle migration: 3 June": a card's line)
         rf"(?:the\s+)?(?P<project>{_THING})(?:\s+(?:is|was\s+moved\s+to|moved\s+to|is\s+now)\s+|\s*:\s*)(?:now\s+)?(?:on\s+)?"
         r"(?P<date>.+)",
@@ -2736,7 +2756,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.DUE_DATE,
-        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+due|are\s+due|"
+        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+going\s+live|"
+        r"is\s+due|are\s+due|"
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?P<modal>(?:must|has\s+to|needs\s+to|"
         r"should)\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready|out))|"
         # ("Zirc 4.2 is on 2 June", "… is going out on 9 November": of a release, as people are on leave and go out)
@@ -2761,6 +2782,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?:\s+(?:launch|release|go-?live|deadline)(?:\s+date)?)?(?=\s*(?:[.,;!]|$))",
         check=lambda match: not _EVENT_RE.search(match["project"]),
         needs=("locked", "set ", "picked", "pencil", "agreed", "fixed", "confirmed", "targeting", "aiming"),
+    ),
+    # the day first, then whose date it is: "March 28 is the new Zirc launch date", "Friday is the Kestle deadline"
+    _p(
+        v.DUE_DATE,
+        r"^(?P<date>(?:[A-Z][a-z]+\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Z][a-z]+|"
+        r"(?:[Tt]he\s+)?\d{1,2}(?:st|nd|rd|th)|[A-Z][a-z]+day))\s+is\s+(?:now\s+)?the\s+(?:new\s+|revised\s+|final\s+)?"
+        rf"(?P<project>{_THING})(?:'s|’s)?\s+(?:(?:launch|release|go-live|due|ship|delivery|target)\s+date|deadline)\b",
+        check=lambda match: not _EVENT_RE.search(match["project"]),
+        needs=("date", "deadline"),
     ),
     # a release yet to be made, or a day aimed at: of a thing by its words or its version ("the Kestle app will be
     # released on …", "Kestle v3 is slated for …"), since a person, too, is released (from hospital) or aims at a day
@@ -2805,7 +2835,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("N's tortoise in for a check-up": a vet's note)
         r"and|who|called|named|in|needs|turned|came)\b))(?!,\s+[A-Z])",
         confidence=0.7,
-        check=_pet_present,
+        check=_an_unnamed_pet,
     ),
     _p(
         v.HAS_PET,
@@ -2813,7 +2843,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
         r"loves|hates|keeps|just|and|who)\b))(?!,\s+[A-Z])",
         confidence=0.6,
-        check=_pet_present,
+        check=_an_unnamed_pet,
     ),
     _p(
         v.HAS_PET,
@@ -2895,6 +2925,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)??(?P<kind>{_PET_KINDS})(?:'s|’s)?\s+name\s+is\s+"
         rf"(?P<value>{NAME})",
+        check=_pet_present,
+    ),
+    # "Bodri is Gergő's dog", "Mák is our cat": a pet named, then whose it is
+    _p(
+        v.HAS_PET,
+        rf"^(?P<value>{NAME})\s+(?:is|was)\s+(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:[\w-]+\s+)??"
+        rf"(?P<kind>{_PET_KINDS})(?=\s*(?:[.,;!]|$)|\s+(?:and|who|by)\b)",
         check=_pet_present,
     ),
     # "Bodri the beagle belongs to Gergő", "The office dog, Bodri, is owned by Gergő": a pet is had by its owner
@@ -3312,8 +3349,8 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",
                  "runs", "run by", "in charge", "on the hook", "dri ", "s' now", "s’ now"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
-                 "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip", "new date",
-                 "pulled", "lands", "landing", "goes out", "locked",
+                 "going live", "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip",
+                 "new date", "pulled", "lands", "landing", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
                  "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps", "eta for",
                  "out by", "aiming", "going out", "rolling out", "rolls out", "rollout", "roll-out", " is on ",

@@ -2296,3 +2296,32 @@ def test_an_organisation_reports_to_no_one_and_a_post_s_letters_are_no_part_of_a
     assert facts("Responsibility for the Kestle API passed to Tisza in May.", None) == {
         ("Kestle API", "owned_by", "Tisza", False, False)
     }
+
+
+def test_the_speaker_answers_for_a_thing_and_has_been_keeping_it():
+    assert facts("I'm responsible for the Kestle data pipeline.") == {
+        ("Kestle data pipeline", "owned_by", "Ilona", False, False)
+    }
+    (kept,) = extract_facts("Dorka has been looking after Zirc since January.", speaker=None, reference=TODAY)
+    assert (kept.subject, kept.value, kept.valid_from) == ("Zirc", "Dorka", date(2025, 1, 1))
+    assert facts("I've been looking at Zirc since January.") == set()  # looked at, not kept
+
+
+def test_someone_sent_to_is_whom_the_pronoun_after_means():
+    assert facts("Ask Dorka, she owns Zirc.", None) == {("Zirc", "owned_by", "Dorka", False, False)}
+    assert facts("Ping Bence - he's the owner of the Kestle exporter.", None) == {
+        ("Kestle exporter", "owned_by", "Bence", False, False)
+    }
+
+
+def test_a_pet_named_first_then_whose_it_is():
+    assert facts("Bodri is Dorka's dog.", None) == {("Dorka", "has_pet", "Bodri", False, False)}
+    assert facts("Mák is our cat.") == {("Ilona", "has_pet", "Mák", False, False)}
+    assert facts("Bence is my dog walker.") == set()
+
+
+def test_a_day_set_anew_said_first_or_going_live():
+    assert facts("New date for Kestle: 19 May.", None) == {("Kestle", "due_date", "2026-05-19", False, False)}
+    assert facts("March 28 is the new Zirc launch date.", None) == {("Zirc", "due_date", "2026-03-28", False, False)}
+    assert facts("Zirc is going live 28 March.", None) == {("Zirc", "due_date", "2026-03-28", False, False)}
+    assert facts("Monday is the deadline.", None) == set()  # whose deadline is not said
