@@ -87,6 +87,17 @@ _NUMBERS = {
     "a couple of": 2, "couple of": 2, "a couple": 2, "a few": 3, "few": 3, "several": 3,
 }  # fmt: skip
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+# a day of the month in words, as it is said aloud ("the third of November", "July twenty-first")
+_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_TEENS = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+          "eighteenth", "nineteenth", "twentieth")  # fmt: skip
+_DAY_WORDS = {
+    **{word: n for n, word in enumerate(_UNITS, start=1)},
+    **{word: n for n, word in enumerate(_TEENS, start=10)},
+    **{f"twenty{joint}{word}": 20 + n for n, word in enumerate(_UNITS, start=1) for joint in ("-", " ")},
+    "thirtieth": 30, "thirty-first": 31, "thirty first": 31,
+}  # fmt: skip
+_DAY_WORD = "(?:" + "|".join(word.replace(" ", r"\s+") for word in sorted(_DAY_WORDS, key=len, reverse=True)) + ")"
 _SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11), "winter": (12, 2)}
 
 _MONTH = (
@@ -338,6 +349,23 @@ def _month_day(m: re.Match[str], ctx: _Context) -> _Result:
     if not _month_word_ok(m, "m1"):
         return None
     return _one_day(ctx, m, int(m.group(2)), _month_of(m.group("m1")), m.group(3))
+
+
+def _day_word(text: str) -> int:
+    return _DAY_WORDS[" ".join(text.lower().split())]
+
+
+@_pattern(rf"\b(?:the\s+)?(?P<d>{_DAY_WORD})\s+of\s+(?P<m1>{_MONTH})(?:,?\s+({_YEAR}))?(?![\w])")
+def _day_word_month(m: re.Match[str], ctx: _Context) -> _Result:
+    return _one_day(ctx, m, _day_word(m.group("d")), _month_of(m.group("m1")), m.group(3))
+
+
+# ("March the first thing …" is no day: a month's day in words stands at the end of its phrase)
+@_pattern(rf"\b(?P<m1>{_MONTH})\s+(?:the\s+)?(?P<d>{_DAY_WORD})(?:,?\s+({_YEAR}))?(?=\s*(?:[.,;:!?)]|$))")
+def _month_day_word(m: re.Match[str], ctx: _Context) -> _Result:
+    if not _month_word_ok(m, "m1"):
+        return None
+    return _one_day(ctx, m, _day_word(m.group("d")), _month_of(m.group("m1")), m.group(3))
 
 
 def _one_day(ctx: _Context, m: re.Match[str], day: int, month: int | None, year_text: str | None) -> _Result:

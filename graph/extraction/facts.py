@@ -210,6 +210,8 @@ _TAG_QUESTION_RE = re.compile(
     r",\s*(?:remember|right|you\s+know|yeah|eh|ok|okay|isn't\s+it|didn't\s+I|don't\s+I|haven't\s+I)\s*\?+\s*$",
     re.IGNORECASE,
 )
+# a statement put to be confirmed ("just confirming the Zirc release is still the 12th, yeah?"): asked, whatever its tag
+_CONFIRMING_RE = re.compile(r"\b(?i:just\s+)?(?i:confirming|double-checking|checking)\b")
 # a chat's check that something is so, without its question mark ("Bence owns the Zirc board right"): asked, not said
 _CHECKED_RE = re.compile(r"(?<!\bit)(?<!\ball)\s(?i:right)\s*$")  # (not "get it right", "all right")
 _MAY_RE = re.compile(r"\bmay\b")  # the verb; "May" is also a month
@@ -4057,6 +4059,8 @@ def _thing_mentioned(said: str) -> str:
 @lru_cache(maxsize=4096)
 def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
     """The facts one sentence states (spans within it); cached, as chats repeat their sentences."""
+    if said.rstrip().endswith("?") and _CONFIRMING_RE.search(said):
+        return ()
     said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Ghent, remember?" asserts
     # "Zsófia relocated to Győr, so can we move the sync?": the statement before the question still asserts
     asked = _QUESTION_AFTER_RE.search(said) if said.rstrip().endswith("?") else None

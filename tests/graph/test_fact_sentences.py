@@ -2325,3 +2325,10 @@ def test_a_day_set_anew_said_first_or_going_live():
     assert facts("March 28 is the new Zirc launch date.", None) == {("Zirc", "due_date", "2026-03-28", False, False)}
     assert facts("Zirc is going live 28 March.", None) == {("Zirc", "due_date", "2026-03-28", False, False)}
     assert facts("Monday is the deadline.", None) == set()  # whose deadline is not said
+
+
+def test_a_statement_put_to_be_confirmed_is_asked_and_one_told_to_confirm_is_said():
+    assert facts("hi, just confirming the Zirc release is still the twelfth of May, yeah? call me back", None) == set()
+    assert facts("Just to confirm — the Zirc release is the twelfth of May, okay?", None) == {
+        ("Zirc release", "due_date", "2026-05-12", False, False)
+    }

@@ -183,3 +183,13 @@ def test_over_the_weekend_is_the_one_just_gone_or_the_coming_one_when_said_of_th
     assert (gone.start, gone.end) == (date(2025, 5, 10), date(2025, 5, 11))
     coming = tag_dates("We will paint the flat over the weekend.", reference=monday)[0]
     assert (coming.start, coming.end) == (date(2025, 5, 17), date(2025, 5, 18))
+
+
+def test_a_day_of_the_month_said_in_words():
+    assert _first("The Kestle release ships on the third of November.") == "2025-11-03"
+    assert _first("It is on the twenty-first of July.") == "2025-07-21"
+    assert _first("It was on the twenty-first of July.") == "2024-07-21"  # the tense picks the year, as for digits
+    assert _first("Due June twenty first, 2026.") == "2026-06-21"
+    assert _first("Payday is the thirty-first of May.") == "2025-05-31"
+    # a month then "the first" of something else is the month alone
+    assert _first("In March the first thing we did was hire.") == {"start": "2025-03-01", "end": "2025-03-31"}
