@@ -473,7 +473,8 @@ OWNED_THING_NOUNS = frozenset(
     streams topics generator renderer parser builder uploader converter validator handler notifier sender directory
     files docs wiki domain zone certificates vault router scripts checklist checklists spreadsheet spreadsheets
     runbook runbooks playbook cron crons export exports report reports rules alerts middleware stack gateway
-    backlog roadmap budget repo repos repository pipeline pipelines templates""".split()
+    backlog roadmap budget repo repos repository pipeline pipelines templates bindings schema plugin module sdk
+    library inventory deck""".split()
 )
 
 LIVES_IN = "lives_in"

@@ -749,9 +749,13 @@ def _weekday_day_of_month(m: re.Match[str], ctx: _Context) -> _Result:
 
 @_pattern(
     rf"\b(?:on|by|until|since|from|to)\s+the\s+(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s*(?:of\s+)?{_MONTH}|\s+(?:floor|time|place|row|century|anniversary|birthday|grade)\b)"
+    # "it's due the 19th", "the deadline is the 13th now", a phrase that opens with it: a day of the month said as
+    # what something is, where nothing follows it ("is the 13th person" counts, it dates nothing)
+    rf"|(?:^|(?<=\bdue\s)|(?<=\bis\s)|(?<=['’]s\s)|(?<=\bnow\s)|(?<=\bstill\s))the\s+(\d{{1,2}})(?:st|nd|rd|th)"
+    r"(?=\s*(?:[.,;:!?)—–]|$)|\s+(?:and|now|instead|not|then|but|so|again|at\s+the\s+latest)\b)"
 )
 def _day_of_month(m: re.Match[str], ctx: _Context) -> _Result:
-    day = int(m.group(1))
+    day = int(m.group(1) or m.group(2))
     ref = ctx.ref
     tense = _tense(ctx.text, m.span(), ctx.default_tense)
     this_month = _make_date(ref.year, ref.month, day)

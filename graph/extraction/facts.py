@@ -191,6 +191,8 @@ _LANGUAGE_WORD = rf"(?:{_LANGUAGES}(?![^\W\d_])|[A-Z][^\W\d_]{{2,}})"
 _OPEN_SPOKEN = rf"{_SPOKEN_QUALITY}(?:{_LANGUAGE_WORD}|{_ANY_CASE_LANGUAGE}\b){_SPOKEN_WITH}"
 _OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+|\s*[/&+]\s*){_OPEN_SPOKEN})*)(?![\w'’])"
 
+# "… but don't hold me to it", "don't quote me": what is said is not vouched for
+_DONT_HOLD_ME = r"don['’]t\s+(?:quote|hold)\s+me"
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
 _NOT_ASSERTED = re.compile(
     r"\b(?:if|unless|whether|would|could|might|should|must|maybe|perhaps|probably|potentially|possibly|tentatively|"
@@ -202,7 +204,7 @@ _NOT_ASSERTED = re.compile(
     r"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|visit|visiting|"
     r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
     r"acting|interim|temporarily|temporary|skip-level|(?<!than\s)expected|expecting|soon|next\s+(?:week|month|year|sprint|quarter)|"
-    r"assuming|"
+    rf"assuming|{_DONT_HOLD_ME}|"
     r"provided\s+that|subject\s+to|as\s+long\s+as)\b",
     re.IGNORECASE,
 )
@@ -252,7 +254,9 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 # "Noor, who lives in Ghent, now reports to Piet": two clauses about Noor
 # (after what the name is, too: "Noor Aziz, a retired judge who lives in Eger, …")
 _RELATIVE_RE = re.compile(
-    rf"\b(?P<name>{NAME}),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+)?who(?:\s+|(?P<is>['’]s\s+))"
+    # ("Olusegun Bello, senior PM, who …": a post apposed without its article, commas around it)
+    rf"\b(?P<name>{NAME}),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+|(?!(?:an?|the|our|their|my)\s)[a-z][\w'-]*(?:\s+[\w'-]+)?,\s+)?"
+    r"who(?:\s+|(?P<is>['’]s\s+))"
     # (the clause runs on through a list of names to its end: "who speaks Yoruba, Igbo and English.")
     r"(?P<said>[^,]+?(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})*(?:,?\s+and\s+[A-Z][\w'’-]*)?)"
     r"(?:,\s*|(?=[.!]?\s*$))"
@@ -2635,7 +2639,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("Zirc and Kestle are both Tisza Ops' now", "it's Tisza Systems' now")
         rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:is|are|has\s+been|have\s+been)(?:\s+(?:both|all))?{_NOW}\s+"
         rf"{_OWNER}"
-        r"(?:'s|’s|(?<=s)'|(?<=s)’)(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from)\b))",
+        r"(?:'s|’s|(?<=s)'|(?<=s)’)(?=\s*(?:[.,;!]|$|\s+(?:now|since|these\s+days|from|as\s+of|ever\s+since)\b|\s+[—–]\s))",
     ),
     # "Zirc is on Dorka's plate now": on one's plate is one's to look after
     _p(
@@ -3124,7 +3128,8 @@ _FILLER_RE = re.compile(
     r"|,\s*(?:like|y['’]know|you\s+know|I\s+mean)\s*,(?=\s)",
     re.IGNORECASE,
 )
-_REPEATED_RE = re.compile(r"\b(\w+)(?:,\s+\1\b)+")
+# a word said twice over a comma or a filler taken out ("the, the portal", "Kees's, um, Kees's parrot")
+_REPEATED_RE = re.compile(r"\b([\w'’]+)(?:(?:,\s*|\s{2,})\1\b)+")
 _ADVERB_ORDER_RE = re.compile(
     r"\b(liv(?:e|es|ing)|work(?:s|ing)?|report(?:s|ing)?|based|staying)\s+(?:now|currently|still)\s+(in|at|to|for|with)\b",
     re.IGNORECASE,
@@ -3377,6 +3382,12 @@ def _any_word_re(words) -> re.Pattern[str]:
 _LANGUAGE_WORDS = frozenset(word for language in v.LANGUAGES for word in language.split())
 _WORD_RE = re.compile(r"[^\W\d_]+")
 _ROLE_WORD_RE = _any_word_re(v.ROLE_NOUNS)
+# a thing said to be someone's, with nothing after the possessive but when ("… is Dorka's from today", "… are
+# Tisza's — they set it up")
+_POSSESSED_RE = re.compile(
+    r"\b(?:is|are|been)\s+(?:(?:now|officially|still|all)\s+)*[\w&' -]+?(?:'s|’s|(?<=s)'|(?<=s)’)"
+    r"(?=\s*(?:[.,;!]|$)|\s+(?:now|since|from|as\s+of|ever\s+since)\b|\s+[—–]\s)"
+)
 
 
 def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
@@ -4094,6 +4105,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             wanted.add(v.JOB_TITLE)
         if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(folded)):  # "my Hungarian is good now": a language named
             wanted.add(v.SPEAKS)
+        if "s" in folded and _POSSESSED_RE.search(clause):  # "the tracker is Dorka's from today": hers
+            wanted.add(v.OWNED_BY)
         if " to " in folded and _MOVED_TO_A_DAY_RE.search(clause):  # "Kestle moved to 9 Oct": a day, no place
             wanted.add(v.DUE_DATE)
         found = len(facts)
@@ -4180,7 +4193,9 @@ _OWNED_PRONOUN_RE = re.compile(
     r"\b(?i:owns?|owned|took|takes|taken|handed|passed|gave|maintains?|inherited)\s+(?P<pron>it|them)\b"
     r"(?=\s+(?:over|back|on|up|now|from|to|off|since|as|in|too|today|yesterday|last|this|end)\b|\s*(?:[.,;!)—–]|$))"
     r"|\b(?P<subj>[Ii]t|[Tt]hey|[Tt]hat)(?:['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
-    r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b)"
+    r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b|"
+    # ("…, it's been Tisza Ops's since October": whose it is)
+    rf"{NAME}(?:['’]s|(?<=s)['’])(?=\s*(?:[.,;!]|$)|\s+(?:now|since|from|as\s+of)\b))"
 )
 
 
@@ -4195,7 +4210,7 @@ def _thing_pronouns(said: str, earlier: str = "") -> str:
         m
         for mentions in _THING_MENTIONS
         for m in mentions.finditer(said, 0, start)
-        if re.search(r"[,;:—–]|\bbut\b", said[m.end() : start])
+        if re.search(r"[,;:—–]|\bbut\b|\band\s+now\b", said[m.end() : start])
     ]
     if things:
         last = max(things, key=lambda m: (m.end(), -m.start()))
@@ -4590,7 +4605,7 @@ _HEDGED = re.compile(
     r"\b(?:(?:maybe|perhaps|probably)(?!\s+(?:\d|a\s+(?:dozen|hundred|thousand|few)|one|two|three|four|five|six|"
     r"seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a\s+hundred|half)\b)|supposedly|"
     r"apparently|rumou?r(?:ed)?|think|thinks|guess|believe|reckon|not\s+sure|potentially|possibly|tentatively|"
-    r"unsure|heard|seems?|if|unless|whether|pretty\s+sure|don['’]t\s+quote|iirc|afaik|yeah\s+right|oh\s+sure|jk|as\s+if)\b"
+    rf"unsure|heard|seems?|if|unless|whether|pretty\s+sure|{_DONT_HOLD_ME}|iirc|afaik|yeah\s+right|oh\s+sure|jk|as\s+if)\b"
     r"|🙄|/s\b",
     re.IGNORECASE,
 )
@@ -4788,6 +4803,7 @@ def _person(name: str | None) -> str | None:
         or (_POST_BEFORE_NAME_RE.fullmatch(words[0]) and len(words) > 1)  # "reports to CFO Bence Vass": Bence Vass
     ):
         words.pop(0)
+    words = _without_a_post_before(words)
     if words and words[0] in {"of", "de", "van", "von", "&"}:
         return None  # "Ownership of Quillon": a thing's name, not a person's
     if len(words) == 1 and _KIN_WORD_RE.fullmatch(re.sub(r"['’]s$", "", words[0])):
@@ -4795,6 +4811,19 @@ def _person(name: str | None) -> str | None:
     if len(words) == 1 and words[0].casefold() in _CALENDAR_NAMES and (name or "").split()[0] in _DATING_WORDS:
         return None  # "In May", "Since May": a month, where a preposition puts it
     return " ".join(words) or None
+
+
+# who a person is to a record, written before their name ("Owner Rosa Quispe", "Patient Bence Vass")
+_PARTY_WORDS = frozenset({"owner", "patient", "tenant", "landlord", "member", "guardian", "applicant"})
+
+
+def _without_a_post_before(words: list[str]) -> list[str]:
+    """A full name without the capitalised post or party written before it ("Juniors Coordinator Deepak Rao",
+    "Owner Rosa Quispe": Deepak Rao, Rosa Quispe); the words as they are when no first and last name would remain."""
+    if len(words) < 3 or not all(word[:1].isupper() for word in words):
+        return words
+    posts = [at for at, word in enumerate(words[:-2]) if word.casefold() in v.ROLE_NOUNS | _PARTY_WORDS]
+    return words[posts[-1] + 1 :] if posts else words
 
 
 # a post's letters before a name ("CFO Bence Vass", "VP Dorka Tóth")
@@ -4947,6 +4976,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if attribute == v.OWNED_BY:
         # ("And Réka runs our Kestle registry": Réka)
         value = _team_name(re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=[{_UPPER}])", "", value))
+        value = " ".join(_without_a_post_before(value.split()))  # "owned by Juniors Coordinator Deepak Rao"
         called = _CALLED_IN_BRACKETS_RE.match(match.string, match.end("value"))
         if called and re.search(r"['’]s$", value):
             value = called["name"]  # "owned by Réka's team (Tisza)": the team by its name, not by whose it is
@@ -5005,6 +5035,8 @@ def _dates(text: str, today: date) -> list[date]:
 # where a due date's phrase ends and the sentence goes on to ask or tell something else
 _DUE_PHRASE_END_RE = re.compile(
     r"[,;]\s+(?=(?:please|pls|so|then|we|you|they|I|merge|ship|send|make|let['’]?s|get|code|freeze)\b)"
+    # "…; the team offsite is the 12th": another thing's day
+    r"|;\s+(?=(?:the|our|an?|this|that)\s)"
     # "…, and docs must be final by the 10th": another thing's day
     r"|[,;]?\s+and\s+(?=(?:the\s+|our\s+)?[a-z][\w-]*\s+(?:must|should|need|needs|has\s+to|have\s+to)\b)"
 )
@@ -5044,7 +5076,10 @@ _PRONOUNS = frozenset(
     {"it", "this", "that", "which", "he", "she", "they", "we", "you", "i", "her", "his", "their", "my", "our", "as",
      "over", "all", "everything"}
 )  # fmt: skip
-_NOT_THINGS = _PRONOUNS | {"role", "job", "team"}
+_NOT_THINGS = _PRONOUNS | {"role", "job", "team", "one"}
+# words that count things of a kind rather than name one
+_SOME_OF_A_KIND = frozenset("a an some several many few couple any no each every two three four".split())
+_SAYS_RE = re.compile(r"\b[A-Z][\w-]*\s+(?:says|said|thinks|claims|reckons)\s")  # (not "the claims-intake API")
 _PET_HEADS = frozenset(kind.split()[-1] for kind in v.PET_KINDS)
 
 
@@ -5089,6 +5124,8 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         words.pop()  # "Quillon is now officially owned by …": Quillon
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
+    if words[0].casefold() in _SOME_OF_A_KIND or _SAYS_RE.search(" ".join(words)):
+        return ""  # "a couple of dashboards": which, the statement does not say; "Ops says the stack": a claim
     if all(word.casefold().strip(".,") in _CALENDAR_NAMES | _CALENDAR_SHORT for word in words):
         return ""  # "Bence takes over Monday": the day a duty passes, no system
     if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
@@ -5105,7 +5142,9 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
     if re.fullmatch(_TEAM_WORDS, head):
         return ""  # "N runs the Zirc platform group": a group is led, not owned
-    if head in v.KIND_HEAD_NOUNS or head in v.OWNED_THING_NOUNS or words[0][:1].isupper():
+    # ("the cron dashboards", "the R bindings": a thing's noun in the plural names things of that kind)
+    heads = {head, head[:-1]} if head.endswith("s") and len(head) > 3 else {head}
+    if any(noun in v.KIND_HEAD_NOUNS or noun in v.OWNED_THING_NOUNS for noun in heads) or words[0][:1].isupper():
         return " ".join(words)
     if (
         len(head) > 4
@@ -5135,6 +5174,8 @@ def _project_name(raw: str) -> str:
         words.pop(0)
     elif len(words) == 1:
         words[0] = re.sub(r"['’]s$", "", words[0])  # "Kestle's launch slipped to …": Kestle
+    if len(words) > 1 and words[0] in {"project", "programme", "program"} and words[1][:1].isupper():
+        words.pop(0)  # "our project Nightjar": Nightjar
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
         return ""
     if _EVENT_RE.search(" ".join(words)):
