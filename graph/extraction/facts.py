@@ -255,7 +255,8 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 # (after what the name is, too: "Noor Aziz, a retired judge who lives in Eger, …")
 _RELATIVE_RE = re.compile(
     # ("Olusegun Bello, senior PM, who …": a post apposed without its article, commas around it)
-    rf"\b(?P<name>{NAME}),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+|(?!(?:an?|the|our|their|my)\s)[a-z][\w'-]*(?:\s+[\w'-]+)?,\s+)?"
+    rf"\b(?P<name>{NAME}),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+|"
+    r"(?!(?:an?|the|our|their|my)\s)[a-z][\w'-]*(?:\s+[\w'-]+)?,\s+)?"
     r"who(?:\s+|(?P<is>['’]s\s+))"
     # (the clause runs on through a list of names to its end: "who speaks Yoruba, Igbo and English.")
     r"(?P<said>[^,]+?(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})*(?:,?\s+and\s+[A-Z][\w'’-]*)?)"
@@ -361,12 +362,16 @@ def _pet_keeper(text: str, before: int, *, lead_first: bool = False) -> str:
         m.group(0)
         for m in re.finditer(NAME, text[:before])
         # (not a place, "lives in Tata with her cat", nor a post, "our VP of engineering")
-        if _a_person(m.group(0)) and not _PLACED_RE.search(text, 0, m.start()) and not _a_title(m.group(0))
+        if _a_person(m.group(0))
+        and not _PLACED_RE.search(text, 0, m.start())
+        and not _GONE_TO_RE.search(text, 0, m.start())  # ("moved to Eger; … his iguana": no one's)
+        and not _a_title(m.group(0))
     ]
     people = [name for name in people if name.split()[0] not in _NOT_A_NAME and _person(name) == name]
     return people[-1] if people else lead
 
 
+_GONE_TO_RE = re.compile(r"\b(?:moved|moving|relocated|relocating|went|back|emigrated)\s+to\s+$")
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 # the first of two names, just before the second ("Juno and " before "Bodri")
 _FIRST_OF_A_PAIR_RE = re.compile(rf"(?P<first>{NAME})\s+and\s+$")
@@ -489,7 +494,7 @@ _LISTED_PREDICATE_RE = re.compile(rf"\s*[,;]\s+(?=(?:now\s+|also\s+|still\s+)?{_
 _APPOSED_NAME_END_RE = re.compile(rf",\s+{NAME}$")
 
 
-_LISTED_AFTER_NAME_RE = re.compile(rf"{NAME},\s+(?:now\s+|also\s+|still\s+)?{_LISTED_VERBS}\b")
+_LISTED_AFTER_NAME_RE = re.compile(rf"{NAME}(?:,|\s+[—–-])\s+(?:now\s+|also\s+|still\s+)?{_LISTED_VERBS}\b")
 
 
 def _predicates(part: str) -> list[str]:
@@ -3401,6 +3406,11 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said or "owner" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
+    if "wner" in text and (record := _pet_record(text, today)):
+        # a vet's or a sitter's record: its owner has the animals it names, and owns no system
+        owner, pets = record
+        found = [fact for fact in found if not (fact.attribute == v.OWNED_BY and fact.value == owner)] + pets
+        found += _field_facts(_OWNER_FIELD_LABEL_RE.sub("Name:", text, count=1), None, today, None)
     if (resume := _resume(text)) is not None:
         _, start, end = resume  # a résumé's posts, read by its reader only (not "Kestle — Tester" as Kestle's post)
         found = [fact for fact in found if not start <= fact.span[0] < end or fact.subject == resume[0]]
@@ -3423,6 +3433,55 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
                 seen.add(key)
                 kept.append(fact)
     yield from _closed_by_later(_one_project(kept, rename=False))
+
+
+# --- a pet's record: an owner's field and the animals the record names ------------------------------------------
+
+# "Owner: Rosa Quispe", "owner Inge Larsen", "Owner (Sergio Ibáñez)"
+_PET_OWNER_RE = re.compile(rf"(?<![\w-])(?P<label>[Oo]wner|OWNER)(?:\s*:\s*|\s+\(\s*|\s+)(?P<owner>{NAME})")
+_OWNER_FIELD_LABEL_RE = re.compile(r"(?<![\w-])(?:[Oo]wner|OWNER)\s*:")
+# an animal named with what it is: "Juniper (F/S Border Collie, 6y)", "Biscuit, 16y Jack Russell", "Bolle, rabbit",
+# "two dogs (Simba, Kiki)"
+_AGE = r"(?:\d{1,2}\s*(?:y|yo|yrs?|years?(?:\s+old)?|m|mo|months?)\b,?\s*)"
+_RECORDED_PET_RES = (
+    re.compile(rf"(?P<name>{NAME})\s*\((?P<what>[^()]{{1,60}})\)"),
+    re.compile(rf"(?P<name>{NAME}),\s+{_AGE}?(?P<what>(?:[\w/-]+\s+){{0,3}}?{_PETS})\b"),
+    re.compile(
+        rf"\b(?:an?|one|two|three|four|\d)\s+(?P<what>{_PETS})\s*"
+        rf"\((?P<names>{NAME}(?:,\s*{NAME})*(?:,?\s+and\s+{NAME})?)\)"
+    ),
+)
+# the words a record's fields are labelled with, which name no animal
+_RECORD_WORDS = frozenset(
+    "Patient Pet Pets Animal Animals Owner Owners Intake Recheck Presenting History Notes Plan Euthanasia".split()
+)
+
+
+def _pet_record(text: str, today: date) -> tuple[str, list[StatedFact]] | None:
+    """The owner a pet's record names and each animal it names as theirs (no longer, when the record says one died),
+    when it names exactly one owner and at least one animal by a pet's kind."""
+    # (a record's next field after a full stop is no part of the name: "Owner: Bence Vass. Presenting: …")
+    owners = {_person(re.split(r"\.\s", match["owner"])[0]) for match in _PET_OWNER_RE.finditer(text)} - {None}
+    if len(owners) != 1:
+        return None
+    (owner,) = owners
+    names: dict[str, tuple[int, int]] = {}
+    for regex in _RECORDED_PET_RES:
+        for match in regex.finditer(text):
+            if not re.search(_PETS, match["what"]):
+                continue
+            listed = _listed(match["names"]) if "names" in regex.groupindex else [match["name"]]
+            for name in listed:
+                name = _person(name) or ""
+                if name and name != owner and name.split()[0] not in _RECORD_WORDS and _a_person(name):
+                    names.setdefault(name, match.span())
+    if not names:
+        return None
+    gone = bool(_PET_GONE_RE.search(text))
+    return owner, [
+        StatedFact(owner, v.HAS_PET, name, None if gone else today, None, gone, 0.7, span)
+        for name, span in names.items()
+    ]
 
 
 def _a_post(title: str) -> str:
@@ -5297,7 +5356,8 @@ _FIELD_OF: dict[str, str] = {
 _PERSON_FIELDS = frozenset(
     {"name", "full name", "employee", "person", "member", "contact", "staff", "colleague", "who", "profile",
      "candidate", "applicant", "new hire", "hire", "joiner", "new joiner", "starter", "new starter", "guest",
-     "interviewee", "nominee"}
+     "interviewee", "nominee", "client", "new client", "customer", "new customer", "patient", "tenant",
+     "new tenant", "intake", "resident", "visitor", "caller"}
 )  # fmt: skip
 # the fields that give a person's post and employer together, as a card does ("Currently: data analyst at Kestle",
 # "Previously: nurse @ St Anne's"); "previously" and its kin say the card held before
