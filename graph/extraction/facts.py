@@ -264,8 +264,9 @@ _RELATIVE_RE = re.compile(
 )
 # "The rate checker, which Risk Ops owns, …": the owner's clause
 _WHICH_OWNS_RE = re.compile(
-    rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+team)?)\s+"
-    r"(?P<verb>owns|maintains|runs|looks\s+after)(?:\s+now)?(?:[,;]\s*|(?=[.!]?\s*$))"
+    rf"\b(?P<thing>(?:[Tt]he\s+)?[\w'’ -]{{2,40}}?),\s+which\s+(?:(?:the\s+)?(?P<owner>{NAME}(?:\s+team)?)\s+"
+    r"(?P<verb>owns|maintains|runs|looks\s+after)|(?:is|are)\s+(?:now\s+)?(?P<passive>owned|maintained|run)\s+by\s+"
+    rf"(?:the\s+)?(?P<by>{NAME}(?:\s+team)?))(?:\s+now)?(?:[,;]\s*|(?=[.!]?\s*$))"
 )
 # a name right after "from", "at", "with", "for" or "of" is where someone is, not someone: what an apposition says of
 # it is what the organisation is to us ("Nandor from Brightwell, our integration partner")
@@ -829,8 +830,12 @@ def _clauses(sentence: str) -> list[str]:
         extra += [first, *(f"{name} {_BEING_RE.sub(_being(name), piece)}" for piece in more)]
     for match in list(_WHICH_OWNS_RE.finditer(text)):
         # ("the limiter lives in zirc-limits, which the Tisza team owns": zirc-limits)
-        thing = re.split(r"\s+(?:in|at|on|into|from|with|by|under)\s+", match["thing"])[-1]
-        extra.append(f"{match['owner']} {match['verb']} {thing}")
+        thing = re.split(r"\s+(?:in|at|on|into|from|with|by|under|through|via|to|for)\s+", match["thing"])[-1]
+        thing = re.sub(r"^(?i:see|check|read|ask|use)\s+", "", thing)  # "See the Relocation Policy, which …"
+        if match["passive"]:  # "see the Relocation Policy, which is owned by Global Mobility"
+            extra.append(f"{thing} is {match['passive']} by {match['by']}")
+        else:
+            extra.append(f"{match['owner']} {match['verb']} {thing}")
     text = _RELATIVE_RE.sub(lambda m: f"{m['name']} ", text)
     for match in list(_PARTICIPLE_APPOSED_RE.finditer(text)):
         if not _AFTER_PREPOSITION_RE.search(text, 0, match.start()):
@@ -2505,7 +2510,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.OWNED_BY,
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BEEN}{_NOW}\s+the\s+(?:new\s+)?(?:owners?|maintainers?|DRI)\s+(?:of|for)\s+(?:the\s+)?"
+        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_BEEN}{_NOW}\s+the\s+(?:(?:new|sole|only|main|primary|current|official)\s+)?"
+        r"(?:owners?|maintainers?|DRI)\s+(?:of|for)\s+(?:the\s+)?"
         rf"(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since|as|so|these)\b))",
     ),
     _p(
@@ -2552,6 +2558,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b{_OWNER}{_HAVE}{_NOW}\s+took\s+(?:the\s+)?(?P<system>{_THING})\s+over\b",
     ),
+    # "the wasm bindings went from me to Dorka": hers now, the speaker's before
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:went|moved|passed)\s+(?:over\s+)?from\s+(?P<old>me)\s+to\s+"
+        rf"{_OWNER}",
+        needs=("from me",),
+    ),
     # "Freya handed the search gateway to Omar": Omar owns it, Freya did
     _p(
         v.OWNED_BY,
@@ -2561,8 +2574,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?:(?P<me>{_ME})(?:['’]m|\s+am)\s+no\s+longer\s+(?:responsible\s+for|in\s+charge\s+of|the\s+owner\s+of)|{_OWNER}\s+"
-        rf"(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+owns?)\s+(?:the\s+)?(?P<system>{_THING})"
-        r"(?=\s*(?:[.,;!]|$)|\s+any\s*more\b)",
+        rf"(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+(?:owns?|maintains?|runs?|looks?\s+after))\s+(?:the\s+)?"
+        rf"(?P<system>{_THING})"
+        r"(?=\s*(?:[.,;!—–]|$)|\s+any\s*more\b)",
         negated=True,
     ),
     # "Kestle dashboard now maintained by the Tisza team": a release note's or a headline's passive, without its "is"
@@ -4202,7 +4216,30 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         facts.extend(fact for fact in _languages_used(said, speaker, today) if fact.value.casefold() not in read)
     if "after" in said.casefold():
         facts.extend(_homes_before(said, facts))
+    if "wne" in said or " by " in said:
+        facts.extend(_owner_of_the_dated(said, facts, today))
     return tuple(_one_owner(_one_project(facts)))
+
+
+# whose a dated piece of work is, said after its day: "Kestle import due 30 Sep, owned by Bence on our side",
+# "… due 2 March (owner: Tisza)", "Next up: audit log retention, due 3 March, owner Dorka Szabó"
+_OWNER_AFTER_RE = re.compile(
+    r"(?:,|\(|;)\s*(?:(?:and\s+)?(?:owned|run|maintained|led)\s+by|(?i:owners?)\s*:?)\s+"
+    rf"(?:(?:the|their|our)\s+[\w -]{{2,30}}?,\s+)?(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})"
+)
+
+
+def _owner_of_the_dated(said: str, facts: list[StatedFact], today: date) -> list[StatedFact]:
+    """The owner a sentence names after the one piece of work it dates, as that work's owner."""
+    dated = {fact.subject for fact in facts if fact.attribute == v.DUE_DATE and fact.valid_until is None}
+    owned = {fact.subject for fact in facts if fact.attribute == v.OWNED_BY}
+    if len(dated) != 1 or dated & owned or not (after := _OWNER_AFTER_RE.search(said)):
+        return []
+    owner = " ".join(_without_a_post_before((_person(after["owner"]) or "").split()))
+    (project,) = dated
+    if not owner or owner.casefold() == project.casefold():
+        return []
+    return [StatedFact(project, v.OWNED_BY, _team_name(owner), today, None, False, 0.7, after.span())]
 
 
 # "after six years in Győr", "after years in Zirc": where a home said in the same sentence came after
@@ -4251,7 +4288,7 @@ _THING_MENTIONS = (
 _OWNED_PRONOUN_RE = re.compile(
     r"\b(?i:owns?|owned|took|takes|taken|handed|passed|gave|maintains?|inherited)\s+(?P<pron>it|them)\b"
     r"(?=\s+(?:over|back|on|up|now|from|to|off|since|as|in|too|today|yesterday|last|this|end)\b|\s*(?:[.,;!)—–]|$))"
-    r"|\b(?P<subj>[Ii]t|[Tt]hey|[Tt]hat)(?:['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
+    r"|\b(?P<subj>[Ii]t|[Tt]hey|[Tt]hat)(?:['’]s\s+been|['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
     r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b|"
     # ("…, it's been Tisza Ops's since October": whose it is)
     rf"{NAME}(?:['’]s|(?<=s)['’])(?=\s*(?:[.,;!]|$)|\s+(?:now|since|from|as\s+of)\b))"
@@ -4279,8 +4316,9 @@ def _thing_pronouns(said: str, earlier: str = "") -> str:
         thing = earlier
     else:
         return said
-    if pronoun["subj"] and said[end : end + 2] in {"'s", "’s"}:  # "it's owned by": the thing is
-        return f"{said[:start]}{thing} is{said[end + 2 :]}"
+    if pronoun["subj"] and said[end : end + 2] in {"'s", "’s"}:  # "it's owned by": the thing is; "it's been": has
+        has = re.match(r"\s+been\b", said[end + 2 :])
+        return f"{said[:start]}{thing} {'has' if has else 'is'}{said[end + 2 :]}"
     return f"{said[:start]}{thing}{said[end:]}"
 
 
@@ -5417,13 +5455,16 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     fields, a status line's owner."""
     resume = _resume(text)  # whose résumé, read once for its posts and for its fields
     yield from _resume_facts(text, resume, today)
-    if "CODEOWNERS" in text:
+    if "CODEOWNERS" in text and not _PROPOSED_RE.search(text):  # (a proposal for the file states no owner yet)
         yield from _code_owners(text, today)
     yield from _table_facts(text, today)
     yield from _schedule_facts(text, today)
     yield from _field_facts(text, speaker, today, resume)
     yield from _status_owners(text, today)
     yield from _owners_moved(text, today)
+
+
+_PROPOSED_RE = re.compile(r"\b(?i:proposal|proposed|proposing|suggestion|suggested|draft)\b")
 
 
 # --- a CODEOWNERS file: a path, then who owns it ("services/billing/  @acme/billing-core  Réka Tóth") -------------
@@ -5506,12 +5547,24 @@ _OWNER_MOVE_RE = re.compile(
 )
 
 
+# a line of a list under an owners' heading: a thing, a dash or a colon, its owner ("Auth — Identity team")
+_OWNER_LINE_RE = re.compile(
+    rf"^[ \t]*(?:[-•*][ \t]+)?(?:[Tt]he\s+)?(?P<system>{_THING})[ \t]+(?:[—–-]|:)[ \t]*(?:the\s+)?(?P<old>)"
+    rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})[ \t.]*$",
+    re.MULTILINE,
+)
+
+
 def _owners_moved(text: str, today: date) -> Iterator[StatedFact]:
-    """The owners a list of ownership moves gives, read only after a heading or a label that names ownership."""
-    heading = _OWNERS_HEADING_RE.search(text) if "→" in text or "->" in text else None
+    """The owners a list of ownership moves gives, read only after a heading or a label that names ownership; a
+    heading on a line of its own ("Owners (current):") lists a thing and its owner a line."""
+    heading = _OWNERS_HEADING_RE.search(text) if "→" in text or "->" in text or "\n" in text else None
     if heading is None:
         return
-    for line in _OWNER_MOVE_RE.finditer(text, heading.end() - 1):
+    lines = list(_OWNER_MOVE_RE.finditer(text, heading.end() - 1)) if "→" in text or "->" in text else []
+    if text[heading.end() :].startswith("\n"):
+        lines += _OWNER_LINE_RE.finditer(text, heading.end())
+    for line in lines:
         system = _system_name(line["system"], owner=line["value"], named=True)
         if len(re.findall(rf"\b[{_UPPER}]", system)) > 1 and not re.search(rf"\s{_TEAM_WORDS}$", system):
             continue  # "Réka Tóth → Bence Kádár": a person's duty handed on, no thing

@@ -2332,3 +2332,88 @@ def test_a_statement_put_to_be_confirmed_is_asked_and_one_told_to_confirm_is_sai
     assert facts("Just to confirm — the Zirc release is the twelfth of May, okay?", None) == {
         ("Zirc release", "due_date", "2026-05-12", False, False)
     }
+
+
+def test_a_thing_said_to_be_someone_s_with_only_a_time_after_it_and_things_in_the_plural():
+    assert facts("The flaky-test tracker is Dorka's from today.", None) == {
+        ("flaky-test tracker", "owned_by", "Dorka", False, False)
+    }
+    assert facts("The cron dashboards are Ilona's — she set them up.", None) == {
+        ("cron dashboards", "owned_by", "Ilona", False, False)
+    }
+    assert facts("Stop asking Bence about the billing service, it's been Tisza Ops's since October.", None) == {
+        ("billing service", "owned_by", "Tisza Ops", False, False)
+    }
+    assert facts("I maintain a couple of dashboards.") == set()  # which ones, the statement does not say
+    assert facts("Is the tracker Dorka's now?", None) == set()
+
+
+def test_a_day_of_the_month_said_as_what_a_piece_of_work_is_due():
+    assert facts("The Zirc reconciliation refactor is due the 19th and we will make it.", None) == {
+        ("Zirc reconciliation refactor", "due_date", "2025-09-19", False, False)
+    }
+    # the day after the semicolon is another thing's
+    assert facts("Zirc v5 is due on the 3rd; the team offsite is the 12th.", None) == {
+        ("Zirc v5", "due_date", "2025-09-03", False, False)
+    }
+    assert facts("The Kestle launch is the 12th but don't hold me to it.", None) == set()
+
+
+def test_a_pet_s_record_gives_its_owner_s_animals_and_no_system():
+    assert facts("Patient: Bodri (wire-haired vizsla, 6y). Owner: Bence Vass. Presenting: limping.", None) == {
+        ("Bence Vass", "has_pet", "Bodri", False, False)
+    }
+    assert facts("Owner Réka Tóth — two cats (Mák, Bors) + one rabbit (Pötyi). Mák: ear mites.", None) == {
+        ("Réka Tóth", "has_pet", "Mák", False, False),
+        ("Réka Tóth", "has_pet", "Bors", False, False),
+        ("Réka Tóth", "has_pet", "Pötyi", False, False),
+    }
+    assert facts(
+        "Intake form | Owner: Ilona Kiss | Lives in: Eger | Languages: Hungarian | Animal: Maszat, rabbit, 5y", None
+    ) == {
+        ("Ilona Kiss", "has_pet", "Maszat", False, False),
+        ("Ilona Kiss", "lives_in", "Eger", False, False),
+        ("Ilona Kiss", "speaks", "Hungarian", False, False),
+    }
+    (gone,) = extract_facts(
+        "Euthanasia — Bodri, 16y beagle, owner Dorka Szabó. Bodri passed away peacefully.",
+        speaker=None,
+        reference=TODAY,
+    )
+    assert (gone.subject, gone.value, gone.negated) == ("Dorka Szabó", "Bodri", True)
+
+
+def test_whose_a_dated_piece_of_work_is_and_an_owners_list_under_its_heading():
+    assert facts("Kestle import due 2025-09-30, owned by Bence Vass on our side.", None) == {
+        ("Kestle import", "due_date", "2025-09-30", False, False),
+        ("Kestle import", "owned_by", "Bence Vass", False, False),
+    }
+    assert facts("Owners (current):\nAuth — Identity team\nReporting — Bence Vass", None) == {
+        ("Auth", "owned_by", "Identity", False, False),
+        ("Reporting", "owned_by", "Bence Vass", False, False),
+    }
+    assert facts("See the Relocation Policy, which is owned by Global Mobility.", None) == {
+        ("Relocation Policy", "owned_by", "Global Mobility", False, False)
+    }
+    assert facts("The wasm bindings went from me to Dorka yesterday.") == {
+        ("wasm bindings", "owned_by", "Dorka", False, False),
+        ("wasm bindings", "owned_by", "Ilona", False, True),
+    }
+    assert facts("Bence is the sole owner of the R bindings.", None) == {
+        ("R bindings", "owned_by", "Bence", False, False)
+    }
+    assert ("R bindings", "owned_by", "Ilona", True, False) in facts("I no longer maintain the R bindings.")
+    assert facts("Proposal for CODEOWNERS:\n/services/ledger/  @payments-core\nthoughts?", None) == set()
+
+
+def test_a_post_before_a_full_name_a_stutter_and_a_post_apposed_before_who():
+    assert facts("Kit inventory now owned by Juniors Coordinator Bence Vass.", None) == {
+        ("Kit inventory", "owned_by", "Bence Vass", False, False)
+    }
+    assert facts("Owner Réka Tóth speaks Hungarian only.", None) == {("Réka Tóth", "speaks", "Hungarian", False, False)}
+    assert facts("reminder — Dorka's, um, Dorka's parrot, Kókusz, needs feeding", None) == {
+        ("Dorka", "has_pet", "Kókusz", False, False)
+    }
+    assert ("Bence Vass", "reports_to", "Réka Tóth", False, False) in facts(
+        "Welcome Bence Vass, senior PM, who joined from Kestle and reports to Réka Tóth.", None
+    )
