@@ -674,6 +674,7 @@ _SOMEONE_CALLED_RE = re.compile(
     rf"\b(?i:an?)\s+(?:(?:new|young|lovely|nice)\s+)?(?i:woman|man|guy|girl|lady|bloke|chap|person|fellow)\s+"
     rf"(?:called|named)\s+(?={NAME})"
 )
+_PARTY_IN_BRACKETS_RE = re.compile(rf"\b(?:Owner|Client|Customer|Patient|Contact|Tenant)\s*\((?P<name>{NAME})\)")
 # someone sent to, then said what of: "Ask Dorka, she owns Zirc", "ping Bence - he's the DRI": the pronoun is them
 _SENT_TO_THEN_PRONOUN_RE = re.compile(
     rf"^(?i:ask|ping|check\s+with|talk\s+to|speak\s+to|reach\s+out\s+to|message|dm|try)\s+(?P<name>{NAME})\s*[,;—–-]\s*"
@@ -723,6 +724,10 @@ def _clauses(sentence: str) -> list[str]:
         text = _SOMEONE_CALLED_RE.sub("", text)
     text = _WITH_ME_RE.sub("I", text)
     text = _HAS_BEEN_RE.sub(" has", text)  # "Tata's been home for three years": has been
+    if "(" in text:  # "Owner (Ilona Kiss) doesn't speak English": the person the bracket names
+        text = _PARTY_IN_BRACKETS_RE.sub(
+            lambda m: m["name"] if _a_person(m["name"]) and "&" not in m["name"] else m.group(0), text
+        )
     if sent := _SENT_TO_THEN_PRONOUN_RE.match(text):
         text = f"{sent['name']}{text[sent.end() :]}"
     if " the one who " in text:  # "Dorka is the one who lives in Eger": Dorka lives there
@@ -3199,6 +3204,8 @@ def _fluent(sentence: str) -> str:
     said = _FILLER_RE.sub(" ", sentence)
     said = _REPEATED_RE.sub(r"\1", said)
     said = _ADVERB_ORDER_RE.sub(r"\1 \2", said)
+    if "called" in said or "named" in said:  # "my cat's called Socks": is called
+        said = re.sub(r"(?<=[a-z])['’]s\s+(?=(?:called|named)\b)", " is ", said)
     if _LEARNER_RE.search(said):
         folded = said.casefold()
         for cue, learned, written in _LEARNER:
@@ -3420,7 +3427,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said or "owner" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
-    if "wner" in text and (record := _pet_record(text, today)):
+    if any(word in text for word in _PET_RECORD_WORDS) and (record := _pet_record(text, today)):
         # a vet's or a sitter's record: its owner has the animals it names, and owns no system
         owner, pets = record
         found = [fact for fact in found if not (fact.attribute == v.OWNED_BY and fact.value == owner)] + pets
@@ -3452,7 +3459,11 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 # --- a pet's record: an owner's field and the animals the record names ------------------------------------------
 
 # "Owner: Rosa Quispe", "owner Inge Larsen", "Owner (Sergio Ibáñez)"
-_PET_OWNER_RE = re.compile(rf"(?<![\w-])(?P<label>[Oo]wner|OWNER)(?:\s*:\s*|\s+\(\s*|\s+)(?P<owner>{NAME})")
+_PET_OWNER_RE = re.compile(
+    rf"(?<![\w-])(?P<label>[Oo]wner|OWNER|Client|Customer)(?:\s*:\s*|\s+\(\s*|\s+)(?P<owner>{NAME})"
+    # ("Intake: Réka Tóth — … Pets: Mák (cat)": whom a record with a pets' field is of)
+    rf"|^(?:Intake|Profile|New\s+profile|New\s+client)\s*:\s*(?P<profiled>{NAME})(?=[\s\S]*\b(?i:pets?|dogs?|cats?|animals?)\s*:)"
+)
 _OWNER_FIELD_LABEL_RE = re.compile(r"(?<![\w-])(?:[Oo]wner|OWNER)\s*:")
 # an animal named with what it is: "Juniper (F/S Border Collie, 6y)", "Biscuit, 16y Jack Russell", "Bolle, rabbit",
 # "two dogs (Simba, Kiki)"
@@ -3461,13 +3472,15 @@ _RECORDED_PET_RES = (
     re.compile(rf"(?P<name>{NAME})\s*\((?P<what>[^()]{{1,60}})\)"),
     re.compile(rf"(?P<name>{NAME}),\s+{_AGE}?(?P<what>(?:[\w/-]+\s+){{0,3}}?{_PETS})\b"),
     re.compile(
-        rf"\b(?:an?|one|two|three|four|\d)\s+(?P<what>{_PETS})\s*"
+        rf"(?:\b(?:an?|one|two|three|four|\d)\s+)?(?P<what>{_PETS})\s*"
         rf"\((?P<names>{NAME}(?:,\s*{NAME})*(?:,?\s+and\s+{NAME})?)\)"
     ),
 )
+_PET_RECORD_WORDS = ("wner", "OWNER", "Client", "Customer", "Intake", "rofile")
 # the words a record's fields are labelled with, which name no animal
 _RECORD_WORDS = frozenset(
-    "Patient Pet Pets Animal Animals Owner Owners Intake Recheck Presenting History Notes Plan Euthanasia".split()
+    "Patient Pet Pets Animal Animals Owner Owners Intake Recheck Presenting History Notes Plan Euthanasia Speaks "
+    "Lives Today Client Dogs Cats".split()
 )
 
 
@@ -3475,7 +3488,9 @@ def _pet_record(text: str, today: date) -> tuple[str, list[StatedFact]] | None:
     """The owner a pet's record names and each animal it names as theirs (no longer, when the record says one died),
     when it names exactly one owner and at least one animal by a pet's kind."""
     # (a record's next field after a full stop is no part of the name: "Owner: Bence Vass. Presenting: …")
-    owners = {_person(re.split(r"\.\s", match["owner"])[0]) for match in _PET_OWNER_RE.finditer(text)} - {None}
+    owners = {
+        _person(re.split(r"\.\s", match["owner"] or match["profiled"])[0]) for match in _PET_OWNER_RE.finditer(text)
+    } - {None}
     if len(owners) != 1:
         return None
     (owner,) = owners
@@ -5996,6 +6011,7 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
         return _known_languages(value)
     if attribute == v.HAS_PET:
         pets = []
+        value = re.split(r"\.\s+(?=[A-Z])", value)[0]  # "Pets: Mák (cat). Speaks Hungarian.": the list ends
         for part in _listed(value):
             name = re.search(rf"\b(?!(?:{_PET_KINDS})\b)[A-Z][a-z]+\b", part)
             kind = re.search(rf"\b{_PET_KINDS}\b", part, re.IGNORECASE)

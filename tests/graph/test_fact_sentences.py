@@ -2417,3 +2417,19 @@ def test_a_post_before_a_full_name_a_stutter_and_a_post_apposed_before_who():
     assert ("Bence Vass", "reports_to", "Réka Tóth", False, False) in facts(
         "Welcome Bence Vass, senior PM, who joined from Kestle and reports to Réka Tóth.", None
     )
+
+
+def test_a_client_s_record_a_party_named_in_brackets_and_a_pet_s_name_said_short():
+    assert facts("Client Dorka Szabó — 2 cats (Mák, Bors), 1 rabbit (Pötyi). Today: Mák boosters only.", None) == {
+        ("Dorka Szabó", "has_pet", "Mák", False, False),
+        ("Dorka Szabó", "has_pet", "Bors", False, False),
+        ("Dorka Szabó", "has_pet", "Pötyi", False, False),
+    }
+    assert facts("Ferret (Bandit) — owner Bence Vass. Chewed a charger cable.", None) == {
+        ("Bence Vass", "has_pet", "Bandit", False, False)
+    }
+    assert ("Ilona Kiss", "speaks", "English", True, False) in facts(
+        "Owner (Ilona Kiss) doesn't speak English; her son translates.", None
+    )
+    assert facts("Customer (Kestle & Co) is based in Eger.", None) == set()  # a firm, no one's home
+    assert facts("my cat's called Socks.") == {("Ilona", "has_pet", "Socks", False, False)}
