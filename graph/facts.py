@@ -301,6 +301,16 @@ def _start(view: FactView) -> date:
     return min(said, view.valid_until) if view.valid_until is not None else said
 
 
+def _ends_as_said_later(view: FactView, later: FactView) -> bool:
+    """Close an open value at the end a later statement of the past gives the same value ("I moved from Boston",
+    "lived in Boston until May", said after "I live in Boston"); a curated value is not closed by an uncurated one."""
+    if view.valid_until is not None or later.recorded_at <= view.recorded_at or (view.curated and not later.curated):
+        return False
+    view.valid_until = max(later.valid_until, view.valid_from) if view.valid_from else later.valid_until
+    view.closed_by = later.id
+    return True
+
+
 def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> None:
     """Close each value by the next one of a functional attribute (by when it began, then when it was said), or by
     a negation of the same value; a curated value is not closed by a later uncurated one (the conflict is marked on
@@ -311,9 +321,11 @@ def _read_intervals(group: list[FactView], *, functional: bool, day: date) -> No
         if view.negated:
             continue
         for later in ordered[index + 1 :]:
-            if later.valid_until is not None and not later.negated and later.valid_until <= later.recorded_at.date():
-                continue  # said of the past, after it ended ("until 2022"): it closes nothing that came after
             same_value = later.value.casefold() == view.value.casefold()
+            if later.valid_until is not None and not later.negated and later.valid_until <= later.recorded_at.date():
+                if same_value and _ends_as_said_later(view, later):
+                    break  # the same value said later to have ended ("I moved from Boston"): it ended then
+                continue  # said of the past, after it ended ("until 2022"): it closes nothing that came after
             if later.negated and same_value or (functional and not later.negated and not same_value):
                 if view.curated and not later.curated:
                     if not later.negated:

@@ -1150,6 +1150,7 @@ class _Pattern:
     regex: re.Pattern[str]
     negated: bool = False
     history: bool = False  # states an earlier value only ("I lived in Boston until 2019")
+    ended: bool = False  # states a value that ended when the statement dates ("I moved from Boston in May")
     confidence: float = 0.8
     check: Callable[[re.Match[str]], bool] | None = None
     after_negation: bool = False  # states the value that follows a negation ("no longer X; it's Y now")
@@ -1485,9 +1486,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(v.LIVES_IN, rf"\b{_WHO}\s+(?:works?|working)\s+remotely\s+from\s+(?P<value>{NAME})", confidence=0.6),
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated)\s+(?:away\s+)?(?:from|out\s+of)\s+(?P<value>{NAME}){_NAME_ENDS}"
-        r"(?!\s+to\b)",
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated)\s+(?:away\s+)?out\s+of\s+(?P<value>{NAME}){_NAME_ENDS}(?!\s+to\b)",
         negated=True,
+    ),
+    # (a home moved from is where one lived until then: a value that ended, said as the way here)
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|relocated)\s+(?:away\s+|here\s+|over\s+)?from\s+(?P<value>{NAME}){_NAME_ENDS}"
+        r"(?!\s+to\b)",
+        ended=True,
     ),
     _p(
         v.LIVES_IN,
@@ -4790,6 +4797,8 @@ def _facts_of(
     if not subjects or not values:
         return []
     since, until = _interval(pattern, match, clause, today)
+    if pattern.ended:  # the day the statement gives is when the value ended, not when it began
+        since, until = None, min(since or today, today)
     if pattern.attribute == v.JOB_TITLE and (former := _FORMER_RE.match(values[0])):
         # "the former head chef at Vashegy Bistro": a post held before, and where
         values = [values[0][former.end() :]]

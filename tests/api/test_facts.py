@@ -360,6 +360,20 @@ def test_a_statement_about_the_past_said_later_closes_nothing_current(acme, api,
     ]
 
 
+def test_a_home_said_later_to_have_been_moved_from_ended_then(acme, api, django_capture_on_commit_callbacks):
+    """ "I moved from Lisbon last month", said after "I live in Lisbon": Lisbon ended then, with no new home named."""
+    with django_capture_on_commit_callbacks(execute=True):
+        _session(api, "a", [{"id": "1", "author": "user", "timestamp": MARCH, "text": "I live in Lisbon."}])
+        _session(
+            api, "b", [{"id": "1", "author": "user", "timestamp": SEPTEMBER, "text": "I moved from Lisbon last month."}]
+        )
+
+    facts = _timeline(acme, "albert", "albert", "lives_in")
+
+    assert [(f.value, f.valid_until, f.current) for f in facts][:1] == [("Lisbon", date(2025, 8, 1), False)]
+    assert not any(f.current for f in facts)
+
+
 def test_a_fact_about_a_clause_does_not_answer_a_path_question(acme, api, django_capture_on_commit_callbacks):
     """ "Who invested in the company Alice Smith works at?" asks for investors: the fact that Alice works at Acme is
     the path's first hop, not the answer."""
