@@ -2798,7 +2798,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?P<modal>(?:must|has\s+to|needs\s+to|"
         r"should)\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready|out))|"
         # ("Zirc 4.2 is on 2 June", "… is going out on 9 November": of a release, as people are on leave and go out)
-        r"(?P<release>is\s+(?:(?:now|still)\s+)?on(?=\s+(?:the\s+)?\d|\s+[A-Z][a-z]+day\b|\s+[A-Z][a-z]{2}\s+\d)|"
+        r"(?P<release>is(?:\s+(?:now|still))?(?:\s+on\b)?(?=\s+(?:the\s+)?\d|\s+[A-Z][a-z]+day\b|\s+[A-Z][a-z]{2}\s+\d)|"
         r"is\s+going\s+out|goes\s+out|is\s+rolling\s+out|rolls\s+out))\s+(?:on|in|by|at)?\s*"
         r"(?P<date>.+)",
         # "Mák is due for her booster on …": an errand; "Ilona should be done by Friday": a person has work to finish,
@@ -2807,6 +2807,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
             not _EVENT_RE.search(match["date"])
             and (not match["modal"] or _a_thing_by_its_words(match["project"]))
             and (not match["release"] or _a_named_release(match["project"]))
+            # ("Merlin go-live is Sunday 2 Nov": the pattern that names the go-live reads Merlin's day)
+            and not (match["release"] and re.search(r"\s(?i:go-?live|launch|release|deadline|ga)$", match["project"]))
         ),
     ),
     # the day first, then what it is for: "We've locked 24 Feb for the Zirc beta", "set 3 May as the Kestle launch date"
@@ -3401,6 +3403,9 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+_RELEASE_IS_A_DAY_RE = re.compile(
+    r"\b(?:v\d+|\d+(?:\.\d+)+|[A-Z]\w*\s+v?\d+)\s+is\s+(?:(?:now|still)\s+)?(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|[A-Z][a-z]+day\b)"
+)
 # a thing moved to a day, not to a place: what is moved is a schedule's (an "it" goes back to a thing named before)
 _MOVED_TO_A_DAY_RE = re.compile(
     r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?to\s+(?:the\s+)?"
@@ -4202,6 +4207,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             wanted.add(v.SPEAKS)
         if "s" in folded and _POSSESSED_RE.search(clause):  # "the tracker is Dorka's from today": hers
             wanted.add(v.OWNED_BY)
+        if " is " in folded and _RELEASE_IS_A_DAY_RE.search(clause):  # "Kestle v2 is Friday": its day
+            wanted.add(v.DUE_DATE)
         if " to " in folded and _MOVED_TO_A_DAY_RE.search(clause):  # "Kestle moved to 9 Oct": a day, no place
             wanted.add(v.DUE_DATE)
         found = len(facts)
@@ -4552,6 +4559,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
             old = new
             if len(days) > 1:
                 new = _ahead(days[-2].end, days[-2].text, today)
+                old = _before_the_day(old, new)
                 if (nth := re.search(r"\b(\d{1,2})(?:st|nd|rd|th)$", last.text)) and int(nth[1]) < new.day:
                     old = new.replace(day=int(nth[1]))  # "to 9 Oct (from the 2nd)": the 2nd of that month
                 facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
@@ -4566,9 +4574,9 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
                 facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
             continue
         if last.start != last.end:  # "from 5 May to 19 May", read as one span
-            old = _ahead(last.start, last.text, today)
+            old = _before_the_day(_ahead(last.start, last.text, today), new)
         elif len(days) > 1 and re.search(r"\bfrom\b", clause[start : last.span[0]]):
-            old = _ahead(days[0].start, days[0].text, today)
+            old = _before_the_day(_ahead(days[0].start, days[0].text, today), new)
         facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
         if old is not None and old != new:
             facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
@@ -4664,8 +4672,21 @@ def _next_month_day(day: date, months: int) -> date | None:
         return None
 
 
+def _before_the_day(was: date, day: date) -> date:
+    """The day a project had before it moved to ``day``: a day read ahead that falls a year after the new one is the
+    year before ("slipped from 8 Mar to 22 Mar", said on 15 March: the 8th just gone)."""
+    if was > day and was.year > day.year:
+        try:
+            return was.replace(year=was.year - 1)
+        except ValueError:  # 29 February
+            return was
+    return was
+
+
 def _ahead(day: date, said: str, today: date) -> date:
     """A day a plan names without its year or week is the next such day ("on Friday", "to 3 March")."""
+    if day == today and re.fullmatch(r"(?i:(?:on|by)\s+)?[A-Za-z]+day", said.strip()) and said.strip()[-5:] != "today":
+        return day + timedelta(days=7)  # "it's due Friday", said on a Friday: the next one
     if day >= today or re.search(r"\b\d{4}\b|\blast\b|\bago\b", said):
         return day
     parts = [part for part in _SPAN_TO.split(said.strip()) if part.strip()]  # "Tuesday to Thursday": both days
@@ -4767,6 +4788,10 @@ def _facts_of(
     # "reports to Elodie, not Ambrose": the words naming the old value after the new one negate nothing
     after = groups.get("old") and groups.get("value") and match.start("old") > match.end("value")
     said = match.group(0)[: match.end("value") - match.start()] if after else match.group(0)
+    if pattern.attribute == v.DUE_DATE and groups.get("date"):
+        # "due the 19th and we are not going to hit it": what the clause goes on to say negates no day
+        day_said = re.split(r"[,;]|\s+(?:and|but|so)\s+", groups["date"], maxsplit=1)[0]
+        said = said[: match.start("date") - match.start()] + day_said
     negated_inside = re.search(r"\b(?:not|n't|never|no\s+longer)\b", said, re.IGNORECASE)
     if not pattern.negated and not pattern.after_negation and negated_inside:
         return []
@@ -4824,6 +4849,8 @@ def _facts_of(
         old = _earlier(pattern.attribute, {**groups, "said": match.group(0)}, speaker, today) or _contrasted(
             pattern, clause, match.end()
         )
+        if old and pattern.attribute == v.DUE_DATE and values:  # "slipped from 8 Mar to 22 Mar": the 8th before it
+            old = _before_the_day(date.fromisoformat(old), date.fromisoformat(values[0])).isoformat()
         if old and old.casefold() not in {value.casefold() for value in values}:
             ended = since if since and since <= today else today
             facts.append(
@@ -5297,6 +5324,10 @@ def _project_name(raw: str) -> str:
         words[0] = re.sub(r"['’]s$", "", words[0])  # "Kestle's launch slipped to …": Kestle
     if len(words) > 1 and words[0] in {"project", "programme", "program"} and words[1][:1].isupper():
         words.pop(0)  # "our project Nightjar": Nightjar
+    if len(words) > 1 and words[0] == "new":
+        words.pop(0)  # "the new club crest project": the project, however new
+    if any(word in _SPEAKERS_WORDS for word in words):
+        return ""  # "the migration I'm babysitting": which one, only the speaker knows
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
         return ""
     if _EVENT_RE.search(" ".join(words)):
@@ -5306,6 +5337,7 @@ def _project_name(raw: str) -> str:
     return " ".join(words)
 
 
+_SPEAKERS_WORDS = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "we're", "we’re", "we", "you", "you're", "you’re"})
 # what a status line or a release note says before a day that names no project: a heading, a status, a stage
 _NO_PROJECT = frozenset(
     """changelog status update release notes green amber red yellow rag ga rc beta alpha release launch cutover
@@ -5629,10 +5661,13 @@ _SCHEDULE_HEADING_RE = re.compile(
     r"\b(?:roadmap|release|releases|timeline|milestones?|launch(?:es)?|calendar|schedule|deadlines?|dates)\b", re.I
 )
 _SCHEDULED_RE = re.compile(
-    rf"^[ \t]*[-•*]?[ \t]*(?:Q[1-4]\s*:\s*)?(?P<project>{NAME}(?:\s+v?\d+(?:\.\d+)*)?(?:\s+[a-z][\w-]*){{0,2}})"
-    r"[ \t]*(?::|[—–-])[ \t]*(?P<when>[^\n]+)$",
+    rf"^[ \t]*[-•*]?[ \t]*(?:Q[1-4]\s*:\s*)?(?P<project>{NAME}(?:\s+[a-z][\w-]*)?(?:\s+v?\d+(?:\.\d+)*)?"
+    r"(?:\s+[a-z][\w-]*){0,2})"
+    r"[ \t]*(?::|[—–-]|→|->)[ \t]*(?P<when>[^\n]+)$",
     re.MULTILINE,
 )
+# a schedule's line that gives the day it had before: "Kestle beta → 17 May (moved from 10 May)"
+_SCHEDULED_BEFORE_RE = re.compile(r"\(\s*(?:moved|slipped|pushed)?\s*(?:from|was)\s+[^()]+\)\s*$", re.IGNORECASE)
 
 
 def _schedule_facts(text: str, today: date) -> Iterator[StatedFact]:
@@ -5651,10 +5686,14 @@ def _schedule_facts(text: str, today: date) -> Iterator[StatedFact]:
             continue
         if "?" in when or len(when.split()) > 6:
             continue  # a line that asks, or says more than a day: a note's line, not the schedule's
+        before = _SCHEDULED_BEFORE_RE.search(when)
         days = [m for m in tag_dates(when, reference=today) if not m.ambiguous and m.start == m.end]
-        if len(days) == 1:
+        if len(days) == 1 or (len(days) == 2 and before and days[1].span[0] >= before.start()):
             day = _ahead(days[0].start, days[0].text, today)
             yield StatedFact(project, v.DUE_DATE, day.isoformat(), today, None, False, 0.7, line.span())
+            if len(days) == 2:
+                was = _before_the_day(_ahead(days[1].start, days[1].text, today), day)
+                yield StatedFact(project, v.DUE_DATE, was.isoformat(), None, today, False, 0.63, line.span())
 
 
 def _field_facts(

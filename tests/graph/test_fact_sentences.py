@@ -2433,3 +2433,29 @@ def test_a_client_s_record_a_party_named_in_brackets_and_a_pet_s_name_said_short
     )
     assert facts("Customer (Kestle & Co) is based in Eger.", None) == set()  # a firm, no one's home
     assert facts("my cat's called Socks.") == {("Ilona", "has_pet", "Socks", False, False)}
+
+
+def test_a_milestones_list_with_arrows_and_the_day_a_slip_moved_from():
+    text = "Milestones\n- Zirc map v2 → 2025-10-03\n- Kestle app 5.0 → 2025-10-17 (moved from 2025-10-10)"
+    assert facts(text, None) == {
+        ("Zirc map v2", "due_date", "2025-10-03", False, False),
+        ("Kestle app 5.0", "due_date", "2025-10-17", False, False),
+        ("Kestle app 5.0", "due_date", "2025-10-10", False, True),
+    }
+    # said in early September: "from 25 Aug" is the day just gone, not next year's
+    assert ("Zirc importer", "due_date", "2025-08-25", False, True) in facts(
+        "Zirc importer slipped from 25 Aug to 12 Sep.", None
+    )
+
+
+def test_a_project_s_words_and_a_named_release_is_a_day():
+    assert facts("The new Tisza crest project is due 28 Feb.", None) == {
+        ("Tisza crest project", "due_date", "2026-02-28", False, False)
+    }
+    assert facts("The migration I'm babysitting is due on the 2nd of October.") == set()
+    assert facts("Zirc v2 is Friday.", None) == {("Zirc v2", "due_date", "2025-09-05", False, False)}
+    assert facts("Kestle app 5.0 is still the 3rd of October, as planned.", None) == {
+        ("Kestle app 5.0", "due_date", "2025-10-03", False, False)
+    }
+    # said on a Monday, "Monday" is the next one
+    assert facts("Zirc v3 is Monday.", None) == {("Zirc v3", "due_date", "2025-09-08", False, False)}
