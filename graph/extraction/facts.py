@@ -2808,7 +2808,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
             and (not match["modal"] or _a_thing_by_its_words(match["project"]))
             and (not match["release"] or _a_named_release(match["project"]))
             # ("Merlin go-live is Sunday 2 Nov": the pattern that names the go-live reads Merlin's day)
-            and not (match["release"] and re.search(r"\s(?i:go-?live|launch|release|deadline|ga)$", match["project"]))
+            and not (
+                match["release"]
+                and (
+                    re.search(r"\s(?i:go-?live|launch|release|deadline|ga)$", match["project"])
+                    or re.match(r"(?i:deadline|target|due|launch|release|go-?live)\b", match["project"])
+                )
+            )
         ),
     ),
     # the day first, then what it is for: "We've locked 24 Feb for the Zirc beta", "set 3 May as the Kestle launch date"
