@@ -2812,7 +2812,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
                 match["release"]
                 and (
                     re.search(r"\s(?i:go-?live|launch|release|deadline|ga)$", match["project"])
-                    or re.match(r"(?i:deadline|target|due|launch|release|go-?live)\b", match["project"])
+                    or _A_DAY_S_HEADING_RE.match(match["project"])
                 )
             )
         ),
@@ -3409,6 +3409,8 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+# a field's heading before a day, which names no release of its own ("Deadline for Zirc v2 is 30 January")
+_A_DAY_S_HEADING_RE = re.compile(r"(?i:deadline|target|due|(?:launch|release|go-?live)\s+(?:date|for))\b")
 _RELEASE_IS_A_DAY_RE = re.compile(
     r"\b(?:v\d+|\d+(?:\.\d+)+|[A-Z]\w*\s+v?\d+)\s+is\s+(?:(?:now|still)\s+)?(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|[A-Z][a-z]+day\b)"
 )
@@ -5797,6 +5799,7 @@ def _field_facts(
             and label not in _FIELD_OF
             and label not in _DUTIES  # "Incident commander: N": a duty for a day, no post
             and not _NO_VALUE.search(label)
+            and not labels & _THING_FIELDS  # "Milestone: Alpha | Lead: Dorka": the milestone's lead, no post
         ):  # "CFO: Zsófia Ambrus"
             yield StatedFact(
                 holder[0], v.JOB_TITLE, label, _record_since(field["value"], today), None, False, 0.7, span

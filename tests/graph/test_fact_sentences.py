@@ -2459,3 +2459,13 @@ def test_a_project_s_words_and_a_named_release_is_a_day():
     }
     # said on a Monday, "Monday" is the next one
     assert facts("Zirc v3 is Monday.", None) == {("Zirc v3", "due_date", "2025-09-08", False, False)}
+
+
+def test_a_thing_s_record_names_no_post_and_a_field_s_heading_is_no_release():
+    assert not {
+        fact for fact in facts("Milestone: Alpha | Target: Aug 8 | Lead: Dorka", None) if fact[1] == "job_title"
+    }
+    assert facts("Deadline for Zirc v2 is 30 January.", None) == {("Zirc v2", "due_date", "2026-01-30", False, False)}
+    assert facts("ok so Release 24.8 is on Tuesday, the label fix rides along.", None) == {
+        ("Release 24.8", "due_date", "2025-09-02", False, False)
+    }
