@@ -119,7 +119,9 @@ _CODE_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
 _HANDLE = rf"(?:@[\w/-]+|{_CODE_NAME}\b)"
 # (a team by its handle, or in lower case: "the identity team")
 _OWNER = (
-    rf"(?:[Tt]he\s+|{_MY_TEAM})?(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?|{_HANDLE}"
+    # ("owned by our Platform team": the team by its name, whoever "our" is)
+    rf"(?:[Tt]he\s+|{_MY_TEAM}|(?:[Oo]ur|[Tt]heir)\s+(?={NAME}\s+{_TEAM_WORDS}))?"
+    rf"(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?|{_HANDLE}"
     r"|(?!(?:my|our|your|their|his|her|its|a|an|another|which|what|that|this|the|some|any|no|other|same|whole|new|old)\s)"
     rf"[a-z][a-z-]+\s+{_TEAM_WORDS})"
 )
@@ -3452,6 +3454,14 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         owner, pets = record
         found = [fact for fact in found if not (fact.attribute == v.OWNED_BY and fact.value == owner)] + pets
         found += _field_facts(_OWNER_FIELD_LABEL_RE.sub("Name:", text, count=1), None, today, None)
+    if any(fact.attribute == v.OWNED_BY for fact in found) and (pets := _pets_named(text)):
+        # "Meet Pixel, the office cat — she belongs to Réka": a pet is had, not owned as a system
+        found = [
+            replace(fact, subject=fact.value, attribute=v.HAS_PET, value=fact.subject)
+            if fact.attribute == v.OWNED_BY and fact.subject in pets
+            else fact
+            for fact in found
+        ]
     if (resume := _resume(text)) is not None:
         _, start, end = resume  # a résumé's posts, read by its reader only (not "Kestle — Tester" as Kestle's post)
         found = [fact for fact in found if not start <= fact.span[0] < end or fact.subject == resume[0]]
@@ -3474,6 +3484,16 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
                 seen.add(key)
                 kept.append(fact)
     yield from _closed_by_later(_one_project(kept, rename=False))
+
+
+# a name the text says is a pet's: "Pixel, the office cat", "Bodri the beagle", "Mák (our cat)"
+_PET_NAMED_RE = re.compile(
+    rf"(?P<name>{NAME})(?:,\s+|\s+\(|\s+(?=the\s))(?:the|our|my|a|an|his|her|their)\s+(?:[\w-]+\s+){{0,2}}?{_PET_KINDS}\b"
+)
+
+
+def _pets_named(text: str) -> set[str]:
+    return {name for match in _PET_NAMED_RE.finditer(text) if (name := _person(match["name"]))}
 
 
 # --- a pet's record: an owner's field and the animals the record names ------------------------------------------
@@ -3823,12 +3843,15 @@ def _catalogue_line(said: str) -> str:
     """A catalogue's line as sentences about its thing, each fragment after the dash said of it ("Zirc exporter —
     Owner: Tisza team" is "The Zirc exporter is owned by Tisza team."); a line that is no catalogue's, as it
     is."""
+    # ("Handover: Kestle dashboards — owner: Tisza": the note's label, then its catalogue's line)
+    if (label := re.match(r"\s*(?P<label>[A-Z][\w-]*):\s+(?=[^:]*\s[—–|]\s)", said)) and label["label"] in _NOT_A_NAME:
+        said = said[label.end() :]
     line = _CATALOGUE_LINE_RE.match(said) if re.search(r"[—–|:]| - ", said) else None
     if line is None or line["thing"].split()[0] in _NOT_A_NAME or _EVENT_RE.search(line["thing"]):
         return said  # ("Offsite — owner: Dorka": who runs an event owns no system)
     thing, rest = line["thing"], line["rest"]
     if inner := re.match(r"(?P<thing>[\w.-]+(?:\s+[\w.-]+){0,3}):\s+(?P<rest>.+)$", rest):
-        if not _OWNER_FIELD_RE.match(rest):  # "Recap — zirc-sync: owned by …": the line is zirc-sync's
+        if not _OWNER_FIELD_RE.match(rest.rstrip(".! ")):  # "Recap — zirc-sync: owned by …": the line is zirc-sync's
             thing, rest = inner["thing"], inner["rest"]
     if quoted := re.search(r"['‘\"“](?P<name>[^'’\"”]{3,60})['’\"”]", thing):
         thing = quoted["name"]  # "Story Z-12 'Kestle invoice rework'": the thing by its name
@@ -4253,7 +4276,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         facts.extend(fact for fact in _languages_used(said, speaker, today) if fact.value.casefold() not in read)
     if "after" in said.casefold():
         facts.extend(_homes_before(said, facts))
-    if "wne" in said or " by " in said:
+    if "wne" in said or " by " in said or "belong" in said:
         facts.extend(_owner_of_the_dated(said, facts, today))
     return tuple(_one_owner(_one_project(facts)))
 
@@ -4261,7 +4284,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
 # whose a dated piece of work is, said after its day: "Kestle import due 30 Sep, owned by Bence on our side",
 # "… due 2 March (owner: Tisza)", "Next up: audit log retention, due 3 March, owner Dorka Szabó"
 _OWNER_AFTER_RE = re.compile(
-    r"(?:,|\(|;)\s*(?:(?:and\s+)?(?:owned|run|maintained|led)\s+by|(?i:owners?)\s*:?)\s+"
+    r"(?:,|\(|;|\s+and\b)\s*(?:(?:and\s+)?(?:is\s+)?(?:owned|run|maintained|led)\s+by|belongs\s+to|(?i:owners?)\s*:?)\s+"
     rf"(?:(?:the|their|our)\s+[\w -]{{2,30}}?,\s+)?(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})"
 )
 
@@ -5004,7 +5027,20 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
     # "the Quillon API moved from Fulfilment to Warehouse Tech": a system has no home, employer or manager; "flat 3B"
     # is nobody
     # "Zsófia's Czech is good": Zsófia
-    return [re.sub(r"(?<=\w)['’]s$", "", subject) for subject in subjects if _a_person(subject)]
+    # ("Bence Vass — Principal Engineer at Kestle, based in Eger": a post is no one's name)
+    return [
+        re.sub(r"(?<=\w)['’]s$", "", subject)
+        for subject in subjects
+        if _a_person(subject) and not (attribute != v.JOB_TITLE and _POST_NAME_RE.fullmatch(subject))
+    ]
+
+
+# a post written as a name: "Principal Engineer", "Head of Sales"
+_POST_NAME_RE = re.compile(
+    r"(?:(?:Senior|Principal|Staff|Lead|Chief|Head|Junior|Associate|Managing|Executive|Vice)\s+)+"
+    r"(?:[A-Z][a-z]+\s+){0,2}(?:Engineer|Designer|Manager|Director|Officer|Scientist|Analyst|Architect|Consultant|"
+    r"President|Editor|Producer|Counsel|Partner)|Head\s+of\s+[A-Z][\w ]+"
+)
 
 
 def _a_person(name: str) -> bool:
@@ -5657,7 +5693,7 @@ def _status_owners(text: str, today: date) -> Iterator[StatedFact]:
     for line in _STATUS_LINE_RE.finditer(text):
         owner = _STATUS_OWNER_RE.search(line["items"])
         words = line["system"].split()
-        if len(words) > 1 and words[1].islower() and words[1] not in _THING_NOUNS:
+        if len(words) > 1 and words[1].islower() and words[1] not in _THING_NOUNS and words[1][:-1] not in _THING_NOUNS:
             words = words[:1]  # "Zirc resumed — …": Zirc, and what befell it
         system = _project_name(" ".join(words))
         if owner and system and not _NO_VALUE.search(owner["value"]) and _person(owner["value"]) == owner["value"]:
@@ -5799,7 +5835,8 @@ def _field_facts(
             and label not in _FIELD_OF
             and label not in _DUTIES  # "Incident commander: N": a duty for a day, no post
             and not _NO_VALUE.search(label)
-            and not labels & _THING_FIELDS  # "Milestone: Alpha | Lead: Dorka": the milestone's lead, no post
+            # ("Milestone: Alpha | Lead: Dorka": a record of a thing, its lead's field names no post)
+            and _label(fields[0]["label"])[0] not in _THING_FIELDS
         ):  # "CFO: Zsófia Ambrus"
             yield StatedFact(
                 holder[0], v.JOB_TITLE, label, _record_since(field["value"], today), None, False, 0.7, span

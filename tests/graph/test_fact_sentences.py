@@ -2469,3 +2469,27 @@ def test_a_thing_s_record_names_no_post_and_a_field_s_heading_is_no_release():
     assert facts("ok so Release 24.8 is on Tuesday, the label fix rides along.", None) == {
         ("Release 24.8", "due_date", "2025-09-02", False, False)
     }
+
+
+def test_a_handover_s_catalogue_line_a_dated_thing_that_belongs_to_someone_and_a_named_team_of_ours():
+    assert facts("Handover: Kestle dashboards — owner: Tisza Analytics (already agreed).", None) == {
+        ("Kestle dashboards", "owned_by", "Tisza Analytics", False, False)
+    }
+    assert facts("Open items: the Zirc API migration is due 30 June and belongs to Dorka now.", None) == {
+        ("Zirc API migration", "due_date", "2026-06-30", False, False),
+        ("Zirc API migration", "owned_by", "Dorka", False, False),
+    }
+    assert facts("I've checked, and the Kestle integration is owned by our Platform team.", None) == {
+        ("Kestle integration", "owned_by", "Platform", False, False)
+    }
+
+
+def test_a_pet_said_to_belong_to_someone_is_theirs_and_a_post_is_no_one_s_name():
+    assert facts("Meet Pixel, the office cat — she belongs to Réka from desk 12.", None) == {
+        ("Réka", "has_pet", "Pixel", False, False)
+    }
+    assert not {
+        fact
+        for fact in facts("Speaker: Bence Vass — Principal Engineer at Kestle, based in Eger.", None)
+        if fact[0] == "Principal Engineer"
+    }
