@@ -4567,8 +4567,13 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         return []
     facts = []
     projects = _projects(clause, mentions)
-    if len(projects) > 1 and re.match(r"\s*:", clause[projects[0][0] + len(projects[0][1]) :]):
-        projects = projects[1:]  # "Dorka: heads up, Kestle 4.2 slipped to 6 March": a voice's label, not a project
+    voiced = projects and re.match(
+        r"\s*:\s*(?P<reply>(?i:yes|yeah|yep|no|nope|ok|okay|so|well|right|sure|hi|thanks)\b)?",
+        clause[projects[0][0] + len(projects[0][1]) :],
+    )
+    if voiced and (len(projects) > 1 or voiced["reply"]):
+        # "Dorka: heads up, Kestle 4.2 slipped to 6 March", "Dorka: yes, go-live is the 14th": a voice's label
+        projects = projects[1:]
     for index, (start, project) in enumerate(projects):
         end = projects[index + 1][0] if index + 1 < len(projects) else len(clause)
         if stop := _DUE_PHRASE_END_RE.search(clause, start, end):

@@ -2493,3 +2493,10 @@ def test_a_pet_said_to_belong_to_someone_is_theirs_and_a_post_is_no_one_s_name()
         for fact in facts("Speaker: Bence Vass — Principal Engineer at Kestle, based in Eger.", None)
         if fact[0] == "Principal Engineer"
     }
+
+
+def test_a_voice_answering_in_a_call_is_no_project():
+    assert facts("Dorka: yes, go-live is locked for the 14th of May.", None) == set()
+    assert facts("Dorka: Kestle 4.2 slipped to 6 March.", None) == {
+        ("Kestle 4.2", "due_date", "2026-03-06", False, False)
+    }
