@@ -513,6 +513,19 @@ def _predicates(part: str) -> list[str]:
     return pieces
 
 
+# something left for someone: "Left VM for the buyer at Kestle", "left a note for him"
+_LEFT_FOR_SOMEONE_RE = re.compile(
+    r"\s+(?:(?:the|a|an|your|his|her|their|my|our)\s+(?P<who>[a-z]+)\s+(?:at|from)\b|(?:him|her|them|you|me|us)\b)"
+)
+
+
+def _left_for_someone(match: re.Match[str]) -> bool:
+    """Whether what a "left X for" statement left was left for a person (a message), not for another job."""
+    left = _LEFT_FOR_SOMEONE_RE.match(match.string, match.end())
+    return bool(left) and (not left["who"] or left["who"] in v.ROLE_NOUNS | _PARTIES)
+
+
+_PARTIES = frozenset("buyer client customer contact recruiter caller vendor supplier".split())
 _DROPPED_I_RE = re.compile(
     r"^(?=(?:(?:just|finally|recently|officially|already|also)\s+)?(?:started|moved|joined|relocated|switched|swapped|quit|left|"
     r"learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
@@ -667,6 +680,8 @@ _CLAUSE_BREAK_RE = re.compile(
     r"eta)\b)"
     # "Based in Eger, previously at Kestle (2016–2021)": what was before, a clause of its own
     r"|\s*,\s+(?=(?:previously|formerly)\s+(?:at|with)\s)"
+    # "N adopted a dog, and M, still at Kestle, now reports to R": M opens a clause of their own
+    rf"|,\s+and\s+(?=[{_UPPER}][\w'’-]+(?:\s+[{_UPPER}][\w'’-]+){{0,2}},\s+[a-z])"
 )
 _LEAD_RE = re.compile(rf"^(?:(?:my|our)\s+{_RELATION},?\s+)?(?:{_ME}|{NAME}){_COMPANY_OF}\b")
 
@@ -1966,8 +1981,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+{_THE}(?P<value>{NAME})\s+(?:to\s+join|for(?!\s+good))\b",
         negated=True,
-        # ("left Auckland for Melbourne" is a move of home)
-        check=lambda match: _org_ok(match) and not (match.group(0).endswith("for") and known_place(match["value"])),
+        # ("left Auckland for Melbourne" is a move of home; "left a VM for the buyer at Kestle", a message left)
+        check=lambda match: (
+            _org_ok(match)
+            and not (match.group(0).endswith("for") and known_place(match["value"]))
+            and not _left_for_someone(match)
+        ),
     ),
     # "has left Auckland for Melbourne": one town left for another
     _p(

@@ -2500,3 +2500,13 @@ def test_a_voice_answering_in_a_call_is_no_project():
     assert facts("Dorka: Kestle 4.2 slipped to 6 March.", None) == {
         ("Kestle 4.2", "due_date", "2026-03-06", False, False)
     }
+
+
+def test_a_second_person_apposed_after_and_and_a_message_left_for_someone():
+    assert facts("Bence Vass adopted a dog, and Dorka Szabó, still at Kestle, now reports to Réka.", None) == {
+        ("Bence Vass", "has_pet", "a dog", False, False),
+        ("Dorka Szabó", "works_at", "Kestle", False, False),
+        ("Dorka Szabó", "reports_to", "Réka", False, False),
+    }
+    assert facts("Left VM for the buyer at Kestle, try again after.") == set()
+    assert facts("Left Kestle for a startup in March.") == {("Ilona", "works_at", "Kestle", True, False)}

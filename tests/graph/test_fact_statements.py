@@ -92,6 +92,7 @@ RECALL_FLOOR = {
     "fact_statements_twentyfirst": 0.56,
     "fact_statements_twentythird": 0.68,
     "fact_statements_twentyfifth": 0.78,
+    "fact_statements_twentyseventh": 0.60,
 }
 # a set read after it was scored fresh whose precision stays below the bar: asserted at what it reaches, so
 # that nothing read from it is lost (its misreadings, in bench/HISTORY.md, are left for a later pass)
