@@ -214,7 +214,7 @@ _TAG_QUESTION_RE = re.compile(
     r",\s*(?:remember|right|you\s+know|yeah|eh|ok|okay|isn't\s+it|didn't\s+I|don't\s+I|haven't\s+I)\s*\?+\s*$",
     re.IGNORECASE,
 )
-# a statement put to be confirmed ("just confirming the Zirc release is still the 12th, yeah?"): asked, whatever its tag
+# a statement put to be confirmed ("just confirming Zirc ships on the 12th, yeah?"): asked, whatever its tag
 _CONFIRMING_RE = re.compile(r"\b(?i:just\s+)?(?i:confirming|double-checking|checking)\b")
 # a chat's check that something is so, without its question mark ("Bence owns the Zirc board right"): asked, not said
 _CHECKED_RE = re.compile(r"(?<!\bit)(?<!\ball)\s(?i:right)\s*$")  # (not "get it right", "all right")
@@ -256,7 +256,7 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 # "Noor, who lives in Ghent, now reports to Piet": two clauses about Noor
 # (after what the name is, too: "Noor Aziz, a retired judge who lives in Eger, …")
 _RELATIVE_RE = re.compile(
-    # ("Olusegun Bello, senior PM, who …": a post apposed without its article, commas around it)
+    # ("Bence Vass, staff designer, who …": a post apposed without its article, commas around it)
     rf"\b(?P<name>{NAME}),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+|"
     r"(?!(?:an?|the|our|their|my)\s)[a-z][\w'-]*(?:\s+[\w'-]+)?,\s+)?"
     r"who(?:\s+|(?P<is>['’]s\s+))"
@@ -513,7 +513,7 @@ def _predicates(part: str) -> list[str]:
     return pieces
 
 
-# something left for someone: "Left VM for the buyer at Kestle", "left a note for him"
+# something left for someone: "left a voicemail for the buyer at Kestle", "left a note for him"
 _LEFT_FOR_SOMEONE_RE = re.compile(
     r"\s+(?:(?:the|a|an|your|his|her|their|my|our)\s+(?P<who>[a-z]+)\s+(?:at|from)\b|(?:him|her|them|you|me|us)\b)"
 )
@@ -853,8 +853,8 @@ def _clauses(sentence: str) -> list[str]:
     for match in list(_WHICH_OWNS_RE.finditer(text)):
         # ("the limiter lives in zirc-limits, which the Tisza team owns": zirc-limits)
         thing = re.split(r"\s+(?:in|at|on|into|from|with|by|under|through|via|to|for)\s+", match["thing"])[-1]
-        thing = re.sub(r"^(?i:see|check|read|ask|use)\s+", "", thing)  # "See the Relocation Policy, which …"
-        if match["passive"]:  # "see the Relocation Policy, which is owned by Global Mobility"
+        thing = re.sub(r"^(?i:see|check|read|ask|use)\s+", "", thing)  # "See the Zirc travel policy, which …"
+        if match["passive"]:  # "see the Zirc travel policy, which is owned by Tisza Mobility"
             extra.append(f"{thing} is {match['passive']} by {match['by']}")
         else:
             extra.append(f"{match['owner']} {match['verb']} {thing}")
@@ -1981,7 +1981,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+left\s+{_THE}(?P<value>{NAME})\s+(?:to\s+join|for(?!\s+good))\b",
         negated=True,
-        # ("left Auckland for Melbourne" is a move of home; "left a VM for the buyer at Kestle", a message left)
+        # ("left Auckland for Melbourne" is a move of home; "left a voicemail for the buyer at Kestle", a message left)
         check=lambda match: (
             _org_ok(match)
             and not (match.group(0).endswith("for") and known_place(match["value"]))
@@ -2828,7 +2828,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
             not _EVENT_RE.search(match["date"])
             and (not match["modal"] or _a_thing_by_its_words(match["project"]))
             and (not match["release"] or _a_named_release(match["project"]))
-            # ("Merlin go-live is Sunday 2 Nov": the pattern that names the go-live reads Merlin's day)
+            # ("Zirc go-live is Sunday 2 Nov": the pattern that names the go-live reads Zirc's day)
             and not (
                 match["release"]
                 and (
@@ -3188,7 +3188,7 @@ _FILLER_RE = re.compile(
     r"|,\s*(?:like|y['’]know|you\s+know|I\s+mean)\s*,(?=\s)",
     re.IGNORECASE,
 )
-# a word said twice over a comma or a filler taken out ("the, the portal", "Kees's, um, Kees's parrot")
+# a word said twice over a comma or a filler taken out ("the, the portal", "Dorka's, uh, Dorka's parrot")
 _REPEATED_RE = re.compile(r"\b([\w'’]+)(?:(?:,\s*|\s{2,})\1\b)+")
 _ADVERB_ORDER_RE = re.compile(
     r"\b(liv(?:e|es|ing)|work(?:s|ing)?|report(?:s|ing)?|based|staying)\s+(?:now|currently|still)\s+(in|at|to|for|with)\b",
@@ -3430,7 +3430,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-# a field's heading before a day, which names no release of its own ("Deadline for Zirc v2 is 30 January")
+# a field's heading before a day, which names no release of its own ("Deadline for Zirc v2 is 12 February")
 _A_DAY_S_HEADING_RE = re.compile(r"(?i:deadline|target|due|(?:launch|release|go-?live)\s+(?:date|for))\b")
 _RELEASE_IS_A_DAY_RE = re.compile(
     r"\b(?:v\d+|\d+(?:\.\d+)+|[A-Z]\w*\s+v?\d+)\s+is\s+(?:(?:now|still)\s+)?(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|[A-Z][a-z]+day\b)"
@@ -3517,15 +3517,15 @@ def _pets_named(text: str) -> set[str]:
 
 # --- a pet's record: an owner's field and the animals the record names ------------------------------------------
 
-# "Owner: Rosa Quispe", "owner Inge Larsen", "Owner (Sergio Ibáñez)"
+# "Owner: Réka Tóth", "owner Ilona Kiss", "Owner (Bence Vass)"
 _PET_OWNER_RE = re.compile(
     rf"(?<![\w-])(?P<label>[Oo]wner|OWNER|Client|Customer)(?:\s*:\s*|\s+\(\s*|\s+)(?P<owner>{NAME})"
     # ("Intake: Réka Tóth — … Pets: Mák (cat)": whom a record with a pets' field is of)
     rf"|^(?:Intake|Profile|New\s+profile|New\s+client)\s*:\s*(?P<profiled>{NAME})(?=[\s\S]*\b(?i:pets?|dogs?|cats?|animals?)\s*:)"
 )
 _OWNER_FIELD_LABEL_RE = re.compile(r"(?<![\w-])(?:[Oo]wner|OWNER)\s*:")
-# an animal named with what it is: "Juniper (F/S Border Collie, 6y)", "Biscuit, 16y Jack Russell", "Bolle, rabbit",
-# "two dogs (Simba, Kiki)"
+# an animal named with what it is: "Bodri (border collie, 6y)", "Mák, 15y tabby", "Pötyi, rabbit", "two dogs
+# (Bodri, Bundás)"
 _AGE = r"(?:\d{1,2}\s*(?:y|yo|yrs?|years?(?:\s+old)?|m|mo|months?)\b,?\s*)"
 _RECORDED_PET_RES = (
     re.compile(rf"(?P<name>{NAME})\s*\((?P<what>[^()]{{1,60}})\)"),
@@ -4300,8 +4300,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     return tuple(_one_owner(_one_project(facts)))
 
 
-# whose a dated piece of work is, said after its day: "Kestle import due 30 Sep, owned by Bence on our side",
-# "… due 2 March (owner: Tisza)", "Next up: audit log retention, due 3 March, owner Dorka Szabó"
+# whose a dated piece of work is, said after its day: "Kestle import due 30 Sep, owned by Bence", "… due 2 March
+# (owner: Tisza)", "Next: Zirc log cleanup, due 3 March, owner Dorka Szabó"
 _OWNER_AFTER_RE = re.compile(
     r"(?:,|\(|;|\s+and\b)\s*(?:(?:and\s+)?(?:is\s+)?(?:owned|run|maintained|led)\s+by|belongs\s+to|(?i:owners?)\s*:?)\s+"
     rf"(?:(?:the|their|our)\s+[\w -]{{2,30}}?,\s+)?(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})"
@@ -4369,7 +4369,7 @@ _OWNED_PRONOUN_RE = re.compile(
     r"(?=\s+(?:over|back|on|up|now|from|to|off|since|as|in|too|today|yesterday|last|this|end)\b|\s*(?:[.,;!)—–]|$))"
     r"|\b(?P<subj>[Ii]t|[Tt]hey|[Tt]hat)(?:['’]s\s+been|['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
     r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b|"
-    # ("…, it's been Tisza Ops's since October": whose it is)
+    # ("…, it's been Tisza Ops's since spring": whose it is)
     rf"{NAME}(?:['’]s|(?<=s)['’])(?=\s*(?:[.,;!]|$)|\s+(?:now|since|from|as\s+of)\b))"
 )
 
@@ -4729,7 +4729,7 @@ def _next_month_day(day: date, months: int) -> date | None:
 
 def _before_the_day(was: date, day: date) -> date:
     """The day a project had before it moved to ``day``: a day read ahead that falls a year after the new one is the
-    year before ("slipped from 8 Mar to 22 Mar", said on 15 March: the 8th just gone)."""
+    year before ("slipped from 9 Mar to 23 Mar", said on 16 March: the 9th just gone)."""
     if was > day and was.year > day.year:
         try:
             return was.replace(year=was.year - 1)
@@ -4844,7 +4844,7 @@ def _facts_of(
     after = groups.get("old") and groups.get("value") and match.start("old") > match.end("value")
     said = match.group(0)[: match.end("value") - match.start()] if after else match.group(0)
     if pattern.attribute == v.DUE_DATE and groups.get("date"):
-        # "due the 19th and we are not going to hit it": what the clause goes on to say negates no day
+        # "due the 19th and we will not make it": what the clause goes on to say negates no day
         day_said = re.split(r"[,;]|\s+(?:and|but|so)\s+", groups["date"], maxsplit=1)[0]
         said = said[: match.start("date") - match.start()] + day_said
     negated_inside = re.search(r"\b(?:not|n't|never|no\s+longer)\b", said, re.IGNORECASE)
@@ -4904,7 +4904,7 @@ def _facts_of(
         old = _earlier(pattern.attribute, {**groups, "said": match.group(0)}, speaker, today) or _contrasted(
             pattern, clause, match.end()
         )
-        if old and pattern.attribute == v.DUE_DATE and values:  # "slipped from 8 Mar to 22 Mar": the 8th before it
+        if old and pattern.attribute == v.DUE_DATE and values:  # "slipped from 9 Mar to 23 Mar": the 9th before it
             old = _before_the_day(date.fromisoformat(old), date.fromisoformat(values[0])).isoformat()
         if old and old.casefold() not in {value.casefold() for value in values}:
             ended = since if since and since <= today else today
@@ -5016,13 +5016,13 @@ def _person(name: str | None) -> str | None:
     return " ".join(words) or None
 
 
-# who a person is to a record, written before their name ("Owner Rosa Quispe", "Patient Bence Vass")
+# who a person is to a record, written before their name ("Owner Réka Tóth", "Tenant Bence Vass")
 _PARTY_WORDS = frozenset({"owner", "patient", "tenant", "landlord", "member", "guardian", "applicant"})
 
 
 def _without_a_post_before(words: list[str]) -> list[str]:
-    """A full name without the capitalised post or party written before it ("Juniors Coordinator Deepak Rao",
-    "Owner Rosa Quispe": Deepak Rao, Rosa Quispe); the words as they are when no first and last name would remain."""
+    """A full name without the capitalised post or party written before it ("Rota Coordinator Bence Vass", "Owner
+    Réka Tóth": Bence Vass, Réka Tóth); the words as they are when no first and last name would remain."""
     if len(words) < 3 or not all(word[:1].isupper() for word in words):
         return words
     posts = [at for at, word in enumerate(words[:-2]) if word.casefold() in v.ROLE_NOUNS | _PARTY_WORDS]
@@ -5192,7 +5192,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     if attribute == v.OWNED_BY:
         # ("And Réka runs our Kestle registry": Réka)
         value = _team_name(re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=[{_UPPER}])", "", value))
-        value = " ".join(_without_a_post_before(value.split()))  # "owned by Juniors Coordinator Deepak Rao"
+        value = " ".join(_without_a_post_before(value.split()))  # "owned by Rota Coordinator Bence Vass"
         called = _CALLED_IN_BRACKETS_RE.match(match.string, match.end("value"))
         if called and re.search(r"['’]s$", value):
             value = called["name"]  # "owned by Réka's team (Tisza)": the team by its name, not by whose it is
@@ -5341,7 +5341,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
     if words[0].casefold() in _SOME_OF_A_KIND or _SAYS_RE.search(" ".join(words)):
-        return ""  # "a couple of dashboards": which, the statement does not say; "Ops says the stack": a claim
+        return ""  # "a few dashboards": which, the statement does not say; "Ops says the stack": a claim
     if all(word.casefold().strip(".,") in _CALENDAR_NAMES | _CALENDAR_SHORT for word in words):
         return ""  # "Bence takes over Monday": the day a duty passes, no system
     if len(words) == 1 and words[0].casefold() in v.KIND_HEAD_NOUNS:
@@ -5358,7 +5358,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")
     if re.fullmatch(_TEAM_WORDS, head):
         return ""  # "N runs the Zirc platform group": a group is led, not owned
-    # ("the cron dashboards", "the R bindings": a thing's noun in the plural names things of that kind)
+    # ("the Zirc dashboards", "the Kestle bindings": a thing's noun in the plural names things of that kind)
     heads = {head, head[:-1]} if head.endswith("s") and len(head) > 3 else {head}
     if any(noun in v.KIND_HEAD_NOUNS or noun in v.OWNED_THING_NOUNS for noun in heads) or words[0][:1].isupper():
         return " ".join(words)
@@ -5391,11 +5391,11 @@ def _project_name(raw: str) -> str:
     elif len(words) == 1:
         words[0] = re.sub(r"['’]s$", "", words[0])  # "Kestle's launch slipped to …": Kestle
     if len(words) > 1 and words[0] in {"project", "programme", "program"} and words[1][:1].isupper():
-        words.pop(0)  # "our project Nightjar": Nightjar
+        words.pop(0)  # "our project Tisza": Tisza
     if len(words) > 1 and words[0] == "new":
-        words.pop(0)  # "the new club crest project": the project, however new
+        words.pop(0)  # "the new intranet project": the project, however new
     if any(word in _SPEAKERS_WORDS for word in words):
-        return ""  # "the migration I'm babysitting": which one, only the speaker knows
+        return ""  # "the rewrite I'm stuck with": which one, only the speaker knows
     if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
         return ""
     if _EVENT_RE.search(" ".join(words)):
@@ -5671,7 +5671,7 @@ _OWNER_MOVE_RE = re.compile(
 )
 
 
-# a line of a list under an owners' heading: a thing, a dash or a colon, its owner ("Auth — Identity team")
+# a line of a list under an owners' heading: a thing, a dash or a colon, its owner ("Zirc login — Identity team")
 _OWNER_LINE_RE = re.compile(
     rf"^[ \t]*(?:[-•*][ \t]+)?(?:[Tt]he\s+)?(?P<system>{_THING})[ \t]+(?:[—–-]|:)[ \t]*(?:the\s+)?(?P<old>)"
     rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})[ \t.]*$",
@@ -5681,7 +5681,7 @@ _OWNER_LINE_RE = re.compile(
 
 def _owners_moved(text: str, today: date) -> Iterator[StatedFact]:
     """The owners a list of ownership moves gives, read only after a heading or a label that names ownership; a
-    heading on a line of its own ("Owners (current):") lists a thing and its owner a line."""
+    heading on a line of its own ("Ownership, as of today:") lists a thing and its owner a line."""
     heading = _OWNERS_HEADING_RE.search(text) if "→" in text or "->" in text or "\n" in text else None
     if heading is None:
         return
@@ -6130,11 +6130,15 @@ def _field_values(attribute: str, value: str, today: date) -> list[str]:
     if attribute == v.HAS_PET:
         pets = []
         value = re.split(r"\.\s+(?=[A-Z])", value)[0]  # "Pets: Mák (cat). Speaks Hungarian.": the list ends
+        named = False
         for part in _listed(value):
             name = re.search(rf"\b(?!(?:{_PET_KINDS})\b)[A-Z][a-z]+\b", part)
             kind = re.search(rf"\b{_PET_KINDS}\b", part, re.IGNORECASE)
+            if kind and not name and named:
+                continue  # "Pet: Maszat, rabbit, 5y": what the pet just named is
             if name or kind:
                 pets.append(name[0] if name else f"a {kind[0].casefold()}")
+            named = bool(name)
         return pets
     if attribute == v.JOB_TITLE:
         title = _a_title(re.split(r"\s+(?:at|@)\s+|,\s*", value)[0])
