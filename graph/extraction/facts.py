@@ -3472,7 +3472,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         # a vet's or a sitter's record: its owner has the animals it names, and owns no system
         owner, pets = record
         found = [fact for fact in found if not (fact.attribute == v.OWNED_BY and fact.value == owner)] + pets
-        found += _field_facts(_OWNER_FIELD_LABEL_RE.sub("Name:", text, count=1), None, today, None)
+        if _OWNER_FIELD_LABEL_RE.search(text):  # its fields read again with the owner's as the record's name field
+            found += _field_facts(_OWNER_FIELD_LABEL_RE.sub("Name:", text, count=1), None, today, None)
     if any(fact.attribute == v.OWNED_BY for fact in found) and (pets := _pets_named(text)):
         # "Meet Pixel, the office cat — she belongs to Réka": a pet is had, not owned as a system
         found = [
@@ -4255,7 +4256,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             wanted.add(v.JOB_TITLE)
         if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(folded)):  # "my Hungarian is good now": a language named
             wanted.add(v.SPEAKS)
-        if "s" in folded and _POSSESSED_RE.search(clause):  # "the tracker is Dorka's from today": hers
+        if ("'" in clause or "’" in clause) and _POSSESSED_RE.search(clause):  # "the tracker is Dorka's from today"
             wanted.add(v.OWNED_BY)
         if " is " in folded and _RELEASE_IS_A_DAY_RE.search(clause):  # "Kestle v2 is Friday": its day
             wanted.add(v.DUE_DATE)
