@@ -374,6 +374,27 @@ def test_a_home_said_later_to_have_been_moved_from_ended_then(acme, api, django_
     assert not any(f.current for f in facts)
 
 
+def test_a_private_statement_that_a_home_ended_closes_it_for_its_member_only(acme, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        # (an agent's statement, not a curated one: a curated value is not closed by a member's later word)
+        remember(
+            acme,
+            "Tomasz Nowak lives in Lisbon.",
+            user="bea",
+            scope="team:platform",
+            reference_time="2025-03-10T09:00:00Z",
+        )
+        remember(
+            acme, "Tomasz Nowak moved from Lisbon last month.", user="albert", reference_time="2025-09-12T09:00:00Z"
+        )
+
+    # albert said it ended: for him Lisbon holds no longer; a teammate, who cannot see that, still reads it current
+    assert [(f.value, f.current) for f in _timeline(acme, "albert", "tomasz nowak", "lives_in")][:1] == [
+        ("Lisbon", False)
+    ]
+    assert [(f.value, f.current) for f in _timeline(acme, "bea", "tomasz nowak", "lives_in")] == [("Lisbon", True)]
+
+
 def test_a_fact_about_a_clause_does_not_answer_a_path_question(acme, api, django_capture_on_commit_callbacks):
     """ "Who invested in the company Alice Smith works at?" asks for investors: the fact that Alice works at Acme is
     the path's first hop, not the answer."""
