@@ -3419,11 +3419,11 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "runs", "run by", "in charge", "on the hook", "dri ", "s' now", "s’ now"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "going live", "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip",
-                 "new date", "pulled", "lands", "landing", "goes out", "locked",
+                 "new date", "pulled", "land", "goes out", "locked",
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
                  "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps", "eta for",
                  "out by", "aiming", "going out", "rolling out", "rolls out", "rollout", "roll-out", " is on ",
-                 "delivery date"),
+                 "delivery date", "→", "->"),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
@@ -3437,7 +3437,7 @@ _RELEASE_IS_A_DAY_RE = re.compile(
 )
 # a thing moved to a day, not to a place: what is moved is a schedule's (an "it" goes back to a thing named before)
 _MOVED_TO_A_DAY_RE = re.compile(
-    r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?to\s+(?:the\s+)?"
+    r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?(?:from\s+[\w ]{1,20}?\s+)?to\s+(?:the\s+)?"
     rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\b|(?i:{'|'.join(sorted(_CALENDAR_SHORT | {'may'}))})[a-z]*\.?\s+\d)"
 )
 
@@ -4511,11 +4511,13 @@ _SCHEDULE_RE = re.compile(
     r"\b(?:launch(?:es|ing)?|release(?:s)?|ship(?:s|ping)?|GA|go-?live|goes\s+live|deadline|due|target|cutover|"
     # (a cat that "slipped out" is no schedule)
     r"(?:slipped|slips|slipping)(?!\s+(?:out|away|off|through|past|on|up|in|into)\b)|pushed|delayed|brought\s+forward|"
-    r"pulled\s+(?:in|forward)|lands|landing|goes\s+out|locked\s+(?:in\s+)?for|moved|on\s+track\s+for|"
+    r"pulled\s+(?:in|forward)|land(?:s|ing)?|goes\s+out|locked\s+(?:in\s+)?for|moved|on\s+track\s+for|"
     # a day "bumped" to is slipped to (not one "bumped into")
     r"bump(?:s|ed|ing)(?!\s+into)|"
     r"set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
+    # a day a list's arrow points to ("Kestle launch → 16 Mar")
+    r"|(?:→|->|⟶)(?=\s*(?:\d|(?:the\s+)?\d|[A-Z][a-z]{2}))"
 )
 # a launch that already happened, a deadline missed: no due date
 _NO_DUE_RE = re.compile(
@@ -4577,8 +4579,17 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
     if "(" in clause:  # "the Kestle launch (Tisza) slipped to …": an aside names no project; offsets kept
         clause = _ASIDE_RE.sub(lambda aside: " " * len(aside.group(0)), clause)
     schedule = _SCHEDULE_RE.search(clause)
-    if schedule is None or _NO_DUE_RE.search(clause) or _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause)):
+    if schedule is None:
         return []
+    # "Kestle was supposed to ship Monday but it slipped to the 21st": the plan that did not hold is the day it had
+    superseded = _PLAN_OVERTAKEN_RE.search(clause)
+    if superseded:
+        clause = clause[: superseded.start()] + " " * len(superseded.group(0)) + clause[superseded.end() :]
+    # "Zirc 2.0 due Jan 9, so enjoy your holidays I guess": what follows "so" is its consequence, not a hedge of it
+    consequence = _CONSEQUENCE_RE.search(clause)
+    if _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause[: consequence.start()] if consequence else clause)):
+        return []
+    done = [match.start() for match in _NO_DUE_RE.finditer(clause)]
     mentions = [
         m for m in _clause_dates(clause, today) if not m.ambiguous and (m.start == m.end or _SPAN_TO.search(m.text))
     ]
@@ -4596,6 +4607,9 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         projects = projects[1:]
     for index, (start, project) in enumerate(projects):
         end = projects[index + 1][0] if index + 1 < len(projects) else len(clause)
+        if any((index == 0 or start <= at) and at < end for at in done):
+            # "Zirc 2 launched last Tuesday, next up Zirc 2.1, due 6 May": what already happened is the one before
+            continue
         if stop := _DUE_PHRASE_END_RE.search(clause, start, end):
             end = stop.start()  # "Kestle 3 is Friday, please merge by Wednesday": Friday
         days = [m for m in mentions if start < m.span[0] < end]
@@ -4608,6 +4622,11 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
         rather = len(days) > 1 and _RATHER_RE.search(clause, days[-2].span[1], last.span[0])
+        # "Tuesday → Thursday", "supposed to ship 3 June but now it's 17 June": from the one day to the other
+        onwards = len(days) > 1 and (
+            _ARROW_RE.fullmatch(clause, days[-2].span[1], last.span[0])
+            or (superseded and superseded.end() <= days[-2].span[0])
+        )
         if last.start == last.end and (
             re.search(r"\bfrom\s+(?:the\s+)?$", clause[: last.span[0]]) or re.match(r"(?i:from)\b", last.text)
         ):
@@ -4631,8 +4650,10 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
             continue
         if last.start != last.end:  # "from 5 May to 19 May", read as one span
             old = _before_the_day(_ahead(last.start, last.text, today), new)
-        elif len(days) > 1 and re.search(r"\bfrom\b", clause[start : last.span[0]]):
-            old = _before_the_day(_ahead(days[0].start, days[0].text, today), new)
+        elif onwards or (len(days) > 1 and re.search(r"\bfrom\b", clause[start : last.span[0]])):
+            was = days[-2] if onwards else days[0]
+            if not (superseded and not re.search(r"\d", was.text)):  # ("was supposed to ship Monday": which one?)
+                old = _before_the_day(_ahead(was.start, was.text, today), new)
         facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
         if old is not None and old != new:
             facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
@@ -4640,6 +4661,13 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
 
 
 _APART_RE = re.compile(r"[:;]")
+# a plan a later day overtook: "was supposed to ship 3 June but …", "were meant to land Monday; now …"
+_PLAN_OVERTAKEN_RE = re.compile(
+    r"\b(?:was|were|had\s+been)\s+(?:supposed|meant|due|planned|scheduled)\s+to\b(?=[^;]*?(?:\bbut\b|\bnow\b|;))",
+    re.IGNORECASE,
+)
+# one day to the next in a list's shorthand ("Tuesday → Thursday", "28 Apr -> 19 May")
+_ARROW_RE = re.compile(r"\s*(?:→|->|=>|⟶)\s*")
 # a bracket that says the day it was moved from ("20 May (it slipped from 6 May)"): no day it is due
 _WAS_FROM_RE = re.compile(r"\s*\([^()]*?\bfrom\b")
 _ANOTHER_PROJECT_RE = re.compile(r",?\s+and\s+(?=[A-Z]|(?:his|her|their|my|our|the)\s)|;")
@@ -4715,7 +4743,7 @@ _PROJECT_TAIL = re.compile(
     r"again|also|just|due|on|for|to|remains|stays|still|"
     r"looks|seems|keeps|needs|goes|\w+ed)\b)[a-z][\w-]*){1,3}"
     r"(?:\s+v?\d+(?:\.\d+)*\b)?"
-    r"(?=\s*:|\s+[—–]\s|,\s+(?:due|target|eta|deadline)\b|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|"
+    r"(?=\s*:|\s+[—–]\s|\s*(?:→|->)|,\s+(?:due|target|eta|deadline)\b|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|"
     r"pushed|moved|delayed|lands|pinned|locked|on\s+track|set\s+for|scheduled|planned|targeted|due|now|still)\b)"
 )
 
@@ -4730,12 +4758,15 @@ def _next_month_day(day: date, months: int) -> date | None:
 
 def _before_the_day(was: date, day: date) -> date:
     """The day a project had before it moved to ``day``: a day read ahead that falls a year after the new one is the
-    year before ("slipped from 9 Mar to 23 Mar", said on 16 March: the 9th just gone)."""
+    year before ("slipped from 9 Mar to 23 Mar", said on 16 March: the 9th just gone), a weekday read ahead after the
+    new one the week before."""
     if was > day and was.year > day.year:
         try:
             return was.replace(year=was.year - 1)
         except ValueError:  # 29 February
             return was
+    if day < was < day + timedelta(days=7):
+        return was - timedelta(days=7)  # "Tuesday → Thursday", said on Tuesday: today, not next week's
     return was
 
 

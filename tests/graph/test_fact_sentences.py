@@ -2510,3 +2510,41 @@ def test_a_second_person_apposed_after_and_and_a_message_left_for_someone():
     }
     assert facts("Left a voicemail for the buyer at Kestle.") == set()
     assert facts("Left Kestle for a startup in March.") == {("Ilona", "works_at", "Kestle", True, False)}
+
+
+def test_a_day_moved_from_one_to_another_by_words_or_by_an_arrow():
+    assert facts("Zirc 3.1 moved from 2 Oct to 16 Oct.", None) == {
+        ("Zirc 3.1", "due_date", "2025-10-16", False, False),
+        ("Zirc 3.1", "due_date", "2025-10-02", False, True),
+    }
+    assert facts("Kestle launch: Wednesday → Friday (the vendor is late)", None) == {
+        ("Kestle launch", "due_date", "2025-09-05", False, False),
+        ("Kestle launch", "due_date", "2025-09-03", False, True),
+    }
+    # said on a Monday: the Monday it had is today's, not next week's
+    assert facts("Kestle launch: Monday → Wednesday", None) == {
+        ("Kestle launch", "due_date", "2025-09-03", False, False),
+        ("Kestle launch", "due_date", "2025-09-01", False, True),
+    }
+
+
+def test_a_plan_a_later_day_overtook_is_the_day_it_had():
+    assert facts("Tisza 2 was meant to land on 9 September but now it's 23 September.", None) == {
+        ("Tisza 2", "due_date", "2025-09-23", False, False),
+        ("Tisza 2", "due_date", "2025-09-09", False, True),
+    }
+    # which Friday it was meant for, the sentence does not say
+    assert facts("Tisza 2 was meant to land on Friday but it slipped to the 23rd.", None) == {
+        ("Tisza 2", "due_date", "2025-09-23", False, False)
+    }
+    assert facts("Tisza 2 was meant to land in October; not sure it will.", None) == set()
+
+
+def test_a_hedge_in_a_consequence_and_a_release_already_out_beside_the_next():
+    assert facts("Zirc 2.0 due 14 October, so enjoy the quiet month I guess", None) == {
+        ("Zirc 2.0", "due_date", "2025-10-14", False, False)
+    }
+    assert facts("Kestle 2 launched last Tuesday 🎉 next up Kestle 2.1, due 6 October.", None) == {
+        ("Kestle 2.1", "due_date", "2025-10-06", False, False)
+    }
+    assert facts("Kestle 2 launched on 20 August.", None) == set()
