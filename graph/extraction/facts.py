@@ -3437,7 +3437,8 @@ _RELEASE_IS_A_DAY_RE = re.compile(
 )
 # a thing moved to a day, not to a place: what is moved is a schedule's (an "it" goes back to a thing named before)
 _MOVED_TO_A_DAY_RE = re.compile(
-    r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?(?:from\s+[\w ]{1,20}?\s+)?to\s+(?:the\s+)?"
+    r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?(?:from\s+[\w ]{1,20}?\s+)?"
+    r"to\s+(?:the\s+)?"
     rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\b|(?i:{'|'.join(sorted(_CALENDAR_SHORT | {'may'}))})[a-z]*\.?\s+\d)"
 )
 
