@@ -3423,7 +3423,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
                  "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps", "eta for",
                  "out by", "aiming", "going out", "rolling out", "rolls out", "rollout", "roll-out", " is on ",
-                 "delivery date", "→", "->"),
+                 "delivery date", "→", "->", "migration", "upgrade", "beta"),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
@@ -3437,9 +3437,10 @@ _RELEASE_IS_A_DAY_RE = re.compile(
 )
 # a thing moved to a day, not to a place: what is moved is a schedule's (an "it" goes back to a thing named before)
 _MOVED_TO_A_DAY_RE = re.compile(
-    r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+)?(?:from\s+[\w ]{1,20}?\s+)?"
-    r"to\s+(?:the\s+)?"
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\b|(?i:{'|'.join(sorted(_CALENDAR_SHORT | {'may'}))})[a-z]*\.?\s+\d)"
+    r"(?<!\bit )(?<!\bIt )\b(?:moved|moves|shifted|shifts)\s+(?:back\s+|out\s+|up\s+|forward\s+)?"
+    r"(?:from\s+[\w ]{1,20}?\s+)?to\s+(?:the\s+)?"
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\b|(?i:{'|'.join(sorted(_CALENDAR_SHORT | {'may'}))})[a-z]*\.?\s+\d|"
+    r"(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)"
 )
 
 
@@ -4517,6 +4518,9 @@ _SCHEDULE_RE = re.compile(
     r"bump(?:s|ed|ing)(?!\s+into)|"
     r"set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
+    # a piece of work that "is" a day ("the Kestle migration is now 4 Nov")
+    r"|\b(?:migration|rollout|roll-out|cutover|upgrade|beta|launch|release|GA|go-?live)\s+(?:is|are)\s+"
+    r"(?:now\s+|still\s+)?(?=(?:on\s+)?(?:the\s+)?\d|(?:on\s+)?[A-Z][a-z]+\s+\d|(?:on\s+)?[A-Z]?[a-z]+day\b)"
     # a day a list's arrow points to ("Kestle launch → 16 Mar")
     r"|(?:→|->|⟶)(?=\s*(?:\d|(?:the\s+)?\d|[A-Z][a-z]{2}))"
 )
@@ -4703,6 +4707,8 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             words.pop()
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
             continue
+        if len(words) == 1 and words[0].isupper() and words[0].casefold() in _ADVERBS:
+            continue  # "Zirc slipped AGAIN": a word shouted, no project
         if len(words) == 1 and (
             words[0].casefold() in _SECTION_WORDS | _NO_PROJECT or words[0].casefold() in _CALENDAR_SHORT
         ):
@@ -4730,7 +4736,9 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
 # a thing by the name its code gives it, with its release ("zirc-ui 5.0", "kestle_router v2", "tisza 2.0"); not a
 # thing of a name ("Kestle app 2.0")
 _CODE_NAME_RE = re.compile(
-    r"(?<![\w@/.'’-])(?:[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?=\s+v?\d+\b)|[a-z][a-z0-9]{2,}(?=\s+v?\d+\.\d))(?![\w-])"
+    r"(?<![\w@/.'’-])(?:[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?=\s+v?\d+\b)|[a-z][a-z0-9]{2,}(?=\s+v?\d+\.\d)"
+    # a release by its number alone ("v0.9 is slipping to the 28th")
+    r"|v\d+(?:\.\d+)+(?=\s+(?:is|was|has|got|slipped|slips|slipping|ships|moved|pushed|due)\b))(?![\w-])"
 )
 _AFTER_A_NAME_RE = re.compile(rf"[{_UPPER}][\w'’-]*\s+$")
 # "Kestle 2.0", "Kestle v3", "Kestle 2" (not "Kestle 3 weeks late")
@@ -4743,7 +4751,7 @@ _PROJECT_TAIL = re.compile(
     r"(?:\s+(?!(?:is|was|has|have|had|been|got|gets|be|being|will|would|should|must|can|could|may|might|shall|now|"
     r"again|also|just|due|on|for|to|remains|stays|still|"
     r"looks|seems|keeps|needs|goes|\w+ed)\b)[a-z][\w-]*){1,3}"
-    r"(?:\s+v?\d+(?:\.\d+)*\b)?"
+    r"(?:\s+v?\d+(?:\.\d+)*\b)?(?:\s+(?:launch|release|GA)(?=\s))?"
     r"(?=\s*:|\s+[—–]\s|\s*(?:→|->)|,\s+(?:due|target|eta|deadline)\b|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|"
     r"pushed|moved|delayed|lands|pinned|locked|on\s+track|set\s+for|scheduled|planned|targeted|due|now|still)\b)"
 )
@@ -5442,7 +5450,7 @@ _SPEAKERS_WORDS = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "we're", "we
 # what a status line or a release note says before a day that names no project: a heading, a status, a stage
 _NO_PROJECT = frozenset(
     """changelog status update release notes green amber red yellow rag ga rc beta alpha release launch cutover
-    go-live milestone target eta""".split()
+    go-live milestone target eta pls plz please btw imo tbh""".split()
 ) | {"release notes", "status update", "ga release"}
 
 

@@ -2548,3 +2548,24 @@ def test_a_hedge_in_a_consequence_and_a_release_already_out_beside_the_next():
         ("Kestle 2.1", "due_date", "2025-10-06", False, False)
     }
     assert facts("Kestle 2 launched on 20 August.", None) == set()
+
+
+def test_a_piece_of_work_that_is_a_day_a_release_by_its_number_and_a_shouted_word():
+    assert facts("FYI the Zirc migration is now 4 Nov instead of 28 Oct.", None) == {
+        ("Zirc migration", "due_date", "2025-11-04", False, False),
+        ("Zirc migration", "due_date", "2025-10-28", False, True),
+    }
+    assert facts("Pls note the Kestle rollout is now the 23rd.", None) == {
+        ("Kestle rollout", "due_date", "2025-09-23", False, False)
+    }
+    assert facts("Reminder set: the Kestle app 2.0 launch is due on 16 October.", None) == {
+        ("Kestle app 2.0 launch", "due_date", "2025-10-16", False, False)
+    }
+    assert facts("v2.4 is slipping to the 19th, the tests are still red", None) == {
+        ("v2.4", "due_date", "2025-09-19", False, False)
+    }
+    assert facts("Tisza slipped AGAIN, new date is 3 October", None) == {
+        ("Tisza", "due_date", "2025-10-03", False, False)
+    }
+    assert facts("The move is now 4 October.", None) == set()
+    assert facts("Our team lunch is now on Friday.", None) == set()
