@@ -257,9 +257,11 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 # (after what the name is, too: "Noor Aziz, a retired judge who lives in Eger, …")
 _RELATIVE_RE = re.compile(
     # ("Bence Vass, staff designer, who …": a post apposed without its article, commas around it)
-    rf"\b(?P<name>{NAME}),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+|"
+    # ("the Zirc Billing team, who own Kestle": a team's relative too, when it says what the team owns)
+    rf"\b(?P<name>{NAME}(?P<team>\s+{_TEAM_WORDS})?),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+|"
     r"(?!(?:an?|the|our|their|my)\s)[a-z][\w'-]*(?:\s+[\w'-]+)?,\s+)?"
     r"who(?:\s+|(?P<is>['’]s\s+))"
+    r"(?(team)(?=(?:now\s+|also\s+)?(?:owns?|maintains?|runs?|looks?\s+after)\s+(?!(?:it|them)\b)))"
     # (the clause runs on through a list of names to its end: "who speaks Yoruba, Igbo and English.")
     r"(?P<said>[^,]+?(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})*(?:,?\s+and\s+[A-Z][\w'’-]*)?)"
     r"(?:,\s*|(?=[.!]?\s*$))"
@@ -2601,8 +2603,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Freya handed the search gateway to Omar": Omar owns it, Freya did
     _p(
         v.OWNED_BY,
-        rf"\b(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}){_HAVE}\s+handed\s+(?:over\s+)?(?:the\s+)?(?P<system>{_THING})"
-        rf"\s+(?:over\s+)?to\s+(?:(?P<me_value>me)\b|{_OWNER})",
+        # ("we handed …", "he's handed …": the new owner whoever handed it)
+        rf"\b(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}|(?i:we|he|she|they)){_HAVE}\s+handed\s+"
+        rf"(?:over\s+)?(?:the\s+)?(?P<system>{_THING})\s+(?:over\s+)?to\s+(?:(?P<me_value>me)\b|{_OWNER})",
     ),
     _p(
         v.OWNED_BY,
@@ -5275,7 +5278,8 @@ def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> 
         return " ".join(old.casefold().split())
     if re.fullmatch(r"(?:I|me)(?:['’](?:ve|m|d))?", old.strip()):
         return speaker.strip() if speaker and speaker.strip() else None
-    if old.strip() in _NOT_A_NAME:  # "we handed Zirc over to Tisza": whoever "we" are, the text does not name them
+    if old.strip() in _NOT_A_NAME or old.strip() in {"we", "he", "she", "they"}:
+        return None  # "we handed Zirc over to Tisza": whoever "we" are, the text does not name them
         return None
     return _team_name(old) if attribute == v.OWNED_BY else _person(old)
 

@@ -2569,3 +2569,20 @@ def test_a_piece_of_work_that_is_a_day_a_release_by_its_number_and_a_shouted_wor
     }
     assert facts("The move is now 4 October.", None) == set()
     assert facts("Our team lunch is now on Friday.", None) == set()
+
+
+def test_a_thing_handed_on_by_we_or_he_and_a_team_s_relative_that_owns():
+    assert facts("we handed the Zirc repo to the Tisza squad last sprint, finally") == {
+        ("Zirc repo", "owned_by", "Tisza", False, False)
+    }
+    assert facts("he's handed the Kestle dashboard to Réka and the Zirc app to Bence", None) == {
+        ("Kestle dashboard", "owned_by", "Réka", False, False),
+        ("Zirc app", "owned_by", "Bence", False, False),
+    }
+    assert facts("I escalated it to the Tisza Billing team, who own Kestle.") == {
+        ("Kestle", "owned_by", "Tisza Billing", False, False)
+    }
+    # the team's relative says what it took over; its "it" is the thing the sentence opened with
+    assert facts("Kestle now belongs to the Tisza team, who took it over from Zirc Data in May.", None) == {
+        ("Kestle", "owned_by", "Tisza", False, False)
+    }
