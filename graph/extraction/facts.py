@@ -3528,6 +3528,9 @@ _PET_OWNER_RE = re.compile(
     rf"(?<![\w-])(?P<label>[Oo]wner|OWNER|Client|Customer)(?:\s*:\s*|\s+\(\s*|\s+)(?P<owner>{NAME})"
     # ("Intake: Réka Tóth — … Pets: Mák (cat)": whom a record with a pets' field is of)
     rf"|^(?:Intake|Profile|New\s+profile|New\s+client)\s*:\s*(?P<profiled>{NAME})(?=[\s\S]*\b(?i:pets?|dogs?|cats?|animals?)\s*:)"
+    # ("Employee: Bence Vass / Pet: Bodri (beagle)": a keeper's field of a pets' record)
+    rf"|(?m:^)(?:Employee|Policyholder|Member|Guardian|Keeper|Handler)\s*:\s*(?P<keeper>{NAME})"
+    r"(?=[\s\S]*\b(?i:pets?|dogs?|cats?|animals?|insured\s+animal)\s*:)"
 )
 _OWNER_FIELD_LABEL_RE = re.compile(r"(?<![\w-])(?:[Oo]wner|OWNER)\s*:")
 # an animal named with what it is: "Bodri (border collie, 6y)", "Mák, 15y tabby", "Pötyi, rabbit", "two dogs
@@ -3541,11 +3544,11 @@ _RECORDED_PET_RES = (
         rf"\((?P<names>{NAME}(?:,\s*{NAME})*(?:,?\s+and\s+{NAME})?)\)"
     ),
 )
-_PET_RECORD_WORDS = ("wner", "OWNER", "Client", "Customer", "Intake", "rofile")
+_PET_RECORD_WORDS = ("wner", "OWNER", "Client", "Customer", "Intake", "rofile", "Employee", "olicyholder", "Keeper")
 # the words a record's fields are labelled with, which name no animal
 _RECORD_WORDS = frozenset(
     "Patient Pet Pets Animal Animals Owner Owners Intake Recheck Presenting History Notes Plan Euthanasia Speaks "
-    "Lives Today Client Dogs Cats".split()
+    "Lives Today Client Dogs Cats Employee Policyholder Insured Vaccinations".split()
 )
 
 
@@ -3554,7 +3557,8 @@ def _pet_record(text: str, today: date) -> tuple[str, list[StatedFact]] | None:
     when it names exactly one owner and at least one animal by a pet's kind."""
     # (a record's next field after a full stop is no part of the name: "Owner: Bence Vass. Presenting: …")
     owners = {
-        _person(re.split(r"\.\s", match["owner"] or match["profiled"])[0]) for match in _PET_OWNER_RE.finditer(text)
+        _person(re.split(r"\.\s", match["owner"] or match["profiled"] or match["keeper"])[0])
+        for match in _PET_OWNER_RE.finditer(text)
     } - {None}
     if len(owners) != 1:
         return None
@@ -4223,12 +4227,22 @@ def _thing_mentioned(said: str) -> str:
     return re.sub(r"^(?i:the|our|my|their|its)\s+", "", max(things, key=lambda m: (m.end(), -m.start())).group(0))
 
 
+# a promise to record what follows: "I'll remember that …", "I will keep in mind that …", "I'll note that …"
+_RECORDING_FRAME_RE = re.compile(
+    r"\bI(?:['’]ll|\s+will)\s+(?:remember|note(?:\s+down)?|keep\s+in\s+mind|make\s+a\s+note|save|record|log)\s+"
+    r"(?:down\s+)?that\s+"
+)
+
+
 @lru_cache(maxsize=4096)
 def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
     """The facts one sentence states (spans within it); cached, as chats repeat their sentences."""
     if said.rstrip().endswith("?") and _CONFIRMING_RE.search(said):
         return ()
     said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Ghent, remember?" asserts
+    if "ll " in said or " will " in said:
+        # "I'll remember that Bence has a gecko": the "will" is the recording's; what it records is said now
+        said = _RECORDING_FRAME_RE.sub("", said)
     # "Zsófia relocated to Győr, so can we move the sync?": the statement before the question still asserts
     asked = _QUESTION_AFTER_RE.search(said) if said.rstrip().endswith("?") else None
     if asked:

@@ -2586,3 +2586,20 @@ def test_a_thing_handed_on_by_we_or_he_and_a_team_s_relative_that_owns():
     assert facts("Kestle now belongs to the Tisza team, who took it over from Zirc Data in May.", None) == {
         ("Kestle", "owned_by", "Tisza", False, False)
     }
+
+
+def test_a_promise_to_record_a_statement_records_it_and_a_keeper_s_field_of_a_pets_record():
+    assert facts("Done! I'll remember that Bence has a gecko named Pötyi.", None) == {
+        ("Bence", "has_pet", "Pötyi", False, False)
+    }
+    assert facts("Got it, I will keep in mind that Dorka lives in Eger.", None) == {
+        ("Dorka", "lives_in", "Eger", False, False)
+    }
+    assert facts("I'll remember that I might move to Eger.") == set()
+    assert facts("Office pet registration\nEmployee: Réka Tóth\nPet: Bodri (beagle)\nDays in office: Tue", None) == {
+        ("Réka Tóth", "has_pet", "Bodri", False, False)
+    }
+    # an employee's record without a pets' field names no pet and no owner
+    assert not {
+        fact for fact in facts("New starter\nEmployee: Réka Tóth\nManager: Dorka Szabó", None) if fact[1] == "has_pet"
+    }
