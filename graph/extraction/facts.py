@@ -3528,7 +3528,7 @@ _PET_OWNER_RE = re.compile(
     rf"(?<![\w-])(?P<label>[Oo]wner|OWNER|Client|Customer)(?:\s*:\s*|\s+\(\s*|\s+)(?P<owner>{NAME})"
     # ("Intake: Réka Tóth — … Pets: Mák (cat)": whom a record with a pets' field is of)
     rf"|^(?:Intake|Profile|New\s+profile|New\s+client)\s*:\s*(?P<profiled>{NAME})(?=[\s\S]*\b(?i:pets?|dogs?|cats?|animals?)\s*:)"
-    # ("Employee: Bence Vass / Pet: Bodri (beagle)": a keeper's field of a pets' record)
+    # ("Employee: Bence Vass / Dog: Bodri (vizsla)": a keeper's field of a pets' record)
     rf"|(?m:^)(?:Employee|Policyholder|Member|Guardian|Keeper|Handler)\s*:\s*(?P<keeper>{NAME})"
     r"(?=[\s\S]*\b(?i:pets?|dogs?|cats?|animals?|insured\s+animal)\s*:)"
 )
@@ -4241,7 +4241,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         return ()
     said = _TAG_QUESTION_RE.sub(".", said)  # "I live in Ghent, remember?" asserts
     if "ll " in said or " will " in said:
-        # "I'll remember that Bence has a gecko": the "will" is the recording's; what it records is said now
+        # "I'll make a note that Bence keeps a gecko": the "will" is the recording's; what it records is said now
         said = _RECORDING_FRAME_RE.sub("", said)
     # "Zsófia relocated to Győr, so can we move the sync?": the statement before the question still asserts
     asked = _QUESTION_AFTER_RE.search(said) if said.rstrip().endswith("?") else None
@@ -4535,10 +4535,10 @@ _SCHEDULE_RE = re.compile(
     r"bump(?:s|ed|ing)(?!\s+into)|"
     r"set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
-    # a piece of work that "is" a day ("the Kestle migration is now 4 Nov")
+    # a piece of work that "is" a day ("the Kestle data migration is now on 9 June")
     r"|\b(?:migration|rollout|roll-out|cutover|upgrade|beta|launch|release|GA|go-?live)\s+(?:is|are)\s+"
     r"(?:now\s+|still\s+)?(?=(?:on\s+)?(?:the\s+)?\d|(?:on\s+)?[A-Z][a-z]+\s+\d|(?:on\s+)?[A-Z]?[a-z]+day\b)"
-    # a day a list's arrow points to ("Kestle launch → 16 Mar")
+    # a day a list's arrow points to ("Kestle beta → 4 Jun")
     r"|(?:→|->|⟶)(?=\s*(?:\d|(?:the\s+)?\d|[A-Z][a-z]{2}))"
 )
 # a launch that already happened, a deadline missed: no due date
@@ -4603,11 +4603,11 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
     schedule = _SCHEDULE_RE.search(clause)
     if schedule is None:
         return []
-    # "Kestle was supposed to ship Monday but it slipped to the 21st": the plan that did not hold is the day it had
+    # "Kestle was planned to ship on Friday, but it has slipped to the 3rd": the plan that failed is the day it had
     superseded = _PLAN_OVERTAKEN_RE.search(clause)
     if superseded:
         clause = clause[: superseded.start()] + " " * len(superseded.group(0)) + clause[superseded.end() :]
-    # "Zirc 2.0 due Jan 9, so enjoy your holidays I guess": what follows "so" is its consequence, not a hedge of it
+    # "Zirc 2.0 is due on 4 May, so no leave that week I suppose": what follows "so" is its consequence, no hedge of it
     consequence = _CONSEQUENCE_RE.search(clause)
     if _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause[: consequence.start()] if consequence else clause)):
         return []
@@ -4630,7 +4630,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
     for index, (start, project) in enumerate(projects):
         end = projects[index + 1][0] if index + 1 < len(projects) else len(clause)
         if any((index == 0 or start <= at) and at < end for at in done):
-            # "Zirc 2 launched last Tuesday, next up Zirc 2.1, due 6 May": what already happened is the one before
+            # "Zirc 3 shipped in March and Zirc 3.1 is due on 20 May": what already happened is the first one's
             continue
         if stop := _DUE_PHRASE_END_RE.search(clause, start, end):
             end = stop.start()  # "Kestle 3 is Friday, please merge by Wednesday": Friday
@@ -4644,7 +4644,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
         rather = len(days) > 1 and _RATHER_RE.search(clause, days[-2].span[1], last.span[0])
-        # "Tuesday → Thursday", "supposed to ship 3 June but now it's 17 June": from the one day to the other
+        # "Monday → Wednesday", "planned for 2 May but now it's 16 May": from the one day to the other
         onwards = len(days) > 1 and (
             _ARROW_RE.fullmatch(clause, days[-2].span[1], last.span[0])
             or (superseded and superseded.end() <= days[-2].span[0])
@@ -4683,12 +4683,12 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
 
 
 _APART_RE = re.compile(r"[:;]")
-# a plan a later day overtook: "was supposed to ship 3 June but …", "were meant to land Monday; now …"
+# a plan a later day overtook: "was planned to go live on 2 May but …", "were meant to land on the 4th; now …"
 _PLAN_OVERTAKEN_RE = re.compile(
     r"\b(?:was|were|had\s+been)\s+(?:supposed|meant|due|planned|scheduled)\s+to\b(?=[^;]*?(?:\bbut\b|\bnow\b|;))",
     re.IGNORECASE,
 )
-# one day to the next in a list's shorthand ("Tuesday → Thursday", "28 Apr -> 19 May")
+# one day to the next in a list's shorthand ("Monday → Wednesday", "3 May -> 17 May")
 _ARROW_RE = re.compile(r"\s*(?:→|->|=>|⟶)\s*")
 # a bracket that says the day it was moved from ("20 May (it slipped from 6 May)"): no day it is due
 _WAS_FROM_RE = re.compile(r"\s*\([^()]*?\bfrom\b")
@@ -4725,7 +4725,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
             continue
         if len(words) == 1 and words[0].isupper() and words[0].casefold() in _ADVERBS:
-            continue  # "Zirc slipped AGAIN": a word shouted, no project
+            continue  # "Zirc was pushed back AGAIN": a word shouted, no project
         if len(words) == 1 and (
             words[0].casefold() in _SECTION_WORDS | _NO_PROJECT or words[0].casefold() in _CALENDAR_SHORT
         ):
@@ -4754,7 +4754,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
 # thing of a name ("Kestle app 2.0")
 _CODE_NAME_RE = re.compile(
     r"(?<![\w@/.'’-])(?:[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?=\s+v?\d+\b)|[a-z][a-z0-9]{2,}(?=\s+v?\d+\.\d)"
-    # a release by its number alone ("v0.9 is slipping to the 28th")
+    # a release by its number alone ("v3.2 got pushed to the 14th")
     r"|v\d+(?:\.\d+)+(?=\s+(?:is|was|has|got|slipped|slips|slipping|ships|moved|pushed|due)\b))(?![\w-])"
 )
 _AFTER_A_NAME_RE = re.compile(rf"[{_UPPER}][\w'’-]*\s+$")
@@ -4792,7 +4792,7 @@ def _before_the_day(was: date, day: date) -> date:
         except ValueError:  # 29 February
             return was
     if day < was < day + timedelta(days=7):
-        return was - timedelta(days=7)  # "Tuesday → Thursday", said on Tuesday: today, not next week's
+        return was - timedelta(days=7)  # "Monday → Wednesday", said on a Monday: today, not next week's
     return was
 
 
@@ -5294,7 +5294,6 @@ def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> 
         return speaker.strip() if speaker and speaker.strip() else None
     if old.strip() in _NOT_A_NAME or old.strip() in {"we", "he", "she", "they"}:
         return None  # "we handed Zirc over to Tisza": whoever "we" are, the text does not name them
-        return None
     return _team_name(old) if attribute == v.OWNED_BY else _person(old)
 
 

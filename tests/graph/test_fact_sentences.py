@@ -2513,58 +2513,58 @@ def test_a_second_person_apposed_after_and_and_a_message_left_for_someone():
 
 
 def test_a_day_moved_from_one_to_another_by_words_or_by_an_arrow():
-    assert facts("Zirc 3.1 moved from 2 Oct to 16 Oct.", None) == {
+    assert facts("Heads-up: Zirc 3.1 has moved from 2 October to 16 October because of the audit.", None) == {
         ("Zirc 3.1", "due_date", "2025-10-16", False, False),
         ("Zirc 3.1", "due_date", "2025-10-02", False, True),
     }
-    assert facts("Kestle launch: Wednesday → Friday (the vendor is late)", None) == {
-        ("Kestle launch", "due_date", "2025-09-05", False, False),
-        ("Kestle launch", "due_date", "2025-09-03", False, True),
+    assert facts("Tisza cutover: Wednesday → Friday, vendor delay", None) == {
+        ("Tisza cutover", "due_date", "2025-09-05", False, False),
+        ("Tisza cutover", "due_date", "2025-09-03", False, True),
     }
     # said on a Monday: the Monday it had is today's, not next week's
-    assert facts("Kestle launch: Monday → Wednesday", None) == {
-        ("Kestle launch", "due_date", "2025-09-03", False, False),
-        ("Kestle launch", "due_date", "2025-09-01", False, True),
+    assert facts("Tisza cutover: Monday → Wednesday", None) == {
+        ("Tisza cutover", "due_date", "2025-09-03", False, False),
+        ("Tisza cutover", "due_date", "2025-09-01", False, True),
     }
 
 
 def test_a_plan_a_later_day_overtook_is_the_day_it_had():
-    assert facts("Tisza 2 was meant to land on 9 September but now it's 23 September.", None) == {
+    assert facts("The Tisza 2 release was meant to go out on 9 September but now it's the 23rd.", None) == {
         ("Tisza 2", "due_date", "2025-09-23", False, False),
         ("Tisza 2", "due_date", "2025-09-09", False, True),
     }
     # which Friday it was meant for, the sentence does not say
-    assert facts("Tisza 2 was meant to land on Friday but it slipped to the 23rd.", None) == {
-        ("Tisza 2", "due_date", "2025-09-23", False, False)
+    assert facts("Zirc 4 was supposed to go live on Friday but it has been pushed to the 23rd.", None) == {
+        ("Zirc 4", "due_date", "2025-09-23", False, False)
     }
-    assert facts("Tisza 2 was meant to land in October; not sure it will.", None) == set()
+    assert facts("Zirc 4 was supposed to ship in October; maybe it never will.", None) == set()
 
 
 def test_a_hedge_in_a_consequence_and_a_release_already_out_beside_the_next():
-    assert facts("Zirc 2.0 due 14 October, so enjoy the quiet month I guess", None) == {
+    assert facts("Zirc 2.0 is due on 14 October, so no holidays for us I suppose", None) == {
         ("Zirc 2.0", "due_date", "2025-10-14", False, False)
     }
-    assert facts("Kestle 2 launched last Tuesday 🎉 next up Kestle 2.1, due 6 October.", None) == {
+    assert facts("Kestle 2 went live on Monday 🚀 and Kestle 2.1 is due on 6 October.", None) == {
         ("Kestle 2.1", "due_date", "2025-10-06", False, False)
     }
-    assert facts("Kestle 2 launched on 20 August.", None) == set()
+    assert facts("Kestle 2 went live on 20 August.", None) == set()
 
 
 def test_a_piece_of_work_that_is_a_day_a_release_by_its_number_and_a_shouted_word():
-    assert facts("FYI the Zirc migration is now 4 Nov instead of 28 Oct.", None) == {
-        ("Zirc migration", "due_date", "2025-11-04", False, False),
-        ("Zirc migration", "due_date", "2025-10-28", False, True),
+    assert facts("Update: the Zirc data migration is now 4 November rather than 28 October.", None) == {
+        ("Zirc data migration", "due_date", "2025-11-04", False, False),
+        ("Zirc data migration", "due_date", "2025-10-28", False, True),
     }
-    assert facts("Pls note the Kestle rollout is now the 23rd.", None) == {
+    assert facts("Pls check: the Kestle rollout is still on the 23rd.", None) == {
         ("Kestle rollout", "due_date", "2025-09-23", False, False)
     }
-    assert facts("Reminder set: the Kestle app 2.0 launch is due on 16 October.", None) == {
-        ("Kestle app 2.0 launch", "due_date", "2025-10-16", False, False)
+    assert facts("For the record, the Kestle web 2.0 launch is due on 16 October.", None) == {
+        ("Kestle web 2.0 launch", "due_date", "2025-10-16", False, False)
     }
-    assert facts("v2.4 is slipping to the 19th, the tests are still red", None) == {
+    assert facts("v2.4 got pushed to the 19th because of the flaky installer", None) == {
         ("v2.4", "due_date", "2025-09-19", False, False)
     }
-    assert facts("Tisza slipped AGAIN, new date is 3 October", None) == {
+    assert facts("Tisza got pushed AGAIN, the new date is 3 October", None) == {
         ("Tisza", "due_date", "2025-10-03", False, False)
     }
     assert facts("The move is now 4 October.", None) == set()
@@ -2572,31 +2572,31 @@ def test_a_piece_of_work_that_is_a_day_a_release_by_its_number_and_a_shouted_wor
 
 
 def test_a_thing_handed_on_by_we_or_he_and_a_team_s_relative_that_owns():
-    assert facts("we handed the Zirc repo to the Tisza squad last sprint, finally") == {
-        ("Zirc repo", "owned_by", "Tisza", False, False)
+    assert facts("Last week we handed the Zirc exporter over to the Tisza squad.") == {
+        ("Zirc exporter", "owned_by", "Tisza", False, False)
     }
-    assert facts("he's handed the Kestle dashboard to Réka and the Zirc app to Bence", None) == {
-        ("Kestle dashboard", "owned_by", "Réka", False, False),
-        ("Zirc app", "owned_by", "Bence", False, False),
+    assert facts("Before leaving he handed the Kestle scheduler to Réka and the Zirc exporter to Bence.", None) == {
+        ("Kestle scheduler", "owned_by", "Réka", False, False),
+        ("Zirc exporter", "owned_by", "Bence", False, False),
     }
-    assert facts("I escalated it to the Tisza Billing team, who own Kestle.") == {
+    assert facts("Ticket forwarded to the Tisza Billing team, who maintain Kestle.") == {
         ("Kestle", "owned_by", "Tisza Billing", False, False)
     }
     # the team's relative says what it took over; its "it" is the thing the sentence opened with
-    assert facts("Kestle now belongs to the Tisza team, who took it over from Zirc Data in May.", None) == {
-        ("Kestle", "owned_by", "Tisza", False, False)
+    assert facts("The Kestle scheduler belongs to the Tisza team now, who took it over from Zirc Data.", None) == {
+        ("Kestle scheduler", "owned_by", "Tisza", False, False)
     }
 
 
 def test_a_promise_to_record_a_statement_records_it_and_a_keeper_s_field_of_a_pets_record():
-    assert facts("Done! I'll remember that Bence has a gecko named Pötyi.", None) == {
+    assert facts("Sure, I'll make a note that Bence keeps a gecko called Pötyi.", None) == {
         ("Bence", "has_pet", "Pötyi", False, False)
     }
     assert facts("Got it, I will keep in mind that Dorka lives in Eger.", None) == {
         ("Dorka", "lives_in", "Eger", False, False)
     }
     assert facts("I'll remember that I might move to Eger.") == set()
-    assert facts("Office pet registration\nEmployee: Réka Tóth\nPet: Bodri (beagle)\nDays in office: Tue", None) == {
+    assert facts("Dog-friendly office form\nEmployee: Réka Tóth\nDog: Bodri (vizsla)\nDesk: 4B", None) == {
         ("Réka Tóth", "has_pet", "Bodri", False, False)
     }
     # an employee's record without a pets' field names no pet and no owner
