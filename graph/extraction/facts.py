@@ -253,6 +253,8 @@ _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
 # --- clauses: one subject and one assertion each --------------------------------------------------------------------
 
+# the verbs of keeping a system ("owns", "maintain", "looks after")
+_KEEPS = r"(?:owns?|maintains?|runs?|looks?\s+after)"
 # "Noor, who lives in Ghent, now reports to Piet": two clauses about Noor
 # (after what the name is, too: "Noor Aziz, a retired judge who lives in Eger, …")
 _RELATIVE_RE = re.compile(
@@ -261,7 +263,7 @@ _RELATIVE_RE = re.compile(
     rf"\b(?P<name>{NAME}(?P<team>\s+{_TEAM_WORDS})?),\s+(?:(?:an?|the|our|their|my)\s+[a-z][a-z' -]{{0,40}}?\s+|"
     r"(?!(?:an?|the|our|their|my)\s)[a-z][\w'-]*(?:\s+[\w'-]+)?,\s+)?"
     r"who(?:\s+|(?P<is>['’]s\s+))"
-    r"(?(team)(?=(?:now\s+|also\s+)?(?:owns?|maintains?|runs?|looks?\s+after)\s+(?!(?:it|them)\b)))"
+    rf"(?(team)(?=(?:now\s+|also\s+)?{_KEEPS}\s+(?!(?:it|them)\b)))"
     # (the clause runs on through a list of names to its end: "who speaks Yoruba, Igbo and English.")
     r"(?P<said>[^,]+?(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})*(?:,?\s+and\s+[A-Z][\w'’-]*)?)"
     r"(?:,\s*|(?=[.!]?\s*$))"
@@ -2610,7 +2612,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?:(?P<me>{_ME})(?:['’]m|\s+am)\s+no\s+longer\s+(?:responsible\s+for|in\s+charge\s+of|the\s+owner\s+of)|{_OWNER}\s+"
-        rf"(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+(?:owns?|maintains?|runs?|looks?\s+after))\s+(?:the\s+)?"
+        rf"(?:no\s+longer|doesn't|don't|does\s+not|do\s+not)\s+{_KEEPS})\s+(?:the\s+)?"
         rf"(?P<system>{_THING})"
         r"(?=\s*(?:[.,;!—–]|$)|\s+any\s*more\b)",
         negated=True,
@@ -4539,7 +4541,7 @@ _SCHEDULE_RE = re.compile(
     r"|\b(?:migration|rollout|roll-out|cutover|upgrade|beta|launch|release|GA|go-?live)\s+(?:is|are)\s+"
     r"(?:now\s+|still\s+)?(?=(?:on\s+)?(?:the\s+)?\d|(?:on\s+)?[A-Z][a-z]+\s+\d|(?:on\s+)?[A-Z]?[a-z]+day\b)"
     # a day a list's arrow points to ("Kestle beta → 4 Jun")
-    r"|(?:→|->|⟶)(?=\s*(?:\d|(?:the\s+)?\d|[A-Z][a-z]{2}))"
+    r"|(?:→|->)(?=\s*(?:\d|(?:the\s+)?\d|[A-Z][a-z]{2}))"
 )
 # a launch that already happened, a deadline missed: no due date
 _NO_DUE_RE = re.compile(
@@ -4689,7 +4691,7 @@ _PLAN_OVERTAKEN_RE = re.compile(
     re.IGNORECASE,
 )
 # one day to the next in a list's shorthand ("Monday → Wednesday", "3 May -> 17 May")
-_ARROW_RE = re.compile(r"\s*(?:→|->|=>|⟶)\s*")
+_ARROW_RE = re.compile(r"\s*(?:→|->)\s*")
 # a bracket that says the day it was moved from ("20 May (it slipped from 6 May)"): no day it is due
 _WAS_FROM_RE = re.compile(r"\s*\([^()]*?\bfrom\b")
 _ANOTHER_PROJECT_RE = re.compile(r",?\s+and\s+(?=[A-Z]|(?:his|her|their|my|our|the)\s)|;")
