@@ -95,8 +95,10 @@ def same_person(said: str, labelled: str, text: str) -> bool:
     return len(short.split()) == 1 and len(words) > 1 and short in {words[0], words[-1]} and full in text.casefold()
 
 
-def fact_matches(label: dict, got: Any, text: str = "") -> bool:
-    """``got`` (a StatedFact) is the labelled fact ``label`` of the statement ``text``."""
+def fact_matches(label: dict, got: Any, text: str = "", said_on: date | None = None) -> bool:
+    """``got`` (a StatedFact) is the labelled fact ``label`` of the statement ``text``, said on ``said_on``: a value
+    labelled as holding (not past, not negated, no end) is not matched by one the extractor closed by then, which
+    the facts layer would no longer give as current."""
     if got.attribute != label["attribute"] or bool(got.negated) != bool(label.get("negated", False)):
         return False
     person = got.attribute not in _THING_SUBJECTS
@@ -114,7 +116,11 @@ def fact_matches(label: dict, got: Any, text: str = "") -> bool:
     for key in ("valid_from", "valid_until"):
         if key in label and not (_iso(getattr(got, key)) or "").startswith(label[key]):
             return False
-    return not (label.get("past") and getattr(got, "valid_until", None) is None)
+    until = getattr(got, "valid_until", None)
+    if said_on is not None and until is not None and until <= said_on:
+        if not (label.get("past") or label.get("negated") or "valid_until" in label):
+            return False
+    return not (label.get("past") and until is None)
 
 
 @dataclass
@@ -149,7 +155,9 @@ class Score:
         return total
 
 
-def score_statement(score: Score, text: str, labels: Sequence[dict], extracted: Iterable[Any]) -> None:
+def score_statement(
+    score: Score, text: str, labels: Sequence[dict], extracted: Iterable[Any], said_on: date | None = None
+) -> None:
     """Add one statement: each extracted fact (of the eight attributes) is matched to at most one labelled fact."""
     unmatched = list(labels)
     for label in labels:
@@ -159,7 +167,7 @@ def score_statement(score: Score, text: str, labels: Sequence[dict], extracted: 
             score.out_of_scope += 1
             continue
         score.by_attribute[got.attribute].extracted += 1
-        found = next((label for label in unmatched if fact_matches(label, got, text)), None)
+        found = next((label for label in unmatched if fact_matches(label, got, text, said_on)), None)
         if found is None:
             score.wrong.append((text, got))
             continue
@@ -200,5 +208,5 @@ def score_set(rows: Sequence[dict]) -> Score:
     for statement in rows:
         reference = datetime.combine(date.fromisoformat(statement["reference"]), time(12), tzinfo=UTC)
         facts = extract_facts(statement["text"], speaker=statement["speaker"], reference=reference)
-        score_statement(score, statement["text"], statement["facts"], facts)
+        score_statement(score, statement["text"], statement["facts"], facts, reference.date())
     return score

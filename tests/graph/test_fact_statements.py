@@ -97,7 +97,12 @@ RECALL_FLOOR = {
 # a set read after it was scored fresh whose precision stays below the bar: asserted at what it reaches, so
 # that nothing read from it is lost (its misreadings, in bench/HISTORY.md, are left for a later pass)
 PRECISION_FLOOR = {"fact_statements_eighteenth": 0.91}
-ATTRIBUTE_PRECISION_FLOOR = {("fact_statements_eighteenth", "due_date"): 0.77}
+ATTRIBUTE_PRECISION_FLOOR = {
+    ("fact_statements_eighteenth", "due_date"): 0.77,
+    # since the scorer counts a value labelled as holding that the extractor closed as wrong, this set's employers
+    # show a post that ended where its holder still works ("I was CTO here at N until 2023, then …")
+    ("fact_statements_twentyfifth", "works_at"): 0.78,
+}
 
 # --- the labelled set ------------------------------------------------------------------------------------------
 
@@ -154,6 +159,12 @@ def test_the_matching_follows_the_rules():
     past = {"subject": "Kofi", "attribute": "lives_in", "value": "Chicago", "past": True}
     assert not fact_matches(past, Got("Kofi", "lives_in", "Chicago"))
     assert fact_matches(past, Got("Kofi", "lives_in", "Chicago", valid_until=date(2025, 4, 3)))
+    # a value labelled as holding, read as one that had ended by the day it was said, is not the labelled fact
+    said_on = date(2025, 9, 14)
+    assert fact_matches(label, Got("Billing", "owned_by", "Payments"), said_on=said_on)
+    assert not fact_matches(label, Got("Billing", "owned_by", "Payments", valid_until=said_on), said_on=said_on)
+    assert fact_matches(label, Got("Billing", "owned_by", "Payments", valid_until=date(2025, 12, 31)), said_on=said_on)
+    assert fact_matches(past, Got("Kofi", "lives_in", "Chicago", valid_until=said_on), said_on=said_on)
     pet = {"subject": "Dmitri", "attribute": "has_pet", "value": "Biscuit", "accept": ["dog"]}
     assert fact_matches(pet, Got("Dmitri", "has_pet", "a dog"))
     assert normalise("Orion's GA") == normalise("the Orion launch") == "orion"
