@@ -24,7 +24,7 @@ from functools import lru_cache, partial
 from itertools import chain, islice
 
 from graph import vocabulary as v
-from graph.extraction.lexicon import BUSINESS_TAILS, COMPANY_SUFFIXES, ORG_WORDS
+from graph.extraction.lexicon import BUSINESS_TAILS, COMPANY_SUFFIXES, FUNCTION_WORDS, ORG_WORDS
 from graph.extraction.places import known_place
 from memories.temporal import tag_dates
 
@@ -248,7 +248,12 @@ _SENTENCE_RE = re.compile(
     rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z]|,\s)|(?<=\s[A-Z])\.(?=\s)"
     rf"|(?:{_COMPANY_ABBREVIATED})\.(?=,?\s+[a-z]))+(?:[.!?]+|$|(?=\n))"
 )
-_HISTORY_RE = re.compile(r"\b(?:used\s+to|formerly|previously|back\s+then)\b", re.IGNORECASE)
+# (not "getting used to the dark": being used to something is being accustomed to it)
+_HISTORY_RE = re.compile(
+    r"\b(?:(?<!\bget\s)(?<!\bgetting\s)(?<!\bgot\s)(?<!\bam\s)(?<!['’]m\s)(?<!\bbe\s)used\s+to|formerly|previously|"
+    r"back\s+then)\b",
+    re.IGNORECASE,
+)
 _UNTIL_RE = re.compile(r"\b(?:until|till|up\s+to|through)\b", re.IGNORECASE)
 
 # --- clauses: one subject and one assertion each --------------------------------------------------------------------
@@ -304,7 +309,7 @@ _BRACKETED_RE = re.compile(
 # Kestle)", "(formerly owned by Kestle Ops; moved in spring)", "(handed over by Kestle yesterday)": read as a contrast
 # the statement's reading takes ("Tisza Data, before it was Kestle")
 _WAS_BEFORE_RE = re.compile(
-    rf"\b(?P<name>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})\s*\(\s*(?:(?:was|formerly|previously|until\s+recently)"
+    rf"\b(?P<name>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})(?P<now>\s+now)?\s*\(\s*(?:(?:was|formerly|previously|until\s+recently)"
     r"(?:\s+(?:owned|run|maintained|held)\s+by)?|(?:handed|taken)\s+over\s+(?:by|from))\s+(?:the\s+)?"
     rf"(?P<old>{NAME}|{_HANDLE})(?P<rest>[^()]*)\)"
 )
@@ -326,7 +331,7 @@ def _was_before(match: re.Match[str]) -> str:
     if _UNTIL_RE.search(rest):
         return match["name"]
     dated = rest and re.fullmatch(r"[\w ]{1,24}", rest) and tag_dates(rest, reference=_ANY_DAY)
-    return f"{match['name']}, before it was {match['old']}{f', {rest}' if dated else ''}"
+    return f"{match['name']}{match['now'] or ''}, before it was {match['old']}{f', {rest}' if dated else ''}"
 
 
 def _dated_bracket(match: re.Match[str]) -> bool:
@@ -2576,7 +2581,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("has been looking after Zirc since January": kept, so still theirs)
         rf"(?:(?<=\shas\s)|(?<=\shave\s)|(?<=['’]ve\s)|(?<=['’]s\s))been\s+(?:looking\s+after|maintaining|owning))\s+"
         rf"(?:ownership\s+of\s+)?(?:both\s+)?(?:the\s+|our\s+|their\s+)?(?P<system>{_THING})"
-        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
+        # ("took over the Zirc exporter from me": the speaker's before)
+        rf"(?:\s+from\s+(?:the\s+)?(?P<old>me\b|us\b|{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
         rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
         # ("I own the Zirc dashboards (since the reorg)": an aside after it; "… from N yesterday": when)
@@ -4962,7 +4968,7 @@ def _facts_of(
                 )
             )
         old = _earlier(pattern.attribute, {**groups, "said": match.group(0)}, speaker, today) or _contrasted(
-            pattern, clause, match.end()
+            pattern, clause, match
         )
         if old and pattern.attribute == v.DUE_DATE and values:  # "slipped from 9 Mar to 23 Mar": the 9th before it
             old = _before_the_day(date.fromisoformat(old), date.fromisoformat(values[0])).isoformat()
@@ -4985,18 +4991,45 @@ _SUPPOSED_RE = re.compile(
 # than to Bálint", "…, before it was Bálint"
 _CONTRAST_TAIL_RE = re.compile(
     rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:{_RATHER_WORDS}|before\s+(?:it|that)\s+was)"
-    rf"\s+(?:to\s+|at\s+|in\s+|with\s+|under\s+)?(?P<old>{NAME})(?=\s*(?:[.,;!)]|$|\s+any\s*more\b))"
+    rf"\s+(?:to\s+|at\s+|in\s+|with\s+|under\s+)?(?P<old>{NAME}|{_HANDLE})(?=\s*(?:[.,;!)]|$|\s+any\s*more\b))"
 )
+# the same said as what held before, after a break: "…; previously it sat with Team Zirc", ", formerly at Zirc",
+# "; before that he lived in Pécs" — by the preposition the attribute takes its value with, so that a renamed
+# company ("Kestle, formerly Zirc Labs") or a value of another attribute ("at Kestle now, previously in Pécs") is not
+# read as the one before
+_EARLIER_TAIL_RE = re.compile(
+    r"(?:\s+(?:now|these\s+days|nowadays))?\s*[,;]\s*(?i:previously|formerly|before\s+that|until\s+then)\s*,?\s+"
+    r"(?:(?P<who>it|this|that|they|he|she|I|we)\s+(?:was|were|sat|lived|worked|reported|belonged)\s+)?"
+    rf"(?:(?P<by>[a-z]+)\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})(?=\s*(?:[.,;!)]|$))"
+)
+_EARLIER_BY: dict[str, frozenset[str]] = {
+    v.LIVES_IN: frozenset({"in"}),
+    v.WORKS_AT_ATTR: frozenset({"at", "with", "for"}),
+    v.REPORTS_TO_ATTR: frozenset({"to", "under"}),
+    v.OWNED_BY: frozenset({"with", "by"}),
+}
 _CONTRASTED = frozenset({v.REPORTS_TO_ATTR, v.WORKS_AT_ATTR, v.LIVES_IN, v.OWNED_BY})
 
 
-def _contrasted(pattern: _Pattern, clause: str, end: int) -> str:
+def _contrasted(pattern: _Pattern, clause: str, match: re.Match[str]) -> str:
     """The earlier value a statement of a new one names after it, for a value one holds at a time."""
     if pattern.attribute not in _CONTRASTED or pattern.negated or pattern.history:
         return ""
-    contrast = _CONTRAST_TAIL_RE.match(clause, end)
-    if contrast is None or re.search(r"['’]s?$", contrast["old"]):
+    contrast = _CONTRAST_TAIL_RE.match(clause, match.end())
+    if contrast is None:
+        earlier = _EARLIER_TAIL_RE.match(clause, match.end())
+        # a pronoun's verb alone ("it was Team Zirc") needs no preposition; without one, only the attribute's own
+        if (
+            earlier is None
+            or not (earlier["by"] in _EARLIER_BY[pattern.attribute] or (earlier["who"] and earlier["by"] is None))
+            or (earlier["who"] in ("I", "we")) != bool(match.groupdict().get("me"))
+        ):
+            return ""  # ("Bence lives in Eger; previously I lived in Pécs": someone else's before)
+        contrast = earlier
+    if re.search(r"['’]s?$", contrast["old"]):
         return ""  # "Tisza Ops' responsibility, not Kestle's": whose it is, corrected; no one it was before
+    if re.fullmatch(_HANDLE, contrast["old"]):
+        return contrast["old"] if pattern.attribute == v.OWNED_BY else ""  # a team by its handle owns things only
     return _person(contrast["old"]) or ""
 
 
@@ -5294,7 +5327,7 @@ def _earlier(attribute: str, groups: dict, speaker: str | None, today: date) -> 
         return " ".join(old.casefold().split())
     if re.fullmatch(r"(?:I|me)(?:['’](?:ve|m|d))?", old.strip()):
         return speaker.strip() if speaker and speaker.strip() else None
-    if old.strip() in _NOT_A_NAME or old.strip() in {"we", "he", "she", "they"}:
+    if old.strip() in _NOT_A_NAME or old.strip() in {"we", "us", "he", "she", "they"}:
         return None  # "we handed Zirc over to Tisza": whoever "we" are, the text does not name them
     return _team_name(old) if attribute == v.OWNED_BY else _person(old)
 
@@ -5514,6 +5547,23 @@ def _nearest(mention, today: date):
 _SUBORDINATE_RE = re.compile(r"\b(?:before|after|when|since|until|till|because|while|once)\s+(?:I|we|he|she|they)\b")
 
 
+# where a clause's statements part, for what "used to", "previously" or "until" says of one of them; after a
+# statement, also where a statement of its own follows it ("… and previously led X", "… (it sat with T until 2023)",
+# "…, not Payments as it used to be")
+_STATEMENTS_PART_RE = re.compile(r"[;,]\s|\s[—–]\s|\s+but\s")
+_STATEMENT_AFTER_RE = re.compile(r"[;,]\s|\s[—–]\s|\s+(?:but|and)\s|\s\(|\s+as\s+(?:it|they|he|she|we|I)\b")
+
+
+def _of_another_statement(clause: str, said_before: re.Match[str], match: re.Match[str]) -> bool:
+    """Whether a clause's word of what held before is said of another of its statements than ``match``: "Bence
+    lives in Eger now; previously in Pécs", "Zirc used to be ours, but Tisza took it over in July" (not
+    "Previously, I worked at Kestle")."""
+    if said_before.start() >= match.end():
+        return bool(_STATEMENT_AFTER_RE.search(clause, match.end(), said_before.start()))
+    between = clause[said_before.end() : match.start()].lstrip(" ,")
+    return bool(_STATEMENTS_PART_RE.search(between))
+
+
 def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date) -> tuple[date | None, date | None]:
     """(valid_from, valid_until) of the fact: a date the clause gives (the start of "last month", "since 2021"), else
     the day it was said; a statement about the past ends at the date after "until", else (a "used to") the day it
@@ -5535,6 +5585,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
                 mentions = own
                 break
     until_at = _UNTIL_RE.search(clause)
+    if until_at and _of_another_statement(clause, until_at, match):
+        until_at = None  # "I worked in Tallinn until last year, now I live in Tartu": the end of the first
     until = since = None
     for mention in mentions:
         spans_until = until_at is not None and mention.span[0] < until_at.start() < mention.span[1]
@@ -5547,6 +5599,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
             if _FROM_DAY_RE.search(clause, 0, mention.span[0]):
                 since = _nearest(since, today)
     said_before = _HISTORY_RE.search(clause)
+    if said_before and _of_another_statement(clause, said_before, match):
+        said_before = None
     if said_before and not pattern.history and re.search(r"\bnow\b", clause[said_before.end() : match.end()]):
         said_before = None  # "I used to live in Zirc, now in Kőszeg": the value after "now" holds now
     if said_before and _SUBORDINATE_RE.search(clause, said_before.end(), match.end()):
@@ -5630,8 +5684,34 @@ _WAS_RE = re.compile(
 _UNTIL_VALUE = re.compile(r"\b(?:until|till|to|left)\b(?P<when>[^()]*)", re.IGNORECASE)
 _BRACKETS_RE = re.compile(r"\s*\(([^()]*)\)\s*")
 _LABEL_OF_RE = re.compile(r"^(?P<field>[A-Za-z][A-Za-z -]*?)\s+(?:of|for)\s+(?:the\s+)?(?P<subject>[A-Z][\w&' -]*)$")
+# the label of an owner with its thing first: "Kestle DRI: Bence", "Zirc exporter owner: Tisza Ops" (not "Payments
+# team:", whose field names who is in the team; nor a piece of work's or a bare kind's: "Postmortem owner: N", "Action
+# owner: N", "Service owner: TBD" name no system)
+_WORK_LABELS = _WORK_ITEMS | frozenset(
+    """postmortem post-mortem action page meeting review retro doc document decision item follow-up followup
+    escalation report comms communication rollout change risk""".split()
+)
 _NAME_RE = re.compile(NAME)
 _HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•›»>]\s+")
+
+
+def _thing_label(label: str) -> dict[str, str] | None:
+    """A label that names a system before its owner's field ("Kestle DRI"): the system and the field."""
+    words = label.split()
+    for cut in range(1, min(len(words), 4)):
+        field = " ".join(words[cut:])
+        if field.casefold() == "team" or _FIELD_OF.get(_label(field)[0]) != v.OWNED_BY:
+            continue
+        thing = [word.casefold() for word in words[:cut]]
+        if (
+            not words[0][:1].isupper()
+            or thing[-1] in _WORK_LABELS
+            or (cut == 1 and thing[0] in v.KIND_HEAD_NOUNS)
+            or FUNCTION_WORDS.intersection(thing)  # "Zirc has a new owner:" is a sentence, not a label
+        ):
+            return None
+        return {"subject": " ".join(words[:cut]), "field": field}
+    return None
 
 
 def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
@@ -5929,7 +6009,7 @@ def _field_facts(
         attribute = _FIELD_OF.get(label)
         if not_yet and attribute in _POST_ATTRIBUTES:
             continue
-        of = None if attribute else _LABEL_OF_RE.match(field["label"].strip())
+        of = None if attribute else _LABEL_OF_RE.match(field["label"].strip()) or _thing_label(field["label"])
         if of and _FIELD_OF.get(_label(of["field"])[0]) in _THING_ATTRIBUTES:
             attribute, thing = _FIELD_OF[_label(of["field"])[0]], _project_name(of["subject"]) or thing
         if attribute == v.OWNED_BY and label == "team" and (about_a_person or team_page):

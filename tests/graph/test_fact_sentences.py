@@ -2603,3 +2603,64 @@ def test_a_promise_to_record_a_statement_records_it_and_a_keeper_s_field_of_a_pe
     assert not {
         fact for fact in facts("New starter\nEmployee: Réka Tóth\nManager: Dorka Szabó", None) if fact[1] == "has_pet"
     }
+
+
+def test_what_held_before_said_of_another_statement_of_the_clause_does_not_end_this_one():
+    assert facts("Bence Vass lives in Eger now; previously he lived in Pécs.") == {
+        ("Bence Vass", "lives_in", "Eger", False, False),
+        ("Bence Vass", "lives_in", "Pécs", False, True),
+    }
+    assert facts("The Tisza queue used to be ours, but Kestle Infra took it over in July.") == {
+        ("Tisza queue", "owned_by", "Kestle Infra", False, False)
+    }
+    assert facts("Dorka Szabó is head of design at Zirc and previously led research at Kestle.") >= {
+        ("Dorka Szabó", "job_title", "head of design", False, False),
+        ("Dorka Szabó", "works_at", "Zirc", False, False),
+    }
+    # an end said in a bracket of its own is the earlier owner's
+    assert facts("The Kestle exporter is owned by Tisza Ops (it sat with Zirc Infra until 2023).") >= {
+        ("Kestle exporter", "owned_by", "Tisza Ops", False, False)
+    }
+    # getting used to something says nothing of the past
+    assert facts("Moved to Szeged in January, still getting used to the tram.") == {
+        ("Ilona", "lives_in", "Szeged", False, False)
+    }
+    assert facts("Previously, I worked at Kestle.") == {("Ilona", "works_at", "Kestle", False, True)}
+
+
+def test_the_value_before_said_after_a_break_by_the_preposition_its_attribute_takes():
+    assert facts("The Zirc ledger is now owned by Team Tisza; previously it sat with Team Kestle.") == {
+        ("Zirc ledger", "owned_by", "Team Tisza", False, False),
+        ("Zirc ledger", "owned_by", "Team Kestle", False, True),
+    }
+    assert facts("Kestle is owned by Tisza Ops now, previously by Zirc Infra.") == {
+        ("Kestle", "owned_by", "Tisza Ops", False, False),
+        ("Kestle", "owned_by", "Zirc Infra", False, True),
+    }
+    assert facts("I work at Kestle now; previously I was at Zirc.") == {
+        ("Ilona", "works_at", "Kestle", False, False),
+        ("Ilona", "works_at", "Zirc", False, True),
+    }
+    # a team by its handle, with "now" before the bracket that says whose it was
+    assert facts("zirc-export is owned by tisza-ops now (was kestle-infra).") == {
+        ("zirc-export", "owned_by", "tisza-ops", False, False),
+        ("zirc-export", "owned_by", "kestle-infra", False, True),
+    }
+    # a company's earlier name, a value of another attribute, someone else's past: no value before
+    assert facts("I work at Kestle, formerly Zirc Labs.") == {("Ilona", "works_at", "Kestle", False, False)}
+    assert facts("I work at Kestle now, previously in Pécs.") == {("Ilona", "works_at", "Kestle", False, False)}
+    assert facts("Bence Vass lives in Eger; previously I lived in Pécs.") == {
+        ("Bence Vass", "lives_in", "Eger", False, False),
+        ("Ilona", "lives_in", "Pécs", False, True),
+    }
+
+
+def test_an_owner_field_labelled_with_its_thing_first_and_a_handover_from_the_speaker():
+    assert facts("Kestle DRI: Bence Vass", None) == {("Kestle", "owned_by", "Bence Vass", False, False)}
+    assert facts("Zirc exporter owner: Tisza Ops", None) == {("Zirc exporter", "owned_by", "Tisza Ops", False, False)}
+    # a piece of work's owner, or a bare kind's, names no system
+    assert facts("INC-88 (queue backlog). Postmortem owner: Réka. Service owner: TBD.", None) == set()
+    assert facts("Since Dorka took over the Zirc exporter from me, I finally have time.") == {
+        ("Zirc exporter", "owned_by", "Dorka", False, False),
+        ("Zirc exporter", "owned_by", "Ilona", False, True),
+    }
