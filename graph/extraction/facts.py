@@ -248,7 +248,7 @@ _SENTENCE_RE = re.compile(
     rf"(?:[^.!?\n]|\.(?=\w)|(?:{_ABBREVIATED})\.(?=\s+[A-Z]|,\s)|(?<=\s[A-Z])\.(?=\s)"
     rf"|(?:{_COMPANY_ABBREVIATED})\.(?=,?\s+[a-z]))+(?:[.!?]+|$|(?=\n))"
 )
-# (not "getting used to the dark": being used to something is being accustomed to it)
+# (not "getting used to the trams": being used to something is being accustomed to it)
 _HISTORY_RE = re.compile(
     r"\b(?:(?<!\bget\s)(?<!\bgetting\s)(?<!\bgot\s)(?<!\bam\s)(?<!['’]m\s)(?<!\bbe\s)used\s+to|formerly|previously|"
     r"back\s+then)\b",
@@ -4993,7 +4993,7 @@ _CONTRAST_TAIL_RE = re.compile(
     rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:{_RATHER_WORDS}|before\s+(?:it|that)\s+was)"
     rf"\s+(?:to\s+|at\s+|in\s+|with\s+|under\s+)?(?P<old>{NAME}|{_HANDLE})(?=\s*(?:[.,;!)]|$|\s+any\s*more\b))"
 )
-# the same said as what held before, after a break: "…; previously it sat with Team Zirc", ", formerly at Zirc",
+# the same said as what held before, after a break: "…; previously it was with Team Zirc", ", formerly at Zirc",
 # "; before that he lived in Pécs" — by the preposition the attribute takes its value with, so that a renamed
 # company ("Kestle, formerly Zirc Labs") or a value of another attribute ("at Kestle now, previously in Pécs") is not
 # read as the one before
@@ -5548,15 +5548,15 @@ _SUBORDINATE_RE = re.compile(r"\b(?:before|after|when|since|until|till|because|w
 
 
 # where a clause's statements part, for what "used to", "previously" or "until" says of one of them; after a
-# statement, also where a statement of its own follows it ("… and previously led X", "… (it sat with T until 2023)",
-# "…, not Payments as it used to be")
+# statement, also where a statement of its own follows it ("… and previously taught in Eger", "… (Zirc had it until
+# 2023)", "…, not Zirc as it used to be")
 _STATEMENTS_PART_RE = re.compile(r"[;,]\s|\s[—–]\s|\s+but\s")
 _STATEMENT_AFTER_RE = re.compile(r"[;,]\s|\s[—–]\s|\s+(?:but|and)\s|\s\(|\s+as\s+(?:it|they|he|she|we|I)\b")
 
 
 def _of_another_statement(clause: str, said_before: re.Match[str], match: re.Match[str]) -> bool:
     """Whether a clause's word of what held before is said of another of its statements than ``match``: "Bence
-    lives in Eger now; previously in Pécs", "Zirc used to be ours, but Tisza took it over in July" (not
+    lives in Eger now; previously in Pécs", "Zirc used to be ours, but Tisza has it now" (not
     "Previously, I worked at Kestle")."""
     if said_before.start() >= match.end():
         return bool(_STATEMENT_AFTER_RE.search(clause, match.end(), said_before.start()))
