@@ -5551,7 +5551,7 @@ _SUBORDINATE_RE = re.compile(r"\b(?:before|after|when|since|until|till|because|w
 # statement, also where a statement of its own follows it ("… and previously taught in Eger", "… (Zirc had it until
 # 2023)", "…, not Zirc as it used to be")
 _STATEMENTS_PART_RE = re.compile(r"[;,]\s|\s[—–]\s|\s+but\s")
-_STATEMENT_AFTER_RE = re.compile(r"[;,]\s|\s[—–]\s|\s+(?:but|and)\s|\s\(|\s+as\s+(?:it|they|he|she|we|I)\b")
+_STATEMENT_AFTER_RE = re.compile(rf"{_STATEMENT_END.pattern}|\s\(|\s+as\s+(?:it|they|he|she|we|I)\b")
 
 
 def _of_another_statement(clause: str, said_before: re.Match[str], match: re.Match[str]) -> bool:
