@@ -4989,8 +4989,10 @@ _SUPPOSED_RE = re.compile(
 )
 # the value a statement sets its new one against, after it: "These days I report to Dorka, not Bálint", "… rather
 # than to Bálint", "…, before it was Bálint"
+# "now" said after a value, before what it is set against
+_NOWADAYS = r"(?:\s+(?:now|these\s+days|nowadays))?"
 _CONTRAST_TAIL_RE = re.compile(
-    rf"(?:\s+(?:now|these\s+days|nowadays))?\s*,?\s*(?:{_RATHER_WORDS}|before\s+(?:it|that)\s+was)"
+    rf"{_NOWADAYS}\s*,?\s*(?:{_RATHER_WORDS}|before\s+(?:it|that)\s+was)"
     rf"\s+(?:to\s+|at\s+|in\s+|with\s+|under\s+)?(?P<old>{NAME}|{_HANDLE})(?=\s*(?:[.,;!)]|$|\s+any\s*more\b))"
 )
 # the same said as what held before, after a break: "…; previously it was with Team Zirc", ", formerly at Zirc",
@@ -4998,17 +5000,18 @@ _CONTRAST_TAIL_RE = re.compile(
 # company ("Kestle, formerly Zirc Labs") or a value of another attribute ("at Kestle now, previously in Pécs") is not
 # read as the one before
 _EARLIER_TAIL_RE = re.compile(
-    r"(?:\s+(?:now|these\s+days|nowadays))?\s*[,;]\s*(?i:previously|formerly|before\s+that|until\s+then)\s*,?\s+"
+    rf"{_NOWADAYS}\s*[,;]\s*(?i:previously|formerly|before\s+that|until\s+then)\s*,?\s+"
     r"(?:(?P<who>it|this|that|they|he|she|I|we)\s+(?:was|were|sat|lived|worked|reported|belonged)\s+)?"
     rf"(?:(?P<by>[a-z]+)\s+)?(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})(?=\s*(?:[.,;!)]|$))"
 )
+# the values one holds at a time that a statement may set against the one before, each by the prepositions it takes
 _EARLIER_BY: dict[str, frozenset[str]] = {
     v.LIVES_IN: frozenset({"in"}),
     v.WORKS_AT_ATTR: frozenset({"at", "with", "for"}),
     v.REPORTS_TO_ATTR: frozenset({"to", "under"}),
     v.OWNED_BY: frozenset({"with", "by"}),
 }
-_CONTRASTED = frozenset({v.REPORTS_TO_ATTR, v.WORKS_AT_ATTR, v.LIVES_IN, v.OWNED_BY})
+_CONTRASTED = frozenset(_EARLIER_BY)
 
 
 def _contrasted(pattern: _Pattern, clause: str, match: re.Match[str]) -> str:
@@ -5018,13 +5021,14 @@ def _contrasted(pattern: _Pattern, clause: str, match: re.Match[str]) -> str:
     contrast = _CONTRAST_TAIL_RE.match(clause, match.end())
     if contrast is None:
         earlier = _EARLIER_TAIL_RE.match(clause, match.end())
-        # a pronoun's verb alone ("it was Team Zirc") needs no preposition; without one, only the attribute's own
         if (
             earlier is None
+            # a pronoun's verb alone ("it was Team Zirc") needs no preposition; with one, only the attribute's own
             or not (earlier["by"] in _EARLIER_BY[pattern.attribute] or (earlier["who"] and earlier["by"] is None))
+            # ("Bence lives in Eger; previously I lived in Pécs": someone else's before)
             or (earlier["who"] in ("I", "we")) != bool(match.groupdict().get("me"))
         ):
-            return ""  # ("Bence lives in Eger; previously I lived in Pécs": someone else's before)
+            return ""
         contrast = earlier
     if re.search(r"['’]s?$", contrast["old"]):
         return ""  # "Tisza Ops' responsibility, not Kestle's": whose it is, corrected; no one it was before
@@ -5684,9 +5688,7 @@ _WAS_RE = re.compile(
 _UNTIL_VALUE = re.compile(r"\b(?:until|till|to|left)\b(?P<when>[^()]*)", re.IGNORECASE)
 _BRACKETS_RE = re.compile(r"\s*\(([^()]*)\)\s*")
 _LABEL_OF_RE = re.compile(r"^(?P<field>[A-Za-z][A-Za-z -]*?)\s+(?:of|for)\s+(?:the\s+)?(?P<subject>[A-Z][\w&' -]*)$")
-# the label of an owner with its thing first: "Kestle DRI: Bence", "Zirc exporter owner: Tisza Ops" (not "Payments
-# team:", whose field names who is in the team; nor a piece of work's or a bare kind's: "Postmortem owner: N", "Action
-# owner: N", "Service owner: TBD" name no system)
+# the pieces of work an owner's label may name first, which name no system ("Postmortem owner: N", "Action owner: N")
 _WORK_LABELS = _WORK_ITEMS | frozenset(
     """postmortem post-mortem action page meeting review retro doc document decision item follow-up followup
     escalation report comms communication rollout change risk""".split()
@@ -5696,16 +5698,19 @@ _HEADING_PARTS = re.compile(r"\s+[—–-]\s+|:\s+|\s+[|·•›»>]\s+")
 
 
 def _thing_label(label: str) -> dict[str, str] | None:
-    """A label that names a system before its owner's field ("Kestle DRI"): the system and the field."""
+    """A label that names a system before its owner's field ("Kestle DRI", "Zirc exporter owner"): the system and
+    the field. Not "Payments team", whose field names who is in the team, nor a piece of work's or a bare kind's
+    ("Service owner")."""
     words = label.split()
+    if not words or not words[0][:1].isupper():
+        return None
     for cut in range(1, min(len(words), 4)):
         field = " ".join(words[cut:])
         if field.casefold() == "team" or _FIELD_OF.get(_label(field)[0]) != v.OWNED_BY:
             continue
         thing = [word.casefold() for word in words[:cut]]
         if (
-            not words[0][:1].isupper()
-            or thing[-1] in _WORK_LABELS
+            thing[-1] in _WORK_LABELS
             or (cut == 1 and thing[0] in v.KIND_HEAD_NOUNS)
             or FUNCTION_WORDS.intersection(thing)  # "Zirc has a new owner:" is a sentence, not a label
         ):
