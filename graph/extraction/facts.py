@@ -5688,7 +5688,7 @@ _WAS_RE = re.compile(
 _UNTIL_VALUE = re.compile(r"\b(?:until|till|to|left)\b(?P<when>[^()]*)", re.IGNORECASE)
 _BRACKETS_RE = re.compile(r"\s*\(([^()]*)\)\s*")
 _LABEL_OF_RE = re.compile(r"^(?P<field>[A-Za-z][A-Za-z -]*?)\s+(?:of|for)\s+(?:the\s+)?(?P<subject>[A-Z][\w&' -]*)$")
-# the pieces of work an owner's label may name first, which name no system ("Postmortem owner: N", "Action owner: N")
+# the pieces of work an owner's label may name first, which name no system ("Action owner: N", "Retro owner: N")
 _WORK_LABELS = _WORK_ITEMS | frozenset(
     """postmortem post-mortem action page meeting review retro doc document decision item follow-up followup
     escalation report comms communication rollout change risk""".split()

@@ -2655,7 +2655,7 @@ def test_an_owner_field_labelled_with_its_thing_first_and_a_handover_from_the_sp
     assert facts("Kestle DRI: Bence Vass", None) == {("Kestle", "owned_by", "Bence Vass", False, False)}
     assert facts("Zirc exporter owner: Tisza Ops", None) == {("Zirc exporter", "owned_by", "Tisza Ops", False, False)}
     # a piece of work's owner, or a bare kind's, names no system
-    assert facts("INC-88 (queue backlog). Postmortem owner: Réka. Service owner: TBD.", None) == set()
+    assert facts("Zirc outage retro. Action owner: Réka. Service owner: to be decided.", None) == set()
     assert facts("Since Dorka took over the Zirc exporter from me, I finally have time.") == {
         ("Zirc exporter", "owned_by", "Dorka", False, False),
         ("Zirc exporter", "owned_by", "Ilona", False, True),
