@@ -201,12 +201,16 @@ def statements(path: Path) -> list[dict]:
 
 
 def score_set(rows: Sequence[dict]) -> Score:
-    """Each statement through the extractor with its speaker and reference day (noon UTC), scored."""
-    from graph.extraction.facts import extract_facts
+    """Each statement through the extractor with its speaker and reference day (noon UTC), scored. A bare "left X"
+    is scored as the facts layer reads it over a graph that knows nothing of X (``left_unread``)."""
+    from graph.extraction.facts import LEFT, LEFT_EITHER, extract_facts, left_unread
 
     score = Score()
     for statement in rows:
         reference = datetime.combine(date.fromisoformat(statement["reference"]), time(12), tzinfo=UTC)
-        facts = extract_facts(statement["text"], speaker=statement["speaker"], reference=reference)
+        said = extract_facts(statement["text"], speaker=statement["speaker"], reference=reference)
+        facts = [
+            read for fact in said if (read := left_unread(fact) if fact.attribute in (LEFT, LEFT_EITHER) else fact)
+        ]
         score_statement(score, statement["text"], statement["facts"], facts, reference.date())
     return score

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from graph import vocabulary as v
-from graph.extraction.facts import LEFT, StatedFact, extract_facts
+from graph.extraction.facts import LEFT, LEFT_EITHER, StatedFact, extract_facts, left_unread
 from graph.extraction.normalize import normalize_entity_name
 from graph.extraction.types import EntityRef
 from graph.models import Entity, EntityLink, Fact
@@ -70,7 +70,7 @@ def fact_rows(memory: Memory, content: str, resolver, pending: Sequence[Fact] = 
     # a move whose old or new value the graph knows as an employer is a change of job (both values of one statement)
     employers = {fact.span for fact in stated if fact.attribute == v.LIVES_IN and _an_employer(fact, resolver, pending)}
     for fact in stated:
-        if fact.attribute == LEFT:  # "left Vanta": an employer or a home, as the graph knows the value
+        if fact.attribute in (LEFT, LEFT_EITHER):  # "left Vanta": an employer or a home, as the graph knows the value
             subject = _resolve(resolver, fact.subject, v.PERSON)
             fact = _left_as(fact, subject, resolver, pending)
             if fact is None:
@@ -107,10 +107,13 @@ def fact_rows(memory: Memory, content: str, resolver, pending: Sequence[Fact] = 
 def _left_as(fact: StatedFact, subject: Entity | None, resolver, pending: Sequence[Fact]) -> StatedFact | None:
     """A bare "left X" as the end of X as the subject's employer or home: by what the graph already says X is of
     them (a fact with X as its value, saved or stated earlier in the same batch), else by X's kind (a company or
-    organisation, a place); None when neither says (no fact rather than a wrong one)."""
-    known = _known_entity(resolver, fact.value)
-    if known is None or subject is None:
+    organisation, a place); else, when the graph knows nothing of X's kind, as its text alone would be read
+    (``left_unread``); None when X is a person or a product (no fact rather than a wrong one)."""
+    if subject is None:
         return None
+    known = _known_entity(resolver, fact.value)
+    if known is None:
+        return left_unread(fact)
     held = next(
         (
             row.attribute
@@ -125,7 +128,9 @@ def _left_as(fact: StatedFact, subject: Entity | None, resolver, pending: Sequen
     )
     kinds = {v.COMPANY: v.WORKS_AT_ATTR, v.ORG: v.WORKS_AT_ATTR, v.PLACE: v.LIVES_IN}
     attribute = held if held in (v.WORKS_AT_ATTR, v.LIVES_IN) else kinds.get(known.kind)
-    return None if attribute is None else replace(fact, attribute=attribute)
+    if attribute is None:
+        return left_unread(fact) if known.kind == v.UNKNOWN else None
+    return replace(fact, attribute=attribute)
 
 
 def _known_entity(resolver, name: str) -> Entity | None:

@@ -28,10 +28,14 @@ from graph.extraction.lexicon import BUSINESS_TAILS, COMPANY_SUFFIXES, FUNCTION_
 from graph.extraction.places import known_place
 from memories.temporal import tag_dates
 
-__all__ = ["LEFT", "MAX_TEXT_CHARS", "StatedFact", "extract_facts"]
+__all__ = ["LEFT", "LEFT_EITHER", "MAX_TEXT_CHARS", "StatedFact", "extract_facts", "left_unread"]
 
-#: The attribute of a bare "left X": the end of X as an employer or as a home, whichever X is (the graph knows).
+#: The attribute of a bare "left X": the end of X as an employer or as a home, whichever X is (the text says, else
+#: the graph knows, else ``left_unread`` reads it).
 LEFT = "left"
+#: The same, where only the graph can say which: a farewell ("goodbye Szeged!", which to a name nobody knows may be
+#: to a person), or a "left X" in a text that speaks of both a job and a home.
+LEFT_EITHER = "left_either"
 
 MAX_TEXT_CHARS = 16 * 1024  # facts are stated in the first pages of a memory; bounds the work on a huge one
 MAX_FACTS = 32
@@ -1979,7 +1983,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "…, goodbye Szeged!", "farewell, Kestle": the speaker taking leave of a town or an employer (which one, the
     # text or the graph says)
     _p(
-        LEFT,
+        LEFT_EITHER,
         rf"(?:^|[,;—–-]\s*)(?P<mine>[Gg]oodbye|[Bb]ye(?:\s+bye)?|[Ff]arewell|[Ss]o\s+long),?\s+(?P<value>{NAME})\s*!",
         negated=True,
         check=_org_ok,
@@ -3501,7 +3505,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     sentences = _Sentences(text)
     for fact in found:
         read = [fact]
-        if fact.attribute == LEFT:
+        if fact.attribute in (LEFT, LEFT_EITHER):
             read = [_left_by_the_text(fact, sentences, found)]
         elif fact.attribute == v.LIVES_IN and "from" in text:
             read = [_a_move_between_employers(fact, sentences)]
@@ -3840,9 +3844,20 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
         employer, home = bool(_EMPLOYER_CUE_RE.search(said)), bool(_HOME_CUE_RE.search(said))
         if employer != home:
             return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)
-        if employer:
-            break  # both: the text speaks of a job and a home, and which X was it does not say
+        if employer:  # both: the text speaks of a job and a home, and which X was it does not say
+            return replace(fact, attribute=LEFT_EITHER)
     return fact
+
+
+def left_unread(fact: StatedFact) -> StatedFact | None:
+    """A bare "left X" that neither its text nor the graph reads, as the end of X as the subject's employer: a town
+    the world knows was read as a home by its text already, and what else one leaves by a bare name is nearly always a
+    job. Where only the graph can say which (``LEFT_EITHER``), nothing is read."""
+    return (
+        replace(fact, attribute=v.WORKS_AT_ATTR, confidence=min(fact.confidence, 0.6))
+        if fact.attribute == LEFT
+        else None
+    )
 
 
 # a catalogue's line: a thing, a dash (or a colon before an owner's field), and what is said of it in fragments

@@ -435,6 +435,24 @@ def test_leaving_an_employer_named_earlier_in_the_same_session_closes_it(acme, a
     assert "worked at Quillfeather (until" in body["answer"]["text"]
 
 
+def test_leaving_a_name_nothing_else_reads_closes_it_as_an_employer(acme, api, django_capture_on_commit_callbacks):
+    """A bare "left X" that neither its text nor the graph reads is a job left; a farewell to a name nobody knows is
+    not (it may be a person's)."""
+    _albert_says(
+        api,
+        django_capture_on_commit_callbacks,
+        "I left Quillfeather last week.",
+        "The van is packed, goodbye Marrowby!",
+        acme=acme,
+    )
+
+    stated = Fact.objects.filter(tenant=acme, subject__norm="albert ortiz")
+    body = _ask(api, "Where does Albert work now?")
+
+    assert [(f.attribute, f.value, f.negated) for f in stated] == [("works_at", "Quillfeather", True)]
+    assert body["answer"]["kind"] == "unknown", body["answer"]
+
+
 def test_a_name_that_is_only_ever_a_value_has_no_unknown_value_read_from_it(
     acme, api, django_capture_on_commit_callbacks
 ):

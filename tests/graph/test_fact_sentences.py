@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from graph.extraction.facts import extract_facts
+from graph.extraction.facts import extract_facts, left_unread
 
 TODAY = date(2025, 9, 1)
 
@@ -126,6 +126,20 @@ def test_a_bare_left_is_read_by_what_its_text_says_the_place_or_the_employer_is(
     assert facts("I handed in my notice and left Tarnóc in June.") == {("Ilona", "works_at", "Tarnóc", True, False)}
     # nothing says which: the graph reads it by what it knows Tarnóc to be
     assert facts("I left Tarnóc in June.") == {("Ilona", "left", "Tarnóc", True, False)}
+
+
+def test_a_bare_left_nothing_reads_is_a_job_left_unless_only_the_graph_can_say():
+    def unread(text: str) -> set[tuple]:
+        said = extract_facts(text, speaker="Ilona", reference=TODAY)
+        return {(fact.subject, fact.attribute, fact.value, fact.negated) for f in said if (fact := left_unread(f))}
+
+    assert unread("I left Tarnóc in June.") == {("Ilona", "works_at", "Tarnóc", True)}
+    assert unread("Dorka left Vashegy on Friday, sign her card!") == {("Dorka", "works_at", "Vashegy", True)}
+    # a text of a new job and a new flat, or a farewell to a name nobody knows (a person's, perhaps): the graph's
+    assert unread("Fresh start: new job, new flat. Left Tarnóc in the spring.") == set()
+    assert unread("The van is packed, goodbye Tarnóc!") == set()
+    # what the text reads already is not read again
+    assert unread("I left Vashegy Insurance last month.") == set()
 
 
 def test_systems_owned_said_tersely_or_in_the_plural():
