@@ -295,7 +295,9 @@ _APPOSED_ROLE_RE = re.compile(
 )
 # "After six years at Kestle, Bence started at Quillon"
 _TENURE_RE = re.compile(
-    rf"^After\s+(?:\w+\s+){{1,2}}(?:years?|months?|decades?)\s+(?:at|with)\s+(?P<org>{NAME}),\s+(?P<who>{NAME})\s+[a-z]"
+    # ("After six years at Kestle I've joined Zirc": a name after the workplace needs the comma, "I" does not)
+    rf"^After\s+(?:\w+\s+){{1,2}}(?:years?|months?|decades?)\s+(?:at|with)\s+(?P<org>{NAME})(?:,\s+|\s+(?=I\b))"
+    rf"(?P<who>I(?=['’](?:ve|m|d)\b|\s+[a-z])|{NAME}(?=\s+[a-z]))"
 )
 # "my family and I", "my wife and I": the speaker, with company (one clause, not two subjects)
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
@@ -560,7 +562,11 @@ _DROPPED_TITLE_RE = re.compile(
     r"(?P<when>now|since\s+[\w ]{3,30}?|as\s+of\s+[\w ]{3,30}?|from\s+today)(?=\s*(?:[,.!;]|$))",
     re.IGNORECASE,
 )
-_DROPPED_EARLIER_RE = re.compile(rf"^(?i:previously|formerly|before\s+that)\s+(?:at|with)\s+(?P<org>{NAME})")
+_DROPPED_EARLIER_RE = re.compile(
+    # ("Previously 6 years at Kestle", "Before that, four years building payments at Zirc": how long and doing what)
+    r"^(?i:previously|formerly|before\s+that),?\s+(?:(?:\d+|an?|\w+)\s+(?:years?|yrs|months?|decades?)\s+"
+    rf"(?:[a-z]+ing(?:\s+[a-z]+){{0,2}}\s+)?)?(?:at|with)\s+(?P<org>{NAME})"
+)
 # a sentence that is only a post at an employer, as a chat or a profile writes its own ("Software tester at Kestle.")
 _DROPPED_CARD_RE = re.compile(rf"^(?P<title>[{_UPPER}][\w&/ -]{{2,40}}?)\s+(?:at|@)\s+(?P<org>{NAME})\s*[.!]?$")
 _DROPPED_I_AM_RE = re.compile(
@@ -600,6 +606,11 @@ _PRONOUN_RE = re.compile(
     re.IGNORECASE,
 )
 _APPOSED_TITLE_BEFORE_RE = re.compile(rf"(?P<name>{NAME}),\s+(?:our|the|their)\s+(?:new\s+)?")
+# a relative's name said as where someone is: "… at Kestle Bio, who", "… in Eger, who"
+_WHERE_BEFORE_RE = re.compile(r"\b(?:at|in|near)\s+(?:the\s+)?$")
+# the person a post and its workplace are apposed to, before such a name: "Bence Vass, principal scientist at Kestle
+# Bio in …"
+_APPOSED_POST_BEFORE_RE = re.compile(rf"(?P<name>{NAME}),\s+[^,;:.!?()]{{1,80}}?\s+(?:at|in|near)\s+(?:the\s+)?$")
 _CONTRACTED_IS_RE = re.compile(
     r"\s+(?:in|at|on|from|with|been|got|now|still|back|off|out|a|an|the|not|just|always|never|moving|living|working|"
     r"going|based|here|there|home)\b"
@@ -860,6 +871,13 @@ def _clauses(sentence: str) -> list[str]:
         # "Zsófia Ambrus, our new VP of Sales, who joins us from Brightwell": the relative is said of Zsófia
         apposed = _APPOSED_TITLE_BEFORE_RE.search(text, 0, match.start("name"))
         name = apposed["name"] if apposed and apposed.end() == match.start("name") else match["name"]
+        if _WHERE_BEFORE_RE.search(text, 0, match.start("name")):
+            # "Bence Vass, a chemist at Kestle Bio in Eger, who joined from Zirc": a relative is said of the person
+            # apposed before a workplace or a town, never of either; with no one apposed, of nobody
+            post = _APPOSED_POST_BEFORE_RE.search(text, 0, match.start("name"))
+            if post is None:
+                continue
+            name = post["name"]
         # ("who lives in Pécs and speaks Czech": each verb of the relative said of the name)
         first, *more = _predicates(f"{name} {'is ' if match['is'] else ''}{match['said']}")
         extra += [first, *(f"{name} {_BEING_RE.sub(_being(name), piece)}" for piece in more)]
@@ -939,8 +957,9 @@ def _clauses(sentence: str) -> list[str]:
         # a chat drops its "I": "Started at Kestle in March, great people."
         if _DROPPED_I_RE.match(part):
             part = f"I {part[:1].lower()}{part[1:]}"
-        elif earlier := _DROPPED_EARLIER_RE.match(part):  # a profile's "previously at Kestle (2016–2021)"
-            part = f"I used to work at {earlier['org']}{part[earlier.end() :]}"
+        elif earlier := _DROPPED_EARLIER_RE.match(said := f"{opener.group(0) if opener else ''}{part}"):
+            # a profile's "previously at Kestle (2016–2021)", "Before that, four years at Zirc"
+            part = f"I used to work at {earlier['org']}{said[earlier.end() :]}"
         elif (posted := _DROPPED_TITLE_RE.match(part)) and _a_title(posted["title"]):
             # "Senior data analyst as of today!"
             part = f"I’m a {posted['title'].lower()} {posted['when']}{part[posted.end() :]}"
@@ -1715,12 +1734,17 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.7,
         needs=("joins",),
     ),
-    # "she joins us from Brightwell", "He comes to us from Tisza & Vass", "joined from Corvel Bank": the employer before
+    # "she joins us from Brightwell", "He comes to us from Tisza & Vass", "joined from Corvel Bank": the employer
+    # before, whatever is said between of where to, when or as what ("joins Kestle today from …", "joined the Search
+    # team from …", "joins as head of people from …"); a town come from is no employer
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|joins|came|comes)(?:\s+(?:us|to\s+us))?\s+from\s+{_THE}(?P<value>{NAME})",
-        check=_org_ok,
-        history=True,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|joins|joining|came|comes|coming)"
+        rf"(?:\s+(?:us|to\s+us|{_THE}{_TEAM_WORDS}|{_THE}{NAME}(?:\s+{_TEAM_WORDS})?))?"
+        r"(?:\s+(?:today|this\s+week|this\s+month|last\s+week|last\s+month))?(?:\s+as\s+[^,.;:!?()]{1,60}?)?"
+        rf"\s+from\s+{_THE}(?P<value>{NAME})",
+        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        ended=True,
     ),
     # "I'm with Kestle.io now", "she's been with Harrow & Vale since May": with an organisation, not a person
     _p(
@@ -1766,13 +1790,6 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}(?:'s|’s|\s+has|'ve|’ve|\s+have)\s+worked\s+(?:at|for)\s+{_THE}(?P<value>{NAME})(?=\s+since\b)",
         check=_org_ok,
-    ),
-    # "joined the Search team from Brightwell": a team is no employer, but the one left for it was
-    _p(
-        v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+joined\s+{_THE}{NAME}\s+{_TEAM_WORDS}\s+from\s+(?P<value>{NAME})",
-        check=_org_ok,
-        history=True,
     ),
     # "my first week at Kestle", "day three at Zirc Analytics", "a Quorum employee", "our contact at Kestle"
     _p(
@@ -1879,8 +1896,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "I spent four years at Quillon Telecom", "I was at Vashegy until 2021": an employer before
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}\s+(?:spent|worked)\s+(?:\w+\s+){{0,2}}(?:years|months|decades|a\s+decade)\s+(?:at|with)\s+{_THE}"
-        rf"(?P<value>{NAME})",
+        rf"\b{_WHO}\s+(?:spent|worked)\s+(?:\w+\s+){{0,3}}(?:years|months|decades|a\s+decade)"
+        # (doing what, or as what: "a decade building booking engines at", "eight years as a surveyor at")
+        r"(?:\s+[a-z]+ing(?:\s+[a-z]+){0,2}|\s+as\s+an?\s+[a-z]+(?:\s+[a-z]+){0,2})?"
+        rf"\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
         history=True,
         check=_org_ok,
     ),

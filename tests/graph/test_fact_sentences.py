@@ -594,6 +594,31 @@ def test_an_employer_left_or_come_from_as_people_say_it():
     }
 
 
+def test_an_employer_before_said_by_where_one_joins_from_or_how_long_one_was_there():
+    before = ("Dorka Szabó", "works_at", "Tisza & Vass", False, True)
+    assert before in facts("Please welcome Dorka Szabó, who joins Kestle Robotics today from Tisza & Vass.", None)
+    assert before in facts("New faces: Dorka Szabó joins as head of support from Tisza & Vass.", speaker=None)
+    assert ("Bence", "works_at", "Zirc Cloud", False, True) in facts(
+        "Bence joined the team from Zirc Cloud last week and reports to Dorka.", speaker=None
+    )
+    assert facts("Bence joined us from Pécs.", speaker=None) == set()  # a town come from is no employer
+    assert facts("Bence joined the call from Zirc Labs.", speaker=None) == set()
+    # a relative said after a workplace and a town is said of the person apposed before them
+    got = facts("My guest is Bence Vass, a chemist at Kestle Bio in Eger, who joined from Zirc Labs.", speaker=None)
+    assert ("Bence Vass", "works_at", "Zirc Labs", False, True) in got
+    assert not {fact for fact in got if fact[0] == "Eger"}
+    assert ("Ilona", "works_at", "Tisza Analytics", False, True) in facts(
+        "After six good years at Tisza Analytics I've joined Kestle Bio as a designer!"
+    )
+    assert ("Ilona", "works_at", "Zirc Pay", False, True) in facts(
+        "Staff engineer at Kestle Freight. Before that, four years building payments at Zirc Pay."
+    )
+    assert ("Bence", "works_at", "Tisza Games", False, True) in facts(
+        "Bence spent the last five years at Tisza Games and lives in Eger.", speaker=None
+    )
+    assert facts("Bence spent three weeks at Zirc Resort.", speaker=None) == set()
+
+
 def test_whom_someone_reports_to_said_by_a_possessive_or_to_the_speaker():
     assert ("Réka Tóth", "reports_to", "Bálint Kis", False, False) in facts(
         "Réka Tóth joined Tarnóc Labs in May. Her manager is Bálint Kis.", speaker=None
