@@ -3883,7 +3883,9 @@ def left_unread(fact: StatedFact) -> StatedFact | None:
 # ("Zirc exporter — Owner: Tisza team", "Kestle (reporting) — maintained by N until 2024; now owned by T",
 # "Zirc sync job — Tisza took it over from Bodri Ops")
 _CATALOGUE_LINE_RE = re.compile(
-    r"^\s*(?P<thing>[A-Za-z][\w.&'’/-]*(?:\s+[\w.&'’/-]+){0,4}?)(?:\s*\([^()]{1,40}\))?"
+    # (a thing's name holds no verb: "Zirc is ours now — Tisza took it over" is a sentence, not a line about "Zirc is
+    # ours now")
+    rf"^\s*(?P<thing>[A-Za-z][\w.&'’/-]*(?:\s+(?!{_BEING_OR_HAVING}\b)[\w.&'’/-]+){{0,4}}?)(?:\s*\([^()]{{1,40}}\))?"
     rf"(?:\s+[—–|-]\s+|\s*:\s+(?={_OWNER_LABEL}))(?P<rest>.+)$"
 )
 _OWNER_FIELD_RE = re.compile(rf"^{_OWNER_LABEL}\s*(?P<owner>[^()]+?)\s*(?:\((?P<aside>[^()]*)\))?$")
@@ -5840,10 +5842,11 @@ def _resume_facts(text: str, found: tuple[str, int, int] | None, today: date) ->
 
 
 # a list of ownership moves under a heading or label that says so ("Ownership changes:\n- zirc-api: Kestle → Tisza
-# Ops", "Owners: Zirc → Tisza Ops. Quillon → TBD."): each thing's new owner, and the one before when its line names it
-_OWNERS_HEADING_RE = re.compile(r"\b(?i:owners?|ownership)\b[^\n:]*:")
+# Ops", "Owners: Zirc → Tisza Ops. Quillon → TBD.", "Handovers done:", a line of its own "Q3 — current ownership"):
+# each thing's new owner, and the one before when its line names it; a thing may be written as code (`zirc-proto`)
+_OWNERS_HEADING_RE = re.compile(r"\b(?i:owners?|ownership|handovers?|hand-?offs?)\b[^\n:]*(?::|(?=\n))")
 _OWNER_MOVE_RE = re.compile(
-    rf"(?:^|(?<=\n)|(?<=[:.;]\s))[ \t]*(?:[-•*][ \t]+)?(?:[Tt]he\s+)?(?P<system>{_THING})[ \t]*"
+    rf"(?:^|(?<=\n)|(?<=[:.;,]\s))[ \t]*(?:[-•*][ \t]+)?(?:[Tt]he\s+)?`?(?P<system>{_THING})`?[ \t]*"
     rf"(?::[ \t]*(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?)[ \t]*)?(?:→|->)[ \t]*(?:the\s+)?"
     rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?=[ \t]*(?:[.;,(]|$))",
     re.MULTILINE,
@@ -5852,10 +5855,14 @@ _OWNER_MOVE_RE = re.compile(
 
 # a line of a list under an owners' heading: a thing, a dash or a colon, its owner ("Zirc login — Identity team")
 _OWNER_LINE_RE = re.compile(
-    rf"^[ \t]*(?:[-•*][ \t]+)?(?:[Tt]he\s+)?(?P<system>{_THING})[ \t]+(?:[—–-]|:)[ \t]*(?:the\s+)?(?P<old>)"
+    rf"^[ \t]*(?:[-•*][ \t]+)?(?:[Tt]he\s+)?`?(?P<system>{_THING})`?(?:[ \t]+[—–-]|[ \t]*:)[ \t]*(?:the\s+)?(?P<old>)"
     rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})[ \t.]*$",
     re.MULTILINE,
 )
+
+
+# a person's full name: two or three capitalised words, none of them an acronym ("Réka Tóth", not "Zirc SDK")
+_FULL_NAME_RE = re.compile(rf"[{_UPPER}][\w'’-]*[^\W\d{_UPPER}](?:\s+[{_UPPER}][\w'’-]*[^\W\d{_UPPER}]){{1,2}}")
 
 
 def _owners_moved(text: str, today: date) -> Iterator[StatedFact]:
@@ -5865,12 +5872,12 @@ def _owners_moved(text: str, today: date) -> Iterator[StatedFact]:
     if heading is None:
         return
     lines = list(_OWNER_MOVE_RE.finditer(text, heading.end() - 1)) if "→" in text or "->" in text else []
-    if text[heading.end() :].startswith("\n"):
+    if text[heading.end() :].lstrip(":").startswith("\n"):
         lines += _OWNER_LINE_RE.finditer(text, heading.end())
     for line in lines:
         system = _system_name(line["system"], owner=line["value"], named=True)
-        if len(re.findall(rf"\b[{_UPPER}]", system)) > 1 and not re.search(rf"\s{_TEAM_WORDS}$", system):
-            continue  # "Réka Tóth → Bence Kádár": a person's duty handed on, no thing
+        if _FULL_NAME_RE.fullmatch(system) and _a_person(system):
+            continue  # "Réka Tóth → Bence Kádár": a person's duty handed on, no thing ("Zirc mobile SDK" is a thing)
         if not system or _NO_VALUE.search(line["value"]) or _person(line["value"]) != line["value"]:
             continue
         yield StatedFact(system, v.OWNED_BY, _team_name(line["value"]), today, None, False, 0.7, line.span())

@@ -1002,6 +1002,21 @@ def test_a_list_of_ownership_moves_after_a_heading_that_says_so():
     # a duty handed from one person to another is no thing owned, nor is an arrow under any other heading
     assert facts("On-call owners (week 2): Réka Tóth → Bence Kádár.", speaker=None) == set()
     assert facts("Moves: Zirc → Tisza Ops", speaker=None) == set()
+    # a heading of handovers, or one on a line of its own; a thing written as code; a name with an acronym is a thing
+    handed = "Last day Friday! Handovers done:\n- Zircbox → Dorka\n- release scripts → Bence"
+    assert facts(handed) >= {("Zircbox", "owned_by", "Dorka", False, False)}
+    listed = "Q3 planning — current ownership\n- Zirc data lake: Data Platform\n- Tisza mobile SDK: Mobile Core"
+    assert facts(listed, speaker=None) == {
+        ("Zirc data lake", "owned_by", "Data Platform", False, False),
+        ("Tisza mobile SDK", "owned_by", "Mobile Core", False, False),
+    }
+    coded = "Repo ownership cleanup done: `zirc-proto` → Payments Core, `kestle-ci` → Mobile Core, `old-fax` archived."
+    assert facts(coded, speaker=None) == {
+        ("zirc-proto", "owned_by", "Payments Core", False, False),
+        ("kestle-ci", "owned_by", "Mobile Core", False, False),
+    }
+    # a sentence before a dash is no catalogue's thing
+    assert not {f for f in facts("Zircbox is ours now — Growth took it over", None) if f[0].startswith("Zircbox is")}
 
 
 def test_an_owner_alone_answers_who_owns_in_a_chat_after_the_voices_name():
