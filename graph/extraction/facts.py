@@ -4036,6 +4036,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         facts = _sentence_facts(said, who, today)
         if pronoun:
             facts = _things_named(said, facts, earlier, index, who, today)
+        if "ew " in said and (new_day := _NEW_DAY_RE.search(said)):
+            facts = _new_day(said, new_day, facts, earlier, who, today)
         facts = _handed_on(said, facts, who, today)
         facts = _gapped_owners(said, facts, who, today)
         facts = _more_pets(said, facts)
@@ -4215,6 +4217,28 @@ _OWNER_ANSWER_RE = re.compile(
     rf"(?P<value>{NAME}(?:\s+{_TEAM_WORDS})?)(?:\s+(?:does|do))?"
     r"(?P<since>,?\s+(?:since|as\s+of|from)\s+[^.;!?—–]+)?\s*(?:[.!;—–]|$)"
 )
+
+
+# a day given as the new one, the project it is of said before ("Zirc slipped again — new date 3 March", "… moving
+# up. New date is Feb 10")
+_NEW_DAY_RE = re.compile(
+    r"(?:^\s*|[—–:;,(]\s*|\s-\s*)(?:(?:the|a|our)\s+)?[Nn]ew\s+(?:(?:due|target|release|launch|go-?live)\s+)?"
+    r"(?:date|day|target|deadline|ETA|go-?live)\s*(?:is\s+(?:now\s+)?|:\s*|=\s*|[—–-]\s*)?(?=\S)"
+)
+
+
+def _new_day(
+    said: str, new_day: re.Match[str], facts: tuple[StatedFact, ...], earlier: _Earlier, who: str | None, today: date
+) -> tuple[StatedFact, ...]:
+    """A sentence's facts with the day its "new date …" gives the project named before it: in the sentence, else in
+    the one before it, the project nearest the word of schedule said of it ("Kestle 2.0 GA is moving up", "we
+    missed the deadline for the Zirc API")."""
+    before = [said[: new_day.start()], *(text for at, text, _ in reversed(earlier[-1:]))]
+    for text in before:
+        if (schedule := _SCHEDULE_RE.search(text)) and (projects := _projects(text, [])):
+            _, project = min(projects, key=lambda named: abs(named[0] - schedule.start()))
+            return _also(facts, f"{project} is now due {said[new_day.end() :]}", who, today)
+    return facts
 
 
 # "it" as what a day is set for: "it's slipped to the 20th", "it ships Friday", "it was pushed to May"
@@ -4634,7 +4658,7 @@ def _after_other_statements(clause: str, read: Sequence[StatedFact]) -> str:
 
 
 # where a clause goes on with another statement: a semicolon, or a comma (with "and")
-_PART_APART_RE = re.compile(r"\s*;\s*|,\s+(?:and\s+|but\s+)?")
+_PART_APART_RE = re.compile(r"\s*;\s*|,\s+(?:and\s+|but\s+)?|\s+and\s+")
 
 
 def _due_dates(clause: str, today: date) -> list[StatedFact]:
@@ -4679,11 +4703,17 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         if stop := _DUE_PHRASE_END_RE.search(clause, start, end):
             end = stop.start()  # "Kestle 3 is Friday, please merge by Wednesday": Friday
         days = [m for m in mentions if start < m.span[0] < end]
+        # "now due 10 Feb, it was 24 Feb": a day said as the one it had is not the one it has
+        had = [m for m in days if _HAD_DAY_RE.search(clause, 0, m.span[0])]
+        days = [m for m in days if m not in had] if len(had) < len(days) else days
         if not days or schedule.start() > days[-1].span[0]:
             continue
         last = days[-1]
         said_apart = [m.end() for m in _APART_RE.finditer(clause, 0, _last_schedule(clause, last.span[0]))]
-        if _EVENT_RE.search(clause, said_apart[-1] if said_apart else 0, last.span[0]):
+        # (an event said in an opener before the project is not the project: "Per our call, the Kestle migration is
+        # scheduled for Saturday"; one said with it is: "Meeting with Kestle on Monday")
+        opened = clause.rfind(", ", 0, start) + 1
+        if _EVENT_RE.search(clause, max(said_apart[-1] if said_apart else 0, opened), last.span[0]):
             continue
         span = (start, last.span[1])
         new, old = _ahead(last.end, last.text, today), None
@@ -4720,10 +4750,18 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
             was = days[-2] if onwards else days[0]
             if not (superseded and not re.search(r"\d", was.text)):  # ("was supposed to ship Monday": which one?)
                 old = _before_the_day(_ahead(was.start, was.text, today), new)
+        if old is None and had and days != had:
+            old = _before_the_day(_ahead(had[-1].start, had[-1].text, today), new)
         facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
         if old is not None and old != new:
             facts.append(StatedFact(project, v.DUE_DATE, old.isoformat(), None, today, False, 0.63, span))
     return facts
+
+
+# the words before a day that say it is the one a project had ("it was 24 Feb", "originally 1 July")
+_HAD_DAY_RE = re.compile(
+    r"\b(?:it\s+was|was|previously|originally|formerly|had\s+been)\s+(?:(?:on|for)\s+)?(?:the\s+)?$", re.IGNORECASE
+)
 
 
 _APART_RE = re.compile(r"[:;]")
@@ -5388,6 +5426,8 @@ _DUE_PHRASE_END_RE = re.compile(
     r"|;\s+(?=(?:the|our|an?|this|that)\s)"
     # "…, and docs must be final by the 10th": another thing's day
     r"|[,;]?\s+and\s+(?=(?:the\s+|our\s+)?[a-z][\w-]*\s+(?:must|should|need|needs|has\s+to|have\s+to)\b)"
+    # "…, QA signs off Wednesday": another doer's part and its day
+    r"|,\s+(?=[A-Z][\w-]*\s+(?:signs?|reviews?|tests?|starts?|begins?|needs?|wants?|will|must|should|can)\b)"
 )
 
 

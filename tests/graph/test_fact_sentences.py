@@ -2104,6 +2104,33 @@ def test_ownership_said_by_who_answers_for_a_thing_keeps_it_or_has_it_under_them
     assert moved == {("Zirc", "owned_by", "Tisza", False, False)}
 
 
+def test_a_new_date_a_day_it_had_another_doers_day_and_a_day_after_another_statement_with_and():
+    assert facts("Bence now reports to Dorka and the Kestle launch is set for 3 October.", None) == {
+        ("Bence", "reports_to", "Dorka", False, False),
+        ("Kestle launch", "due_date", "2025-10-03", False, False),
+    }
+    # an event said in an opener is not the project; one said with it is
+    assert facts("Per our call, the Kestle migration is scheduled for Saturday.", None) == {
+        ("Kestle migration", "due_date", "2025-09-06", False, False)
+    }
+    assert facts("Meeting with Kestle on Monday.", None) == set()
+    # "new date" gives its day to the project said before it, in its sentence or the one before
+    assert facts("Zirc slipped again — new date 16 September.", None) == {
+        ("Zirc", "due_date", "2025-09-16", False, False)
+    }
+    assert facts("Kestle 2.0 GA is moving up. New date is 10 October, it was 24 October.", None) == {
+        ("Kestle 2.0", "due_date", "2025-10-10", False, False),
+        ("Kestle 2.0", "due_date", "2025-10-24", False, True),
+    }
+    assert ("Zirc API", "due_date", "2025-09-08", False, False) in facts(
+        "Sprint 9 retro: we missed the deadline for the Zirc API. New date is Monday.", None
+    )
+    # another doer's day after the project's is not the project's
+    assert facts("The Tisza release is due on Friday, QA signs off Wednesday.", None) == {
+        ("Tisza", "due_date", "2025-09-05", False, False)
+    }
+
+
 def test_due_dates_targeted_aimed_at_given_an_eta_or_said_after_another_statement():
     assert facts("We're targeting 28 September for the Kestle release.", None) == {
         ("Kestle", "due_date", "2025-09-28", False, False)
