@@ -3269,9 +3269,32 @@ _THIRD_PERSON_VERB_RE = re.compile(r"^(?:Speaks|Lives|Works|Reports|Owns|Manages
 _LISTED_THIRD_PERSON_RE = re.compile(_THIRD_PERSON_VERB_RE.pattern, re.IGNORECASE)
 
 
+# a picture a chat writes among its words (an emoji, with its joiners, skin tones and variation selectors); an
+# eye-roll is not one of them, as it says the words around it are not meant
+_PICTURE_RE = re.compile(
+    r"[ \t]*(?!🙄)[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*"
+)
+
+
+# a word that joins what follows to what went before ("went live on Monday 🚀 and Kestle 2.1 is due …")
+_JOINED_RE = re.compile(r"(?:and|but|or|so|then|with|because)\b")
+
+
+def _picture_as_written(picture: re.Match[str]) -> str:
+    """A picture as the sentence would be written without it: a dash between the words it stands between ("Day 5
+    at Kestle ☕ my manager is …": two statements), else nothing ("our new sphynx 🐱", "🎉 we shipped")."""
+    before = picture.string[: picture.start()].rstrip()
+    after = picture.string[picture.end() :].lstrip()
+    if before and after and before[-1] not in ".!?:;,—–-" and after[0].isalnum() and not _JOINED_RE.match(after):
+        return " — "
+    return " " if before and after[:1].isalnum() else ""
+
+
 def _fluent(sentence: str) -> str:
     """A sentence as it would be written: without fillers and stutters, a verb next to its preposition."""
     said = _FILLER_RE.sub(" ", sentence)
+    if _PICTURE_RE.search(said):
+        said = _PICTURE_RE.sub(_picture_as_written, said)
     said = _REPEATED_RE.sub(r"\1", said)
     said = _ADVERB_ORDER_RE.sub(r"\1 \2", said)
     if "called" in said or "named" in said:  # "my cat's called Socks": is called

@@ -2104,6 +2104,15 @@ def test_ownership_said_by_who_answers_for_a_thing_keeps_it_or_has_it_under_them
     assert moved == {("Zirc", "owned_by", "Tisza", False, False)}
 
 
+def test_a_picture_among_the_words_is_a_break_or_nothing_and_an_eye_roll_still_says_it_is_not_meant():
+    assert facts("Meet Cirmi, our new sphynx 🐱") == {("Ilona", "has_pet", "Cirmi", False, False)}
+    assert ("Ilona", "has_pet", "Bodri", False, False) in facts("LOST CAT 😿 our tabby Bodri slipped out last night!!")
+    assert ("Ilona", "works_at", "Zircline", False, False) in facts(
+        "Finally moved to Eger!! the flat is tiny ☀️ Still at Zircline, just the Eger office now."
+    )
+    assert facts("Oh sure, Bence moved to Eger 🙄", speaker=None) == set()
+
+
 def test_a_new_date_a_day_it_had_another_doers_day_and_a_day_after_another_statement_with_and():
     assert facts("Bence now reports to Dorka and the Kestle launch is set for 3 October.", None) == {
         ("Bence", "reports_to", "Dorka", False, False),
