@@ -354,8 +354,9 @@ _ROLE_FIRST_RE = re.compile(
 # "Omar's cats, Pogácsa and Mák, …", "The rabbit, Bükk, is still furious" (a household's own, when it opens the
 # clause: not "the office dog, Bodri")
 _APPOSED_PET_RE = re.compile(
-    rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?:his|her|their))\s+(?:\w+\s+)?|^(?P<the>[Tt]he)\s+)"
-    rf"(?P<kind>{_PETS}),\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
+    # ("her dog Bodri" needs no comma: whose "her" is, is read from the sentence)
+    rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?P<theirs>his|her|their))\s+(?:\w+\s+)?|"
+    rf"^(?P<the>[Tt]he)\s+)(?P<kind>{_PETS})(?(theirs),?|,)\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
 )
 # a bracket that opens with what kind of pet the name before it is ("(dachshund, 4)", "(budgie)")
 _KIND_IN_BRACKET_RE = re.compile(
@@ -373,7 +374,14 @@ def _pet_keeper(text: str, before: int, *, lead_first: bool = False) -> str:
     with (first, with ``lead_first``, where the names before it may be the pets': "Freya walks Juno and Bodri, her
     two whippets"). A label the clause opens with ("Update from the office: …") is no one."""
     lead = _LEAD_RE.match(text)
-    lead = lead.group(0) if lead and lead.group(0).casefold() not in _SECTION_WORDS and lead.group(0) != "I" else ""
+    lead = (
+        lead.group(0)
+        if lead
+        and lead.group(0).casefold() not in _SECTION_WORDS
+        and lead.group(0) != "I"
+        and not _POSSESSIVE_INSIDE_RE.search(lead.group(0))
+        else ""
+    )
     if lead_first and lead and not re.match(r"[^:]{0,60}:\s", text):
         return lead
     people = [
@@ -385,8 +393,16 @@ def _pet_keeper(text: str, before: int, *, lead_first: bool = False) -> str:
         and not _GONE_TO_RE.search(text, 0, m.start())  # ("moved to Eger; … his iguana": no one's)
         and not _a_title(m.group(0))
     ]
-    people = [name for name in people if name.split()[0] not in _NOT_A_NAME and _person(name) == name]
+    people = [
+        name
+        for name in people
+        if name.split()[0] not in _NOT_A_NAME and _person(name) == name and not _POSSESSIVE_INSIDE_RE.search(name)
+    ]
     return people[-1] if people else lead
+
+
+# a name with a possessive inside is no one's: "Father's Day", "St Anne's Hospital"
+_POSSESSIVE_INSIDE_RE = re.compile(r"\w['’]s\s")
 
 
 _GONE_TO_RE = re.compile(r"\b(?:moved|moving|relocated|relocating|went|back|emigrated)\s+to\s+$")
@@ -546,7 +562,8 @@ _DROPPED_I_RE = re.compile(
     r"learned|learnt|got\s+(?:promoted|demoted|bumped|laid\s+off)|"
     r"laid\s+off|got\s+a\s+(?:new\s+)?job|promoted|adopted|went\s+from|was\s+(?:promoted|hired|made|named|appointed)|"
     r"took\s+a\s+(?:new\s+)?job|used\s+to|worked|lived|grew\s+up|got\s+(?:a|an|two|three)\s+(?:new\s+)?(?:[\w-]+\s+)?"
-    rf"{_PETS})\b)",
+    # (a pet given up or lost: "Rehomed our rabbit Bodri last week")
+    rf"{_PETS}|(?:rehomed|lost|buried)\s+(?:my|our)\s+(?:[\w-]+\s+)?{_PETS})\b)",
     re.IGNORECASE,
 )
 # a note's line about the person it opens with, in the third person: "N — now lives in Győr (prev Szeged)",
@@ -2949,7 +2966,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:(?:had\s+to\s+)?(?:rehome[d]?|give\s+up|gave\s+up|put\s+down|(?P<gave>gave)))\s+"
         # ("we gave our budgie Csipi to my nephew": its name, where it went after it)
-        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,\s+|\s+(?={NAME}\s+(?:to|away)\b))"
+        # ("rehomed our rabbit Bodri last week": its name, where the clause goes on after it)
+        rf"(?:my|our|his|her|their)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,\s+|\s+(?={NAME}(?:\s+(?:to|away|last|this|"
+        rf"yesterday|in|on|after|because)\b|\s*(?:[.,;:!—–]|$))))"
         rf"(?P<value>{NAME}))?(?(value)|(?!\s+to\b)(?:\s+away)?)",
         # (a pet one "gave" a bath is still one's own: only one given away, or to someone)
         check=lambda match: (

@@ -2104,6 +2104,18 @@ def test_ownership_said_by_who_answers_for_a_thing_keeps_it_or_has_it_under_them
     assert moved == {("Zirc", "owned_by", "Tisza", False, False)}
 
 
+def test_whose_his_or_her_pet_is_and_a_pet_given_up_by_its_name_in_a_note():
+    assert facts("My sister Réka moved to Eger with her two kids and her dog Bodri.") >= {
+        ("Réka", "has_pet", "Bodri", False, False)
+    }
+    # a name with a possessive inside is no one's
+    got = facts("Father's Day hike with Dad and his dog Bodri, lovely weather", speaker=None)
+    assert not {fact for fact in got if fact[0] == "Father's Day"}
+    assert facts("Rehomed our rabbit Cirmi last week, the allergies won.") == {
+        ("Ilona", "has_pet", "Cirmi", True, False)
+    }
+
+
 def test_a_picture_among_the_words_is_a_break_or_nothing_and_an_eye_roll_still_says_it_is_not_meant():
     assert facts("Meet Cirmi, our new sphynx 🐱") == {("Ilona", "has_pet", "Cirmi", False, False)}
     assert ("Ilona", "has_pet", "Bodri", False, False) in facts("LOST CAT 😿 our tabby Bodri slipped out last night!!")
