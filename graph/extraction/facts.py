@@ -147,7 +147,7 @@ _TITLE_WORD = r"(?:[\w-]+(?:\.(?=\s[A-Z]))?|&)"
 _TITLE_WORDS = rf"(?:{_TITLE_WORD}\s+){{0,4}}?[\w-]+(?:\s+of\s+(?:{_TITLE_WORD}\s+){{0,2}}?[\w-]+)?"
 _TITLE_END = (
     r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|over\s+at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|"
-    r"today|there|who|"
+    r"today|there|who|until|till|before|while|during|"
     r"reporting|based|working|living|as\s+of|effective|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s&])))"
@@ -405,6 +405,10 @@ def _pet_keeper(text: str, before: int, *, lead_first: bool = False) -> str:
 _POSSESSIVE_INSIDE_RE = re.compile(r"\w['’]s\s")
 
 
+# a bracket's post held before: "(was finance director there)", "(formerly head of sales)"
+_WAS_POST_RE = re.compile(r"(?:was|formerly|previously)\s+(?:(?:an?|the)\s+)?(?P<post>[^()]+?)(?:\s+there)?")
+# the person whose post is said before the workplace it is held at: "Dorka Szabó is now CFO at "
+_HOLDER_BEFORE_RE = re.compile(rf"(?P<name>{NAME})\s+(?:is|was|has|['’]s)\b[^(),;]*$")
 _GONE_TO_RE = re.compile(r"\b(?:moved|moving|relocated|relocating|went|back|emigrated)\s+to\s+$")
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 # the first of two names, just before the second ("Juno and " before "Bodri")
@@ -831,6 +835,16 @@ def _clauses(sentence: str) -> list[str]:
         # "Met Bence, their new CTO (joined Kestle in May)": the bracket is said of Bence
         apposed = _TITLE_APPOSED_TO_RE.search(text, 0, match.start("name")) if _a_title(match["name"]) else None
         name = apposed["name"] if apposed else match["name"]
+        if (
+            (was := _WAS_POST_RE.fullmatch(said))
+            and _WHERE_BEFORE_RE.search(text, 0, match.start("name"))
+            and _a_title(was["post"])
+            and (holder := _HOLDER_BEFORE_RE.search(text, 0, match.start("name")))
+        ):
+            # "Dorka is now CFO at Kestle (previously finance director there)": the post before is Dorka's, not
+            # said of where she holds it
+            extra.append(f"{holder['name']} was the {was['post']}")
+            continue
         if (
             (kind := _KIND_IN_BRACKET_RE.match(said))
             and _FIRST_PERSON_OWNER_RE.search(text)
@@ -4337,6 +4351,50 @@ def _thing_mentioned(said: str) -> str:
     return re.sub(r"^(?i:the|our|my|their|its)\s+", "", max(things, key=lambda m: (m.end(), -m.start())).group(0))
 
 
+# the post a statement of where someone works says they hold there: "… at Kestle as their first designer", "…
+# since three years as backend developer"
+_AS_POST_RE = re.compile(
+    r"\bas\s+(?!of\b|well\b|soon\b|long\b|much\b|far\b|usual\b|if\b|though\b|a\s+result\b)"
+    r"(?:(?:an?|the|their|our|its)\s+)?(?:(?:first|new|only|sole|founding)\s+)?"
+    rf"{_TITLE}"
+)
+
+
+def _post_held_there(clause: str, read: Sequence[StatedFact]) -> StatedFact | None:
+    """The post an "as …" names in a clause that said where someone works now and no post of theirs (the last one
+    it names), held since the same day."""
+    jobs = [fact for fact in read if fact.attribute == v.WORKS_AT_ATTR and not fact.negated and not fact.valid_until]
+    if len(jobs) != 1 or any(fact.attribute == v.JOB_TITLE for fact in read):
+        return None
+    # ("first as a support engineer, now as a solutions architect": the last one said)
+    held = next(reversed(list(_AS_POST_RE.finditer(clause))), None)
+    if held is None or _role_head(held["value"]) not in v.ROLE_NOUNS or not (post := _a_post(held["value"].lower())):
+        return None
+    job = jobs[0]
+    return replace(job, attribute=v.JOB_TITLE, value=post, confidence=min(job.confidence, 0.7))
+
+
+# the post held before the one a clause states, said after it: "…; previously VP Ops", ", formerly a data analyst"
+_POST_BEFORE_RE = re.compile(
+    rf"(?:[;,(]|\s[—–])\s*(?:previously|formerly)\s*,?\s+(?:(?:an?|the)\s+)?{_TITLE_WORDS_NAMED}(?:\s+there)?"
+    r"\s*(?:[.;,)]|$)"
+)
+
+
+def _post_held_before(said: str, read: Sequence[StatedFact]) -> StatedFact | None:
+    """The post a sentence that states someone's post says they held before it, ended when the new one began."""
+    posts = [fact for fact in read if fact.attribute == v.JOB_TITLE and not fact.negated and not fact.valid_until]
+    if len({fact.subject for fact in posts}) != 1 or (before := _POST_BEFORE_RE.search(said)) is None:
+        return None
+    value = before["value"]
+    if not (_a_title(value) or _POST_BEFORE_NAME_RE.fullmatch(value.split()[0])) or not (
+        post := _a_post(value.lower())
+    ):
+        return None
+    now = posts[0]
+    return replace(now, value=post, valid_from=None, valid_until=now.valid_from, confidence=min(now.confidence, 0.63))
+
+
 # a promise to record what follows: "I'll remember that …", "I will keep in mind that …", "I'll note that …"
 _RECORDING_FRAME_RE = re.compile(
     r"\bI(?:['’]ll|\s+will)\s+(?:remember|note(?:\s+down)?|keep\s+in\s+mind|make\s+a\s+note|save|record|log)\s+"
@@ -4399,6 +4457,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             for match in pattern.regex.finditer(clause):
                 facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
         read = facts[found:]
+        if " as " in folded and (held := _post_held_there(clause, read)):
+            facts.append(held)  # "Started at Kestle two weeks ago as their first data protection officer"
         if v.DUE_DATE in wanted and (rest := _after_other_statements(clause, read)):
             # "Tisza took over Zirc in January; Zirc 3.0 is due 18 March": the part after the other statement
             at = len(clause) - len(rest)
@@ -4418,6 +4478,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
                 # (a day it was, "slipped from 4 May", dates it before the day a pattern read)
                 if _project_key(fact.subject) not in dated or fact.valid_until is not None
             )
+    if ("previously" in said or "formerly" in said) and (before := _post_held_before(said, facts)):
+        facts.append(before)  # "promoted to COO in May; previously VP Ops"
     if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(said.casefold())):
         if not any(fact.attribute == v.SPEAKS for fact in facts):
             facts.extend(_languages_spoken(_REPORTED_RE.sub(_reported, said.strip()), speaker, today))

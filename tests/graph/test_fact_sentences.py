@@ -2104,6 +2104,27 @@ def test_ownership_said_by_who_answers_for_a_thing_keeps_it_or_has_it_under_them
     assert moved == {("Zirc", "owned_by", "Tisza", False, False)}
 
 
+def test_a_post_said_by_as_where_one_works_and_the_post_before_said_after_the_new_one():
+    assert facts("I was a barista until 2019.") == {("Ilona", "job_title", "barista", False, True)}
+    assert ("Ilona", "job_title", "data protection officer", False, False) in facts(
+        "Started at Kestle Health two weeks ago as their first data protection officer, it's steep!"
+    )
+    # the last one said holds
+    got = facts("I've been at Kestle since 2021, first as a support engineer, now as a solutions architect.")
+    assert {fact for fact in got if fact[1] == "job_title"} == {
+        ("Ilona", "job_title", "solutions architect", False, False)
+    }
+    assert {f for f in facts("I joined Kestle as soon as I could.") if f[1] == "job_title"} == set()
+    assert facts("Bence Vass has been promoted to COO; previously VP Ops.", speaker=None) == {
+        ("Bence Vass", "job_title", "coo", False, False),
+        ("Bence Vass", "job_title", "vp ops", False, True),
+    }
+    # a post before, in a bracket after where the new one is held, is the person's
+    got = facts("Notes: Dorka Szabó is now CFO at Kestle Mobility (previously finance director there).", None)
+    assert ("Dorka Szabó", "job_title", "finance director", False, True) in got
+    assert not {fact for fact in got if fact[0] == "Kestle Mobility"}
+
+
 def test_whose_his_or_her_pet_is_and_a_pet_given_up_by_its_name_in_a_note():
     assert facts("My sister Réka moved to Eger with her two kids and her dog Bodri.") >= {
         ("Réka", "has_pet", "Bodri", False, False)
