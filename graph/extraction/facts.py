@@ -1020,6 +1020,7 @@ def _clauses(sentence: str) -> list[str]:
         elif (
             lead_name
             and _person(lead_name["name"]) == lead_name["name"]
+            and lead_name["name"] != "I"  # ("I'm visiting my brother Bence; he moved …": a "he" is never the speaker)
             and not possessive
             and not no_one
             and not _DOING_RE.match(part)
@@ -1154,10 +1155,17 @@ _ARROW_MOVE_RE = re.compile(rf"(?<![\w-])(?P<old>{NAME})\s*(?:→|->)\s*(?P<new>
 
 
 def _arrow_move(match: re.Match[str]) -> str:
-    """ "Relocated Szeged → Győr" as "Relocated from Szeged to Győr"."""
+    """ "Relocated Szeged → Győr" as "Relocated from Szeged to Győr"; in a text that speaks of a move, an arrow
+    between two towns the world knows is a move ("Szeged → Győr, moved in May"), and one from a person to a town is
+    theirs ("Bence → Győr (moved last week)")."""
     verb, _, place = match["old"].partition(" ")
     if _MOVE_WORD_RE.fullmatch(verb) and place:
         return f"{verb} from {place} to {match['new']}"
+    if known_place(match["new"]):
+        if known_place(match["old"]):
+            return f"moved from {match['old']} to {match['new']}"
+        if _a_person(match["old"]) and _person(match["old"]) == match["old"]:
+            return f"{match['old']} moved to {match['new']}"
     return f"from {match['old']} to {match['new']}"
 
 
@@ -4351,6 +4359,10 @@ def _thing_mentioned(said: str) -> str:
     return re.sub(r"^(?i:the|our|my|their|its)\s+", "", max(things, key=lambda m: (m.end(), -m.start())).group(0))
 
 
+# a move "there", to a town named before it
+_MOVED_THERE_RE = re.compile(r"\b(?:moved|relocated|moving|relocating)\s+(?P<there>there)\b")
+
+
 # the post a statement of where someone works says they hold there: "… at Kestle as their first designer", "…
 # since three years as backend developer"
 _AS_POST_RE = re.compile(
@@ -4424,6 +4436,11 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         return ()
     facts: list[StatedFact] = []
     said = _thing_pronouns(said)
+    if " there" in said and (there := _MOVED_THERE_RE.search(said)):
+        # "my brother Bence in Eger; he moved there from Szeged in 2021": there is the town named before it
+        towns = [m.group(0) for m in _NAME_RE.finditer(said, 0, there.start("there")) if known_place(m.group(0))]
+        if towns:
+            said = f"{said[: there.start('there')]}to {towns[-1]}{said[there.end('there') :]}"
     clauses = _clauses(said)
     opener = said.find(clauses[0][:24]) if clauses and clauses[0][:24] else -1
     if opener > 0:

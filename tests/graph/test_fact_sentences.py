@@ -2104,6 +2104,21 @@ def test_ownership_said_by_who_answers_for_a_thing_keeps_it_or_has_it_under_them
     assert moved == {("Zirc", "owned_by", "Tisza", False, False)}
 
 
+def test_a_move_by_an_arrow_or_there_and_a_he_that_is_never_the_speaker():
+    assert facts("Szeged → Eger, moved last week.") >= {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "lives_in", "Szeged", False, True),
+    }
+    assert ("Bence", "lives_in", "Eger", False, False) in facts("Bence → Eger (moved last week). New address in HR.")
+    # an arrow without a word of moving is no move; one from a thing is no one's
+    assert facts("Szeged → Eger: 3 hours by train.") == set()
+    got = facts("I'm visiting my brother Bence in Eger; he moved there from Szeged in 2021.")
+    assert {fact for fact in got if fact[1] == "lives_in"} == {
+        ("Bence", "lives_in", "Eger", False, False),
+        ("Bence", "lives_in", "Szeged", False, True),
+    }
+
+
 def test_a_post_said_by_as_where_one_works_and_the_post_before_said_after_the_new_one():
     assert facts("I was a barista until 2019.") == {("Ilona", "job_title", "barista", False, True)}
     assert ("Ilona", "job_title", "data protection officer", False, False) in facts(
