@@ -4359,8 +4359,9 @@ def _thing_mentioned(said: str) -> str:
     return re.sub(r"^(?i:the|our|my|their|its)\s+", "", max(things, key=lambda m: (m.end(), -m.start())).group(0))
 
 
-# a move "there", to a town named before it
-_MOVED_THERE_RE = re.compile(r"\b(?:moved|relocated|moving|relocating)\s+(?P<there>there)\b")
+# a move "there" from somewhere, to a town named before it
+# (from somewhere: "moved there in May" alone restates a move the sentence said, which dates it)
+_MOVED_THERE_RE = re.compile(r"\b(?:moved|relocated|moving|relocating)\s+(?P<there>there)(?=\s+from\b)")
 
 
 # the post a statement of where someone works says they hold there: "… at Kestle as their first designer", "…
