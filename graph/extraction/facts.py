@@ -590,6 +590,11 @@ _DROPPED_EARLIER_RE = re.compile(
 )
 # a sentence that is only a post at an employer, as a chat or a profile writes its own ("Software tester at Kestle.")
 _DROPPED_CARD_RE = re.compile(rf"^(?P<title>[{_UPPER}][\w&/ -]{{2,40}}?)\s+(?:at|@)\s+(?P<org>{NAME})\s*[.!]?$")
+# "Irish speaker, happy to chat as Gaeilge", "native Twi + English speaker"
+_LANGUAGE_SPEAKER = rf"(?:an?\s+)?(?:native\s+|fluent\s+)?{_LANGUAGES}(?:\s*(?:\+|,|/|and)\s*{_LANGUAGES})*\s+speaker\b"
+# a note's line about the person it is about that says only what they speak: "Met Bence at the fair. Native Finnish
+# speaker."
+_SPEAKER_FRAGMENT_RE = re.compile(rf"^(?:an?\s+)?(?={_LANGUAGE_SPEAKER})", re.I)
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:staying(?:\s+put)?\s+at|staying\s+put\s+in|(?:still\s+)?renting|based\s+(?:in|out\s+of)\s+(?=[A-Z])|"
     r"reporting\s+(?:directly\s+)?to\s+(?=[A-Z])|"
@@ -597,8 +602,7 @@ _DROPPED_I_AM_RE = re.compile(
     r"working|reporting)|"
     r"still\s+(?:living|in|at|working|based|reporting)|been\s+(?:at|with|living|working)|"
     r"(?:starting|beginning)\s+to\s+(?:hate|love|like|enjoy)\s+(?:working|living)|still\s+an?\s+(?=[\w-]+\s+[\w-]+)|"
-    # "Irish speaker, happy to chat as Gaeilge", "native Twi + English speaker"
-    rf"(?:an?\s+)?(?:native\s+|fluent\s+)?{_LANGUAGES}(?:\s*(?:\+|,|/|and)\s*{_LANGUAGES})*\s+speaker)\b",
+    rf"{_LANGUAGE_SPEAKER})",
     re.I,
 )
 # a chat's opening words that say nothing ("lol", "ok so", "heads up:"): the clause starts after them
@@ -4073,7 +4077,13 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         # ("Recruiter notes — call with Réka Tóth": a heading's first word, capitalised as a heading's is)
         if sentence.start() < headed:
             opener = None
-        if opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
+        if speaker_of := _SPEAKER_FRAGMENT_RE.match(stripped):
+            # "Contact: Bence Vass. Finnish + Swedish speaker.": the one the note is about, else the speaker
+            spoken = stripped[speaker_of.end() :]
+            if spoken.split()[0].casefold() not in _LANGUAGE_SET:
+                spoken = f"{spoken[:1].lower()}{spoken[1:]}"  # "Native Finnish speaker": a native Finnish speaker
+            said = f"{named or 'I'} {'is' if named else 'am'} a {spoken}"
+        elif opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
         elif named and _SENTENCE_PRONOUN_RE.match(stripped):
@@ -4387,6 +4397,28 @@ def _post_held_there(clause: str, read: Sequence[StatedFact]) -> StatedFact | No
     return replace(job, attribute=v.JOB_TITLE, value=post, confidence=min(job.confidence, 0.7))
 
 
+# the languages someone speaks instead of one they do not, said after it: "…, only Turkish and English", "…,
+# portuguese only"
+_SPOKEN_INSTEAD_RE = re.compile(
+    rf"[,;]\s*(?:(?:only|just)\s+(?P<list>{_ANY_CASE_LANGUAGE}(?:\s*(?:,|and|&|\+)\s*{_ANY_CASE_LANGUAGE})*)|"
+    rf"(?P<alone>{_ANY_CASE_LANGUAGE})\s+only)\b"
+)
+
+
+def _spoken_instead(said: str, facts: list[StatedFact]) -> list[StatedFact]:
+    """A sentence's facts with the languages it says someone who does not speak one speaks instead, after it (one
+    the denial's list ran on to is spoken: "doesnt speak spanish, portuguese only")."""
+    denied = [fact for fact in facts if fact.attribute == v.SPEAKS and fact.negated]
+    if len({fact.subject for fact in denied}) != 1 or (instead := _SPOKEN_INSTEAD_RE.search(said)) is None:
+        return facts
+    spoken = {language.casefold(): language for language in _known_languages(instead["list"] or instead["alone"])}
+    kept = [fact for fact in facts if not (fact.attribute == v.SPEAKS and fact.value.casefold() in spoken)]
+    return kept + [
+        replace(denied[0], value=language.title() if language.islower() else language, negated=False)
+        for language in spoken.values()
+    ]
+
+
 # the post held before the one a clause states, said after it: "…; previously VP Ops", ", formerly a data analyst"
 _POST_BEFORE_RE = re.compile(
     rf"(?:[;,(]|\s[—–])\s*(?:previously|formerly)\s*,?\s+(?:(?:an?|the)\s+)?{_TITLE_WORDS_NAMED}(?:\s+there)?"
@@ -4496,6 +4528,8 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
                 # (a day it was, "slipped from 4 May", dates it before the day a pattern read)
                 if _project_key(fact.subject) not in dated or fact.valid_until is not None
             )
+    if "only" in said or "just" in said:
+        facts = _spoken_instead(said, facts)  # "I don't speak Kazakh, only Turkish and English"
     if ("previously" in said or "formerly" in said) and (before := _post_held_before(said, facts)):
         facts.append(before)  # "promoted to COO in May; previously VP Ops"
     if not _LANGUAGE_WORDS.isdisjoint(_WORD_RE.findall(said.casefold())):

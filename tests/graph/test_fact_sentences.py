@@ -2104,6 +2104,21 @@ def test_ownership_said_by_who_answers_for_a_thing_keeps_it_or_has_it_under_them
     assert moved == {("Zirc", "owned_by", "Tisza", False, False)}
 
 
+def test_a_language_spoken_instead_of_one_not_and_a_speakers_line_about_whom_a_card_is():
+    assert facts("I don't speak Kazakh, only Turkish and English, so Dorka translates for me.") == {
+        ("Ilona", "speaks", "Kazakh", True, False),
+        ("Ilona", "speaks", "Turkish", False, False),
+        ("Ilona", "speaks", "English", False, False),
+    }
+    assert ("Bence", "speaks", "Portuguese", False, False) in facts(
+        "Bence: doesnt speak spanish, portuguese only", None
+    )
+    assert facts("Contact: Bence Vass. Native Finnish speaker. Prefers e-mail.") == {
+        ("Bence Vass", "speaks", "Finnish", False, False)
+    }
+    assert facts("Native Finnish speaker, happy to help.") == {("Ilona", "speaks", "Finnish", False, False)}
+
+
 def test_a_move_by_an_arrow_or_there_and_a_he_that_is_never_the_speaker():
     assert facts("Szeged → Eger, moved last week.") >= {
         ("Ilona", "lives_in", "Eger", False, False),
