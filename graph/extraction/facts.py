@@ -3572,6 +3572,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found += _sentences_facts(said, who, today)
         if ":" in said or "\n" in said or "owner" in said:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
+        if ("report" in said or "mgr" in said) and ("—" in said or "|" in said or "–" in said):
+            found += _managers_in_a_line(said, today)  # "Bence Vass — Senior Accountant — reports to Dorka Szabó"
     if any(word in text for word in _PET_RECORD_WORDS) and (record := _pet_record(text, today)):
         # a vet's or a sitter's record: its owner has the animals it names, and owns no system
         owner, pets = record
@@ -5963,6 +5965,8 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     yield from _field_facts(text, speaker, today, resume)
     yield from _status_owners(text, today)
     yield from _owners_moved(text, today)
+    if "→" in text or "->" in text:
+        yield from _managers_listed(text, today)
 
 
 _PROPOSED_RE = re.compile(r"\b(?i:proposal|proposed|proposing|suggestion|suggested|draft)\b")
@@ -6079,6 +6083,56 @@ def _owners_moved(text: str, today: date) -> Iterator[StatedFact]:
         yield StatedFact(system, v.OWNED_BY, _team_name(line["value"]), today, None, False, 0.7, line.span())
         if line["old"] and _person(line["old"]) == line["old"]:
             yield StatedFact(system, v.OWNED_BY, _team_name(line["old"]), None, today, False, 0.63, line.span())
+
+
+# a list of whom each person reports to under a heading that says so ("Line management changes:\n- Réka Tóth →
+# Bence Vass (was Dorka Szabó)", "Org chart, person → manager:"): each person's manager, and the one before
+_MANAGERS_HEADING_RE = re.compile(
+    r"\b(?i:line\s+manage\w*|reporting\s+lines?|reports?\s+to|managers?|org\s+chart)\b[^\n]*(?::[ \t]*)?\n"
+)
+_MANAGER_LINE_RE = re.compile(
+    rf"^[ \t]*(?:[-•*][ \t]+)?(?P<who>{NAME})[ \t]*(?:→|->)[ \t]*(?P<value>{NAME})"
+    rf"(?:[ \t]*\((?:was|from|previously)[ \t]+(?P<old>{NAME})\))?[ \t.]*$",
+    re.MULTILINE,
+)
+
+
+def _managers_listed(text: str, today: date) -> Iterator[StatedFact]:
+    """The managers a list of people and their managers gives, read only after a heading that names managers or
+    reporting lines; a line's names are people's, none a thing's or a team's."""
+    heading = _MANAGERS_HEADING_RE.search(text)
+    if heading is None:
+        return
+    for line in _MANAGER_LINE_RE.finditer(text, heading.end()):
+        names = [line["who"], line["value"], *([line["old"]] if line["old"] else [])]
+        if any(_person(name) != name or not _a_person(name) or _NO_VALUE.search(name) for name in names):
+            continue
+        yield StatedFact(line["who"], v.REPORTS_TO_ATTR, line["value"], today, None, False, 0.7, line.span())
+        if line["old"]:
+            yield StatedFact(line["who"], v.REPORTS_TO_ATTR, line["old"], None, today, False, 0.63, line.span())
+
+
+# a directory's line: a person, then what is said of them between dashes or bars, one item their manager ("Bence
+# Vass — Senior Accountant — reports to Dorka Szabó", "dir: Bence Vass | sr. accountant | mgr: Dorka Szabó")
+_DIRECTORY_LINE_RE = re.compile(
+    rf"^[ \t]*(?:[-•*][ \t]+)?(?:[\w ]{{1,30}}:[ \t]*)?(?P<who>{NAME})(?P<items>(?:[ \t]+[—–|][ \t]+[^—–|\n]+)+)$",
+    re.MULTILINE,
+)
+# (a record's "Manager:" field is the record reader's, which knows when the record's job begins)
+_MANAGER_ITEM_RE = re.compile(
+    rf"^(?:reports?\s+(?:directly\s+)?to|(?i:mgr|reports\s+to)\s*:)\s*(?P<value>{NAME})\s*\.?$"
+)
+
+
+def _managers_in_a_line(text: str, today: date) -> Iterator[StatedFact]:
+    """The manager a directory's line names among the items after the person it is about."""
+    for line in _DIRECTORY_LINE_RE.finditer(text):
+        who = line["who"]
+        if _person(who) != who or not _a_person(who):
+            continue
+        for item in re.split(r"[ \t]+[—–|][ \t]+", line["items"].strip(" \t—–|")):
+            if (manager := _MANAGER_ITEM_RE.match(item.strip())) and _person(manager["value"]) == manager["value"]:
+                yield StatedFact(who, v.REPORTS_TO_ATTR, manager["value"], today, None, False, 0.7, line.span())
 
 
 # a status line: a thing, a dash, and its items, one of them its owner ("Kestle portal — in review; owner Réka

@@ -278,7 +278,8 @@ def test_near_misses_state_no_fact_of_a_person(text):
 
 def test_a_department_on_a_card_is_no_employer_and_a_name_that_is_also_a_verb_is_a_name():
     assert facts("Zsófia Ambrus — Senior Accountant, Finance — reports to Nandor Kiss.", speaker=None) == {
-        ("Zsófia Ambrus", "job_title", "senior accountant", False)
+        ("Zsófia Ambrus", "job_title", "senior accountant", False),
+        ("Zsófia Ambrus", "reports_to", "Nandor Kiss", False),
     }
     assert facts("Will Ames moved to Szeged.", speaker=None) == {("Will Ames", "lives_in", "Szeged", False)}
     assert facts("May Chen joined Brightwell in March.", speaker=None) == {

@@ -2104,6 +2104,25 @@ def test_ownership_said_by_who_answers_for_a_thing_keeps_it_or_has_it_under_them
     assert moved == {("Zirc", "owned_by", "Tisza", False, False)}
 
 
+def test_managers_listed_under_a_heading_that_says_so_and_in_a_directorys_line():
+    listed = (
+        "Line management changes (this pay cycle)\nBence Vass → Dorka Szabó\nRéka Tóth → Dorka Szabó (was Ilona Kiss)"
+    )
+    assert facts(listed, speaker=None) == {
+        ("Bence Vass", "reports_to", "Dorka Szabó", False, False),
+        ("Réka Tóth", "reports_to", "Dorka Szabó", False, False),
+        ("Réka Tóth", "reports_to", "Ilona Kiss", False, True),
+    }
+    # under any other heading an arrow between two people is no manager
+    assert not {f for f in facts("On-call rota:\nBence Vass → Dorka Szabó", speaker=None) if f[1] == "reports_to"}
+    assert ("Bence Vass", "reports_to", "Dorka Szabó", False, False) in facts(
+        "dir: Bence Vass | sr. accountant | ext 4471 | mgr: Dorka Szabó", speaker=None
+    )
+    assert ("Bence Vass", "reports_to", "Dorka Szabó", False, False) in facts(
+        "Bence Vass — Senior Accountant, Finance — reports to Dorka Szabó.", speaker=None
+    )
+
+
 def test_a_language_spoken_instead_of_one_not_and_a_speakers_line_about_whom_a_card_is():
     assert facts("I don't speak Kazakh, only Turkish and English, so Dorka translates for me.") == {
         ("Ilona", "speaks", "Kazakh", True, False),
