@@ -405,10 +405,6 @@ def _pet_keeper(text: str, before: int, *, lead_first: bool = False) -> str:
 _POSSESSIVE_INSIDE_RE = re.compile(r"\w['’]s\s")
 
 
-# a bracket's post held before: "(was finance director there)", "(formerly head of sales)"
-_WAS_POST_RE = re.compile(r"(?:was|formerly|previously)\s+(?:(?:an?|the)\s+)?(?P<post>[^()]+?)(?:\s+there)?")
-# the person whose post is said before the workplace it is held at: "Dorka Szabó is now CFO at "
-_HOLDER_BEFORE_RE = re.compile(rf"(?P<name>{NAME})\s+(?:is|was|has|['’]s)\b[^(),;]*$")
 _GONE_TO_RE = re.compile(r"\b(?:moved|moving|relocated|relocating|went|back|emigrated)\s+to\s+$")
 _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})", re.IGNORECASE)
 # the first of two names, just before the second ("Juno and " before "Bodri")
@@ -636,6 +632,10 @@ _WHERE_BEFORE_RE = re.compile(r"\b(?:at|in|near)\s+(?:the\s+)?$")
 # the person a post and its workplace are apposed to, before such a name: "Bence Vass, principal scientist at Kestle
 # Bio in …"
 _APPOSED_POST_BEFORE_RE = re.compile(rf"(?P<name>{NAME}),\s+[^,;:.!?()]{{1,80}}?\s+(?:at|in|near)\s+(?:the\s+)?$")
+# a bracket's post held before: "(was finance director there)", "(formerly head of sales)"
+_WAS_POST_RE = re.compile(r"(?:was|formerly|previously)\s+(?:(?:an?|the)\s+)?(?P<post>[^()]+?)(?:\s+there)?")
+# the person whose post is said before the workplace it is held at: "Dorka Szabó is now CFO at "
+_HOLDER_BEFORE_RE = re.compile(rf"(?P<name>{NAME})\s+(?:is|was|has|['’]s)\b[^(),;]*$")
 _CONTRACTED_IS_RE = re.compile(
     r"\s+(?:in|at|on|from|with|been|got|now|still|back|off|out|a|an|the|not|just|always|never|moving|living|working|"
     r"going|based|here|there|home)\b"
@@ -4815,7 +4815,7 @@ def _after_other_statements(clause: str, read: Sequence[StatedFact]) -> str:
     return clause[apart.end() :] if apart else ""
 
 
-# where a clause goes on with another statement: a semicolon, or a comma (with "and")
+# where a clause goes on with another statement: a semicolon, a comma (with "and"), or "and" alone
 _PART_APART_RE = re.compile(r"\s*;\s*|,\s+(?:and\s+|but\s+)?|\s+and\s+")
 
 
