@@ -4079,7 +4079,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         # ("Recruiter notes — call with Réka Tóth": a heading's first word, capitalised as a heading's is)
         if sentence.start() < headed:
             opener = None
-        if speaker_of := _SPEAKER_FRAGMENT_RE.match(stripped):
+        if "speaker" in stripped.casefold() and (speaker_of := _SPEAKER_FRAGMENT_RE.match(stripped)):
             # "Contact: Bence Vass. Finnish + Swedish speaker.": the one the note is about, else the speaker
             spoken = stripped[speaker_of.end() :]
             if spoken.split()[0].casefold() not in _LANGUAGE_SET:
@@ -4309,7 +4309,7 @@ def _new_day(
     """A sentence's facts with the day its "new date …" gives the project named before it: in the sentence, else in
     the one before it, the project nearest the word of schedule said of it ("Kestle 2.0 GA is moving up", "we
     missed the deadline for the Zirc API")."""
-    before = [said[: new_day.start()], *(text for at, text, _ in reversed(earlier[-1:]))]
+    before = [said[: new_day.start()], *(text for _, text, _ in earlier[-1:])]
     for text in before:
         if (schedule := _SCHEDULE_RE.search(text)) and (projects := _projects(text, [])):
             _, project = min(projects, key=lambda named: abs(named[0] - schedule.start()))
@@ -4393,7 +4393,7 @@ def _post_held_there(clause: str, read: Sequence[StatedFact]) -> StatedFact | No
         return None
     # ("first as a support engineer, now as a solutions architect": the last one said)
     held = next(reversed(list(_AS_POST_RE.finditer(clause))), None)
-    if held is None or _role_head(held["value"]) not in v.ROLE_NOUNS or not (post := _a_post(held["value"].lower())):
+    if held is None or not _title_ok(held) or not (post := _a_post(held["value"].lower())):
         return None
     job = jobs[0]
     return replace(job, attribute=v.JOB_TITLE, value=post, confidence=min(job.confidence, 0.7))
@@ -4863,7 +4863,8 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
         days = [m for m in mentions if start < m.span[0] < end]
         # "now due 10 Feb, it was 24 Feb": a day said as the one it had is not the one it has
         had = [m for m in days if _HAD_DAY_RE.search(clause, 0, m.span[0])]
-        days = [m for m in days if m not in had] if len(had) < len(days) else days
+        had = had if len(had) < len(days) else []
+        days = [m for m in days if m not in had]
         if not days or schedule.start() > days[-1].span[0]:
             continue
         last = days[-1]
@@ -4908,7 +4909,7 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
             was = days[-2] if onwards else days[0]
             if not (superseded and not re.search(r"\d", was.text)):  # ("was supposed to ship Monday": which one?)
                 old = _before_the_day(_ahead(was.start, was.text, today), new)
-        if old is None and had and days != had:
+        if old is None and had:
             old = _before_the_day(_ahead(had[-1].start, had[-1].text, today), new)
         facts.append(StatedFact(project, v.DUE_DATE, new.isoformat(), today, None, False, 0.7, span))
         if old is not None and old != new:
