@@ -474,7 +474,7 @@ OWNED_THING_NOUNS = frozenset(
     files docs wiki domain zone certificates vault router scripts checklist checklists spreadsheet spreadsheets
     runbook runbooks playbook cron crons export exports report reports rules alerts middleware stack gateway
     backlog roadmap budget repo repos repository pipeline pipelines templates bindings schema plugin module sdk
-    library inventory deck""".split()
+    library inventory deck lookup""".split()
 )
 
 LIVES_IN = "lives_in"

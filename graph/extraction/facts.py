@@ -3574,6 +3574,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
         if ("report" in said or "mgr" in said) and ("—" in said or "|" in said or "–" in said):
             found += _managers_in_a_line(said, today)  # "Bence Vass — Senior Accountant — reports to Dorka Szabó"
+    if " to " in text and ("moved" in text or "went" in text or "transferred" in text or "migrated" in text):
+        found = _systems_moved(text, found, today)
     if any(word in text for word in _PET_RECORD_WORDS) and (record := _pet_record(text, today)):
         # a vet's or a sitter's record: its owner has the animals it names, and owns no system
         owner, pets = record
@@ -3936,6 +3938,91 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
         if employer:  # both: the text speaks of a job and a home, and which X was it does not say
             return replace(fact, attribute=LEFT_EITHER)
     return fact
+
+
+# a name moved to a team or a function: "Zirclog moved to Core Ledger on Friday", "Tarn went over to the Data squad" —
+# a system's new owner where the text speaks of the name as a system, a person's new team or home where it does not
+_MOVED_OVER_RE = re.compile(
+    rf"(?<![\w'’-])(?<!\bof\s)(?<!\bfor\s)(?P<thing>{NAME})(?:\s+(?:has|had|was|got|just|now|finally|also))*\s+"
+    rf"(?:moved|went|transferred|migrated)(?:\s+over)?\s+to\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)"
+    r"(?P<rest>[^.;!?\n]*)"
+)
+# two things by their words moved to one owner together: "the tile renderer and the font cache both moved to Tisza"
+_THINGS_MOVED_RE = re.compile(
+    r"\b[Tt]he\s+(?P<thing>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s+and\s+(?:the\s+)?(?P<other>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
+    r"(?:\s+(?:both|all|have|had|were|got|just|now|finally|also))*\s+(?:moved|went|were\s+moved|transferred|migrated)"
+    rf"(?:\s+over)?\s+to\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)(?P<rest>[^.;!?\n]*)"
+)
+# what is said of systems a team runs: who is paged or ticketed for them, whose they are
+_OPERATIONS_RE = re.compile(
+    r"\b(?i:own|owns|owned|owner|owners|ownership|tickets?|alerts?|paging|pager|on-?call|runbooks?|rota|escalations?)\b"
+)
+# how a text speaks of a name as a person's: their team or manager, their doings after a move, a chat's voice
+_NAMED_AS_A_PERSON = r"(?:['’]s\s+(?:team|squad|manager|boss|wife|husband|partner|family)\b|\s+(?:reports|joined|lives|speaks)\b)"
+
+
+def _named_as_a_system(text: str, name: str) -> bool:
+    """Whether the text speaks of ``name`` as a system: by a system's noun after it ("the Tarn exporter", "Zirc
+    alerts"), as what is owned, taken over or handed on ("who owns Tarn", "took Tarn over")."""
+    named = re.escape(name)
+    nouns = (m["noun"].casefold() for m in re.finditer(rf"\b{named}\s+(?P<noun>[a-z][\w-]*)", text))
+    return any(noun in _THING_NOUNS or noun.rstrip("s") in _THING_NOUNS for noun in nouns) or bool(
+        re.search(
+            rf"\b(?i:owns?|owned|owning|owner\s+of|ownership\s+of|took\s+over|taking\s+over|handed(?:\s+over)?|"
+            rf"maintains?)\s+(?:the\s+)?{named}\b|\b{named}\s+(?:is|was|are)\s+(?:\w+\s+)?(?:owned|maintained)\b",
+            text,
+        )
+    )
+
+
+def _systems_moved(text: str, found: list[StatedFact], today: date) -> list[StatedFact]:
+    """``found`` with a system moved to a team read as the team's: a name the text speaks of as a system, or one
+    word moved to a team by its words in a text about owning and running systems ("Zirc went to the Data team;
+    who owns the alerts now?"), or things by their words moved together ("the tile renderer and the font cache both
+    moved to Tisza"). A name the text speaks of as a person's, or a town the world knows, is no system."""
+    voices = _chat_voices(text)
+    for moved in _MOVED_OVER_RE.finditer(text):
+        thing, owner = _person(moved["thing"]), _team_name(moved["owner"])
+        if not thing or not owner or known_place(owner) or thing in voices or known_place(thing):
+            continue
+        before = text[: moved.start()]
+        if re.search(rf"\b(?:{_RELATION}|my|our|his|her|their)\s+$", before, re.IGNORECASE):
+            continue  # "my brother Yonas moved to …": a person, by whom they are to someone
+        sentence = text[max(before.rfind(end) for end in ".!?\n") + 1 : moved.end()]
+        team = bool(re.search(rf"\s{_TEAM_WORDS}$", moved["owner"])) or owner.split()[-1].casefold() in _UNIT_WORDS
+        system = (
+            _a_thing(thing)
+            or _named_as_a_system(text, thing)
+            or (" " not in thing and _OPERATIONS_RE.search(sentence))
+            or (" " not in thing and team and _OPERATIONS_RE.search(text))
+        )
+        if not system or re.search(rf"\b{re.escape(thing)}{_NAMED_AS_A_PERSON}", text):
+            continue
+        if re.search(r"\b(?:and|but)\s+(?:now\s+)?(?:owns|reports|leads|works|is|has)\b", moved["rest"]):
+            continue  # "Bence moved to the Data team and now owns the exporter": a person, doing what people do
+        found = _owned_after_a_move(found, thing, moved, today)
+    for moved in _THINGS_MOVED_RE.finditer(text) if " and " in text else ():
+        things = [moved["thing"], moved["other"]]
+        if known_place(moved["owner"]) or not all(map(_a_thing, things)):
+            continue
+        for thing in things:
+            found = _owned_after_a_move(found, thing, moved, today)
+    return found
+
+
+def _a_thing(words: str) -> bool:
+    return _a_thing_handed(re.match(r"(?P<system>.+)", words))
+
+
+def _owned_after_a_move(found: list[StatedFact], thing: str, moved: re.Match[str], today: date) -> list[StatedFact]:
+    """``found`` with ``thing`` owned by the owner it moved to (dated as the move), in the place of a home read from
+    the same words; as it was when another statement already gives the thing an owner."""
+    if any(fact.attribute == v.OWNED_BY and fact.subject == thing for fact in found):
+        return found
+    said = _sentence_facts(_owned_as_said(thing, moved["owner"], moved["rest"]), None, today)
+    return [fact for fact in found if not (fact.attribute == v.LIVES_IN and fact.subject == thing)] + [
+        replace(fact, span=moved.span()) for fact in said if fact.attribute == v.OWNED_BY
+    ]
 
 
 def left_unread(fact: StatedFact) -> StatedFact | None:

@@ -2832,3 +2832,30 @@ def test_an_owner_field_labelled_with_its_thing_first_and_a_handover_from_the_sp
         ("Zirc exporter", "owned_by", "Dorka", False, False),
         ("Zirc exporter", "owned_by", "Ilona", False, True),
     }
+
+
+def test_a_system_moved_to_a_team_by_how_the_text_speaks_of_it():
+    # a name the text speaks of as a system elsewhere ("the Zirc exporter"), or owned, is the team's it moved to
+    said = "Dorka: who owns the Zirc exporter now?\nBence: Zirc moved to Data Intake last sprint\nDorka: thanks"
+    assert facts(said, None) == {("Zirc", "owned_by", "Data Intake", False, False)}
+    assert facts("So Réka owns Kestle now, and Tisza went to the Data Intake team.") == {
+        ("Kestle", "owned_by", "Réka", False, False),
+        ("Tisza", "owned_by", "Data Intake", False, False),
+    }
+    # one word moved to a name that is no town, where the sentence speaks of tickets or alerts: no home
+    assert facts("fyi Zirclog moved to Core Ledger on friday, pls route tickets there now") == {
+        ("Zirclog", "owned_by", "Core Ledger", False, False)
+    }
+    # things by their words moved together
+    assert facts("The tile renderer and the font cache both moved to Tisza in the spring.") == {
+        ("tile renderer", "owned_by", "Tisza", False, False),
+        ("font cache", "owned_by", "Tisza", False, False),
+    }
+    # a person moved to a team, or home: no system, whatever else the text says of owning
+    assert facts("Bence Vass moved to the Data team and now owns the Zirc alerts.") == {
+        ("Zirc alerts", "owned_by", "Bence Vass", False, False)
+    }
+    assert facts("My brother Bence moved to Tiszaörs, so now he's the one on the night rota.") == {
+        ("Bence", "lives_in", "Tiszaörs", False, False)
+    }
+    assert facts("Ilona moved to the Szeged office; Réka's on call for Zirc.") == set()
