@@ -623,7 +623,7 @@ _REPORTS_TO_PRONOUN_RE = re.compile(r"\b(?P<verb>reports?\s+(?:directly\s+)?to|r
 _PRONOUN_RE = re.compile(
     # ("he's joined Kestle": has joined; "he's based in Eger": is)
     r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had|joined|moved|left|relocated|started|taken|become|gone|"
-    r"quit|switched|transferred)\b))|(?P<is>['’]s|['’]re))?",
+    r"quit|switched|transferred|handed|passed)\b))|(?P<is>['’]s|['’]re))?",
     re.IGNORECASE,
 )
 _APPOSED_TITLE_BEFORE_RE = re.compile(rf"(?P<name>{NAME}),\s+(?:our|the|their)\s+(?:new\s+)?")
@@ -1032,7 +1032,7 @@ def _clauses(sentence: str) -> list[str]:
             named = lead_name["name"]
         elif not named:
             people = {
-                _person(m.group(0))
+                _person(re.sub(r"(?<=\w)['’]s$", "", m.group(0)))  # "since Dorka's last day …, she": Dorka
                 for m in re.finditer(NAME, part)
                 if not _PLACED_RE.search(part, 0, m.start())
                 and _a_person(m.group(0))
@@ -2678,7 +2678,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         # ("we handed …", "he's handed …": the new owner whoever handed it)
-        rf"\b(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}|(?i:we|he|she|they)){_HAVE}\s+handed\s+"
+        # ("Dorka's handed": Dorka has)
+        rf"\b(?:the\s+)?(?P<old>{NAME}(?<!['’]s)(?:\s+{_TEAM_WORDS})?|{_HANDLE}|(?i:we|he|she|they)){_HAVE}\s+handed\s+"
         rf"(?:over\s+)?(?:the\s+)?(?P<system>{_THING})\s+(?:over\s+)?to\s+(?:(?P<me_value>me)\b|{_OWNER})",
     ),
     _p(
@@ -4305,12 +4306,32 @@ def _gapped_owners(said: str, facts: tuple[StatedFact, ...], who: str | None, to
     """A sentence's facts with the owner of a second thing its statement of ownership goes on to name without the
     verb, read as the statement it stands for."""
     owned = [fact for fact in facts if fact.attribute == v.OWNED_BY and not fact.negated and fact.valid_until is None]
-    if not owned or " and " not in said or not _GAPPED_VERB_RE.search(said, owned[-1].span[0], owned[-1].span[1]):
+    if not owned or " and " not in said:
         return facts
-    second = _GAPPED_OWNER_RE.match(said, owned[-1].span[1])
+    start, end = _span_in(said, owned[-1])
+    if not _GAPPED_VERB_RE.search(said, start, end):
+        return facts
+    second = _GAPPED_OWNER_RE.match(said, end)
     if second is None or _person(second["owner"]) != second["owner"]:
         return facts
-    return _also(facts, _owned_as_said(second["thing"].strip(), second["owner"], second["rest"]), who, today)
+    thing = second["thing"].strip()
+    facts = _also(facts, _owned_as_said(thing, second["owner"], second["rest"]), who, today)
+    # "Dorka handed the wiki to Réka and the tracker to Bence": both were Dorka's
+    named = _system_name(thing, owner=second["owner"])
+    handed = [fact for fact in facts if fact.subject == owned[-1].subject and fact.valid_until and not fact.negated]
+    return (*facts, *(replace(fact, subject=named) for fact in handed[-1:] if named))
+
+
+def _span_in(said: str, fact: StatedFact) -> tuple[int, int]:
+    """Where a fact's statement stands in its sentence: its span, or, where it was read from a clause the sentence was
+    rewritten into ("since Dorka's last day is Friday, she has handed …"), its clause as written, to its value."""
+    start, end = fact.span
+    if fact.value in said[start:end] or fact.subject not in said:
+        return start, end
+    named = said.find(fact.subject)
+    start = max(said.rfind(",", 0, named), said.rfind(";", 0, named)) + 1  # the clause, with its verb
+    at = said.find(fact.value, named)
+    return (start, at + len(fact.value)) if at >= 0 else (start, end)
 
 
 # another pet after a pet had: "… a greyhound named Bodri and a very grumpy rabbit, Mák", "…, and a parrot called Pici"
@@ -4695,6 +4716,12 @@ _THING_MENTIONS = (
     re.compile(
         rf"(?<=\s)(?:(?<=own\s)|(?<=owns\s)|(?<=wrote\s)|(?<=built\s)|(?<=runs\s)|(?<=created\s)|(?<=maintains\s)|"
         rf"(?<=inherited\s)){NAME}"
+    ),
+    # a name said to be someone's, or whom to ask about: "Zirc is ours now — Tisza took it over", "Réka is the contact
+    # for Zirc — Tisza took it over from us"
+    re.compile(
+        rf"(?<![\w'’-])(?!(?:PSA|FYI|BTW|NB)\b){NAME}(?=\s+(?:is|are)\s+(?:now\s+)?(?:ours|theirs|yours|mine)\b)"
+        rf"|(?<=\scontact\sfor\s){NAME}|(?<=\saccess\sto\s){NAME}"
     ),
 )
 _OWNED_PRONOUN_RE = re.compile(

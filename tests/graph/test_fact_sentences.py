@@ -2859,3 +2859,24 @@ def test_a_system_moved_to_a_team_by_how_the_text_speaks_of_it():
         ("Bence", "lives_in", "Tiszaörs", False, False)
     }
     assert facts("Ilona moved to the Szeged office; Réka's on call for Zirc.") == set()
+
+
+def test_things_handed_on_after_an_opening_clause_were_the_hander_s_each():
+    said = "since Dorka's last day is Friday, he's handed the fleet dashboard to Réka and the driver app to Bence"
+    assert facts(said) == {
+        ("fleet dashboard", "owned_by", "Réka", False, False),
+        ("fleet dashboard", "owned_by", "Dorka", False, True),
+        ("driver app", "owned_by", "Bence", False, False),
+        ("driver app", "owned_by", "Dorka", False, True),
+    }
+    # "Dorka's handed": Dorka has, no one named "Dorka's"
+    assert ("fleet dashboard", "owned_by", "Dorka", False, True) in facts(
+        "Dorka's handed the fleet dashboard to Réka."
+    )
+
+
+def test_an_it_taken_over_goes_back_to_a_name_said_to_be_someone_s_or_whom_to_ask_about():
+    assert facts("PSA Zirc is ours now — Tisza took it over yesterday") == {("Zirc", "owned_by", "Tisza", False, False)}
+    assert facts("While I'm away, Réka is the contact for Kestle — Mobile Core took it over on Monday.") == {
+        ("Kestle", "owned_by", "Mobile Core", False, False)
+    }
