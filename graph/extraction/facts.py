@@ -5975,7 +5975,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
 # heading, else — for a record about oneself — the speaker.
 _FIELD_RE = re.compile(
     r"(?:^|(?<=[\n|•·;])|(?<=[.!]\s))[ \t]*(?:[^:\n]{0,40}?\s[—–]\s+)?[*_-]*[ \t]*"
-    r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)(?:[ \t]*\((?P<note>[^()\n:]{1,40})\))?[*_]*[ \t]*:[ \t]*"
+    # ("Owner ........ Bence Vass": a form's dotted leader in the place of the colon)
+    r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)(?:[ \t]*\((?P<note>[^()\n:]{1,40})\))?[*_]*(?:[ \t]*:|[ \t]+\.{3,})[ \t]*"
     r"(?P<value>(?:\([^()\n]*\)|[^\n|•·;(])*?)[ \t]*(?=[\n|•·;]|$|\s+[A-Z][A-Za-z &/'’-]{0,30}?:\s)",
 )
 _FIELD_OF: dict[str, str] = {
@@ -6383,6 +6384,10 @@ def _field_facts(
                 said = f"{field['value']} {text[field.end() : line_end]}"  # "…; been there 3 yrs": since when
                 yield from _card_field(person, value, said, label in _EARLIER_CARD_FIELDS, today, span)
             continue
+        if field is fields[0] and label in _DOCUMENT_LABELS and not about_a_person:
+            # "Runbook: zirc-worker / Owner: Tisza": the document is of the system it names first
+            thing = value if _IDENTIFIER_RE.fullmatch(value) else _project_name(value) or None
+            continue
         if label in _THING_FIELDS:
             thing = _project_name(value) or None
             for said in _BRACKETS_RE.findall(field["value"]):  # "Component: quillon-export (owner: Tisza)"
@@ -6582,6 +6587,11 @@ def _section_title(text: str, first_field: int) -> str | None:
 
 
 # the words a page's heading says what it is with ("Profile — Réka Tóth", "Bio — …")
+# what a document about one system or piece of work is, as its first field names it ("Runbook: zirc-worker")
+_DOCUMENT_LABELS = frozenset(
+    {"runbook", "playbook", "entry", "registry entry", "catalog entry", "catalogue entry", "spec", "tech spec",
+     "design doc", "one-pager", "rfc", "adr", "prd", "brief"}
+)  # fmt: skip
 _HEADING_LABELS = frozenset(
     {"bio", "biography", "about", "card", "entry", "record", "page", "overview", "directory", "rfc", "adr", "prd",
      "spec", "proposal", "one-pager", "brief"}

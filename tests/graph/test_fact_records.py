@@ -504,3 +504,19 @@ def test_a_resumes_languages_section_and_tables_led_by_their_subjects_column_or_
         "| Release | Date | Comment |\n|---|---|---|\n| Zirc 2.0 | 2025-10-14 | ok |\n| Zirc 2.1 | TBD | |", None
     ) == {("Zirc 2.0", "due_date", "2025-10-14", False)}
     assert facts("city,population\nEger,60000\nPécs,140000", None) == set()
+
+
+def test_a_document_of_one_system_names_it_first_and_a_form_s_dotted_leaders_are_colons():
+    assert facts("Runbook: zirc-worker\nOwner: Data Intake (since 2023-11; previously Reporting)", None) == {
+        ("zirc-worker", "owned_by", "Data Intake", False),
+        ("zirc-worker", "owned_by", "Reporting", True),
+    }
+    assert facts("One-pager: Tiszaflow (self-serve exports)\nSponsor: Dorka Szabó · DRI: Réka Tóth", None) == {
+        ("Tiszaflow", "owned_by", "Réka Tóth", False)
+    }
+    assert facts("Tech spec: Kestrelline\n\nOwner ............ Bence Vass\nStatus ........... In build", None) == {
+        ("Kestrelline", "owned_by", "Bence Vass", False)
+    }
+    # an entry of a person is no system's
+    person = facts("Entry: Réka Tóth\nManager: Bence Vass\nOwner: Dorka Szabó", None)
+    assert not {fact for fact in person if fact[1] == "owned_by"}
