@@ -3385,6 +3385,8 @@ _LINE_LABEL_RE = re.compile(
     # "Zsófia — left Kestle Pharma in June, now at Brightwell": a directory's or a tracker's line about a person
     rf"|^\s*[-•*]?\s*@?(?P<dashed>{NAME})\.?\s+[—–-]\s+(?=[a-z])"
 )
+# a line that opens with the milestone of the thing its label names ("Zirc: GA moved to 9 April")
+_MILESTONE_FIRST_RE = re.compile(r"(?:the\s+)?(?:GA|[Ll]aunch|[Rr]elease|[Gg]o-?live)\b(?!\s+(?:of|for)\b)")
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|my|me|I['’]m|I['’]ve)\b")
 
 
@@ -3473,6 +3475,12 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         return said, label["label"]
     if who and own_voice and not section and re.fullmatch(NAME, who) and not who.isupper():
         return said, who
+    # a status line's thing, by a bullet or a report's word after it ("- Zirc: GA moved …", "Zirc update: GA …"), not
+    # a voice in a chat ("Bence: launch moved to 9 April" is Bence speaking)
+    named = re.sub(r"\s+(?i:update|status|news)$", "", label["label"])
+    listed = named != label["label"] or re.match(r"\s*[-•*]", sentence)
+    if listed and _MILESTONE_FIRST_RE.match(said) and re.fullmatch(NAME, named) and not _a_title(named):
+        return f"{named} {said}", speaker  # "Zirc update: GA pushed to 9 April": Zirc's GA
     # under a section's heading the line reads on its own; a name before the colon is what the line is about
     # ("Kestle: slipped to 9 May")
     return (said if section else sentence), speaker
@@ -4262,7 +4270,18 @@ def _things_named(
         thing = _thing_mentioned(said[: dated.start()]) or next(days, "")
         if thing := thing or _earlier_thing(earlier, index, mentioned_first=True):
             facts = _also(facts, _dated_pronoun(said, dated, thing), who, today)
+    elif (now := _NOW_A_DAY_RE.search(said)) and _SCHEDULE_RE.search(said, 0, now.start()):
+        # "the Zirc go-live moved again — it's now Wednesday the 5th": the day it was moved to
+        if thing := _thing_mentioned(said[: now.start()]) or _earlier_thing(earlier, index, mentioned_first=True):
+            facts = _also(facts, f"{said[: now.start()]}{thing} is due {said[now.end() :]}", who, today)
     return facts
+
+
+# "it's now" a day, after a word of schedule: the day a thing named before has now
+_NOW_A_DAY_RE = re.compile(
+    r"\b[Ii]t(?:['’]s|\s+is)\s+now\s+(?=(?:on\s+)?(?:the\s+)?(?:\d|[A-Z][a-z]+day\b|"
+    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d))"
+)
 
 
 # where a thing went once its owner gave it up: "Kestle no longer owns the zone files — they went to Tisza", "…

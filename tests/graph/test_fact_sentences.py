@@ -2880,3 +2880,19 @@ def test_an_it_taken_over_goes_back_to_a_name_said_to_be_someone_s_or_whom_to_as
     assert facts("While I'm away, Réka is the contact for Kestle — Mobile Core took it over on Monday.") == {
         ("Kestle", "owned_by", "Mobile Core", False, False)
     }
+
+
+def test_it_is_now_a_day_after_a_word_of_schedule_and_a_status_line_s_milestone_of_its_label():
+    assert facts("The Zirc go-live moved again — it's now Wednesday the 5th of November.") == {
+        ("Zirc", "due_date", "2025-11-05", False, False)
+    }
+    # no word of schedule: no day set ("it's now Friday" says what day it is)
+    assert facts("Zirc is a mess, it's now Friday and nobody has tested it.") == set()
+    assert facts("Kestle update: GA pushed from 30 September to 14 October because of the review queue.") == {
+        ("Kestle", "due_date", "2025-10-14", False, False),
+        ("Kestle", "due_date", "2025-09-30", False, True),
+    }
+    assert facts("Sprint review\n- Zirc: GA moved from 26 September to 9 October\n- Beta cohort now at 2k users") == {
+        ("Zirc", "due_date", "2025-10-09", False, False),
+        ("Zirc", "due_date", "2025-09-26", False, True),
+    }
