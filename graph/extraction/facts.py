@@ -2892,8 +2892,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.DUE_DATE,
-        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|goes\s+live|is\s+going\s+live|"
+        # ("the 24.12 release": a release by its number first)
+        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>(?:\d+(?:\.\d+)+\s+)?{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|"
+        r"goes\s+live|is\s+going\s+live|"
         r"is\s+due|are\s+due|"
+        # ("goes GA on 10 May", "is on track for 30 June", "goes to the store on the 28th": a release's day)
+        r"goes\s+GA|is\s+going\s+GA|is\s+(?:still\s+)?on\s+track\s+for|goes\s+to\s+(?:the\s+)?(?:app\s+)?store|"
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?P<modal>(?:must|has\s+to|needs\s+to|"
         r"should)\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready|out))|"
         # ("Zirc 4.2 is on 2 June", "… is going out on 9 November": of a release, as people are on leave and go out)
@@ -2903,7 +2907,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # "Mák is due for her booster on …": an errand; "Ilona should be done by Friday": a person has work to finish,
         # so what must be ready by a day is a thing by its words
         check=lambda match: (
-            not _EVENT_RE.search(match["date"])
+            # ("…; code freeze is Monday": another thing's day after the phrase)
+            not _EVENT_RE.search(_DUE_PHRASE_END_RE.split(match["date"], maxsplit=1)[0])
             and (not match["modal"] or _a_thing_by_its_words(match["project"]))
             and (not match["release"] or _a_named_release(match["project"]))
             # ("Zirc go-live is Sunday 2 Nov": the pattern that names the go-live reads Zirc's day)
@@ -3534,7 +3539,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
                  "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps", "eta for",
                  "out by", "aiming", "going out", "rolling out", "rolls out", "rollout", "roll-out", " is on ",
-                 "delivery date", "→", "->", "migration", "upgrade", "beta"),
+                 "delivery date", "→", "->", "migration", "upgrade", "beta", "to the store", "to the app store"),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),

@@ -2896,3 +2896,14 @@ def test_it_is_now_a_day_after_a_word_of_schedule_and_a_status_line_s_milestone_
         ("Zirc", "due_date", "2025-10-09", False, False),
         ("Zirc", "due_date", "2025-09-26", False, True),
     }
+
+
+def test_a_release_goes_ga_is_on_track_or_goes_to_the_store_on_its_day():
+    assert facts("The 24.12 release goes GA on 10 December; code freeze is Monday.") == {
+        ("24.12 release", "due_date", "2025-12-10", False, False)
+    }
+    assert facts("The Zirc migration is on track for Sep 30.") == {("Zirc migration", "due_date", "2025-09-30", False, False)}
+    assert facts("Kestle 4.0 goes to the store on the 28th") == {("Kestle 4.0", "due_date", "2025-09-28", False, False)}
+    # a person on track for something, or going to a store, has no day due
+    assert facts("Bence is on track for promotion.") == set()
+    assert facts("Bence goes to the store on Fridays.") == set()
