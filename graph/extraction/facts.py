@@ -3341,10 +3341,32 @@ def _picture_as_written(picture: re.Match[str]) -> str:
     return " " if before and after[:1].isalnum() else ""
 
 
+# an animal's picture after a name, as people caption their own pets ("Sunday with Bodri 🐕 and Mák 🐈")
+_PET_PICTURES = {
+    "🐕": "dog", "🐶": "dog", "🐩": "dog", "🦮": "dog", "🐈": "cat", "🐱": "cat", "🐇": "rabbit", "🐰": "rabbit",
+    "🐹": "hamster", "🦜": "parrot", "🦎": "lizard", "🐴": "horse", "🐎": "horse", "🐁": "mouse", "🐀": "rat",
+}  # fmt: skip
+_PET_PICTURE_RE = re.compile(
+    rf"(?<![\w'’-])(?<!RIP\s)(?!RIP\b)(?P<name>{NAME})(?<!['’]s)[ \t]*"
+    rf"(?P<picture>{'|'.join(_PET_PICTURES)})[\uFE0F\u200D\u2B1B]*"
+)
+# what stands before a pet's name when the words have said whose and what it is ("his dog Bodri 🐕", "a kitten named
+# Mák 🐈"), or that the writer only minds it ("cat-sitting …, meet Mák 🐱")
+_PET_SAID_RE = re.compile(rf"(?:\b(?:{_PETS}|named|called)\s+$)|\b(?i:sitting|sitter|minding)\b")
+
+
+def _pet_pictured(pictured: re.Match[str]) -> str:
+    """A name captioned with an animal's picture, as the writer's pet of that kind: "Bodri 🐕" is "Bodri (my dog)"."""
+    if _PET_SAID_RE.search(pictured.string[: pictured.start()]):
+        return pictured["name"]
+    return f"{pictured['name']} (my {_PET_PICTURES[pictured['picture']]})"
+
+
 def _fluent(sentence: str) -> str:
     """A sentence as it would be written: without fillers and stutters, a verb next to its preposition."""
     said = _FILLER_RE.sub(" ", sentence)
     if _PICTURE_RE.search(said):
+        said = _PET_PICTURE_RE.sub(_pet_pictured, said)
         said = _PICTURE_RE.sub(_picture_as_written, said)
     said = _REPEATED_RE.sub(r"\1", said)
     said = _ADVERB_ORDER_RE.sub(r"\1 \2", said)
@@ -3590,6 +3612,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             found += _managers_in_a_line(said, today)  # "Bence Vass — Senior Accountant — reports to Dorka Szabó"
     if " to " in text and ("moved" in text or "went" in text or "transferred" in text or "migrated" in text):
         found = _systems_moved(text, found, today)
+    if "passed away" in text or "died" in text or "with us" in text:
+        found = _pets_mourned(text, speaker, found, today)
     if any(word in text for word in _PET_RECORD_WORDS) and (record := _pet_record(text, today)):
         # a vet's or a sitter's record: its owner has the animals it names, and owns no system
         owner, pets = record
@@ -3972,7 +3996,9 @@ _OPERATIONS_RE = re.compile(
     r"\b(?i:own|owns|owned|owner|owners|ownership|tickets?|alerts?|paging|pager|on-?call|runbooks?|rota|escalations?)\b"
 )
 # how a text speaks of a name as a person's: their team or manager, their doings after a move, a chat's voice
-_NAMED_AS_A_PERSON = r"(?:['’]s\s+(?:team|squad|manager|boss|wife|husband|partner|family)\b|\s+(?:reports|joined|lives|speaks)\b)"
+_NAMED_AS_A_PERSON = (
+    r"(?:['’]s\s+(?:team|squad|manager|boss|wife|husband|partner|family)\b|\s+(?:reports|joined|lives|speaks)\b)"
+)
 
 
 def _named_as_a_system(text: str, name: str) -> bool:
@@ -4037,6 +4063,43 @@ def _owned_after_a_move(found: list[StatedFact], thing: str, moved: re.Match[str
     return [fact for fact in found if not (fact.attribute == v.LIVES_IN and fact.subject == thing)] + [
         replace(fact, span=moved.span()) for fact in said if fact.attribute == v.OWNED_BY
     ]
+
+
+# a name the writer mourns ("Mák passed away last night", "RIP Bodri"), and the short life that says it was a pet's
+# ("he was only 2", "fourteen years old", "11 good years"): a person's death is told with a relation or a long life
+_MOURNED_RE = re.compile(
+    rf"(?:^|(?<=[.!?:—–-]\s)|(?<=\bRIP\s))(?P<name>{NAME})(?:\s+(?:has|just|sadly|finally))*\s+"
+    r"(?P<gone>passed\s+away|died|(?:is|was)\s+(?:no|not)\s+(?:longer|more)\s+with\s+us)\b(?P<rest>[^.!?\n]*)"
+)
+_MOURNED_PEOPLE = r"grandmother|grandfather|colleague|teacher|classmate|student|pupil|child"
+_AGE_WORDS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen".split()
+_SHORT_LIFE_RE = re.compile(
+    rf"\b(?:(?:was|aged|at)\s+(?:only\s+|just\s+)?(?P<at>\d{{1,2}}|{'|'.join(_AGE_WORDS)})\b(?!\s*(?:%|am|pm|:))"
+    rf"|(?P<years>\d{{1,2}}|{'|'.join(_AGE_WORDS)})\s+(?:good\s+|happy\s+|wonderful\s+)?years(?:\s+old)?\b"
+    r"|\bold\s+(?:boy|girl)\b)",
+    re.IGNORECASE,
+)
+
+
+def _pets_mourned(text: str, speaker: str | None, found: list[StatedFact], today: date) -> list[StatedFact]:
+    """``found`` with the pets the writer mourns by name alone: a name said to have died in a text that tells of a
+    short life, of no one the text calls a relation or a person's."""
+    if not speaker or not speaker.strip():
+        return found
+    for mourned in _MOURNED_RE.finditer(text):
+        name = _person(mourned["name"])
+        life = _SHORT_LIFE_RE.search(text, mourned.start())
+        if not name or life is None or life.start() - mourned.end() > 120 or _KIN_WORD_RE.fullmatch(name):
+            continue
+        age = life["at"] or life["years"]
+        if age and (int(age) if age.isdigit() else _AGE_WORDS.index(age.casefold()) + 1) > 20:
+            continue
+        if re.search(rf"\b(?:{_RELATION}|{_MOURNED_PEOPLE})\s*,?\s+{re.escape(name)}", text, re.IGNORECASE):
+            continue  # "my classmate Bence died, he was 17": a person
+        days = _dates(mourned["rest"], today)
+        when = days[0] if days and days[0] <= today else today
+        found = [*found, StatedFact(speaker.strip(), v.HAS_PET, name, when, None, True, 0.6, mourned.span("name"))]
+    return found
 
 
 def left_unread(fact: StatedFact) -> StatedFact | None:
@@ -6000,7 +6063,8 @@ def _interval(pattern: _Pattern, match: re.Match[str], clause: str, today: date)
 _FIELD_RE = re.compile(
     r"(?:^|(?<=[\n|•·;])|(?<=[.!]\s))[ \t]*(?:[^:\n]{0,40}?\s[—–]\s+)?[*_-]*[ \t]*"
     # ("Owner ........ Bence Vass": a form's dotted leader in the place of the colon)
-    r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)(?:[ \t]*\((?P<note>[^()\n:]{1,40})\))?[*_]*(?:[ \t]*:|[ \t]+\.{3,})[ \t]*"
+    r"(?P<label>[A-Za-z][A-Za-z &/'’-]{0,30}?)(?:[ \t]*\((?P<note>[^()\n:]{1,40})\))?[*_]*"
+    r"(?:[ \t]*:|[ \t]+\.{3,})[ \t]*"
     r"(?P<value>(?:\([^()\n]*\)|[^\n|•·;(])*?)[ \t]*(?=[\n|•·;]|$|\s+[A-Z][A-Za-z &/'’-]{0,30}?:\s)",
 )
 _FIELD_OF: dict[str, str] = {

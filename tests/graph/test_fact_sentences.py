@@ -2870,9 +2870,7 @@ def test_things_handed_on_after_an_opening_clause_were_the_hander_s_each():
         ("driver app", "owned_by", "Dorka", False, True),
     }
     # "Dorka's handed": Dorka has, no one named "Dorka's"
-    assert ("fleet dashboard", "owned_by", "Dorka", False, True) in facts(
-        "Dorka's handed the fleet dashboard to Réka."
-    )
+    assert ("fleet dashboard", "owned_by", "Dorka", False, True) in facts("Dorka's handed the fleet dashboard to Réka.")
 
 
 def test_an_it_taken_over_goes_back_to_a_name_said_to_be_someone_s_or_whom_to_ask_about():
@@ -2902,8 +2900,30 @@ def test_a_release_goes_ga_is_on_track_or_goes_to_the_store_on_its_day():
     assert facts("The 24.12 release goes GA on 10 December; code freeze is Monday.") == {
         ("24.12 release", "due_date", "2025-12-10", False, False)
     }
-    assert facts("The Zirc migration is on track for Sep 30.") == {("Zirc migration", "due_date", "2025-09-30", False, False)}
+    assert facts("The Zirc migration is on track for Sep 30.") == {
+        ("Zirc migration", "due_date", "2025-09-30", False, False)
+    }
     assert facts("Kestle 4.0 goes to the store on the 28th") == {("Kestle 4.0", "due_date", "2025-09-28", False, False)}
     # a person on track for something, or going to a store, has no day due
     assert facts("Bence is on track for promotion.") == set()
     assert facts("Bence goes to the store on Fridays.") == set()
+
+
+def test_a_pet_captioned_with_its_picture_and_one_mourned_by_name_after_a_short_life():
+    assert facts("Sunday with Bodri 🐕 and Mák 🐈 — yes, I named them after cartoons") == {
+        ("Ilona", "has_pet", "Bodri", False, False),
+        ("Ilona", "has_pet", "Mák", False, False),
+    }
+    # a pet already named by its kind, one only minded, a picture of slowness: no pet of the writer's by the picture
+    assert facts("Bence came over with his dog Bodri 🐕 today") == {("Bence", "has_pet", "Bodri", False, False)}
+    assert facts("cat-sitting for a friend all week, meet Mák 🐱") == set()
+    assert facts("Zirc dashboards are slow again, filed a ticket with Tisza 🐢") == set()
+    assert facts("Mák passed away last night. She was only 2. The house is so quiet.") == {
+        ("Ilona", "has_pet", "Mák", True, False)
+    }
+    assert facts("Sad news: Bodri passed away on Saturday. 11 good years.") == {
+        ("Ilona", "has_pet", "Bodri", True, False)
+    }
+    # a long life, or a relation named: a person
+    assert facts("Réka passed away last week, aged 81.") == set()
+    assert facts("My classmate Bence died last week, he was 17.") == set()
