@@ -3614,6 +3614,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found = _systems_moved(text, found, today)
     if "passed away" in text or "died" in text or "with us" in text:
         found = _pets_mourned(text, speaker, found, today)
+    if "the " in text.casefold():
+        found = _household_pets(text, speaker, found, today)
     if any(word in text for word in _PET_RECORD_WORDS) and (record := _pet_record(text, today)):
         # a vet's or a sitter's record: its owner has the animals it names, and owns no system
         owner, pets = record
@@ -3660,6 +3662,39 @@ _PET_NAMED_RE = re.compile(
 
 def _pets_named(text: str) -> set[str]:
     return {name for match in _PET_NAMED_RE.finditer(text) if (name := _person(match["name"]))}
+
+
+# a household's pet by its kind, in a text about the writer's household: "…, and the dog, Bodri, loves the garden",
+# "Kids love the school, Bodri the dog less so"
+_HOUSEHOLD_PET_RE = re.compile(
+    rf"\b[Tt]he\s+(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),|(?<![\w'’-])(?P<named>{NAME})\s+the\s+{_PET_KINDS}\b"
+)
+_HOUSEHOLD_RE = re.compile(r"\b(?i:we|we['’](?:re|ve|ll)|our|us|kids|still\s+got|still\s+have)\b")
+# whose else an animal in the writer's story may be: a neighbour's, a friend's, one met or minded
+_SOMEONE_ELSES_PET_RE = re.compile(
+    r"['’]s\b|\b(?i:neighbou?rs?|friends?|sitting|sitter|met|saw|seen|spotted|stray|lost|found)\b"
+)
+
+
+def _household_pets(text: str, speaker: str | None, found: list[StatedFact], today: date) -> list[StatedFact]:
+    """``found`` with the pets a writer names by their kind alone in a sentence about their household ("we", "our",
+    "the kids"), when the sentence gives the animal to no one else."""
+    if not speaker or not speaker.strip():
+        return found
+    had = {fact.value for fact in found if fact.attribute == v.HAS_PET}
+    for pet in _HOUSEHOLD_PET_RE.finditer(text):
+        name = _person(pet["name"] or pet["named"])
+        start = max(text.rfind(end, 0, pet.start()) for end in ".!?\n") + 1
+        stop = min((at for end in ".!?\n" if (at := text.find(end, pet.end())) >= 0), default=len(text))
+        sentence = text[start:stop]
+        if not name or name in had or _person(name) != name or not _HOUSEHOLD_RE.search(sentence):
+            continue
+        if _SOMEONE_ELSES_PET_RE.search(text, start, pet.start()):
+            continue
+        since = _record_since(text[pet.end() : stop], today)  # "… Olive the tortoise since 1998"
+        found = [*found, StatedFact(speaker.strip(), v.HAS_PET, name, since, None, False, 0.6, pet.span())]
+        had.add(name)
+    return found
 
 
 # --- a pet's record: an owner's field and the animals the record names ------------------------------------------
@@ -5331,8 +5366,11 @@ def _facts_of(
         pattern, clause, match.start(), match.end()
     ):
         return []
-    if pattern.presupposed and _SUPPOSED_RE.search(clause, 0, match.start()):
-        return []  # "If I ever get a dog, my dog Bodri will be spoiled": a world supposed, not this one
+    if pattern.presupposed and (supposed := _SUPPOSED_RE.search(clause, 0, match.start())):
+        # "If I ever get a dog, my dog Bodri will be spoiled": a world supposed, not this one; but "if you see someone
+        # feeding our cat Mák" supposes a visit, and the cat is had
+        if pattern.attribute != v.HAS_PET or _GETTING_RE.search(clause, supposed.start(), match.start()):
+            return []
     if pattern.check is not None and not pattern.check(match):
         return []
     if pattern.attribute == v.OWNED_BY and _YET_TO_COME_RE.search(match.group(0)) and _a_day_to_come(clause, today):
@@ -5418,6 +5456,10 @@ def _facts_of(
     return facts
 
 
+# what a supposition about having a pet says: "if I ever get a dog", "if we adopted one"
+_GETTING_RE = re.compile(
+    r"\b(?:get|gets|got|getting|adopt\w*|have|had|buy|bought|rescue\w*|owned|own|take\s+in)\b", re.I
+)
 _SUPPOSED_RE = re.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|would|wish|someday|one\s+day)\b|\b(?:I|we)['’]d\b", re.IGNORECASE
 )

@@ -2927,3 +2927,21 @@ def test_a_pet_captioned_with_its_picture_and_one_mourned_by_name_after_a_short_
     # a long life, or a relation named: a person
     assert facts("Réka passed away last week, aged 81.") == set()
     assert facts("My classmate Bence died last week, he was 17.") == set()
+
+
+def test_a_household_s_pet_by_its_kind_and_a_pet_had_in_a_visit_supposed():
+    assert facts("We're in the new house in Eger now, and the dog, Bodri, loves the garden.") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "has_pet", "Bodri", False, False),
+    }
+    assert facts("The kids love the new school, Bodri the dog less so.") == {
+        ("Ilona", "has_pet", "Bodri", False, False)
+    }
+    # someone else's animal in the writer's story, or no household: not the writer's
+    assert facts("We met our neighbours and the dog, Bodri, barked at us.") == set()
+    assert facts("At the park the dog, Bodri, stole a sandwich.") == set()
+    # "if you see someone feeding our cat Mák" supposes a visit; "if I ever get a dog" supposes the dog
+    assert facts("If you see someone feeding our cat Mák, that's my nephew.") == {
+        ("Ilona", "has_pet", "Mák", False, False)
+    }
+    assert facts("If I ever get a dog, my dog Bodri will be spoiled.") == set()
