@@ -1018,7 +1018,11 @@ def _clauses(sentence: str) -> list[str]:
             possessive = None
         # "Tisza Bend was where …": a place the clause is about; "Contracts go to Réka; she's …": a plural verb after
         # it, so things — no one a pronoun goes back to
-        no_one = lead_name and re.match(r"\s+(?:(?:is|was)\s+where|are|were|go|have)\b", part[lead_name.end("name") :])
+        # ("Clarification on yesterday's email: …": a heading, no one)
+        no_one = lead_name and re.match(
+            r"\s+(?:(?:is|was)\s+where|are|were|go|have)\b|\s+(?:on|about|for|of|re|from)\s[^.:;]{0,40}:",
+            part[lead_name.end("name") :],
+        )
         if headed and index == 0:
             pass
         elif (
@@ -2124,7 +2128,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:been|was|got|were)\s+(?:named|appointed)|(?:been\s+|was\s+|got\s+)?(?:hired(?:\s+by\s+{_THE}"
         rf"(?P<org>{NAME})(?:\s+[\w]+){{0,3}}?)?\s+as|(?:joined|joins|started|starts|came\s+on|comes\s+on)"
         rf"(?:\s+us)?(?:\s+{_THE}{NAME})?(?:\s+from\s+{_THE}{NAME})?"
-        rf"(?:\s+(?:today|yesterday|this\s+week|last\s+week|on\s+\w+|from\s+today))?\s+as))\s+(?:an?\s+|the\s+|our\s+)?"
+        rf"(?:\s+(?:today|yesterday|(?:this|last)\s+\w+|on\s+\w+|from\s+today))?\s+as))\s+(?:an?\s+|the\s+|our\s+)?"
         rf"(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
@@ -2248,6 +2252,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_working_as_ok,
         confidence=0.7,
         needs=(" as ",),
+    ),
+    # "Bence remains CTO", "she stays on as head of support", "is back from leave as platform lead", "returns to her
+    # role as SRE manager": a post held still, or again
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_NOW}\s+(?:remains|stays(?:\s+on)?\s+as|continues\s+as|(?:is\s+|['’]s\s+)?(?:back|returns|returned|"
+        rf"is\s+returning)(?:\s+from\s+[\w -]{{1,30}}?)?\s+(?:to\s+(?:her|his|their)\s+(?:role|post|job)\s+)?as)\s+"
+        rf"(?:an?\s+|the\s+|our\s+)?{_TITLE}",
+        check=_title_ok,
+        needs=("remains", "stays", "continues as", "back", "return"),
     ),
     # "served as CTO of Kestle until 2022": a post held before, and where
     _p(

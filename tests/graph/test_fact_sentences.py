@@ -2945,3 +2945,19 @@ def test_a_household_s_pet_by_its_kind_and_a_pet_had_in_a_visit_supposed():
         ("Ilona", "has_pet", "Mák", False, False)
     }
     assert facts("If I ever get a dog, my dog Bodri will be spoiled.") == set()
+
+
+def test_a_post_held_still_or_again_and_a_heading_s_word_is_no_one_a_pronoun_goes_back_to():
+    assert facts("Réka will be acting CTO while Bence is away; Bence remains CTO.") >= {
+        ("Bence", "job_title", "cto", False, False)
+    }
+    assert facts("Bence Vass is back from parental leave as platform lead.") == {
+        ("Bence Vass", "job_title", "platform lead", False, False)
+    }
+    assert facts("Dorka Szabó joined last Monday as our new Head of Finance.") == {
+        ("Dorka Szabó", "job_title", "head of finance", False, False)
+    }
+    said = "Clarification on yesterday's email: Dorka Szabó has not been promoted — she remains a senior consultant."
+    assert facts(said) == {("Dorka Szabó", "job_title", "senior consultant", False, False)}
+    # a state that stays is no post
+    assert facts("Bence remains calm.") == set()
