@@ -1559,6 +1559,25 @@ _PATTERNS: tuple[_Pattern, ...] = (
         history=True,
     ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+used\s+to\s+live\s+in\s+(?P<value>{NAME})", history=True),
+    # the towns of a life told in order: "I used to live in Eger, then Pécs for ages, now Szeged", "Bence lived in Eger
+    # until 2022, then in Pécs for a while, and now he's settled in Szeged" (towns the world knows: a bare name after
+    # "then" or "now" could be anything)
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}\s+(?:used\s+to\s+live|lived|grew\s+up)\s+in\s+{NAME}[^.;!?]*?,\s+(?:and\s+)?then\s+(?:in\s+)?"
+        rf"(?P<value>{NAME})",
+        history=True,
+        check=lambda match: known_place(match["value"]),
+        needs=("then",),
+    ),
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}\s+(?:used\s+to\s+live|lived|grew\s+up)\s+in\s+{NAME}[^.;!?]*?,\s+(?:and\s+|but\s+)?now\s+"
+        r"(?:(?:he|she|they|I|we)(?:['’](?:s|re|m)|\s+is|\s+are|\s+am)?\s+(?:out|back|based|living|settled)?\s*)?(?:in\s+)?"
+        rf"(?P<value>{NAME})(?=\s*(?:[.,;!]|$))",
+        check=lambda match: known_place(match["value"]),
+        needs=("now",),
+    ),
     # "I used to live in Győr, now in Szeged": the home now, after the ones before
     _p(
         v.LIVES_IN,

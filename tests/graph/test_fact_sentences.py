@@ -2961,3 +2961,19 @@ def test_a_post_held_still_or_again_and_a_heading_s_word_is_no_one_a_pronoun_goe
     assert facts(said) == {("Dorka Szabó", "job_title", "senior consultant", False, False)}
     # a state that stays is no post
     assert facts("Bence remains calm.") == set()
+
+
+def test_the_towns_of_a_life_told_in_order():
+    assert facts("I used to live in Eger, then Pécs for ages, now Szeged.") == {
+        ("Ilona", "lives_in", "Eger", False, True),
+        ("Ilona", "lives_in", "Pécs", False, True),
+        ("Ilona", "lives_in", "Szeged", False, False),
+    }
+    assert facts("I used to live in Eger, now Szeged — cheaper and the river is right there") == {
+        ("Ilona", "lives_in", "Eger", False, True),
+        ("Ilona", "lives_in", "Szeged", False, False),
+    }
+    # a name the world does not know as a town, after "then" or "now": not read
+    assert facts("I used to live in Eger, then Kestle happened, now Zirc.") == {
+        ("Ilona", "lives_in", "Eger", False, True)
+    }
