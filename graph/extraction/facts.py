@@ -185,7 +185,7 @@ _ANY_CASE_LANGUAGE = "(?i:" + "|".join(language.replace(" ", r"\s+") for languag
 # a language, as spoken: "fluent French", "a little Greek", "French at home"
 _SPOKEN_QUALITY = (
     r"(?:(?:a\s+little(?:\s+bit\s+of)?|a\s+bit\s+of|some|basic|decent|good|fluent|conversational|native|passable|"
-    r"rusty)\s+)?"
+    r"rusty|enough)\s+)?"
 )
 # where or with whom it is spoken: "French at home", "Slovak with his parents"
 _SPOKEN_WITH = r"(?:\s+(?:at|with|to)\s+(?:(?:my|his|her|their|our|the)\s+)?\w+)?"
@@ -3251,7 +3251,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.SPEAKS,
         rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?P<value>{_ANY_CASE_LANGUAGE})\s+is\s+(?:\w+\s+)?(?:fluent|good|"
         r"excellent|great|perfect|decent|native|solid|"
-        r"conversational|passable|basic|rusty|ok|okay)",
+        r"conversational|passable|basic|rusty|ok|okay|business-level|business|professional|intermediate|advanced)",
     ),
     _p(
         v.SPEAKS,
@@ -6244,8 +6244,28 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     yield from _field_facts(text, speaker, today, resume)
     yield from _status_owners(text, today)
     yield from _owners_moved(text, today)
+    yield from _speakers_listed(text, today)
     if "→" in text or "->" in text:
         yield from _managers_listed(text, today)
+
+
+# a roster's line under a language: "Amharic: Réka Tóth", "Tigrinya: Réka Tóth, Bence Vass"
+_LANGUAGE_ROSTER_RE = re.compile(
+    rf"^[ \t]*[-•*]?[ \t]*(?P<language>{_ANY_CASE_LANGUAGE})[ \t]*:[ \t]*"
+    rf"(?P<names>{NAME}(?:[ \t]*(?:,|&|and)[ \t]*{NAME})*)"
+    r"[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def _speakers_listed(text: str, today: date) -> Iterator[StatedFact]:
+    """Who speaks each language a roster lists them under (an interpreters' rota, a team's language list); a line
+    that names no one ("Oromo: vacant") says nothing."""
+    for line in _LANGUAGE_ROSTER_RE.finditer(text) if "\n" in text else ():
+        language = _known_languages(line["language"])
+        for name in re.findall(NAME, line["names"]):
+            if language and (who := _person(name)) and _a_person(who) and not _a_title(who):
+                yield StatedFact(who, v.SPEAKS, language[0], today, None, False, 0.7, line.span("names"))
 
 
 _PROPOSED_RE = re.compile(r"\b(?i:proposal|proposed|proposing|suggestion|suggested|draft)\b")

@@ -520,3 +520,12 @@ def test_a_document_of_one_system_names_it_first_and_a_form_s_dotted_leaders_are
     # an entry of a person is no system's
     person = facts("Entry: Réka Tóth\nManager: Bence Vass\nOwner: Dorka Szabó", None)
     assert not {fact for fact in person if fact[1] == "owned_by"}
+
+
+def test_a_roster_of_languages_names_who_speaks_each():
+    roster = "Interpreter roster — week 32\nAmharic: Réka Tóth\nTigrinya: Réka Tóth, Bence Vass\nOromo: vacant — ask"
+    assert facts(roster, None) == {
+        ("Réka Tóth", "speaks", "Amharic", False),
+        ("Réka Tóth", "speaks", "Tigrinya", False),
+        ("Bence Vass", "speaks", "Tigrinya", False),
+    }

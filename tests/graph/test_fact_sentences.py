@@ -2977,3 +2977,15 @@ def test_the_towns_of_a_life_told_in_order():
     assert facts("I used to live in Eger, then Kestle happened, now Zirc.") == {
         ("Ilona", "lives_in", "Eger", False, True)
     }
+
+
+def test_a_language_had_at_a_level_of_business_or_enough_of_it_in_a_list():
+    assert facts("My Hungarian is native, my Japanese is business-level, and my Korean is... enthusiastic.") == {
+        ("Ilona", "speaks", "Hungarian", False, False),
+        ("Ilona", "speaks", "Japanese", False, False),
+    }
+    assert facts("Réka speaks Swahili, Arabic and enough Hindi to haggle") == {
+        ("Réka", "speaks", "Swahili", False, False),
+        ("Réka", "speaks", "Arabic", False, False),
+        ("Réka", "speaks", "Hindi", False, False),
+    }
