@@ -618,7 +618,10 @@ _BOTH_RE = re.compile(
     r"\s+(?:both\s+)?(?=[a-z])"
 )
 # a manager said by pronoun in a later clause of the sentence: the person an earlier clause opened with
-_REPORTS_TO_PRONOUN_RE = re.compile(r"\b(?P<verb>reports?\s+(?:directly\s+)?to|reporting\s+to|under)\s+(?:him|her)\b")
+_REPORTS_TO_PRONOUN_RE = re.compile(
+    r"\b(?P<verb>reports?\s+(?:directly\s+)?to|reporting\s+to|under)\s+(?:him|her)\b"
+    r"(?!\s+(?:boss|manager|team|deputy|line|direct|own|new|old|husband|wife|partner)\b)"  # "to her boss": not her
+)
 # a pronoun opening a later clause of the sentence is the name an earlier clause opened with
 _PRONOUN_RE = re.compile(
     # ("he's joined Kestle": has joined; "he's based in Eger": is)
@@ -1043,6 +1046,12 @@ def _clauses(sentence: str) -> list[str]:
                 and not (no_one and m.start() == 0)
             } - {None, "I"}
             named = next(iter(people)) if len(people) == 1 else ""
+        if named and part.startswith(named) and (pronoun := _REPORTS_TO_PRONOUN_RE.search(part)):
+            # "Réka is our head of legal, and Bence reports to her": to Réka, whom the clause opened with, when
+            # someone else named after her is the one who reports
+            doers = [m for m in _NAME_RE.finditer(part, len(named), pronoun.start()) if _person(m.group(0))]
+            if doers and _person(doers[-1].group(0)) != named:
+                part = f"{part[: pronoun.start()]}{_to_name(named, pronoun)}{part[pronoun.end() :]}"
         pieces = _predicates(part)
         lead = _LEAD_RE.match(pieces[0])
         subject = lead.group(0) if lead else ""
@@ -4284,6 +4293,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     for index, sentence in enumerate(_SENTENCE_RE.finditer(text)):
         if _TABLE_ROW_RE.match(sentence.group(0)):
             continue  # a table's row is read under its header's labels, not as a sentence
+        before = named
         written = _fluent(sentence.group(0))
         if sentence.start() > line_ends:
             line_ends = text.find("\n", sentence.start()) % (len(text) + 1)
@@ -4334,6 +4344,12 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             name = topic and topic["name"]
             if name and _person(name) == name and _a_person(name):
                 named = name
+        if before and (under := _REPORTS_TO_PRONOUN_RE.search(said)):
+            # "Réka takes over as director. Bence now reports to her.", "Réka is our new EM. I report to her": to the
+            # one the sentence before was about, when no one else is named before the pronoun
+            others = {_person(m.group(0)) for m in _NAME_RE.finditer(said, 0, under.start())} - {None, named, "I"}
+            if not others:
+                said = f"{said[: under.start()]}{_to_name(before, under)}{said[under.end() :]}"
         cards = _own_cards(_apposed_cards(said, today), said, who)
         named = next((card.subject for card in cards), named)
         pronoun = "it" in said or "It" in said or "they" in said or "They" in said or "them" in said

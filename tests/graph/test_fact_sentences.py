@@ -2989,3 +2989,18 @@ def test_a_language_had_at_a_level_of_business_or_enough_of_it_in_a_list():
         ("Réka", "speaks", "Arabic", False, False),
         ("Réka", "speaks", "Hindi", False, False),
     }
+
+
+def test_reports_to_her_goes_back_to_the_one_named_before_whoever_opened_the_clause():
+    assert facts("For context: Réka is our head of legal, and Bence Vass reports to her.") == {
+        ("Réka", "job_title", "head of legal", False, False),
+        ("Bence Vass", "reports_to", "Réka", False, False),
+    }
+    assert facts("Réka Tóth takes over as Director of Search. Bence Vass now reports to her.") == {
+        ("Réka Tóth", "job_title", "director of search", False, False),
+        ("Bence Vass", "reports_to", "Réka Tóth", False, False),
+    }
+    # "to her boss" is to someone else, unnamed
+    assert facts("Réka Tóth is our new director. Bence Vass reports to her deputy.") == {
+        ("Réka Tóth", "job_title", "director", False, False)
+    }
