@@ -6261,8 +6261,29 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     yield from _status_owners(text, today)
     yield from _owners_moved(text, today)
     yield from _speakers_listed(text, today)
+    if "eport" in text:
+        yield from _reports_listed(text, today)
     if "→" in text or "->" in text:
         yield from _managers_listed(text, today)
+
+
+# an org chart's line of those under one manager: "Reporting to Réka: Bence Vass (Controller), Dorka Szabó"
+_REPORTS_LINE_RE = re.compile(
+    rf"^[ \t]*[-•*]?[ \t]*(?i:reporting\s+to|reports\s+to|direct\s+reports\s+(?:of|to))[ \t]+(?P<manager>{NAME})[ \t]*:"
+    r"[ \t]*(?P<reports>[^\n]+)$",
+    re.MULTILINE,
+)
+
+
+def _reports_listed(text: str, today: date) -> Iterator[StatedFact]:
+    """Each person an org chart's line lists under a manager reports to them (a post in brackets is the person's)."""
+    for line in _REPORTS_LINE_RE.finditer(text):
+        manager = _person(line["manager"])
+        for said in re.split(r"\s*(?:,|;|\band\b)\s*(?![^()]*\))", line["reports"]):
+            name = _NAME_RE.match(said.strip())
+            who = _person(name[0]) if name else None
+            if manager and who and who != manager and _a_person(who) and not _a_title(who):
+                yield StatedFact(who, v.REPORTS_TO_ATTR, manager, today, None, False, 0.7, line.span("reports"))
 
 
 # a roster's line under a language: "Amharic: Réka Tóth", "Tigrinya: Réka Tóth, Bence Vass"

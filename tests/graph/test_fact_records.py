@@ -529,3 +529,11 @@ def test_a_roster_of_languages_names_who_speaks_each():
         ("Réka Tóth", "speaks", "Tigrinya", False),
         ("Bence Vass", "speaks", "Tigrinya", False),
     }
+
+
+def test_an_org_chart_s_line_of_those_reporting_to_one_manager():
+    chart = "Org chart\nCFO: Réka Tóth\nReporting to Réka: Bence Vass (Controller), Dorka Szabó (Head of FP&A)"
+    assert {fact for fact in facts(chart, None) if fact[1] == "reports_to"} == {
+        ("Bence Vass", "reports_to", "Réka", False),
+        ("Dorka Szabó", "reports_to", "Réka", False),
+    }
