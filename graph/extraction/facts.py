@@ -2716,6 +2716,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_OWNER}",
         needs=("from me",),
     ),
+    # a line's thing, then its owner: "Handover — zirc-gateway: owner is now the Falcon team (was the Heron team)"
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|[—–]\s*)(?:[Tt]he\s+)?(?P<system>{_THING}):\s+(?:the\s+)?(?:owner|owning\s+team)\s+is(?:\s+now)?\s+"
+        rf"{_OWNER}(?:\s*\((?:was|previously|formerly)\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?)\))?",
+        needs=("owner",),
+    ),
     # "Freya handed the search gateway to Omar": Omar owns it, Freya did
     _p(
         v.OWNED_BY,
@@ -4363,6 +4370,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         if "ew " in said and (new_day := _NEW_DAY_RE.search(said)):
             facts = _new_day(said, new_day, facts, earlier, who, today)
         facts = _handed_on(said, facts, who, today)
+        if "theirs" in said:
+            facts = _theirs(said, facts, who, today)
         facts = _gapped_owners(said, facts, who, today)
         facts = _more_pets(said, facts)
         if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
@@ -4460,6 +4469,36 @@ def _handed_on(said: str, facts: tuple[StatedFact, ...], who: str | None, today:
     if not owner or owner.casefold() in _PRONOUNS or _person(owner) != owner:
         return facts
     return _also(facts, _owned_as_said(given_up[-1].subject, owner, went["rest"]), who, today)
+
+
+# a thing said to be "theirs", the owners named before it: "Routing to Data Products since zirc-export is theirs",
+# "Réka or Bence, Zirc's theirs"
+_DOCUMENT_WORDS = frozenset("runbook runbooks playbook playbooks doc docs readme wiki".split())
+_THEIRS_RE = re.compile(r"(?:\s+is|['’]s)\s+(?:now\s+|all\s+)?theirs\b")
+
+
+def _theirs(said: str, facts: tuple[StatedFact, ...], who: str | None, today: date) -> tuple[StatedFact, ...]:
+    """A sentence's facts with the owners a thing "is theirs" goes back to: the team or people named last before it
+    (two joined by "or" or "and" both)."""
+    theirs = _THEIRS_RE.search(said)
+    if theirs is None:
+        return facts
+    # the thing: the words of the clause before "is theirs" ("… since zirc-export is theirs")
+    said_of = re.split(r"[,;:]\s*|\s+(?:since|because|as|so|and|but|now\s+that)\s+", said[: theirs.start()])
+    thing = re.sub(r"^(?:[Tt]he|[Oo]ur)\s+", "", said_of[-1].strip())
+    named = [m for m in _NAME_RE.finditer(said, 0, theirs.start() - len(thing)) if _person(m.group(0)) == m.group(0)]
+    if not thing or not named or thing.split()[-1].casefold() in _DOCUMENT_WORDS:
+        return facts  # ("…, the runbook is theirs too": a system's papers, said with it)
+    owners = [named[-1]]
+    if len(named) > 1 and re.fullmatch(r",?\s+(?:or|and)\s+", said[named[-2].end() : named[-1].start()]):
+        owners.insert(0, named[-2])
+    for owner in owners:
+        team = re.match(rf"\s+{_TEAM_WORDS}\b", said[owner.end() :])
+        if owner.group(0).casefold() not in _PRONOUNS:
+            facts = _also(
+                facts, _owned_as_said(thing, owner.group(0) + (team.group(0) if team else ""), ""), who, today
+            )
+    return facts
 
 
 # a second thing and owner after a statement of ownership, its verb left out: "the wiki is owned by Kestle Docs and

@@ -3004,3 +3004,21 @@ def test_reports_to_her_goes_back_to_the_one_named_before_whoever_opened_the_cla
     assert facts("Réka Tóth is our new director. Bence Vass reports to her deputy.") == {
         ("Réka Tóth", "job_title", "director", False, False)
     }
+
+
+def test_a_line_s_thing_then_its_owner_and_a_thing_that_is_theirs():
+    assert facts("Handover — zirc-gateway: owner is now the Falcon team (was the Heron team).") == {
+        ("zirc-gateway", "owned_by", "Falcon", False, False),
+        ("zirc-gateway", "owned_by", "Heron", False, True),
+    }
+    assert facts("Routing to Data Products since zirc-export is theirs.") == {
+        ("zirc-export", "owned_by", "Data Products", False, False)
+    }
+    assert facts("Réka or Bence, Zirc's theirs. Don't wait on me.") == {
+        ("Zirc", "owned_by", "Réka", False, False),
+        ("Zirc", "owned_by", "Bence", False, False),
+    }
+    # a system's papers said to be theirs too are no system
+    assert facts("Zirc is maintained by Tisza Ops, the runbook is theirs too.") == {
+        ("Zirc", "owned_by", "Tisza Ops", False, False)
+    }
