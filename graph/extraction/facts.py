@@ -1368,6 +1368,12 @@ def _a_home(name: str) -> bool:
     return not _business_name(name) and last not in _FUNCTIONS and last not in _UNIT_WORDS
 
 
+def _a_unit(name: str) -> bool:
+    """Whether a name is a team's or a function's by its words ("Core Platform", "the Data team", "tisza-ops")."""
+    last = name.split()[-1].casefold() if name.split() else ""
+    return bool(re.fullmatch(_TEAM_WORDS, last)) or last in _UNIT_WORDS or bool(_IDENTIFIER_RE.fullmatch(name))
+
+
 # what names a part of an organisation, not a town
 _UNIT_WORDS = frozenset("platform core infra infrastructure ops team squad group department guild tribe".split())
 
@@ -2683,7 +2689,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         # ("has owned" it since, but not "owned" it once)
+        # ("she's had the billing reconciler since January": had, and has)
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|(?<=\bhas\s)owned|(?<=\bhave\s)owned|(?<=['’]ve\s)owned|"
+        r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=['’]ve\s)|(?<=['’]s\s))(?P<had>had)(?=\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+since\b)|"
         rf"co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
         rf"maintains?|looks?\s+after|runs|run|"
         # ("has been looking after Zirc since January": kept, so still theirs)
@@ -2692,11 +2700,17 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("took over the Zirc exporter from me": the speaker's before)
         rf"(?:\s+from\s+(?:the\s+)?(?P<old>me\b|us\b|{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
         rf"(?P<more>(?:,\s+(?:the\s+)?{_THING}){{1,5}}(?=,?\s+and\s))?"
-        rf"(?:,?\s+and\s+(?:the\s+)?(?P<also>{_THING}))?"
+        # ("…, and if it breaks": a clause of its own, no second thing)
+        rf"(?:,?\s+and\s+(?:the\s+)?(?!(?:if|when|unless|it|they|he|she|we|I|you|so|then)\b)(?P<also>{_THING}))?"
         # ("I own the Zirc dashboards (since the reorg)": an aside after it; "… from N yesterday": when)
         r"(?=\s*(?:[.,;!(]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
         r"jointly|when|after|once|following|end\s+to\s+end|top\s+to\s+bottom|yesterday|today|recently|earlier|"
         r"effective)\b))",
+        # (what one "has had since" is a thing by its words: "I've had Bodri since she was a puppy" is a pet)
+        check=lambda match: (
+            not match["had"]
+            or bool(_system_name(match["system"], owner="") and not match["system"].split()[-1][:1].isupper())
+        ),
     ),
     # "N used to own the Zirc API": whose it was
     _p(
@@ -2728,8 +2742,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         # ("we handed …", "he's handed …": the new owner whoever handed it)
         # ("Dorka's handed": Dorka has)
-        rf"\b(?:the\s+)?(?P<old>{NAME}(?<!['’]s)(?:\s+{_TEAM_WORDS})?|{_HANDLE}|(?i:we|he|she|they)){_HAVE}\s+handed\s+"
-        rf"(?:over\s+)?(?:the\s+)?(?P<system>{_THING})\s+(?:over\s+)?to\s+(?:(?P<me_value>me)\b|{_OWNER})",
+        # ("I've passed the checklist on to Dorka": handed on)
+        rf"\b(?:the\s+)?(?P<old>{NAME}(?<!['’]s)(?:\s+{_TEAM_WORDS})?|{_HANDLE}|(?i:we|he|she|they)){_HAVE}\s+"
+        rf"(?:handed|passed)\s+(?:over\s+|on\s+)?(?:the\s+)?(?P<system>{_THING})\s+(?:over\s+|on\s+)?to\s+"
+        rf"(?:(?P<me_value>me)\b|{_OWNER})",
     ),
     _p(
         v.OWNED_BY,
@@ -2774,9 +2790,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:now\s+)?(?:sits|sit|is|are|has\s+sat|have\s+sat|stays|stay|"
         r"remains|remain)\s+"
-        rf"(?:now\s+)?with\s+{_OWNER}"
+        # ("the retry middleware is under Core Platform": a thing under a team is its)
+        rf"(?:now\s+)?(?:with|(?P<under>under))\s+{_OWNER}"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as\s+of)\b))",
-        check=lambda match: _a_thing_handed(match) and not _PREPOSITION_FIRST_RE.match(match["system"]),
+        # (what sits "under" a person is a team they lead: only under a team is a thing owned)
+        check=lambda match: (
+            _a_thing_handed(match)
+            and not _PREPOSITION_FIRST_RE.match(match["system"])
+            and (not match["under"] or _a_unit(match["value"]))
+        ),
         needs=(
             "sits with",
             "sit with",
@@ -2788,6 +2810,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
             "stay with",
             "remains with",
             "remain with",
+            "is under",
+            "are under",
+            "sits under",
+            "now under",
         ),
     ),
     # "the Zirc exporter moved under the Tisza team" in a reorg: a thing by its words (a person who moves under
@@ -3603,7 +3629,9 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     v.OWNED_BY: ("own", "took ", "takes ", "take over", "taken over", "inherited", "maintain", "belong", "'s now",
                  "transferr", "reassign", "passed", "given",
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",
-                 "runs", "run by", "in charge", "on the hook", "dri ", "s' now", "s’ now"),
+                 "runs", "run by", "in charge", "on the hook", "dri ", "s' now", "s’ now", "'s baby", "’s baby",
+                 "'s call", "’s call", "sits with", "under ", "has had", "have had", "'ve had", "’ve had", "'s had",
+                 "’s had"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "going live", "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip",
                  "new date", "pulled", "land", "goes out", "locked",
@@ -4938,7 +4966,7 @@ _OWNED_PRONOUN_RE = re.compile(
     r"\b(?i:owns?|owned|took|takes|taken|handed|passed|gave|maintains?|inherited)\s+(?P<pron>it|them)\b"
     r"(?=\s+(?:over|back|on|up|now|from|to|off|since|as|in|too|today|yesterday|last|this|end)\b|\s*(?:[.,;!)—–]|$))"
     r"|\b(?P<subj>[Ii]t|[Tt]hey|[Tt]hat)(?:['’]s\s+been|['’]s|\s+is|\s+are|\s+was|\s+were|\s+has\s+been)?(?:\s+now)?\s+"
-    r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b|"
+    r"(?=(?:owned|maintained)\s+by\b|belongs?\s+to\b|went\s+to\b|moved\s+to\b|under\s+(?:the\s+)?[A-Z]|"
     # ("…, it's been Tisza Ops's since spring": whose it is)
     rf"{NAME}(?:['’]s|(?<=s)['’])(?=\s*(?:[.,;!]|$)|\s+(?:now|since|from|as\s+of)\b))"
 )
@@ -5399,7 +5427,7 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
         return not _NOT_ASSERTED.search(_PLAN_WORDS.sub(" ", clause))
     clause = _NAMED_LIKE_A_VERB_RE.sub("", clause)  # "Will Ames moved to Leeds": a name, not a plan
     # "I live in Eger, so if you visit, call me": what follows "so" after the statement is its consequence
-    consequence = _CONSEQUENCE_RE.search(clause, end)
+    consequence = _CONSEQUENCE_RE.search(clause, end) or _LATER_CONDITION_RE.search(clause, end)
     hedged_part = clause[: consequence.start()] if consequence else clause
     # "I report to Dorka now; payroll will catch up, I think": a sentence of its own after a semicolon
     hedged_part = hedged_part[: hedged_part.find(";", end) % (len(hedged_part) + 1)]
@@ -5430,6 +5458,9 @@ _HEDGED = re.compile(
 _ASSUMED_RE = re.compile(r"\b(?:assumes?|assumed|assuming|presumes?|presumed)\b", re.IGNORECASE)
 _STATEMENT_END = re.compile(r"[,;]\s|\s[—–]\s|\s+(?:and|but)\s")
 _CONSEQUENCE_RE = re.compile(r"[,;]\s*(?:so|which\s+means|that\s+means)\s", re.IGNORECASE)
+# a condition after the statement with a consequence of its own: "Réka owns the checklist, and if it breaks, page
+# Bence" (the condition is the paging's, not the owning's)
+_LATER_CONDITION_RE = re.compile(r"[,;]\s*(?:(?:and|but|so)\s+)?(?:if|unless)\s[^,;.!?]+,\s", re.IGNORECASE)
 
 
 # a change said in the present, as a plan is ("passes to", "is moving to")

@@ -3022,3 +3022,27 @@ def test_a_line_s_thing_then_its_owner_and_a_thing_that_is_theirs():
     assert facts("Zirc is maintained by Tisza Ops, the runbook is theirs too.") == {
         ("Zirc", "owned_by", "Tisza Ops", False, False)
     }
+
+
+def test_owned_under_a_team_passed_on_had_since_and_owned_before_a_condition_of_its_own():
+    assert facts("Bence built the retry middleware, but it's under Core Platform.") == {
+        ("retry middleware", "owned_by", "Core Platform", False, False)
+    }
+    # a team "under" a person is led by them, not owned
+    assert not {fact for fact in facts("Storage now sits under Réka.") if fact[1] == "owned_by"}
+    assert facts("Dorka has passed the release checklist on to Bence.") == {
+        ("release checklist", "owned_by", "Bence", False, False),
+        ("release checklist", "owned_by", "Dorka", False, True),
+    }
+    assert facts("Réka Tóth has had the billing reconciler since January.") == {
+        ("billing reconciler", "owned_by", "Réka Tóth", False, False)
+    }
+    assert facts("She has had the flu since Monday.") == set()
+    assert facts("Réka owns the release checklist, and if it breaks, page Bence.") == {
+        ("release checklist", "owned_by", "Réka", False, False)
+    }
+    assert facts("the Kestle pipeline is Réka Tóth's baby, talk to her") == {
+        ("Kestle pipeline", "owned_by", "Réka Tóth", False, False)
+    }
+    # a condition on the statement itself still suspends it
+    assert facts("If Réka owns the release checklist, page her.") == set()
