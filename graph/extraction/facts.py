@@ -4404,6 +4404,9 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         facts = _more_pets(said, facts)
         if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
             facts = _owner_answered(said, asked, who, today)
+        replied = "\n" in text[max(0, sentence.start() - 2) : sentence.start() + 1]  # a line of its own, in reply
+        if not facts and replied and earlier and earlier[-1][0] == index - 1 and "?" in earlier[-1][1]:
+            facts = _day_answered(said, earlier[-1][1], who, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, cards):
@@ -4679,6 +4682,39 @@ def _dated_pronoun(said: str, dated: re.Match[str], thing: str) -> str:
             " has" if re.match(r"\s+(?:now\s+|just\s+)*(?:moved|pushed|slipped|shifted|been)", dated["verb"]) else " is"
         )
     return f"{said[: dated.start()]}{thing}{aux}{said[dated.end('aux') if dated['aux'] else dated.end('pron') :]}"
+
+
+# an answer that says the day asked about holds ("yep", "still", "confirmed"), or that it moved ("pushed to …", "…
+# now"), or that it does not ("nope" alone says nothing of the new one)
+_AFFIRMED_RE = re.compile(r"^\W*(?i:y(?:es|ep|up|eah)|still|confirmed|correct|it\s+is|that['’]s\s+right|right)\b")
+_DAY_MOVED_RE = re.compile(r"\b(?i:pushed|moved|slipped|delayed|bumped|postponed|brought\s+forward|now)\b")
+
+
+def _day_answered(said: str, asked: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
+    """The day a line gives in answer to a question about a project's day ("is Zirc still on for the 28th?" — "nah,
+    pushed to 6 March"; "Kestle 2.0 target?" — "8 May, locked"), read as the statement it stands for; an answer that
+    only affirms gives the day the question named."""
+    if _HEDGED.search(said) or not asked.rstrip().endswith("?"):
+        return ()  # "if legal signs off, yes; otherwise probably the week after": no day said
+    asked_days = [m for m in tag_dates(asked, reference=today) if not m.ambiguous]
+    scheduled = _SCHEDULE_RE.search(asked) or re.search(r"\b(?i:still\s+on|on\s+for)\b", asked)
+    if not scheduled and not (asked_days and re.search(r"\b(?i:still)\b", asked)):
+        return ()  # "is Réka still a paralegal?" asks of no day
+    projects = _projects(asked, asked_days)
+    if not projects:
+        return ()
+    project = projects[-1][1]
+    answer_days = [m for m in tag_dates(said, reference=today) if not m.ambiguous]
+    if answer_days:
+        moved = asked_days and _DAY_MOVED_RE.search(said)
+        if moved:
+            return _sentence_facts(
+                f"{project} moved from {asked_days[-1].text} to {answer_days[-1].text}.", speaker, today
+            )
+        return _sentence_facts(f"{project} is due {answer_days[-1].text}.", speaker, today)
+    if asked_days and _AFFIRMED_RE.match(said):
+        return _sentence_facts(f"{project} is due {asked_days[-1].text}.", speaker, today)
+    return ()
 
 
 def _asked_owner(said: str) -> str:

@@ -3046,3 +3046,21 @@ def test_owned_under_a_team_passed_on_had_since_and_owned_before_a_condition_of_
     }
     # a condition on the statement itself still suspends it
     assert facts("If Réka owns the release checklist, page her.") == set()
+
+
+def test_a_day_asked_about_in_a_chat_and_the_line_that_answers_it():
+    said = (
+        "Dorka: is Zirc still on for the 28th?\nBence: nah, pushed to September 16, vendor's late again\nDorka: ugh ok"
+    )
+    assert facts(said, None) == {("Zirc", "due_date", "2025-09-16", False, False)}
+    said = "Dorka: Kestle 2.0 target?\nBence: October 8th, locked\nDorka: finally"
+    assert facts(said, None) == {("Kestle 2.0", "due_date", "2025-10-08", False, False)}
+    said = "Dorka: is the Tisza release still September 30?\nBence: yep, nothing's changed\nDorka: great"
+    assert facts(said, None) == {("Tisza", "due_date", "2025-09-30", False, False)}
+    # an answer that hedges, a question of no day, or the asker going on in the same line: no day
+    said = (
+        "Dorka: are we still on for the Zirc launch Thursday?\nBence: if legal signs off, yes. otherwise probably later"
+    )
+    assert facts(said, None) == set()
+    assert facts("Dorka: is Réka still a paralegal?\nBence: yes, until Friday at least\nDorka: ok", None) == set()
+    assert facts("Could you confirm the Zirc due date? I think it's the 28th but not sure.", None) == set()
