@@ -4486,7 +4486,9 @@ _HANDED_ON_RE = re.compile(
     r"(?:\s+(?:now|all))?\s+(?:went|moved|passed|gone|goes)(?:\s+over)?\s+to)\s+"
     rf"{_GONE_TO.replace('GROUP', 'owner')}(?:['’]s\s+(?:thing|job|baby|problem|call))?"
     rf"|(?i:it|that)(?:['’]s|\s+is)(?:\s+now)?\s+{_GONE_TO.replace('GROUP', 'theirs')}['’]s\b"
-    rf"|{_GONE_TO.replace('GROUP', 'taker')}{_TAKEN_ON})"
+    rf"|{_GONE_TO.replace('GROUP', 'taker')}{_TAKEN_ON}"
+    # ("I don't own the Zirc exporter any more, Réka does")
+    rf"|{_GONE_TO.replace('GROUP', 'doer')}\s+does(?:\s+now)?(?=\s*(?:[.,;!—–]|$)))"
     r"(?P<rest>[^,;.!?]*)"
 )
 
@@ -4496,7 +4498,7 @@ def _handed_on(said: str, facts: tuple[StatedFact, ...], who: str | None, today:
     stands for."""
     given_up = [fact for fact in facts if fact.attribute == v.OWNED_BY and fact.negated]
     went = _HANDED_ON_RE.search(said, given_up[-1].span[0]) if given_up else None
-    owner = went and (went["owner"] or went["theirs"] or went["taker"])
+    owner = went and (went["owner"] or went["theirs"] or went["taker"] or went["doer"])
     if not owner or owner.casefold() in _PRONOUNS or _person(owner) != owner:
         return facts
     return _also(facts, _owned_as_said(given_up[-1].subject, owner, went["rest"]), who, today)
@@ -5822,7 +5824,8 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
     groups = match.groupdict()
     if attribute == v.OWNED_BY:
         owner = groups.get("value") or ""
-        named = bool(_OWNERSHIP_RE.search(match.group(0)))  # "ownership of", "owned by": anything is owned
+        # "ownership of", "owned by", "is Tisza's now": anything is owned (the "now" may stand after the match)
+        named = bool(_OWNERSHIP_RE.search(match.string[match.start() : match.end() + 6]))
         listed = [part for part in re.split(r"\s*,\s*(?:the\s+)?", groups.get("more") or "") if part]
         system = groups["system"]
         if system and (called := _CALLED_IN_BRACKETS_RE.match(match.string, match.end("system"))):
@@ -6029,7 +6032,11 @@ _SAYS_RE = re.compile(r"\b[A-Z][\w-]*\s+(?:says|said|thinks|claims|reckons)\s") 
 _PET_HEADS = frozenset(kind.split()[-1] for kind in v.PET_KINDS)
 
 
-_OWNERSHIP_RE = re.compile(r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s+by|belongs\s+to)\b", re.IGNORECASE)
+# (and a thing said to have become someone's: "the ledger is officially Payments Core's now")
+_OWNERSHIP_RE = re.compile(
+    r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s+by|belongs\s+to)\b|(?<=\w)['’]s\s+(?:now|since)\b",
+    re.IGNORECASE,
+)
 
 
 _COPULAS = frozenset("is are was were been be has have had".split())

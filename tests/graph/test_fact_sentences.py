@@ -3064,3 +3064,17 @@ def test_a_day_asked_about_in_a_chat_and_the_line_that_answers_it():
     assert facts(said, None) == set()
     assert facts("Dorka: is Réka still a paralegal?\nBence: yes, until Friday at least\nDorka: ok", None) == set()
     assert facts("Could you confirm the Zirc due date? I think it's the 28th but not sure.", None) == set()
+
+
+def test_a_thing_become_someone_s_now_and_the_owner_who_does_after_one_who_no_longer_does():
+    assert facts("merged. the ledger is officially Payments Core's now") == {
+        ("ledger", "owned_by", "Payments Core", False, False)
+    }
+    # a word said to be someone's, with no change: no system
+    assert facts("the decision is Réka's") == set()
+    assert facts("I don't own the Zirc exporter anymore, Réka does") == {
+        ("Zirc exporter", "owned_by", "Ilona", True, False),
+        ("Zirc exporter", "owned_by", "Réka", False, False),
+    }
+    # a language is not handed on
+    assert facts("I don't speak Czech anymore, Réka does") == {("Ilona", "speaks", "Czech", True, False)}
