@@ -4665,6 +4665,15 @@ def _new_day(
         if (schedule := _SCHEDULE_RE.search(text)) and (projects := _projects(text, [])):
             _, project = min(projects, key=lambda named: abs(named[0] - schedule.start()))
             return _also(facts, f"{project} is now due {said[new_day.end() :]}", who, today)
+    # a line's thing with its new date after a dash: "Carry-over: Zirc SSO — new due date 12 Dec (was 28 Nov)"
+    labelled = re.fullmatch(r"\s*(?:[A-Za-z][\w -]{0,20}:\s+)?(?P<thing>[^—–:;,.]{2,40}?)\s*", before[0])
+    if (
+        labelled
+        and _projects(labelled["thing"], [])
+        and not re.search(r"\s(?:for|of|in|on|with|to)\s", labelled["thing"])
+    ):
+        project = re.sub(r"^(?:[Tt]he|[Oo]ur)\s+", "", labelled["thing"])
+        return _also(facts, f"{project} is now due {said[new_day.end() :]}", who, today)
     return facts
 
 
@@ -4933,8 +4942,11 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
 # whose a dated piece of work is, said after its day: "Kestle import due 30 Sep, owned by Bence", "… due 2 March
 # (owner: Tisza)", "Next: Zirc log cleanup, due 3 March, owner Dorka Szabó"
 _OWNER_AFTER_RE = re.compile(
-    r"(?:,|\(|;|\s+and\b)\s*(?:(?:and\s+)?(?:is\s+)?(?:owned|run|maintained|led)\s+by|belongs\s+to|(?i:owners?)\s*:?)\s+"
+    r"(?:,|\(|;|\s+and\b)\s*(?:(?:and\s+)?(?:is\s+)?(?:owned|run|maintained|led)\s+by|belongs\s+to|(?i:owners?)"
+    r"(?:\s+(?:is\s+)?now)?\s*:?)\s+"
     rf"(?:(?:the|their|our)\s+[\w -]{{2,30}}?,\s+)?(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})"
+    # ("(owner now Growth, was Réka)": whose it was)
+    rf"(?:,\s+(?:was|previously|formerly)\s+(?:the\s+)?(?P<was>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?"
 )
 
 
@@ -4948,7 +4960,10 @@ def _owner_of_the_dated(said: str, facts: list[StatedFact], today: date) -> list
     (project,) = dated
     if not owner or owner.casefold() == project.casefold():
         return []
-    return [StatedFact(project, v.OWNED_BY, _team_name(owner), today, None, False, 0.7, after.span())]
+    owners = [StatedFact(project, v.OWNED_BY, _team_name(owner), today, None, False, 0.7, after.span())]
+    if after["was"] and (was := _person(after["was"])) and was.casefold() != owner.casefold():
+        owners.append(StatedFact(project, v.OWNED_BY, _team_name(was), None, today, False, 0.63, after.span()))
+    return owners
 
 
 # "after six years in Győr", "after years in Zirc": where a home said in the same sentence came after

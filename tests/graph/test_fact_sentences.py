@@ -3078,3 +3078,15 @@ def test_a_thing_become_someone_s_now_and_the_owner_who_does_after_one_who_no_lo
     }
     # a language is not handed on
     assert facts("I don't speak Czech anymore, Réka does") == {("Ilona", "speaks", "Czech", True, False)}
+
+
+def test_a_dated_thing_s_owner_now_and_before_in_brackets_and_its_new_date_after_a_dash():
+    assert facts("Kestle beta: slipped to 28 September (owner now Growth, was Réka)") == {
+        ("Kestle beta", "due_date", "2025-09-28", False, False),
+        ("Kestle beta", "owned_by", "Growth", False, False),
+        ("Kestle beta", "owned_by", "Réka", False, True),
+    }
+    assert facts("Carry-over: Zirc SSO — new due date 12 December (was 28 Nov).") == {
+        ("Zirc SSO", "due_date", "2025-12-12", False, False),
+        ("Zirc SSO", "due_date", "2025-11-28", False, True),
+    }
