@@ -2488,6 +2488,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_named_title_ok,
     ),
     # --- who someone reports to
+    # "Réka switched from Bence to Dorka as her manager": a manager changed, and the one before
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b{_WHO}{_HAVE}\s+(?:switched|moved|changed|went)\s+from\s+(?P<old>{NAME})\s+to\s+(?P<value>{NAME})\s+as\s+"
+        r"(?:his|her|their|my)\s+(?:line\s+)?(?:manager|boss|lead)\b",
+        needs=("as her", "as his", "as my", "as their"),
+    ),
     _p(
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}(?:{_BE}?{_NOW}\s+(?:reports|report|reporting)|(?:'ve|’ve|\s+have|\s+has)(?:\s+been)?{_NOW}\s+"
@@ -3199,7 +3206,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.SPEAKS,
-        rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks)\s+(?:\w+\s+languages?:?\s*)?{_OPEN_SPOKEN_LIST}",
+        # ("speaks four languages (Dutch, English, German and Papiamento)")
+        rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks)\s+(?:\w+\s+languages?(?::\s*|\s*\(|\s+))?{_OPEN_SPOKEN_LIST}",
     ),
     _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
     # "prefers calls in Italian": a language someone asks to be spoken to in
@@ -6389,10 +6397,36 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     yield from _status_owners(text, today)
     yield from _owners_moved(text, today)
     yield from _speakers_listed(text, today)
+    if "├" in text or "└" in text:
+        yield from _org_tree(text, today)
     if "eport" in text:
         yield from _reports_listed(text, today)
     if "→" in text or "->" in text:
         yield from _managers_listed(text, today)
+
+
+# an org chart drawn as a tree: "Réka Tóth — VP Data" / "├── Bence Vass — Head of Analytics" / "│   └── Ilona Kiss"
+_TREE_LINE_RE = re.compile(r"^(?P<indent>[ \t│|]*)(?P<branch>[├└]─+|[|`+]--+)?[ \t]*(?P<rest>\S[^\n]*)$", re.MULTILINE)
+
+
+def _org_tree(text: str, today: date) -> Iterator[StatedFact]:
+    """Each person a tree of people draws under another reports to them: the nearest line above at a shallower
+    branch; a line without a branch is a root again."""
+    above: list[tuple[int, str]] = []
+    for line in _TREE_LINE_RE.finditer(text):
+        named = _NAME_RE.match(line["rest"])
+        who = _person(named[0]) if named else None
+        if not who or not _a_person(who) or _a_title(who):
+            above = [] if not line["branch"] else above
+            continue
+        depth = len(line["indent"].expandtabs(4)) if line["branch"] else -1
+        while above and above[-1][0] >= depth:
+            above.pop()
+        if line["branch"] and above:
+            yield StatedFact(who, v.REPORTS_TO_ATTR, above[-1][1], today, None, False, 0.7, line.span("rest"))
+        elif not line["branch"] and (card := re.match(r"\s*[—–-]\s+(?P<post>[^—–|\n]+)$", line["rest"][named.end() :])):
+            yield from _card_facts(who, [card["post"].strip()], today, line.span("rest"))  # the root's own post
+        above.append((depth, who))
 
 
 # an org chart's line of those under one manager: "Reporting to Réka: Bence Vass (Controller), Dorka Szabó"

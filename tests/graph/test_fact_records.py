@@ -537,3 +537,15 @@ def test_an_org_chart_s_line_of_those_reporting_to_one_manager():
         ("Bence Vass", "reports_to", "Réka", False),
         ("Dorka Szabó", "reports_to", "Réka", False),
     }
+
+
+def test_an_org_chart_drawn_as_a_tree_and_a_root_s_own_post():
+    tree = (
+        "Data org:\n\nRéka Tóth — Head of Data\n├── Bence Vass — Data Analyst\n└── Dorka Szabó — Head of ML\n"
+        "    └── Ilona Kiss — ML Engineer"
+    )
+    assert {fact for fact in facts(tree, None) if fact[1] == "reports_to"} == {
+        ("Bence Vass", "reports_to", "Réka Tóth", False),
+        ("Dorka Szabó", "reports_to", "Réka Tóth", False),
+        ("Ilona Kiss", "reports_to", "Dorka Szabó", False),
+    }

@@ -3090,3 +3090,16 @@ def test_a_dated_thing_s_owner_now_and_before_in_brackets_and_its_new_date_after
         ("Zirc SSO", "due_date", "2025-12-12", False, False),
         ("Zirc SSO", "due_date", "2025-11-28", False, True),
     }
+
+
+def test_languages_counted_then_listed_in_brackets_and_a_manager_switched_from_one_to_another():
+    assert facts("Réka speaks four languages (Dutch, English, German and Papiamento) so she's our favourite") == {
+        ("Réka", "speaks", "Dutch", False, False),
+        ("Réka", "speaks", "English", False, False),
+        ("Réka", "speaks", "German", False, False),
+        ("Réka", "speaks", "Papiamento", False, False),
+    }
+    assert facts("Réka switched from Bence to Dorka as her manager last month.") == {
+        ("Réka", "reports_to", "Dorka", False, False),
+        ("Réka", "reports_to", "Bence", False, True),
+    }
