@@ -4405,6 +4405,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             facts = _things_named(said, facts, earlier, index, who, today)
         if "ew " in said and (new_day := _NEW_DAY_RE.search(said)):
             facts = _new_day(said, new_day, facts, earlier, who, today)
+        if " now " in said and (days := _DAY_SEQUENCE_RE.search(said)):
+            facts = _days_in_turn(said, days, facts, today)
         facts = _handed_on(said, facts, who, today)
         if "theirs" in said:
             facts = _theirs(said, facts, who, today)
@@ -4683,6 +4685,33 @@ def _new_day(
         project = re.sub(r"^(?:[Tt]he|[Oo]ur)\s+", "", labelled["thing"])
         return _also(facts, f"{project} is now due {said[new_day.end() :]}", who, today)
     return facts
+
+
+# the days a project had in turn, the last one now: "originally 1 July, then 15 July, now 29 July", "was 3 May, then
+# the 10th, and now it's the 24th"
+_DAY_SEQUENCE_RE = re.compile(
+    r"\b(?i:originally|initially|first|was(?:\s+originally)?)\s+(?P<first>[^,;]{3,30}?),\s+"
+    r"(?P<then>(?:(?:and\s+)?then\s+[^,;]{3,30}?,\s+)+)(?:and\s+)?now\s+(?:it['’]s\s+|it\s+is\s+)?(?P<now>[^,;.!?]{3,30})"
+)
+
+
+def _days_in_turn(said: str, days: re.Match[str], facts: tuple[StatedFact, ...], today: date) -> tuple[StatedFact, ...]:
+    """A sentence's facts with the days its project had in turn: the last, said with "now", is its day; the ones
+    before, days it had (in the place of the first read as its day now)."""
+    projects = _projects(said[: days.start()], [])
+    now = _due_day(days["now"], today)
+    if not projects or now is None:
+        return facts
+    project = _project_name(projects[-1][1]) or projects[-1][1]
+    earlier = [days["first"], *re.findall(r"then\s+([^,;]+?),\s+", days["then"])]
+    had = [day for said_day in earlier if (day := _due_day(said_day, today)) and day != now]
+    kept = [fact for fact in facts if not (fact.attribute == v.DUE_DATE and fact.subject == project)]
+    span = days.span()
+    return (
+        *kept,
+        StatedFact(project, v.DUE_DATE, now.isoformat(), today, None, False, 0.7, span),
+        *(StatedFact(project, v.DUE_DATE, day.isoformat(), None, today, False, 0.63, span) for day in had),
+    )
 
 
 # "it" as what a day is set for: "it's slipped to the 20th", "it ships Friday", "it was pushed to May"

@@ -3103,3 +3103,13 @@ def test_languages_counted_then_listed_in_brackets_and_a_manager_switched_from_o
         ("Réka", "reports_to", "Dorka", False, False),
         ("Réka", "reports_to", "Bence", False, True),
     }
+
+
+def test_the_days_a_project_had_in_turn_the_last_one_now():
+    assert facts("Zirc warehouse migration: originally 1 October, then 15 October, now 29 October. Stop asking") == {
+        ("Zirc warehouse migration", "due_date", "2025-10-29", False, False),
+        ("Zirc warehouse migration", "due_date", "2025-10-01", False, True),
+        ("Zirc warehouse migration", "due_date", "2025-10-15", False, True),
+    }
+    said = facts("The Kestle launch was originally 1 October, then 15 October, and now it's 29 October.")
+    assert {fact for fact in said if not fact[4]} == {("Kestle", "due_date", "2025-10-29", False, False)}
