@@ -4414,9 +4414,10 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         facts = _more_pets(said, facts)
         if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
             facts = _owner_answered(said, asked, who, today)
-        replied = "\n" in text[max(0, sentence.start() - 2) : sentence.start() + 1]  # a line of its own, in reply
-        if not facts and replied and earlier and earlier[-1][0] == index - 1 and "?" in earlier[-1][1]:
-            facts = _day_answered(said, earlier[-1][1], who, today)
+        if not facts and sentence.start() and "\n" in text[max(0, sentence.start() - 2) : sentence.start() + 1]:
+            # a line of its own, in reply to the line before it
+            asked = _asked_line(text, sentence.start(), voices)
+            facts = _day_answered(said, asked, who, today) or _speaker_answered(said, asked, who, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, cards):
@@ -4738,12 +4739,20 @@ _AFFIRMED_RE = re.compile(r"^\W*(?i:y(?:es|ep|up|eah)|still|confirmed|correct|it
 _DAY_MOVED_RE = re.compile(r"\b(?i:pushed|moved|slipped|delayed|bumped|postponed|brought\s+forward|now)\b")
 
 
+def _asked_line(text: str, start: int, voices: frozenset[str]) -> str:
+    """The line before the one starting at ``start``, without its voice's name."""
+    line = text[:start].rstrip().rsplit("\n", 1)[-1]
+    voiced = _LINE_LABEL_RE.match(line)
+    return line[voiced.end() :] if voiced and (voiced["label"] in voices or _a_voice(voiced["label"] or "")) else line
+
+
 def _day_answered(said: str, asked: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
     """The day a line gives in answer to a question about a project's day ("is Zirc still on for the 28th?" — "nah,
     pushed to 6 March"; "Kestle 2.0 target?" — "8 May, locked"), read as the statement it stands for; an answer that
     only affirms gives the day the question named."""
-    if _HEDGED.search(said) or not asked.rstrip().endswith("?"):
+    if _HEDGED.search(said) or "?" not in asked:
         return ()  # "if legal signs off, yes; otherwise probably the week after": no day said
+    asked = asked[: asked.rindex("?") + 1]  # the question, not what its line goes on to say
     asked_days = [m for m in tag_dates(asked, reference=today) if not m.ambiguous]
     scheduled = _SCHEDULE_RE.search(asked) or re.search(r"\b(?i:still\s+on|on\s+for)\b", asked)
     if not scheduled and not (asked_days and re.search(r"\b(?i:still)\b", asked)):
@@ -4762,6 +4771,35 @@ def _day_answered(said: str, asked: str, speaker: str | None, today: date) -> tu
         return _sentence_facts(f"{project} is due {answer_days[-1].text}.", speaker, today)
     if asked_days and _AFFIRMED_RE.match(said):
         return _sentence_facts(f"{project} is due {asked_days[-1].text}.", speaker, today)
+    return ()
+
+
+# a question of who speaks a language or whom someone reports to, and the line that answers it by a name, or "I do"
+_ASKED_SPEAKER_RE = re.compile(
+    rf"\b(?i:does\s+anyone(?:\s+here)?|anyone(?:\s+here)?|who(?:\s+here)?)\s+speaks?\s+(?P<language>{_ANY_CASE_LANGUAGE})\b"
+)
+_ASKED_MANAGER_RE = re.compile(rf"\b(?i:who)\s+(?:does|do)\s+(?P<who>{NAME})\s+(?:now\s+)?report\s+to\b")
+_ANSWERING_NAME_RE = re.compile(
+    rf"^\W*(?:(?P<me>I\s+do|me|I\s+can)\b|(?:(?i:still|now|it['’]s)\s+)?(?P<name>{NAME})(?:\s+(?:does|can))?\s*(?:[.!,]|$))"
+)
+
+
+def _speaker_answered(said: str, asked: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
+    """What a line says in answer to who speaks a language ("anyone speak Marathi?" — "I do!") or whom someone reports
+    to ("who does Dilan report to then?" — "still Murat"), read as the statement it stands for."""
+    answer = _ANSWERING_NAME_RE.match(said)
+    if answer is None or _HEDGED.search(said):
+        return ()
+    name = speaker if answer["me"] else _person(answer["name"])
+    if not name or name.casefold() in _PRONOUNS:
+        return ()
+    if spoken := _ASKED_SPEAKER_RE.search(asked):
+        languages = _known_languages(spoken["language"])
+        return tuple(
+            StatedFact(name, v.SPEAKS, language, today, None, False, 0.6, answer.span()) for language in languages
+        )
+    if (managed := _ASKED_MANAGER_RE.search(asked)) and not answer["me"] and (who := _person(managed["who"])):
+        return _sentence_facts(f"{who} reports to {name}.", speaker, today)
     return ()
 
 

@@ -3113,3 +3113,12 @@ def test_the_days_a_project_had_in_turn_the_last_one_now():
     }
     said = facts("The Kestle launch was originally 1 October, then 15 October, and now it's 29 October.")
     assert {fact for fact in said if not fact[4]} == {("Kestle", "due_date", "2025-10-29", False, False)}
+
+
+def test_who_speaks_a_language_or_whom_someone_reports_to_answered_on_the_next_line():
+    said = "Dorka: hey does anyone here speak Marathi? a customer wrote in\nBence: I do! send it over\nDorka: thanks"
+    assert facts(said, None) == {("Bence", "speaks", "Marathi", False, False)}
+    said = "Dorka: Réka is VP now btw\nBence: wait who does Ilona report to then\nDorka: still Réka"
+    assert ("Ilona", "reports_to", "Réka", False, False) in facts(said, None)
+    # a guess names no one
+    assert facts("Dorka: does anyone here speak Marathi?\nBence: no idea, maybe Ilona", None) == set()
