@@ -3695,11 +3695,11 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
         if ("report" in said or "mgr" in said) and ("—" in said or "|" in said or "–" in said):
             found += _managers_in_a_line(said, today)  # "Bence Vass — Senior Accountant — reports to Dorka Szabó"
-    if " to " in text and ("moved" in text or "went" in text or "transferred" in text or "migrated" in text):
+    if " to " in text and _A_MOVE_RE.search(text):
         found = _systems_moved(text, found, today)
     if "passed away" in text or "died" in text or "with us" in text:
         found = _pets_mourned(text, speaker, found, today)
-    if "the " in text.casefold():
+    if "the " in text.casefold() and _THE_PET_RE.search(text):
         found = _household_pets(text, speaker, found, today)
     if any(word in text for word in _PET_RECORD_WORDS) and (record := _pet_record(text, today)):
         # a vet's or a sitter's record: its owner has the animals it names, and owns no system
@@ -3754,6 +3754,7 @@ def _pets_named(text: str) -> set[str]:
 _HOUSEHOLD_PET_RE = re.compile(
     rf"\b[Tt]he\s+(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),|(?<![\w'’-])(?P<named>{NAME})\s+the\s+{_PET_KINDS}\b"
 )
+_THE_PET_RE = re.compile(rf"\b[Tt]he\s+{_PET_KINDS}\b")
 _HOUSEHOLD_RE = re.compile(r"\b(?i:we|we['’](?:re|ve|ll)|our|us|kids|still\s+got|still\s+have)\b")
 # whose else an animal in the writer's story may be: a neighbour's, a friend's, one met or minded
 _SOMEONE_ELSES_PET_RE = re.compile(
@@ -4105,6 +4106,7 @@ _MOVED_OVER_RE = re.compile(
     rf"(?:moved|went|transferred|migrated)(?:\s+over)?\s+to\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)"
     r"(?P<rest>[^.;!?\n]*)"
 )
+_A_MOVE_RE = re.compile(r"\b(?:moved|went|transferred|migrated)(?:\s+over)?\s+to\b")
 # two things by their words moved to one owner together: "the tile renderer and the font cache both moved to Tisza"
 _THINGS_MOVED_RE = re.compile(
     r"\b[Tt]he\s+(?P<thing>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s+and\s+(?:the\s+)?(?P<other>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
@@ -4135,28 +4137,39 @@ def _named_as_a_system(text: str, name: str) -> bool:
     )
 
 
+def _named_as_a_person(text: str, name: str) -> bool:
+    return bool(re.search(rf"\b{re.escape(name)}{_NAMED_AS_A_PERSON}", text))
+
+
 def _systems_moved(text: str, found: list[StatedFact], today: date) -> list[StatedFact]:
     """``found`` with a system moved to a team read as the team's: a name the text speaks of as a system, or one
     word moved to a team by its words in a text about owning and running systems ("Zirc went to the Data team;
     who owns the alerts now?"), or things by their words moved together ("the tile renderer and the font cache both
     moved to Tisza"). A name the text speaks of as a person's, or a town the world knows, is no system."""
     voices = _chat_voices(text)
-    for moved in _MOVED_OVER_RE.finditer(text):
-        thing, owner = _person(moved["thing"]), _team_name(moved["owner"])
-        if not thing or not owner or known_place(owner) or thing in voices or known_place(thing):
+    # whether the text speaks of a name as a system (True), as a person's (False), or neither (None), found once
+    systems: dict[str, bool | None] = {}
+    for moved in islice(_MOVED_OVER_RE.finditer(text), MAX_FACTS):
+        thing, owner = _person(moved["thing"]), _team_name(moved["owner"].rstrip("."))
+        if not thing or thing == "I" or not owner or known_place(owner) or thing in voices or known_place(thing):
             continue
-        before = text[: moved.start()]
+        before = text[max(0, moved.start() - 200) : moved.start()]  # (a window: the text may be long)
         if re.search(rf"\b(?:{_RELATION}|my|our|his|her|their)\s+$", before, re.IGNORECASE):
             continue  # "my brother Yonas moved to …": a person, by whom they are to someone
-        sentence = text[max(before.rfind(end) for end in ".!?\n") + 1 : moved.end()]
+        sentence = before[max(before.rfind(end) for end in ".!?\n") + 1 :] + text[moved.start() : moved.end()]
         team = bool(re.search(rf"\s{_TEAM_WORDS}$", moved["owner"])) or owner.split()[-1].casefold() in _UNIT_WORDS
+        if thing not in systems:
+            systems[thing] = not _named_as_a_person(text, thing) and (
+                _a_thing(thing) or _named_as_a_system(text, thing) or None
+            )
+        if systems[thing] is False:
+            continue  # a person's name, by how the text speaks of them
         system = (
-            _a_thing(thing)
-            or _named_as_a_system(text, thing)
+            systems[thing]
             or (" " not in thing and _OPERATIONS_RE.search(sentence))
             or (" " not in thing and team and _OPERATIONS_RE.search(text))
         )
-        if not system or re.search(rf"\b{re.escape(thing)}{_NAMED_AS_A_PERSON}", text):
+        if not system:
             continue
         if re.search(r"\b(?:and|but)\s+(?:now\s+)?(?:owns|reports|leads|works|is|has)\b", moved["rest"]):
             continue  # "Bence moved to the Data team and now owns the exporter": a person, doing what people do
