@@ -2016,10 +2016,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Noor is at Kestle these days", "I'm still at Quorum": being at an organisation as a lasting state
     _p(
         v.WORKS_AT_ATTR,
+        # ("still at Kestle tho": a chat's "though" after it)
         rf"\b{_WHO}{_BE}(?:(?P<state>\s+(?:now|currently|still))(?:\s+\w+ly)?)?\s+at\s+{_THE}(?P<value>{NAME})"
-        rf"(?=(?(state)\s*(?:[.,;!]|$|\s+(?:these\s+days|nowadays|now|since)\b)|\s+(?:these\s+days|nowadays|now|"
-        r"currently|at\s+the\s+moment)\b))",
-        check=_org_ok,
+        rf"(?=(?(state)\s*(?:[.,;!]|$|\s+(?:these\s+days|nowadays|now|since|tho|though)\b)|\s+(?:these\s+days|nowadays|"
+        r"now|currently|at\s+the\s+moment)\b))",
+        # (a town the world knows is where one is, not whom one works for: "still at Eger")
+        check=lambda match: _org_ok(match) and not known_place(match["value"]),
         confidence=0.6,
     ),
     _p(
@@ -4338,6 +4340,7 @@ _Earlier = list[tuple[int, str, str]]
 
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
+    asked_of = ""  # a name the last sentence asked about alone ("Réka?"): whom a subjectless answer is about
     label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
     # the last two sentences, with the thing a fact of theirs is about: what a later "it" owned or spoken goes back to
     earlier: _Earlier = []
@@ -4351,6 +4354,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             continue  # a table's row is read under its header's labels, not as a sentence
         before = named
         written = _fluent(sentence.group(0))
+        if sentence.start() > line_ends:
+            asked_of = ""  # a name asked about holds for the rest of its line only
         if sentence.start() > line_ends:
             line_ends = text.find("\n", sentence.start()) % (len(text) + 1)
             labelled = _LINE_LABEL_RE.match(written)
@@ -4400,6 +4405,16 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             name = topic and topic["name"]
             if name and _person(name) == name and _a_person(name):
                 named = name
+        if (
+            asked_of
+            and said.strip() == stripped
+            and (_DROPPED_I_AM_RE.match(stripped) or _DROPPED_I_RE.match(stripped))
+        ):
+            # "Réka? still at the BBC, doing radio drama": the one just asked about, not the writer
+            said = f"{asked_of} {'is ' if _DROPPED_I_AM_RE.match(stripped) else ''}{stripped[:1].lower()}{stripped[1:]}"
+        asked_of = (
+            name[1] if (name := re.fullmatch(rf"({NAME})\s*\?+", stripped)) and _person(name[1]) == name[1] else ""
+        )
         if before and (under := _REPORTS_TO_PRONOUN_RE.search(said)):
             # "Réka takes over as director. Bence now reports to her.", "Réka is our new EM. I report to her": to the
             # one the sentence before was about, when no one else is named before the pronoun

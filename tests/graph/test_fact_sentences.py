@@ -3122,3 +3122,9 @@ def test_who_speaks_a_language_or_whom_someone_reports_to_answered_on_the_next_l
     assert ("Ilona", "reports_to", "Réka", False, False) in facts(said, None)
     # a guess names no one
     assert facts("Dorka: does anyone here speak Marathi?\nBence: no idea, maybe Ilona", None) == set()
+
+
+def test_still_at_an_organisation_not_a_town_and_a_subjectless_answer_about_a_name_just_asked():
+    assert facts("thanks! still at Kestle tho, nothing else changed") == {("Ilona", "works_at", "Kestle", False, False)}
+    assert facts("I'm still at Eger, love it.") == set()
+    assert facts("Réka? still at the BBC, doing radio drama") == {("Réka", "works_at", "BBC", False, False)}
