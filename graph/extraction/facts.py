@@ -3709,7 +3709,9 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         found = [fact for fact in found if not (fact.attribute == v.OWNED_BY and fact.value == owner)] + pets
         if _OWNER_FIELD_LABEL_RE.search(text):  # its fields read again with the owner's as the record's name field
             found += _field_facts(_OWNER_FIELD_LABEL_RE.sub("Name:", text, count=1), None, today, None)
-    if any(fact.attribute == v.OWNED_BY for fact in found) and (pets := _pets_named(text)):
+    if any(fact.attribute == v.OWNED_BY for fact in found) and (
+        pets := _pets_named(text) | _pets_by_the_talk(text, found)
+    ):
         # "Meet Pixel, the office cat — she belongs to Réka": a pet is had, not owned as a system
         found = [
             replace(fact, subject=fact.value, attribute=v.HAS_PET, value=fact.subject)
@@ -3745,6 +3747,27 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 _PET_NAMED_RE = re.compile(
     rf"(?P<name>{NAME})(?:,\s+|\s+\(|\s+(?=the\s))(?:the|our|my|a|an|his|her|their)\s+(?:[\w-]+\s+){{0,2}}?{_PET_KINDS}\b"
 )
+
+
+# what is said of animals: their kinds, their vets and walks, an office that lets them in
+_PET_TALK_RE = re.compile(
+    r"\b(?:dogs?|cats?|pupp(?:y|ies)|kittens?|vets?|kennel|leash|walkies|treats|dog-friendly|pet-friendly)\b",
+    re.IGNORECASE,
+)
+
+
+def _pets_by_the_talk(text: str, found: list[StatedFact]) -> set[str]:
+    """The names a text about animals says someone owns that name no system ("the office is dog-friendly: Biscuit is
+    Luísa's", "Gus's owner, Mireille, says he's allergic to chicken treats"): a bare name, no system's words."""
+    if not _PET_TALK_RE.search(text):
+        return set()
+    return {
+        fact.subject
+        for fact in found
+        if fact.attribute == v.OWNED_BY
+        and re.fullmatch(rf"[{_UPPER}][a-zà-öø-ÿ'’]+", fact.subject)
+        and not _named_as_a_system(text, fact.subject)
+    }
 
 
 def _pets_named(text: str) -> set[str]:

@@ -3128,3 +3128,15 @@ def test_still_at_an_organisation_not_a_town_and_a_subjectless_answer_about_a_na
     assert facts("thanks! still at Kestle tho, nothing else changed") == {("Ilona", "works_at", "Kestle", False, False)}
     assert facts("I'm still at Eger, love it.") == set()
     assert facts("Réka? still at the BBC, doing radio drama") == {("Réka", "works_at", "BBC", False, False)}
+
+
+def test_a_name_owned_in_a_text_about_animals_is_a_pet_had():
+    said = "Reminder: the office is dog-friendly on Fridays — Bodri is Réka's and Mák belongs to Bence."
+    assert facts(said) == {("Réka", "has_pet", "Bodri", False, False), ("Bence", "has_pet", "Mák", False, False)}
+    assert facts("Mák's owner, Réka, says he's allergic to chicken treats.") == {
+        ("Réka", "has_pet", "Mák", False, False)
+    }
+    # a system in a text that only mentions an animal in passing stays a system
+    assert facts("Zirc belongs to Tisza Ops; the canary deploy runs nightly.") == {
+        ("Zirc", "owned_by", "Tisza Ops", False, False)
+    }
