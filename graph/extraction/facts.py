@@ -3734,6 +3734,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
         if fact.attribute == v.JOB_TITLE:
             read = [replace(fact, value=post) for fact in read if (post := _a_post(fact.value))]
         for fact in read:
+            if fact.attribute == v.DUE_DATE and _A_DATE_S_LABEL_RE.fullmatch(fact.subject):
+                continue  # "- Release date: 19 Aug" under a plan: the label of a day, no project
             if speaker and fact.subject != speaker and _introduced_as(fact.subject, speaker, text):
                 fact = replace(fact, subject=speaker)  # "I'm Ilona, the newest SRE", said by Ilona Kádár
             key = (fact.subject.casefold(), fact.attribute, fact.value.casefold(), fact.negated)
@@ -3741,6 +3743,11 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
                 seen.add(key)
                 kept.append(fact)
     yield from _closed_by_later(_one_project(kept, rename=False))
+
+
+_A_DATE_S_LABEL_RE = re.compile(
+    r"(?i:(?:new\s+|revised\s+|target\s+)?(?:release|launch|due|target|go-?live|ship|delivery|completion)\s+date|deadline|eta)"
+)
 
 
 # a name the text says is a pet's: "Pixel, the office cat", "Bodri the beagle", "Mák (our cat)"

@@ -549,3 +549,7 @@ def test_an_org_chart_drawn_as_a_tree_and_a_root_s_own_post():
         ("Dorka Szabó", "reports_to", "Réka Tóth", False),
         ("Ilona Kiss", "reports_to", "Dorka Szabó", False),
     }
+
+
+def test_a_day_s_label_under_a_plan_is_no_project():
+    assert facts("Zirc 3.0 release plan\n- Release date: 19 Aug\n- Code freeze: the Friday before", None) == set()
