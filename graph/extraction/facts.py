@@ -5069,7 +5069,37 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         facts.extend(_homes_before(said, facts))
     if "wne" in said or " by " in said or "belong" in said:
         facts.extend(_owner_of_the_dated(said, facts, today))
+    if "moved" in said or "relocated" in said:
+        facts = _homes_dated_by_the_move(said, facts, today)
     return tuple(_one_owner(_one_project(facts)))
+
+
+# the move said after a home, with when it was and nowhere else: "Réka's in Szeged now — she moved last month",
+# "I'm in Leeds now, moved in December"
+_MOVE_DATED_RE = re.compile(
+    r"(?:^|[,;—–]\s*|\s(?:and|so)\s+)(?:(?:he|she|they|I|we)(?:['’]s|['’]ve|\s+has|\s+have)?\s+)?(?:just\s+)?"
+    r"(?:moved|relocated)(?:\s+(?:in|here|there|over|back))?\s+(?P<when>(?:last|this|in|on|a|an|one|two|three|four|\d)"
+    r"[^,;.!?]{0,30})",
+    re.IGNORECASE,
+)
+
+
+def _a_year_before(day: date) -> date:
+    return day.replace(year=day.year - 1, day=min(day.day, 28) if day.month == 2 else day.day)
+
+
+def _homes_dated_by_the_move(said: str, facts: list[StatedFact], today: date) -> list[StatedFact]:
+    """A sentence's facts with the one home it gives now dated by the move it goes on to tell, when that move names
+    no other place."""
+    homes = [f for f in facts if f.attribute == v.LIVES_IN and not f.negated and f.valid_until is None]
+    moved = _MOVE_DATED_RE.search(said, homes[0].span[1]) if len(homes) == 1 and homes[0].valid_from == today else None
+    # (a move is past: "in December" said in September is the December before)
+    said_days = _dates(moved["when"], today) if moved else []
+    yearless = moved is not None and not re.search(r"\d{4}", moved["when"])
+    days = [day if day <= today else _a_year_before(day) for day in said_days if day <= today or yearless]
+    if not days or re.match(r"\s*(?:to|from|into)\b", moved["when"]):
+        return facts
+    return [replace(f, valid_from=days[0]) if f is homes[0] else f for f in facts]
 
 
 # whose a dated piece of work is, said after its day: "Kestle import due 30 Sep, owned by Bence", "… due 2 March

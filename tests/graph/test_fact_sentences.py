@@ -3140,3 +3140,13 @@ def test_a_name_owned_in_a_text_about_animals_is_a_pet_had():
     assert facts("Zirc belongs to Tisza Ops; the canary deploy runs nightly.") == {
         ("Zirc", "owned_by", "Tisza Ops", False, False)
     }
+
+
+def test_a_home_dated_by_the_move_told_after_it():
+    said = extract_facts("Réka lives in Eger now; she moved last year and loves it.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from) for fact in said] == [("Eger", date(2024, 1, 1))]
+    said = extract_facts("New year, new city: I'm in Szeged now, moved in December.", speaker="Ilona", reference=TODAY)
+    assert [(fact.value, fact.valid_from) for fact in said] == [("Szeged", date(2024, 12, 1))]
+    # a move to somewhere else dates that place, not the home
+    said = extract_facts("Réka lives in Eger now; she moved to Pécs last year.", speaker="Ilona", reference=TODAY)
+    assert ("Eger", TODAY) in [(fact.value, fact.valid_from) for fact in said]
