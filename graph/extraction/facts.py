@@ -5071,7 +5071,23 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         facts.extend(_owner_of_the_dated(said, facts, today))
     if "moved" in said or "relocated" in said:
         facts = _homes_dated_by_the_move(said, facts, today)
+    if (no_pet := _NO_PET_NOW_RE.search(said)) and any(fact.attribute == v.HAS_PET for fact in facts):
+        # "My ex got our beagle Bodri in the split, so I no longer have a dog": the pet named before is no longer had
+        facts = [
+            replace(fact, negated=True, valid_from=today)
+            if fact.attribute == v.HAS_PET and not fact.negated and 0 <= said.find(fact.value) < no_pet.start()
+            else fact
+            for fact in facts
+        ]
     return tuple(_one_owner(_one_project(facts)))
+
+
+# the writer's household left without a pet of a kind, after the one it had: "…, so I no longer have a dog", "…, so no
+# more cats for us"
+_NO_PET_NOW_RE = re.compile(
+    rf"[,;—–]\s*(?:so|and)\s+(?:(?:I|we)\s+(?:no\s+longer|don['’]t|do\s+not)\s+have\s+(?:a|an|any)\s+{_PETS}|"
+    rf"no\s+more\s+{_PETS}\s+for\s+(?:me|us))\b"
+)
 
 
 # the move said after a home, with when it was and nowhere else: "Réka's in Szeged now — she moved last month",

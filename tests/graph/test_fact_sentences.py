@@ -3150,3 +3150,16 @@ def test_a_home_dated_by_the_move_told_after_it():
     # a move to somewhere else dates that place, not the home
     said = extract_facts("Réka lives in Eger now; she moved to Pécs last year.", speaker="Ilona", reference=TODAY)
     assert ("Eger", TODAY) in [(fact.value, fact.valid_from) for fact in said]
+
+
+def test_a_pet_named_before_the_writer_says_they_no_longer_have_one():
+    assert facts("My ex got our beagle Bodri in the split, so I no longer have a dog.") == {
+        ("Ilona", "has_pet", "Bodri", True, False)
+    }
+    assert facts("Our cat Mák went to live with my aunt, so no more cats for me.") == {
+        ("Ilona", "has_pet", "Mák", True, False)
+    }
+    # another pet named after it is still had
+    assert ("Ilona", "has_pet", "Cirmi", False, False) in facts(
+        "Bodri went with my ex, so I no longer have a dog, but my cat Cirmi is fine."
+    )
