@@ -5790,9 +5790,14 @@ def _facts_of(
                     span=span,
                 )
             )
-        old = _earlier(pattern.attribute, {**groups, "said": match.group(0)}, speaker, today) or _contrasted(
-            pattern, clause, match
-        )
+        corrected = (
+            after
+            and pattern.attribute in _CONTRASTED
+            and re.match(r"\W*not\s", match.string[match.end("value") : match.start("old")])
+            and not _CHANGED_RE.search(clause)
+        )  # "Zirc is owned by Tisza, not Kestle": a correction, no owner before
+        old = None if corrected else _earlier(pattern.attribute, {**groups, "said": match.group(0)}, speaker, today)
+        old = old or _contrasted(pattern, clause, match)
         if old and pattern.attribute == v.DUE_DATE and values:  # "slipped from 9 Mar to 23 Mar": the 9th before it
             old = _before_the_day(date.fromisoformat(old), date.fromisoformat(values[0])).isoformat()
         if old and old.casefold() not in {value.casefold() for value in values}:
@@ -5839,6 +5844,12 @@ _EARLIER_BY: dict[str, frozenset[str]] = {
     v.OWNED_BY: frozenset({"with", "by"}),
 }
 _CONTRASTED = frozenset(_EARLIER_BY)
+# what says a value changed, so that "not X" after it is the value before ("I report to Réka now, not Bence")
+_CHANGED_RE = re.compile(
+    r"\b(?:now|these\s+days|nowadays|since|as\s+of|from\s+(?:today|tomorrow|this|next|\w+day)|effective|any\s*more|"
+    r"moved|switched|changed|new|joined|took\s+over|used\s+to|it\s+was|before)\b",
+    re.IGNORECASE,
+)
 
 
 def _contrasted(pattern: _Pattern, clause: str, match: re.Match[str]) -> str:
@@ -5859,6 +5870,8 @@ def _contrasted(pattern: _Pattern, clause: str, match: re.Match[str]) -> str:
         contrast = earlier
     if re.search(r"['’]s?$", contrast["old"]):
         return ""  # "Tisza Ops' responsibility, not Kestle's": whose it is, corrected; no one it was before
+    if re.match(r"\s*,?\s*not\b", clause[match.end() : contrast.end()]) and not _CHANGED_RE.search(clause):
+        return ""  # "I live in Lyon, not Marseille!": a correction, no value before — unless the clause tells a change
     if re.fullmatch(_HANDLE, contrast["old"]):
         return contrast["old"] if pattern.attribute == v.OWNED_BY else ""  # a team by its handle owns things only
     return _person(contrast["old"]) or ""

@@ -3163,3 +3163,19 @@ def test_a_pet_named_before_the_writer_says_they_no_longer_have_one():
     assert ("Ilona", "has_pet", "Cirmi", False, False) in facts(
         "Bodri went with my ex, so I no longer have a dog, but my cat Cirmi is fine."
     )
+
+
+def test_not_x_after_a_value_corrects_unless_the_clause_tells_a_change():
+    assert facts("I told you — I live in Eger, not Pécs!") == {("Ilona", "lives_in", "Eger", False, False)}
+    assert facts("Zirc is owned by Tisza Ops, not Kestle Infra — Kestle only queries it.") == {
+        ("Zirc", "owned_by", "Tisza Ops", False, False)
+    }
+    # a change said: the value set against is the one before
+    assert facts("I now live in Eger, not Pécs.") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "lives_in", "Pécs", False, True),
+    }
+    assert facts("heads up: from today Bence reports to Réka, not Dorka") == {
+        ("Bence", "reports_to", "Réka", False, False),
+        ("Bence", "reports_to", "Dorka", False, True),
+    }
