@@ -5571,8 +5571,23 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             tail = None  # "the Atlas kickoff is …": an event of the project, not a project of its own
         name = name[: possessive.start()] if possessive else name + (tail.group(0) if tail else "")
         name = re.sub(r"\s+(?i:go-?live)$", "", name)  # "the Zirc go-live is …": Zirc's day
-        projects.append((match.start(), _project_name(name) or name))
+        start = match.start()
+        lead = _LOWER_LEAD_RE.search(clause, 0, start)
+        if lead and (_SCHEDULE_RE.search(lead["lead"]) or re.search(r"(?:ed|ing)\s", lead["lead"])):
+            lead = None  # "pushed Tidepool GA to …", "bumping Ember 1.2 …", "release Quarry 4 …": a verb, no name
+        if lead and words[0] == match.group(0).split()[0]:
+            # "Mad: invoice PDF rewrite slipped …", "Dependencies: iOS 18 SDK upgrade due …": the words before the
+            # capitalised ones, from a label's colon or the line's start, are the name's too
+            name, start = f"{lead['lead']}{name}", lead.start("lead")
+        projects.append((start, _project_name(name) or name))
     return projects
+
+
+# lower-case words before a capitalised name that begin at a line's start or after a label, a bullet or "the"
+_LOWER_LEAD_RE = re.compile(
+    r"(?:^|[:—–•*]\s+|(?<![\w-])-\s+|\b(?:the|our)\s+)"
+    rf"(?P<lead>(?:(?!(?:{'|'.join(sorted(FUNCTION_WORDS))})\b)(?:[a-z][a-z-]*|[a-z]+[A-Z][\w-]*|\d+)\s+){{1,2}})$"
+)
 
 
 # a thing by the name its code gives it, with its release ("zirc-ui 5.0", "kestle_router v2", "tisza 2.0"); not a

@@ -3179,3 +3179,17 @@ def test_not_x_after_a_value_corrects_unless_the_clause_tells_a_change():
         ("Bence", "reports_to", "Réka", False, False),
         ("Bence", "reports_to", "Dorka", False, True),
     }
+
+
+def test_a_project_s_lower_case_words_before_its_capitalised_ones_from_a_label_or_a_line_s_start():
+    assert facts("Mad: invoice PDF rewrite slipped to Dec 3.") == {
+        ("invoice PDF rewrite", "due_date", "2025-12-03", False, False)
+    }
+    assert facts("Dependencies: iOS 18 SDK upgrade due 2025-10-09, owned by Mobile Platform.") == {
+        ("iOS 18 SDK upgrade", "due_date", "2025-10-09", False, False),
+        ("iOS 18 SDK upgrade", "owned_by", "Mobile Platform", False, False),
+    }
+    # a verb before the name is none of it
+    assert facts("pushed Tidepool GA to 2 oct, design review ate a sprint") == {
+        ("Tidepool", "due_date", "2025-10-02", False, False)
+    }
