@@ -5071,6 +5071,14 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         facts.extend(_owner_of_the_dated(said, facts, today))
     if "moved" in said or "relocated" in said:
         facts = _homes_dated_by_the_move(said, facts, today)
+    if " not " in said and any(fact.attribute == v.SPEAKS for fact in facts):
+        # "I speak Ukrainian, Russian and English, Dutch not yet": a language listed with "not yet" is not spoken
+        facts = [
+            fact
+            for fact in facts
+            if fact.attribute != v.SPEAKS
+            or not re.search(rf"\b{re.escape(fact.value)}\s+not\s+(?:yet|really|so\s+much|much)\b", said, re.I)
+        ]
     if (no_pet := _NO_PET_NOW_RE.search(said)) and any(fact.attribute == v.HAS_PET for fact in facts):
         # "My ex got our beagle Bodri in the split, so I no longer have a dog": the pet named before is no longer had
         facts = [

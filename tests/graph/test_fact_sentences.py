@@ -3193,3 +3193,11 @@ def test_a_project_s_lower_case_words_before_its_capitalised_ones_from_a_label_o
     assert facts("pushed Tidepool GA to 2 oct, design review ate a sprint") == {
         ("Tidepool", "due_date", "2025-10-02", False, False)
     }
+
+
+def test_a_language_listed_with_not_yet_is_not_spoken():
+    assert facts("I speak Hungarian, Slovak and English, Czech not yet") == {
+        ("Ilona", "speaks", "Hungarian", False, False),
+        ("Ilona", "speaks", "Slovak", False, False),
+        ("Ilona", "speaks", "English", False, False),
+    }
