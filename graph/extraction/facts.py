@@ -4149,7 +4149,7 @@ _THINGS_MOVED_RE = re.compile(
 _OPERATIONS_RE = re.compile(
     r"\b(?i:own|owns|owned|owner|owners|ownership|tickets?|alerts?|paging|pager|on-?call|runbooks?|rota|escalations?)\b"
 )
-# how a text speaks of a name as a person's: their team or manager, their doings after a move, a chat's voice
+# how a text speaks of a name as a person's: their team, manager or family, their reporting, joining, living or speaking
 _NAMED_AS_A_PERSON = (
     r"(?:['’]s\s+(?:team|squad|manager|boss|wife|husband|partner|family)\b|\s+(?:reports|joined|lives|speaks)\b)"
 )
