@@ -1021,7 +1021,7 @@ def _clauses(sentence: str) -> list[str]:
             possessive = None
         # "Tisza Bend was where …": a place the clause is about; "Contracts go to Réka; she's …": a plural verb after
         # it, so things — no one a pronoun goes back to
-        # ("Clarification on yesterday's email: …": a heading, no one)
+        # ("Correction to Monday's note: …": a heading, no one)
         no_one = lead_name and re.match(
             r"\s+(?:(?:is|was)\s+where|are|were|go|have)\b|\s+(?:on|about|for|of|re|from)\s[^.:;]{0,40}:",
             part[lead_name.end("name") :],
@@ -1039,7 +1039,7 @@ def _clauses(sentence: str) -> list[str]:
             named = lead_name["name"]
         elif not named:
             people = {
-                _person(re.sub(r"(?<=\w)['’]s$", "", m.group(0)))  # "since Dorka's last day …, she": Dorka
+                _person(re.sub(r"(?<=\w)['’]s$", "", m.group(0)))  # "as Dorka's week ends, she …": Dorka
                 for m in re.finditer(NAME, part)
                 if not _PLACED_RE.search(part, 0, m.start())
                 and _a_person(m.group(0))
@@ -1047,7 +1047,7 @@ def _clauses(sentence: str) -> list[str]:
             } - {None, "I"}
             named = next(iter(people)) if len(people) == 1 else ""
         if named and part.startswith(named) and (pronoun := _REPORTS_TO_PRONOUN_RE.search(part)):
-            # "Réka is our head of legal, and Bence reports to her": to Réka, whom the clause opened with, when
+            # "Réka is our finance director, and Bence reports to her": to Réka, whom the clause opened with, when
             # someone else named after her is the one who reports
             doers = [m for m in _NAME_RE.finditer(part, len(named), pronoun.start()) if _person(m.group(0))]
             if doers and _person(doers[-1].group(0)) != named:
@@ -1575,7 +1575,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(v.LIVES_IN, rf"\b{_WHO}\s+used\s+to\s+live\s+in\s+(?P<value>{NAME})", history=True),
     # the towns of a life told in order: "I used to live in Eger, then Pécs for ages, now Szeged", "Bence lived in Eger
-    # until 2022, then in Pécs for a while, and now he's settled in Szeged" (towns the world knows: a bare name after
+    # until 2022, then in Pécs, and now he lives in Szeged" (towns the world knows: a bare name after
     # "then" or "now" could be anything)
     _p(
         v.LIVES_IN,
@@ -2698,7 +2698,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         # ("has owned" it since, but not "owned" it once)
-        # ("she's had the billing reconciler since January": had, and has)
+        # ("she's had the payout scheduler since spring": had, and has)
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|(?<=\bhas\s)owned|(?<=\bhave\s)owned|(?<=['’]ve\s)owned|"
         r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=['’]ve\s)|(?<=['’]s\s))(?P<had>had)(?=\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+since\b)|"
         rf"co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
@@ -2739,7 +2739,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_OWNER}",
         needs=("from me",),
     ),
-    # a line's thing, then its owner: "Handover — zirc-gateway: owner is now the Falcon team (was the Heron team)"
+    # a line's thing, then its owner: "Handover — zirc-gateway: owner is now the Tisza team (was the Kestle team)"
     _p(
         v.OWNED_BY,
         rf"(?:^|[—–]\s*)(?:[Tt]he\s+)?(?P<system>{_THING}):\s+(?:the\s+)?(?:owner|owning\s+team)\s+is(?:\s+now)?\s+"
@@ -2976,11 +2976,11 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.DUE_DATE,
-        # ("the 24.12 release": a release by its number first)
+        # ("the 25.03 release": a release by its number first)
         rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>(?:\d+(?:\.\d+)+\s+)?{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|"
         r"goes\s+live|is\s+going\s+live|"
         r"is\s+due|are\s+due|"
-        # ("goes GA on 10 May", "is on track for 30 June", "goes to the store on the 28th": a release's day)
+        # ("goes GA on 10 May", "is on track for 14 October", "goes to the app store on the 21st": a release's day)
         r"goes\s+GA|is\s+going\s+GA|is\s+(?:still\s+)?on\s+track\s+for|goes\s+to\s+(?:the\s+)?(?:app\s+)?store|"
         r"is\s+launching|is\s+shipping|will\s+launch|will\s+ship|will\s+go\s+live|(?P<modal>(?:must|has\s+to|needs\s+to|"
         r"should)\s+(?:be\s+)?(?:done|finished|completed?|shipped|live|delivered|ready|out))|"
@@ -3208,7 +3208,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.SPEAKS,
-        # ("speaks four languages (Dutch, English, German and Papiamento)")
+        # ("speaks three languages (Hungarian, Slovak and Romani)")
         rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks)\s+(?:\w+\s+languages?(?::\s*|\s*\(|\s+))?{_OPEN_SPOKEN_LIST}",
     ),
     _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
@@ -3592,7 +3592,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     named = re.sub(r"\s+(?i:update|status|news)$", "", label["label"])
     listed = named != label["label"] or re.match(r"\s*[-•*]", sentence)
     if listed and _MILESTONE_FIRST_RE.match(said) and re.fullmatch(NAME, named) and not _a_title(named):
-        return f"{named} {said}", speaker  # "Zirc update: GA pushed to 9 April": Zirc's GA
+        return f"{named} {said}", speaker  # "Zirc update: GA pushed to 6 October": Zirc's GA
     # under a section's heading the line reads on its own; a name before the colon is what the line is about
     # ("Kestle: slipped to 9 May")
     return (said if section else sentence), speaker
@@ -3764,8 +3764,8 @@ _PET_TALK_RE = re.compile(
 
 
 def _pets_by_the_talk(text: str, found: list[StatedFact]) -> set[str]:
-    """The names a text about animals says someone owns that name no system ("the office is dog-friendly: Biscuit is
-    Luísa's", "Gus's owner, Mireille, says he's allergic to chicken treats"): a bare name, no system's words."""
+    """The names a text about animals says someone owns that name no system ("bring-your-dog Thursday: Bodri is
+    Réka's", "Mák's owner, Réka, asks for no treats before the vet"): a bare name, no system's words."""
     if not _PET_TALK_RE.search(text):
         return set()
     return {
@@ -3782,7 +3782,7 @@ def _pets_named(text: str) -> set[str]:
 
 
 # a household's pet by its kind, in a text about the writer's household: "…, and the dog, Bodri, loves the garden",
-# "Kids love the school, Bodri the dog less so"
+# "The kids adore the new flat, Bodri the dog is still sulking"
 _HOUSEHOLD_PET_RE = re.compile(
     rf"\b[Tt]he\s+(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),|(?<![\w'’-])(?P<named>{NAME})\s+the\s+{_PET_KINDS}\b"
 )
@@ -3809,7 +3809,7 @@ def _household_pets(text: str, speaker: str | None, found: list[StatedFact], tod
             continue
         if _SOMEONE_ELSES_PET_RE.search(text, start, pet.start()):
             continue
-        since = _record_since(text[pet.end() : stop], today)  # "… Olive the tortoise since 1998"
+        since = _record_since(text[pet.end() : stop], today)  # "… Mák the tortoise since 2009"
         found = [*found, StatedFact(speaker.strip(), v.HAS_PET, name, since, None, False, 0.6, pet.span())]
         had.add(name)
     return found
@@ -4131,7 +4131,7 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
     return fact
 
 
-# a name moved to a team or a function: "Zirclog moved to Core Ledger on Friday", "Tarn went over to the Data squad" —
+# a name moved to a team or a function: "Zirclog moved to Kestle Core on Friday", "Zirc went over to the Data squad" —
 # a system's new owner where the text speaks of the name as a system, a person's new team or home where it does not
 _MOVED_OVER_RE = re.compile(
     rf"(?<![\w'’-])(?<!\bof\s)(?<!\bfor\s)(?P<thing>{NAME})(?:\s+(?:has|had|was|got|just|now|finally|also))*\s+"
@@ -4156,8 +4156,8 @@ _NAMED_AS_A_PERSON = (
 
 
 def _named_as_a_system(text: str, name: str) -> bool:
-    """Whether the text speaks of ``name`` as a system: by a system's noun after it ("the Tarn exporter", "Zirc
-    alerts"), as what is owned, taken over or handed on ("who owns Tarn", "took Tarn over")."""
+    """Whether the text speaks of ``name`` as a system: by a system's noun after it ("the Zirc exporter", "Zirc
+    alerts"), as what is owned, taken over or handed on ("who owns Zirc", "took Zirc over")."""
     named = re.escape(name)
     nouns = (m["noun"].casefold() for m in re.finditer(rf"\b{named}\s+(?P<noun>[a-z][\w-]*)", text))
     return any(noun in _THING_NOUNS or noun.rstrip("s") in _THING_NOUNS for noun in nouns) or bool(
@@ -4187,7 +4187,7 @@ def _systems_moved(text: str, found: list[StatedFact], today: date) -> list[Stat
             continue
         before = text[max(0, moved.start() - 200) : moved.start()]  # (a window: the text may be long)
         if re.search(rf"\b(?:{_RELATION}|my|our|his|her|their)\s+$", before, re.IGNORECASE):
-            continue  # "my brother Yonas moved to …": a person, by whom they are to someone
+            continue  # "my brother Bence moved to …": a person, by whom they are to someone
         sentence = before[max(before.rfind(end) for end in ".!?\n") + 1 :] + text[moved.start() : moved.end()]
         team = bool(re.search(rf"\s{_TEAM_WORDS}$", moved["owner"])) or owner.split()[-1].casefold() in _UNIT_WORDS
         if thing not in systems:
@@ -4204,7 +4204,7 @@ def _systems_moved(text: str, found: list[StatedFact], today: date) -> list[Stat
         if not system:
             continue
         if re.search(r"\b(?:and|but)\s+(?:now\s+)?(?:owns|reports|leads|works|is|has)\b", moved["rest"]):
-            continue  # "Bence moved to the Data team and now owns the exporter": a person, doing what people do
+            continue  # "Bence went to the Billing team and now owns the exporter": a person, doing what people do
         found = _owned_after_a_move(found, thing, moved, today)
     for moved in _THINGS_MOVED_RE.finditer(text) if " and " in text else ():
         things = [moved["thing"], moved["other"]]
@@ -4282,7 +4282,7 @@ def left_unread(fact: StatedFact) -> StatedFact | None:
 # ("Zirc exporter — Owner: Tisza team", "Kestle (reporting) — maintained by N until 2024; now owned by T",
 # "Zirc sync job — Tisza took it over from Bodri Ops")
 _CATALOGUE_LINE_RE = re.compile(
-    # (a thing's name holds no verb: "Zirc is ours now — Tisza took it over" is a sentence, not a line about "Zirc is
+    # (a thing's name holds no verb: "Zirc is theirs now: Tisza took it over" is a sentence, not a line about "Zirc is
     # ours now")
     rf"^\s*(?P<thing>[A-Za-z][\w.&'’/-]*(?:\s+(?!{_BEING_OR_HAVING}\b)[\w.&'’/-]+){{0,4}}?)(?:\s*\([^()]{{1,40}}\))?"
     rf"(?:\s+[—–|-]\s+|\s*:\s+(?={_OWNER_LABEL}))(?P<rest>.+)$"
@@ -4440,7 +4440,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             and said.strip() == stripped
             and (_DROPPED_I_AM_RE.match(stripped) or _DROPPED_I_RE.match(stripped))
         ):
-            # "Réka? still at the BBC, doing radio drama": the one just asked about, not the writer
+            # "Réka? still at Kestle, running the night desk": the one just asked about, not the writer
             said = f"{asked_of} {'is ' if _DROPPED_I_AM_RE.match(stripped) else ''}{stripped[:1].lower()}{stripped[1:]}"
         asked_of = (
             name[1] if (name := re.fullmatch(rf"({NAME})\s*\?+", stripped)) and _person(name[1]) == name[1] else ""
@@ -4532,7 +4532,7 @@ def _things_named(
         if thing := thing or _earlier_thing(earlier, index, mentioned_first=True):
             facts = _also(facts, _dated_pronoun(said, dated, thing), who, today)
     elif (now := _NOW_A_DAY_RE.search(said)) and _SCHEDULE_RE.search(said, 0, now.start()):
-        # "the Zirc go-live moved again — it's now Wednesday the 5th": the day it was moved to
+        # "the Zirc cutover got pushed once more — it's now Thursday the 13th": the day it was moved to
         if thing := _thing_mentioned(said[: now.start()]) or _earlier_thing(earlier, index, mentioned_first=True):
             facts = _also(facts, f"{said[: now.start()]}{thing} is due {said[now.end() :]}", who, today)
     return facts
@@ -4573,7 +4573,7 @@ def _handed_on(said: str, facts: tuple[StatedFact, ...], who: str | None, today:
     return _also(facts, _owned_as_said(given_up[-1].subject, owner, went["rest"]), who, today)
 
 
-# a thing said to be "theirs", the owners named before it: "Routing to Data Products since zirc-export is theirs",
+# a thing said to be "theirs", the owners named before it: "Sending this to Tisza Ops since zirc-export is theirs",
 # "Réka or Bence, Zirc's theirs"
 _DOCUMENT_WORDS = frozenset("runbook runbooks playbook playbooks doc docs readme wiki".split())
 _THEIRS_RE = re.compile(r"(?:\s+is|['’]s)\s+(?:now\s+|all\s+)?theirs\b")
@@ -4590,7 +4590,7 @@ def _theirs(said: str, facts: tuple[StatedFact, ...], who: str | None, today: da
     thing = re.sub(r"^(?:[Tt]he|[Oo]ur)\s+", "", said_of[-1].strip())
     named = [m for m in _NAME_RE.finditer(said, 0, theirs.start() - len(thing)) if _person(m.group(0)) == m.group(0)]
     if not thing or not named or thing.split()[-1].casefold() in _DOCUMENT_WORDS:
-        return facts  # ("…, the runbook is theirs too": a system's papers, said with it)
+        return facts  # ("…; its runbook is theirs as well": a system's papers, said with it)
     owners = [named[-1]]
     if len(named) > 1 and re.fullmatch(r",?\s+(?:or|and)\s+", said[named[-2].end() : named[-1].start()]):
         owners.insert(0, named[-2])
@@ -4636,7 +4636,7 @@ def _gapped_owners(said: str, facts: tuple[StatedFact, ...], who: str | None, to
 
 def _span_in(said: str, fact: StatedFact) -> tuple[int, int]:
     """Where a fact's statement stands in its sentence: its span, or, where it was read from a clause the sentence was
-    rewritten into ("since Dorka's last day is Friday, she has handed …"), its clause as written, to its value."""
+    rewritten into ("as Dorka leaves on Friday, she has handed …"), its clause as written, to its value."""
     start, end = fact.span
     if fact.value in said[start:end] or fact.subject not in said:
         return start, end
@@ -4734,7 +4734,7 @@ def _new_day(
         if (schedule := _SCHEDULE_RE.search(text)) and (projects := _projects(text, [])):
             _, project = min(projects, key=lambda named: abs(named[0] - schedule.start()))
             return _also(facts, f"{project} is now due {said[new_day.end() :]}", who, today)
-    # a line's thing with its new date after a dash: "Carry-over: Zirc SSO — new due date 12 Dec (was 28 Nov)"
+    # a line's thing with its new date after a dash: "Rolled over: Zirc SSO — new due date 12 Dec (was 28 Nov)"
     labelled = re.fullmatch(r"\s*(?:[A-Za-z][\w -]{0,20}:\s+)?(?P<thing>[^—–:;,.]{2,40}?)\s*", before[0])
     if (
         labelled
@@ -4805,14 +4805,14 @@ def _asked_line(text: str, start: int, voices: frozenset[str]) -> str:
 
 
 def _day_answered(said: str, asked: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
-    """The day a line gives in answer to a question about a project's day ("is Zirc still on for the 28th?" — "nah,
-    pushed to 6 March"; "Kestle 2.0 target?" — "8 May, locked"), read as the statement it stands for; an answer that
-    only affirms gives the day the question named."""
+    """The day a line gives in answer to a question about a project's day ("is the Zirc cutover still on for the
+    28th?" — "no, pushed to 6 March"; "when's the Kestle 2.0 target?" — "8 October, agreed with sales"), read as the
+    statement it stands for; an answer that only affirms gives the day the question named."""
     if _HEDGED.search(said) or "?" not in asked:
-        return ()  # "if legal signs off, yes; otherwise probably the week after": no day said
+        return ()  # "maybe, depends on the security review": no day said
     asked = asked[: asked.rindex("?") + 1]  # the question, not what its line goes on to say
     asked_days = [m for m in tag_dates(asked, reference=today) if not m.ambiguous]
-    scheduled = _SCHEDULE_RE.search(asked) or re.search(r"\b(?i:still\s+on|on\s+for)\b", asked)
+    scheduled = _SCHEDULE_RE.search(asked) or re.search(r"\b(?i:on\s+for)\b", asked)
     if not scheduled and not (asked_days and re.search(r"\b(?i:still)\b", asked)):
         return ()  # "is Réka still a paralegal?" asks of no day
     projects = _projects(asked, asked_days)
@@ -4843,8 +4843,8 @@ _ANSWERING_NAME_RE = re.compile(
 
 
 def _speaker_answered(said: str, asked: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
-    """What a line says in answer to who speaks a language ("anyone speak Marathi?" — "I do!") or whom someone reports
-    to ("who does Dilan report to then?" — "still Murat"), read as the statement it stands for."""
+    """What a line says in answer to who speaks a language ("who speaks Slovak?" — "I do") or whom someone reports
+    to ("so who does Ilona report to now?" — "Réka, same as before"), read as the statement it stands for."""
     answer = _ANSWERING_NAME_RE.match(said)
     if answer is None or _HEDGED.search(said):
         return ()
@@ -5072,7 +5072,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
     if "moved" in said or "relocated" in said:
         facts = _homes_dated_by_the_move(said, facts, today)
     if " not " in said and any(fact.attribute == v.SPEAKS for fact in facts):
-        # "I speak Ukrainian, Russian and English, Dutch not yet": a language listed with "not yet" is not spoken
+        # "I speak Hungarian, Slovak and English, Czech not yet": a language listed with "not yet" is not spoken
         facts = [
             fact
             for fact in facts
@@ -5080,7 +5080,7 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             or not re.search(rf"\b{re.escape(fact.value)}\s+not\s+(?:yet|really|so\s+much|much)\b", said, re.I)
         ]
     if (no_pet := _NO_PET_NOW_RE.search(said)) and any(fact.attribute == v.HAS_PET for fact in facts):
-        # "My ex got our beagle Bodri in the split, so I no longer have a dog": the pet named before is no longer had
+        # "Our dog Bodri went to my parents' farm, so I no longer have a dog": the pet named before is no longer had
         facts = [
             replace(fact, negated=True, valid_from=today)
             if fact.attribute == v.HAS_PET and not fact.negated and 0 <= said.find(fact.value) < no_pet.start()
@@ -5099,7 +5099,7 @@ _NO_PET_NOW_RE = re.compile(
 
 
 # the move said after a home, with when it was and nowhere else: "Réka's in Szeged now — she moved last month",
-# "I'm in Leeds now, moved in December"
+# "Fresh start: I'm in Szeged now, moved in December"
 _MOVE_DATED_RE = re.compile(
     r"(?:^|[,;—–]\s*|\s(?:and|so)\s+)(?:(?:he|she|they|I|we)(?:['’]s|['’]ve|\s+has|\s+have)?\s+)?(?:just\s+)?"
     r"(?:moved|relocated)(?:\s+(?:in|here|there|over|back))?\s+(?P<when>(?:last|this|in|on|a|an|one|two|three|four|\d)"
@@ -5195,8 +5195,8 @@ _THING_MENTIONS = (
         rf"(?<=\s)(?:(?<=own\s)|(?<=owns\s)|(?<=wrote\s)|(?<=built\s)|(?<=runs\s)|(?<=created\s)|(?<=maintains\s)|"
         rf"(?<=inherited\s)){NAME}"
     ),
-    # a name said to be someone's, or whom to ask about: "Zirc is ours now — Tisza took it over", "Réka is the contact
-    # for Zirc — Tisza took it over from us"
+    # a name said to be someone's, or whom to ask about: "Zirc is theirs now: Tisza took it over", "Réka is your contact
+    # for Zirc — Tisza took it over last week"
     re.compile(
         rf"(?<![\w'’-])(?!(?:PSA|FYI|BTW|NB)\b){NAME}(?=\s+(?:is|are)\s+(?:now\s+)?(?:ours|theirs|yours|mine)\b)"
         rf"|(?<=\scontact\sfor\s){NAME}|(?<=\saccess\sto\s){NAME}"
@@ -5582,9 +5582,9 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         start = match.start()
         lead = _LOWER_LEAD_RE.search(clause, 0, start)
         if lead and (_SCHEDULE_RE.search(lead["lead"]) or re.search(r"(?:ed|ing)\s", lead["lead"])):
-            lead = None  # "pushed Tidepool GA to …", "bumping Ember 1.2 …", "release Quarry 4 …": a verb, no name
+            lead = None  # "pushed Zirc GA to …", "bumping Kestle 1.2 …", "release Tisza 4 …": a verb, no name
         if lead and words[0] == match.group(0).split()[0]:
-            # "Mad: invoice PDF rewrite slipped …", "Dependencies: iOS 18 SDK upgrade due …": the words before the
+            # "Risks: billing CSV rewrite slipped …", "Blocked on: iOS 19 SDK bump due …": the words before the
             # capitalised ones, from a label's colon or the line's start, are the name's too
             name, start = f"{lead['lead']}{name}", lead.start("lead")
         projects.append((start, _project_name(name) or name))
@@ -5741,8 +5741,8 @@ def _facts_of(
     ):
         return []
     if pattern.presupposed and (supposed := _SUPPOSED_RE.search(clause, 0, match.start())):
-        # "If I ever get a dog, my dog Bodri will be spoiled": a world supposed, not this one; but "if you see someone
-        # feeding our cat Mák" supposes a visit, and the cat is had
+        # "If I ever get a dog, my dog Bodri will be spoiled": a world supposed, not this one; but "if anyone spots a
+        # stranger feeding our cat Mák" supposes a visit, and the cat is had
         if pattern.attribute != v.HAS_PET or _GETTING_RE.search(clause, supposed.start(), match.start()):
             return []
     if pattern.check is not None and not pattern.check(match):
@@ -5869,7 +5869,8 @@ _EARLIER_BY: dict[str, frozenset[str]] = {
 _CONTRASTED = frozenset(_EARLIER_BY)
 # what says a value changed, so that "not X" after it is the value before ("I report to Réka now, not Bence")
 _CHANGED_RE = re.compile(
-    r"\b(?:now|these\s+days|nowadays|since|as\s+of|from\s+(?:today|tomorrow|this|next|\w+day)|effective|any\s*more|"
+    r"\b(?:now|these\s+days|nowadays|since|as\s+of|(?:from|starting)\s+(?:today|tomorrow|this|next|\w+day)|effective|"
+    r"any\s*more|"
     r"moved|switched|changed|new|joined|took\s+over|used\s+to|it\s+was|before)\b",
     re.IGNORECASE,
 )
@@ -5894,7 +5895,7 @@ def _contrasted(pattern: _Pattern, clause: str, match: re.Match[str]) -> str:
     if re.search(r"['’]s?$", contrast["old"]):
         return ""  # "Tisza Ops' responsibility, not Kestle's": whose it is, corrected; no one it was before
     if re.match(r"\s*,?\s*not\b", clause[match.end() : contrast.end()]) and not _CHANGED_RE.search(clause):
-        return ""  # "I live in Lyon, not Marseille!": a correction, no value before — unless the clause tells a change
+        return ""  # "I live in Eger, not Pécs!": a correction, no value before — unless the clause tells a change
     if re.fullmatch(_HANDLE, contrast["old"]):
         return contrast["old"] if pattern.attribute == v.OWNED_BY else ""  # a team by its handle owns things only
     return _person(contrast["old"]) or ""
@@ -6262,7 +6263,7 @@ _SAYS_RE = re.compile(r"\b[A-Z][\w-]*\s+(?:says|said|thinks|claims|reckons)\s") 
 _PET_HEADS = frozenset(kind.split()[-1] for kind in v.PET_KINDS)
 
 
-# (and a thing said to have become someone's: "the ledger is officially Payments Core's now")
+# (and a thing said to have become someone's: "the ledger is officially Kestle Core's now")
 _OWNERSHIP_RE = re.compile(
     r"\b(?:ownership|owned\s+by|owners?\s+of|maintained\s+by|belongs\s+to)\b|(?<=\w)['’]s\s+(?:now|since)\b",
     re.IGNORECASE,
@@ -6655,7 +6656,7 @@ def _reports_listed(text: str, today: date) -> Iterator[StatedFact]:
                 yield StatedFact(who, v.REPORTS_TO_ATTR, manager, today, None, False, 0.7, line.span("reports"))
 
 
-# a roster's line under a language: "Amharic: Réka Tóth", "Tigrinya: Réka Tóth, Bence Vass"
+# a roster's line under a language: "Slovak: Réka Tóth", "Romani: Réka Tóth, Bence Vass"
 _LANGUAGE_ROSTER_RE = re.compile(
     rf"^[ \t]*[-•*]?[ \t]*(?P<language>{_ANY_CASE_LANGUAGE})[ \t]*:[ \t]*"
     rf"(?P<names>{NAME}(?:[ \t]*(?:,|&|and)[ \t]*{NAME})*)"
@@ -6666,7 +6667,7 @@ _LANGUAGE_ROSTER_RE = re.compile(
 
 def _speakers_listed(text: str, today: date) -> Iterator[StatedFact]:
     """Who speaks each language a roster lists them under (an interpreters' rota, a team's language list); a line
-    that names no one ("Oromo: vacant") says nothing."""
+    that names no one ("Czech: vacant") says nothing."""
     for line in _LANGUAGE_ROSTER_RE.finditer(text) if "\n" in text else ():
         language = _known_languages(line["language"])
         for name in re.findall(NAME, line["names"]):

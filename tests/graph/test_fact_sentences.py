@@ -2836,23 +2836,23 @@ def test_an_owner_field_labelled_with_its_thing_first_and_a_handover_from_the_sp
 
 def test_a_system_moved_to_a_team_by_how_the_text_speaks_of_it():
     # a name the text speaks of as a system elsewhere ("the Zirc exporter"), or owned, is the team's it moved to
-    said = "Dorka: who owns the Zirc exporter now?\nBence: Zirc moved to Data Intake last sprint\nDorka: thanks"
-    assert facts(said, None) == {("Zirc", "owned_by", "Data Intake", False, False)}
-    assert facts("So Réka owns Kestle now, and Tisza went to the Data Intake team.") == {
+    said = "Dorka: whose is the Zirc exporter these days?\nBence: Zirc went to Tisza Ops in August\nDorka: ok"
+    assert facts(said, None) == {("Zirc", "owned_by", "Tisza Ops", False, False)}
+    assert facts("Réka owns Kestle these days, and Tisza went to the Billing Core team.") == {
         ("Kestle", "owned_by", "Réka", False, False),
-        ("Tisza", "owned_by", "Data Intake", False, False),
+        ("Tisza", "owned_by", "Billing Core", False, False),
     }
     # one word moved to a name that is no town, where the sentence speaks of tickets or alerts: no home
-    assert facts("fyi Zirclog moved to Core Ledger on friday, pls route tickets there now") == {
-        ("Zirclog", "owned_by", "Core Ledger", False, False)
+    assert facts("Zirclog now moved to Kestle Core as of Monday, so send tickets there.") == {
+        ("Zirclog", "owned_by", "Kestle Core", False, False)
     }
     # things by their words moved together
-    assert facts("The tile renderer and the font cache both moved to Tisza in the spring.") == {
+    assert facts("The tile renderer and the font cache both moved to Tisza last quarter.") == {
         ("tile renderer", "owned_by", "Tisza", False, False),
         ("font cache", "owned_by", "Tisza", False, False),
     }
     # a person moved to a team, or home: no system, whatever else the text says of owning
-    assert facts("Bence Vass moved to the Data team and now owns the Zirc alerts.") == {
+    assert facts("Bence Vass went to the Billing team and now owns the Zirc alerts.") == {
         ("Zirc alerts", "owned_by", "Bence Vass", False, False)
     }
     assert facts("My brother Bence moved to Tiszaörs, so now he's the one on the night rota.") == {
@@ -2862,114 +2862,118 @@ def test_a_system_moved_to_a_team_by_how_the_text_speaks_of_it():
 
 
 def test_things_handed_on_after_an_opening_clause_were_the_hander_s_each():
-    said = "since Dorka's last day is Friday, he's handed the fleet dashboard to Réka and the driver app to Bence"
+    said = "as Dorka leaves on Friday, she's handed the billing dashboard to Réka and the payout service to Bence"
     assert facts(said) == {
-        ("fleet dashboard", "owned_by", "Réka", False, False),
-        ("fleet dashboard", "owned_by", "Dorka", False, True),
-        ("driver app", "owned_by", "Bence", False, False),
-        ("driver app", "owned_by", "Dorka", False, True),
+        ("billing dashboard", "owned_by", "Réka", False, False),
+        ("billing dashboard", "owned_by", "Dorka", False, True),
+        ("payout service", "owned_by", "Bence", False, False),
+        ("payout service", "owned_by", "Dorka", False, True),
     }
     # "Dorka's handed": Dorka has, no one named "Dorka's"
-    assert ("fleet dashboard", "owned_by", "Dorka", False, True) in facts("Dorka's handed the fleet dashboard to Réka.")
+    assert ("billing dashboard", "owned_by", "Dorka", False, True) in facts(
+        "Dorka's handed the billing dashboard to Réka."
+    )
 
 
 def test_an_it_taken_over_goes_back_to_a_name_said_to_be_someone_s_or_whom_to_ask_about():
-    assert facts("PSA Zirc is ours now — Tisza took it over yesterday") == {("Zirc", "owned_by", "Tisza", False, False)}
-    assert facts("While I'm away, Réka is the contact for Kestle — Mobile Core took it over on Monday.") == {
+    assert facts("For the record, Zirc is theirs now: Tisza took it over yesterday") == {
+        ("Zirc", "owned_by", "Tisza", False, False)
+    }
+    assert facts("Réka is your contact for Kestle from now on; Mobile Core took it over last week.") == {
         ("Kestle", "owned_by", "Mobile Core", False, False)
     }
 
 
 def test_it_is_now_a_day_after_a_word_of_schedule_and_a_status_line_s_milestone_of_its_label():
-    assert facts("The Zirc go-live moved again — it's now Wednesday the 5th of November.") == {
-        ("Zirc", "due_date", "2025-11-05", False, False)
+    assert facts("The Zirc cutover got pushed once more — it's now Thursday the 13th of November.") == {
+        ("Zirc cutover", "due_date", "2025-11-13", False, False)
     }
     # no word of schedule: no day set ("it's now Friday" says what day it is)
     assert facts("Zirc is a mess, it's now Friday and nobody has tested it.") == set()
-    assert facts("Kestle update: GA pushed from 30 September to 14 October because of the review queue.") == {
-        ("Kestle", "due_date", "2025-10-14", False, False),
-        ("Kestle", "due_date", "2025-09-30", False, True),
+    assert facts("Kestle update: GA pushed from 22 September to 6 October, waiting on legal.") == {
+        ("Kestle", "due_date", "2025-10-06", False, False),
+        ("Kestle", "due_date", "2025-09-22", False, True),
     }
-    assert facts("Sprint review\n- Zirc: GA moved from 26 September to 9 October\n- Beta cohort now at 2k users") == {
-        ("Zirc", "due_date", "2025-10-09", False, False),
-        ("Zirc", "due_date", "2025-09-26", False, True),
+    assert facts("Demo day notes\n- Zirc: GA moved from 15 September to 2 October\n- Onboarding survey sent") == {
+        ("Zirc", "due_date", "2025-10-02", False, False),
+        ("Zirc", "due_date", "2025-09-15", False, True),
     }
 
 
 def test_a_release_goes_ga_is_on_track_or_goes_to_the_store_on_its_day():
-    assert facts("The 24.12 release goes GA on 10 December; code freeze is Monday.") == {
-        ("24.12 release", "due_date", "2025-12-10", False, False)
+    assert facts("The 25.03 release goes GA on 3 December; code freeze is the Friday before.") == {
+        ("25.03 release", "due_date", "2025-12-03", False, False)
     }
-    assert facts("The Zirc migration is on track for Sep 30.") == {
-        ("Zirc migration", "due_date", "2025-09-30", False, False)
+    assert facts("The Zirc rollout is on track for 14 October.") == {
+        ("Zirc rollout", "due_date", "2025-10-14", False, False)
     }
-    assert facts("Kestle 4.0 goes to the store on the 28th") == {("Kestle 4.0", "due_date", "2025-09-28", False, False)}
+    assert facts("Kestle 4.0 goes to the app store on the 21st") == {
+        ("Kestle 4.0", "due_date", "2025-09-21", False, False)
+    }
     # a person on track for something, or going to a store, has no day due
     assert facts("Bence is on track for promotion.") == set()
-    assert facts("Bence goes to the store on Fridays.") == set()
+    assert facts("Bence goes to the corner store on Fridays.") == set()
 
 
 def test_a_pet_captioned_with_its_picture_and_one_mourned_by_name_after_a_short_life():
-    assert facts("Sunday with Bodri 🐕 and Mák 🐈 — yes, I named them after cartoons") == {
+    assert facts("Lazy morning with Bodri 🐕 and Mák 🐈 on the balcony") == {
         ("Ilona", "has_pet", "Bodri", False, False),
         ("Ilona", "has_pet", "Mák", False, False),
     }
     # a pet already named by its kind, one only minded, a picture of slowness: no pet of the writer's by the picture
     assert facts("Bence came over with his dog Bodri 🐕 today") == {("Bence", "has_pet", "Bodri", False, False)}
-    assert facts("cat-sitting for a friend all week, meet Mák 🐱") == set()
-    assert facts("Zirc dashboards are slow again, filed a ticket with Tisza 🐢") == set()
-    assert facts("Mák passed away last night. She was only 2. The house is so quiet.") == {
+    assert facts("Minding my neighbour's cat this week — say hi to Mák 🐱") == set()
+    assert facts("The Zirc build is crawling today, pinged Tisza about it 🐢") == set()
+    assert facts("Mák passed away on Sunday. She was only 3. I'll be offline today.") == {
         ("Ilona", "has_pet", "Mák", True, False)
     }
-    assert facts("Sad news: Bodri passed away on Saturday. 11 good years.") == {
-        ("Ilona", "has_pet", "Bodri", True, False)
-    }
+    assert facts("Bodri died this morning after 12 good years.") == {("Ilona", "has_pet", "Bodri", True, False)}
     # a long life, or a relation named: a person
     assert facts("Réka passed away last week, aged 81.") == set()
     assert facts("My classmate Bence died last week, he was 17.") == set()
 
 
 def test_a_household_s_pet_by_its_kind_and_a_pet_had_in_a_visit_supposed():
-    assert facts("We're in the new house in Eger now, and the dog, Bodri, loves the garden.") == {
+    assert facts("We finally unpacked in Eger, and the dog, Bodri, sleeps on the balcony.") == {
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "has_pet", "Bodri", False, False),
     }
-    assert facts("The kids love the new school, Bodri the dog less so.") == {
+    assert facts("The kids adore the new flat, Bodri the dog is still sulking.") == {
         ("Ilona", "has_pet", "Bodri", False, False)
     }
     # someone else's animal in the writer's story, or no household: not the writer's
     assert facts("We met our neighbours and the dog, Bodri, barked at us.") == set()
     assert facts("At the park the dog, Bodri, stole a sandwich.") == set()
-    # "if you see someone feeding our cat Mák" supposes a visit; "if I ever get a dog" supposes the dog
-    assert facts("If you see someone feeding our cat Mák, that's my nephew.") == {
+    # "if anyone spots a stranger feeding our cat Mák" supposes a visit; "if I ever get a dog" supposes the dog
+    assert facts("If anyone spots a stranger feeding our cat Mák this week, it's my cousin.") == {
         ("Ilona", "has_pet", "Mák", False, False)
     }
     assert facts("If I ever get a dog, my dog Bodri will be spoiled.") == set()
 
 
 def test_a_post_held_still_or_again_and_a_heading_s_word_is_no_one_a_pronoun_goes_back_to():
-    assert facts("Réka will be acting CTO while Bence is away; Bence remains CTO.") >= {
+    assert facts("While Bence is on sabbatical Réka covers; Bence remains CTO.") >= {
         ("Bence", "job_title", "cto", False, False)
     }
-    assert facts("Bence Vass is back from parental leave as platform lead.") == {
-        ("Bence Vass", "job_title", "platform lead", False, False)
+    assert facts("Bence Vass is back from his sabbatical as head of support.") == {
+        ("Bence Vass", "job_title", "head of support", False, False)
     }
-    assert facts("Dorka Szabó joined last Monday as our new Head of Finance.") == {
-        ("Dorka Szabó", "job_title", "head of finance", False, False)
+    assert facts("Dorka Szabó joined last Tuesday as our new data lead.") == {
+        ("Dorka Szabó", "job_title", "data lead", False, False)
     }
-    said = "Clarification on yesterday's email: Dorka Szabó has not been promoted — she remains a senior consultant."
-    assert facts(said) == {("Dorka Szabó", "job_title", "senior consultant", False, False)}
+    said = "Correction to Monday's note: Dorka Szabó was not promoted — she remains a senior analyst."
+    assert facts(said) == {("Dorka Szabó", "job_title", "senior analyst", False, False)}
     # a state that stays is no post
     assert facts("Bence remains calm.") == set()
 
 
 def test_the_towns_of_a_life_told_in_order():
-    assert facts("I used to live in Eger, then Pécs for ages, now Szeged.") == {
+    assert facts("I used to live in Eger, then Pécs, now Szeged.") == {
         ("Ilona", "lives_in", "Eger", False, True),
         ("Ilona", "lives_in", "Pécs", False, True),
         ("Ilona", "lives_in", "Szeged", False, False),
     }
-    assert facts("I used to live in Eger, now Szeged — cheaper and the river is right there") == {
+    assert facts("I used to live in Eger, but now Szeged, for the university.") == {
         ("Ilona", "lives_in", "Eger", False, True),
         ("Ilona", "lives_in", "Szeged", False, False),
     }
@@ -2980,24 +2984,24 @@ def test_the_towns_of_a_life_told_in_order():
 
 
 def test_a_language_had_at_a_level_of_business_or_enough_of_it_in_a_list():
-    assert facts("My Hungarian is native, my Japanese is business-level, and my Korean is... enthusiastic.") == {
+    assert facts("My Hungarian is native, my German is business-level, my Finnish is a work in progress.") == {
         ("Ilona", "speaks", "Hungarian", False, False),
-        ("Ilona", "speaks", "Japanese", False, False),
+        ("Ilona", "speaks", "German", False, False),
     }
-    assert facts("Réka speaks Swahili, Arabic and enough Hindi to haggle") == {
-        ("Réka", "speaks", "Swahili", False, False),
-        ("Réka", "speaks", "Arabic", False, False),
-        ("Réka", "speaks", "Hindi", False, False),
+    assert facts("Réka speaks Hungarian, Czech and enough Polish to order dinner") == {
+        ("Réka", "speaks", "Hungarian", False, False),
+        ("Réka", "speaks", "Czech", False, False),
+        ("Réka", "speaks", "Polish", False, False),
     }
 
 
 def test_reports_to_her_goes_back_to_the_one_named_before_whoever_opened_the_clause():
-    assert facts("For context: Réka is our head of legal, and Bence Vass reports to her.") == {
-        ("Réka", "job_title", "head of legal", False, False),
+    assert facts("Background: Réka is our finance director, and Bence Vass reports to her.") == {
+        ("Réka", "job_title", "finance director", False, False),
         ("Bence Vass", "reports_to", "Réka", False, False),
     }
-    assert facts("Réka Tóth takes over as Director of Search. Bence Vass now reports to her.") == {
-        ("Réka Tóth", "job_title", "director of search", False, False),
+    assert facts("Réka Tóth is our new head of support. Bence Vass now reports to her.") == {
+        ("Réka Tóth", "job_title", "head of support", False, False),
         ("Bence Vass", "reports_to", "Réka Tóth", False, False),
     }
     # "to her boss" is to someone else, unnamed
@@ -3007,19 +3011,19 @@ def test_reports_to_her_goes_back_to_the_one_named_before_whoever_opened_the_cla
 
 
 def test_a_line_s_thing_then_its_owner_and_a_thing_that_is_theirs():
-    assert facts("Handover — zirc-gateway: owner is now the Falcon team (was the Heron team).") == {
-        ("zirc-gateway", "owned_by", "Falcon", False, False),
-        ("zirc-gateway", "owned_by", "Heron", False, True),
+    assert facts("Handover — zirc-gateway: owner is now the Tisza team (was the Kestle team).") == {
+        ("zirc-gateway", "owned_by", "Tisza", False, False),
+        ("zirc-gateway", "owned_by", "Kestle", False, True),
     }
-    assert facts("Routing to Data Products since zirc-export is theirs.") == {
-        ("zirc-export", "owned_by", "Data Products", False, False)
+    assert facts("Sending this to Tisza Ops since zirc-export is theirs.") == {
+        ("zirc-export", "owned_by", "Tisza Ops", False, False)
     }
-    assert facts("Réka or Bence, Zirc's theirs. Don't wait on me.") == {
+    assert facts("Réka or Bence can help, Zirc's theirs.") == {
         ("Zirc", "owned_by", "Réka", False, False),
         ("Zirc", "owned_by", "Bence", False, False),
     }
     # a system's papers said to be theirs too are no system
-    assert facts("Zirc is maintained by Tisza Ops, the runbook is theirs too.") == {
+    assert facts("Zirc is maintained by Tisza Ops; its runbook is theirs as well.") == {
         ("Zirc", "owned_by", "Tisza Ops", False, False)
     }
 
@@ -3030,45 +3034,44 @@ def test_owned_under_a_team_passed_on_had_since_and_owned_before_a_condition_of_
     }
     # a team "under" a person is led by them, not owned
     assert not {fact for fact in facts("Storage now sits under Réka.") if fact[1] == "owned_by"}
-    assert facts("Dorka has passed the release checklist on to Bence.") == {
-        ("release checklist", "owned_by", "Bence", False, False),
-        ("release checklist", "owned_by", "Dorka", False, True),
+    assert facts("Dorka has passed the deploy checklist on to Bence.") == {
+        ("deploy checklist", "owned_by", "Bence", False, False),
+        ("deploy checklist", "owned_by", "Dorka", False, True),
     }
-    assert facts("Réka Tóth has had the billing reconciler since January.") == {
-        ("billing reconciler", "owned_by", "Réka Tóth", False, False)
+    assert facts("Réka Tóth has had the payout scheduler since spring.") == {
+        ("payout scheduler", "owned_by", "Réka Tóth", False, False)
     }
     assert facts("She has had the flu since Monday.") == set()
-    assert facts("Réka owns the release checklist, and if it breaks, page Bence.") == {
-        ("release checklist", "owned_by", "Réka", False, False)
+    assert facts("Réka owns the deploy checklist, and if it fails, ping Bence.") == {
+        ("deploy checklist", "owned_by", "Réka", False, False)
     }
     assert facts("the Kestle pipeline is Réka Tóth's baby, talk to her") == {
         ("Kestle pipeline", "owned_by", "Réka Tóth", False, False)
     }
     # a condition on the statement itself still suspends it
-    assert facts("If Réka owns the release checklist, page her.") == set()
+    assert facts("If Réka owns the deploy checklist, ping her.") == set()
 
 
 def test_a_day_asked_about_in_a_chat_and_the_line_that_answers_it():
     said = (
-        "Dorka: is Zirc still on for the 28th?\nBence: nah, pushed to September 16, vendor's late again\nDorka: ugh ok"
+        "Dorka: is the Zirc cutover still on for the 28th?\n"
+        "Bence: no — pushed to September 16, legal wants another week\nDorka: ok"
     )
-    assert facts(said, None) == {("Zirc", "due_date", "2025-09-16", False, False)}
-    said = "Dorka: Kestle 2.0 target?\nBence: October 8th, locked\nDorka: finally"
+    assert facts(said, None) == {("Zirc cutover", "due_date", "2025-09-16", False, False)}
+    said = "Dorka: when's the Kestle 2.0 target?\nBence: 8 October, agreed with sales\nDorka: great"
     assert facts(said, None) == {("Kestle 2.0", "due_date", "2025-10-08", False, False)}
-    said = "Dorka: is the Tisza release still September 30?\nBence: yep, nothing's changed\nDorka: great"
+    said = "Dorka: does the Tisza release stay on September 30?\nBence: yes, same as before\nDorka: good"
     assert facts(said, None) == {("Tisza", "due_date", "2025-09-30", False, False)}
     # an answer that hedges, a question of no day, or the asker going on in the same line: no day
-    said = (
-        "Dorka: are we still on for the Zirc launch Thursday?\nBence: if legal signs off, yes. otherwise probably later"
-    )
+    said = "Dorka: is the Zirc launch happening Thursday?\nBence: maybe, depends on the security review"
     assert facts(said, None) == set()
-    assert facts("Dorka: is Réka still a paralegal?\nBence: yes, until Friday at least\nDorka: ok", None) == set()
-    assert facts("Could you confirm the Zirc due date? I think it's the 28th but not sure.", None) == set()
+    assert facts("Dorka: is Réka still on the legal team?\nBence: yes, until Friday at least\nDorka: ok", None) == set()
+    assert facts("What's the Zirc due date again? Possibly the 28th, I forget.", None) == set()
 
 
 def test_a_thing_become_someone_s_now_and_the_owner_who_does_after_one_who_no_longer_does():
-    assert facts("merged. the ledger is officially Payments Core's now") == {
-        ("ledger", "owned_by", "Payments Core", False, False)
+    assert facts("done: the ledger is officially Kestle Core's now") == {
+        ("ledger", "owned_by", "Kestle Core", False, False)
     }
     # a word said to be someone's, with no change: no system
     assert facts("the decision is Réka's") == set()
@@ -3081,25 +3084,24 @@ def test_a_thing_become_someone_s_now_and_the_owner_who_does_after_one_who_no_lo
 
 
 def test_a_dated_thing_s_owner_now_and_before_in_brackets_and_its_new_date_after_a_dash():
-    assert facts("Kestle beta: slipped to 28 September (owner now Growth, was Réka)") == {
+    assert facts("Kestle beta: slipped to 28 September (owner now Tisza Ops, was Réka)") == {
         ("Kestle beta", "due_date", "2025-09-28", False, False),
-        ("Kestle beta", "owned_by", "Growth", False, False),
+        ("Kestle beta", "owned_by", "Tisza Ops", False, False),
         ("Kestle beta", "owned_by", "Réka", False, True),
     }
-    assert facts("Carry-over: Zirc SSO — new due date 12 December (was 28 Nov).") == {
+    assert facts("Rolled over: Zirc SSO — new due date 12 December (was 28 Nov).") == {
         ("Zirc SSO", "due_date", "2025-12-12", False, False),
         ("Zirc SSO", "due_date", "2025-11-28", False, True),
     }
 
 
 def test_languages_counted_then_listed_in_brackets_and_a_manager_switched_from_one_to_another():
-    assert facts("Réka speaks four languages (Dutch, English, German and Papiamento) so she's our favourite") == {
-        ("Réka", "speaks", "Dutch", False, False),
-        ("Réka", "speaks", "English", False, False),
-        ("Réka", "speaks", "German", False, False),
-        ("Réka", "speaks", "Papiamento", False, False),
+    assert facts("Réka speaks three languages (Hungarian, Slovak and Romani), handy for the Košice office") == {
+        ("Réka", "speaks", "Hungarian", False, False),
+        ("Réka", "speaks", "Slovak", False, False),
+        ("Réka", "speaks", "Romani", False, False),
     }
-    assert facts("Réka switched from Bence to Dorka as her manager last month.") == {
+    assert facts("In March Réka switched from Bence to Dorka as her line manager.") == {
         ("Réka", "reports_to", "Dorka", False, False),
         ("Réka", "reports_to", "Bence", False, True),
     }
@@ -3116,26 +3118,24 @@ def test_the_days_a_project_had_in_turn_the_last_one_now():
 
 
 def test_who_speaks_a_language_or_whom_someone_reports_to_answered_on_the_next_line():
-    said = "Dorka: hey does anyone here speak Marathi? a customer wrote in\nBence: I do! send it over\nDorka: thanks"
-    assert facts(said, None) == {("Bence", "speaks", "Marathi", False, False)}
-    said = "Dorka: Réka is VP now btw\nBence: wait who does Ilona report to then\nDorka: still Réka"
+    said = "Dorka: we got an email in Slovak, who speaks Slovak?\nBence: I do, forward it\nDorka: thanks"
+    assert facts(said, None) == {("Bence", "speaks", "Slovak", False, False)}
+    said = "Dorka: Réka got the director job\nBence: so who does Ilona report to now?\nDorka: Réka, same as before"
     assert ("Ilona", "reports_to", "Réka", False, False) in facts(said, None)
     # a guess names no one
-    assert facts("Dorka: does anyone here speak Marathi?\nBence: no idea, maybe Ilona", None) == set()
+    assert facts("Dorka: who speaks Slovak here?\nBence: maybe Ilona, not sure", None) == set()
 
 
 def test_still_at_an_organisation_not_a_town_and_a_subjectless_answer_about_a_name_just_asked():
-    assert facts("thanks! still at Kestle tho, nothing else changed") == {("Ilona", "works_at", "Kestle", False, False)}
+    assert facts("cheers! still at Kestle tho, same team") == {("Ilona", "works_at", "Kestle", False, False)}
     assert facts("I'm still at Eger, love it.") == set()
-    assert facts("Réka? still at the BBC, doing radio drama") == {("Réka", "works_at", "BBC", False, False)}
+    assert facts("Réka? still at Kestle, running the night desk") == {("Réka", "works_at", "Kestle", False, False)}
 
 
 def test_a_name_owned_in_a_text_about_animals_is_a_pet_had():
-    said = "Reminder: the office is dog-friendly on Fridays — Bodri is Réka's and Mák belongs to Bence."
+    said = "Bring-your-dog Thursday: Bodri is Réka's, Mák belongs to Bence."
     assert facts(said) == {("Réka", "has_pet", "Bodri", False, False), ("Bence", "has_pet", "Mák", False, False)}
-    assert facts("Mák's owner, Réka, says he's allergic to chicken treats.") == {
-        ("Réka", "has_pet", "Mák", False, False)
-    }
+    assert facts("Mák's owner, Réka, asks for no treats before the vet.") == {("Réka", "has_pet", "Mák", False, False)}
     # a system in a text that only mentions an animal in passing stays a system
     assert facts("Zirc belongs to Tisza Ops; the canary deploy runs nightly.") == {
         ("Zirc", "owned_by", "Tisza Ops", False, False)
@@ -3143,9 +3143,9 @@ def test_a_name_owned_in_a_text_about_animals_is_a_pet_had():
 
 
 def test_a_home_dated_by_the_move_told_after_it():
-    said = extract_facts("Réka lives in Eger now; she moved last year and loves it.", speaker="Ilona", reference=TODAY)
+    said = extract_facts("Réka lives in Eger these days, she moved last year.", speaker="Ilona", reference=TODAY)
     assert [(fact.value, fact.valid_from) for fact in said] == [("Eger", date(2024, 1, 1))]
-    said = extract_facts("New year, new city: I'm in Szeged now, moved in December.", speaker="Ilona", reference=TODAY)
+    said = extract_facts("Fresh start: I'm in Szeged now, moved in December.", speaker="Ilona", reference=TODAY)
     assert [(fact.value, fact.valid_from) for fact in said] == [("Szeged", date(2024, 12, 1))]
     # a move to somewhere else dates that place, not the home
     said = extract_facts("Réka lives in Eger now; she moved to Pécs last year.", speaker="Ilona", reference=TODAY)
@@ -3153,7 +3153,7 @@ def test_a_home_dated_by_the_move_told_after_it():
 
 
 def test_a_pet_named_before_the_writer_says_they_no_longer_have_one():
-    assert facts("My ex got our beagle Bodri in the split, so I no longer have a dog.") == {
+    assert facts("Our dog Bodri went to my parents' farm, so I no longer have a dog.") == {
         ("Ilona", "has_pet", "Bodri", True, False)
     }
     assert facts("Our cat Mák went to live with my aunt, so no more cats for me.") == {
@@ -3166,8 +3166,10 @@ def test_a_pet_named_before_the_writer_says_they_no_longer_have_one():
 
 
 def test_not_x_after_a_value_corrects_unless_the_clause_tells_a_change():
-    assert facts("I told you — I live in Eger, not Pécs!") == {("Ilona", "lives_in", "Eger", False, False)}
-    assert facts("Zirc is owned by Tisza Ops, not Kestle Infra — Kestle only queries it.") == {
+    assert facts("Just to correct the record: I live in Eger, not Pécs!") == {
+        ("Ilona", "lives_in", "Eger", False, False)
+    }
+    assert facts("Zirc is owned by Tisza Ops, not Kestle Infra; Kestle just reads from it.") == {
         ("Zirc", "owned_by", "Tisza Ops", False, False)
     }
     # a change said: the value set against is the one before
@@ -3175,24 +3177,22 @@ def test_not_x_after_a_value_corrects_unless_the_clause_tells_a_change():
         ("Ilona", "lives_in", "Eger", False, False),
         ("Ilona", "lives_in", "Pécs", False, True),
     }
-    assert facts("heads up: from today Bence reports to Réka, not Dorka") == {
+    assert facts("Starting today Bence reports to Réka, not Dorka.") == {
         ("Bence", "reports_to", "Réka", False, False),
         ("Bence", "reports_to", "Dorka", False, True),
     }
 
 
 def test_a_project_s_lower_case_words_before_its_capitalised_ones_from_a_label_or_a_line_s_start():
-    assert facts("Mad: invoice PDF rewrite slipped to Dec 3.") == {
-        ("invoice PDF rewrite", "due_date", "2025-12-03", False, False)
+    assert facts("Risks: tax CSV rewrite slipped to Dec 3.") == {
+        ("tax CSV rewrite", "due_date", "2025-12-03", False, False)
     }
-    assert facts("Dependencies: iOS 18 SDK upgrade due 2025-10-09, owned by Mobile Platform.") == {
-        ("iOS 18 SDK upgrade", "due_date", "2025-10-09", False, False),
-        ("iOS 18 SDK upgrade", "owned_by", "Mobile Platform", False, False),
+    assert facts("Blocked on: iOS 19 SDK bump due 2025-10-09, owned by Kestle Mobile.") == {
+        ("iOS 19 SDK bump", "due_date", "2025-10-09", False, False),
+        ("iOS 19 SDK bump", "owned_by", "Kestle Mobile", False, False),
     }
     # a verb before the name is none of it
-    assert facts("pushed Tidepool GA to 2 oct, design review ate a sprint") == {
-        ("Tidepool", "due_date", "2025-10-02", False, False)
-    }
+    assert facts("pushed Zirc GA to 2 oct, the audit took longer") == {("Zirc", "due_date", "2025-10-02", False, False)}
 
 
 def test_a_language_listed_with_not_yet_is_not_spoken():
