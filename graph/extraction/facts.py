@@ -4746,8 +4746,8 @@ def _new_day(
     return facts
 
 
-# the days a project had in turn, the last one now: "originally 1 July, then 15 July, now 29 July", "was 3 May, then
-# the 10th, and now it's the 24th"
+# the days a project had in turn, the last one now: "originally 1 October, then 15 October, now 29 October", "was 3
+# May, then the 10th, and now it's the 24th"
 _DAY_SEQUENCE_RE = re.compile(
     r"\b(?i:originally|initially|first|was(?:\s+originally)?)\s+(?P<first>[^,;]{3,30}?),\s+"
     r"(?P<then>(?:(?:and\s+)?then\s+[^,;]{3,30}?,\s+)+)(?:and\s+)?now\s+(?:it['’]s\s+|it\s+is\s+)?(?P<now>[^,;.!?]{3,30})"
