@@ -1457,7 +1457,12 @@ def _a_thing_by_its_words(name: str) -> bool:
 def _a_thing_handed(match: re.Match[str]) -> bool:
     """An arrow hands over a thing when what stands before it is one by its words ("the on-call spreadsheet", "a
     quillon-gateway"), not a name, a place or a title."""
-    words = match.group("system").split()
+    return _a_system_by_its_noun(match.group("system"))
+
+
+def _a_system_by_its_noun(said: str) -> bool:
+    """Whether words name a system by the noun they end in, or as its code names it."""
+    words = said.split()
     last = words[-1].casefold() if words else ""
     # (or several of them, "the Zirc dashboards"; but "Tisza Systems", capitalised, is a name)
     plural = bool(words) and words[-1].islower() and last[:-1] in _THING_NOUNS
@@ -3426,7 +3431,7 @@ def _picture_as_written(picture: re.Match[str]) -> str:
     return " " if before and after[:1].isalnum() else ""
 
 
-# an animal's picture after a name, as people caption their own pets ("Sunday with Bodri 🐕 and Mák 🐈")
+# an animal's picture after a name, as people caption their own pets ("Lazy morning with Bodri 🐕 and Mák 🐈")
 _PET_PICTURES = {
     "🐕": "dog", "🐶": "dog", "🐩": "dog", "🦮": "dog", "🐈": "cat", "🐱": "cat", "🐇": "rabbit", "🐰": "rabbit",
     "🐹": "hamster", "🦜": "parrot", "🦎": "lizard", "🐴": "horse", "🐎": "horse", "🐁": "mouse", "🐀": "rat",
@@ -3436,7 +3441,7 @@ _PET_PICTURE_RE = re.compile(
     rf"(?P<picture>{'|'.join(_PET_PICTURES)})[\uFE0F\u200D\u2B1B]*"
 )
 # what stands before a pet's name when the words have said whose and what it is ("his dog Bodri 🐕", "a kitten named
-# Mák 🐈"), or that the writer only minds it ("cat-sitting …, meet Mák 🐱")
+# Mák 🐈"), or that the writer only minds it ("minding a neighbour's cat — say hi to Mák 🐱")
 _PET_SAID_RE = re.compile(rf"(?:\b(?:{_PETS}|named|called)\s+$)|\b(?i:sitting|sitter|minding)\b")
 
 
@@ -3781,7 +3786,7 @@ def _pets_named(text: str) -> set[str]:
     return {name for match in _PET_NAMED_RE.finditer(text) if (name := _person(match["name"]))}
 
 
-# a household's pet by its kind, in a text about the writer's household: "…, and the dog, Bodri, loves the garden",
+# a household's pet by its kind, in a text about the writer's household: "…, and the dog, Bodri, sleeps on the balcony",
 # "The kids adore the new flat, Bodri the dog is still sulking"
 _HOUSEHOLD_PET_RE = re.compile(
     rf"\b[Tt]he\s+(?P<kind>{_PET_KINDS}),\s+(?P<name>{NAME}),|(?<![\w'’-])(?P<named>{NAME})\s+the\s+{_PET_KINDS}\b"
@@ -4133,17 +4138,18 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
 
 # a name moved to a team or a function: "Zirclog moved to Kestle Core on Friday", "Zirc went over to the Data squad" —
 # a system's new owner where the text speaks of the name as a system, a person's new team or home where it does not
+_MOVED_TO = r"(?:moved|went|transferred|migrated)(?:\s+over)?\s+to\b"
 _MOVED_OVER_RE = re.compile(
     rf"(?<![\w'’-])(?<!\bof\s)(?<!\bfor\s)(?P<thing>{NAME})(?:\s+(?:has|had|was|got|just|now|finally|also))*\s+"
-    rf"(?:moved|went|transferred|migrated)(?:\s+over)?\s+to\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)"
-    r"(?P<rest>[^.;!?\n]*)"
+    rf"{_MOVED_TO}\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)(?P<rest>[^.;!?\n]*)"
 )
-_A_MOVE_RE = re.compile(r"\b(?:moved|went|transferred|migrated)(?:\s+over)?\s+to\b")
+_A_MOVE_RE = re.compile(rf"\b{_MOVED_TO}")
 # two things by their words moved to one owner together: "the tile renderer and the font cache both moved to Tisza"
 _THINGS_MOVED_RE = re.compile(
     r"\b[Tt]he\s+(?P<thing>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)\s+and\s+(?:the\s+)?(?P<other>[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
-    r"(?:\s+(?:both|all|have|had|were|got|just|now|finally|also))*\s+(?:moved|went|were\s+moved|transferred|migrated)"
-    rf"(?:\s+over)?\s+to\s+(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)(?P<rest>[^.;!?\n]*)"
+    # ("were moved": "were", then the move)
+    rf"(?:\s+(?:both|all|have|had|were|got|just|now|finally|also))*\s+{_MOVED_TO}\s+(?:the\s+)?"
+    rf"(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)(?P<rest>[^.;!?\n]*)"
 )
 # what is said of systems a team runs: who is paged or ticketed for them, whose they are
 _OPERATIONS_RE = re.compile(
@@ -4189,10 +4195,10 @@ def _systems_moved(text: str, found: list[StatedFact], today: date) -> list[Stat
         if re.search(rf"\b(?:{_RELATION}|my|our|his|her|their)\s+$", before, re.IGNORECASE):
             continue  # "my brother Bence moved to …": a person, by whom they are to someone
         sentence = before[max(before.rfind(end) for end in ".!?\n") + 1 :] + text[moved.start() : moved.end()]
-        team = bool(re.search(rf"\s{_TEAM_WORDS}$", moved["owner"])) or owner.split()[-1].casefold() in _UNIT_WORDS
+        team = _a_unit(moved["owner"])
         if thing not in systems:
             systems[thing] = not _named_as_a_person(text, thing) and (
-                _a_thing(thing) or _named_as_a_system(text, thing) or None
+                _a_system_by_its_noun(thing) or _named_as_a_system(text, thing) or None
             )
         if systems[thing] is False:
             continue  # a person's name, by how the text speaks of them
@@ -4208,15 +4214,11 @@ def _systems_moved(text: str, found: list[StatedFact], today: date) -> list[Stat
         found = _owned_after_a_move(found, thing, moved, today)
     for moved in _THINGS_MOVED_RE.finditer(text) if " and " in text else ():
         things = [moved["thing"], moved["other"]]
-        if known_place(moved["owner"]) or not all(map(_a_thing, things)):
+        if known_place(moved["owner"]) or not all(map(_a_system_by_its_noun, things)):
             continue
         for thing in things:
             found = _owned_after_a_move(found, thing, moved, today)
     return found
-
-
-def _a_thing(words: str) -> bool:
-    return _a_thing_handed(re.match(r"(?P<system>.+)", words))
 
 
 def _owned_after_a_move(found: list[StatedFact], thing: str, moved: re.Match[str], today: date) -> list[StatedFact]:
@@ -4230,8 +4232,8 @@ def _owned_after_a_move(found: list[StatedFact], thing: str, moved: re.Match[str
     ]
 
 
-# a name the writer mourns ("Mák passed away last night", "RIP Bodri"), and the short life that says it was a pet's
-# ("he was only 2", "fourteen years old", "11 good years"): a person's death is told with a relation or a long life
+# a name the writer mourns ("Mák passed away on Sunday", "RIP Bodri"), and the short life that says it was a pet's
+# ("she was only 3", "twelve years old", "12 good years"): a person's death is told with a relation or a long life
 _MOURNED_RE = re.compile(
     rf"(?:^|(?<=[.!?:—–-]\s)|(?<=\bRIP\s))(?P<name>{NAME})(?:\s+(?:has|just|sadly|finally))*\s+"
     r"(?P<gone>passed\s+away|died|(?:is|was)\s+(?:no|not)\s+(?:longer|more)\s+with\s+us)\b(?P<rest>[^.!?\n]*)"
@@ -4386,7 +4388,6 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         written = _fluent(sentence.group(0))
         if sentence.start() > line_ends:
             asked_of = ""  # a name asked about holds for the rest of its line only
-        if sentence.start() > line_ends:
             line_ends = text.find("\n", sentence.start()) % (len(text) + 1)
             labelled = _LINE_LABEL_RE.match(written)
             label = (
@@ -5108,10 +5109,6 @@ _MOVE_DATED_RE = re.compile(
 )
 
 
-def _a_year_before(day: date) -> date:
-    return day.replace(year=day.year - 1, day=min(day.day, 28) if day.month == 2 else day.day)
-
-
 def _homes_dated_by_the_move(said: str, facts: list[StatedFact], today: date) -> list[StatedFact]:
     """A sentence's facts with the one home it gives now dated by the move it goes on to tell, when that move names
     no other place."""
@@ -5120,7 +5117,11 @@ def _homes_dated_by_the_move(said: str, facts: list[StatedFact], today: date) ->
     # (a move is past: "in December" said in September is the December before)
     said_days = _dates(moved["when"], today) if moved else []
     yearless = moved is not None and not re.search(r"\d{4}", moved["when"])
-    days = [day if day <= today else _a_year_before(day) for day in said_days if day <= today or yearless]
+    days = [
+        day if day <= today else _next_month_day(day, -12) or day.replace(year=day.year - 1, day=28)  # (29 February)
+        for day in said_days
+        if day <= today or yearless
+    ]
     if not days or re.match(r"\s*(?:to|from|into)\b", moved["when"]):
         return facts
     return [replace(f, valid_from=days[0]) if f is homes[0] else f for f in facts]
@@ -5816,8 +5817,7 @@ def _facts_of(
         corrected = (
             after
             and pattern.attribute in _CONTRASTED
-            and re.match(r"\W*not\s", match.string[match.end("value") : match.start("old")])
-            and not _CHANGED_RE.search(clause)
+            and _a_correction(clause, match.string[match.end("value") : match.start("old")])
         )  # "Zirc is owned by Tisza, not Kestle": a correction, no owner before
         old = None if corrected else _earlier(pattern.attribute, {**groups, "said": match.group(0)}, speaker, today)
         old = old or _contrasted(pattern, clause, match)
@@ -5867,6 +5867,14 @@ _EARLIER_BY: dict[str, frozenset[str]] = {
     v.OWNED_BY: frozenset({"with", "by"}),
 }
 _CONTRASTED = frozenset(_EARLIER_BY)
+
+
+def _a_correction(clause: str, between: str) -> bool:
+    """Whether the words between a value and another ("…, not X") correct it rather than tell what it was before: a
+    "not", in a clause that tells no change."""
+    return bool(re.match(r"\W*not\b", between)) and not _CHANGED_RE.search(clause)
+
+
 # what says a value changed, so that "not X" after it is the value before ("I report to Réka now, not Bence")
 _CHANGED_RE = re.compile(
     r"\b(?:now|these\s+days|nowadays|since|as\s+of|(?:from|starting)\s+(?:today|tomorrow|this|next|\w+day)|effective|"
@@ -5894,7 +5902,7 @@ def _contrasted(pattern: _Pattern, clause: str, match: re.Match[str]) -> str:
         contrast = earlier
     if re.search(r"['’]s?$", contrast["old"]):
         return ""  # "Tisza Ops' responsibility, not Kestle's": whose it is, corrected; no one it was before
-    if re.match(r"\s*,?\s*not\b", clause[match.end() : contrast.end()]) and not _CHANGED_RE.search(clause):
+    if _a_correction(clause, clause[match.end() : contrast.end()]):
         return ""  # "I live in Eger, not Pécs!": a correction, no value before — unless the clause tells a change
     if re.fullmatch(_HANDLE, contrast["old"]):
         return contrast["old"] if pattern.attribute == v.OWNED_BY else ""  # a team by its handle owns things only
