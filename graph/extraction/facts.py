@@ -60,7 +60,7 @@ class StatedFact:
 _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
 # "St. Mary's", "Example.com": a dot only inside a name
 _NAME_WORD = (
-    rf"(?:[{_UPPER}][\w'’-]*(?:&[A-Z][\w-]*)?(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
+    rf"(?:[{_UPPER}][\w'’-]*(?!\.\d)(?:&[A-Z][\w-]*)?(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
     r"[A-Z]\d[\w-]*(?:\.\d+)*|\d[\w-]*[A-Z][\w-]*)(?![\w-])"
 )
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo"), on
@@ -132,7 +132,7 @@ _OWNER = (
 # a person as a value, possibly named after a role ("the CFO, Freya Moss")
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
-_THING = r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,3}?)"
+_THING = r"(?:[\w'’-]+(?:\.\d+)*(?:\s+[\w'’-]+(?:\.\d+)*){0,3}?)"  # a release's number whole: "the R7.3 cut"
 # the same, no word of it one that opens a clause or a phrase ("since the reorg the Zirc dashboard …", "as of 3 Nov
 # the Zirc service …", "reminder that Zirc …": Zirc)
 _OPENING_WORD = (
@@ -2518,8 +2518,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|works?|working|(?:is|are)\s+now|now)\s+"
-        rf"under\s+(?P<value>{NAME})",
+        rf"\b{_WHO}(?:{_HAVE}|{_BE}){_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|works?|working|"
+        rf"(?:is|are)\s+now|now)\s+under\s+(?P<value>{NAME})",
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -4370,6 +4370,14 @@ def _catalogue_line(said: str) -> str:
 _Earlier = list[tuple[int, str, str]]
 
 
+# a later clause of a sentence, of the writer's own or another's, that names whom its subject reports to or works under
+_OTHER_CLAUSE_PERSON_RE = re.compile(
+    r"(?:,\s*(?:so|and|but|then)|;|\s+(?:so|but))\s+(?:I|we|[A-Z][\w'’-]+)(?:['’]m|\s+(?:now|also|still|am|is|are))*\s+"
+    rf"(?:report(?:s|ed|ing)?\s+(?:directly\s+)?to|answer(?:s|ed)?\s+to|(?:sit|sits|work|works|working)\s+under"
+    rf"|(?:work|works|working)\s+(?:with|for))\s+(?P<other>{NAME})"
+)
+
+
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     asked_of = ""  # a name the last sentence asked about alone ("Réka?"): whom a subjectless answer is about
@@ -4422,6 +4430,9 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         elif opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
+            if (later := _OTHER_CLAUSE_PERSON_RE.search(stripped, opener.end())) and _a_person(later["other"]):
+                # "Réka left, so I now report to Bence. He's …": the one the writer's own clause turned to last
+                named = later["other"]
         elif named and _SENTENCE_PRONOUN_RE.match(stripped):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), stripped, count=1)
         elif named and (opening := _POSSESSIVE_OPENER_RE.match(stripped)):  # "Her manager is Nandor": the named's

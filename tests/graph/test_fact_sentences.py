@@ -3201,3 +3201,24 @@ def test_a_language_listed_with_not_yet_is_not_spoken():
         ("Ilona", "speaks", "Slovak", False, False),
         ("Ilona", "speaks", "English", False, False),
     }
+
+
+def test_he_or_she_after_the_writer_turned_to_someone_new_means_that_one():
+    assert facts("Réka left, so I now report to Bence. He's the new head of ops.") == {
+        ("Ilona", "reports_to", "Bence", False, False),
+        ("Bence", "job_title", "head of ops", False, False),
+    }
+    # nobody turned to: the sentence's opener is still the one
+    assert facts("Réka joined Kestle, and Bence went to Szeged. She lives in Eger.") == {
+        ("Réka", "works_at", "Kestle", False, False),
+        ("Réka", "lives_in", "Eger", False, False),
+    }
+
+
+def test_working_under_someone_said_with_am_is_reporting_to_them():
+    assert facts("I'm now working under Dorka.") == {("Ilona", "reports_to", "Dorka", False, False)}
+
+
+def test_a_release_s_dotted_number_is_part_of_its_name():
+    assert facts("R7.3 ships on 2 May.") == {("R7.3", "due_date", "2026-05-02", False, False)}
+    assert facts("The R7.3 release is due on 2 May.") == {("R7.3", "due_date", "2026-05-02", False, False)}
