@@ -2905,6 +2905,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b(?P<system>{NAME}),\s+the\s+owner\s+is{_NOW}\s+{_OWNER}",
     ),
+    # "The owner of the tile cache is Bence", "Owner of record for Zirc is still Tisza Ops": the thing, then its owner
+    _p(
+        v.OWNED_BY,
+        r"(?:^|(?<=[\s,;:(]))(?:[Tt]he\s+)?(?:(?:new|current|sole|only|main|official)\s+)?(?:[Oo]wner|[Oo]wning\s+team|"
+        r"[Mm]aintainer)(?:\s+of\s+record)?\s+(?:of|for)\s+(?:the\s+)?"
+        rf"(?P<system>{_THING})\s+is{_NOW}\s+{_OWNER}(?=\s*(?:[.,;!)]|$|\s+(?:now|since|from|as|these)\b))",
+        needs=("owner", "owning", "maintainer"),
+    ),
     # a thing moved to a team is the team's: "the Kestle gateway has moved over to the Tisza squad" (a thing by its
     # words, to a team by its words: a person who moved to a team, a service moved to a cloud, is not read here)
     _p(
@@ -2955,7 +2963,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- when a project is due: "The Orion launch slipped to 14 March"
     _p(
         v.DUE_DATE,
-        r"^(?:[Tt]he\s+)?(?:[Dd]eadline|[Ll]aunch\s+date|[Rr]elease\s+date|[Dd]ue\s+date|[Gg]o-live\s+date|[Ss]hip\s+date|"
+        r"^(?:[Tt]he\s+)?(?:[Dd]eadline|(?:[Ll]aunch|[Rr]elease|[Gg]o-live|[Ss]hip|[Cc]utover)\s+da(?:te|y)|[Dd]ue\s+date|"
         # ("New date for Kestle: 19 May": a day set anew is a day set)
         r"[Tt]arget\s+date|ETA|[Tt]arget|(?:[Nn]ew|[Rr]evised|[Uu]pdated)\s+(?:date|deadline|target))\s+for\s+"
         # ("Target date for the Kestle migration: 3 June": a card's line)
@@ -3208,8 +3216,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)??(?P<kind>{_PET_KINDS})(?:(?:,\s+|\s+)"
-        rf"(?P<value>{NAME}),?)?\s+(?:(?:has\s+|just\s+)?passed\s+away|died|(?:was\s+|has\s+been\s+)?rehomed)",
+        rf"(?P<value>{NAME}),?)?\s+(?:(?:has\s+|just\s+)?passed\s+away|died|"
+        r"(?:was\s+|has\s+been\s+|got\s+)?(?:rehomed|put\s+(?:down|to\s+sleep)))",
         negated=True,
+    ),
+    # "I'm dog-sitting Bodri for Réka": the one it is done for has the pet
+    _p(
+        v.HAS_PET,
+        rf"\b(?:dog|cat|pet|puppy|bunny|rabbit)[- ]?sitting\s+(?P<value>{NAME})\s+for\s+(?P<whom>{NAME})",
+        needs=("sitting",),
     ),
     _p(
         v.SPEAKS,

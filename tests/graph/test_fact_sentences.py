@@ -3222,3 +3222,26 @@ def test_working_under_someone_said_with_am_is_reporting_to_them():
 def test_a_release_s_dotted_number_is_part_of_its_name():
     assert facts("R7.3 ships on 2 May.") == {("R7.3", "due_date", "2026-05-02", False, False)}
     assert facts("The R7.3 release is due on 2 May.") == {("R7.3", "due_date", "2026-05-02", False, False)}
+
+
+def test_the_owner_of_a_thing_is_someone():
+    assert facts("The owner of the tile cache is Kestle Core.") == {
+        ("tile cache", "owned_by", "Kestle Core", False, False)
+    }
+    assert facts("Owner of record for Zirc is still Bence.") == {("Zirc", "owned_by", "Bence", False, False)}
+    assert facts("Who is the owner of Zirc? Bence?") == set()
+    assert facts("I think the owner of Zirc is Bence, not sure.") == set()
+
+
+def test_a_launch_day_or_a_cutover_day_for_a_project():
+    assert facts("Launch day for Tisza Go: 3 May.") == {("Tisza Go", "due_date", "2026-05-03", False, False)}
+    assert facts("The cutover day for Zirc is 3 May.") == {("Zirc", "due_date", "2026-05-03", False, False)}
+
+
+def test_a_pet_put_to_sleep_is_no_longer_had():
+    assert facts("Our cat Cirmi was put to sleep yesterday.") == {("Ilona", "has_pet", "Cirmi", True, False)}
+
+
+def test_a_pet_sat_for_someone_is_theirs():
+    assert facts("I'm dog-sitting Bodri for Réka this week.") == {("Réka", "has_pet", "Bodri", False, False)}
+    assert facts("I'm babysitting Bence for Réka.") == set()
