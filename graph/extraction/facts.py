@@ -58,9 +58,9 @@ class StatedFact:
 
 # A capital letter of the Latin alphabets names are written in ("Éva", "Øystein", "Łukasz", "Şule")
 _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
-# "St. Mary's", "Example.com": a dot only inside a name
+# "St. Mary's", "Example.com": a dot only inside a name, after a short word ("Dal and Chawal. Dal has …" is two)
 _NAME_WORD = (
-    rf"(?:[{_UPPER}][\w'’-]*(?!\.\d)(?:&[A-Z][\w-]*)?(?:\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
+    rf"(?:[{_UPPER}][\w'’-]*(?!\.\d)(?:&[A-Z][\w-]*)?(?:(?:(?<=\b[{_UPPER}])|(?<=\b[{_UPPER}][a-z])|(?<=\b[{_UPPER}][a-z]{{2}}))\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
     r"[A-Z]\d[\w-]*(?:\.\d+)*|\d[\w-]*[A-Z][\w-]*)(?![\w-])"
 )
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo"), on
@@ -3351,7 +3351,13 @@ _MAKE_BELIEVE_RE = re.compile(
 )
 # a year of study after a graduate's name ("Noor Aziz (BSc '09)", "('11)"): says nothing of now, and its apostrophe
 # would be read as a quotation; blanked, so that spans still index the text
-_CLASS_YEAR_RE = re.compile(r"[ \t]*\((?:[A-Z][\w.]*\s+)?['’‘]\d{2}\)")
+_CLASS_YEAR_RE = re.compile(
+    # ("Réka Tóth '09 has joined …": the year of a class after a name, bare; the name kept, "in '19" a year)
+    rf"[ \t]*\((?:[A-Z][\w.]*\s+)?['’‘]\d{{2}}\)|(?P<named>\b[{_UPPER}][\w'’-]*)[ \t]+['’‘]\d{{2}}(?=[\s,:;.])"
+)
+
+
+_CODE_QUOTE_RE = re.compile(r"`(?P<code>[^`\n]{1,80})`")
 
 
 def extract_facts(text: str, *, speaker: str | None, reference: datetime | date) -> list[StatedFact]:
@@ -3362,8 +3368,10 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return []
     try:
         said = text[:MAX_TEXT_CHARS]
-        if "(" in said:
-            said = _CLASS_YEAR_RE.sub(lambda m: " " * len(m.group(0)), said)
+        if "`" in said:  # a README's "`zirc-sync` is owned by …": the code name, without its quotes
+            said = _CODE_QUOTE_RE.sub(lambda m: m["code"], said)
+        if "(" in said or "'" in said or "’" in said or "‘" in said:
+            said = _CLASS_YEAR_RE.sub(lambda m: (m["named"] or "").ljust(len(m.group(0))), said)
         return list(islice(_facts(said, speaker, _day(reference)), MAX_FACTS))
     except Exception:  # noqa: BLE001 - extraction enriches a memory; bad input must never fail indexing
         return []
@@ -6077,7 +6085,8 @@ _THING_WORDS = frozenset(
 
 # a possessive inside an institution's name: "Children's Hospital", "St Mary's School", "Women's Institute"
 _POSSESSIVE_INSTITUTION_RE = re.compile(
-    r"['’]s\s+(?:Hospital|Clinic|School|College|Academy|Church|Home|Hospice|Institute|Trust|Centre|Center|University)\b"
+    r"['’]s\s+(?:Hospital|Clinic|School|College|Academy|Church|Home|Hospice|Institute|Trust|Centre|Center|University|"
+    r"Primary|Secondary|Infirmary|Surgery|Cathedral)\b"
 )
 
 
@@ -6171,7 +6180,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
             title = title[: held_at.start()]
         return [
             re.sub(
-                r"^(?:(?:new|newest|latest|current|currently|permanent|their|our|his|her|my|the|an?|first)\s+)+",
+                r"^(?:(?:new|newest|latest|current|currently|permanent|their|our|his|her|its|my|the|an?|first)\s+)+",
                 "",
                 title.casefold(),
             )
@@ -6337,7 +6346,10 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         return ""  # "N, who runs support at Kestle": a function headed where one works, no system
     # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
-    words = re.sub(r"^the\s+", "", said, flags=re.IGNORECASE).split()
+    if re.search(r"\s(?:but|and|or|so|while|whereas|yet)$", said):
+        return ""  # "the worker lives in this repo but is owned by …": what a clause says, no thing's name
+    # ("Its tile cache is owned by Infra": the thing, by its words)
+    words = re.sub(r"^(?:the|its)\s+", "", said, flags=re.IGNORECASE).split()
     while words and (words[-1].casefold() in _ADVERBS or words[-1].casefold() in _COPULAS):
         words.pop()  # "Quillon is now officially owned by …": Quillon
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
@@ -6418,7 +6430,7 @@ _NO_PROJECT = frozenset(
 # words that go with a statement's verb, not with the name before it ("Kestle now ships", "Quillon itself is owned")
 _ADVERBS = frozenset(
     "now still again finally officially currently itself also too just yesterday today tonight tomorrow recently "
-    "lately earlier anyway anyhow though".split()
+    "lately earlier anyway anyhow though either".split()
 )
 
 

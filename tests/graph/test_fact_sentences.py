@@ -3245,3 +3245,43 @@ def test_a_pet_put_to_sleep_is_no_longer_had():
 def test_a_pet_sat_for_someone_is_theirs():
     assert facts("I'm dog-sitting Bodri for Réka this week.") == {("Réka", "has_pet", "Bodri", False, False)}
     assert facts("I'm babysitting Bence for Réka.") == set()
+
+
+def test_a_class_year_after_a_name_is_not_part_of_the_sentence():
+    assert facts("Réka Tóth '09 has joined Kestle as its head of design.") == {
+        ("Réka Tóth", "works_at", "Kestle", False, False),
+        ("Réka Tóth", "job_title", "head of design", False, False),
+    }
+
+
+def test_a_dot_after_a_long_word_ends_a_name():
+    assert facts("We adopted two hens and named them Bab and Borsó. Bab is laying again.") == {
+        ("Ilona", "has_pet", "Bab", False, False),
+        ("Ilona", "has_pet", "Borsó", False, False),
+    }
+    assert facts("Bence joined St. Anne's Primary as deputy head.") == {
+        ("Bence", "works_at", "St. Anne's Primary", False, False),
+        ("Bence", "job_title", "deputy head", False, False),
+    }
+
+
+def test_a_code_name_in_backticks_is_the_thing():
+    assert facts("`zirc-sync` is owned by the Tisza team.") == {("zirc-sync", "owned_by", "Tisza", False, False)}
+    assert facts("I no longer own `kestle-ui`; Tisza took it over on 1 October.", speaker="Réka") == {
+        ("kestle-ui", "owned_by", "Réka", True, False),
+        ("kestle-ui", "owned_by", "Tisza", False, False),
+    }
+
+
+def test_a_thing_s_name_holds_no_determiner_adverb_or_clause():
+    assert facts("Zirc is owned by Kestle Core. Its tile cache is owned by Tisza Ops.") == {
+        ("Zirc", "owned_by", "Kestle Core", False, False),
+        ("tile cache", "owned_by", "Tisza Ops", False, False),
+    }
+    assert facts("Kestle no longer owns the alert rules either.") == {
+        ("alert rules", "owned_by", "Kestle", True, False)
+    }
+    # what a clause says before "but" is no thing's name (the worker itself is not read yet)
+    assert facts("The zirc-sync worker lives in this repo but is owned by Tisza Ops.") <= {
+        ("zirc-sync worker", "owned_by", "Tisza Ops", False, False)
+    }
