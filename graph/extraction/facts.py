@@ -123,8 +123,10 @@ _CODE_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
 _HANDLE = rf"(?:@[\w/-]+|{_CODE_NAME}\b)"
 # (a team by its handle, or in lower case: "the identity team")
 _OWNER = (
-    # ("owned by our Platform team": the team by its name, whoever "our" is)
-    rf"(?:[Tt]he\s+|{_MY_TEAM}|(?:[Oo]ur|[Tt]heir)\s+(?={NAME}\s+{_TEAM_WORDS}))?"
+    # ("owned by our Platform team": the team by its name, whoever "our" is; "by Kestle's in-house Web Team", "to the
+    # client's Finance Data team": the team by its name, whosever it is)
+    rf"(?:[Tt]he\s+|{_MY_TEAM}|(?:[Oo]ur|[Tt]heir)\s+(?={NAME}\s+{_TEAM_WORDS})"
+    rf"|(?:the\s+)?(?:[a-z]+|{_NAME_WORD})['’]s\s+(?:(?:in-house|own|internal)\s+)?(?=[{_UPPER}][\w-]*\s+[{_UPPER}]|{NAME}\s+{_TEAM_WORDS}))?"
     rf"(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?|{_HANDLE}"
     r"|(?!(?:my|our|your|their|his|her|its|a|an|another|which|what|that|this|the|some|any|no|other|same|whole|new|old)\s)"
     rf"[a-z][a-z-]+\s+{_TEAM_WORDS})"
@@ -4642,10 +4644,13 @@ def _theirs(said: str, facts: tuple[StatedFact, ...], who: str | None, today: da
 # the tracker by Tisza Ops", "the wiki belongs to Kestle Docs, and the tracker to Tisza Ops", "I handed the wiki to
 # Réka and the tracker to Bence"
 _GAPPED_OWNER_RE = re.compile(
-    r"[^,;]*?,?\s+and\s+(?P<thing>(?:the\s+)?(?:(?!(?:is|are|was|were|went|goes|go|has|have|had|got|gets|moves|sits|"
+    # ("…, the outage map by Tisza, and the asset register by Bence": each thing of the list by its owner)
+    r"[^,;]*?(?:,\s+(?:and\s+)?|\s+and\s+)(?!(?:before|after|since|when|while|until|because|as|so|then|but)\b)"
+    r"(?P<thing>(?:the\s+)?(?:(?!(?:is|are|was|were|went|goes|go|has|have|had|got|gets|moves|sits|"
     r"belongs|\w+ed)\b)[\w'’.&-]+\s+){1,4}?)(?:by|to)\s+"
     rf"(?:the\s+)?(?P<owner>{NAME}(?:\s+{_TEAM_WORDS})?)(?P<rest>[^,;.!?]*)"
 )
+_MAX_GAPPED = 8  # things one statement of ownership goes on to list
 _GAPPED_VERB_RE = re.compile(r"\b(?:owned|maintained|run)\s+by|\bbelongs?\s+to\b|\b(?:handed|gave|passed)\b")
 
 
@@ -4658,15 +4663,18 @@ def _gapped_owners(said: str, facts: tuple[StatedFact, ...], who: str | None, to
     start, end = _span_in(said, owned[-1])
     if not _GAPPED_VERB_RE.search(said, start, end):
         return facts
-    second = _GAPPED_OWNER_RE.match(said, end)
-    if second is None or _person(second["owner"]) != second["owner"]:
-        return facts
-    thing = second["thing"].strip()
-    facts = _also(facts, _owned_as_said(thing, second["owner"], second["rest"]), who, today)
     # "Dorka handed the wiki to Réka and the tracker to Bence": both were Dorka's
-    named = _system_name(thing, owner=second["owner"])
     handed = [fact for fact in facts if fact.subject == owned[-1].subject and fact.valid_until and not fact.negated]
-    return (*facts, *(replace(fact, subject=named) for fact in handed[-1:] if named))
+    for _ in range(_MAX_GAPPED):
+        second = _GAPPED_OWNER_RE.match(said, end)
+        if second is None or _person(second["owner"]) != second["owner"]:
+            break
+        thing = second["thing"].strip()
+        facts = _also(facts, _owned_as_said(thing, second["owner"], second["rest"]), who, today)
+        named = _system_name(thing, owner=second["owner"])
+        facts = (*facts, *(replace(fact, subject=named) for fact in handed[-1:] if named))
+        end = second.end()
+    return facts
 
 
 def _span_in(said: str, fact: StatedFact) -> tuple[int, int]:
@@ -6094,6 +6102,11 @@ _POSSESSIVE_INSTITUTION_RE = re.compile(
 _CALLED_IN_BRACKETS_RE = re.compile(rf"\s*\((?P<name>[{_UPPER}][\w-]+(?:\s+[{_UPPER}][\w-]+)?)\)")
 
 
+# the first of two things a plural statement is about, just before the second ("the tile cache and the ")
+_FIRST_OF_TWO_THINGS_RE = re.compile(rf"(?:^|(?<=[:;,]\s))(?:[Tt]he\s+)?(?P<first>{_THING})\s+and\s+(?:the\s+)?$")
+_PLURAL_COPULA_RE = re.compile(r"\s+(?:are|were|have\s+been)\b")
+
+
 def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
     groups = match.groupdict()
     if attribute == v.OWNED_BY:
@@ -6102,6 +6115,14 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
         named = bool(_OWNERSHIP_RE.search(match.string[match.start() : match.end() + 6]))
         listed = [part for part in re.split(r"\s*,\s*(?:the\s+)?", groups.get("more") or "") if part]
         system = groups["system"]
+        second = match.start("system") + len(re.match(r"(?:and\s+)?(?:the\s+)?", system or "").group(0))
+        if (
+            system
+            and " and " in match.string[: second + 1]
+            and _PLURAL_COPULA_RE.match(match.string, match.end("system"))
+            and (pair := _FIRST_OF_TWO_THINGS_RE.search(match.string, 0, second))
+        ):
+            listed = [pair["first"], *listed]  # "the tile cache and the font server are owned by …": both
         if system and (called := _CALLED_IN_BRACKETS_RE.match(match.string, match.end("system"))):
             if not any(word[:1].isupper() for word in system.split()):
                 system = called["name"]  # "I own the deploy bot (Zirc)": the bot, by its name

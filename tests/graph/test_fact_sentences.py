@@ -3285,3 +3285,37 @@ def test_a_thing_s_name_holds_no_determiner_adverb_or_clause():
     assert facts("The zirc-sync worker lives in this repo but is owned by Tisza Ops.") <= {
         ("zirc-sync worker", "owned_by", "Tisza Ops", False, False)
     }
+
+
+def test_things_listed_with_their_owners_after_one_verb():
+    assert facts(
+        "The Zirc historian is owned by the Kestle team, the outage map by Tisza Ops, and the asset register by "
+        "Bence Vass personally."
+    ) == {
+        ("Zirc historian", "owned_by", "Kestle", False, False),
+        ("outage map", "owned_by", "Tisza Ops", False, False),
+        ("asset register", "owned_by", "Bence Vass", False, False),
+    }
+    # what follows the list is no thing of it
+    assert ("before my move", "owned_by", "Eger", False, False) not in facts(
+        "I handed the wiki to Réka and the tracker to Bence this morning, before my move to Eger."
+    )
+
+
+def test_two_things_owned_together():
+    assert facts("The tile cache and the font server are owned by Tisza Ops.") == {
+        ("tile cache", "owned_by", "Tisza Ops", False, False),
+        ("font server", "owned_by", "Tisza Ops", False, False),
+    }
+
+
+def test_an_owning_team_named_after_whose_it_is():
+    assert facts("The pricing engine is now owned by Kestle's in-house Web Team.") == {
+        ("pricing engine", "owned_by", "Web Team", False, False)
+    }
+    assert facts("The crew roster belongs to Kestle's Operations IT.") == {
+        ("crew roster", "owned_by", "Operations IT", False, False)
+    }
+    assert ("reporting pipeline", "owned_by", "Finance Data", False, False) in facts(
+        "I've handed the reporting pipeline to the client's Finance Data team."
+    )

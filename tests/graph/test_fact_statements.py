@@ -93,15 +93,18 @@ RECALL_FLOOR = {
     "fact_statements_twentythird": 0.68,
     "fact_statements_twentyfifth": 0.78,
     "fact_statements_twentyseventh": 0.60,
+    "fact_statements_twentyninth": 0.64,
 }
 # a set read after it was scored fresh whose precision stays below the bar: asserted at what it reaches, so
 # that nothing read from it is lost (its misreadings, in bench/HISTORY.md, are left for a later pass)
-PRECISION_FLOOR = {"fact_statements_eighteenth": 0.91}
+PRECISION_FLOOR = {"fact_statements_eighteenth": 0.91, "fact_statements_twentyninth": 0.88}
 ATTRIBUTE_PRECISION_FLOOR = {
     ("fact_statements_eighteenth", "due_date"): 0.77,
     # since the scorer counts a value labelled as holding that the extractor closed as wrong, this set's employers
     # show a post that ended where its holder still works ("I was CTO here at N until 2023, then …")
     ("fact_statements_twentyfifth", "works_at"): 0.78,
+    ("fact_statements_twentyninth", "owned_by"): 0.83,
+    ("fact_statements_twentyninth", "due_date"): 0.78,
 }
 
 # --- the labelled set ------------------------------------------------------------------------------------------
