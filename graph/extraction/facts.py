@@ -730,8 +730,8 @@ _CLAUSE_BREAK_RE = re.compile(
     rf"|\s*:\s+(?={NAME}\s+(?:is|was|has|had|joined|moved|left|reports|works|lives|speaks|owns)\b)"
     # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May"),
     # one after a manager with the manager's name ("Dorka's got a new boss — Bálint")
-    r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|release|launch|ga|ships?|go-?live|deadline|target|"
-    r"eta)\b)"
+    r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|releases?|launch(?:es)?|ga|ships?|go-?live|goes\s+live|"
+    r"lands?|deadline|target|eta)\b)"
     # "Based in Eger, previously at Kestle (2016–2021)": what was before, a clause of its own
     r"|\s*,\s+(?=(?:previously|formerly)\s+(?:at|with)\s)"
     # "N adopted a dog, and M, still at Kestle, now reports to R": M opens a clause of their own
@@ -5396,6 +5396,8 @@ _SCHEDULE_RE = re.compile(
     r"bump(?:s|ed|ing)(?!\s+into)|"
     r"set\s+for|scheduled\s+for|"
     r"planned\s+for)\b"
+    # a piece of work that happens on a day ("the Kestle upgrade happens on Friday"), unlike a party or a meeting
+    r"|\b(?:migration|rollout|roll-out|cutover|upgrade|switchover)\s+(?:[\w'’-]+\s+){0,5}?(?:happens|takes\s+place)\b"
     # a piece of work that "is" a day ("the Kestle data migration is now on 9 June")
     r"|\b(?:migration|rollout|roll-out|cutover|upgrade|beta|launch|release|GA|go-?live)\s+(?:is|are)\s+"
     r"(?:now\s+|still\s+)?(?=(?:on\s+)?(?:the\s+)?\d|(?:on\s+)?[A-Z][a-z]+\s+\d|(?:on\s+)?[A-Z]?[a-z]+day\b)"

@@ -3319,3 +3319,9 @@ def test_an_owning_team_named_after_whose_it_is():
     assert ("reporting pipeline", "owned_by", "Finance Data", False, False) in facts(
         "I've handed the reporting pipeline to the client's Finance Data team."
     )
+
+
+def test_a_milestone_line_and_a_piece_of_work_that_happens_on_a_day():
+    assert facts("- Zirc badge — launches 11 November") == {("Zirc badge", "due_date", "2025-11-11", False, False)}
+    assert facts("The Kestle upgrade happens on Friday.") == {("Kestle", "due_date", "2025-09-05", False, False)}
+    assert facts("The Zirc party happens on Friday.") == set()
