@@ -355,10 +355,12 @@ _ROLE_FIRST_RE = re.compile(
 # "Omar's parrot, Kiwi, can whistle": Omar has a parrot called Kiwi
 # "Omar's cats, Pogácsa and Mák, …", "The rabbit, Bükk, is still furious" (a household's own, when it opens the
 # clause: not "the office dog, Bodri")
+# a pet's names in a list ("Bab, Borsó and Mák")
+_PET_NAME_LIST = rf"{NAME}(?:,\s*{NAME}){{0,4}}(?:,?\s+(?:and|&)\s+{NAME})?"
 _APPOSED_PET_RE = re.compile(
     # ("her dog Bodri" needs no comma: whose "her" is, is read from the sentence)
     rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?P<theirs>his|her|their))\s+(?:\w+\s+)?|"
-    rf"^(?P<the>[Tt]he)\s+)(?P<kind>{_PETS})(?(theirs),?|,)\s+(?P<name>{NAME}(?:\s+and\s+{NAME})?),?"
+    rf"^(?P<the>[Tt]he)\s+)(?P<kind>{_PETS})(?(theirs),?|,)\s+(?P<name>{_PET_NAME_LIST}),?"
 )
 # a bracket that opens with what kind of pet the name before it is ("(dachshund, 4)", "(budgie)")
 _KIND_IN_BRACKET_RE = re.compile(
@@ -412,7 +414,7 @@ _MY_PET_RE = re.compile(rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})",
 # the first of two names, just before the second ("Juno and " before "Bodri")
 _FIRST_OF_A_PAIR_RE = re.compile(rf"(?P<first>{NAME})\s+and\s+$")
 _THEIR_PET_RE = re.compile(rf"(?:his|her|their)\s+(?:[\w-]+\s+){{0,3}}?(?P<kind>{_PETS})", re.IGNORECASE)
-_A_PET_RE = re.compile(rf"an?\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})", re.IGNORECASE)
+_A_PET_RE = re.compile(rf"(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PET_KINDS})", re.IGNORECASE)
 # a verb by which a pet comes to its owner, just before the pet's name
 _TAKEN_IN_RE = re.compile(
     r"\b(?:I|[Ww]e|[A-Z][\w'’-]*)(?:['’]ve|\s+have|\s+has|\s+just|\s+finally)*\s+(?:adopted|rescued|got|took\s+in)\s+$"
@@ -861,6 +863,15 @@ def _clauses(sentence: str) -> list[str]:
         ):
             # "Bodri (dachshund, 4) chewed my headphones again": a pet the speaker's own words keep
             extra.append(f"I have a {kind['kind'].lower()} called {name}")
+            continue
+        if (
+            (taken := _TAKEN_IN_RE.search(text, 0, match.start("name")))
+            and (kind := _A_PET_RE.match(said) or _KIND_IN_BRACKET_RE.match(said))
+            and not _SOMEONE_ELSES_PET_RE.search(text)
+        ):
+            # "We adopted Mák (a lop-eared rabbit) in February": the pet taken in, said what it is in brackets
+            when = re.match(r"[^,.;!?]*", text[match.end() :]).group(0)  # "in February": when it came
+            extra.append(f"{text[: taken.end()]}a {kind['kind'].lower()} called {name}{when}")
             continue
         if pet := _BRACKETED_PET_RE.fullmatch(said):
             # "Bodri (Réka's beagle)", "Mák (our cat) passed away": whose pet the name is, and whether it still is
@@ -3063,7 +3074,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<kind>{_PETS}(?:\s+{_PETS})?)(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
         # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
         rf"(?:\s+now)?(?:\s+(?:last|this)\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter)(?=,))?"
-        rf"(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        rf"(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{_PET_NAME_LIST}))?(?![\w-])",
         check=_pet_present,
     ),
     # "I live in Eger with a very fluffy cat called Bodri": a household's pet, said with where it lives
@@ -3071,7 +3082,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?:(?P<me>I)|(?P<ours>[Ww]e))\s+live\b[^.;!?]{{0,40}}?\bwith\s+(?:(?:my|our)\s+[a-z]+\s+and\s+)?"
         rf"(?:{_COUNT}|my|our)\s+(?:[\w-]+\s+){{0,3}}?(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])"
-        rf"(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        rf"(?P<value>{_PET_NAME_LIST}))?(?![\w-])",
         check=_pet_present,
         needs=(" live ",),
     ),
@@ -3079,7 +3090,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+(?:is|are)\s+"
-        rf"(?:called|named))\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
+        rf"(?:called|named))\s+(?P<value>{_PET_NAME_LIST}))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
         # ("N's tortoise in for a check-up": a vet's note)
         r"and|who|called|named|in|needs|turned|came)\b))(?!,\s+[A-Z])",
         confidence=0.7,
@@ -3088,7 +3099,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:\s+(?:is|are)\s+(?:called|named)\s+"
-        rf"(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
+        rf"(?P<value>{_PET_NAME_LIST}))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
         r"loves|hates|keeps|just|and|who)\b))(?!,\s+[A-Z])",
         confidence=0.6,
         check=_an_unnamed_pet,
@@ -3124,7 +3135,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_NOW}\s+(?:live|lives|living|share|shares|sharing)\b[^.;:!?]{{0,60}}?\bwith\s+"
         rf"(?:(?:my|our|his|her|their)\s+[\w-]+\s+and\s+)?(?:(?:my|our|his|her|their)\s+)?{_COUNT}?\s*"
-        rf"(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?P<value>{NAME}(?:\s+and\s+{NAME})?))?(?![\w-])",
+        rf"(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:,?\s+(?:called|named)?\s*(?P<value>{_PET_NAME_LIST}))?(?![\w-])",
         check=_pet_present,
         confidence=0.7,
     ),
@@ -3167,7 +3178,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # to say
     _p(
         v.HAS_PET,
-        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)??(?P<kind>{_PETS})\s+(?P<value>{NAME}(?:\s+and\s+{NAME})?)",
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)??(?P<kind>{_PETS})\s+(?P<value>{_PET_NAME_LIST})",
         presupposed=True,
     ),
     # "my dog's name is Bodri", "my cat name is Cirmi", "Zsófia's parrot is named Kiwi"
@@ -3251,7 +3262,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Two cats, Mák and Bodri, and one very patient husband.": a chat's answer naming its speaker's pets
     _p(
         v.HAS_PET,
-        rf"^(?P<mine>(?i:{_COUNT}))\s+(?:[\w-]+\s+)?(?P<kind>{_PETS}),?\s+(?P<value>{NAME}(?:,?\s+and\s+{NAME})?)"
+        rf"^(?P<mine>(?i:{_COUNT}))\s+(?:[\w-]+\s+)?(?P<kind>{_PETS}),?\s+(?P<value>{_PET_NAME_LIST})"
         r"(?=\s*(?:[.!]|$)|,\s+and\s+[^.!?]*[.!]?\s*$)",
         check=lambda match: (
             not re.search(r"\b(?:is|are|was|were|has|have|had|[a-z]+ed)\b", match.string[match.end() :])
@@ -4263,6 +4274,11 @@ _MOURNED_RE = re.compile(
     rf"(?:^|(?<=[.!?:—–-]\s)|(?<=\bRIP\s))(?P<name>{NAME})(?:\s+(?:has|just|sadly|finally))*\s+"
     r"(?P<gone>passed\s+away|died|(?:is|was)\s+(?:no|not)\s+(?:longer|more)\s+with\s+us)\b(?P<rest>[^.!?\n]*)"
 )
+# "RIP Mák 😢 she passed away last night": the name mourned, then told of by a pronoun
+_RIP_RE = re.compile(
+    rf"\bRIP\s+(?P<name>{NAME})[^\w.!?\n]{{0,8}}(?:he|she)(?:\s+(?:has|just|sadly|finally))*\s+"
+    r"(?P<gone>passed\s+away|died)\b(?P<rest>[^.!?\n]*)"
+)
 _MOURNED_PEOPLE = r"grandmother|grandfather|colleague|teacher|classmate|student|pupil|child"
 _AGE_WORDS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen".split()
 _SHORT_LIFE_RE = re.compile(
@@ -4278,7 +4294,7 @@ def _pets_mourned(text: str, speaker: str | None, found: list[StatedFact], today
     short life, of no one the text calls a relation or a person's."""
     if not speaker or not speaker.strip():
         return found
-    for mourned in _MOURNED_RE.finditer(text):
+    for mourned in chain(_MOURNED_RE.finditer(text), _RIP_RE.finditer(text) if "RIP" in text else ()):
         name = _person(mourned["name"])
         life = _SHORT_LIFE_RE.search(text, mourned.start())
         if not name or life is None or life.start() - mourned.end() > 120 or _KIN_WORD_RE.fullmatch(name):

@@ -3325,3 +3325,25 @@ def test_a_milestone_line_and_a_piece_of_work_that_happens_on_a_day():
     assert facts("- Zirc badge — launches 11 November") == {("Zirc badge", "due_date", "2025-11-11", False, False)}
     assert facts("The Kestle upgrade happens on Friday.") == {("Kestle", "due_date", "2025-09-05", False, False)}
     assert facts("The Zirc party happens on Friday.") == set()
+
+
+def test_a_pet_taken_in_said_what_it_is_after_its_name():
+    assert facts("We adopted Bodri, the three-legged lurcher, last year.") == {
+        ("Ilona", "has_pet", "Bodri", False, False)
+    }
+    assert facts("We adopted Mák (a lop-eared rabbit) in February.") == {("Ilona", "has_pet", "Mák", False, False)}
+    # someone else's pet, visited: not taken in
+    assert facts("We met Bodri (a very old lurcher) at the neighbour's barbecue.") == set()
+
+
+def test_every_name_of_a_household_s_pets_in_a_list():
+    assert facts("Our three cats, Bab, Borsó and Mák, are all doing great.") == {
+        ("Ilona", "has_pet", "Bab", False, False),
+        ("Ilona", "has_pet", "Borsó", False, False),
+        ("Ilona", "has_pet", "Mák", False, False),
+    }
+
+
+def test_a_pet_mourned_by_rip_and_a_pronoun():
+    assert facts("RIP Mák 😢 she passed away last night, she was 3") == {("Ilona", "has_pet", "Mák", True, False)}
+    assert facts("RIP Bence, he died at 90.") == set()
