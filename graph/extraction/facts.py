@@ -3370,7 +3370,7 @@ _CLASS_YEAR_RE = re.compile(
 )
 
 
-_CODE_QUOTE_RE = re.compile(r"`(?P<code>[^`\n]{1,80})`")
+_MARKED_UP_RE = re.compile(r"`(?P<code>[^`\n]{1,80})`|(?P<mark>\*\*|__)(?P<strong>[^*_\n]{1,80})(?P=mark)")
 
 
 def extract_facts(text: str, *, speaker: str | None, reference: datetime | date) -> list[StatedFact]:
@@ -3381,8 +3381,9 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return []
     try:
         said = text[:MAX_TEXT_CHARS]
-        if "`" in said:  # a README's "`zirc-sync` is owned by …": the code name, without its quotes
-            said = _CODE_QUOTE_RE.sub(lambda m: m["code"], said)
+        if "`" in said or "**" in said or "__" in said:
+            # a README's "`zirc-sync` is owned by …", a profile's "**Réka Tóth** — …": the words, without their marks
+            said = _MARKED_UP_RE.sub(lambda m: m["code"] or m["strong"], said)
         if "(" in said or "'" in said or "’" in said or "‘" in said:
             said = _CLASS_YEAR_RE.sub(lambda m: (m["named"] or "").ljust(len(m.group(0))), said)
         return list(islice(_facts(said, speaker, _day(reference)), MAX_FACTS))
@@ -3441,7 +3442,9 @@ _FRONTED_LANGUAGES_RE = re.compile(
     r"(?P<kind>(?:(?:working|spoken|main)\s+)?languages?)\b"
 )
 # a sentence that opens on a verb said of someone else ("Speaks Hungarian."): of the person just named
-_THIRD_PERSON_VERB_RE = re.compile(r"^(?:Speaks|Lives|Works|Reports|Owns|Manages|Moved|Joined|Relocated)\b")
+_THIRD_PERSON_VERB_RE = re.compile(
+    r"^(?:Speaks|Lives|Works|Reports|Owns|Manages|Moved|Joined|Relocated|Has(?=\s+(?:a|an|two|three|four)\s))\b"
+)
 # the same on a note's bulleted line, which need not capitalise it ("- speaks Hungarian")
 _LISTED_THIRD_PERSON_RE = re.compile(_THIRD_PERSON_VERB_RE.pattern, re.IGNORECASE)
 
@@ -4468,7 +4471,12 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             if spoken.split()[0].casefold() not in _LANGUAGE_SET:
                 spoken = f"{spoken[:1].lower()}{spoken[1:]}"  # "Native Finnish speaker": a native Finnish speaker
             said = f"{named or 'I'} {'is' if named else 'am'} a {spoken}"
-        elif opener and _person(opener["name"]) == opener["name"] != "I" and _a_person(opener["name"]):
+        elif (
+            opener
+            and _person(opener["name"]) == opener["name"] != "I"
+            and _a_person(opener["name"])
+            and not (named and _THIRD_PERSON_VERB_RE.match(stripped))  # "Joined us in 2021.": a card's verb, no name
+        ):
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
             if (later := _OTHER_CLAUSE_PERSON_RE.search(stripped, opener.end())) and _a_person(later["other"]):
@@ -7639,7 +7647,9 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
 _APPOSED_CARD_RE = re.compile(
     rf"(?P<name>{NAME})(?:\s*\((?P<bracket>[^()]{{2,80}})\)|,\s+(?P<comma>[^,;()]{{2,60}}?(?:,\s+[^,;()]{{2,40}}?)?)"
     # ("…, CFO at Brightwell (customer).": a remark in brackets after the card)
-    r"(?=\s*(?:\([^()]{1,40}\)\s*)?(?:[,.;!]|$))|\s+[—–]\s+(?P<dash>[^;—–()]{2,80}?)(?=\s*(?:;|$|[—–]|\.(?:\s|$))))"
+    r"(?=\s*(?:\([^()]{1,40}\)\s*)?(?:[,.;!]|$))|\s+[—–]\s+(?P<dash>[^;—–()]{2,80}?)"
+    # ("Réka Tóth — Product designer (Growth).": the team in brackets after the post)
+    r"(?=\s*(?:\([A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,2}\)\s*)?(?:;|$|[—–]|\.(?:\s|$))))"
 )
 
 

@@ -3347,3 +3347,28 @@ def test_every_name_of_a_household_s_pets_in_a_list():
 def test_a_pet_mourned_by_rip_and_a_pronoun():
     assert facts("RIP Mák 😢 she passed away last night, she was 3") == {("Ilona", "has_pet", "Mák", True, False)}
     assert facts("RIP Bence, he died at 90.") == set()
+
+
+def test_a_profile_s_card_then_its_lines_without_a_subject():
+    assert facts(
+        "**Réka Tóth** — VP of Engineering. Joined us from Kestle in 2021. Reports to the CEO, Bence Vass. Speaks "
+        "Hungarian and passable French."
+    ) == {
+        ("Réka Tóth", "job_title", "vp of engineering", False, False),
+        ("Réka Tóth", "works_at", "Kestle", False, True),
+        ("Bence Vass", "job_title", "ceo", False, False),
+        ("Réka Tóth", "reports_to", "Bence Vass", False, False),
+        ("Réka Tóth", "speaks", "Hungarian", False, False),
+        ("Réka Tóth", "speaks", "French", False, False),
+    }
+    assert facts(
+        "Dorka Vass — Product designer (Growth). Lives in Eger, works remotely. Has a loud cat named Cirmi."
+    ) == {
+        ("Dorka Vass", "job_title", "product designer", False, False),
+        ("Dorka Vass", "lives_in", "Eger", False, False),
+        ("Dorka Vass", "has_pet", "Cirmi", False, False),
+    }
+    # a remark in brackets that the post has not begun is no card
+    assert ("Bence Vass", "job_title", "data scientist", False, False) not in facts(
+        "New starters:\n• Bence Vass — Data Scientist, Risk (joins Thursday)"
+    )
