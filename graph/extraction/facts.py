@@ -1705,6 +1705,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         presupposed=True,  # "Back home in Eger I'd never get up at five": the wish is about the hour, not the home
         check=_no_trip,  # "back home in Eger for the weekend": a visit
     ),
+    # "we're back in Eger after two years in Szeged": a stay elsewhere over, home again (the stay is the home before)
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}{_NOW}\s+back\s+in\s+(?P<value>{NAME})\s+after\s+(?:(?:about|almost|nearly|over)\s+)?"
+        rf"(?i:{_LONG_STAY})\s+(?:away\s+)?in\s+(?P<old>{NAME})",
+        check=lambda match: known_place(match["value"]),
+        needs=("back in",),
+    ),
     # "we're staying put in Zirc": not moving, so living there
     _p(
         v.LIVES_IN,
@@ -4966,6 +4974,9 @@ def _thing_mentioned(said: str) -> str:
 
 # a move "there" from somewhere, to a town named before it
 # (from somewhere: "moved there in May" alone restates a move the sentence said, which dates it)
+_LIVE_HERE_RE = re.compile(
+    r"\b(?:live|lives|lived|living|based|settled)(?:\s+(?:now|still))?\s+(?P<here>here)\b(?!\s+in\b)", re.IGNORECASE
+)
 _MOVED_THERE_RE = re.compile(r"\b(?:moved|relocated|moving|relocating)\s+(?P<there>there)(?=\s+from\b)")
 
 
@@ -5069,6 +5080,12 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         towns = [m.group(0) for m in _NAME_RE.finditer(said, 0, there.start("there")) if known_place(m.group(0))]
         if towns:
             said = f"{said[: there.start('there')]}to {towns[-1]}{said[there.end('there') :]}"
+    if " here" in said and (here := _LIVE_HERE_RE.search(said)):
+        # "gm from Szeged (yes I live here now …)", "Asking about Eger: I've lived here since 2022": here is the one
+        # town the sentence named before it
+        towns = {m.group(0) for m in _NAME_RE.finditer(said, 0, here.start("here")) if known_place(m.group(0))}
+        if len(towns) == 1:
+            said = f"{said[: here.start('here')]}in {towns.pop()}{said[here.end('here') :]}"
     clauses = _clauses(said)
     opener = said.find(clauses[0][:24]) if clauses and clauses[0][:24] else -1
     if opener > 0:

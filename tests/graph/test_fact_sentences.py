@@ -3372,3 +3372,18 @@ def test_a_profile_s_card_then_its_lines_without_a_subject():
     assert ("Bence Vass", "job_title", "data scientist", False, False) not in facts(
         "New starters:\n• Bence Vass — Data Scientist, Risk (joins Thursday)"
     )
+
+
+def test_here_is_the_one_town_the_sentence_named_before_it():
+    assert facts("gm from Szeged (yes I live here now, moved from Eger in April)") == {
+        ("Ilona", "lives_in", "Szeged", False, False)
+    }
+    assert facts("I visited Eger and Szeged; I have lived here for years.") == set()
+
+
+def test_back_in_a_town_after_a_stay_elsewhere():
+    assert facts("We're back in Eger after two years in Szeged.") == {
+        ("Ilona", "lives_in", "Eger", False, False),
+        ("Ilona", "lives_in", "Szeged", False, True),
+    }
+    assert facts("We're back in Kestle after two years in Szeged.") == set()
