@@ -318,7 +318,7 @@ _BRACKETED_RE = re.compile(
 # the statement's reading takes ("Tisza Data, before it was Kestle")
 _WAS_BEFORE_RE = re.compile(
     rf"\b(?P<name>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})(?P<now>\s+now)?\s*\(\s*(?:(?:was|formerly|previously|until\s+recently)"
-    r"(?:\s+(?:owned|run|maintained|held)\s+by)?|(?:handed|taken)\s+over\s+(?:by|from))\s+(?:the\s+)?"
+    r"(?:\s+(?:owned|run|maintained|held)\s+by)?|(?:handed|taken)\s+over\s+(?:by|from))(?:\s*:)?\s+(?:the\s+)?"
     rf"(?P<old>{NAME}|{_HANDLE})(?P<rest>[^()]*)\)"
 )
 
@@ -2143,6 +2143,22 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=lambda match: known_place(match["old_town"]),
         needs=("left",),
     ),
+    # an org page's line, a post and who holds it: "Head of Security: Réka Tóth (reports to …)"
+    _p(
+        v.JOB_TITLE,
+        # (a post that heads something, not a part in a project: "Delivery lead:", "Release captain:", "Sponsor:")
+        r"^(?:[-•*]\s*)?(?P<value>(?:(?:Head|Chief|Director|VP|SVP|EVP|Vice\s+President)\b[\w&/ -]{0,40}?"
+        rf"|C[A-Z]{{1,3}}O)):\s+(?P<who>{NAME})(?=\s*(?:\(|,|;|$))",
+        check=lambda match: bool(_a_title(match["value"])) and " " in match["who"],
+    ),
+    # "Friday was my last day at Kestle": a job ended (a last day still to come ends nothing yet)
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?:was|has\s+been)\s+(?P<mine>my)\s+(?:very\s+)?(?:final|last)\s+(?:day|shift)\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
+        negated=True,
+        check=_org_ok,
+        needs=("last day", "final day", "last shift", "final shift"),
+    ),
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}\s+(?:no\s+longer|don't|doesn't|do\s+not|does\s+not)\s+works?\s+(?:at|for)\s+{_THE}(?P<value>{NAME})",
@@ -2173,7 +2189,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|got\s+|was\s+|were\s+)?(?:promoted|demoted|bumped(?:\s+up)?)"
-        rf"(?:\s+from\s+(?:an?\s+|the\s+)?(?P<old>[\w -]{{2,40}}?)(?:\s+back)?)?\s+to\s+(?:an?\s+|the\s+)?{_TITLE}",
+        # ("promoted to Principal Engineer at Zirc Pay": the post, and where it is held)
+        rf"(?:\s+from\s+(?:an?\s+|the\s+)?(?P<old>[\w -]{{2,40}}?)(?:\s+back)?)?\s+to\s+(?:an?\s+|the\s+)?{_TITLE}"
+        rf"{_AT_ORG}",
         check=_named_title_ok,
     ),
     _p(

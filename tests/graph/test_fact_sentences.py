@@ -3387,3 +3387,34 @@ def test_back_in_a_town_after_a_stay_elsewhere():
         ("Ilona", "lives_in", "Szeged", False, True),
     }
     assert facts("We're back in Kestle after two years in Szeged.") == set()
+
+
+def test_the_one_before_in_brackets_after_was_and_a_colon():
+    assert facts("Dorka now reports to Bence (was: Réka).") == {
+        ("Dorka", "reports_to", "Bence", False, False),
+        ("Dorka", "reports_to", "Réka", False, True),
+    }
+
+
+def test_promoted_to_a_post_where_it_is_held():
+    assert facts("Bence was promoted to Head of Sales at Kestle.") == {
+        ("Bence", "job_title", "head of sales", False, False),
+        ("Bence", "works_at", "Kestle", False, False),
+    }
+
+
+def test_a_last_day_at_an_employer_that_was():
+    assert facts("Last Friday was my final day at Kestle Software.") == {
+        ("Ilona", "works_at", "Kestle Software", True, False)
+    }
+    assert facts("Was today my last day at Kestle?") == set()
+
+
+def test_an_org_page_s_line_of_a_post_and_who_holds_it():
+    assert ("Réka Tóth", "job_title", "head of security", False, False) in facts(
+        "Security team\nHead of Security: Réka Tóth (reports to Bence Vass, CISO)"
+    )
+    # a part in a project is no post
+    assert ("Bence Vass", "job_title", "release captain", False, False) not in facts(
+        "Kickoff: Zirc\n- Release captain: Bence Vass"
+    )
