@@ -5496,6 +5496,17 @@ _NOT_PROJECTS = frozenset(
 )
 
 
+# what a plan's line says is to be done to a project, before its name
+_DELIVERY_VERBS = frozenset({"Ship", "Deliver", "Finish", "Complete", "Retire", "Migrate"})
+
+
+def _line_start(text: str, at: int) -> int:
+    """Where the line holding ``at`` starts, past a list's number or bullet."""
+    start = text.rfind("\n", 0, at) + 1
+    bullet = re.match(r"[ \t]*(?:\d{1,2}[.)]|[-•*])?[ \t]*", text[start:at])
+    return start + bullet.end()
+
+
 # a bracketed aside without a day in it ("(Tisza)", "(owned by Tisza)")
 _ASIDE_RE = re.compile(r"\((?![^()]*\d)[^()]{1,40}\)")
 
@@ -5657,6 +5668,8 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             continue
         while words and (words[0] in _NOT_PROJECTS or words[0].casefold() in _CALENDAR_NAMES):
             words.pop(0)
+        if len(words) > 1 and words[0] in _DELIVERY_VERBS and match.start() == _line_start(clause, match.start()):
+            words.pop(0)  # a plan's line "1. Ship Kestle v2 — target 17 March": the project, not the verb to do
         while words and (words[-1] in _NOT_PROJECTS or words[-1].casefold() in _CALENDAR_NAMES):
             words.pop()
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
@@ -6053,7 +6066,8 @@ _NOT_A_NAME = frozenset(
     "Overall Basically Actually Interviewed Hired Visited Saw Heard Watched Reviewed Discussed Talked Chatted Caught "
     "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
     "Send Based Given Sure Year Reorg First Second Third Fourth Firstly Secondly Thirdly Lastly Currently Presently "
-    "Formerly Previously Originally Happy Glad Excited Thrilled Proud Sad Sorry Lovely Born Raised Bred "
+    "Formerly Previously Originally Happy Glad Excited Thrilled Proud Sad Sorry Lovely Born Raised Bred Big Great "
+    "Huge Good Confirmed Agreed Decided "
     # the words a note's heading opens with ("Onboarding buddy notes for N: …", "Handover — …")
     "Onboarding Offboarding Handover Handoff Recruiting Hiring Staffing Scheduling Pairing Mentoring Coaching "
     "Interviewing Interview Notes Update Updates Reminder Recap Summary Agenda Minutes Status Retro Retrospective "

@@ -3418,3 +3418,22 @@ def test_an_org_page_s_line_of_a_post_and_who_holds_it():
     assert ("Bence Vass", "job_title", "release captain", False, False) not in facts(
         "Kickoff: Zirc\n- Release captain: Bence Vass"
     )
+
+
+def test_a_plan_s_line_names_its_project_after_the_verb_to_do():
+    assert facts("Q1 priorities\n1. Ship Zirc v2 — target date 17 March (slipped from 24 February)") == {
+        ("Zirc v2", "due_date", "2026-03-17", False, False),
+        ("Zirc v2", "due_date", "2026-02-24", False, True),
+    }
+    assert facts("Launch Pad 2 ships on 3 May.") == {("Launch Pad 2", "due_date", "2026-05-03", False, False)}
+
+
+def test_a_sentence_s_opening_adjective_or_verb_is_no_one():
+    assert facts("Big news from Réka Tóth: she has moved back to Eger and joined Kestle as head of operations.") == {
+        ("Réka Tóth", "lives_in", "Eger", False, False),
+        ("Réka Tóth", "works_at", "Kestle", False, False),
+        ("Réka Tóth", "job_title", "head of operations", False, False),
+    }
+    assert facts("Confirmed with the client that the Zirc rollout is due 28 June.") == {
+        ("Zirc rollout", "due_date", "2026-06-28", False, False)
+    }
