@@ -6444,8 +6444,10 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
     if re.search(r"\s(?:but|and|or|so|while|whereas|yet)$", said):
         return ""  # "the worker lives in this repo but is owned by …": what a clause says, no thing's name
-    # ("Its tile cache is owned by Infra": the thing, by its words)
-    words = re.sub(r"^(?:the|its)\s+", "", said, flags=re.IGNORECASE).split()
+    # "the tooling he owned now belongs to …": the thing, without who had it
+    said = re.sub(r"\s+(?:that\s+|which\s+)?(?:he|she|they|I|we)\s+(?:owned|ran|built|maintained|kept)$", "", said)
+    # ("Its tile cache is owned by Infra", "the council's planning portal": the thing, by its words)
+    words = re.sub(r"^(?:[Tt]he\s+|[Ii]ts\s+|(?:[Tt]he\s+)?[a-z]+['’]s\s+(?=[a-z]))+", "", said).split()
     while words and (words[-1].casefold() in _ADVERBS or words[-1].casefold() in _COPULAS):
         words.pop()  # "Quillon is now officially owned by …": Quillon
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):

@@ -3437,3 +3437,16 @@ def test_a_sentence_s_opening_adjective_or_verb_is_no_one():
     assert facts("Confirmed with the client that the Zirc rollout is due 28 June.") == {
         ("Zirc rollout", "due_date", "2026-06-28", False, False)
     }
+
+
+def test_a_thing_s_name_without_who_had_it_or_whose_it_is():
+    assert facts("The release tooling he owned now belongs to Tisza Ops.") == {
+        ("release tooling", "owned_by", "Tisza Ops", False, False)
+    }
+    assert facts("The council's planning portal is owned by their Digital Services team.") == {
+        ("planning portal", "owned_by", "Digital Services", False, False)
+    }
+    # a name's possessive stays: it may be the thing's name
+    assert facts("Kestle's billing API is owned by Tisza.") == {
+        ("Kestle's billing API", "owned_by", "Tisza", False, False)
+    }
