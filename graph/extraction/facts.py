@@ -3767,6 +3767,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
             found += chain(_record_facts(said, who, today), _signature_facts(said, today))
         if ("report" in said or "mgr" in said) and ("—" in said or "|" in said or "–" in said):
             found += _managers_in_a_line(said, today)  # "Bence Vass — Senior Accountant — reports to Dorka Szabó"
+    if ":" in text and _SCHEDULE_LIST_RE.search(text):
+        found = [*found, *_scheduled(text, today)]
     if " to " in text and _A_MOVE_RE.search(text):
         found = _systems_moved(text, found, today)
     if "passed away" in text or "died" in text or "with us" in text:
@@ -3813,6 +3815,38 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
                 seen.add(key)
                 kept.append(fact)
     yield from _closed_by_later(_one_project(kept, rename=False))
+
+
+# a line that lists what falls due when, under a label of dates ("Key dates: Kestle exit 31 March; Zirc 2 — 14 Feb")
+_SCHEDULE_LIST_RE = re.compile(
+    r"(?im)^[ \t]*(?:[-•*][ \t]*)?(?:key[ \t]+dates|dates|(?:launch|release|delivery)[ \t]+(?:calendar|schedule|dates|plan)|"
+    r"timeline|milestones|schedule)\b[^:\n]{0,20}:[ \t]*(?P<items>[^\n]+)"
+)
+_MAX_SCHEDULED = 12  # items one list is read for
+
+
+def _scheduled(text: str, today: date) -> list[StatedFact]:
+    """The projects a list of dates names, each with the one day that ends its item ("Kestle exit 31 March", "Zirc 2 —
+    14 Feb"); an item whose day is hedged or to be decided ("Merlin revamp — TBD (probably October)") names none."""
+    facts = []
+    for listed in _SCHEDULE_LIST_RE.finditer(text):
+        items = listed["items"]
+        for item in re.split(r"\s*;\s*", items)[:_MAX_SCHEDULED]:
+            item = item.strip(" .")
+            if not item or _NOT_ASSERTED.search(item) or re.search(r"\b(?:TBD|TBC|tbd)\b", item):
+                continue
+            days = [m for m in tag_dates(item, reference=today) if not m.ambiguous and m.start == m.end]
+            if len(days) != 1 or days[0].span[1] < len(item) or not re.search(r"\d", days[0].text):
+                continue
+            project = _project_name(item[: days[0].span[0]].strip(" —–:-"))
+            if not project:
+                continue
+            day = _ahead(days[0].start, days[0].text, today)
+            at = listed.start("items") + items.find(item)
+            facts.append(
+                StatedFact(project, v.DUE_DATE, day.isoformat(), today, None, False, 0.7, (at, at + len(item)))
+            )
+    return facts
 
 
 _A_DATE_S_LABEL_RE = re.compile(

@@ -3450,3 +3450,17 @@ def test_a_thing_s_name_without_who_had_it_or_whose_it_is():
     assert facts("Kestle's billing API is owned by Tisza.") == {
         ("Kestle's billing API", "owned_by", "Tisza", False, False)
     }
+
+
+def test_a_list_of_dates_under_its_label():
+    assert facts("Key dates: Kestle data centre exit 31 March; Zirc 1.31 upgrade 14 February.") == {
+        ("Kestle data centre exit", "due_date", "2026-03-31", False, False),
+        ("Zirc 1.31 upgrade", "due_date", "2026-02-14", False, False),
+    }
+    assert facts(
+        "Launch calendar: Zirc billing — 4 October; Tisza API — 22 November; Kestle revamp — TBD (maybe June)."
+    ) == {
+        ("Zirc billing", "due_date", "2025-10-04", False, False),
+        ("Tisza API", "due_date", "2025-11-22", False, False),
+    }
+    assert facts("Dates: we met on 3 May.") == set()
