@@ -3819,8 +3819,8 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
 
 # a line that lists what falls due when, under a label of dates ("Key dates: Kestle exit 31 March; Zirc 2 — 14 Feb")
 _SCHEDULE_LIST_RE = re.compile(
-    r"(?im)^[ \t]*(?:[-•*][ \t]*)?(?:key[ \t]+dates|dates|(?:launch|release|delivery)[ \t]+(?:calendar|schedule|dates|plan)|"
-    r"timeline|milestones|schedule)\b[^:\n]{0,20}:[ \t]*(?P<items>[^\n]+)"
+    r"(?im)^[ \t]*(?:[-•*][ \t]*)?(?:key[ \t]+dates|dates|(?:launch|release|delivery)[ \t]+"
+    r"(?:calendar|schedule|dates|plan)|timeline|milestones|schedule)\b[^:\n]{0,20}:[ \t]*(?P<items>[^\n]+)"
 )
 _MAX_SCHEDULED = 12  # items one list is read for
 
