@@ -3822,16 +3822,19 @@ _SCHEDULE_LIST_RE = re.compile(
     r"(?im)^[ \t]*(?:[-•*][ \t]*)?(?:key[ \t]+dates|dates|(?:launch|release|delivery)[ \t]+"
     r"(?:calendar|schedule|dates|plan)|timeline|milestones|schedule)\b[^:\n]{0,20}:[ \t]*(?P<items>[^\n]+)"
 )
-_MAX_SCHEDULED = 12  # items one list is read for
+_MAX_SCHEDULED = 24  # items a text's lists of dates are read for, in all
 
 
 def _scheduled(text: str, today: date) -> list[StatedFact]:
     """The projects a list of dates names, each with the one day that ends its item ("Kestle exit 31 March", "Zirc 2 —
     14 Feb"); an item whose day is hedged or to be decided ("Merlin revamp — TBD (probably October)") names none."""
-    facts = []
+    facts, read = [], 0
     for listed in _SCHEDULE_LIST_RE.finditer(text):
         items = listed["items"]
-        for item in re.split(r"\s*;\s*", items)[:_MAX_SCHEDULED]:
+        for item in re.split(r"\s*;\s*", items, maxsplit=_MAX_SCHEDULED)[:_MAX_SCHEDULED]:
+            read += 1
+            if read > _MAX_SCHEDULED:
+                return facts
             item = item.strip(" .")
             if not item or _NOT_ASSERTED.search(item) or re.search(r"\b(?:TBD|TBC|tbd)\b", item):
                 continue
