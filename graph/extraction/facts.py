@@ -3759,6 +3759,11 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     fact once."""
     seen: set[tuple[str, str, str, bool]] = set()
     found, kept = [], []
+    if " here" in text and (here := _LIVE_HERE_RE.search(text)):
+        # "Greetings from Szeged! I live here now": here is the one town the text named before it
+        towns = {m.group(0) for m in _NAME_RE.finditer(text, 0, here.start("here")) if known_place(m.group(0))}
+        if len(towns) == 1:
+            text = f"{text[: here.start('here')]}in {towns.pop()}{text[here.end('here') :]}"
     if speaker is None and "\n" in text:
         speaker = _signer(text)  # a signed e-mail is its signer's, whoever passed it on
     for said, who in (voice for voices in _voices(text, speaker) for voice in _quoted_apart(*voices)):
@@ -4479,7 +4484,8 @@ _Earlier = list[tuple[int, str, str]]
 
 # a later clause of a sentence, of the writer's own or another's, that names whom its subject reports to or works under
 _OTHER_CLAUSE_PERSON_RE = re.compile(
-    r"(?:,\s*(?:so|and|but|then)|;|\s+(?:so|but))\s+(?:I|we|[A-Z][\w'’-]+)(?:['’]m|\s+(?:now|also|still|am|is|are))*\s+"
+    r"(?:,\s*(?:so|and|but|then)|;|\s+(?:so|but))\s+(?:(?:now|then)\s+)?(?:I|we|[A-Z][\w'’-]+)"
+    r"(?:['’]m|\s+(?:now|also|still|am|is|are))*\s+"
     rf"(?:report(?:s|ed|ing)?\s+(?:directly\s+)?to|answer(?:s|ed)?\s+to|(?:sit|sits|work|works|working)\s+under"
     rf"|(?:work|works|working)\s+(?:with|for))\s+(?P<other>{NAME})"
 )
@@ -5135,12 +5141,6 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
         towns = [m.group(0) for m in _NAME_RE.finditer(said, 0, there.start("there")) if known_place(m.group(0))]
         if towns:
             said = f"{said[: there.start('there')]}to {towns[-1]}{said[there.end('there') :]}"
-    if " here" in said and (here := _LIVE_HERE_RE.search(said)):
-        # "gm from Szeged (yes I live here now …)", "Asking about Eger: I've lived here since 2022": here is the one
-        # town the sentence named before it
-        towns = {m.group(0) for m in _NAME_RE.finditer(said, 0, here.start("here")) if known_place(m.group(0))}
-        if len(towns) == 1:
-            said = f"{said[: here.start('here')]}in {towns.pop()}{said[here.end('here') :]}"
     clauses = _clauses(said)
     opener = said.find(clauses[0][:24]) if clauses and clauses[0][:24] else -1
     if opener > 0:
