@@ -58,7 +58,7 @@ class StatedFact:
 
 # A capital letter of the Latin alphabets names are written in ("Éva", "Øystein", "Łukasz", "Şule")
 _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
-# "St. Mary's", "Example.com": a dot only inside a name, after a short word ("Dal and Chawal. Dal has …" is two)
+# "St. Mary's", "Example.com": a dot only inside a name, after a short word ("Bab and Pogácsa. Bab eats …" is two)
 _NAME_WORD = (
     rf"(?:[{_UPPER}][\w'’-]*(?!\.\d)(?:&[A-Z][\w-]*)?(?:(?:(?<=\b[{_UPPER}])|(?<=\b[{_UPPER}][a-z])|(?<=\b[{_UPPER}][a-z]{{2}}))\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
     r"[A-Z]\d[\w-]*(?:\.\d+)*|\d[\w-]*[A-Z][\w-]*)(?![\w-])"
@@ -123,8 +123,8 @@ _CODE_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
 _HANDLE = rf"(?:@[\w/-]+|{_CODE_NAME}\b)"
 # (a team by its handle, or in lower case: "the identity team")
 _OWNER = (
-    # ("owned by our Platform team": the team by its name, whoever "our" is; "by Kestle's in-house Web Team", "to the
-    # client's Finance Data team": the team by its name, whosever it is)
+    # ("owned by our Platform team": the team by its name, whoever "our" is; "by Zirc's own Platform Team", "to the
+    # customer's Data Office team": the team by its name, whosever it is)
     rf"(?:[Tt]he\s+|{_MY_TEAM}|(?:[Oo]ur|[Tt]heir)\s+(?={NAME}\s+{_TEAM_WORDS})"
     rf"|(?:the\s+)?(?:[a-z]+|{_NAME_WORD})['’]s\s+(?:(?:in-house|own|internal)\s+)?(?=[{_UPPER}][\w-]*\s+[{_UPPER}]|{NAME}\s+{_TEAM_WORDS}))?"
     rf"(?P<value>{NAME}(?:\s+\d+\b)?(?:\s+{_TEAM_WORDS})?|{_HANDLE}"
@@ -869,8 +869,8 @@ def _clauses(sentence: str) -> list[str]:
             and (kind := _A_PET_RE.match(said) or _KIND_IN_BRACKET_RE.match(said))
             and not _SOMEONE_ELSES_PET_RE.search(text)
         ):
-            # "We adopted Mák (a lop-eared rabbit) in February": the pet taken in, said what it is in brackets
-            when = re.match(r"[^,.;!?]*", text[match.end() :]).group(0)  # "in February": when it came
+            # "I rescued Pogácsa (a senior greyhound) last winter": the pet taken in, said what it is in brackets
+            when = re.match(r"[^,.;!?]*", text[match.end() :]).group(0)  # "last winter": when it came
             extra.append(f"{text[: taken.end()]}a {kind['kind'].lower()} called {name}{when}")
             continue
         if pet := _BRACKETED_PET_RE.fullmatch(said):
@@ -1705,7 +1705,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         presupposed=True,  # "Back home in Eger I'd never get up at five": the wish is about the hour, not the home
         check=_no_trip,  # "back home in Eger for the weekend": a visit
     ),
-    # "we're back in Eger after two years in Szeged": a stay elsewhere over, home again (the stay is the home before)
+    # "Bence is back in Pécs after three years in Vienna": a stay elsewhere over, home again (the stay, the home before)
     _p(
         v.LIVES_IN,
         rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_BE}{_NOW}\s+back\s+in\s+(?P<value>{NAME})\s+after\s+(?:(?:about|almost|nearly|over)\s+)?"
@@ -2143,15 +2143,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=lambda match: known_place(match["old_town"]),
         needs=("left",),
     ),
-    # an org page's line, a post and who holds it: "Head of Security: Réka Tóth (reports to …)"
+    # an org page's line, a post and who holds it: "Director of Platform: Dorka Vass (reports to …)"
     _p(
         v.JOB_TITLE,
-        # (a post that heads something, not a part in a project: "Delivery lead:", "Release captain:", "Sponsor:")
+        # (a post that heads something, not a part in a project: "Sprint sponsor:", "Scrum master:")
         r"^(?:[-•*]\s*)?(?P<value>(?:(?:Head|Chief|Director|VP|SVP|EVP|Vice\s+President)\b[\w&/ -]{0,40}?"
         rf"|C[A-Z]{{1,3}}O)):\s+(?P<who>{NAME})(?=\s*(?:\(|,|;|$))",
         check=lambda match: bool(_a_title(match["value"])) and " " in match["who"],
     ),
-    # "Friday was my last day at Kestle": a job ended (a last day still to come ends nothing yet)
+    # "Yesterday was my last shift at Kestle Bakery": a job ended (a last day still to come ends nothing yet)
     _p(
         v.WORKS_AT_ATTR,
         rf"\b(?:was|has\s+been)\s+(?P<mine>my)\s+(?:very\s+)?(?:final|last)\s+(?:day|shift)\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
@@ -2189,7 +2189,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:been\s+|got\s+|was\s+|were\s+)?(?:promoted|demoted|bumped(?:\s+up)?)"
-        # ("promoted to Principal Engineer at Zirc Pay": the post, and where it is held)
+        # ("promoted to Director of Finance at Tisza Bank": the post, and where it is held)
         rf"(?:\s+from\s+(?:an?\s+|the\s+)?(?P<old>[\w -]{{2,40}}?)(?:\s+back)?)?\s+to\s+(?:an?\s+|the\s+)?{_TITLE}"
         rf"{_AT_ORG}",
         check=_named_title_ok,
@@ -2944,7 +2944,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"\b(?P<system>{NAME}),\s+the\s+owner\s+is{_NOW}\s+{_OWNER}",
     ),
-    # "The owner of the tile cache is Bence", "Owner of record for Zirc is still Tisza Ops": the thing, then its owner
+    # "The owner of the snapshot job is Tisza Infra", "Current owner for Zirc is still Dorka": the thing, then its owner
     _p(
         v.OWNED_BY,
         r"(?:^|(?<=[\s,;:(]))(?:[Tt]he\s+)?(?:(?:new|current|sole|only|main|official)\s+)?(?:[Oo]wner|[Oo]wning\s+team|"
@@ -3259,7 +3259,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?:was\s+|has\s+been\s+|got\s+)?(?:rehomed|put\s+(?:down|to\s+sleep)))",
         negated=True,
     ),
-    # "I'm dog-sitting Bodri for Réka": the one it is done for has the pet
+    # "This week I'm cat-sitting Pogácsa for Dorka": the one it is done for has the pet
     _p(
         v.HAS_PET,
         rf"\b(?:dog|cat|pet|puppy|bunny|rabbit)[- ]?sitting\s+(?P<value>{NAME})\s+for\s+(?P<whom>{NAME})",
@@ -3391,7 +3391,7 @@ _MAKE_BELIEVE_RE = re.compile(
 # a year of study after a graduate's name ("Noor Aziz (BSc '09)", "('11)"): says nothing of now, and its apostrophe
 # would be read as a quotation; blanked, so that spans still index the text
 _CLASS_YEAR_RE = re.compile(
-    # ("Réka Tóth '09 has joined …": the year of a class after a name, bare; the name kept, "in '19" a year)
+    # ("Dorka Vass '04 now lives in …": the year of a class after a name, bare; the name kept, "in '19" a year)
     rf"[ \t]*\((?:[A-Z][\w.]*\s+)?['’‘]\d{{2}}\)|(?P<named>\b[{_UPPER}][\w'’-]*)[ \t]+['’‘]\d{{2}}(?=[\s,:;.])"
 )
 
@@ -3822,7 +3822,7 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     yield from _closed_by_later(_one_project(kept, rename=False))
 
 
-# a line that lists what falls due when, under a label of dates ("Key dates: Kestle exit 31 March; Zirc 2 — 14 Feb")
+# a line that lists what falls due when, under a label of dates ("Timeline: Zirc beta 2 March; Kestle audit — 16 March")
 _SCHEDULE_LIST_RE = re.compile(
     r"(?im)^[ \t]*(?:[-•*][ \t]*)?(?:key[ \t]+dates|dates|(?:launch|release|delivery)[ \t]+"
     r"(?:calendar|schedule|dates|plan)|timeline|milestones|schedule)\b[^:\n]{0,20}:[ \t]*(?P<items>[^\n]+)"
@@ -3831,8 +3831,8 @@ _MAX_SCHEDULED = 24  # items a text's lists of dates are read for, in all
 
 
 def _scheduled(text: str, today: date) -> list[StatedFact]:
-    """The projects a list of dates names, each with the one day that ends its item ("Kestle exit 31 March", "Zirc 2 —
-    14 Feb"); an item whose day is hedged or to be decided ("Merlin revamp — TBD (probably October)") names none."""
+    """The projects a list of dates names, each with the one day that ends its item ("Zirc beta 2 March", "Kestle
+    audit — 16 March"); an item whose day is hedged or to be decided ("Tisza launch — TBC") names none."""
     facts, read = [], 0
     for listed in _SCHEDULE_LIST_RE.finditer(text):
         items = listed["items"]
@@ -4345,7 +4345,7 @@ _MOURNED_RE = re.compile(
     rf"(?:^|(?<=[.!?:—–-]\s)|(?<=\bRIP\s))(?P<name>{NAME})(?:\s+(?:has|just|sadly|finally))*\s+"
     r"(?P<gone>passed\s+away|died|(?:is|was)\s+(?:no|not)\s+(?:longer|more)\s+with\s+us)\b(?P<rest>[^.!?\n]*)"
 )
-# "RIP Mák 😢 she passed away last night": the name mourned, then told of by a pronoun
+# "RIP Kókusz — he died this morning": the name mourned, then told of by a pronoun
 _RIP_RE = re.compile(
     rf"\bRIP\s+(?P<name>{NAME})[^\w.!?\n]{{0,8}}(?:he|she)(?:\s+(?:has|just|sadly|finally))*\s+"
     r"(?P<gone>passed\s+away|died)\b(?P<rest>[^.!?\n]*)"
@@ -4549,7 +4549,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
             if (later := _OTHER_CLAUSE_PERSON_RE.search(stripped, opener.end())) and _a_person(later["other"]):
-                # "Réka left, so I now report to Bence. He's …": the one the writer's own clause turned to last
+                # "Ilona retired, so now I report to Bence. He is …": the one the writer's own clause turned to last
                 named = later["other"]
         elif named and _SENTENCE_PRONOUN_RE.match(stripped):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), stripped, count=1)
@@ -4737,7 +4737,7 @@ def _theirs(said: str, facts: tuple[StatedFact, ...], who: str | None, today: da
 # the tracker by Tisza Ops", "the wiki belongs to Kestle Docs, and the tracker to Tisza Ops", "I handed the wiki to
 # Réka and the tracker to Bence"
 _GAPPED_OWNER_RE = re.compile(
-    # ("…, the outage map by Tisza, and the asset register by Bence": each thing of the list by its owner)
+    # ("…, the status page by Tisza, and the on-call bot by Bence": each thing of the list by its owner)
     r"[^,;]*?(?:,\s+(?:and\s+)?|\s+and\s+)(?!(?:before|after|since|when|while|until|because|as|so|then|but)\b)"
     r"(?P<thing>(?:the\s+)?(?:(?!(?:is|are|was|were|went|goes|go|has|have|had|got|gets|moves|sits|"
     r"belongs|\w+ed)\b)[\w'’.&-]+\s+){1,4}?)(?:by|to)\s+"
@@ -5706,7 +5706,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         while words and (words[0] in _NOT_PROJECTS or words[0].casefold() in _CALENDAR_NAMES):
             words.pop(0)
         if len(words) > 1 and words[0] in _DELIVERY_VERBS and match.start() == _line_start(clause, match.start()):
-            words.pop(0)  # a plan's line "1. Ship Kestle v2 — target 17 March": the project, not the verb to do
+            words.pop(0)  # a plan's line "1. Ship Kestle Maps — due 6 April": the project, not the verb to do
         while words and (words[-1] in _NOT_PROJECTS or words[-1].casefold() in _CALENDAR_NAMES):
             words.pop()
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
@@ -6214,7 +6214,7 @@ _POSSESSIVE_INSTITUTION_RE = re.compile(
 _CALLED_IN_BRACKETS_RE = re.compile(rf"\s*\((?P<name>[{_UPPER}][\w-]+(?:\s+[{_UPPER}][\w-]+)?)\)")
 
 
-# the first of two things a plural statement is about, just before the second ("the tile cache and the ")
+# the first of two things a plural statement is about, just before the second ("the invoice renderer and the ")
 _FIRST_OF_TWO_THINGS_RE = re.compile(rf"(?:^|(?<=[:;,]\s))(?:[Tt]he\s+)?(?P<first>{_THING})\s+and\s+(?:the\s+)?$")
 _PLURAL_COPULA_RE = re.compile(r"\s+(?:are|were|have\s+been)\b")
 
@@ -6234,7 +6234,7 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
             and _PLURAL_COPULA_RE.match(match.string, match.end("system"))
             and (pair := _FIRST_OF_TWO_THINGS_RE.search(match.string, 0, second))
         ):
-            listed = [pair["first"], *listed]  # "the tile cache and the font server are owned by …": both
+            listed = [pair["first"], *listed]  # "the invoice renderer and the PDF cache are owned by …": both
         if system and (called := _CALLED_IN_BRACKETS_RE.match(match.string, match.end("system"))):
             if not any(word[:1].isupper() for word in system.split()):
                 system = called["name"]  # "I own the deploy bot (Zirc)": the bot, by its name
@@ -6480,10 +6480,10 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     # "Zsófia wrote the runbook but tisza-auth is owned by …": the clause after the last conjunction is about it
     said = re.split(r"\s+(?:but|so|while|whereas|although|though|yet)\s+", said)[-1]
     if re.search(r"\s(?:but|and|or|so|while|whereas|yet)$", said):
-        return ""  # "the worker lives in this repo but is owned by …": what a clause says, no thing's name
-    # "the tooling he owned now belongs to …": the thing, without who had it
+        return ""  # "the service sits in our monorepo but is owned by …": what a clause says, no name
+    # "the deploy scripts she maintained now belong to …": the thing, without who had it
     said = re.sub(r"\s+(?:that\s+|which\s+)?(?:he|she|they|I|we)\s+(?:owned|ran|built|maintained|kept)$", "", said)
-    # ("Its tile cache is owned by Infra", "the council's planning portal": the thing, by its words)
+    # ("Its config store is owned by Tisza", "the city's parking app": the thing, by its words)
     words = re.sub(r"^(?:[Tt]he\s+|[Ii]ts\s+|(?:[Tt]he\s+)?[a-z]+['’]s\s+(?=[a-z]))+", "", said).split()
     while words and (words[-1].casefold() in _ADVERBS or words[-1].casefold() in _COPULAS):
         words.pop()  # "Quillon is now officially owned by …": Quillon
@@ -7736,7 +7736,7 @@ _APPOSED_CARD_RE = re.compile(
     rf"(?P<name>{NAME})(?:\s*\((?P<bracket>[^()]{{2,80}})\)|,\s+(?P<comma>[^,;()]{{2,60}}?(?:,\s+[^,;()]{{2,40}}?)?)"
     # ("…, CFO at Brightwell (customer).": a remark in brackets after the card)
     r"(?=\s*(?:\([^()]{1,40}\)\s*)?(?:[,.;!]|$))|\s+[—–]\s+(?P<dash>[^;—–()]{2,80}?)"
-    # ("Réka Tóth — Product designer (Growth).": the team in brackets after the post)
+    # ("Ilona Kiss — QA analyst (Payments).": the team in brackets after the post)
     r"(?=\s*(?:\([A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,2}\)\s*)?(?:;|$|[—–]|\.(?:\s|$))))"
 )
 
