@@ -34,8 +34,10 @@ commit messages, CODEOWNERS, catalogues, neighbourhood chats, second-language wr
 tests/graph/fact_statements_twentyfirst.json (design docs and RFC headers, status reports, tickets, service READMEs and
 catalogues, announcements, out-of-office replies; weighted towards ownership and due dates) and
 tests/graph/fact_statements_twentythird.json (channel threads, handoff notes, retros, minutes, catalogues, changelogs,
-colleagues' small talk; weighted towards ownership, due dates and pets), likewise. The issue's bar holds on the first
-three.
+colleagues' small talk; weighted towards ownership, due dates and pets), likewise, and
+tests/graph/fact_statements_twentyninth.json (class notes, relocation forums, customer update e-mails, adopters'
+updates, team directories, planning documents, flatmates' and guild chats, job-change posts, school e-mails, handover
+memos, maintainers' notes), scored once as a fresh set, then read likewise. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
@@ -43,7 +45,10 @@ personal e-mails) and tests/graph/fact_statements_sixteenth.json (group chats, h
 transcripts, posts), tests/graph/fact_statements_twentieth.json, tests/graph/fact_statements_twentysecond.json
 (a member and an assistant, friends' and families' texts, forums, pets' news, volunteer groups; weighted towards pets,
 ownership and due dates) and tests/graph/fact_statements_twentyfourth.json (assistant sessions, friends' chats,
-journals and newsletters, small companies' updates; weighted likewise), by eight more labellers, are held back:
+journals and newsletters, small companies' updates; weighted likewise) and the later held sets bench.fact_statements
+lists (tests/graph/fact_statements_thirtieth.json the last: tenants' letters, club bulletins, all-hands and podcast
+transcripts, card comments, pipeline notes, vets' and insurers' notes, intake forms, dictated notes, translated
+English, ownership spreadsheets, a family newsletter), by labellers of their own, are held back:
 only their form is checked here (``manage.py eval_fact_statements --half held`` scores them, as figures). Run with
 ``-s`` to see the tables and the misses.
 """
@@ -93,18 +98,16 @@ RECALL_FLOOR = {
     "fact_statements_twentythird": 0.68,
     "fact_statements_twentyfifth": 0.78,
     "fact_statements_twentyseventh": 0.60,
-    "fact_statements_twentyninth": 0.64,
 }
 # a set read after it was scored fresh whose precision stays below the issue's bar: asserted at what it reaches, so
 # that nothing read from it is lost (its misreadings, in bench/HISTORY.md, are left for a later pass)
-PRECISION_FLOOR = {"fact_statements_eighteenth": 0.91, "fact_statements_twentyninth": 0.88}
+PRECISION_FLOOR = {"fact_statements_eighteenth": 0.91}
 ATTRIBUTE_PRECISION_FLOOR = {
     ("fact_statements_eighteenth", "due_date"): 0.77,
     # since the scorer counts a value labelled as holding that the extractor closed as wrong, this set's employers
     # show a post that ended where its holder still works ("I was CTO here at N until 2023, then …")
     ("fact_statements_twentyfifth", "works_at"): 0.78,
-    ("fact_statements_twentyninth", "owned_by"): 0.83,
-    ("fact_statements_twentyninth", "due_date"): 0.78,
+    ("fact_statements_twentyninth", "owned_by"): 0.86,
 }
 
 # --- the labelled set ------------------------------------------------------------------------------------------
