@@ -60,7 +60,8 @@ class StatedFact:
 _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
 # "St. Mary's", "Example.com": a dot only inside a name, after a short word ("Bab and Pogácsa. Bab eats …" is two)
 _NAME_WORD = (
-    rf"(?:[{_UPPER}][\w'’-]*(?!\.\d)(?:&[A-Z][\w-]*)?(?:(?:(?<=\b[{_UPPER}])|(?<=\b[{_UPPER}][a-z])|(?<=\b[{_UPPER}][a-z]{{2}}))\.(?=\s+[A-Z])|\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{{2,}}|"
+    rf"(?:[{_UPPER}][a-z]{{0,2}}\.(?=\s+[A-Z])|[{_UPPER}][\w'’-]*(?!\.\d)(?:&[A-Z][\w-]*)?"
+    r"(?:\.(?:com|io|ai|co|org|net|app|dev)\b)?|[A-Z]{2,}|"
     r"[A-Z]\d[\w-]*(?:\.\d+)*|\d[\w-]*[A-Z][\w-]*)(?![\w-])"
 )
 # a capitalised name of up to four words, joined by "of", "de", "van", "&" inside ("Bank of Ireland", "São Paulo"), on
