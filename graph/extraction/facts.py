@@ -3760,11 +3760,6 @@ def _facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     fact once."""
     seen: set[tuple[str, str, str, bool]] = set()
     found, kept = [], []
-    if " here" in text and (here := _LIVE_HERE_RE.search(text)):
-        # "Greetings from Szeged! I live here now": here is the one town the text named before it
-        towns = {m.group(0) for m in _NAME_RE.finditer(text, 0, here.start("here")) if known_place(m.group(0))}
-        if len(towns) == 1:
-            text = f"{text[: here.start('here')]}in {towns.pop()}{text[here.end('here') :]}"
     if speaker is None and "\n" in text:
         speaker = _signer(text)  # a signed e-mail is its signer's, whoever passed it on
     for said, who in (voice for voices in _voices(text, speaker) for voice in _quoted_apart(*voices)):
@@ -4582,6 +4577,13 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             others = {_person(m.group(0)) for m in _NAME_RE.finditer(said, 0, under.start())} - {None, named, "I"}
             if not others:
                 said = f"{said[: under.start()]}{_to_name(before, under)}{said[under.end() :]}"
+        if " here" in said and (here := _LIVE_HERE_RE.search(said)):
+            # "Greetings from Szeged! I live here now": here is the one town the text named before it
+            as_written = _LIVE_HERE_RE.search(written)
+            before_here = f"{text[: sentence.start()]} {written[: as_written.start('here') if as_written else 0]}"
+            towns = {m.group(0) for m in _NAME_RE.finditer(before_here) if known_place(m.group(0))}
+            if len(towns) == 1:
+                said = f"{said[: here.start('here')]}in {towns.pop()}{said[here.end('here') :]}"
         cards = _own_cards(_apposed_cards(said, today), said, who)
         named = next((card.subject for card in cards), named)
         pronoun = "it" in said or "It" in said or "they" in said or "They" in said or "them" in said
