@@ -3397,6 +3397,7 @@ _CLASS_YEAR_RE = re.compile(
 )
 
 
+# Markdown's marks around words: a code quote ("`zirc-cli`"), bold ("**Dorka Vass**", "__Zirc__")
 _MARKED_UP_RE = re.compile(r"`(?P<code>[^`\n]{1,80})`|(?P<mark>\*\*|__)(?P<strong>[^*_\n]{1,80})(?P=mark)")
 
 
