@@ -429,7 +429,9 @@ _PET_GONE_RE = re.compile(
 )
 # a clause opening with where or when it happened ("After the reorg, …", "In March, …"): the rest is the clause
 _OPENER_RE = re.compile(
-    r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b(?![^,]*\b(?:I|we|he|she|they)\b)[^,]{0,30},\s+"
+    # (an opener holds no statement of its own: "From today Bence reports to Dorka, before it was Ilona" is one)
+    r"^(?:After|Following|Since|As\s+of|In|On|Before|From|By|Back\s+in)\b"
+    r"(?![^,]*\b(?:I|we|he|she|they|reports?|lives?|works?|owns?|speaks?|moved|joined|left)\b)[^,]{0,30},\s+"
 )
 # the months and weekdays by name; "May" is also a person's name, so a name's first word can be it
 _MONTH_NAMES = frozenset(

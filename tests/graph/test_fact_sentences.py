@@ -3453,3 +3453,10 @@ def test_a_list_of_dates_under_its_label():
         ("Kestle audit", "due_date", "2026-03-16", False, False),
     }
     assert facts("Dates: we met on 3 May.") == set()
+
+
+def test_an_opening_from_today_without_a_comma_holds_no_statement_of_its_own():
+    assert facts("From today Bence reports to Dorka (previously Ilona).") == {
+        ("Bence", "reports_to", "Dorka", False, False),
+        ("Bence", "reports_to", "Ilona", False, True),
+    }
