@@ -3835,7 +3835,7 @@ def _scheduled(text: str, today: date) -> list[StatedFact]:
     facts, read = [], 0
     for listed in _SCHEDULE_LIST_RE.finditer(text):
         items = listed["items"]
-        for item in re.split(r"\s*;\s*", items, maxsplit=_MAX_SCHEDULED)[:_MAX_SCHEDULED]:
+        for item in re.split(r"\s*;\s*", items, maxsplit=_MAX_SCHEDULED):
             read += 1
             if read > _MAX_SCHEDULED:
                 return facts
@@ -4485,7 +4485,7 @@ _Earlier = list[tuple[int, str, str]]
 _OTHER_CLAUSE_PERSON_RE = re.compile(
     r"(?:,\s*(?:so|and|but|then)|;|\s+(?:so|but))\s+(?:(?:now|then)\s+)?(?:I|we|[A-Z][\w'’-]+)"
     r"(?:['’]m|\s+(?:now|also|still|am|is|are))*\s+"
-    rf"(?:report(?:s|ed|ing)?\s+(?:directly\s+)?to|answer(?:s|ed)?\s+to|(?:sit|sits|work|works|working)\s+under"
+    r"(?:report(?:s|ed|ing)?\s+(?:directly\s+)?to|answer(?:s|ed)?\s+to|(?:sit|sits|work|works|working)\s+under"
     rf"|(?:work|works|working)\s+(?:with|for))\s+(?P<other>{NAME})"
 )
 
@@ -5543,11 +5543,10 @@ _NOT_PROJECTS = frozenset(
 _DELIVERY_VERBS = frozenset({"Ship", "Deliver", "Finish", "Complete", "Retire", "Migrate"})
 
 
-def _line_start(text: str, at: int) -> int:
-    """Where the line holding ``at`` starts, past a list's number or bullet."""
+def _opens_its_line(text: str, at: int) -> bool:
+    """Whether ``at`` is where its line's words begin, past a list's number or bullet."""
     start = text.rfind("\n", 0, at) + 1
-    bullet = re.match(r"[ \t]*(?:\d{1,2}[.)]|[-•*])?[ \t]*", text[start:at])
-    return start + bullet.end()
+    return re.fullmatch(r"[ \t]*(?:\d{1,2}[.)]|[-•*])?[ \t]*", text[start:at]) is not None
 
 
 # a bracketed aside without a day in it ("(Tisza)", "(owned by Tisza)")
@@ -5711,7 +5710,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             continue
         while words and (words[0] in _NOT_PROJECTS or words[0].casefold() in _CALENDAR_NAMES):
             words.pop(0)
-        if len(words) > 1 and words[0] in _DELIVERY_VERBS and match.start() == _line_start(clause, match.start()):
+        if len(words) > 1 and words[0] in _DELIVERY_VERBS and _opens_its_line(clause, match.start()):
             words.pop(0)  # a plan's line "1. Ship Kestle Maps — due 6 April": the project, not the verb to do
         while words and (words[-1] in _NOT_PROJECTS or words[-1].casefold() in _CALENDAR_NAMES):
             words.pop()
@@ -6225,6 +6224,17 @@ _FIRST_OF_TWO_THINGS_RE = re.compile(rf"(?:^|(?<=[:;,]\s))(?:[Tt]he\s+)?(?P<firs
 _PLURAL_COPULA_RE = re.compile(r"\s+(?:are|were|have\s+been)\b")
 
 
+def _owned_beside(match: re.Match[str], system: str) -> str | None:
+    """The thing a plural statement of ownership names before the one its pattern read, joined to it by "and"."""
+    if not _PLURAL_COPULA_RE.match(match.string, match.end("system")):
+        return None
+    second = match.start("system") + len(re.match(r"(?:and\s+)?(?:the\s+)?", system).group(0))
+    if " and " not in match.string[: second + 1]:
+        return None
+    pair = _FIRST_OF_TWO_THINGS_RE.search(match.string, 0, second)
+    return pair["first"] if pair else None
+
+
 def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
     groups = match.groupdict()
     if attribute == v.OWNED_BY:
@@ -6233,14 +6243,8 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
         named = bool(_OWNERSHIP_RE.search(match.string[match.start() : match.end() + 6]))
         listed = [part for part in re.split(r"\s*,\s*(?:the\s+)?", groups.get("more") or "") if part]
         system = groups["system"]
-        second = match.start("system") + len(re.match(r"(?:and\s+)?(?:the\s+)?", system or "").group(0))
-        if (
-            system
-            and " and " in match.string[: second + 1]
-            and _PLURAL_COPULA_RE.match(match.string, match.end("system"))
-            and (pair := _FIRST_OF_TWO_THINGS_RE.search(match.string, 0, second))
-        ):
-            listed = [pair["first"], *listed]  # "the invoice renderer and the PDF cache are owned by …": both
+        if system and (first := _owned_beside(match, system)):
+            listed = [first, *listed]  # "the invoice renderer and the PDF cache are owned by …": both
         if system and (called := _CALLED_IN_BRACKETS_RE.match(match.string, match.end("system"))):
             if not any(word[:1].isupper() for word in system.split()):
                 system = called["name"]  # "I own the deploy bot (Zirc)": the bot, by its name
