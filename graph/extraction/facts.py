@@ -91,9 +91,9 @@ _NOW = r"(?:\s+(?:now|just|recently|finally|officially|actually|also|already|eve
 _HAVE = r"(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)?"
 _BE = r"(?:'m|’m|\s+am|'s|’s|\s+is|\s+was|'re|’re|\s+are)"
 # to be, or to have been: "is living", "has been living", "'ve been a developer"
-_BEEN = rf"(?:{_BE}|(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had)\s+been)"
+_BEEN = rf"(?:{_BE}|(?:'ve|’ve|\s+have|'s|’s|\s+has|\s+had|'d|’d){_NOW}\s+been)"
 # the same, now: "was a teacher" says what someone was (the history patterns read it)
-_IS_NOW = r"(?:'m|’m|\s+am|'s|’s|\s+is|'re|’re|\s+are|(?:'ve|’ve|\s+have|'s|’s|\s+has)\s+been)"
+_IS_NOW = rf"(?:'m|’m|\s+am|'s|’s|\s+is|'re|’re|\s+are|(?:'ve|’ve|\s+have|'s|’s|\s+has){_NOW}\s+been)"
 _THE = r"(?:the\s+)?"
 # home again, before the place: "back home in", "back home to", "back living in", "back at our place in"
 _BACK_HOME_IN = (
@@ -208,7 +208,9 @@ _NOT_ASSERTED = re.compile(
     r"wish|wishes|dream|dreams|"
     r"dreaming|hope|hopes|hoping|plan(?:s|ning)?\s+(?:to|on)|planning\s+a|thinking|considering|consider|want|wants|"
     r"wanted|wanting|"
-    r"going\s+to|gonna|will|shall|about\s+to|love\s+to|like\s+to|'d|’d|'ll|’ll|imagine|suppose|pretend|"
+    # "'d" would, unless it had ("she'd been living in Eger", "he said he'd moved to Pécs")
+    r"going\s+to|gonna|will|shall|about\s+to|love\s+to|like\s+to|['’]d(?!(?:\s+(?:now|just|also|still|actually|"
+    r"already))*\s+(?:been|moved|joined|relocated|started|become|settled)\b)|'ll|’ll|imagine|suppose|pretend|"
     r"supposed|supposedly|rumou?r|rumou?red|apparently|someday|one\s+day|never\s+(?:lived|worked)|can't|cannot|"
     r"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|visit|visiting|"
     r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
@@ -621,7 +623,7 @@ _REPORTED_RE = re.compile(
 )
 # "Noor and Piet both work at …", "Omar and his sister Lina both speak Farsi": the clause of each
 _BOTH_RE = re.compile(
-    rf"^(?:[Bb]oth\s+)?(?P<first>{NAME})\s+and\s+(?:(?:his|her|their)\s+{_RELATION}\s+)?(?P<second>{NAME})"
+    rf"^(?:[Bb]oth\s+)?(?P<first>{NAME})\s+and\s+(?:(?:his|her|their)\s+{_RELATION}\s+)?(?P<second>{NAME}|me\b)"
     r"\s+(?:both\s+)?(?=[a-z])"
 )
 # a manager said by pronoun in a later clause of the sentence: the person an earlier clause opened with
@@ -817,7 +819,7 @@ def _clauses(sentence: str) -> list[str]:
         # "Three months in Győr and I know every bakery", "I've been in Győr for two years now":
         # a home, that long
         text = _TIME_IN_PLACE_RE.sub(
-            lambda m: f"I moved to {_first(m, 'place')} {_first(m, 'long').lower()} ago",
+            lambda m: f"{m['who2'] or 'I'} moved to {_first(m, 'place')} {_first(m, 'long').lower()} ago",
             text,
         )
     anniversary = _ANNIVERSARY_RE.match(text)
@@ -990,8 +992,9 @@ def _clauses(sentence: str) -> list[str]:
         both = _BOTH_RE.match(part[len(said_when) :])
         if both:  # each subject's clause, before "and Piet works …" reads as a clause of its own
             rest = part[len(said_when) + both.end() :]
-            part = f"{said_when}{both['first']} {rest}"
-            extra.append(f"{said_when}{both['second']} {rest}")
+            first, second = ("I" if name in ("Me", "me") else name for name in (both["first"], both["second"]))
+            part = f"{said_when}{first} {rest}"  # "Me and Bence live in Eger": the speaker too
+            extra.append(f"{said_when}{second} {rest}")
         parts += _new_subjects(part)
     parts = _dated_by_the_next(parts)
     # a heading has said whom its line is about, or that it is about more than one: its words name no one else
@@ -1166,7 +1169,10 @@ def _dated_by_the_next(parts: list[str]) -> list[str]:
 _LONG_STAY = rf"(?:{_HOW_MANY}|several)\s+(?:months?|years?)"
 _TIME_IN_PLACE_RE = re.compile(
     rf"^(?P<long>(?i:{_LONG_STAY}))\s+in\s+(?P<place>{NAME})(?=\s*(?:and\b|,|!|\.|[—–-]|$|[^\w\s]))"
-    rf"|\bI(?:['’]ve|\s+have)\s+(?:been\s+(?:living\s+)?|lived\s+)in\s+(?P<place2>{NAME})\s+for\s+(?P<long2>(?i:{_LONG_STAY}))"
+    # "I've been in Győr for two years now", "Bence said he'd been living in Pécs for about a year"
+    rf"|\b(?P<who2>I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|{NAME})(?:['’]ve|\s+have|['’]s|\s+has|['’]d|\s+had){_NOW}\s+"
+    rf"(?:been\s+(?:living\s+)?|lived\s+)in\s+(?P<place2>{NAME})\s+for\s+(?:(?:about|almost|nearly|over|just\s+over)\s+)?"
+    rf"(?P<long2>(?i:{_LONG_STAY}))"
     r"(?:\s+now)?"
     # "Tata has been home for three years now"
     rf"|^(?P<place3>{NAME})\s+has\s+been\s+(?:my\s+|our\s+)?home\s+for\s+(?P<long3>(?i:{_LONG_STAY}))(?:\s+now)?"
@@ -1653,6 +1659,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\s+in\s+(?P<value>{NAME})",
         negated=True,
     ),
+    # "she isn't living in Eger any more", "I'm not based in Pécs anymore"
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}(?:{_BE}\s+not|\s+(?:isn['’]t|aren['’]t))\s+(?:living|based)\s+in\s+(?P<value>{NAME})"
+        r"(?=\s+(?:any\s*more|any\s+longer)\b)",
+        needs=("any more", "anymore", "any longer"),
+        negated=True,
+    ),
     # "he has moved in with his girlfriend in Győr", "Dorka moved in with us in Szeged": a home shared from then
     _p(
         v.LIVES_IN,
@@ -2081,7 +2095,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:quit|resigned\s+from|retired\s+from|been\s+laid\s+off\s+(?:from|by)|"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:quit|resigned\s+from|retired\s+from|stopped\s+working\s+(?:at|for)|"
+        rf"been\s+laid\s+off\s+(?:from|by)|"
         rf"was\s+laid\s+off\s+(?:from|by)|got\s+laid\s+off\s+(?:from|by)|laid\s+off\s+from|quit\s+(?:my|his|her|their)\s+job\s+at|"
         rf"left\s+(?:my|his|her|their)\s+job\s+at)\s+{_THE}(?P<value>{NAME})",
         negated=True,
@@ -2458,7 +2473,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}\s+(?:work|works)\s+as\s+(?:an?\s+|the\s+)?{_TITLE}{_AT_ORG}",
+        rf"\b{_WHO}(?:{_IS_NOW}{_NOW}\s+working|{_NOW}\s+(?:work|works))\s+as\s+(?:an?\s+|the\s+)?{_TITLE}{_AT_ORG}",
         check=_title_ok,
     ),
     _p(
@@ -2546,7 +2561,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}(?:{_BE}?{_NOW}\s+(?:reports|report|reporting)|(?:'ve|’ve|\s+have|\s+has)(?:\s+been)?{_NOW}\s+"
+        rf"\b{_WHO}(?:{_BE}?{_NOW}\s+(?:reports|report|reporting)|(?:'ve|’ve|\s+have|\s+has|'s|’s)(?:{_NOW}\s+been)?{_NOW}\s+"
         rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun|keeps?|kept|continues?\s+to)\s+"
         rf"(?:reporting|report))(?:\s+(?:directly|day-to-day|formally|officially|functionally))?\s+(?:to|into)\s+"
         rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}|me\b))?",
@@ -2565,7 +2580,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}\s+(?:reported|used\s+to\s+report)\s+(?:directly\s+)?(?:to|into)\s+{_PERSON_VALUE}",
+        rf"\b{_WHO}(?:\s+(?:formerly|previously|once|originally))?\s+(?:reported|used\s+to\s+report)\s+(?:directly\s+)?"
+        rf"(?:to|into)\s+{_PERSON_VALUE}",
         history=True,
     ),
     _p(
@@ -2686,7 +2702,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # (a thing "was run by" someone once, a job or a drill, is not theirs: only what "is run by" them)
         # ("the Zirc dashboard (Kestle) is maintained by Tisza Ops": what the bracket says of it aside)
         rf"\b(?:[Tt]he\s+)?(?P<system>{_THING})(?:\s*\([^()]{{1,40}}\))?"
-        rf"(?:\s+(?:is|was|has\s+been|are|were|have\s+been)(?:\s+(?:both|all))?|:){_NOW}\s+"
+        rf"(?:(?:\s+(?:is|was|are|were)|['’]s|\s+(?:has|have){_NOW}\s+been)(?:\s+(?:both|all))?|:){_NOW}\s+"
         r"(?:owned|maintained|looked\s+after|"
         # ("owned and operated by", "built and maintained by": what someone keeps is theirs)
         rf"(?<!\bwas\s)(?<!\bwere\s)run|(?:built|designed|developed|written)\s+and\s+(?:maintained|run|owned))"
@@ -2937,7 +2953,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Quillon's owner, Tisza team,", "the owner is the Tisza team", "Owner of Quillon: Tisza team"
     _p(
         v.OWNED_BY,
-        rf"\b(?P<system>{NAME})(?:'s|’s)\s+(?:owner|owning\s+team|maintainers?)(?:,|\s+is{_NOW})\s+{_OWNER}",
+        # ("the Zirc exporter's new owner is Tisza Ops": a name and its thing's noun)
+        rf"\b(?P<system>{NAME}(?:\s+[a-z][\w-]*){{0,2}}?)(?:'s|’s)\s+(?:(?:new|current|sole|only|main|official)\s+)?"
+        rf"(?:owner|owning\s+team|maintainers?)(?:,|\s+is{_NOW})\s+{_OWNER}",
     ),
     _p(
         v.OWNED_BY,
@@ -3399,6 +3417,18 @@ _CLASS_YEAR_RE = re.compile(
 )
 
 
+# an adverb that changes nothing of what the verb after it states ("I currently live in Eger", "Zirc is mostly run by
+# Tisza Ops", "she's proudly been working at Kestle"): blanked, so that every reader sees the plain verb and spans
+# still index the text. Hedges ("probably", "supposedly") are no such adverb: they make the statement no statement.
+_NEUTRAL_ADVERB_RE = re.compile(
+    r"(?<=\w)(?P<adverb>\s+(?:currently|presently|mostly|mainly|primarily|largely|happily|proudly|really|"
+    r"basically|permanently))(?=\s+(?:been|liv(?:e|es|ing|ed)|work(?:s|ing|ed)?|report(?:s|ing|ed)?|speak(?:s|ing)?|"
+    r"own(?:s|ing|ed)?|run(?:s|ning)?|maintain(?:s|ing|ed)?|lead(?:s|ing)?|led|head(?:s|ing|ed)?|manag(?:e|es|ing|ed)|"
+    r"look(?:s|ing|ed)?|based|employed|due|scheduled|planned|set|slated|ha(?:ve|s|ving)|got)\b)",
+    re.IGNORECASE,
+)
+
+
 # Markdown's marks around words: a code quote ("`zirc-cli`"), bold ("**Dorka Vass**", "__Zirc__")
 _MARKED_UP_RE = re.compile(r"`(?P<code>[^`\n]{1,80})`|(?P<mark>\*\*|__)(?P<strong>[^*_\n]{1,80})(?P=mark)")
 
@@ -3414,6 +3444,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         if "`" in said or "**" in said or "__" in said:
             # a README's "`zirc-sync` is owned by …", a profile's "**Réka Tóth** — …": the words, without their marks
             said = _MARKED_UP_RE.sub(lambda m: m["code"] or m["strong"], said)
+        if "ly " in said:
+            said = _NEUTRAL_ADVERB_RE.sub(lambda m: " " * len(m["adverb"]), said)
         if "(" in said or "'" in said or "’" in said or "‘" in said:
             said = _CLASS_YEAR_RE.sub(lambda m: (m["named"] or "").ljust(len(m.group(0))), said)
         return list(islice(_facts(said, speaker, _day(reference)), MAX_FACTS))
@@ -6178,10 +6210,9 @@ def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list
         return subjects
     # "the Quillon API moved from Fulfilment to Warehouse Tech": a system has no home, employer or manager; "flat 3B"
     # is nobody
-    # "Zsófia's Czech is good": Zsófia
     # ("Bence Vass — Principal Engineer at Kestle, based in Eger": a post is no one's name)
     return [
-        re.sub(r"(?<=\w)['’]s$", "", subject)
+        re.sub(r"(?<=\w)['’][sd]$", "", subject)  # "Zsófia's Czech is good", "he said he'd moved": Zsófia, he
         for subject in subjects
         if _a_person(subject) and not (attribute != v.JOB_TITLE and _POST_NAME_RE.fullmatch(subject))
     ]
@@ -6479,6 +6510,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     (``named``: "ownership of the translation memory moved to …"); anything else ("as head of design", "a dog") is no
     system."""
     said = _TIME_BEFORE_THING_RE.sub("", raw.strip())
+    said = re.sub(r"(?<=\w)['’]s$", "", said)  # "Zirc's run by Tisza Ops": Zirc is
     said = re.sub(r"^(?:for|of|about)\s+", "", said, flags=re.I)  # "responsibility for the Kestle API": the API
     # "owns Quillon from here on", "… going forward"
     said = re.sub(r"\s+(?:from\s+(?:here|now|today)(?:\s+on)?|going\s+forward)$", "", said, flags=re.I)

@@ -1,0 +1,105 @@
+"""One statement in the grammar people vary it by: an adverb between the subject and the verb ("I currently live in
+…"), the progressive and the perfect ("she's been working as …"), contractions ("he'd been living", "Bence and me"),
+a possessive "'s" that is "is" ("Zirc's run by …"). Each variant states what the plain sentence states; the hedges
+and wishes around the same words still state nothing. Pure: the extractor without a database. The names are made up
+for these tests."""
+
+from datetime import date
+
+import pytest
+
+from graph.extraction.facts import extract_facts
+
+TODAY = date(2025, 9, 1)
+SPEAKER = "Ilona Kiss"
+
+
+def facts(text: str) -> set[tuple]:
+    return {
+        (fact.subject, fact.attribute, fact.value, fact.negated, fact.valid_until is not None)
+        for fact in extract_facts(text, speaker=SPEAKER, reference=TODAY)
+    }
+
+
+# (the person's words for "I" / for a named subject: the simple present, the progressive, the perfect progressive)
+_FORMS = {
+    "I": ("I {adverb}{simple}", "I'm {adverb}{progressive}", "I've {adverb}been {progressive} since 2021"),
+    "Bence Vass": (
+        "Bence Vass {adverb}{simple_3}",
+        "Bence Vass is {adverb}{progressive}",
+        "Bence Vass has {adverb}been {progressive} since 2021",
+    ),
+}
+_PREDICATES = [
+    # (simple, third person, progressive, the fact)
+    ("live in Kőszeg", "lives in Kőszeg", "living in Kőszeg", ("lives_in", "Kőszeg")),
+    ("work at Vashegy Labs", "works at Vashegy Labs", "working at Vashegy Labs", ("works_at", "Vashegy Labs")),
+    ("report to Dorka Fehér", "reports to Dorka Fehér", "reporting to Dorka Fehér", ("reports_to", "Dorka Fehér")),
+    (
+        "work as head of support at Vashegy Labs",
+        "works as head of support at Vashegy Labs",
+        "working as head of support at Vashegy Labs",
+        ("job_title", "head of support"),
+    ),
+]
+
+
+@pytest.mark.parametrize("adverb", ["", "now ", "currently ", "still ", "also ", "mostly "])
+@pytest.mark.parametrize("subject", list(_FORMS))
+@pytest.mark.parametrize("predicate", _PREDICATES, ids=[row[3][0] for row in _PREDICATES])
+def test_an_adverb_or_a_tense_changes_nothing_of_what_the_verb_states(adverb, subject, predicate):
+    simple, simple_3, progressive, (attribute, value) = predicate
+    who = SPEAKER if subject == "I" else subject
+    for form in _FORMS[subject]:
+        text = form.format(adverb=adverb, simple=simple, simple_3=simple_3, progressive=progressive) + "."
+        assert (who, attribute, value, False, False) in facts(text), text
+
+
+def test_had_been_contracted_is_had_not_would():
+    assert facts("Bence said he'd been living in Kőszeg for about a year.") == {
+        ("Bence", "lives_in", "Kőszeg", False, False)
+    }
+    assert ("Bence", "lives_in", "Kőszeg", False, False) in facts("Bence told us he'd moved to Kőszeg.")
+    # the stay said with it dates the home
+    said = extract_facts("Réka said she'd been living in Kőszeg for two years.", speaker=None, reference=TODAY)
+    assert [(fact.subject, fact.value, fact.valid_from) for fact in said] == [("Réka", "Kőszeg", date(2023, 9, 1))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'd happily live in Kőszeg.",  # would
+        "I'd really like to work at Vashegy Labs.",
+        "I'd have moved to Kőszeg by now if not for the job.",
+        "Bence probably lives in Kőszeg.",  # a hedge is no adverb that changes nothing
+        "I'm currently visiting Kőszeg.",  # a visit
+        "I mostly work from home.",
+        "Bence isn't living in Kőszeg.",  # not said to have lived there
+    ],
+)
+def test_the_same_words_in_a_wish_a_hedge_or_a_visit_state_nothing(text):
+    assert facts(text) == set()
+
+
+def test_an_ownership_said_with_the_adverb_or_the_contracted_is():
+    owned = ("Zirc exporter", "owned_by", "Tisza Ops", False, False)
+    assert owned in facts("The Zirc exporter has now been owned by Tisza Ops since 2021.")
+    assert owned in facts("The Zirc exporter is currently looked after by Tisza Ops.")
+    assert owned in facts("Tisza Ops currently looks after the Zirc exporter.")
+    assert facts("Zircbot's run by Tisza Ops these days.") == {("Zircbot", "owned_by", "Tisza Ops", False, False)}
+    assert owned in facts("The Zirc exporter's new owner is Tisza Ops.")
+
+
+def test_a_home_a_job_and_a_manager_that_ended_said_another_way():
+    assert facts("Bence isn't living in Kőszeg any more.") == {("Bence", "lives_in", "Kőszeg", True, False)}
+    assert facts("I'm not based in Kőszeg anymore.") == {(SPEAKER, "lives_in", "Kőszeg", True, False)}
+    assert facts("Bence stopped working at Vashegy Labs.") == {("Bence", "works_at", "Vashegy Labs", True, False)}
+    assert facts("Bence formerly reported to Dorka.") == {("Bence", "reports_to", "Dorka", False, True)}
+
+
+def test_me_among_the_subjects_is_the_speaker():
+    for text in ("Me and Bence live in Kőszeg now.", "Bence and me live in Kőszeg now."):
+        assert facts(text) == {
+            (SPEAKER, "lives_in", "Kőszeg", False, False),
+            ("Bence", "lives_in", "Kőszeg", False, False),
+        }, text
