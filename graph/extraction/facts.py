@@ -737,8 +737,10 @@ _CLAUSE_BREAK_RE = re.compile(
     rf"|\s*:\s+(?={NAME}\s+(?:is|was|has|had|joined|moved|left|reports|works|lives|speaks|owns)\b)"
     # a dash before a day or a word of schedule goes on with the project named before it ("Kestle 2 — release 9 May"),
     # one after a manager with the manager's name ("Dorka's got a new boss — Bálint")
+    # (a day written month first, "— April 6", "— Mon, Apr 6", "— the 6th of April", is a day too)
     r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|releases?|launch(?:es)?|ga|ships?|go-?live|goes\s+live|"
-    r"lands?|deadline|target|eta)\b)"
+    r"lands?|deadline|target|eta)\b|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|"
+    r"Oct|Nov|Dec)[a-z]*\.?\s+\d|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+\d|the\s+\d)"
     # "Based in Eger, previously at Kestle (2016–2021)": what was before, a clause of its own
     r"|\s*,\s+(?=(?:previously|formerly)\s+(?:at|with)\s)"
     # "N adopted a dog, and M, still at Kestle, now reports to R": M opens a clause of their own
@@ -3023,7 +3025,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- when a project is due: "The Orion launch slipped to 14 March"
     _p(
         v.DUE_DATE,
+        # ("Go-live for Zirc is 6 April": a launch or go-live is itself a day)
         r"^(?:[Tt]he\s+)?(?:[Dd]eadline|(?:[Ll]aunch|[Rr]elease|[Gg]o-live|[Ss]hip|[Cc]utover)\s+da(?:te|y)|[Dd]ue\s+date|"
+        r"[Gg]o-?live|[Gg]o\s+live|[Ll]aunch|[Cc]utover|"
         # ("New date for Kestle: 19 May": a day set anew is a day set)
         r"[Tt]arget\s+date|ETA|[Tt]arget|(?:[Nn]ew|[Rr]evised|[Uu]pdated)\s+(?:date|deadline|target))\s+for\s+"
         # ("Target date for the Kestle migration: 3 June": a card's line)
@@ -5516,7 +5520,9 @@ def _one_owner(facts: list[StatedFact]) -> list[StatedFact]:
 
 
 # the words after a project's name that name its day, not another project ("the Kestle release", "Kestle GA")
-_PROJECT_EVENTS = frozenset({"release", "launch", "ga", "go-live", "golive", "rollout", "deadline", "ship date"})
+_PROJECT_EVENTS = frozenset(
+    {"release", "launch", "ga", "go-live", "golive", "rollout", "deadline", "ship date", "migration"}
+)
 
 
 # --- due dates said any other way: a project's name, a word of schedule, and a day -----------------------------------

@@ -103,3 +103,23 @@ def test_me_among_the_subjects_is_the_speaker():
             (SPEAKER, "lives_in", "Kőszeg", False, False),
             ("Bence", "lives_in", "Kőszeg", False, False),
         }, text
+
+
+@pytest.mark.parametrize(
+    "day", ["6 April", "April 6", "April 6th", "the 6th of April", "Apr 6", "Monday 6 April", "Monday, April 6"]
+)
+def test_a_project_s_day_after_a_dash_in_either_order_of_month_and_day(day):
+    said = extract_facts(f"The Zirc launch — {day}.", speaker=None, reference=date(2026, 3, 10))
+    assert [(fact.attribute, fact.value) for fact in said] == [("due_date", "2026-04-06")]
+
+
+def test_a_go_live_said_as_the_day_and_a_migration_targeted_for_one():
+    for text in (
+        "Go-live for Zirc is 6 April.",
+        "Launch for Zirc is 6 April.",
+        "The Zirc migration is targeted for 6 April.",
+    ):
+        said = extract_facts(text, speaker=None, reference=date(2026, 3, 10))
+        assert [(fact.attribute, fact.value) for fact in said] == [("due_date", "2026-04-06")], text
+    # a dash before a person's name still ends the clause: nobody's day
+    assert extract_facts("Zirc launch prep — Dorka Vass leads it.", speaker=None, reference=date(2026, 3, 10)) == []
