@@ -160,7 +160,7 @@ _TITLE = rf"{_TITLE_WORDS_NAMED}{_TITLE_END}"
 # a post's words where no ending says where a title stops (either side of an arrow, "from A to B")
 _POST_WORDS = r"[A-Za-z][\w.&/-]*(?:\s+[A-Za-z][\w.&/-]*){0,4}?"
 # where a title is held: "a nurse at St Anne's Hospital" also says where they work
-_AT_ORG = rf"(?:\s+(?:(?:over\s+)?at|for|with)\s+{_THE}(?P<org>{NAME})(?!\s+{_TEAM_WORDS}\b))?"
+_AT_ORG = rf"(?:\s+(?:(?:over\s+)?at|for|with)\s+{_THE}(?P<org>{NAME}){_NAME_ENDS}(?!\s+{_TEAM_WORDS}\b))?"
 
 _PET_KINDS = "(?i:" + "|".join(kind.replace(" ", r"\s+") for kind in v.PET_KINDS) + ")"
 
@@ -1803,9 +1803,30 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- where someone works
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:work|works|working)(?:\s+(?:remotely|full-time|part-time|freelance))?\s+(?:at|for)\s+"
-        rf"{_THE}(?P<value>{NAME})",
+        # ("I work in sales at Kestle": a department, in lower case, before the employer)
+        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:work|works|working)(?:\s+(?:remotely|full-time|part-time|freelance))?"
+        rf"(?:\s+in\s+[a-z][\w&/-]*(?:\s+[a-z][\w&/-]*)?)?\s+(?:at|for)\s+"
+        rf"{_THE}(?:(?:an?|the)\s+(?:company|firm|start-?up|agency|bank|studio|charity)\s+(?:called|named)\s+)?(?P<value>{NAME})",
         check=_org_ok,
+    ),
+    # "Kestle hired me as a designer", "I got hired at Kestle", "my employer is Kestle": a job taken
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?P<value>{NAME}){_HAVE}{_NOW}\s+hired\s+(?P<me>me)\b(?!\s+(?:to|for)\b)",
+        check=lambda match: _org_ok(match) and _an_organisation(match),
+        needs=("hired",),
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+got\s+hired\s+at\s+{_THE}(?P<value>{NAME})",
+        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        needs=("hired",),
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|current\s+)?employer\s+is{_NOW}\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        needs=("employer",),
     ),
     # "I'm at Tisza Reinsurance", "staying put at Tisza & Vass": at a place of business (not "at the airport")
     _p(
@@ -1836,16 +1857,29 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|rejoined|started\s+at|started\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
         rf"started\s+working\s+(?:at|for)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)|been\s+hired\s+by|was\s+hired\s+by|"
         rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with|been\s+at|been\s+employed\s+(?:by|at)|"
-        rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)"
+        rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME}){_NAME_ENDS}(?!\s+{_TEAM_WORDS}\b)"
         rf"(?:\s+from\s+(?P<old>{NAME}))?",
         # ("been at Leeds for two years" is a stay, not a job)
         check=lambda match: _org_ok(match) and not (" been at " in match.group(0) and known_place(match["value"])),
+    ),
+    # "Réka joined Kestle Health's Platform team": the named team's organisation is the employer ("joined Dorka's
+    # team" is a person's team)
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|rejoined)\s+(?P<value>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}?)(?:['’]s|(?<=s)['’])\s+"
+        rf"(?P<team>(?:[\w&-]+\s+){{0,3}}?){_TEAM_WORDS}\b",
+        check=lambda match: (
+            _org_ok(match)
+            and not known_place(match["value"])
+            and (_business_name(match["value"]) or any(word[:1].isupper() for word in match["team"].split()))
+        ),
+        needs=("'", "’"),
     ),
     # "Réka, who heads marketing at Kestle", "Bence leads the design team at Tisza": one leads where one works
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_NOW}\s+(?:heads|leads|runs|manages|head|lead|run|manage)\s+(?:the\s+|our\s+|their\s+)?"
-        rf"(?P<function>(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+(?:at|for)\s+{_THE}(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)",
+        rf"(?P<function>(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+(?:at|for)\s+{_THE}(?P<value>{NAME}){_NAME_ENDS}(?!\s+{_TEAM_WORDS}\b)",
         check=lambda match: _org_ok(match) and _a_function_led(match["function"]),
         confidence=0.7,
         needs=("heads", "leads", "runs", "manages", "head ", "lead ", "run ", "manage "),
@@ -1854,7 +1888,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # day of its own, or under "when" or "if" (a clause before a comma), is not yet made
     _p(
         v.WORKS_AT_ATTR,
-        rf"(?<![Ww]hen\s)(?<![Ii]f\s)(?<![Oo]nce\s)\b(?!(?:[Ww]hen|[Ii]f|[Oo]nce)\s){_WHO}\s+joins\s+{_THE}(?P<value>{NAME})(?!\s+{_TEAM_WORDS}\b)"
+        rf"(?<![Ww]hen\s)(?<![Ii]f\s)(?<![Oo]nce\s)\b(?!(?:[Ww]hen|[Ii]f|[Oo]nce)\s){_WHO}\s+joins\s+{_THE}(?P<value>{NAME}){_NAME_ENDS}(?!\s+{_TEAM_WORDS}\b)"
         r"(?=\s+today\b|(?:\s+as\s+[^,.;!?]{1,60}?)?\s*(?:[.;!—–]|$))",
         check=_org_ok,
         confidence=0.7,
@@ -2243,7 +2277,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:been|was|got)\s+made|(?:been\s+|was\s+|got\s+)?(?:became|becomes))\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}"
+        rf"\b{_WHO}(?:{_HAVE}{_NOW}\s+(?:(?:been|was|got)\s+made|(?:been\s+|was\s+|got\s+)?(?:became|becomes))|"
+        rf"(?:'ve|’ve|\s+have|'s|’s|\s+has){_NOW}\s+become)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}"
         rf"{_AT_ORG}",
         check=_title_ok,
     ),
@@ -6356,7 +6391,9 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         title = " ".join(groups["value"].split())
         # "CFO of Tisza Mills": the post, and where it is held; not "VP of Sales", "Head of Data"
         held_at = re.search(r"\s+of\s+(?P<org>[A-Z].+\s(?P<last>.+))$", title)
-        if held_at and _business_name(held_at["org"]) and held_at["last"].casefold() not in _FUNCTIONS:
+        # ("CTO of Kestle Health": a chief's post is of an organisation, whatever its name's words)
+        chief = re.match(r"C[A-Z]{1,2}O\s", title)
+        if held_at and (chief or (_business_name(held_at["org"]) and held_at["last"].casefold() not in _FUNCTIONS)):
             title = title[: held_at.start()]
         return [
             re.sub(
@@ -6384,7 +6421,7 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
     elif attribute == v.WORKS_AT_ATTR:
         # "works at Kestle's Polish arm": Kestle; but an institution's name holds its possessive ("St Anne's Hospital")
         if not _POSSESSIVE_INSTITUTION_RE.search(value):
-            value = re.sub(r"['’]s\s.*$", "", value)
+            value = re.sub(r"['’]s(?:\s.*)?$", "", value)  # ("joined Kestle's design team": Kestle)
     else:
         value = _person(value) or ""
     if not value or value in _NOT_A_NAME or value.casefold().rstrip(".") in _CALENDAR_SHORT:

@@ -123,3 +123,32 @@ def test_a_go_live_said_as_the_day_and_a_migration_targeted_for_one():
         assert [(fact.attribute, fact.value) for fact in said] == [("due_date", "2026-04-06")], text
     # a dash before a person's name still ends the clause: nobody's day
     assert extract_facts("Zirc launch prep — Dorka Vass leads it.", speaker=None, reference=date(2026, 3, 10)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I work in sales at Vashegy Labs.",  # a department before the employer
+        "Vashegy Labs hired me as a designer.",
+        "I got hired at Vashegy Labs.",
+        "My employer is Vashegy Labs.",
+        "I work for a company called Vashegy Labs.",
+        "I joined Vashegy Labs' Platform team in May.",
+        "I joined Vashegy Labs's design team in May.",
+    ],
+)
+def test_an_employer_said_by_a_department_a_hire_or_a_team_of_it(text):
+    assert (SPEAKER, "works_at", "Vashegy Labs", False, False) in facts(text)
+
+
+def test_an_employer_is_never_a_piece_of_its_name_nor_a_person_whose_team_one_joined():
+    # a team joined by its whole name says no employer, and none cut short
+    assert not [fact for fact in facts("I joined the Zirc Labs crew last week.") if fact[1] == "works_at"]
+    assert not [fact for fact in facts("Bence joined Dorka Fehér's team.") if fact[1] == "works_at"]
+    assert facts("Bence hired me to fix his roof.") == set()
+
+
+def test_a_chief_s_post_of_an_organisation_and_a_post_become():
+    assert ("Bence", "job_title", "cto", False, False) in facts("Bence is the CTO of Vashegy Health.")
+    assert facts("I've become head of design.") == {(SPEAKER, "job_title", "head of design", False, False)}
+    assert facts("I become CTO on Monday.") == set()  # not yet
