@@ -52,6 +52,7 @@ HELD_BACK = (
     "fact_statements_twentysixth.json",
     "fact_statements_twentyeighth.json",
     "fact_statements_thirtieth.json",
+    "fact_statements_thirtyfirst.json",
 )
 ATTRIBUTES = ("lives_in", "works_at", "job_title", "reports_to", "owned_by", "due_date", "has_pet", "speaks")
 

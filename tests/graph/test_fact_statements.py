@@ -46,9 +46,12 @@ transcripts, posts), tests/graph/fact_statements_twentieth.json, tests/graph/fac
 (a member and an assistant, friends' and families' texts, forums, pets' news, volunteer groups; weighted towards pets,
 ownership and due dates) and tests/graph/fact_statements_twentyfourth.json (assistant sessions, friends' chats,
 journals and newsletters, small companies' updates; weighted likewise) and the later held sets bench.fact_statements
-lists (tests/graph/fact_statements_thirtieth.json the last: tenants' letters, club bulletins, all-hands and podcast
+lists (tests/graph/fact_statements_thirtieth.json: tenants' letters, club bulletins, all-hands and podcast
 transcripts, card comments, pipeline notes, vets' and insurers' notes, intake forms, dictated notes, translated
-English, ownership spreadsheets, a family newsletter), by labellers of their own, are held back:
+English, ownership spreadsheets, a family newsletter; tests/graph/fact_statements_thirtyfirst.json the last: clinic IT
+threads, a school newsletter, job posts, speeches, co-op minutes, changelogs, voice memos, expat forums, lost-pet
+posts, org-update e-mails, club rosters, support chats, family-history forums, volunteer rotas, a lab wiki), by
+labellers of their own, are held back:
 only their form is checked here (``manage.py eval_fact_statements --half held`` scores them, as figures). Run with
 ``-s`` to see the tables and the misses.
 """
