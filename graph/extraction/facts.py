@@ -739,7 +739,7 @@ _CLAUSE_BREAK_RE = re.compile(
     # one after a manager with the manager's name ("Dorka's got a new boss — Bálint")
     # (a day written month first, "— April 6", "— Mon, Apr 6", "— the 6th of April", is a day too)
     r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|releases?|launch(?:es)?|ga|ships?|go-?live|goes\s+live|"
-    r"lands?|deadline|target|eta)\b|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|"
+    r"lands?|deadline|target|eta|owned\s+by|maintained\s+by)\b|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|"
     r"Oct|Nov|Dec)[a-z]*\.?\s+\d|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+\d|the\s+\d)"
     # "Based in Eger, previously at Kestle (2016–2021)": what was before, a clause of its own
     r"|\s*,\s+(?=(?:previously|formerly)\s+(?:at|with)\s)"
@@ -2278,7 +2278,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}(?:{_HAVE}{_NOW}\s+(?:(?:been|was|got)\s+made|(?:been\s+|was\s+|got\s+)?(?:became|becomes))|"
-        rf"(?:'ve|’ve|\s+have|'s|’s|\s+has){_NOW}\s+become)\s+(?:an?\s+|the\s+|our\s+)?{_TITLE}"
+        # ("became my manager": whom one reports to, no post)
+        rf"(?:'ve|’ve|\s+have|'s|’s|\s+has){_NOW}\s+become)\s+(?!(?:my|his|her|their|your)\s+(?:new\s+)?(?:line\s+)?"
+        rf"(?:manager|boss|supervisor)\b)(?:an?\s+|the\s+|our\s+)?{_TITLE}"
         rf"{_AT_ORG}",
         check=_title_ok,
     ),
@@ -2633,7 +2635,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor){_MANAGER_NAMED}(?P<value>{NAME})",
+        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|current\s+)?(?:line\s+)?(?:manager|boss|supervisor){_MANAGER_NAMED}(?P<value>{NAME})",
     ),
     # "Dorka's got a new manager — Bálint", "I have a new boss: Réka Tóth"
     _p(
@@ -2698,6 +2700,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.REPORTS_TO_ATTR,
         rf"\b(?P<value>{NAME}){_NOW}\s+(?:manages|supervises|line-manages)\s+(?P<whom>{NAME}(?:(?:,\s*|,?\s+and\s+)"
         rf"{NAME})*)(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|after|these|nowadays)\b))",
+    ),
+    # "Dorka manages me", "Dorka became my manager in May": the speaker reports to Dorka
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?P<value>{NAME}){_NOW}\s+(?:(?:manages|supervises|line-manages)\s+(?P<me>me)\b"
+        rf"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|these|nowadays)\b))|(?:became|has\s+become|is\s+now)\s+(?P<mine>my)\s+"
+        r"(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)\b)",
+        needs=(" me", "my "),
     ),
     _p(
         v.REPORTS_TO_ATTR,
@@ -2770,8 +2780,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # a tracker's or a summary's line: "Quillon owned by Search Quality"
     _p(
         v.OWNED_BY,
-        rf"^(?:[Tt]he\s+)?(?P<system>{_THING})(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbeen)(?<!\bnow)(?<!\bboth)(?<!\ball)\s+"
-        rf"(?:owned|maintained)\s+by\s+{_OWNER}(?=\s*(?:[.,;!]|$|\s+now\b))",
+        # ("The billing service — owned by Tisza Ops": a list's line, its dash before the owner)
+        rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_THING})(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbeen)(?<!\bnow)(?<!\bboth)"
+        rf"(?<!\ball)(?:\s+|\s+[—–-]\s+)(?:owned|maintained)\s+by\s+{_OWNER}(?=\s*(?:[.,;!]|$|\s+now\b))",
     ),
     _p(
         v.OWNED_BY,
@@ -2997,6 +3008,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?P<system>{NAME})\s*\((?:owned|maintained|run)\s+by\s+{_OWNER}\)",
+    ),
+    # "the billing service (owner: Tisza Ops)", "zirc-sync (maintainers: Dorka)": a thing and its owner's label
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|(?<=\n)|(?<=\b[Tt]he\s)|(?<=\b[Oo]ur\s)|\b(?=[{_UPPER}]))(?P<system>(?:[\w'’-]+\s+){{0,2}}?[\w'’-]+)\s*\("
+        rf"(?i:owners?|maintainers?|owning\s+team)\s*:\s*{_OWNER}\)",
+        needs=("owner", "maintainer", "owning"),
     ),
     _p(
         v.OWNED_BY,
@@ -5440,6 +5458,8 @@ def _thing_pronouns(said: str, earlier: str = "") -> str:
         for mentions in _THING_MENTIONS
         for m in mentions.finditer(said, 0, start)
         if re.search(r"[,;:—–]|\bbut\b|\band\s+now\b", said[m.end() : start])
+        # ("Zirc is the rewrite of our billing service, and it's owned by …": what a thing is "of" is not it)
+        and not re.search(r"\bof\s+$", said[max(0, m.start() - 4) : m.start()])
     ]
     if things:
         last = max(things, key=lambda m: (m.end(), -m.start()))
@@ -6413,7 +6433,9 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         return []  # "Quillon dashboard → TBD": nobody yet
     if attribute == v.OWNED_BY:
         # ("And Réka runs our Kestle registry": Réka)
-        value = _team_name(re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=[{_UPPER}])", "", value))
+        # (only where the owner opens the statement: "owned by Customer Success" is a team's whole name)
+        opening = match.start("value") == match.start()
+        value = _team_name(re.sub(rf"^(?:{_NOT_A_NAME_WORDS})\s+(?=[{_UPPER}])", "", value) if opening else value)
         value = " ".join(_without_a_post_before(value.split()))  # "owned by Rota Coordinator Bence Vass"
         called = _CALLED_IN_BRACKETS_RE.match(match.string, match.end("value"))
         if called and re.search(r"['’]s$", value):
@@ -6569,7 +6591,10 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
     # "the deploy scripts she maintained now belong to …": the thing, without who had it
     said = re.sub(r"\s+(?:that\s+|which\s+)?(?:he|she|they|I|we)\s+(?:owned|ran|built|maintained|kept)$", "", said)
     # ("Its config store is owned by Tisza", "the city's parking app": the thing, by its words)
-    words = re.sub(r"^(?:[Tt]he\s+|[Ii]ts\s+|(?:[Tt]he\s+)?[a-z]+['’]s\s+(?=[a-z]))+", "", said).split()
+    # ("our payroll pipeline", "their billing service": the thing, whosever it was called)
+    words = re.sub(
+        r"^(?:[Tt]he\s+|[Ii]ts\s+|[Oo]ur\s+|[Tt]heir\s+|(?:[Tt]he\s+)?[a-z]+['’]s\s+(?=[a-z]))+", "", said
+    ).split()
     while words and (words[-1].casefold() in _ADVERBS or words[-1].casefold() in _COPULAS):
         words.pop()  # "Quillon is now officially owned by …": Quillon
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):

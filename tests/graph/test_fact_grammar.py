@@ -152,3 +152,34 @@ def test_a_chief_s_post_of_an_organisation_and_a_post_become():
     assert ("Bence", "job_title", "cto", False, False) in facts("Bence is the CTO of Vashegy Health.")
     assert facts("I've become head of design.") == {(SPEAKER, "job_title", "head of design", False, False)}
     assert facts("I become CTO on Monday.") == set()  # not yet
+
+
+def test_a_manager_said_from_the_manager_s_side():
+    assert facts("Dorka manages me.") == {(SPEAKER, "reports_to", "Dorka", False, False)}
+    assert facts("Dorka became my manager in May.") == {(SPEAKER, "reports_to", "Dorka", False, False)}  # no post
+    assert facts("My current boss is Dorka.") == {(SPEAKER, "reports_to", "Dorka", False, False)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our payroll pipeline is owned by Tisza Ops.",
+        "Tisza Ops is the owner of our payroll pipeline.",
+        "Our payroll pipeline — owned by Tisza Ops.",
+        "The payroll pipeline (owner: Tisza Ops) is slow again.",
+        "- payroll-sync (maintainers: Tisza Ops)",
+    ],
+)
+def test_a_thing_called_ours_a_list_s_dash_and_an_owner_s_label_in_brackets(text):
+    assert [(fact[1], fact[2]) for fact in facts(text)] == [("owned_by", "Tisza Ops")], text
+
+
+def test_an_owning_team_s_whole_name_and_what_an_it_after_of_is_not():
+    assert facts("The loyalty app is owned by Kestle's Customer Team.") == {
+        ("loyalty app", "owned_by", "Customer Team", False, False)
+    }
+    assert facts("Zirc is owned by Customer Success.") == {("Zirc", "owned_by", "Customer Success", False, False)}
+    # "it" is Zircbot, not what Zircbot is a rewrite of
+    assert not facts("Zircbot is the rewrite of our billing service, and it's owned by Tisza Ops.") & {
+        ("billing service", "owned_by", "Tisza Ops", False, False)
+    }
