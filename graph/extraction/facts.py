@@ -3486,6 +3486,17 @@ _NEUTRAL_ADVERB_RE = re.compile(
 )
 
 
+# a run of characters without a space too long to be a word (a URL's, a pasted blob's), or of spaces too long to be
+# a gap between words: read as one plain word of the same length, so that spans still index the text and no pattern
+# starts a scan to the run's end at each of its characters
+_OVERLONG_RUN_RE = re.compile(r"\S{100,}|[ \t]{100,}")
+
+
+def _defused(run: re.Match[str]) -> str:
+    width = len(run.group(0))
+    return f" {'x' * (width - 2)} " if run.group(0)[0] in " \t" else "x" * width
+
+
 # Markdown's marks around words: a code quote ("`zirc-cli`"), bold ("**Dorka Vass**", "__Zirc__")
 _MARKED_UP_RE = re.compile(r"`(?P<code>[^`\n]{1,80})`|(?P<mark>\*\*|__)(?P<strong>[^*_\n]{1,80})(?P=mark)")
 
@@ -3498,6 +3509,7 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return []
     try:
         said = text[:MAX_TEXT_CHARS]
+        said = _OVERLONG_RUN_RE.sub(_defused, said)
         if "`" in said or "**" in said or "__" in said:
             # a README's "`zirc-sync` is owned by …", a profile's "**Réka Tóth** — …": the words, without their marks
             said = _MARKED_UP_RE.sub(lambda m: m["code"] or m["strong"], said)

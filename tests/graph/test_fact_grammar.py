@@ -183,3 +183,14 @@ def test_an_owning_team_s_whole_name_and_what_an_it_after_of_is_not():
     assert not facts("Zircbot is the rewrite of our billing service, and it's owned by Tisza Ops.") & {
         ("billing service", "owned_by", "Tisza Ops", False, False)
     }
+
+
+def test_a_run_too_long_to_be_a_word_or_a_gap_is_read_as_one_plain_word():
+    # (each of these took seconds: a name looked for from every capital, or across every space, to the run's end)
+    assert extract_facts("Zirc'" * 6000, speaker=None, reference=TODAY) == []
+    assert extract_facts("I live in" + " " * 30000 + "Kőszeg.", speaker=SPEAKER, reference=TODAY) == []
+    # a URL beside a statement changes nothing of it, nor of where it stands
+    said = extract_facts(
+        f"Bence lives in Kőszeg, see https://example.org/{'a' * 150} for the map.", speaker=None, reference=TODAY
+    )
+    assert [(fact.subject, fact.value, fact.span) for fact in said] == [("Bence", "Kőszeg", (0, 21))]

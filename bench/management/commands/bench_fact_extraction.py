@@ -36,6 +36,8 @@ def _hostile() -> dict[str, str]:
         "32 KiB of capitalised words": ("Ownership Of The Billing Service Moved To " * 800)[:KIB32],
         "32 KiB of 'took over as'": ("Dana took over as head of " * 1300)[:KIB32],
         "32 KiB without spaces": "x" * KIB32,
+        "32 KiB of capitalised words joined by apostrophes": ("Dana'" * 7000)[:KIB32],
+        "32 KiB of spaces inside a statement": ("I live in" + " " * KIB32)[: KIB32 - 7] + "Denver.",
     }
 
 
