@@ -1542,7 +1542,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based(?:\s+out\s+of)?|settled)|"
-        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+lived)(?:\s+now)?\s+(?:in|out\s+of)\s+(?P<value>{NAME})(?!,?\s+(?:until|till)\b)",
+        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+(?:lived|settled))(?:\s+now)?\s+(?:in|out\s+of)\s+(?P<value>{NAME})"
+        r"(?!,?\s+(?:until|till)\b)",
         check=lambda match: not _TOWNS_OF_A_LIFE_RE.match(match.string, match.start("value")),
     ),
     _p(
@@ -1581,6 +1582,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     # "now calls Szeged home"
     _p(v.LIVES_IN, rf"\b{_WHO}{_NOW}\s+call(?:s|ed)?\s+(?P<value>{NAME})\s+home\b"),
+    # "I'm Eger-based", "Bence is a Pécs-based designer": where one is based is where one lives
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:an?\s+)?(?P<value>[{_UPPER}][\w'’]*(?:\s+[{_UPPER}][\w'’]*)?)-based\b(?!\s+(?:company|firm|startup|"
+        r"start-up|business|agency|team|group|studio|bank))",
+        check=lambda match: known_place(match["value"]),
+        needs=("-based",),
+    ),
     # "I'm still in Porto, same old flat": still there, so living there
     _p(
         v.LIVES_IN,
@@ -6429,7 +6438,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
             title = title[: held_at.start()]
         return [
             re.sub(
-                r"^(?:(?:new|newest|latest|current|currently|permanent|their|our|his|her|its|my|the|an?|first)\s+)+",
+                # ("a Pécs-based designer": where one is based is no part of the post)
+                r"^(?:(?:new|newest|latest|current|currently|permanent|their|our|his|her|its|my|the|an?|first|\S+-based)\s+)+",
                 "",
                 title.casefold(),
             )

@@ -194,3 +194,14 @@ def test_a_run_too_long_to_be_a_word_or_a_gap_is_read_as_one_plain_word():
         f"Bence lives in Kőszeg, see https://example.org/{'a' * 150} for the map.", speaker=None, reference=TODAY
     )
     assert [(fact.subject, fact.value, fact.span) for fact in said] == [("Bence", "Kőszeg", (0, 21))]
+
+
+def test_a_home_where_one_settled_or_is_based():
+    assert facts("I've settled in Kőszeg.") == {(SPEAKER, "lives_in", "Kőszeg", False, False)}
+    # (a town the world knows: "Kestle-based" may be a company's)
+    assert facts("I'm Szeged-based.") == {(SPEAKER, "lives_in", "Szeged", False, False)}
+    assert facts("Bence is a Szeged-based designer.") == {
+        ("Bence", "lives_in", "Szeged", False, False),
+        ("Bence", "job_title", "designer", False, False),
+    }
+    assert facts("I work for a Szeged-based startup.") == set()  # the startup's base, not the speaker's home
