@@ -616,10 +616,13 @@ _INTERJECTION_RE = re.compile(
     r"oh|hey|anyway|nope|sorry|reminder|note|final\s+call|psa|ps|tbh|ngl|fun\s+fact|action|decision)\b[\s,:!.—–-]*)+",
     re.IGNORECASE,
 )
+# what may stand between a pronoun's "'s" and the "been" that makes it "has" ("she's now been living in …")
+_ADVERBS_BEFORE_BEEN = r"(?:\s+(?:now|still|also|actually|just|already|currently|really|mostly))*"
 # "Esme said she speaks Portuguese": what someone is reported to say of themselves is said of them
 _REPORTED_RE = re.compile(
     rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|tells\s+(?:me|us))"
-    r"(?:\s+that)?\s+(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s|['’]re))?"
+    rf"(?:\s+that)?\s+(?:he|she|they)\b(?:(?P<has>['’]s(?={_ADVERBS_BEFORE_BEEN}\s+(?:been|got|had)\b))"
+    r"|(?P<is>['’]s|['’]re))?"
 )
 # "Noor and Piet both work at …", "Omar and his sister Lina both speak Farsi": the clause of each
 _BOTH_RE = re.compile(
@@ -634,7 +637,8 @@ _REPORTS_TO_PRONOUN_RE = re.compile(
 # a pronoun opening a later clause of the sentence is the name an earlier clause opened with
 _PRONOUN_RE = re.compile(
     # ("he's joined Kestle": has joined; "he's based in Eger": is)
-    r"^(?:he|she|they)\b(?:(?P<has>['’]s(?=\s+(?:been|got|had|joined|moved|left|relocated|started|taken|become|gone|"
+    rf"^(?:he|she|they)\b(?:(?P<has>['’]s(?={_ADVERBS_BEFORE_BEEN}\s+(?:been|got|had|joined|moved|left|relocated|started|"
+    r"taken|become|gone|"
     r"quit|switched|transferred|handed|passed)\b))|(?P<is>['’]s|['’]re))?",
     re.IGNORECASE,
 )
@@ -718,7 +722,7 @@ _LEADS = (_LEADING_CLAUSE_RE, _INTRODUCED_RE)  # what may stand before the perso
 _SENTENCE_PRONOUN_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|these\s+days|nowadays|currently|since\s+then|later|then|also|and|so|but|plus|oh|"
     r"anyway|meanwhile),?\s+)*)(?:he|she)\b"
-    r"(?:(?P<has>['’]s(?=\s+(?:been|got|had)\b))|(?P<is>['’]s))?",
+    rf"(?:(?P<has>['’]s(?={_ADVERBS_BEFORE_BEEN}\s+(?:been|got|had)\b))|(?P<is>['’]s))?",
     re.IGNORECASE,
 )
 _POSSESSIVE_OPENER_RE = re.compile(

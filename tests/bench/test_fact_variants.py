@@ -23,7 +23,7 @@ def test_every_attribute_is_varied_and_no_variant_is_written_twice():
 
 def test_the_extractor_reads_the_variants_and_no_control():
     read_share = sum(read(v, extract_facts(v.text, speaker=SPEAKER, reference=REFERENCE)) for v in VARIANTS)
-    assert read_share / len(VARIANTS) >= 0.97
+    assert read_share / len(VARIANTS) >= 0.99
     stated = [c.text for c in controls() if not read(c, extract_facts(c.text, speaker=SPEAKER, reference=REFERENCE))]
     assert stated == []
 

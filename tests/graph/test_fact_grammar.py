@@ -205,3 +205,8 @@ def test_a_home_where_one_settled_or_is_based():
         ("Bence", "job_title", "designer", False, False),
     }
     assert facts("I work for a Szeged-based startup.") == set()  # the startup's base, not the speaker's home
+
+
+def test_a_pronoun_s_has_before_an_adverb_and_been():
+    text = "Bence Vass joined the choir in May. He's now been living in Kőszeg since 2021."
+    assert ("Bence Vass", "lives_in", "Kőszeg", False, False) in facts(text)
