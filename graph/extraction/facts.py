@@ -3499,6 +3499,29 @@ _NEUTRAL_ADVERB_RE = re.compile(
 )
 
 
+# a chat's line as exported, its time and its way of naming the voice ("[10:02] Dorka Vass: …", "Dorka Vass (10:02): …",
+# "<Dorka Vass> …", "Dorka Vass wrote: …", a header "Dorka Vass — 10:02" over the message): read as "Dorka Vass: …",
+# the time and the verb blanked (the header's line break too), so that spans still index the text
+_CHAT_LINE_RE = re.compile(
+    rf"^(?P<before>[ \t]*\[?\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+)(?={NAME}[ \t]*:)"
+    rf"|^[ \t]*(?P<open><)(?P<handle>{NAME}|[a-z][\w.-]{{1,24}})(?P<close>>)[ \t]"
+    rf"|^[ \t]*{NAME}(?P<after>[ \t]*(?:[(\[]\d{{1,2}}:\d{{2}}(?:[ \t]?[AaPp][Mm])?[)\]]|[ \t]+(?:wrote|writes)))"
+    rf"(?=[ \t]*:)"
+    rf"|^[ \t]*{NAME}(?P<header>[ \t]+(?:[—–-][ \t]+)?\d{{1,2}}:\d{{2}}(?:[ \t]?[AaPp][Mm])?[ \t]*\n)(?=[ \t]*\S)",
+    re.MULTILINE,
+)
+
+
+def _chat_line(line: re.Match[str]) -> str:
+    if line["before"]:
+        return " " * len(line["before"])
+    if line["open"]:
+        return f" {line['handle']}: "
+    start = line.start("after") if line["after"] else line.start("header")
+    kept = line.string[line.start() : start]
+    return f"{kept}:{' ' * (line.end() - start - 1)}"
+
+
 # a run of characters without a space too long to be a word (a URL's, a pasted blob's), or of spaces too long to be
 # a gap between words: read as one plain word of the same length, so that spans still index the text and no pattern
 # starts a scan to the run's end at each of its characters
@@ -3523,6 +3546,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
     try:
         said = text[:MAX_TEXT_CHARS]
         said = _OVERLONG_RUN_RE.sub(_defused, said)
+        if ":" in said or ">" in said:
+            said = _CHAT_LINE_RE.sub(_chat_line, said)
         if "`" in said or "**" in said or "__" in said:
             # a README's "`zirc-sync` is owned by …", a profile's "**Réka Tóth** — …": the words, without their marks
             said = _MARKED_UP_RE.sub(lambda m: m["code"] or m["strong"], said)
@@ -3758,6 +3783,8 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         or _DROPPED_I_AM_RE.match(_INTERJECTION_RE.sub("", said.strip()))
         or _FIRST_PERSON_RE.search(said)
         or re.match(r"(?:first|last)\s", said)
+        # ("Dorka Vass: we adopted a puppy"): a person's household, in their voice
+        or (re.match(r"[Ww]e\b", said) and _a_voice(label["label"]))
     )
     last = label["label"].split()[-1].casefold()
     # a chat's handle as people type it ("zsofi: moved to Győr last weekend"): one lower-case word that heads no

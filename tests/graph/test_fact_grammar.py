@@ -210,3 +210,26 @@ def test_a_home_where_one_settled_or_is_based():
 def test_a_pronoun_s_has_before_an_adverb_and_been():
     text = "Bence Vass joined the choir in May. He's now been living in Kőszeg since 2021."
     assert ("Bence Vass", "lives_in", "Kőszeg", False, False) in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[10:02] Bence Vass: I just moved to Kőszeg",
+        "10:02 PM Bence Vass: I just moved to Kőszeg",
+        "Bence Vass (10:02): I just moved to Kőszeg",
+        "<Bence Vass> I just moved to Kőszeg",
+        "Bence Vass wrote: I just moved to Kőszeg",
+        "Bence Vass — 10:02\nI just moved to Kőszeg",
+        "Bence Vass 10:02 AM\nI just moved to Kőszeg",
+    ],
+)
+def test_a_chat_s_line_as_exported_is_its_voice_s(text):
+    said = extract_facts(text, speaker=None, reference=TODAY)
+    assert [(fact.subject, fact.attribute, fact.value) for fact in said] == [("Bence Vass", "lives_in", "Kőszeg")]
+
+
+def test_a_voice_s_we_is_their_household():
+    said = extract_facts("Dorka: hi!\nBence Vass: we moved to Kőszeg in May", speaker=None, reference=TODAY)
+    assert [(fact.subject, fact.value) for fact in said] == [("Bence Vass", "Kőszeg")]
+    assert extract_facts("Status: we moved to Kőszeg.", speaker=None, reference=TODAY) == []  # a section, no one
