@@ -1,8 +1,8 @@
 """One statement in the grammar people vary it by, crossed: who says it (the writer, a named person, a pronoun after the
-name), an adverb before the verb, the tense (simple, progressive, perfect), and for things the passive, a contracted
-"is", a list's dash and the day's written forms — each variant must state what the plain sentence states. Beside
-them, the same predicates hedged, wished or asked, which must state nothing. Pure (no Django): ``eval_fact_variants``
-scores the extractor on them.
+name, a chat's line as exported), an adverb before the verb, the tense (simple, progressive, perfect), and for things
+the passive, a contracted "is", a list's dash and the day's written forms — each variant must state what the plain
+sentence states. Beside them, the same predicates hedged, wished or asked, which must state nothing. Pure (no
+Django): ``eval_fact_variants`` scores the extractor on them.
 
 The labelled sets measure wordings as labellers wrote them; this measures whether a reading survives the small changes
 of grammar any speaker makes, which no set holds often enough to show. The names are made up.
@@ -65,6 +65,24 @@ _SUBJECTS = (
     ("he", "Bence Vass", "is", "'s", "Bence Vass joined the choir in May. "),
 )
 _HEDGES = ("probably ", "might ", "hopes to ", "would love to ", "wants to ")
+
+
+# a chat's line as exported: who speaks, written around a first-person statement ({said})
+_CHAT_LINES = (
+    "Bence Vass: {said}",
+    "[10:02] Bence Vass: {said}",
+    "Bence Vass (10:02): {said}",
+    "<Bence Vass> {said}",
+    "Bence Vass wrote: {said}",
+    "Bence Vass — 10:02\n{said}",
+)
+
+
+def chat_variants() -> Iterator[Variant]:
+    """The first-person predicates said on a chat's line, the voice named only by the line (no speaker)."""
+    for attribute, value, first, _third, _ing in _PERSON_PREDICATES:
+        for line in _CHAT_LINES:
+            yield Variant(line.format(said=f"I {first}."), attribute, "Bence Vass", value)
 
 
 def person_variants() -> Iterator[Variant]:
