@@ -743,8 +743,9 @@ _CLAUSE_BREAK_RE = re.compile(
     # one after a manager with the manager's name ("Dorka's got a new boss — Bálint")
     # (a day written month first, "— April 6", "— Mon, Apr 6", "— the 6th of April", is a day too)
     r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|releases?|launch(?:es)?|ga|ships?|go-?live|goes\s+live|"
-    r"lands?|deadline|target|eta|owned\s+by|maintained\s+by)\b|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|"
-    r"Oct|Nov|Dec)[a-z]*\.?\s+\d|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+\d|the\s+\d)"
+    r"lands?|deadline|target|eta|owned\s+by|maintained\s+by)\b"
+    r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d"
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+\d|the\s+\d)"
     # "Based in Eger, previously at Kestle (2016–2021)": what was before, a clause of its own
     r"|\s*,\s+(?=(?:previously|formerly)\s+(?:at|with)\s)"
     # "N adopted a dog, and M, still at Kestle, now reports to R": M opens a clause of their own
@@ -1589,8 +1590,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "I'm Eger-based", "Bence is a Pécs-based designer": where one is based is where one lives
     _p(
         v.LIVES_IN,
-        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:an?\s+)?(?P<value>[{_UPPER}][\w'’]*(?:\s+[{_UPPER}][\w'’]*)?)-based\b(?!\s+(?:company|firm|startup|"
-        r"start-up|business|agency|team|group|studio|bank))",
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:an?\s+)?(?P<value>[{_UPPER}][\w'’]*(?:\s+[{_UPPER}][\w'’]*)?)-based\b"
+        r"(?!\s+(?:company|firm|startup|start-up|business|agency|team|group|studio|bank))",
         check=lambda match: known_place(match["value"]),
         needs=("-based",),
     ),
@@ -1819,7 +1820,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("I work in sales at Kestle": a department, in lower case, before the employer)
         rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:work|works|working)(?:\s+(?:remotely|full-time|part-time|freelance))?"
         rf"(?:\s+in\s+[a-z][\w&/-]*(?:\s+[a-z][\w&/-]*)?)?\s+(?:at|for)\s+"
-        rf"{_THE}(?:(?:an?|the)\s+(?:company|firm|start-?up|agency|bank|studio|charity)\s+(?:called|named)\s+)?(?P<value>{NAME})",
+        rf"{_THE}(?:(?:an?|the)\s+(?:company|firm|start-?up|agency|bank|studio|charity)\s+(?:called|named)\s+)?"
+        rf"(?P<value>{NAME})",
         check=_org_ok,
     ),
     # "Kestle hired me as a designer", "I got hired at Kestle", "my employer is Kestle": a job taken
@@ -1879,7 +1881,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # team" is a person's team)
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|rejoined)\s+(?P<value>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}?)(?:['’]s|(?<=s)['’])\s+"
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|rejoined)\s+(?P<value>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}?)"
+        rf"(?:['’]s|(?<=s)['’])\s+"
         rf"(?P<team>(?:[\w&-]+\s+){{0,3}}?){_TEAM_WORDS}\b",
         check=lambda match: (
             _org_ok(match)
@@ -3504,7 +3507,7 @@ _NEUTRAL_ADVERB_RE = re.compile(
 # the time and the verb blanked (the header's line break too), so that spans still index the text
 _CHAT_LINE_RE = re.compile(
     rf"^(?P<before>[ \t]*\[?\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+)(?={NAME}[ \t]*:)"
-    rf"|^[ \t]*(?P<open><)(?P<handle>{NAME}|[a-z][\w.-]{{1,24}})(?P<close>>)[ \t]"
+    rf"|^[ \t]*(?P<open><)(?P<handle>{NAME}|[a-z][\w.-]{{1,24}})>[ \t]"
     rf"|^[ \t]*{NAME}(?P<after>[ \t]*(?:[(\[]\d{{1,2}}:\d{{2}}(?:[ \t]?[AaPp][Mm])?[)\]]|[ \t]+(?:wrote|writes)))"
     rf"(?=[ \t]*:)"
     rf"|^[ \t]*{NAME}(?P<header>[ \t]+(?:[—–-][ \t]+)?\d{{1,2}}:\d{{2}}(?:[ \t]?[AaPp][Mm])?[ \t]*\n)(?=[ \t]*\S)",
@@ -3513,6 +3516,7 @@ _CHAT_LINE_RE = re.compile(
 
 
 def _chat_line(line: re.Match[str]) -> str:
+    """A chat's exported line as "Name: …", of the same length."""
     if line["before"]:
         return " " * len(line["before"])
     if line["open"]:
@@ -3529,6 +3533,7 @@ _OVERLONG_RUN_RE = re.compile(r"\S{100,}|[ \t]{100,}")
 
 
 def _defused(run: re.Match[str]) -> str:
+    """A run too long to be a word or a gap as one plain word of its length (a gap keeps a space at each end)."""
     width = len(run.group(0))
     return f" {'x' * (width - 2)} " if run.group(0)[0] in " \t" else "x" * width
 
@@ -6470,7 +6475,8 @@ def _values(attribute: str, match: re.Match[str], speaker: str | None, today: da
         return [
             re.sub(
                 # ("a Pécs-based designer": where one is based is no part of the post)
-                r"^(?:(?:new|newest|latest|current|currently|permanent|their|our|his|her|its|my|the|an?|first|\S+-based)\s+)+",
+                r"^(?:(?:new|newest|latest|current|currently|permanent|their|our|his|her|its|my|the|an?|first|"
+                r"\S+-based)\s+)+",
                 "",
                 title.casefold(),
             )
