@@ -21,10 +21,10 @@ class Command(BaseCommand):
         from graph.extraction.facts import extract_facts
 
         asked, got, missed = Counter(), Counter(), []
-        chats = list(chat_variants())
-        for variant in [*person_variants(), *thing_variants(), *chats]:
+        said = [(variant, SPEAKER) for variant in [*person_variants(), *thing_variants()]]
+        said += [(variant, None) for variant in chat_variants()]  # a chat's line names its voice
+        for variant, speaker in said:
             asked[variant.attribute] += 1
-            speaker = None if variant in chats else SPEAKER  # a chat's line names its voice
             if read(variant, extract_facts(variant.text, speaker=speaker, reference=REFERENCE)):
                 got[variant.attribute] += 1
             else:
