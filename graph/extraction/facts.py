@@ -4757,7 +4757,11 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         if not facts and sentence.start() and "\n" in text[max(0, sentence.start() - 2) : sentence.start() + 1]:
             # a line of its own, in reply to the line before it
             asked = _asked_line(text, sentence.start(), voices)
-            facts = _day_answered(said, asked, who, today) or _speaker_answered(said, asked, who, today)
+            facts = (
+                _day_answered(said, asked, who, today)
+                or _speaker_answered(said, asked, who, today)
+                or _whereabouts_answered(written, asked, who, today)  # (its voice, named on the line as written)
+            )
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, cards):
@@ -5117,6 +5121,38 @@ def _day_answered(said: str, asked: str, speaker: str | None, today: date) -> tu
         return _sentence_facts(f"{project} is due {answer_days[-1].text}.", speaker, today)
     if asked_days and _AFFIRMED_RE.match(said):
         return _sentence_facts(f"{project} is due {asked_days[-1].text}.", speaker, today)
+    return ()
+
+
+# a question of where the one asked lives or works ("where do you live now?", "who are you working for these days?"),
+# and the line that answers it by a place or an employer first ("in Szeged", "Szeged, moved in March", "still Kestle")
+_ASKED_HOME_RE = re.compile(
+    r"\b(?i:where)\s+(?:do|are)\s+(?:you|u)\s+(?:(?:now|currently)\s+)?(?:live|living|based)\b[^?]*\?"
+)
+_ASKED_EMPLOYER_RE = re.compile(
+    r"\b(?i:where)\s+(?:do|are)\s+(?:you|u)\s+(?:(?:now|currently)\s+)?(?:work|working)\b[^?]*\?"
+    r"|\b(?i:who)\s+(?:do|are)\s+(?:you|u)\s+(?:(?:now|currently)\s+)?(?:work|working)\s+for\b[^?]*\?"
+)
+_ANSWERING_PLACE_RE = re.compile(
+    rf"^\W*(?:(?i:still|now|just)\s+)?(?:(?i:in|at|for|with)\s+)?(?:the\s+)?(?P<value>{NAME}){_NAME_ENDS}"
+    r"(?P<rest>(?:\s*[,;—–-]\s*[^?]*)?)\s*[.!]?\s*$"
+)
+
+
+def _whereabouts_answered(said: str, asked: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
+    """Where a line says its voice lives or works, in answer to the question on the line before ("where do you live
+    now?" — "Szeged, moved in March"; "who are you working for?" — "still Kestle"), read as the statement it stands
+    for; a hedged answer, or one that is a question, says nothing."""
+    voiced = _LINE_LABEL_RE.match(said)
+    if voiced and voiced["label"] and _a_voice(voiced["label"]):
+        said, speaker = said[voiced.end() :], _person(voiced["label"])  # "Bence: in Szeged": Bence's answer
+    answer = _ANSWERING_PLACE_RE.match(said)
+    if answer is None or not speaker or _HEDGED.search(said):
+        return ()
+    if _ASKED_HOME_RE.search(asked):
+        return _sentence_facts(f"I live in {answer['value']}{answer['rest']}", speaker, today)
+    if _ASKED_EMPLOYER_RE.search(asked):
+        return _sentence_facts(f"I work at {answer['value']}{answer['rest']}", speaker, today)
     return ()
 
 

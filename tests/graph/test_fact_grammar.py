@@ -233,3 +233,17 @@ def test_a_voice_s_we_is_their_household():
     said = extract_facts("Dorka: hi!\nBence Vass: we moved to Kőszeg in May", speaker=None, reference=TODAY)
     assert [(fact.subject, fact.value) for fact in said] == [("Bence Vass", "Kőszeg")]
     assert extract_facts("Status: we moved to Kőszeg.", speaker=None, reference=TODAY) == []  # a section, no one
+
+
+def test_a_home_or_an_employer_given_as_the_answer_on_the_next_line():
+    chat = "Dorka Fehér: where do you live now?\nBence Vass: in Kőszeg\nDorka Fehér: nice!"
+    assert [(f.subject, f.attribute, f.value) for f in extract_facts(chat, speaker=None, reference=TODAY)] == [
+        ("Bence Vass", "lives_in", "Kőszeg")
+    ]
+    chat = "Dorka Fehér: who are you working for these days?\nBence Vass: still Vashegy Labs, since 2022"
+    assert [(f.subject, f.attribute, f.value) for f in extract_facts(chat, speaker=None, reference=TODAY)] == [
+        ("Bence Vass", "works_at", "Vashegy Labs")
+    ]
+    for hedged in ("maybe Kőszeg soon", "Kőszeg? no idea yet"):
+        chat = f"Dorka Fehér: where do you live now?\nBence Vass: {hedged}\nDorka Fehér: ok"
+        assert extract_facts(chat, speaker=None, reference=TODAY) == [], hedged
