@@ -152,6 +152,13 @@ def thing_variants() -> Iterator[Variant]:
                 yield Variant(form.format(adverb=adverb, day=day), "due_date", "Kestle", "2026-04-06")
 
 
+def said_by() -> Iterator[tuple[Variant, str | None]]:
+    """Every variant with who says it: the writer for a statement, nobody for a chat's line (its line names the
+    voice)."""
+    yield from ((variant, SPEAKER) for variant in [*person_variants(), *thing_variants()])
+    yield from ((variant, None) for variant in chat_variants())
+
+
 def controls() -> Iterator[Variant]:
     """The person predicates hedged, wished or asked: each states nothing."""
     for attribute, _value, first, third, _ing in _PERSON_PREDICATES:

@@ -202,6 +202,9 @@ _OPEN_SPOKEN_LIST = rf"(?P<value>{_OPEN_SPOKEN}(?:(?:,\s*|,?\s+and\s+|\s*[/&+]\s
 
 # "… but don't hold me to it", "don't quote me": what is said is not vouched for
 _DONT_HOLD_ME = r"don['’]t\s+(?:quote|hold)\s+me"
+# what may stand between an "'s" or an "'d" and the "been" that makes it "has" or "had" ("she's now been living in …",
+# "he'd already moved"); the adverbs that change nothing ("currently") are blanked before any pattern reads the text
+_ADVERBS_BEFORE_BEEN = r"(?:\s+(?:now|still|also|actually|just|already))*"
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
 _NOT_ASSERTED = re.compile(
     r"\b(?:if|unless|whether|would|could|might|should|must|maybe|perhaps|probably|potentially|possibly|tentatively|"
@@ -209,8 +212,8 @@ _NOT_ASSERTED = re.compile(
     r"dreaming|hope|hopes|hoping|plan(?:s|ning)?\s+(?:to|on)|planning\s+a|thinking|considering|consider|want|wants|"
     r"wanted|wanting|"
     # "'d" would, unless it had ("she'd been living in Eger", "he said he'd moved to Pécs")
-    r"going\s+to|gonna|will|shall|about\s+to|love\s+to|like\s+to|['’]d(?!(?:\s+(?:now|just|also|still|actually|"
-    r"already))*\s+(?:been|moved|joined|relocated|started|become|settled)\b)|'ll|’ll|imagine|suppose|pretend|"
+    rf"going\s+to|gonna|will|shall|about\s+to|love\s+to|like\s+to|['’]d(?!{_ADVERBS_BEFORE_BEEN}\s+"
+    r"(?:been|moved|joined|relocated|started|become|settled)\b)|'ll|’ll|imagine|suppose|pretend|"
     r"supposed|supposedly|rumou?r|rumou?red|apparently|someday|one\s+day|never\s+(?:lived|worked)|can't|cannot|"
     r"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|visit|visiting|"
     r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
@@ -616,8 +619,6 @@ _INTERJECTION_RE = re.compile(
     r"oh|hey|anyway|nope|sorry|reminder|note|final\s+call|psa|ps|tbh|ngl|fun\s+fact|action|decision)\b[\s,:!.—–-]*)+",
     re.IGNORECASE,
 )
-# what may stand between a pronoun's "'s" and the "been" that makes it "has" ("she's now been living in …")
-_ADVERBS_BEFORE_BEEN = r"(?:\s+(?:now|still|also|actually|just|already|currently|really|mostly))*"
 # "Esme said she speaks Portuguese": what someone is reported to say of themselves is said of them
 _REPORTED_RE = re.compile(
     rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|tells\s+(?:me|us))"
@@ -1828,7 +1829,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"\b(?P<value>{NAME}){_HAVE}{_NOW}\s+hired\s+(?P<me>me)\b(?!\s+(?:to|for)\b)",
-        check=lambda match: _org_ok(match) and _an_organisation(match),
+        check=_an_organisation,
         needs=("hired",),
     ),
     _p(
@@ -5089,11 +5090,17 @@ _AFFIRMED_RE = re.compile(r"^\W*(?i:y(?:es|ep|up|eah)|still|confirmed|correct|it
 _DAY_MOVED_RE = re.compile(r"\b(?i:pushed|moved|slipped|delayed|bumped|postponed|brought\s+forward|now)\b")
 
 
+def _voice_of(line: str, voices: frozenset[str] = frozenset()) -> re.Match[str] | None:
+    """The label a line opens with when it names who speaks on it (one of a chat's ``voices``, or a person's name)."""
+    voiced = _LINE_LABEL_RE.match(line)
+    return voiced if voiced and voiced["label"] and (voiced["label"] in voices or _a_voice(voiced["label"])) else None
+
+
 def _asked_line(text: str, start: int, voices: frozenset[str]) -> str:
     """The line before the one starting at ``start``, without its voice's name."""
     line = text[:start].rstrip().rsplit("\n", 1)[-1]
-    voiced = _LINE_LABEL_RE.match(line)
-    return line[voiced.end() :] if voiced and (voiced["label"] in voices or _a_voice(voiced["label"] or "")) else line
+    voiced = _voice_of(line, voices)
+    return line[voiced.end() :] if voiced else line
 
 
 def _day_answered(said: str, asked: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
@@ -5126,12 +5133,10 @@ def _day_answered(said: str, asked: str, speaker: str | None, today: date) -> tu
 
 # a question of where the one asked lives or works ("where do you live now?", "who are you working for these days?"),
 # and the line that answers it by a place or an employer first ("in Szeged", "Szeged, moved in March", "still Kestle")
-_ASKED_HOME_RE = re.compile(
-    r"\b(?i:where)\s+(?:do|are)\s+(?:you|u)\s+(?:(?:now|currently)\s+)?(?:live|living|based)\b[^?]*\?"
-)
+_YOU_NOW = r"\s+(?:do|are)\s+(?:you|u)\s+(?:(?:now|currently)\s+)?"
+_ASKED_HOME_RE = re.compile(rf"\b(?i:where){_YOU_NOW}(?:live|living|based)\b[^?]*\?")
 _ASKED_EMPLOYER_RE = re.compile(
-    r"\b(?i:where)\s+(?:do|are)\s+(?:you|u)\s+(?:(?:now|currently)\s+)?(?:work|working)\b[^?]*\?"
-    r"|\b(?i:who)\s+(?:do|are)\s+(?:you|u)\s+(?:(?:now|currently)\s+)?(?:work|working)\s+for\b[^?]*\?"
+    rf"\b(?i:where){_YOU_NOW}(?:work|working)\b[^?]*\?|\b(?i:who){_YOU_NOW}(?:work|working)\s+for\b[^?]*\?"
 )
 _ANSWERING_PLACE_RE = re.compile(
     rf"^\W*(?:(?i:still|now|just)\s+)?(?:(?i:in|at|for|with)\s+)?(?:the\s+)?(?P<value>{NAME}){_NAME_ENDS}"
@@ -5143,8 +5148,7 @@ def _whereabouts_answered(said: str, asked: str, speaker: str | None, today: dat
     """Where a line says its voice lives or works, in answer to the question on the line before ("where do you live
     now?" — "Szeged, moved in March"; "who are you working for?" — "still Kestle"), read as the statement it stands
     for; a hedged answer, or one that is a question, says nothing."""
-    voiced = _LINE_LABEL_RE.match(said)
-    if voiced and voiced["label"] and _a_voice(voiced["label"]):
+    if voiced := _voice_of(said):
         said, speaker = said[voiced.end() :], _person(voiced["label"])  # "Bence: in Szeged": Bence's answer
     answer = _ANSWERING_PLACE_RE.match(said)
     if answer is None or not speaker or _HEDGED.search(said):

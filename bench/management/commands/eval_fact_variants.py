@@ -8,7 +8,7 @@ from collections import Counter
 
 from django.core.management.base import BaseCommand
 
-from bench.fact_variants import REFERENCE, SPEAKER, chat_variants, controls, person_variants, read, thing_variants
+from bench.fact_variants import REFERENCE, SPEAKER, controls, read, said_by
 
 
 class Command(BaseCommand):
@@ -21,9 +21,7 @@ class Command(BaseCommand):
         from graph.extraction.facts import extract_facts
 
         asked, got, missed = Counter(), Counter(), []
-        said = [(variant, SPEAKER) for variant in [*person_variants(), *thing_variants()]]
-        said += [(variant, None) for variant in chat_variants()]  # a chat's line names its voice
-        for variant, speaker in said:
+        for variant, speaker in said_by():
             asked[variant.attribute] += 1
             if read(variant, extract_facts(variant.text, speaker=speaker, reference=REFERENCE)):
                 got[variant.attribute] += 1
