@@ -1,8 +1,9 @@
 """One statement in the grammar people vary it by, crossed: who says it (the writer, a named person, a pronoun after the
 name, a chat's line as exported), an adverb before the verb, the tense (simple, progressive, perfect), and for things
 the passive, a contracted "is", a list's dash and the day's written forms — each variant must state what the plain
-sentence states. Beside them, the same predicates hedged, wished or asked, which must state nothing. Pure (no
-Django): ``eval_fact_variants`` scores the extractor on them.
+sentence states. A second family says each attribute's fact in the other words people use for it ("I'm a Szeged
+local", "I answer to Dorka", "the exporter falls under Tisza Ops"). Beside them, the same predicates hedged, wished or
+asked, which must state nothing. Pure (no Django): ``eval_fact_variants`` scores the extractor on them.
 
 The labelled sets measure wordings as labellers wrote them; this measures whether a reading survives the small changes
 of grammar any speaker makes, which no set holds often enough to show. The names are made up.
@@ -25,6 +26,7 @@ class Variant:
     attribute: str
     subject: str  # who or what the fact is about ("" for a control, which states nothing)
     value: str
+    family: str = "grammar"  # "grammar": one wording varied; "words": the same fact in other words
 
 
 _ORG = "Tisza Analytics"
@@ -152,10 +154,216 @@ def thing_variants() -> Iterator[Variant]:
                 yield Variant(form.format(adverb=adverb, day=day), "due_date", "Kestle", "2026-04-06")
 
 
+# the same facts in the other words people use for them: (attribute, whom or what, value, the wordings)
+_OTHER_WORDS = (
+    (
+        "lives_in",
+        SPEAKER,
+        "Szeged",
+        (
+            "I'm based in Szeged.",
+            "I reside in Szeged.",
+            "My home is in Szeged.",
+            "I've made Szeged my home.",
+            "I'm a Szeged resident.",
+            "I'm a Szeged local.",
+            "I rent a flat in Szeged.",
+            "We bought a house in Szeged.",
+            "I relocated to Szeged last year.",
+            "I settled in Szeged after university.",
+            "I call Szeged home.",
+            "Our place in Szeged has a garden.",
+            "I live over in Szeged.",
+            "I live in the centre of Szeged.",
+            "I live in downtown Szeged.",
+            "I live on the outskirts of Szeged.",
+            "I've been in Szeged since 2020.",
+        ),
+    ),
+    (
+        "works_at",
+        SPEAKER,
+        "Tisza Analytics",
+        (
+            "I'm employed by Tisza Analytics.",
+            "I joined Tisza Analytics in 2021.",
+            "I'm a Tisza Analytics employee.",
+            "I've been at Tisza Analytics since 2021.",
+            "I freelance for Tisza Analytics.",
+            "I consult for Tisza Analytics.",
+            "I teach at Tisza Analytics.",
+            "I'm interning at Tisza Analytics.",
+            "I got a job at Tisza Analytics.",
+            "I landed a job at Tisza Analytics.",
+            "I've worked at Tisza Analytics for years.",
+            "I've worked for Tisza Analytics for about six years now.",
+            "My employer, Tisza Analytics, is great.",
+            "I left Kestle for Tisza Analytics.",
+            "I started my new role at Tisza Analytics.",
+        ),
+    ),
+    (
+        "job_title",
+        SPEAKER,
+        "head of support",
+        (
+            "I'm Tisza Analytics's head of support.",
+            "My title is head of support.",
+            "I was promoted to head of support.",
+            "I took over as head of support.",
+            "I stepped up as head of support.",
+            "I serve as head of support at Tisza Analytics.",
+            "I became head of support in May.",
+            "I was appointed head of support.",
+            "I joined Tisza Analytics as head of support.",
+            "I was hired as head of support.",
+        ),
+    ),
+    (
+        "reports_to",
+        SPEAKER,
+        "Dorka Fehér",
+        (
+            "My line manager is Dorka Fehér.",
+            "I report directly to Dorka Fehér.",
+            "I report into Dorka Fehér.",
+            "Dorka Fehér manages me.",
+            "I work under Dorka Fehér.",
+            "My team lead is Dorka Fehér.",
+            "I answer to Dorka Fehér.",
+            "I'm managed by Dorka Fehér.",
+            "I got moved under Dorka Fehér.",
+            "My supervisor is Dorka Fehér.",
+            "Dorka Fehér supervises me.",
+        ),
+    ),
+    (
+        "speaks",
+        SPEAKER,
+        "Hungarian",
+        (
+            "I'm fluent in Hungarian.",
+            "I'm a native Hungarian speaker.",
+            "Hungarian is my first language.",
+            "Hungarian is my mother tongue.",
+            "I'm conversational in Hungarian.",
+            "I know Hungarian.",
+            "I get by in Hungarian.",
+            "I'm bilingual in English and Hungarian.",
+            "I speak a bit of Hungarian.",
+        ),
+    ),
+    (
+        "owned_by",
+        "Zirc exporter",
+        "Tisza Ops",
+        (
+            "The Zirc exporter belongs to Tisza Ops.",
+            "Tisza Ops is responsible for the Zirc exporter.",
+            "The Zirc exporter falls under Tisza Ops.",
+            "The Zirc exporter is Tisza Ops's responsibility.",
+            "The Zirc exporter's maintainer is Tisza Ops.",
+            "The Zirc exporter owner is Tisza Ops.",
+            "Tisza Ops inherited the Zirc exporter.",
+            "The Zirc exporter is managed by Tisza Ops.",
+            "Tisza Ops manages the Zirc exporter.",
+            "The Zirc exporter is handled by Tisza Ops.",
+            "Tisza Ops supports the Zirc exporter.",
+            "Tisza Ops owns and runs the Zirc exporter.",
+            "Tisza Ops is the team behind the Zirc exporter.",
+            "We handed the Zirc exporter over to Tisza Ops.",
+        ),
+    ),
+    (
+        "has_pet",
+        SPEAKER,
+        "Bodri",
+        (
+            "We got a puppy, Bodri.",
+            "I adopted a kitten named Bodri.",
+            "My rescue greyhound, Bodri, loves the park.",
+            "I'm the proud owner of a corgi named Bodri.",
+            "We adopted Bodri from the shelter.",
+            "We brought home a kitten called Bodri.",
+            "I walk my dog Bodri every morning.",
+            "Meet Bodri, my new kitten!",
+            "New family member: Bodri, a beagle.",
+        ),
+    ),
+    (
+        "due_date",
+        "Kestle",
+        "2026-04-06",
+        (
+            "The Kestle launch lands on April 6.",
+            "The Kestle launch goes live on April 6.",
+            "The Kestle launch is slated for April 6.",
+            "Kestle launch ETA: April 6.",
+            "Target date for the Kestle launch: April 6.",
+            "The Kestle launch got moved to April 6.",
+            "The Kestle launch was postponed to April 6.",
+            "We're targeting April 6 for the Kestle launch.",
+        ),
+    ),
+)
+# the other words said of someone named, then again of "he" or "his" after the name: (attribute, value, named, his)
+_OTHER_WORDS_OF_SOMEONE = (
+    ("lives_in", "Szeged", "Bence Vass's home is in Szeged.", "His home is in Szeged."),
+    ("lives_in", "Szeged", "Bence Vass rents a flat in Szeged.", "He rents a flat in Szeged."),
+    (
+        "lives_in",
+        "Szeged",
+        "Bence Vass and his wife bought a house in Szeged.",
+        "He and his wife bought a house in Szeged.",
+    ),
+    ("lives_in", "Szeged", "Bence Vass is a Szeged local.", "He's a Szeged local."),
+    (
+        "works_at",
+        "Tisza Analytics",
+        "Bence Vass's employer, Tisza Analytics, is great.",
+        "His employer is Tisza Analytics.",
+    ),
+    ("works_at", "Tisza Analytics", "Bence Vass freelances for Tisza Analytics.", "He consults for Tisza Analytics."),
+    ("works_at", "Tisza Analytics", "Bence Vass teaches at Tisza Analytics.", "He's interning at Tisza Analytics."),
+    ("job_title", "head of support", "Bence Vass's title is head of support.", "His title is head of support."),
+    ("job_title", "head of support", "Bence Vass stepped up as head of support.", "He serves as head of support."),
+    ("reports_to", "Dorka Fehér", "Bence Vass's team lead is Dorka Fehér.", "His supervisor is Dorka Fehér."),
+    ("reports_to", "Dorka Fehér", "Bence Vass answers to Dorka Fehér.", "He got moved under Dorka Fehér."),
+    ("speaks", "Hungarian", "Bence Vass is conversational in Hungarian.", "He gets by in Hungarian."),
+    (
+        "has_pet",
+        "Bodri",
+        "Bence Vass's rescue greyhound, Bodri, loves the park.",
+        "His rescue greyhound, Bodri, snores.",
+    ),
+    ("has_pet", "Bodri", "Bence Vass adopted Bodri from the shelter.", "He's the proud owner of a corgi named Bodri."),
+)
+# the other words hedged, asked, or said of a task rather than a system: each states nothing
+_OTHER_WORDS_CONTROLS = (
+    ("works_at", "I'd love to freelance for Tisza Analytics."),
+    ("lives_in", "We might make Szeged our home."),
+    ("speaks", "I'm learning Hungarian."),
+    ("owned_by", "Bence Vass manages the budget."),
+    ("owned_by", "The weekly rota is handled by Dorka Fehér."),
+    ("owned_by", "Is Tisza Ops the team behind the Zirc exporter?"),
+    ("reports_to", "Would I answer to Dorka Fehér?"),
+)
+
+
+def word_variants() -> Iterator[Variant]:
+    """Each attribute's fact in the other words people say it with, written by the speaker or of someone named."""
+    for attribute, subject, value, wordings in _OTHER_WORDS:
+        for text in wordings:
+            yield Variant(text, attribute, subject, value, family="words")
+    for attribute, value, named, his in _OTHER_WORDS_OF_SOMEONE:
+        yield Variant(named, attribute, "Bence Vass", value, family="words")
+        yield Variant(f"Bence Vass joined the choir in May. {his}", attribute, "Bence Vass", value, family="words")
+
+
 def said_by() -> Iterator[tuple[Variant, str | None]]:
     """Every variant with who says it: the writer for a statement, nobody for a chat's line (its line names the
     voice)."""
-    yield from ((variant, SPEAKER) for variant in [*person_variants(), *thing_variants()])
+    yield from ((variant, SPEAKER) for variant in [*person_variants(), *thing_variants(), *word_variants()])
     yield from ((variant, None) for variant in chat_variants())
 
 
@@ -167,6 +375,8 @@ def controls() -> Iterator[Variant]:
         yield Variant(f"I'd {first} if I could.", attribute, "", "")
         yield Variant(f"Does Bence Vass {first}?", attribute, "", "")
         yield Variant(f"If Bence Vass {third}, we could meet.", attribute, "", "")
+    for attribute, text in _OTHER_WORDS_CONTROLS:
+        yield Variant(text, attribute, "", "", family="words")
 
 
 def read(variant: Variant, facts) -> bool:

@@ -728,8 +728,10 @@ _SENTENCE_PRONOUN_RE = re.compile(
 )
 _POSSESSIVE_OPENER_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|also|and|so|but|plus|oh|anyway|meanwhile),?\s+)*)(?:her|his)\s+"
-    rf"(?=(?:new\s+|current\s+|actual\s+|direct\s+)?(?:manager|boss|line\s+manager|lead|team\s+lead)\b|"
-    rf"(?:old\s+|little\s+|new\s+)?{_PETS}\b)",
+    rf"(?=(?:new\s+|current\s+|actual\s+|direct\s+)?(?:manager|boss|line\s+manager|supervisor|lead|team\s+lead|"
+    # ("His title is head of support", "Her employer, Kestle, …", "His home is in Eger": the named's, as a pet is)
+    rf"(?:job\s+)?title|employer|home)\b|"
+    rf"(?:[a-z-]+\s+)?{_PETS}\b)",
     re.IGNORECASE,
 )
 # clauses apart: a semicolon before another subject ("…until 2021; he lives in Ghent now", not "; it's Mina
@@ -1490,6 +1492,17 @@ def _a_thing_handed(match: re.Match[str]) -> bool:
     return _a_system_by_its_noun(match.group("system"))
 
 
+def _a_named_system(match: re.Match[str]) -> bool:
+    """A system by its noun that has a name of its own ("the Zirc exporter", "kestle-auth service"), not a task said by
+    its noun alone ("the budget", "the weekly rota")."""
+    system = match.group("system")
+    return (
+        _a_system_by_its_noun(system)
+        and not _PREPOSITION_FIRST_RE.match(system)
+        and any(word[:1].isupper() or _IDENTIFIER_RE.fullmatch(word) for word in system.split()[:-1])
+    )
+
+
 def _a_system_by_its_noun(said: str) -> bool:
     """Whether words name a system by the noun they end in, or as its code names it."""
     words = said.split()
@@ -1543,12 +1556,21 @@ def _org_ok(match: re.Match[str]) -> bool:
     )
 
 
+# where in a town a home is, before its name: "in the centre of Szeged", "in downtown Pécs", "on the outskirts of"
+_PART_OF_TOWN = (
+    r"(?:(?:the\s+)?(?:(?:very\s+)?(?:centre|center|middle|heart|outskirts|suburbs|edge|old\s+town)|north|south|east|west|"
+    r"northern|southern|eastern|western)(?:\s+(?:part|side|end))?\s+of\s+|downtown\s+|central\s+)?"
+)
+
+
 _PATTERNS: tuple[_Pattern, ...] = (
     # --- where someone lives
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based(?:\s+out\s+of)?|settled)|"
-        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+(?:lived|settled))(?:\s+now)?\s+(?:in|out\s+of)\s+(?P<value>{NAME})"
+        rf"(?:'ve|’ve|\s+have|\s+has){_NOW}\s+(?:lived|settled))(?:\s+now)?\s+(?:over\s+)?(?:in|out\s+of|on(?=\s+the\s+(?:outskirts|edge)\b))\s+"
+        # ("in the centre of Szeged", "in downtown Pécs": a part of the town is the town)
+        rf"{_PART_OF_TOWN}(?P<value>{NAME})"
         r"(?!,?\s+(?:until|till)\b)",
         check=lambda match: not _TOWNS_OF_A_LIFE_RE.match(match.string, match.start("value")),
     ),
@@ -1588,6 +1610,27 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     # "now calls Szeged home"
     _p(v.LIVES_IN, rf"\b{_WHO}{_NOW}\s+call(?:s|ed)?\s+(?P<value>{NAME})\s+home\b"),
+    # "Bence's home is in Eger", "we've made Szeged our home", "Bence is a Szeged local": where home is
+    _p(
+        v.LIVES_IN,
+        rf"\b(?P<who>{NAME})(?:'s|’s)\s+home\s+is{_NOW}\s+(?:in\s+)?{_PART_OF_TOWN}(?P<value>{NAME})",
+        check=lambda match: _a_home(match["value"]),
+        needs=("home is",),
+    ),
+    _p(
+        v.LIVES_IN,
+        rf"\b(?:(?P<mine>[Ww]e)|{_WHO}){_HAVE}{_NOW}\s+made\s+(?P<value>{NAME})\s+(?:my|our|his|her|their)\s+home\b",
+        check=lambda match: _a_home(match["value"]),
+        needs=("made",),
+    ),
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+an?\s+(?:proud\s+|long-?time\s+)?(?P<value>{NAME})\s+(?:resident|local|native)\b"
+        r"(?!\s+(?:of|by|in)\b)",
+        # (a native of a town was born there: only one who still lives there is its local)
+        check=lambda match: known_place(match["value"]) and not match.group(0).endswith("native"),
+        needs=("resident", "local"),
+    ),
     # "I'm Eger-based", "Bence is a Pécs-based designer": where one is based is where one lives
     _p(
         v.LIVES_IN,
@@ -1756,8 +1799,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "my partner and I rent a tiny house in Szeged", "we bought a house in Győr": the household's home
     _p(
         v.LIVES_IN,
-        rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}))(?:\s+(?:now|finally|just|recently|also))?\s+(?:rent|rented|bought|"
-        rf"have\s+bought|own)\s+an?{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|condo|cottage|bungalow)\s+in\s+"
+        rf"\b(?:(?P<mine>[Ww]e|I)|(?P<who>{NAME}){_COMPANY_OF})(?:\s+(?:now|finally|just|recently|also))?\s+(?:rent|rents|rented|bought|"
+        rf"(?:have|has)\s+bought|own|owns)\s+an?{_DWELLING_WORDS}\s+(?:place|flat|apartment|house|condo|cottage|bungalow)\s+in\s+"
         rf"(?P<value>{NAME})",
         confidence=0.6,
         needs=("rent", "bought", " own "),
@@ -1809,11 +1852,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Kestle Dental is where Dorka works now": the cleft of a home or an employer
     _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:lives?|living|settled|moved)\b"),
     _p(v.LIVES_IN, rf"^(?P<value>{NAME})\s+was\s+where\s+{_WHO}\s+(?:lived|grew\s+up)\b", history=True),
-    # a chat's "home is Ghent now": the speaker's home
+    # a chat's "home is Ghent now", "my home is in the centre of Eger": the speaker's home (a town, not a business)
     _p(
         v.LIVES_IN,
-        rf"^(?:(?P<mine>[Mm]y|[Oo]ur)\s+)?(?P<home>[Hh]ome)\s+is\s+(?:now\s+)?(?P<value>{NAME})",
+        rf"^(?:(?P<mine>[Mm]y|[Oo]ur)\s+)?(?P<home>[Hh]ome)\s+is\s+(?:now\s+)?(?:in\s+)?{_PART_OF_TOWN}(?P<value>{NAME})",
         confidence=0.6,
+        check=lambda match: _a_home(match["value"]),
     ),
     # --- where someone works
     _p(
@@ -1824,6 +1868,22 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_THE}(?:(?:an?|the)\s+(?:company|firm|start-?up|agency|bank|studio|charity)\s+(?:called|named)\s+)?"
         rf"(?P<value>{NAME})",
         check=_org_ok,
+    ),
+    # "I freelance for Kestle", "she teaches at Tisza College", "he's interning at Zirc Labs": work done there
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:(?:freelanc|consult|contract)(?:e|es|s|ed|ing)?\s+for|"
+        rf"(?:teach(?:es|ing)?|lectur(?:e|es|ing)|intern(?:s|ing)?)\s+at)\s+{_THE}(?P<value>{NAME})",
+        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        confidence=0.6,
+        needs=("freelanc", "consult", "contract", "teach", "lectur", "intern"),
+    ),
+    # "I left Kestle for Tisza Analytics": the employer after the one left (which "left" ends, as it always does)
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:left|quit)\s+{_THE}(?P<left>{NAME})\s+for\s+{_THE}(?P<value>{NAME})",
+        check=lambda match: _org_ok(match) and not known_place(match["value"]) and not known_place(match["left"]),
+        needs=("left", "quit"),
     ),
     # "Kestle hired me as a designer", "I got hired at Kestle", "my employer is Kestle": a job taken
     _p(
@@ -1840,7 +1900,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|current\s+)?employer\s+is{_NOW}\s+{_THE}(?P<value>{NAME})",
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:new\s+|current\s+)?employer(?:\s+is{_NOW}|,)\s+{_THE}"
+        rf"(?P<value>{NAME})",
         check=_org_ok,
         needs=("employer",),
     ),
@@ -1872,7 +1933,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:joined|rejoined|started\s+at|started\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
         rf"started\s+working\s+(?:at|for)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)|been\s+hired\s+by|was\s+hired\s+by|"
-        rf"got\s+hired\s+by|got\s+a\s+job\s+(?:at|with)|been\s+with|been\s+at|been\s+employed\s+(?:by|at)|"
+        rf"got\s+hired\s+by|(?:got|landed)\s+a\s+(?:new\s+)?job\s+(?:at|with)|been\s+with|been\s+at|been\s+employed\s+(?:by|at)|"
         rf"(?:is|am|are|was)\s+employed\s+(?:by|at))\s+{_THE}(?P<value>{NAME}){_NAME_ENDS}(?!\s+{_TEAM_WORDS}\b)"
         rf"(?:\s+from\s+(?P<old>{NAME}))?",
         # ("been at Leeds for two years" is a stay, not a job)
@@ -1965,7 +2026,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "has worked at Brightwell since 2016": still there
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}(?:'s|’s|\s+has|'ve|’ve|\s+have)\s+worked\s+(?:at|for)\s+{_THE}(?P<value>{NAME})(?=\s+since\b)",
+        rf"\b{_WHO}(?:'s|’s|\s+has|'ve|’ve|\s+have)\s+worked\s+(?:at|for)\s+{_THE}(?P<value>{NAME})(?=\s+since\b|"
+        # ("has worked at Kestle for six years": a span up to now)
+        rf"\s+for\s+(?:(?:about|almost|nearly|over|more\s+than|the\s+(?:last|past))\s+)?(?:[\w-]+\s+)?"
+        r"(?:years?|months?|decades?|ages|a\s+(?:long\s+)?while|a\s+long\s+time)\s*(?:[.,;!]|$|now\b))",
         check=_org_ok,
     ),
     # "my first week at Kestle", "day three at Zirc Analytics", "a Quorum employee", "our contact at Kestle"
@@ -2269,7 +2333,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.JOB_TITLE,
         # ("took over from N as", "replaced N as", "succeeded N as": the one before held it)
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:took|taken|takes|take|taking)\s+over(?:\s+from\s+{NAME})?|replaced\s+{NAME}|"
-        rf"succeeded\s+{NAME})\s+(?:(?:his|her|their|the|my)\s+)?(?:(?:role|job|post|position)\s+)?as\s+(?:an?\s+|the\s+)?"
+        # ("stepped up as head of support", "she serves as treasurer": a post taken up, or held)
+        rf"succeeded\s+{NAME}|stepped\s+up|steps\s+up|serves|serve|serving)\s+(?:(?:his|her|their|the|my)\s+)?"
+        rf"(?:(?:role|job|post|position)\s+)?as\s+(?:an?\s+|the\s+)?"
         rf"{_TITLE}",
         check=_named_title_ok,
     ),
@@ -2619,7 +2685,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.REPORTS_TO_ATTR,
         rf"\b{_WHO}(?:{_BE}?{_NOW}\s+(?:reports|report|reporting)|(?:'ve|’ve|\s+have|\s+has|'s|’s)(?:{_NOW}\s+been)?{_NOW}\s+"
         rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun|keeps?|kept|continues?\s+to)\s+"
-        rf"(?:reporting|report))(?:\s+(?:directly|day-to-day|formally|officially|functionally))?\s+(?:to|into)\s+"
+        # ("I answer to Dorka": whom one answers to is one's manager)
+        rf"(?:reporting|report)|{_BE}?{_NOW}\s+(?:answers|answer|answering)(?=\s+(?:directly\s+)?to\b))"
+        rf"(?:\s+(?:directly|day-to-day|formally|officially|functionally))?\s+(?:to|into)\s+"
         rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}|me\b))?",
     ),
     # "Bálint reports to me", "Zsófia and Nandor report to me from today", "he moved under me": the speaker manages them
@@ -2631,7 +2699,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b{_WHO}(?:{_HAVE}|{_BE}){_NOW}\s+(?:moved|was\s+moved|been\s+moved|move|moves|sit|sits|works?|working|"
+        rf"\b{_WHO}(?:{_HAVE}|{_BE}){_NOW}\s+(?:moved|(?:was|were|been|got)\s+moved|move|moves|sit|sits|works?|working|"
         rf"(?:is|are)\s+now|now)\s+under\s+(?P<value>{NAME})",
     ),
     _p(
@@ -2652,7 +2720,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|current\s+)?(?:line\s+)?(?:manager|boss|supervisor){_MANAGER_NAMED}(?P<value>{NAME})",
+        rf"\b(?P<mine>[Mm]y)\s+(?:new\s+|current\s+)?(?:line\s+)?(?:manager|boss|supervisor|team\s+lead(?:er)?)"
+        rf"{_MANAGER_NAMED}(?P<value>{NAME})",
     ),
     # "Dorka's got a new manager — Bálint", "I have a new boss: Réka Tóth"
     _p(
@@ -2709,7 +2778,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.REPORTS_TO_ATTR,
-        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor)(?:{_MANAGER_NAMED}|,\s+)"
+        rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:new\s+)?(?:line\s+)?(?:manager|boss|supervisor|team\s+lead(?:er)?)"
+        rf"(?:{_MANAGER_NAMED}|,\s+)"
         rf"(?P<value>{NAME})",
     ),
     # "Piet manages Noor and Omar": each of them reports to Piet
@@ -2830,6 +2900,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|(?<=\bhas\s)owned|(?<=\bhave\s)owned|(?<=['’]ve\s)owned|"
         r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=['’]ve\s)|(?<=['’]s\s))(?P<had>had)(?=\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+since\b)|"
         rf"co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
+        # ("owns and runs the Zirc exporter", "builds and maintains it": both of what an owner does)
+        rf"(?:owns?|builds?|built|maintains?|runs?)\s+and\s+(?:runs?|maintains?|operates?|owns?|supports?)|"
         rf"maintains?|looks?\s+after|runs|run|"
         # ("has been looking after Zirc since January": kept, so still theirs)
         rf"(?:(?<=\shas\s)|(?<=\shave\s)|(?<=['’]ve\s)|(?<=['’]s\s))been\s+(?:looking\s+after|maintaining|owning))\s+"
@@ -2848,6 +2920,38 @@ _PATTERNS: tuple[_Pattern, ...] = (
             not match["had"]
             or bool(_system_name(match["system"], owner="") and not match["system"].split()[-1][:1].isupper())
         ),
+    ),
+    # "the Zirc exporter is managed by Tisza Ops", "Tisza Ops handles the Zirc exporter": a named system is its keeper's
+    # (a person, a team or an office "managed by" someone is led by them; a budget or the rota one manages is a task)
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_ARTICLELESS_THING})(?:\s+(?:is|are)|['’]s|\s+(?:has|have){_NOW}\s+been){_NOW}\s+"
+        rf"(?:managed|handled|supported|operated)\s+by\s+{_OWNER}",
+        check=_a_named_system,
+        needs=("managed by", "handled by", "supported by", "operated by"),
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"\b{_OWNER}{_NOW}\s+(?:manages|handles|supports|operates|(?<=s\s)(?:manage|handle|support|operate))\s+"
+        rf"(?:the\s+|our\s+|their\s+)?(?P<system>{_THING})"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|these|nowadays|for\s+us|end\s+to\s+end)\b))",
+        check=_a_named_system,
+        needs=("manage", "handle", "support", "operate"),
+    ),
+    # "Tisza Ops is the team behind the Zirc exporter", "the Zirc exporter owner is Tisza Ops": its team
+    _p(
+        v.OWNED_BY,
+        rf"\b{_OWNER}\s+(?:is|are){_NOW}\s+the\s+(?:team|people|folks|group|squad|crew)\s+behind\s+(?:the\s+|our\s+)?"
+        rf"(?P<system>{_THING})(?=\s*(?:[.,;!]|$|\s+(?:now|since)\b))",
+        check=_a_thing_handed,
+        needs=("behind",),
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|\b[Tt]he\s+|\b[Oo]ur\s+)(?P<system>{_ARTICLELESS_THING})['’]?s?\s+owner\s+is{_NOW}\s+{_OWNER}",
+        # (a thing of two words or more by its noun: "the product owner is Dorka" names a post)
+        check=lambda match: len(match["system"].split()) > 1 and _a_thing_handed(match),
+        needs=(" owner is",),
     ),
     # "N used to own the Zirc API": whose it was
     _p(
@@ -2926,7 +3030,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:now\s+)?(?:sits|sit|is|are|has\s+sat|have\s+sat|stays|stay|"
-        r"remains|remain)\s+"
+        # ("the Zirc exporter falls under Tisza Ops": what a team's remit covers)
+        r"remains|remain|falls|fall)\s+"
         # ("the retry middleware is under Core Platform": a thing under a team is its)
         rf"(?:now\s+)?(?:with|(?P<under>under))\s+{_OWNER}"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|as\s+of)\b))",
@@ -2939,6 +3044,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         needs=(
             "sits with",
             "sit with",
+            "falls under",
+            "fall under",
             "sat with",
             "is with",
             "are with",
@@ -3189,8 +3296,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # --- pets and languages: many at once
     _p(
         v.HAS_PET,
-        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+(?:got|adopted|have|has|rescued|own|owns|keep|keeps|lives\s+with|"
-        rf"live\s+with|share|shares)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,4}}?"
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e))(?:{_HAVE}|(?P<be>{_BE})){_NOW}\s+(?(be)|(?:got|adopted|have|has|rescued|own|owns|keep|"
+        # ("brought home a kitten called Bodri", "I'm the proud owner of a corgi": a pet come to stay)
+        rf"keeps|lives\s+with|live\s+with|share|shares|brought\s+home))"
+        rf"(?(be)(?:the\s+)?(?:proud\s+|happy\s+|new\s+)?owners?\s+of)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,4}}?"
         # ("two dogs and a parrot": a pet of each kind; "two mangalica pigs": a breed, then its kind)
         rf"(?P<kind>{_PETS}(?:\s+{_PETS})?)(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
         # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
@@ -3240,6 +3349,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
             or match.group(0).endswith("away")
         ),
         negated=True,
+    ),
+    # "we adopted Bodri from the shelter": a pet by its name, by where it came from
+    _p(
+        v.HAS_PET,
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}{_NOW}\s+(?:adopted|rescued)\s+(?P<value>{NAME})\s+from\s+(?:a|an|the|our|my)\s+"
+        r"(?:[\w-]+\s+){0,2}?(?:shelter|rescue|pound|breeder|sanctuary)\b",
+        check=_pet_present,
+        needs=("adopted", "rescued"),
     ),
     # "we had to rehome Bodri": a pet given up by its name
     _p(
@@ -3365,7 +3482,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("speaks three languages (Hungarian, Slovak and Romani)")
         rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks)\s+(?:\w+\s+languages?(?::\s*|\s*\(|\s+))?{_OPEN_SPOKEN_LIST}",
     ),
-    _p(v.SPEAKS, rf"\b{_WHO}(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+fluent\s+in\s+{_OPEN_SPOKEN_LIST}"),
+    # ("conversational in Hungarian", "I get by in Hungarian", "she knows Hungarian": spoken well enough to use)
+    _p(
+        v.SPEAKS,
+        rf"\b{_WHO}(?:(?:'m|’m|\s+am|\s+is|'s|’s){_NOW}\s+(?:fluent|conversational|proficient)\s+in|"
+        rf"{_NOW}\s+(?:gets?\s+by|gets?\s+along)\s+in|{_NOW}\s+(?:know|knows)(?=\s+{_LANGUAGES}\b))\s+{_OPEN_SPOKEN_LIST}",
+    ),
     # "prefers calls in Italian": a language someone asks to be spoken to in
     _p(
         v.SPEAKS,
@@ -3856,7 +3978,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                   "became", " a ",
                   " an ", " the ", " our ", " as ", "title"),
     v.REPORTS_TO_ATTR: ("report", "manager", "boss", "supervisor", "manages", "supervises", "under ", "managed",
-                        "supervised"),
+                        "supervised", "answer", "team lead"),
     v.OWNED_BY: ("own", "took ", "takes ", "take over", "taken over", "inherited", "maintain", "belong", "'s now",
                  "transferr", "reassign", "passed", "given",
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",

@@ -247,3 +247,103 @@ def test_a_home_or_an_employer_given_as_the_answer_on_the_next_line():
     for hedged in ("maybe Kőszeg soon", "Kőszeg? no idea yet"):
         chat = f"Dorka Fehér: where do you live now?\nBence Vass: {hedged}\nDorka Fehér: ok"
         assert extract_facts(chat, speaker=None, reference=TODAY) == [], hedged
+
+
+# --- the same fact in other words
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My home is in Kőszeg now.",
+        "We've made Kőszeg our home.",
+        "I live in the centre of Kőszeg.",
+        "I live in downtown Kőszeg.",
+        "I live on the outskirts of Kőszeg.",
+    ],
+)
+def test_a_home_in_other_words(text):
+    assert (SPEAKER, "lives_in", "Kőszeg", False, False) in facts(text)
+
+
+def test_a_local_of_a_town_the_world_knows_lives_there_a_native_was_born_there_and_a_home_is_no_business():
+    assert (SPEAKER, "lives_in", "Szeged", False, False) in facts("I'm a Szeged local.")
+    assert not any(fact[1] == "lives_in" for fact in facts("I'm a Szeged native."))
+    assert not any(fact[1] == "lives_in" for fact in facts("My home is Vashegy Labs these days."))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I freelance for Vashegy Labs.",
+        "I consult for Vashegy Labs.",
+        "I teach at Vashegy Labs.",
+        "I'm interning at Vashegy Labs.",
+        "I landed a job at Vashegy Labs.",
+        "I've worked at Vashegy Labs for about six years now.",
+        "My employer, Vashegy Labs, is great.",
+        "I left Tisza Bank for Vashegy Labs.",
+    ],
+)
+def test_an_employer_in_other_words(text):
+    assert (SPEAKER, "works_at", "Vashegy Labs", False, False) in facts(text)
+
+
+def test_a_span_worked_that_goes_on_after_is_no_job_now_and_a_town_left_for_is_no_employer():
+    assert not any(
+        fact[1] == "works_at" and fact[2] == "Vashegy Labs"
+        for fact in facts("I've worked at Vashegy Labs for two years before the move.")
+    )
+    assert not any(fact[1] == "works_at" and fact[2] == "Szeged" for fact in facts("I left Tisza Bank for Szeged."))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Zirc exporter falls under Tisza Ops.",
+        "The Zirc exporter is managed by Tisza Ops.",
+        "Tisza Ops handles the Zirc exporter.",
+        "Tisza Ops owns and runs the Zirc exporter.",
+        "Tisza Ops is the team behind the Zirc exporter.",
+        "The Zirc exporter owner is Tisza Ops.",
+    ],
+)
+def test_an_owner_in_other_words(text):
+    assert ("Zirc exporter", "owned_by", "Tisza Ops", False, False) in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bence Vass manages the budget.",
+        "The weekly rota is handled by Dorka Fehér.",
+        "The product owner is Dorka Fehér.",
+    ],
+)
+def test_a_task_managed_or_a_post_is_no_system_owned(text):
+    assert not any(fact[1] == "owned_by" for fact in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I answer to Dorka Fehér.", ("reports_to", "Dorka Fehér")),
+        ("My team lead is Dorka Fehér.", ("reports_to", "Dorka Fehér")),
+        ("I got moved under Dorka Fehér.", ("reports_to", "Dorka Fehér")),
+        ("I stepped up as head of support.", ("job_title", "head of support")),
+        ("I serve as treasurer.", ("job_title", "treasurer")),
+        ("I'm conversational in Hungarian.", ("speaks", "Hungarian")),
+        ("I get by in Hungarian.", ("speaks", "Hungarian")),
+        ("I know Hungarian.", ("speaks", "Hungarian")),
+        ("I'm the proud owner of a corgi named Bodri.", ("has_pet", "Bodri")),
+        ("We adopted Bodri from the shelter.", ("has_pet", "Bodri")),
+        ("We brought home a kitten called Bodri.", ("has_pet", "Bodri")),
+    ],
+)
+def test_a_manager_a_post_a_language_and_a_pet_in_other_words(text, fact):
+    assert (SPEAKER, *fact, False, False) in facts(text)
+
+
+def test_a_language_being_learned_is_not_yet_spoken_and_knowing_someone_is_no_language():
+    assert not any(fact[1] == "speaks" for fact in facts("I'm learning Hungarian."))
+    assert not any(fact[1] == "speaks" for fact in facts("I know Dorka Fehér."))
