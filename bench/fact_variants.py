@@ -2,8 +2,10 @@
 name, a chat's line as exported), an adverb before the verb, the tense (simple, progressive, perfect), and for things
 the passive, a contracted "is", a list's dash and the day's written forms — each variant must state what the plain
 sentence states. A second family says each attribute's fact in the other words people use for it ("I'm a Szeged
-local", "I answer to Dorka", "the exporter falls under Tisza Ops"). Beside them, the same predicates hedged, wished or
-asked, which must state nothing. Pure (no Django): ``eval_fact_variants`` scores the extractor on them.
+local", "I answer to Dorka", "the exporter falls under Tisza Ops"), and a third as a record's field under the labels
+and separators forms use ("Location - Szeged", "Owner ........ Tisza Ops"). Beside them, the same predicates hedged,
+wished or asked, and fields whose labels name no attribute, which must state nothing. Pure (no Django):
+``eval_fact_variants`` scores the extractor on them.
 
 The labelled sets measure wordings as labellers wrote them; this measures whether a reading survives the small changes
 of grammar any speaker makes, which no set holds often enough to show. The names are made up.
@@ -347,6 +349,8 @@ _OTHER_WORDS_CONTROLS = (
     ("owned_by", "The weekly rota is handled by Dorka Fehér."),
     ("owned_by", "Is Tisza Ops the team behind the Zirc exporter?"),
     ("reports_to", "Would I answer to Dorka Fehér?"),
+    ("lives_in", "Name: Bence Vass\nFavourite city - Szeged"),
+    ("works_at", "Name - Bence Vass\nDream employer — Tisza Analytics"),
 )
 
 
@@ -360,10 +364,82 @@ def word_variants() -> Iterator[Variant]:
         yield Variant(f"Bence Vass joined the choir in May. {his}", attribute, "Bence Vass", value, family="words")
 
 
+# a record's fields as forms, profiles and catalogues write them: (attribute, whom or what, value, the record's subject
+# line, its labels, the value as the record writes it)
+_RECORDS = (
+    (
+        "lives_in",
+        "Bence Vass",
+        "Szeged",
+        "Name{sep}Bence Vass",
+        ("Location", "Based in", "City", "Home town"),
+        "Szeged",
+    ),
+    (
+        "works_at",
+        "Bence Vass",
+        "Tisza Analytics",
+        "Name{sep}Bence Vass",
+        ("Employer", "Company", "Organisation", "Org"),
+        "Tisza Analytics",
+    ),
+    (
+        "job_title",
+        "Bence Vass",
+        "head of support",
+        "Name{sep}Bence Vass",
+        ("Title", "Role", "Position"),
+        "Head of Support",
+    ),
+    (
+        "reports_to",
+        "Bence Vass",
+        "Dorka Fehér",
+        "Name{sep}Bence Vass",
+        ("Manager", "Reports to", "Supervisor"),
+        "Dorka Fehér",
+    ),
+    ("speaks", "Bence Vass", "Hungarian", "Name{sep}Bence Vass", ("Languages", "Speaks"), "Hungarian"),
+    ("has_pet", "Bence Vass", "Bodri", "Name{sep}Bence Vass", ("Pets", "Dog"), "Bodri (beagle)"),
+    (
+        "owned_by",
+        "Zirc exporter",
+        "Tisza Ops",
+        "Service{sep}Zirc exporter",
+        ("Owner", "Owned by", "Maintainer"),
+        "Tisza Ops",
+    ),
+    (
+        "due_date",
+        "Kestle",
+        "2026-04-06",
+        "Project{sep}Kestle launch",
+        ("Due date", "Launch date", "Target date"),
+        "6 April",
+    ),
+)
+# a field's separator: a colon, a dash of each length, a tab after the colon, a form's dotted leader
+_SEPARATORS = (": ", " - ", " – ", " — ", ":\t", " ........ ")
+
+
+def record_variants() -> Iterator[Variant]:
+    """Each attribute as a record's field under the labels forms use, with each separator, as a line or a bullet."""
+    for attribute, subject, value, heading, labels, written in _RECORDS:
+        for label in labels:
+            for sep in _SEPARATORS:
+                for bullet in ("", "- "):
+                    text = (
+                        f"{heading.format(sep=sep)}\n{bullet}{label}{sep}{written}\n{bullet}Notes{sep}met at the fair"
+                    )
+                    yield Variant(text, attribute, subject, value, family="records")
+
+
 def said_by() -> Iterator[tuple[Variant, str | None]]:
     """Every variant with who says it: the writer for a statement, nobody for a chat's line (its line names the
     voice)."""
-    yield from ((variant, SPEAKER) for variant in [*person_variants(), *thing_variants(), *word_variants()])
+    yield from (
+        (variant, SPEAKER) for variant in [*person_variants(), *thing_variants(), *word_variants(), *record_variants()]
+    )
     yield from ((variant, None) for variant in chat_variants())
 
 

@@ -3676,6 +3676,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         said = _OVERLONG_RUN_RE.sub(_defused, said)
         if ":" in said or ">" in said:
             said = _CHAT_LINE_RE.sub(_chat_line, said)
+        if " - " in said or "—" in said or "–" in said:
+            said = _DASHED_FIELD_RE.sub(_dashed_field, said)
         if "`" in said or "**" in said or "__" in said:
             # a README's "`zirc-sync` is owned by …", a profile's "**Réka Tóth** — …": the words, without their marks
             said = _MARKED_UP_RE.sub(lambda m: m["code"] or m["strong"], said)
@@ -7652,6 +7654,20 @@ def _record_days(fields: list[re.Match[str]], today: date) -> tuple[date | None,
 
 
 _MOVED_VALUE_RE = re.compile(r"(?:\bfrom\s+(?P<old>.+?)\s+to\b|^(?P<arrowed>[^→]+?)\s*(?:→|->))")
+
+
+# a record's field written with a dash for its colon ("Location - Szeged", "- Manager — Dorka Fehér"): read as a field
+# when its label is one the vocabulary names, so that a project's "Zirc launch — April 6" stays a statement
+_DASHED_FIELD_RE = re.compile(
+    r"(?m)^(?P<lead>[ \t]*(?:[-*•·][ \t]+)?)(?P<label>[A-Za-z][A-Za-z '’/&]{0,30}?)(?P<dash>[ \t]+[-—–][ \t]+)(?=\S)"
+)
+
+
+def _dashed_field(match: re.Match[str]) -> str:
+    label = _label(match["label"])[0]
+    if label not in _FIELD_OF and label not in _PERSON_FIELDS and label not in _THING_FIELDS:
+        return match.group(0)
+    return f"{match['lead']}{match['label']}:{' ' * (len(match['dash']) - 1)}"  # as long as it was: spans hold
 
 
 @lru_cache(maxsize=4096)

@@ -1,6 +1,6 @@
-"""The grammar and other-words variants (bench.fact_variants): every attribute varied, no variant written twice, every
-control a statement of nothing, and the extractor reading the variants it reads today (a floor, so that a change that
-loses a tense, an adverb's place or a wording shows here). No database."""
+"""The grammar, other-words and record variants (bench.fact_variants): every attribute varied, no variant written
+twice, every control a statement of nothing, and the extractor reading the variants it reads today (a floor, so that a
+change that loses a tense, an adverb's place, a wording or a field's separator shows here). No database."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from bench.fact_variants import (
     controls,
     person_variants,
     read,
+    record_variants,
     said_by,
     thing_variants,
     word_variants,
 )
 from graph.extraction.facts import extract_facts
 
-VARIANTS = [*person_variants(), *thing_variants(), *word_variants()]
+VARIANTS = [*person_variants(), *thing_variants(), *word_variants(), *record_variants()]
 
 
 def test_every_attribute_is_varied_and_no_variant_is_written_twice():
@@ -38,6 +39,8 @@ def test_the_extractor_reads_the_variants_and_no_control():
     assert len(written) == len(VARIANTS) and sum(written) / len(written) >= 0.99
     words = [read(v, extract_facts(v.text, speaker=SPEAKER, reference=REFERENCE)) for v in word_variants()]
     assert {v.attribute for v in word_variants()} == set(ATTRIBUTES) and sum(words) / len(words) >= 0.97
+    records = [read(v, extract_facts(v.text, speaker=SPEAKER, reference=REFERENCE)) for v in record_variants()]
+    assert {v.attribute for v in record_variants()} == set(ATTRIBUTES) and sum(records) / len(records) >= 0.99
     assert all(got for speaker, got in read_by if speaker is None)  # every chat's line, its voice named by the line
     stated = [c.text for c in controls() if not read(c, extract_facts(c.text, speaker=SPEAKER, reference=REFERENCE))]
     assert stated == []

@@ -347,3 +347,23 @@ def test_a_manager_a_post_a_language_and_a_pet_in_other_words(text, fact):
 def test_a_language_being_learned_is_not_yet_spoken_and_knowing_someone_is_no_language():
     assert not any(fact[1] == "speaks" for fact in facts("I'm learning Hungarian."))
     assert not any(fact[1] == "speaks" for fact in facts("I know Dorka Fehér."))
+
+
+# --- a record's field with a dash for its colon
+
+
+@pytest.mark.parametrize("dash", [" - ", " – ", " — "])
+def test_a_record_s_field_with_a_dash_for_its_colon(dash):
+    card = f"Name{dash}Bence Vass\nLocation{dash}Szeged\n- Employer{dash}Vashegy Labs\nOrg{dash}Vashegy Labs"
+    assert {fact[:3] for fact in facts(card)} == {
+        ("Bence Vass", "lives_in", "Szeged"),
+        ("Bence Vass", "works_at", "Vashegy Labs"),
+    }
+    service = f"Service{dash}Zirc exporter\nOwner{dash}Tisza Ops"
+    assert ("Zirc exporter", "owned_by", "Tisza Ops", False, False) in facts(service)
+
+
+def test_a_dash_after_words_no_record_labels_is_no_field():
+    assert not facts("Name: Bence Vass\nFavourite city - Szeged")
+    assert not facts("Home - finally!")
+    assert ("Kestle launch", "due_date") in {fact[:2] for fact in facts("The Kestle launch — April 6.")}
