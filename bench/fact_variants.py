@@ -180,6 +180,11 @@ _OTHER_WORDS = (
             "I live in downtown Szeged.",
             "I live on the outskirts of Szeged.",
             "I've been in Szeged since 2020.",
+            "My Szeged apartment has a balcony.",
+            "My neighbours in Szeged are lovely.",
+            "Greetings from Szeged, where I now live!",
+            "Since moving to Szeged I cycle everywhere.",
+            "I commute into Budapest from Szeged.",
         ),
     ),
     (
@@ -202,6 +207,11 @@ _OTHER_WORDS = (
             "My employer, Tisza Analytics, is great.",
             "I left Kestle for Tisza Analytics.",
             "I started my new role at Tisza Analytics.",
+            "Since joining Tisza Analytics I've learned a lot.",
+            "We at Tisza Analytics love data.",
+            "Here at Tisza Analytics we ship weekly.",
+            "I'm on the Tisza Analytics payroll.",
+            "As a Tisza Analytics engineer, I see a lot of dashboards.",
         ),
     ),
     (
@@ -219,6 +229,8 @@ _OTHER_WORDS = (
             "I was appointed head of support.",
             "I joined Tisza Analytics as head of support.",
             "I was hired as head of support.",
+            "In my new role as head of support, I hire a lot.",
+            "I've been head of support since 2021.",
         ),
     ),
     (
@@ -237,6 +249,9 @@ _OTHER_WORDS = (
             "I got moved under Dorka Fehér.",
             "My supervisor is Dorka Fehér.",
             "Dorka Fehér supervises me.",
+            "I'm one of Dorka Fehér's reports.",
+            "I'm Dorka Fehér's direct report.",
+            "Dorka Fehér is who I report to.",
         ),
     ),
     (
@@ -274,6 +289,9 @@ _OTHER_WORDS = (
             "Tisza Ops owns and runs the Zirc exporter.",
             "Tisza Ops is the team behind the Zirc exporter.",
             "We handed the Zirc exporter over to Tisza Ops.",
+            "Tisza Ops picked up the Zirc exporter.",
+            "Tisza Ops has custody of the Zirc exporter.",
+            "Tisza Ops is now on point for the Zirc exporter.",
         ),
     ),
     (
@@ -290,6 +308,7 @@ _OTHER_WORDS = (
             "I walk my dog Bodri every morning.",
             "Meet Bodri, my new kitten!",
             "New family member: Bodri, a beagle.",
+            "I'm a dog mum to Bodri.",
         ),
     ),
     (
@@ -350,6 +369,9 @@ _OTHER_WORDS_CONTROLS = (
     ("owned_by", "Is Tisza Ops the team behind the Zirc exporter?"),
     ("reports_to", "Would I answer to Dorka Fehér?"),
     ("lives_in", "Name: Bence Vass\nFavourite city - Szeged"),
+    ("works_at", "Since joining Tisza Analytics was never the plan, I stayed put."),
+    ("owned_by", "Bence Vass picked up the kids."),
+    ("job_title", "Bence Vass has been my manager since Monday."),
     ("works_at", "Name - Bence Vass\nDream employer — Tisza Analytics"),
 )
 

@@ -1563,6 +1563,11 @@ _PART_OF_TOWN = (
 )
 
 
+# a few words of when after a gerund's object ("Since joining Kestle last spring, I …"), not a verb that makes the
+# gerund a subject ("Since joining Kestle was never the plan, …")
+_WHEN_AFTER_GERUND = r"(?:\s+(?!(?:was|is|were|has|had|will|would|seemed|proved|turned|felt|became)\b)[\w'’-]+){0,3}"
+
+
 _PATTERNS: tuple[_Pattern, ...] = (
     # --- where someone lives
     _p(
@@ -1610,6 +1615,40 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     # "now calls Szeged home"
     _p(v.LIVES_IN, rf"\b{_WHO}{_NOW}\s+call(?:s|ed)?\s+(?P<value>{NAME})\s+home\b"),
+    # "my Szeged flat has a balcony", "my neighbours in Szeged": a home said in passing, in a town the world knows
+    _p(
+        v.LIVES_IN,
+        rf"\b(?P<ours>[Mm]y|[Oo]ur)\s+(?P<value>{NAME})\s+(?:flat|apartment|house|home|condo)\b",
+        check=lambda match: known_place(match["value"]),
+        confidence=0.6,
+        presupposed=True,
+        needs=("flat", "apartment", "house", "home", "condo"),
+    ),
+    _p(
+        v.LIVES_IN,
+        rf"\b(?P<ours>[Mm]y|[Oo]ur)\s+(?:neighbou?rs|landlord|landlady|flatmates?|housemates?)\s+(?:in|back\s+in)\s+"
+        rf"(?P<value>{NAME})",
+        check=lambda match: known_place(match["value"]),
+        confidence=0.6,
+        presupposed=True,
+        needs=("neighbo", "landl", "mate"),
+    ),
+    # "Greetings from Szeged, where I now live", "Eger, where Bence lives": the town a relative clause lives in
+    _p(
+        v.LIVES_IN,
+        rf"\b(?P<value>{NAME}),?\s+where\s+(?:(?P<mine>[Ww]e)|{_WHO})(?:['’](?:m|re|s)|\s+(?:am|is|are))?{_NOW}\s+"
+        r"(?:live|lives|living|settled)\b",
+        check=lambda match: _a_home(match["value"]),
+        needs=("where",),
+    ),
+    # "I commute into Budapest from Szeged": home is where one commutes from
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_NOW}\s+commutes?\s+(?:(?:in|into|to)\s+{NAME}\s+)?from\s+(?P<value>{NAME})",
+        check=lambda match: known_place(match["value"]),
+        confidence=0.6,
+        needs=("commute",),
+    ),
     # "Bence's home is in Eger", "we've made Szeged our home", "Bence is a Szeged local": where home is
     _p(
         v.LIVES_IN,
@@ -1877,6 +1916,27 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=lambda match: _org_ok(match) and not known_place(match["value"]),
         confidence=0.6,
         needs=("freelanc", "consult", "contract", "teach", "lectur", "intern"),
+    ),
+    # "We at Tisza Analytics love data", "Here at Kestle Labs we ship", "I'm on the Kestle payroll": the speaker's
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"(?:\b(?P<mine>[Ww]e)|(?:^|(?<=[.!?]\s))(?P<ours>[Hh]ere))\s+at\s+{_THE}(?P<value>{NAME}),?\s+(?:we\s+)?[a-z]",
+        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        confidence=0.6,
+        needs=(" at ",),
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_BE}{_NOW}\s+on\s+(?:the\s+)?(?P<value>{NAME})\s+payroll\b",
+        check=_org_ok,
+        needs=("payroll",),
+    ),
+    # "Since joining Kestle I've learned a lot": the join's, then the clause's subject
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"^(?:[Ee]ver\s+since|[Ss]ince|[Aa]fter)\s+joining\s+{_THE}(?P<value>{NAME}){_WHEN_AFTER_GERUND},?\s+(?P<me>I)\b",
+        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        needs=("joining",),
     ),
     # "I left Kestle for Tisza Analytics": the employer after the one left (which "left" ends, as it always does)
     _p(
@@ -2349,6 +2409,24 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
+    # "in my role as head of support", "my new role as treasurer": the speaker's post, said in passing
+    _p(
+        v.JOB_TITLE,
+        rf"(?:\b[Ii]n\s+(?P<mine>my)|\b(?P<ours>[Mm]y))\s+(?:new\s+|current\s+)?(?:role|job|position|post|capacity)\s+as\s+"
+        rf"(?:an?\s+|the\s+)?{_TITLE}",
+        check=_title_ok,
+        presupposed=True,
+        needs=(" as ",),
+    ),
+    # "I've been head of support since 2021": a post without its article, held since
+    _p(
+        v.JOB_TITLE,
+        # (not "been my manager since Monday": whom one reports to, no post)
+        rf"\b{_WHO}(?:'ve|’ve|\s+have|'s|’s|\s+has){_NOW}\s+been\s+(?:the\s+|our\s+)?(?!(?:my|his|her|their|your)\b)"
+        rf"{_TITLE}(?=\s+since\b)",
+        check=_title_ok,
+        needs=("been",),
+    ),
     # "Kestle has appointed Noor as CFO", "announced the appointment of Dr. Noor Aziz as CFO": the one named holds it
     _p(
         v.JOB_TITLE,
@@ -2530,7 +2608,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "she's Brightwell's head of procurement", "Kestle's new CTO, Nandor Vass, …": a title at a named organisation
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?P<org>{NAME})(?:'s|’s)\s+(?:new\s+)?{_TITLE}",
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?P<org>{NAME})(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:new\s+)?{_TITLE}",
         check=_held_title_ok,
         confidence=0.7,
         needs=("'s ", "’s "),
@@ -2689,6 +2767,17 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:reporting|report)|{_BE}?{_NOW}\s+(?:answers|answer|answering)(?=\s+(?:directly\s+)?to\b))"
         rf"(?:\s+(?:directly|day-to-day|formally|officially|functionally))?\s+(?:to|into)\s+"
         rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}|me\b))?",
+    ),
+    # "I'm one of Dorka's reports", "Bence is Dorka's direct report", "Dorka is who I report to": whose report one is
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b{_WHO}{_IS_NOW}{_NOW}\s+(?:one\s+of\s+)?(?P<value>{NAME})(?:'s|’s|(?<=s)'|(?<=s)’)\s+(?:direct\s+)?reports?\b",
+        needs=("report",),
+    ),
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"^(?P<value>{NAME})\s+is\s+(?:who|whom|the\s+one|the\s+person)\s+{_WHO}{_NOW}\s+(?:reports?|answers?)\s+to\b",
+        needs=("report", "answer"),
     ),
     # "Bálint reports to me", "Zsófia and Nandor report to me from today", "he moved under me": the speaker manages them
     _p(
@@ -2937,6 +3026,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|these|nowadays|for\s+us|end\s+to\s+end)\b))",
         check=_a_named_system,
         needs=("manage", "handle", "support", "operate"),
+    ),
+    # "Tisza Ops picked up the Zirc exporter", "has custody of", "is now on point for": a named system come to a keeper
+    _p(
+        v.OWNED_BY,
+        rf"\b{_OWNER}{_HAVE}{_NOW}\s+(?:picked\s+up|adopted|(?:has|have)\s+custody\s+of|(?:is|are){_NOW}\s+on\s+point\s+for)"
+        rf"\s+(?:the\s+|our\s+|their\s+)?(?P<system>{_THING})"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|in|after|last|this|these)\b))",
+        check=_a_named_system,
+        needs=("picked up", "adopted", "custody", "on point"),
     ),
     # "Tisza Ops is the team behind the Zirc exporter", "the Zirc exporter owner is Tisza Ops": its team
     _p(
@@ -3349,6 +3447,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
             or match.group(0).endswith("away")
         ),
         negated=True,
+    ),
+    # "I'm a dog mum to Bodri": the pet's own person
+    _p(
+        v.HAS_PET,
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_IS_NOW}{_NOW}\s+(?:an?\s+|the\s+)?(?:proud\s+)?(?P<kind>{_PET_KINDS})\s+"
+        rf"(?:mum|mom|mummy|mommy|dad|daddy|parent|owner)\s+(?:to|of)\s+(?P<value>{NAME})",
+        check=_pet_present,
+        needs=("mum", "mom", "dad", "parent", "owner"),
     ),
     # "we adopted Bodri from the shelter": a pet by its name, by where it came from
     _p(
@@ -6254,6 +6360,12 @@ def _facts_of(
             for value in values
             if value.split()[0].casefold() not in _NO_POST_YET and _role_head(value) not in _NOT_JOBS
         ]
+        named = _ORG_IN_POST_RE.search(groups.get("value") or "")
+        if named and _business_name(named["org"]) and not groups.get("org"):
+            # "a Tisza Analytics engineer": the post, and the organisation named before it is where it is held
+            within = f"{named['org'].casefold()} "
+            values = [" ".join(value.replace(within, "", 1).split()) for value in values]
+            groups = {**groups, "org": named["org"]}
         org = (groups.get("org") or "").strip()
         if org and _a_function(org) and re.search(rf"\bof\s+(?:the\s+)?{re.escape(org)}", match.group(0)):
             # "VP of Engineering": the function the post heads, not where it is held
@@ -6305,6 +6417,10 @@ def _facts_of(
             held_from = None if (pattern.history and not since) else since  # "served as CTO of X until 2022": ended
             facts.append(StatedFact(subject, v.WORKS_AT_ATTR, held_at.strip(), held_from, until, False, 0.7, span))
     return facts
+
+
+# an organisation's name inside a post written in lower case ("a senior Tisza Analytics engineer")
+_ORG_IN_POST_RE = re.compile(rf"(?:^|(?<=\s))(?P<org>{NAME})\s+(?=[a-z][\w-]*$|[a-z][\w-]*\s+[a-z][\w-]*$)")
 
 
 # what a supposition about having a pet says: "if I ever get a dog", "if we adopted one"

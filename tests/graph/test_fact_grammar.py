@@ -367,3 +367,43 @@ def test_a_dash_after_words_no_record_labels_is_no_field():
     assert not facts("Name: Bence Vass\nFavourite city - Szeged")
     assert not facts("Home - finally!")
     assert ("Kestle launch", "due_date") in {fact[:2] for fact in facts("The Kestle launch — April 6.")}
+
+
+# --- a fact said in passing
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My Szeged apartment has a balcony.", ("lives_in", "Szeged")),
+        ("My neighbours in Szeged are lovely.", ("lives_in", "Szeged")),
+        ("Greetings from Szeged, where I now live!", ("lives_in", "Szeged")),
+        ("I commute into Budapest from Szeged.", ("lives_in", "Szeged")),
+        ("Since joining Vashegy Labs last year, I travel less.", ("works_at", "Vashegy Labs")),
+        ("We at Vashegy Labs love data.", ("works_at", "Vashegy Labs")),
+        ("Here at Vashegy Labs we ship weekly.", ("works_at", "Vashegy Labs")),
+        ("I'm on the Vashegy Labs payroll.", ("works_at", "Vashegy Labs")),
+        ("I'm one of Dorka Fehér's reports.", ("reports_to", "Dorka Fehér")),
+        ("Dorka Fehér is who I report to.", ("reports_to", "Dorka Fehér")),
+        ("In my new role as head of support, I hire a lot.", ("job_title", "head of support")),
+        ("I've been head of support since 2021.", ("job_title", "head of support")),
+        ("I'm a dog mum to Bodri.", ("has_pet", "Bodri")),
+    ],
+)
+def test_a_fact_said_in_passing(text, fact):
+    assert (SPEAKER, *fact, False, False) in facts(text)
+
+
+def test_an_organisation_named_inside_a_post_is_where_it_is_held():
+    assert facts("I'm a senior Vashegy Labs engineer.") == {
+        (SPEAKER, "job_title", "senior engineer", False, False),
+        (SPEAKER, "works_at", "Vashegy Labs", False, False),
+    }
+    assert (SPEAKER, "job_title", "senior data engineer", False, False) in facts("I'm a Senior Data Engineer.")
+
+
+def test_what_is_picked_up_or_been_since_is_a_system_or_a_post_only_by_its_words():
+    assert ("Zirc exporter", "owned_by", "Tisza Ops", False, False) in facts("Tisza Ops picked up the Zirc exporter.")
+    assert not facts("Bence Vass picked up the kids.")
+    assert not any(fact[1] == "job_title" for fact in facts("Bence Vass has been my manager since Monday."))
+    assert not any(fact[1] == "works_at" for fact in facts("Since joining Vashegy Labs was never the plan, I stayed."))
