@@ -3,9 +3,10 @@ name, a chat's line as exported), an adverb before the verb, the tense (simple, 
 the passive, a contracted "is", a list's dash and the day's written forms — each variant must state what the plain
 sentence states. A second family says each attribute's fact in the other words people use for it ("I'm a Szeged
 local", "I answer to Dorka", "the exporter falls under Tisza Ops"), and a third as a record's field under the labels
-and separators forms use ("Location - Szeged", "Owner ........ Tisza Ops"). Beside them, the same predicates hedged,
-wished or asked, and fields whose labels name no attribute, which must state nothing. Pure (no Django):
-``eval_fact_variants`` scores the extractor on them.
+and separators forms use ("Location - Szeged", "Owner ........ Tisza Ops"), and a fourth joins two of a person's
+predicates in one sentence (coordinated, a relative clause, "a man named … who", a directory's line). Beside them,
+the same predicates hedged, wished or asked, and fields whose labels name no attribute, which must state nothing. Pure
+(no Django): ``eval_fact_variants`` scores the extractor on them.
 
 The labelled sets measure wordings as labellers wrote them; this measures whether a reading survives the small changes
 of grammar any speaker makes, which no set holds often enough to show. The names are made up.
@@ -372,6 +373,7 @@ _OTHER_WORDS_CONTROLS = (
     ("works_at", "Since joining Tisza Analytics was never the plan, I stayed put."),
     ("owned_by", "Bence Vass picked up the kids."),
     ("job_title", "Bence Vass has been my manager since Monday."),
+    ("has_pet", "I've had a dog before."),
     ("works_at", "Name - Bence Vass\nDream employer — Tisza Analytics"),
 )
 
@@ -456,11 +458,49 @@ def record_variants() -> Iterator[Variant]:
                     yield Variant(text, attribute, subject, value, family="records")
 
 
+# two predicates of one person in one sentence: (attribute, value, the predicate, the predicate in the perfect)
+_PREDICATES_OF_BENCE = (
+    ("lives_in", "Szeged", "lives in Szeged", "has lived in Szeged since 2020"),
+    ("works_at", "Tisza Analytics", "works at Tisza Analytics", "has worked at Tisza Analytics since 2020"),
+    ("reports_to", "Dorka Fehér", "reports to Dorka Fehér", "has reported to Dorka Fehér since 2020"),
+    ("speaks", "Hungarian", "speaks Hungarian", "has spoken Hungarian since childhood"),
+    (
+        "job_title",
+        "head of support",
+        "is head of support at Kestle Labs",
+        "has been head of support at Kestle since 2020",
+    ),
+    ("has_pet", "Bodri", "has a dog named Bodri", "has had a dog named Bodri since 2020"),
+)
+# the sentences that join them: coordinated, in a relative clause, after "named", on a directory's line with an aside
+_JOINED = (
+    "Bence Vass {first} and {second}.",
+    "Bence Vass {first_perfect} and {second}.",
+    "Bence Vass, who {first}, {second}.",
+    "My cousin Bence Vass, who {first_perfect}, {second}.",
+    "We met Bence Vass, who {first} and {second}.",
+    "I spoke with a man named Bence Vass who {first} and {second}.",
+    "Bence Vass (ex-Kestle) — {first}; {second}.",
+)
+
+
+def clause_variants() -> Iterator[Variant]:
+    """Each pair of a person's predicates joined in one sentence; each predicate is a variant of its own."""
+    for first, second in ((a, b) for a in _PREDICATES_OF_BENCE for b in _PREDICATES_OF_BENCE if a != b):
+        if second[0] == "job_title":
+            continue  # ("…; is head of support": a verb without its subject after a semicolon is no sentence)
+        for joined in _JOINED:
+            text = joined.format(first=first[2], first_perfect=first[3], second=second[2])
+            for attribute, value, *_ in (first, second):
+                yield Variant(text, attribute, "Bence Vass", value, family="clauses")
+
+
 def said_by() -> Iterator[tuple[Variant, str | None]]:
     """Every variant with who says it: the writer for a statement, nobody for a chat's line (its line names the
     voice)."""
     yield from (
-        (variant, SPEAKER) for variant in [*person_variants(), *thing_variants(), *word_variants(), *record_variants()]
+        (variant, SPEAKER)
+        for variant in [*person_variants(), *thing_variants(), *word_variants(), *record_variants(), *clause_variants()]
     )
     yield from ((variant, None) for variant in chat_variants())
 

@@ -585,6 +585,8 @@ _THIRD_PERSON_LINE_RE = re.compile(
     r"(?:speak|live|work|report|own)s?\b",
     re.IGNORECASE,
 )
+# the same line going on with what its person is or has ("Zsófia — is head of support", "— has two cats")
+_BEING_OR_HAVING_LINE_RE = re.compile(r"^(?:(?:now|still|also)\s+)?(?:is|has)\s+(?=[a-z])")
 # a post said alone with when it began: "Logistics coordinator since Monday", "senior analyst now", "… as of today"
 _DROPPED_TITLE_RE = re.compile(
     r"^(?:(?:a|an)\s+)?(?P<title>[\w&/ -]{3,40}?)\s+"
@@ -762,6 +764,7 @@ _SOMEONE_CALLED_RE = re.compile(
     rf"\b(?i:an?)\s+(?:(?:new|young|lovely|nice)\s+)?(?i:woman|man|guy|girl|lady|bloke|chap|person|fellow)\s+"
     rf"(?:called|named)\s+(?={NAME})"
 )
+_NAMED_WHO_RE = re.compile(rf"(?:(?<=\bcalled\s)|(?<=\bnamed\s))(?P<name>{NAME})\s+(?=who\s)")
 _PARTY_IN_BRACKETS_RE = re.compile(rf"\b(?:Owner|Client|Customer|Patient|Contact|Tenant)\s*\((?P<name>{NAME})\)")
 # someone sent to, then said what of: "Ask Dorka, she owns Zirc", "ping Bence - he's the DRI": the pronoun is them
 _SENT_TO_THEN_PRONOUN_RE = re.compile(
@@ -809,6 +812,8 @@ def _clauses(sentence: str) -> list[str]:
     if " here at " in text:  # "I'm a nurse here at Kestle Clinic": at Kestle Clinic
         text = text.replace(" here at ", " at ")
     if "called" in text or "named" in text:  # "I report to a woman called Dorka": to Dorka
+        # ("a ranger named Jarrah who speaks Kriol": the relative said of the one named, as after a comma)
+        text = _NAMED_WHO_RE.sub(lambda m: f"{m['name']}, ", text)
         text = _SOMEONE_CALLED_RE.sub("", text)
     text = _WITH_ME_RE.sub("I", text)
     text = _HAS_BEEN_RE.sub(" has", text)  # "Tata's been home for three years": has been
@@ -1411,6 +1416,13 @@ _UNIT_WORDS = frozenset("platform core infra infrastructure ops team squad group
 
 
 _STARTS_LATER_RE = re.compile(r"(?:\s+[A-Z][\w'’-]*)*\s+(?:starts|begins|kicks\s+off)\b")
+
+
+# what makes a pet one "has had" still one's own: since when, or for how long up to now
+_STILL_HAD_RE = re.compile(
+    r"[^.;!?]*?\b(?:since|for\s+(?:(?:about|almost|nearly|over|the\s+(?:last|past))\s+)?(?:\w+\s+)?"
+    r"(?:years?|months?|weeks?|ages|a\s+while|a\s+decade)\b)"
+)
 
 
 def _pet_present(match: re.Match[str]) -> bool:
@@ -3395,6 +3407,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.HAS_PET,
         rf"\b(?:{_WHO}|(?P<ours>[Ww]e))(?:{_HAVE}|(?P<be>{_BE})){_NOW}\s+(?(be)|(?:got|adopted|have|has|rescued|own|owns|keep|"
+        # ("has had a dog named Bodri since 2020": had, and has; not "I've had a dog before")
+        rf"(?:(?<=\shas\s)|(?<=\shave\s)|(?<=['’]ve\s))(?P<had>had)|"
         # ("brought home a kitten called Bodri", "I'm the proud owner of a corgi": a pet come to stay)
         rf"keeps|lives\s+with|live\s+with|share|shares|brought\s+home))"
         rf"(?(be)(?:the\s+)?(?:proud\s+|happy\s+|new\s+)?owners?\s+of)\s+{_COUNT}\s+(?:new\s+)?(?:[\w-]+\s+){{0,4}}?"
@@ -3403,7 +3417,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
         rf"(?:\s+now)?(?:\s+(?:last|this)\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter)(?=,))?"
         rf"(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{_PET_NAME_LIST}))?(?![\w-])",
-        check=_pet_present,
+        check=lambda match: (
+            _pet_present(match) and (not match["had"] or _STILL_HAD_RE.match(match.string, match.end()))
+        ),
     ),
     # "I live in Eger with a very fluffy cat called Bodri": a household's pet, said with where it lives
     _p(
@@ -3586,7 +3602,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.SPEAKS,
         # ("speaks three languages (Hungarian, Slovak and Romani)")
-        rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks)\s+(?:\w+\s+languages?(?::\s*|\s*\(|\s+))?{_OPEN_SPOKEN_LIST}",
+        # ("has spoken Hungarian since childhood": spoken, and still)
+        rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks|(?<=\shas\s)spoken|(?<=\shave\s)spoken|(?<=['’]ve\s)spoken)\s+"
+        rf"(?:\w+\s+languages?(?::\s*|\s*\(|\s+))?{_OPEN_SPOKEN_LIST}",
     ),
     # ("conversational in Hungarian", "I get by in Hungarian", "she knows Hungarian": spoken well enough to use)
     _p(
@@ -3943,8 +3961,9 @@ _ANY_SHORTHAND_RE = re.compile(r"\brpts?\b|\bmgr\b|w/|\s@\s|\beff\.|\(prev|\b(?:
 # a note's line opens with whom it is about, or with a label
 _LINE_LABEL_RE = re.compile(
     rf"^\s*(?:[^:\n]{{0,40}}?\s[—–-]\s+)?[-•*]?\s*@?(?P<label>{NAME}|[A-Za-z][\w -]{{0,24}}?)\s*:\s+"
-    # "Zsófia — left Kestle Pharma in June, now at Brightwell": a directory's or a tracker's line about a person
-    rf"|^\s*[-•*]?\s*@?(?P<dashed>{NAME})\.?\s+[—–-]\s+(?=[a-z])"
+    # "Zsófia — left Kestle Pharma in June, now at Brightwell": a directory's or a tracker's line about a person (an
+    # aside between, "Zsófia (ex-Kestle) — speaks Czech", is read as a card of its own)
+    rf"|^\s*[-•*]?\s*@?(?P<dashed>{NAME})\.?(?:\s*\([^()\n]{{1,60}}\))?\s+[—–-]\s+(?=[a-z])"
 )
 # a line that opens with the milestone of the thing its label names ("Zirc: GA moved to 9 April")
 _MILESTONE_FIRST_RE = re.compile(r"(?:the\s+)?(?:GA|[Ll]aunch|[Rr]elease|[Gg]o-?live)\b(?!\s+(?:of|for)\b)")
@@ -3988,8 +4007,12 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
         return f"In {label['label']}, {said[:1].lower() if said[:2] != 'I ' else 'I'}{said[1:]}", speaker
     if label["dashed"]:
         who = _person(label["dashed"])
+        # (an aside between the name and the dash is kept for what it says: "Zsófia (ex-Kestle) — speaks Czech")
+        aside = next((f"{m.group(0)} " for m in re.finditer(r"\([^()\n]{1,60}\)", label.group(0))), "")
         if who and _THIRD_PERSON_LINE_RE.match(said):
-            return f"I {said}", who
+            return f"I {aside}{said}", who
+        if who and _BEING_OR_HAVING_LINE_RE.match(said):
+            return f"{who} {aside}{said}", speaker  # "Zsófia — is head of support; has a dog named Bodri": said of her
         own_voice = _DROPPED_I_RE.match(said) or _DROPPED_I_AM_RE.match(said)
         return (said, who) if who and own_voice else (sentence, speaker)
     field = _label(label["label"])[0]

@@ -407,3 +407,35 @@ def test_what_is_picked_up_or_been_since_is_a_system_or_a_post_only_by_its_words
     assert not facts("Bence Vass picked up the kids.")
     assert not any(fact[1] == "job_title" for fact in facts("Bence Vass has been my manager since Monday."))
     assert not any(fact[1] == "works_at" for fact in facts("Since joining Vashegy Labs was never the plan, I stayed."))
+
+
+# --- two predicates of one person in one sentence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I spoke with a ranger named Bence Vass who lives in Szeged and speaks Hungarian.",
+        "Bence Vass (ex-Kestle) — lives in Szeged; speaks Hungarian.",
+        "Bence Vass has lived in Szeged since 2020 and speaks Hungarian.",
+        "Bence Vass, who has spoken Hungarian since childhood, lives in Szeged.",
+    ],
+)
+def test_two_predicates_of_one_person_joined_in_one_sentence(text):
+    assert {
+        ("Bence Vass", "lives_in", "Szeged", False, False),
+        ("Bence Vass", "speaks", "Hungarian", False, False),
+    } <= (facts(text))
+
+
+def test_a_directory_line_goes_on_with_what_its_person_is_or_has_and_keeps_its_aside():
+    assert facts("Bence Vass (ex-Kestle) — is head of support at Vashegy Labs; has a dog named Bodri.") >= {
+        ("Bence Vass", "has_pet", "Bodri", False, False),
+        ("Bence Vass", "job_title", "head of support", False, False),
+        ("Bence Vass", "works_at", "Kestle", False, True),
+    }
+
+
+def test_a_pet_had_is_one_s_own_only_since_when_or_for_how_long():
+    assert (SPEAKER, "has_pet", "Bodri", False, False) in facts("I've had a dog named Bodri since 2019.")
+    assert not any(fact[1] == "has_pet" for fact in facts("I've had a dog before."))
