@@ -4,9 +4,10 @@ the passive, a contracted "is", a list's dash and the day's written forms — ea
 sentence states. A second family says each attribute's fact in the other words people use for it ("I'm a Szeged
 local", "I answer to Dorka", "the exporter falls under Tisza Ops"), and a third as a record's field under the labels
 and separators forms use ("Location - Szeged", "Owner ........ Tisza Ops"), and a fourth joins two of a person's
-predicates in one sentence (coordinated, a relative clause, "a man named … who", a directory's line). Beside them,
-the same predicates hedged, wished or asked, and fields whose labels name no attribute, which must state nothing. Pure
-(no Django): ``eval_fact_variants`` scores the extractor on them.
+predicates in one sentence (coordinated, a relative clause, "a man named … who", a directory's line), and a fifth two
+people's ("Bence lives in Szeged, Dorka in Pécs", "…, as does Dorka"). Beside them, the same predicates hedged, wished
+or asked, and fields whose labels name no attribute, which must state nothing. Pure (no Django): ``eval_fact_variants``
+scores the extractor on them.
 
 The labelled sets measure wordings as labellers wrote them; this measures whether a reading survives the small changes
 of grammar any speaker makes, which no set holds often enough to show. The names are made up.
@@ -495,12 +496,73 @@ def clause_variants() -> Iterator[Variant]:
                 yield Variant(text, attribute, "Bence Vass", value, family="clauses")
 
 
+# two people in one sentence, each with a fact of their own: (the sentence, (attribute, whom, value) of each)
+_TWO_PEOPLE = (
+    ("Bence Vass and Dorka Fehér both live in Szeged.", ("lives_in", "Szeged"), ("lives_in", "Szeged")),
+    ("Bence Vass lives in Szeged, Dorka Fehér in Pécs.", ("lives_in", "Szeged"), ("lives_in", "Pécs")),
+    ("Bence Vass lives in Szeged and Dorka Fehér in Pécs.", ("lives_in", "Szeged"), ("lives_in", "Pécs")),
+    (
+        "Bence Vass moved to Szeged in May and Dorka Fehér to Pécs in June.",
+        ("lives_in", "Szeged"),
+        ("lives_in", "Pécs"),
+    ),
+    (
+        "Bence Vass works at Tisza Analytics while Dorka Fehér works at Kestle Labs.",
+        ("works_at", "Tisza Analytics"),
+        ("works_at", "Kestle Labs"),
+    ),
+    (
+        "Bence Vass works at Tisza Analytics, Dorka Fehér at Kestle Labs.",
+        ("works_at", "Tisza Analytics"),
+        ("works_at", "Kestle Labs"),
+    ),
+    (
+        "Bence Vass is head of support, Dorka Fehér head of sales.",
+        ("job_title", "head of support"),
+        ("job_title", "head of sales"),
+    ),
+    ("Both Bence Vass and Dorka Fehér speak Hungarian.", ("speaks", "Hungarian"), ("speaks", "Hungarian")),
+    ("Bence Vass speaks Hungarian, as does Dorka Fehér.", ("speaks", "Hungarian"), ("speaks", "Hungarian")),
+    ("Bence Vass speaks Hungarian; so does Dorka Fehér.", ("speaks", "Hungarian"), ("speaks", "Hungarian")),
+    ("Bence Vass reports to Réka Tóth, as does Dorka Fehér.", ("reports_to", "Réka Tóth"), ("reports_to", "Réka Tóth")),
+    (
+        "Bence Vass has a cat named Mák and Dorka Fehér has a dog named Bodri.",
+        ("has_pet", "Mák"),
+        ("has_pet", "Bodri"),
+    ),
+)
+# a person introduced by what they are to someone, commas around the name: (the sentence, attribute, value)
+_INTRODUCED = (
+    ("My sister, Dorka Fehér, moved to Pécs last year.", "lives_in", "Pécs"),
+    ("His sister, Dorka Fehér, works at Kestle Labs.", "works_at", "Kestle Labs"),
+    ("Their main contact, Dorka Fehér, speaks Hungarian.", "speaks", "Hungarian"),
+    ("Their lead engineer, Dorka Fehér, reports to Réka Tóth.", "reports_to", "Réka Tóth"),
+)
+
+
+def people_variants() -> Iterator[Variant]:
+    """Two people's facts in one sentence (both, gapped, "as does", "so does"), and a person introduced by what they
+    are to someone."""
+    for text, first, second in _TWO_PEOPLE:
+        yield Variant(text, first[0], "Bence Vass", first[1], family="people")
+        yield Variant(text, second[0], "Dorka Fehér", second[1], family="people")
+    for text, attribute, value in _INTRODUCED:
+        yield Variant(text, attribute, "Dorka Fehér", value, family="people")
+
+
 def said_by() -> Iterator[tuple[Variant, str | None]]:
     """Every variant with who says it: the writer for a statement, nobody for a chat's line (its line names the
     voice)."""
     yield from (
         (variant, SPEAKER)
-        for variant in [*person_variants(), *thing_variants(), *word_variants(), *record_variants(), *clause_variants()]
+        for variant in [
+            *person_variants(),
+            *thing_variants(),
+            *word_variants(),
+            *record_variants(),
+            *clause_variants(),
+            *people_variants(),
+        ]
     )
     yield from ((variant, None) for variant in chat_variants())
 

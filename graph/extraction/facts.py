@@ -301,6 +301,33 @@ _APPOSED_ROLE_RE = re.compile(
     rf"\b(?P<name>{NAME}),\s+(?P<role>(?:our|the|their|his|her|my|a|an)\s+(?:(?!\b(?:is|are|was|were)\b)[^,.!]){{2,40}}?)"
     r"(?:,\s*|(?=[.!]?\s*$))"
 )
+# a second subject whose verb is left out, the first's understood ("Bence lives in Szeged, Dorka in Pécs", "Bence is
+# head of support and Dorka head of sales"): the verb said again for the second
+_GAPPED_RE = re.compile(
+    rf"(?P<first>\b{NAME}\s+(?P<verb>lives|works|reports|moved|is\s+based|is)(?P<prep>\s+(?:in|at|for|to))?\s+[^,;.!?()]+?)"
+    rf"(?P<between>,\s+(?:and\s+|while\s+|whereas\s+)?|;\s+|\s+(?:and|while|whereas)\s+)(?P<second>{NAME})"
+    r"(?P<gap>\s+(?:in|at|for|to)\s+(?=[A-Z])|\s+(?!(?:is|are|was|were|has|have|had|will|would|can|could|and|or|"
+    r"lives|works|reports|moved|speaks|owns|joined|left)\b)(?=[a-z][\w-]*\s+(?:of|[a-z]+)\b))"
+)
+# the same predicate said of another by "does" ("…, as does Dorka", "…; so does Dorka", "… and so does Dorka")
+_SO_DOES_RE = re.compile(
+    rf"\b{NAME}\s+(?P<said>(?:lives|works|reports|speaks|owns)\s+[^,;.!?]+?)(?:,\s+as\s+does|[,;]?\s+(?:and\s+)?so\s+does)\s+"
+    rf"(?P<second>{NAME})(?=\s*(?:[.,;!]|$|\s+too\b))"
+)
+
+
+def _ungapped(match: re.Match[str]) -> str:
+    """The second subject with the first's verb again, when what is left of its clause fits it: the same preposition,
+    or a post after "is"."""
+    prep, gap = (match["prep"] or "").strip(), match["gap"].strip()
+    rest = match.string[match.end() :]
+    if prep != gap or (not prep and match["verb"] != "is"):
+        return match.group(0)  # ("Rui moved his practice to Osaka, Emi started at …": Emi has a verb of her own)
+    if match["verb"] == "is" and (prep or _role_head(rest.split(",")[0].split(".")[0]) not in v.ROLE_NOUNS):
+        return match.group(0)
+    return f"{match['first']}{match['between']}{match['second']} {match['verb']}{match['gap']}"
+
+
 # "After six years at Kestle, Bence started at Quillon"
 _TENURE_RE = re.compile(
     # ("After six years at Kestle I've joined Zirc": a name after the workplace needs the comma, "I" does not)
@@ -356,13 +383,21 @@ def _dated_bracket(match: re.Match[str]) -> bool:
 
 # "The new director of engineering, Réka, is …": Réka is the new director of engineering
 _ROLE_FIRST_RE = re.compile(
-    rf"^(?P<role>(?:[Tt]he|[Oo]ur)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?),\s+(?P<name>{NAME}),\s+(?=[a-z])"
+    # ("My sister, Dorka, moved to Pécs": whoever she is to the speaker, the clause is hers)
+    # (not "My boss, Renata, …", which says whom the speaker reports to: that is read as it is)
+    rf"^(?P<role>(?:[Tt]he|[Oo]ur|[Tt]heir)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?|(?:[Mm]y|[Hh]is|[Hh]er)\s+"
+    rf"(?!(?:boss|manager|colleague)\b){_RELATION}),\s+(?P<name>{NAME}),\s+(?=[a-z])"
 )
 # "Omar's parrot, Kiwi, can whistle": Omar has a parrot called Kiwi
 # "Omar's cats, Pogácsa and Mák, …", "The rabbit, Bükk, is still furious" (a household's own, when it opens the
 # clause: not "the office dog, Bodri")
 # a pet's names in a list ("Bab, Borsó and Mák")
-_PET_NAME_LIST = rf"{NAME}(?:,\s*{NAME}){{0,4}}(?:,?\s+(?:and|&)\s+{NAME})?"
+# (a name after "and" that goes on with a verb of its own, in the singular, is the next clause's subject: "a cat named
+# Mák and Dorka has a dog"; "Miso and Tofu have decided" is the list's)
+_PET_NAME_LIST = (
+    rf"{NAME}(?:,\s*{NAME}){{0,4}}(?:,?\s+(?:and|&)\s+{NAME}"
+    r"(?!\s+(?:has|is|was|lives|works|owns|keeps|speaks|reports)\b))?"
+)
 _APPOSED_PET_RE = re.compile(
     # ("her dog Bodri" needs no comma: whose "her" is, is read from the sentence)
     rf"(?:\b(?:(?P<owner>{NAME})(?:'s|’s)|(?P<mine>[Mm]y|[Oo]ur)|(?P<theirs>his|her|their))\s+(?:\w+\s+)?|"
@@ -938,6 +973,14 @@ def _clauses(sentence: str) -> list[str]:
         if _role_head(role_first["role"]) in v.ROLE_NOUNS:
             extra.append(f"{role_first['name']} is {role_first['role'][:1].lower()}{role_first['role'][1:]}")
         text = f"{role_first['name']} {text[role_first.end() :]}"
+    if "," in text or ";" in text or " and " in text or " while " in text:
+        for _ in range(4):  # "Bence lives in Szeged, Dorka in Pécs, Réka in Eger": each of them lives in theirs
+            ungapped = _GAPPED_RE.sub(_ungapped, text)
+            if ungapped == text:
+                break
+            text = ungapped
+        if " does " in text:  # "Bence speaks Czech, as does Dorka": Dorka speaks it too
+            extra += [f"{m['second']} {m['said']}" for m in _SO_DOES_RE.finditer(text)]
     for match in list(_RELATIVE_RE.finditer(text)):
         # "Zsófia Ambrus, our new VP of Sales, who joins us from Brightwell": the relative is said of Zsófia
         apposed = _APPOSED_TITLE_BEFORE_RE.search(text, 0, match.start("name"))

@@ -439,3 +439,37 @@ def test_a_directory_line_goes_on_with_what_its_person_is_or_has_and_keeps_its_a
 def test_a_pet_had_is_one_s_own_only_since_when_or_for_how_long():
     assert (SPEAKER, "has_pet", "Bodri", False, False) in facts("I've had a dog named Bodri since 2019.")
     assert not any(fact[1] == "has_pet" for fact in facts("I've had a dog before."))
+
+
+# --- two people in one sentence
+
+
+def test_a_second_subject_whose_verb_is_left_out_takes_the_first_s_when_the_rest_fits_it():
+    assert facts("Bence lives in Szeged, Dorka in Pécs, and Réka in Eger.") == {
+        ("Bence", "lives_in", "Szeged", False, False),
+        ("Dorka", "lives_in", "Pécs", False, False),
+        ("Réka", "lives_in", "Eger", False, False),
+    }
+    assert ("Dorka", "job_title", "teacher", False, False) in facts("Bence is a nurse, Dorka a teacher.")
+    assert {fact[0] for fact in facts("Bence lives in Szeged and Dorka in a tent.")} == {"Bence"}
+    # (a second subject with a verb of its own keeps it)
+    assert ("Dorka", "works_at", "Vashegy Labs", False, False) in facts(
+        "Bence moved his practice to Szeged, Dorka started at Vashegy Labs."
+    )
+
+
+def test_as_does_and_so_does_say_the_same_of_another():
+    assert ("Dorka", "speaks", "Hungarian", False, False) in facts("Bence speaks Hungarian, as does Dorka.")
+    assert ("Dorka", "reports_to", "Réka Tóth", False, False) in facts("Bence reports to Réka Tóth; so does Dorka.")
+
+
+def test_a_pet_s_name_list_stops_where_the_next_clause_s_subject_begins():
+    stated = facts("Bence has a cat named Mák and Dorka has a dog named Bodri.")
+    assert ("Bence", "has_pet", "Dorka", False, False) not in stated
+    assert {("Bence", "has_pet", "Mák", False, False), ("Dorka", "has_pet", "Bodri", False, False)} <= stated
+    assert ("Ilona Kiss", "has_pet", "Tofu", False, False) in facts("Our two cats Miso and Tofu have decided to stay.")
+
+
+def test_a_relative_introduced_with_commas_is_the_subject_but_my_boss_still_says_whom_i_report_to():
+    assert ("Dorka", "lives_in", "Pécs", False, False) in facts("My sister, Dorka, moved to Pécs last year.")
+    assert (SPEAKER, "reports_to", "Renata", False, False) in facts("My boss, Renata, approved the leave.")
