@@ -1,16 +1,21 @@
-"""One statement in the grammar people vary it by, crossed: who says it (the writer, a named person, a pronoun after the
-name, a chat's line as exported), an adverb before the verb, the tense (simple, progressive, perfect), and for things
-the passive, a contracted "is", a list's dash and the day's written forms — each variant must state what the plain
-sentence states. A second family says each attribute's fact in the other words people use for it ("I'm a Szeged
-local", "I answer to Dorka", "the exporter falls under Tisza Ops"), and a third as a record's field under the labels
-and separators forms use ("Location - Szeged", "Owner ........ Tisza Ops"), and a fourth joins two of a person's
-predicates in one sentence (coordinated, a relative clause, "a man named … who", a directory's line), and a fifth two
-people's ("Bence lives in Szeged, Dorka in Pécs", "…, as does Dorka"). Beside them, the same predicates hedged, wished
-or asked, and fields whose labels name no attribute, which must state nothing. Pure (no Django): ``eval_fact_variants``
-scores the extractor on them.
+"""The facts of the eight attributes said in the many shapes people give them, each variant stating what its plain
+sentence states, in families:
 
-The labelled sets measure wordings as labellers wrote them; this measures whether a reading survives the small changes
-of grammar any speaker makes, which no set holds often enough to show. The names are made up.
+- grammar: one statement varied by who says it (the writer, a named person, a pronoun after the name, a chat's line
+  as exported), an adverb before the verb, the tense, and for things the passive, a contracted "is", a list's dash and
+  the day's written forms;
+- words: the same fact in the other words people use for it ("I'm a Szeged local", "I answer to Dorka");
+- records: a record's field under the labels and separators forms use ("Location - Szeged", "Owner ...... Tisza Ops");
+- clauses: two of a person's predicates joined in one sentence (coordinated, a relative, "a man named … who", a
+  directory's line with an aside);
+- people: two people's facts in one sentence ("Bence lives in Szeged, Dorka in Pécs", "…, as does Dorka");
+- changes: a value that changed, the value now read as holding and the one before as ended.
+
+Beside them, controls — the same predicates hedged, wished or asked, tasks that are no systems, fields whose labels name
+no attribute — must state nothing. Pure (no Django): ``eval_fact_variants`` scores the extractor on them.
+
+The labelled sets measure wordings as labellers wrote them; this measures whether a reading survives the shapes any
+speaker gives a fact, which no set holds often enough to show. The names are made up.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ class Variant:
     subject: str  # who or what the fact is about ("" for a control, which states nothing)
     value: str
     family: str = "grammar"  # "grammar": one wording varied; "words": the same fact in other words
+    ended: bool = False  # a value the statement says held before: read as closed or negated, not as holding
 
 
 _ORG = "Tisza Analytics"
@@ -550,6 +556,104 @@ def people_variants() -> Iterator[Variant]:
         yield Variant(text, attribute, "Dorka Fehér", value, family="people")
 
 
+# a value that changed: (attribute, whom or what, the value now, the value before, the sentences saying so)
+_CHANGES = (
+    (
+        "lives_in",
+        SPEAKER,
+        "Szeged",
+        "Pécs",
+        (
+            "I moved from Pécs to Szeged.",
+            "I used to live in Pécs but now I live in Szeged.",
+            "I left Pécs for Szeged.",
+            "After ten years in Pécs, I moved to Szeged.",
+            "We swapped Pécs for Szeged.",
+            "I lived in Pécs until 2024; now I live in Szeged.",
+            "I relocated from Pécs to Szeged last spring.",
+        ),
+    ),
+    (
+        "works_at",
+        SPEAKER,
+        "Tisza Analytics",
+        "Kestle Labs",
+        (
+            "I left Kestle Labs and joined Tisza Analytics.",
+            "I moved from Kestle Labs to Tisza Analytics.",
+            "I switched from Kestle Labs to Tisza Analytics.",
+            "After six years at Kestle Labs, I joined Tisza Analytics.",
+            "I quit Kestle Labs; I'm at Tisza Analytics now.",
+            "I used to work at Kestle Labs, now I work at Tisza Analytics.",
+            "I'm no longer at Kestle Labs — I work at Tisza Analytics now.",
+            "I joined Tisza Analytics from Kestle Labs.",
+            "I went from Kestle Labs to Tisza Analytics in May.",
+        ),
+    ),
+    (
+        "reports_to",
+        SPEAKER,
+        "Dorka Fehér",
+        "Réka Tóth",
+        (
+            "I used to report to Réka Tóth; now I report to Dorka Fehér.",
+            "My manager changed from Réka Tóth to Dorka Fehér.",
+            "Dorka Fehér replaced Réka Tóth as my manager.",
+            "I no longer report to Réka Tóth; Dorka Fehér is my manager now.",
+            "I report to Dorka Fehér now, not Réka Tóth.",
+        ),
+    ),
+    (
+        "owned_by",
+        "Zirc exporter",
+        "Tisza Ops",
+        "Vashegy Platform",
+        (
+            "Ownership of the Zirc exporter moved from Vashegy Platform to Tisza Ops.",
+            "Tisza Ops took over the Zirc exporter from Vashegy Platform.",
+            "Vashegy Platform handed the Zirc exporter over to Tisza Ops.",
+            "Vashegy Platform gave the Zirc exporter to Tisza Ops.",
+            "The Zirc exporter is no longer owned by Vashegy Platform; Tisza Ops owns it now.",
+            "Zirc exporter: Vashegy Platform → Tisza Ops.",
+            "The Zirc exporter is owned by Tisza Ops now, not Vashegy Platform.",
+        ),
+    ),
+    (
+        "job_title",
+        SPEAKER,
+        "head of support",
+        "data engineer",
+        (
+            "I was promoted from data engineer to head of support.",
+            "I went from data engineer to head of support.",
+            "I used to be a data engineer; now I'm head of support.",
+            "I was a data engineer until May, now I'm head of support.",
+        ),
+    ),
+    (
+        "due_date",
+        "Kestle",
+        "2026-04-06",
+        "2026-03-30",
+        (
+            "The Kestle launch slipped from March 30 to April 6.",
+            "The Kestle launch moved from March 30 to April 6.",
+            "The Kestle launch is now April 6 (was March 30).",
+            "We pushed the Kestle launch from March 30 to April 6.",
+        ),
+    ),
+)
+
+
+def change_variants() -> Iterator[Variant]:
+    """A value that changed, said the ways people say a change: each sentence is a variant for the value now and one
+    for the value before, which must be read as ended."""
+    for attribute, subject, now, before, sentences in _CHANGES:
+        for text in sentences:
+            yield Variant(text, attribute, subject, now, family="changes")
+            yield Variant(text, attribute, subject, before, family="changes", ended=True)
+
+
 def said_by() -> Iterator[tuple[Variant, str | None]]:
     """Every variant with who says it: the writer for a statement, nobody for a chat's line (its line names the
     voice)."""
@@ -562,6 +666,7 @@ def said_by() -> Iterator[tuple[Variant, str | None]]:
             *record_variants(),
             *clause_variants(),
             *people_variants(),
+            *change_variants(),
         ]
     )
     yield from ((variant, None) for variant in chat_variants())
@@ -580,13 +685,13 @@ def controls() -> Iterator[Variant]:
 
 
 def read(variant: Variant, facts) -> bool:
-    """Whether the extracted ``facts`` hold the variant's fact (the thing's or the person's, its value, not negated);
-    for a control, whether they hold nothing of its attribute."""
+    """Whether the extracted ``facts`` hold the variant's fact (the thing's or the person's, its value, not negated;
+    for a value that ended, closed or negated); for a control, whether they hold nothing of its attribute."""
     if not variant.subject:
         return not any(fact.attribute == variant.attribute for fact in facts)
     return any(
         fact.attribute == variant.attribute
-        and not fact.negated
+        and (fact.negated or fact.valid_until is not None if variant.ended else not fact.negated)
         and variant.value.casefold() in str(fact.value).casefold()
         and variant.subject.split()[-1].casefold() in str(fact.subject).casefold()
         for fact in facts

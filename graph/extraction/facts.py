@@ -1359,6 +1359,8 @@ def _title_ok(match: re.Match[str]) -> bool:
     return head in v.ROLE_NOUNS and not not_roles & set(words)
 
 
+# the words for whom one reports to ("as my line manager", "my team lead")
+_RELATIONAL_ROLE_WORDS = r"(?:line\s+)?manager|boss|supervisor|team\s+lead(?:er)?|lead"
 # a word for whom someone answers to or is close to, not a post they hold ("Zsófia's new partner")
 _RELATIONAL_ROLES = frozenset(
     {"manager", "boss", "supervisor", "lead", "mentor", "buddy", "line manager", "partner", "assistant", "deputy"}
@@ -1545,6 +1547,15 @@ def _a_thing_handed(match: re.Match[str]) -> bool:
     """An arrow hands over a thing when what stands before it is one by its words ("the on-call spreadsheet", "a
     quillon-gateway"), not a name, a place or a title."""
     return _a_system_by_its_noun(match.group("system"))
+
+
+# a thing's label before a colon, as a tracker's line opens ("Zirc exporter: …")
+_THING_LABEL_BEFORE_RE = re.compile(r"^(?:[Tt]he\s+)?(?P<label>[\w'’ .-]{2,60}):\s*$")
+
+
+def _after_a_things_label(match: re.Match[str]) -> bool:
+    label = _THING_LABEL_BEFORE_RE.search(match.string, 0, match.start("system"))
+    return bool(label) and _a_system_by_its_noun(label["label"])
 
 
 def _a_named_system(match: re.Match[str]) -> bool:
@@ -1992,6 +2003,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"^(?:[Ee]ver\s+since|[Ss]ince|[Aa]fter)\s+joining\s+{_THE}(?P<value>{NAME}){_WHEN_AFTER_GERUND},?\s+(?P<me>I)\b",
         check=lambda match: _org_ok(match) and not known_place(match["value"]),
         needs=("joining",),
+    ),
+    # "I switched from Kestle Labs to Tisza Analytics": one employer for another (businesses by their names)
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:switched|went|jumped|hopped)\s+(?:jobs?\s+)?from\s+{_THE}(?P<old>{NAME})\s+to\s+"
+        rf"{_THE}(?P<value>{NAME})",
+        check=lambda match: _org_ok(match) and (_business_name(match["value"]) or _business_name(match["old"])),
+        needs=("switched", "went", "jumped", "hopped"),
     ),
     # "I left Kestle for Tisza Analytics": the employer after the one left (which "left" ends, as it always does)
     _p(
@@ -2450,7 +2469,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:(?:took|taken|takes|take|taking)\s+over(?:\s+from\s+{NAME})?|replaced\s+{NAME}|"
         # ("stepped up as head of support", "she serves as treasurer": a post taken up, or held)
         rf"succeeded\s+{NAME}|stepped\s+up|steps\s+up|serves|serve|serving)\s+(?:(?:his|her|their|the|my)\s+)?"
-        rf"(?:(?:role|job|post|position)\s+)?as\s+(?:an?\s+|the\s+)?"
+        # (not "replaced Réka as my manager": whom one reports to, no post)
+        rf"(?:(?:role|job|post|position)\s+)?as\s+(?!(?:my|his|her|their|our)\s+(?:{_RELATIONAL_ROLE_WORDS})\b)(?:an?\s+|the\s+)?"
         rf"{_TITLE}",
         check=_named_title_ok,
     ),
@@ -2718,6 +2738,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         confidence=0.7,
     ),
+    # "I used to be a data engineer; now I'm head of support": "now" before the subject, the post without its article
+    _p(
+        v.JOB_TITLE,
+        rf"(?:^|[;,—–]\s*|\b(?:and|but)\s+)[Nn]ow,?\s+{_WHO}{_IS_NOW}\s+(?!(?:an?|the|our|their|my|at|in|on|with|for)\b)"
+        rf"{_TITLE}{_AT_ORG}",
+        check=_title_ok,
+        confidence=0.7,
+        needs=("now",),
+    ),
     # "Today she is VP of Sales at Brightwell": a title as written on a card, where it is held
     _p(
         v.JOB_TITLE,
@@ -2833,6 +2862,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.REPORTS_TO_ATTR,
         rf"^(?P<value>{NAME})\s+is\s+(?:who|whom|the\s+one|the\s+person)\s+{_WHO}{_NOW}\s+(?:reports?|answers?)\s+to\b",
         needs=("report", "answer"),
+    ),
+    # "Dorka replaced Réka as my manager": the new one, and the one before
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?P<value>{NAME}){_HAVE}\s+(?:replaced|succeeded|took\s+over\s+from)\s+(?P<old>{NAME})\s+as\s+(?P<mine>my)\s+"
+        rf"(?:{_RELATIONAL_ROLE_WORDS})\b",
+        needs=("as my",),
     ),
     # "Bálint reports to me", "Zsófia and Nandor report to me from today", "he moved under me": the speaker manages them
     _p(
@@ -3005,7 +3041,16 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         rf"(?:^|[;:]\s*)(?:[Tt]he\s+)?(?P<system>{_THING})\s*(?:→|->)\s*{_OWNER}(?:\s*\((?:from|was)\s+(?P<old>{NAME})\))?"
         rf"(?=\s*(?:[.,;!(]|$))",
-        check=_a_thing_handed,
+        # (after a thing's label the arrow runs from one owner to the next: read below)
+        check=lambda match: _a_thing_handed(match) and not _after_a_things_label(match),
+        needs=("→", "->"),
+    ),
+    # "Zirc exporter: Vashegy Platform → Tisza Ops": a thing's label, then its owner before and after
+    _p(
+        v.OWNED_BY,
+        rf"^(?:[Tt]he\s+)?(?P<system>{_THING}):\s*(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})\s*(?:→|->)\s*{_OWNER}"
+        rf"(?=\s*(?:[.,;!(]|$))",
+        check=lambda match: _a_system_by_its_noun(match["system"]),
         needs=("→", "->"),
     ),
     # a tracker's or a summary's line: "Quillon owned by Search Quality"
@@ -3138,8 +3183,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("Dorka's handed": Dorka has)
         # ("I've passed the checklist on to Dorka": handed on)
         rf"\b(?:the\s+)?(?P<old>{NAME}(?<!['’]s)(?:\s+{_TEAM_WORDS})?|{_HANDLE}|(?i:we|he|she|they)){_HAVE}\s+"
-        rf"(?:handed|passed)\s+(?:over\s+|on\s+)?(?:the\s+)?(?P<system>{_THING})\s+(?:over\s+|on\s+)?to\s+"
+        rf"(?:handed|passed|(?P<gave>gave|transferred))\s+(?:over\s+|on\s+)?(?:the\s+)?(?P<system>{_THING})\s+(?:over\s+|on\s+)?to\s+"
         rf"(?:(?P<me_value>me)\b|{_OWNER})",
+        # (what one "gave" someone is theirs only when it is a named system: "gave the kids to Dorka" is not)
+        check=lambda match: not match["gave"] or _a_named_system(match),
     ),
     _p(
         v.OWNED_BY,
@@ -4158,7 +4205,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",
                  "runs", "run by", "in charge", "on the hook", "dri ", "s' now", "s’ now", "'s baby", "’s baby",
                  "'s call", "’s call", "sits with", "under ", "has had", "have had", "'ve had", "’ve had", "'s had",
-                 "’s had"),
+                 "’s had", "gave"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "going live", "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip",
                  "new date", "pulled", "land", "goes out", "locked",

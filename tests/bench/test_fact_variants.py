@@ -10,6 +10,7 @@ from bench.fact_statements import ATTRIBUTES
 from bench.fact_variants import (
     REFERENCE,
     SPEAKER,
+    change_variants,
     clause_variants,
     controls,
     people_variants,
@@ -29,11 +30,12 @@ VARIANTS = [
     *record_variants(),
     *clause_variants(),
     *people_variants(),
+    *change_variants(),
 ]
 
 
 def _two_facts() -> set[str]:
-    texts = [variant.text for variant in people_variants()]
+    texts = [variant.text for variant in [*people_variants(), *change_variants()]]
     return {text for text in texts if texts.count(text) == 2}
 
 
@@ -60,9 +62,32 @@ def test_the_extractor_reads_the_variants_and_no_control():
     assert sum(joined) / len(joined) >= 0.98
     people = [read(v, extract_facts(v.text, speaker=SPEAKER, reference=REFERENCE)) for v in people_variants()]
     assert all(people)
+    changed = [read(v, extract_facts(v.text, speaker=SPEAKER, reference=REFERENCE)) for v in change_variants()]
+    assert all(changed)
     assert all(got for speaker, got in read_by if speaker is None)  # every chat's line, its voice named by the line
     stated = [c.text for c in controls() if not read(c, extract_facts(c.text, speaker=SPEAKER, reference=REFERENCE))]
     assert stated == []
+
+
+def test_a_value_before_is_read_only_as_ended_and_a_value_now_only_as_holding():
+    before = next(v for v in change_variants() if v.ended)
+    now = next(v for v in change_variants() if not v.ended)
+
+    def fact(value, until):
+        return type(
+            "Fact",
+            (),
+            {
+                "attribute": before.attribute,
+                "negated": False,
+                "value": value,
+                "subject": before.subject,
+                "valid_until": until,
+            },
+        )()
+
+    assert read(before, [fact(before.value, REFERENCE)]) and not read(before, [fact(before.value, None)])
+    assert read(now, [fact(now.value, None)])
 
 
 def test_a_control_is_read_as_stating_nothing_only_when_nothing_of_its_attribute_is_extracted():

@@ -473,3 +473,48 @@ def test_a_pet_s_name_list_stops_where_the_next_clause_s_subject_begins():
 def test_a_relative_introduced_with_commas_is_the_subject_but_my_boss_still_says_whom_i_report_to():
     assert ("Dorka", "lives_in", "Pécs", False, False) in facts("My sister, Dorka, moved to Pécs last year.")
     assert (SPEAKER, "reports_to", "Renata", False, False) in facts("My boss, Renata, approved the leave.")
+
+
+# --- a value that changed
+
+
+def _now_and_before(text: str, attribute: str) -> tuple[set, set]:
+    stated = [fact for fact in facts(text) if fact[1] == attribute]
+    return {fact[2] for fact in stated if not fact[3] and not fact[4]}, {
+        fact[2] for fact in stated if fact[3] or fact[4]
+    }
+
+
+def test_one_employer_switched_for_another():
+    assert _now_and_before("I switched from Tisza Bank to Vashegy Labs.", "works_at") == (
+        {"Vashegy Labs"},
+        {"Tisza Bank"},
+    )
+    assert _now_and_before("I went from Szeged to Pécs in May.", "works_at") == (set(), set())  # a trip, or a move
+
+
+def test_a_manager_replaced_is_whom_one_reports_to_not_a_post():
+    stated = facts("Dorka Fehér replaced Réka Tóth as my manager.")
+    assert not any(fact[1] == "job_title" for fact in stated)
+    assert _now_and_before("Dorka Fehér replaced Réka Tóth as my manager.", "reports_to") == (
+        {"Dorka Fehér"},
+        {"Réka Tóth"},
+    )
+
+
+def test_a_thing_s_label_then_its_owner_before_and_after_an_arrow():
+    assert _now_and_before("Zirc exporter: Vashegy Platform → Tisza Ops.", "owned_by") == (
+        {"Tisza Ops"},
+        {"Vashegy Platform"},
+    )
+    assert ("Zirc exporter", "owned_by", "Tisza Ops", False, False) in facts(
+        "Vashegy Platform gave the Zirc exporter to Tisza Ops."
+    )
+    assert not facts("Bence gave the kids to Dorka.")
+
+
+def test_now_before_the_subject_and_a_post_without_its_article():
+    assert _now_and_before("I used to be a data engineer; now I'm head of support.", "job_title") == (
+        {"head of support"},
+        {"data engineer"},
+    )
