@@ -12,7 +12,8 @@ sentence states, in families:
 - changes: a value that changed, the value now read as holding and the one before as ended.
 
 Beside them, controls — the same predicates hedged, wished or asked, tasks that are no systems, fields whose labels name
-no attribute — must state nothing. Pure (no Django): ``eval_fact_variants`` scores the extractor on them.
+no attribute — must state nothing, and near misses (a visit, an origin, a plan, a past, someone else's, a client) must
+not state the speaker's fact as holding. Pure (no Django): ``eval_fact_variants`` scores the extractor on them.
 
 The labelled sets measure wordings as labellers wrote them; this measures whether a reading survives the shapes any
 speaker gives a fact, which no set holds often enough to show. The names are made up.
@@ -37,6 +38,7 @@ class Variant:
     value: str
     family: str = "grammar"  # "grammar": one wording varied; "words": the same fact in other words
     ended: bool = False  # a value the statement says held before: read as closed or negated, not as holding
+    holds: bool = True  # False for a near miss: the words of the fact, which must not be read as holding
 
 
 _ORG = "Tisza Analytics"
@@ -672,6 +674,76 @@ def said_by() -> Iterator[tuple[Variant, str | None]]:
     yield from ((variant, None) for variant in chat_variants())
 
 
+# the words of a fact that does not hold for the speaker: a visit, an origin, a plan, a past, someone else's, a
+# question, a client (attribute, value, the sentences)
+_NEAR_MISSES = (
+    (
+        "lives_in",
+        "Szeged",
+        (
+            "I'm in Szeged for a conference this week.",
+            "I'm from Szeged originally.",
+            "I grew up in Szeged.",
+            "My friend who lives in Szeged sent me this.",
+            "The Kestle office in Szeged is huge.",
+            "I'm flying to Szeged tomorrow.",
+            "I lived in Szeged for a year back in 2015.",
+            "I'm moving to Szeged next month.",
+            "My sister lives in Szeged.",
+            "I stayed in Szeged for two nights.",
+            "I commute to Szeged for work.",
+        ),
+    ),
+    (
+        "works_at",
+        "Tisza Analytics",
+        (
+            "We had a meeting with Tisza Analytics.",
+            "I have an interview at Tisza Analytics tomorrow.",
+            "I used to work at Tisza Analytics.",
+            "My wife works at Tisza Analytics.",
+            "Tisza Analytics offered me a job.",
+            "I'm at Tisza Analytics for a workshop today.",
+            "I consulted for Tisza Analytics in 2019.",
+            "I left Tisza Analytics in May.",
+            "I start at Tisza Analytics next Monday.",
+            "We partner with Tisza Analytics.",
+        ),
+    ),
+    (
+        "reports_to",
+        "Dorka Fehér",
+        (
+            "Dorka Fehér reports to me.",
+            "I reported the bug to Dorka Fehér.",
+            "My manager's manager is Dorka Fehér.",
+            "Dorka Fehér is my mentor.",
+            "Dorka Fehér was my manager at Kestle.",
+        ),
+    ),
+    (
+        "speaks",
+        "Hungarian",
+        (
+            "I love Hungarian food.",
+            "My Hungarian colleague is great.",
+            "I'm taking Hungarian classes.",
+            "I'm Hungarian.",
+        ),
+    ),
+    (
+        "has_pet",
+        "Bodri",
+        ("My neighbour's dog Bodri barks.", "I'm dog-sitting Bodri this week.", "I saw a dog named Bodri in the park."),
+    ),
+    (
+        "job_title",
+        "head of support",
+        ("I applied for head of support.", "I was head of support until 2022.", "I report to the head of support."),
+    ),
+)
+
+
 def controls() -> Iterator[Variant]:
     """The person predicates hedged, wished or asked: each states nothing."""
     for attribute, _value, first, third, _ing in _PERSON_PREDICATES:
@@ -682,6 +754,9 @@ def controls() -> Iterator[Variant]:
         yield Variant(f"If Bence Vass {third}, we could meet.", attribute, "", "")
     for attribute, text in _OTHER_WORDS_CONTROLS:
         yield Variant(text, attribute, "", "", family="words")
+    for attribute, value, sentences in _NEAR_MISSES:
+        for text in sentences:
+            yield Variant(text, attribute, SPEAKER, value, family="near misses", holds=False)
 
 
 def read(variant: Variant, facts) -> bool:
@@ -689,6 +764,15 @@ def read(variant: Variant, facts) -> bool:
     for a value that ended, closed or negated); for a control, whether they hold nothing of its attribute."""
     if not variant.subject:
         return not any(fact.attribute == variant.attribute for fact in facts)
+    if not variant.holds:
+        return not any(
+            fact.attribute == variant.attribute
+            and not fact.negated
+            and fact.valid_until is None
+            and variant.value.casefold() in str(fact.value).casefold()
+            and variant.subject.split()[-1].casefold() in str(fact.subject).casefold()
+            for fact in facts
+        )
     return any(
         fact.attribute == variant.attribute
         and (fact.negated or fact.valid_until is not None if variant.ended else not fact.negated)

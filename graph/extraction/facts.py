@@ -1492,6 +1492,15 @@ _TRIP_RE = re.compile(
 )
 
 
+# what makes being at a business a visit, after its name: what for, or only today
+_A_VISIT_RE = re.compile(
+    r"\s*,?\s*(?:for\s+(?:a|an|the|our|my|their)\s+(?:[\w-]+\s+)?(?:workshop|meeting|training|demo|conference|interview|"
+    r"visit|call|pitch|review|offsite|course|talk|tour|audit|appointment)\b|(?:today|tonight|this\s+(?:morning|afternoon|"
+    r"evening|week))\b)",
+    re.IGNORECASE,
+)
+
+
 def _no_trip(match: re.Match[str]) -> bool:
     return not _TRIP_RE.search(match.string)
 
@@ -1977,7 +1986,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "I freelance for Kestle", "she teaches at Tisza College", "he's interning at Zirc Labs": work done there
     _p(
         v.WORKS_AT_ATTR,
-        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:(?:freelanc|consult|contract)(?:e|es|s|ed|ing)?\s+for|"
+        # (not "consulted for Kestle in 2019": work done once)
+        rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:(?:freelanc|consult|contract)(?:e|es|s|ing)?\s+for|"
         rf"(?:teach(?:es|ing)?|lectur(?:e|es|ing)|intern(?:s|ing)?)\s+at)\s+{_THE}(?P<value>{NAME})",
         check=lambda match: _org_ok(match) and not known_place(match["value"]),
         confidence=0.6,
@@ -2043,7 +2053,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}(?:{_IS_NOW}{_NOW}|{_BE}?\s+(?:staying|staying\s+put|still))\s+(?:at|with)\s+{_THE}(?P<value>{NAME})",
-        check=_a_business,
+        # (not "at Kestle Labs for a workshop today": a visit)
+        check=lambda match: _a_business(match) and not _A_VISIT_RE.match(match.string, match.end()),
         confidence=0.6,
         needs=(" at ", " with "),
     ),

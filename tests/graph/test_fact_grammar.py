@@ -518,3 +518,9 @@ def test_now_before_the_subject_and_a_post_without_its_article():
         {"head of support"},
         {"data engineer"},
     )
+
+
+def test_being_at_a_business_for_a_workshop_today_is_a_visit_and_consulting_once_no_job():
+    assert not facts("I'm at Vashegy Labs for a workshop today.")
+    assert (SPEAKER, "works_at", "Vashegy Labs", False, False) in facts("I'm at Vashegy Labs now.")
+    assert not any(fact[1] == "works_at" and not fact[4] for fact in facts("I consulted for Vashegy Labs in 2019."))

@@ -38,6 +38,6 @@ class Command(BaseCommand):
             self.stdout.write(f"{family:<12} {asked[family]:>8} {got[family] / asked[family]:>6.3f}")
         total = sum(asked[family] for family in families)
         self.stdout.write(f"{'all':<12} {total:>8} {sum(got[family] for family in families) / total:>6.3f}")
-        self.stdout.write(f"controls (hedged, wished, asked) stating nothing: {sum(held)}/{len(held)}")
+        self.stdout.write(f"controls (hedged, wished, asked; near misses) stating nothing: {sum(held)}/{len(held)}")
         if misses:
             self.stdout.write("\n".join(f"  missed: {text}" for text in missed))
