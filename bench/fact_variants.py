@@ -9,7 +9,9 @@ sentence states, in families:
 - clauses: two of a person's predicates joined in one sentence (coordinated, a relative, "a man named … who", a
   directory's line with an aside);
 - people: two people's facts in one sentence ("Bence lives in Szeged, Dorka in Pécs", "…, as does Dorka");
-- changes: a value that changed, the value now read as holding and the one before as ended.
+- changes: a value that changed, the value now read as holding and the one before as ended;
+- names: a system and its owner written as code, chats and catalogues write them (a repository's path, a version, a
+  handle, a channel).
 
 Beside them, controls — the same predicates hedged, wished or asked, tasks that are no systems, fields whose labels name
 no attribute — must state nothing, and near misses (a visit, an origin, a plan, a past, someone else's, a client) must
@@ -656,6 +658,40 @@ def change_variants() -> Iterator[Variant]:
             yield Variant(text, attribute, subject, before, family="changes", ended=True)
 
 
+# how a system and its owner are written: (the thing as written, its name) and (the owner as written, its name)
+_THINGS_WRITTEN = (
+    ("zirc-exporter", "zirc-exporter"),
+    ("`zirc-exporter`", "zirc-exporter"),
+    ("the zirc_exporter service", "zirc_exporter"),
+    ("the zirc/exporter repo", "zirc/exporter"),
+    ("Zirc v2", "Zirc"),
+    ("Zirc API v3", "Zirc"),
+    ("Zirc 2.0", "Zirc"),
+    ("the Zirc dashboards", "Zirc"),
+    ("the Zirc billing pipeline", "Zirc"),
+    ("the Zirc on-call rota", "Zirc"),
+)
+_OWNERS_WRITTEN = (
+    ("Tisza Ops", "Tisza"),
+    ("@tisza-ops", "tisza-ops"),
+    ("#tisza-ops", "tisza-ops"),
+    ("the Tisza Ops team", "Tisza"),
+    ("team-tisza", "team-tisza"),
+    ("Dorka Fehér", "Dorka"),
+    ("@dorka", "dorka"),
+)
+
+
+def name_variants() -> Iterator[Variant]:
+    """A system's owner, each written the ways code, chats and catalogues write them: a package's or a repository's
+    name, a version, a handle, a channel, a team's or a person's name."""
+    for thing, thing_name in _THINGS_WRITTEN:
+        for owner, owner_name in _OWNERS_WRITTEN:
+            for form in ("{thing} is owned by {owner}.", "{owner} owns {thing}."):
+                text = form.format(thing=thing, owner=owner)
+                yield Variant(f"{text[:1].upper()}{text[1:]}", "owned_by", thing_name, owner_name, family="names")
+
+
 def said_by() -> Iterator[tuple[Variant, str | None]]:
     """Every variant with who says it: the writer for a statement, nobody for a chat's line (its line names the
     voice)."""
@@ -669,6 +705,7 @@ def said_by() -> Iterator[tuple[Variant, str | None]]:
             *clause_variants(),
             *people_variants(),
             *change_variants(),
+            *name_variants(),
         ]
     )
     yield from ((variant, None) for variant in chat_variants())

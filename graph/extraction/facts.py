@@ -121,7 +121,8 @@ _MY_TEAM = (
 )
 # a team as its tools write it: "data-core", "@tax-compliance", "@acme/web-core"
 _CODE_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
-_HANDLE = rf"(?:@[\w/-]+|{_CODE_NAME}\b)"
+# (a chat's handle, or the channel a team is reached in: "owned by #tisza-ops")
+_HANDLE = rf"(?:@[\w/-]+|#[A-Za-z][\w-]+|{_CODE_NAME}\b)"
 # (a team by its handle, or in lower case: "the identity team")
 _OWNER = (
     # ("owned by our Platform team": the team by its name, whoever "our" is; "by Zirc's own Platform Team", "to the
@@ -135,7 +136,8 @@ _OWNER = (
 # a person as a value, possibly named after a role ("the CFO, Freya Moss")
 _PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
-_THING = r"(?:[\w'’-]+(?:\.\d+)*(?:\s+[\w'’-]+(?:\.\d+)*){0,3}?)"  # a release's number whole: "the R7.3 cut"
+# (a repository's path whole, "the zirc/exporter repo"; a release's number whole, "the R7.3 cut")
+_THING = r"(?:[\w'’-]+(?:/[\w-]+)*(?:\.\d+)*(?:\s+[\w'’-]+(?:/[\w-]+)*(?:\.\d+)*){0,3}?)"
 # the same, no word of it one that opens a clause or a phrase ("since the reorg the Zirc dashboard …", "as of 3 Nov
 # the Zirc service …", "reminder that Zirc …": Zirc)
 _OPENING_WORD = (
@@ -3097,7 +3099,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.OWNED_BY,
         # ("has owned" it since, but not "owned" it once)
         # ("she's had the payout scheduler since spring": had, and has)
-        rf"\b(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|(?<=\bhas\s)owned|(?<=\bhave\s)owned|(?<=['’]ve\s)owned|"
+        # ("@dorka owns …": a handle has no word's edge before it)
+        rf"(?:\b|(?<![\w@#])(?=[@#]))(?:(?P<me>{_ME})|{_OWNER}){_HAVE}{_NOW}\s+(?:owns|own|(?<=\bhas\s)owned|(?<=\bhave\s)owned|"
+        rf"(?<=['’]ve\s)owned|"
         r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=['’]ve\s)|(?<=['’]s\s))(?P<had>had)(?=\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+since\b)|"
         rf"co-owns?|took\s+over|taken\s+over|takes\s+over|inherited|"
         # ("owns and runs the Zirc exporter", "builds and maintains it": both of what an owner does)

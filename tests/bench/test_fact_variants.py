@@ -13,6 +13,7 @@ from bench.fact_variants import (
     change_variants,
     clause_variants,
     controls,
+    name_variants,
     people_variants,
     person_variants,
     read,
@@ -31,6 +32,7 @@ VARIANTS = [
     *clause_variants(),
     *people_variants(),
     *change_variants(),
+    *name_variants(),
 ]
 
 
@@ -64,6 +66,8 @@ def test_the_extractor_reads_the_variants_and_no_control():
     assert all(people)
     changed = [read(v, extract_facts(v.text, speaker=SPEAKER, reference=REFERENCE)) for v in change_variants()]
     assert all(changed)
+    named = [read(v, extract_facts(v.text, speaker=SPEAKER, reference=REFERENCE)) for v in name_variants()]
+    assert all(named)
     assert all(got for speaker, got in read_by if speaker is None)  # every chat's line, its voice named by the line
     stated = [c.text for c in controls() if not read(c, extract_facts(c.text, speaker=SPEAKER, reference=REFERENCE))]
     assert stated == []

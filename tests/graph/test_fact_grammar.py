@@ -524,3 +524,15 @@ def test_being_at_a_business_for_a_workshop_today_is_a_visit_and_consulting_once
     assert not facts("I'm at Vashegy Labs for a workshop today.")
     assert (SPEAKER, "works_at", "Vashegy Labs", False, False) in facts("I'm at Vashegy Labs now.")
     assert not any(fact[1] == "works_at" and not fact[4] for fact in facts("I consulted for Vashegy Labs in 2019."))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("@dorka owns zirc-exporter.", ("zirc-exporter", "owned_by", "@dorka")),
+        ("The zirc-exporter is owned by #tisza-ops.", ("zirc-exporter", "owned_by", "#tisza-ops")),
+        ("The zirc/exporter repo is owned by Tisza Ops.", ("zirc/exporter repo", "owned_by", "Tisza Ops")),
+    ],
+)
+def test_an_owner_s_handle_or_channel_and_a_repository_s_path(text, fact):
+    assert (*fact, False, False) in facts(text)
