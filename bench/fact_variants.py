@@ -9,7 +9,8 @@ sentence states, in families:
 - clauses: two of a person's predicates joined in one sentence (coordinated, a relative, "a man named … who", a
   directory's line with an aside);
 - people: two people's facts in one sentence ("Bence lives in Szeged, Dorka in Pécs", "…, as does Dorka");
-- changes: a value that changed, the value now read as holding and the one before as ended;
+- changes: a value that changed, the value now read as holding and the one before as ended, and a value that
+  ended with no new one said (a job lost, a pet put down, a manager who is no longer one);
 - names: a system and its owner written as code, chats and catalogues write them (a repository's path, a version, a
   handle, a channel).
 
@@ -649,6 +650,70 @@ _CHANGES = (
 )
 
 
+# a value that ended without a new one said: (attribute, whom or what, the value, the sentences)
+_ENDINGS = (
+    (
+        "works_at",
+        SPEAKER,
+        "Tisza Analytics",
+        (
+            "I quit Tisza Analytics.",
+            "I left Tisza Analytics last month.",
+            "I was let go from Tisza Analytics.",
+            "I got laid off from Tisza Analytics.",
+            "I was made redundant at Tisza Analytics.",
+            "I retired from Tisza Analytics.",
+            "I parted ways with Tisza Analytics.",
+            "Tisza Analytics let me go.",
+            "My last day at Tisza Analytics was Friday.",
+            "I'm an ex-Tisza Analytics engineer.",
+            "I don't work at Tisza Analytics anymore.",
+        ),
+    ),
+    (
+        "lives_in",
+        SPEAKER,
+        "Szeged",
+        ("I moved out of Szeged.", "I no longer live in Szeged.", "I lived in Szeged until 2024."),
+    ),
+    (
+        "reports_to",
+        SPEAKER,
+        "Dorka Fehér",
+        (
+            "I no longer report to Dorka Fehér.",
+            "Dorka Fehér isn't my manager any more.",
+            "Dorka Fehér is no longer my boss.",
+            "I stopped reporting to Dorka Fehér.",
+        ),
+    ),
+    (
+        "owned_by",
+        "Zirc exporter",
+        "Tisza Ops",
+        (
+            "Tisza Ops no longer owns the Zirc exporter.",
+            "Tisza Ops gave up the Zirc exporter.",
+            "Tisza Ops handed off the Zirc exporter.",
+            "The Zirc exporter is no longer owned by Tisza Ops.",
+        ),
+    ),
+    (
+        "has_pet",
+        SPEAKER,
+        "Bodri",
+        (
+            "Our dog Bodri died last week.",
+            "We had to put Bodri down.",
+            "RIP Bodri, our beloved dog.",
+            "We said goodbye to Bodri, our old cat.",
+            "We rehomed Bodri.",
+        ),
+    ),
+    ("job_title", SPEAKER, "head of support", ("I stepped down as head of support.", "I quit as head of support.")),
+)
+
+
 def change_variants() -> Iterator[Variant]:
     """A value that changed, said the ways people say a change: each sentence is a variant for the value now and one
     for the value before, which must be read as ended."""
@@ -656,6 +721,9 @@ def change_variants() -> Iterator[Variant]:
         for text in sentences:
             yield Variant(text, attribute, subject, now, family="changes")
             yield Variant(text, attribute, subject, before, family="changes", ended=True)
+    for attribute, subject, value, sentences in _ENDINGS:
+        for text in sentences:
+            yield Variant(text, attribute, subject, value, family="changes", ended=True)
 
 
 # how a system and its owner are written: (the thing as written, its name) and (the owner as written, its name)

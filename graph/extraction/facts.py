@@ -466,7 +466,7 @@ _PET_GONE_RE = re.compile(
     r"\b(?:passed\s+away|passed(?=\s*(?:[.!,;]|$)|\s+(?:\w+\s+){0,2}ago\b|\s+(?:last|yesterday|this)\b)|died|"
     r"rehomed?|rehoming|gave\s+up|give\s+up|put\s+down|put\s+to\s+sleep|lost|gave\s+\w+\s+away|"
     r"gave\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+){1,3}?(?:to|away)\b|put\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+){1,3}?down|"
-    r"given\s+away)\b",
+    r"given\s+away|said\s+goodbye\s+to|put\s+[A-Z][\w'’-]*\s+down)\b|(?-i:\bRIP\b)",
     re.IGNORECASE,
 )
 # a clause opening with where or when it happened ("After the reorg, …", "In March, …"): the rest is the clause
@@ -1022,9 +1022,10 @@ def _clauses(sentence: str) -> list[str]:
             # "Nandor from Brightwell, our integration partner": what the company is to us, no one's title (a pet
             # is the speaker's wherever it is named: "a balcony for Bodri, our cat")
             continue
-        # "Bodri, my basset hound, …": the speaker's pet, called Bodri (given up, when the sentence says so)
+        # "Bodri, my basset hound, …": the speaker's pet, called Bodri (given up, when the sentence says so; "RIP
+        # Bodri, our dog": gone, and called Bodri)
         if pet and _PET_GONE_RE.search(text):
-            extra.append(f"I gave up my {pet['kind'].lower()}, {match['name']}")
+            extra.append(f"I gave up my {pet['kind'].lower()}, {match['name'].removeprefix('RIP ')}")
         elif pet:
             extra.append(f"I have a {pet['kind'].lower()} called {match['name']}")
         elif (
@@ -1513,13 +1514,18 @@ _THING_NOUNS = v.OWNED_THING_NOUNS | frozenset(v.KIND_HEAD_NOUNS)
 def _the_speakers_place(match: re.Match[str]) -> bool:
     """ "The new place in X" is the speaker's only when the clause is about no one else ("Apu says the new house in
     Zirc is ready": his)."""
+    before = match.string[: match.start()]
+    if _LEAVING_A_HOME_RE.search(before):
+        return False  # "we sold our flat in Szeged": a home given up, not held
     if (match["mine"] or "").casefold() != "the":
         return True
-    before = match.string[: match.start()]
     return not (_SOMEONE_ELSE_RE.search(before) or _SAYS_RE.search(before))
 
 
 _SOMEONE_ELSE_RE = re.compile(r"\b(?:he|she|they|his|her|their)\b", re.IGNORECASE)
+_LEAVING_A_HOME_RE = re.compile(
+    r"\b(?:sold|selling|sell|left|leaving|moved\s+out\s+of|moving\s+out\s+of|gave\s+up|giving\s+up)\s+$", re.IGNORECASE
+)
 _SAYS_RE = re.compile(rf"\b{NAME}\s+(?:says|said|told|thinks|reckons|mentioned|wrote)\b")
 
 
@@ -2189,7 +2195,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
             _org_ok(match)
             and not (
                 match["ours"].casefold().startswith("last")
-                and re.search(r"(?i:today|yesterday)\s*(?:is|was|['’]s)\s+$", match.string[: match.start()])
+                and (
+                    re.search(r"(?i:today|yesterday)\s*(?:is|was|['’]s)\s+$", match.string[: match.start()])
+                    or re.match(r"\s+was\b", match.string[match.end() :])  # "my last day at Kestle was Friday"
+                )
             )
         ),
         confidence=0.6,
@@ -2362,9 +2371,34 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:quit|resigned\s+from|retired\s+from|stopped\s+working\s+(?:at|for)|"
         rf"been\s+laid\s+off\s+(?:from|by)|"
         rf"was\s+laid\s+off\s+(?:from|by)|got\s+laid\s+off\s+(?:from|by)|laid\s+off\s+from|quit\s+(?:my|his|her|their)\s+job\s+at|"
+        # ("was let go from Kestle", "was made redundant at Kestle": a job ended by the employer)
+        rf"(?:was|were|been|got)\s+(?:let\s+go|made\s+redundant|fired|sacked|dismissed)\s+(?:from|at|by)|"
         rf"left\s+(?:my|his|her|their)\s+job\s+at)\s+{_THE}(?P<value>{NAME})",
         negated=True,
         check=_org_ok,
+    ),
+    # "Kestle let me go", "I parted ways with Kestle": a job ended, said from the employer's side or both
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?P<value>{NAME}){_HAVE}\s+(?:let\s+(?P<me>me)\s+go|laid\s+(?P<mine>me)\s+off)\b",
+        negated=True,
+        check=_a_business,
+        needs=("let me go", "laid me off"),
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+parted\s+ways\s+with\s+{_THE}(?P<value>{NAME})",
+        negated=True,
+        check=_a_business,
+        needs=("parted ways",),
+    ),
+    # "my last day at Kestle was Friday": a job left then
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?P<mine>[Mm]y)\s+last\s+(?:day|week|shift)\s+(?:at|with)\s+{_THE}(?P<value>{NAME})\s+was\b",
+        negated=True,
+        check=_org_ok,
+        needs=("last day", "last week", "last shift"),
     ),
     # "today is my last day at Brightwell", "After six years at Kestle, today's my last day": a job left today
     _p(
@@ -2831,7 +2865,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.JOB_TITLE,
-        rf"\b{_WHO}(?:{_HAVE}|{_BE}){_NOW}\s+(?:stepped\s+down|stepping\s+down|resigned|retired)\s+as\s+"
+        rf"\b{_WHO}(?:{_HAVE}|{_BE}){_NOW}\s+(?:stepped\s+down|stepping\s+down|resigned|retired|quit)\s+as\s+"
         rf"(?:an?\s+|the\s+|our\s+)?{_TITLE}",
         check=_named_title_ok,
         negated=True,
@@ -2875,6 +2909,17 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.REPORTS_TO_ATTR,
         rf"^(?P<value>{NAME})\s+is\s+(?:who|whom|the\s+one|the\s+person)\s+{_WHO}{_NOW}\s+(?:reports?|answers?)\s+to\b",
         needs=("report", "answer"),
+    ),
+    # "Dorka isn't my manager any more", "Dorka is no longer my boss": whom one no longer reports to
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"\b(?P<value>{NAME})\s+(?:is\s+no\s+longer|(?P<not>isn['’]t|is\s+not))\s+(?P<mine>my)\s+(?:{_RELATIONAL_ROLE_WORDS})\b",
+        # ("isn't my manager" alone may be a correction: only "… any more" ends one)
+        check=lambda match: (
+            not match["not"] or bool(re.match(r"\s+any\s*(?:more|longer)\b", match.string[match.end() :]))
+        ),
+        negated=True,
+        needs=("no longer my", "n't my", "not my"),
     ),
     # "Dorka replaced Réka as my manager": the new one, and the one before
     _p(
@@ -3150,6 +3195,15 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|in|after|last|this|these)\b))",
         check=_a_named_system,
         needs=("picked up", "adopted", "custody", "on point"),
+    ),
+    # "Tisza Ops gave up the Zirc exporter", "handed off", "dropped": a named system no longer its keeper's
+    _p(
+        v.OWNED_BY,
+        rf"\b{_OWNER}{_HAVE}{_NOW}\s+(?:gave\s+up|handed\s+off|dropped|offloaded)\s+(?:the\s+|our\s+|their\s+)?(?P<system>{_THING})"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:to|in|last|this|after|when)\b))",
+        check=_a_named_system,
+        negated=True,
+        needs=("gave up", "handed off", "dropped", "offloaded"),
     ),
     # "Tisza Ops is the team behind the Zirc exporter", "the Zirc exporter owner is Tisza Ops": its team
     _p(
@@ -3584,6 +3638,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?:[\w-]+\s+){0,2}?(?:shelter|rescue|pound|breeder|sanctuary)\b",
         check=_pet_present,
         needs=("adopted", "rescued"),
+    ),
+    # "we had to put Bodri down": a pet put to sleep, by its name
+    _p(
+        v.HAS_PET,
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e)){_HAVE}\s+(?:had\s+to\s+)?put\s+(?P<value>{NAME})\s+down\b",
+        negated=True,
+        needs=(" down",),
     ),
     # "we had to rehome Bodri": a pet given up by its name
     _p(
@@ -6489,7 +6550,8 @@ def _facts_of(
             if value.split()[0].casefold() not in _NO_POST_YET and _role_head(value) not in _NOT_JOBS
         ]
         named = _ORG_IN_POST_RE.search(groups.get("value") or "")
-        if named and _business_name(named["org"]) and not groups.get("org"):
+        # (a name of two words or more: "an Analytics engineer" works in analytics)
+        if named and len(named["org"].split()) > 1 and _business_name(named["org"]) and not groups.get("org"):
             # "a Tisza Analytics engineer": the post, and the organisation named before it is where it is held
             within = f"{named['org'].casefold()} "
             values = [" ".join(value.replace(within, "", 1).split()) for value in values]
@@ -6548,7 +6610,8 @@ def _facts_of(
 
 
 # an organisation's name inside a post written in lower case ("a senior Tisza Analytics engineer")
-_ORG_IN_POST_RE = re.compile(rf"(?:^|(?<=\s))(?P<org>{NAME})\s+(?=[a-z][\w-]*$|[a-z][\w-]*\s+[a-z][\w-]*$)")
+# ("an ex-Tisza Analytics engineer": the former one's)
+_ORG_IN_POST_RE = re.compile(rf"(?:^|(?<=\s)|(?<=\bex-))(?P<org>{NAME})\s+(?=[a-z][\w-]*$|[a-z][\w-]*\s+[a-z][\w-]*$)")
 
 
 # what a supposition about having a pet says: "if I ever get a dog", "if we adopted one"

@@ -536,3 +536,35 @@ def test_being_at_a_business_for_a_workshop_today_is_a_visit_and_consulting_once
 )
 def test_an_owner_s_handle_or_channel_and_a_repository_s_path(text, fact):
     assert (*fact, False, False) in facts(text)
+
+
+# --- a value that ended
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "value"),
+    [
+        ("I was let go from Vashegy Labs.", "works_at", "Vashegy Labs"),
+        ("Vashegy Labs let me go.", "works_at", "Vashegy Labs"),
+        ("I parted ways with Vashegy Labs.", "works_at", "Vashegy Labs"),
+        ("My last day at Vashegy Labs was Friday.", "works_at", "Vashegy Labs"),
+        ("I'm an ex-Vashegy Labs engineer.", "works_at", "Vashegy Labs"),
+        ("Dorka Fehér is no longer my boss.", "reports_to", "Dorka Fehér"),
+        ("Dorka Fehér isn't my manager any more.", "reports_to", "Dorka Fehér"),
+        ("We had to put Bodri down.", "has_pet", "Bodri"),
+        ("RIP Bodri, our beloved dog.", "has_pet", "Bodri"),
+        ("We said goodbye to Bodri, our old cat.", "has_pet", "Bodri"),
+        ("I quit as head of support.", "job_title", "head of support"),
+    ],
+)
+def test_a_value_that_ended_is_never_read_as_holding(text, attribute, value):
+    stated = [fact for fact in facts(text) if fact[1] == attribute and fact[2] == value]
+    assert stated and all(fact[3] or fact[4] for fact in stated)
+
+
+def test_ending_words_that_end_nothing_of_the_attribute():
+    assert not any(fact[1] == "reports_to" for fact in facts("Dorka Fehér isn't my manager, Réka is."))
+    assert not facts("Bence parted ways with his band.")
+    assert ("Zirc exporter", "owned_by", "Tisza Ops", True, False) in facts("Tisza Ops gave up the Zirc exporter.")
+    assert not facts("Tisza Ops dropped the ball.")
+    assert not any(fact[1] == "lives_in" and not fact[3] for fact in facts("We sold our flat in Szeged and left."))
