@@ -12,7 +12,7 @@ sentence states, in families:
 - changes: a value that changed, the value now read as holding and the one before as ended, and a value that
   ended with no new one said (a job lost, a pet put down, a manager who is no longer one);
 - names: a system and its owner written as code, chats and catalogues write them (a repository's path, a version, a
-  handle, a channel).
+  handle, a channel), and an owner said beside the thing's name, in a file's lines, or after whom to ask.
 
 Beside them, controls — the same predicates hedged, wished or asked, tasks that are no systems, fields whose labels name
 no attribute — must state nothing, and near misses (a visit, an origin, a plan, a past, someone else's, a client) must
@@ -750,6 +750,20 @@ _OWNERS_WRITTEN = (
 )
 
 
+# an owner said beside the thing's name, in a file's lines, or after whom to ask
+_OWNER_SHAPES = (
+    "Tisza Ops (owners of the Zirc exporter) are on call.",
+    "Tisza Ops, the Zirc exporter's owners, are on call.",
+    "The Zirc exporter's owners, Tisza Ops, are on call.",
+    "The Zirc exporter is Tisza Ops' baby.",
+    "Anything about the Zirc exporter, ask Tisza Ops — they own it.",
+    "/services/zirc-exporter/ @tisza-ops\n/docs/ @tisza-docs",
+    "Owners:\n- Zirc exporter: Tisza Ops\n- Kestle gateway: Vashegy Platform",
+    "| Service | Owner |\n|---|---|\n| Zirc exporter | Tisza Ops |",
+    "DRI for the Zirc exporter: Tisza Ops",
+)
+
+
 def name_variants() -> Iterator[Variant]:
     """A system's owner, each written the ways code, chats and catalogues write them: a package's or a repository's
     name, a version, a handle, a channel, a team's or a person's name."""
@@ -758,6 +772,8 @@ def name_variants() -> Iterator[Variant]:
             for form in ("{thing} is owned by {owner}.", "{owner} owns {thing}."):
                 text = form.format(thing=thing, owner=owner)
                 yield Variant(f"{text[:1].upper()}{text[1:]}", "owned_by", thing_name, owner_name, family="names")
+    for text in _OWNER_SHAPES:
+        yield Variant(text, "owned_by", "zirc" if "zirc-exporter" in text else "Zirc exporter", "tisza", family="names")
 
 
 def said_by() -> Iterator[tuple[Variant, str | None]]:

@@ -805,8 +805,9 @@ _NAMED_WHO_RE = re.compile(rf"(?:(?<=\bcalled\s)|(?<=\bnamed\s))(?P<name>{NAME})
 _PARTY_IN_BRACKETS_RE = re.compile(rf"\b(?:Owner|Client|Customer|Patient|Contact|Tenant)\s*\((?P<name>{NAME})\)")
 # someone sent to, then said what of: "Ask Dorka, she owns Zirc", "ping Bence - he's the DRI": the pronoun is them
 _SENT_TO_THEN_PRONOUN_RE = re.compile(
-    rf"^(?i:ask|ping|check\s+with|talk\s+to|speak\s+to|reach\s+out\s+to|message|dm|try)\s+(?P<name>{NAME})\s*[,;—–-]\s*"
-    r"(?:(?:she|he)(?=['’]s\b|\s))"
+    # ("Anything about Zirc, ask Tisza Ops — they own it": after what the asking is about, a team's "they")
+    rf"(?:^|(?<=[,;:]\s))(?i:ask|ping|check\s+with|talk\s+to|speak\s+to|reach\s+out\s+to|message|dm|try)\s+(?P<name>{NAME})"
+    r"\s*[,;—–-]\s*(?:(?:she|he|they)(?=['’](?:s|re)\b|\s))"
 )
 _CLEFT_RE = re.compile(
     rf"(?P<name>{NAME}|I)(?:\s+(?:is|was|am)|['’][sm])\s+the\s+one\s+who\s+"
@@ -858,8 +859,9 @@ def _clauses(sentence: str) -> list[str]:
         text = _PARTY_IN_BRACKETS_RE.sub(
             lambda m: m["name"] if _a_person(m["name"]) and "&" not in m["name"] else m.group(0), text
         )
-    if sent := _SENT_TO_THEN_PRONOUN_RE.match(text):
-        text = f"{sent['name']}{text[sent.end() :]}"
+    if sent := _SENT_TO_THEN_PRONOUN_RE.search(text):
+        # (what the asking was about stays before it: "Anything about Zirc, Tisza Ops own it")
+        text = f"{text[: sent.start()]}{sent['name']}{text[sent.end() :]}"
     if " the one who " in text:  # "Dorka is the one who lives in Eger": Dorka lives there
         text = _CLEFT_RE.sub(lambda m: f"{m['name']} {m['verb'][:-1] if m['name'] == 'I' else m['verb']}", text)
     if "self" in text or "selves" in text:
@@ -3196,6 +3198,26 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_a_named_system,
         needs=("picked up", "adopted", "custody", "on point"),
     ),
+    # "Tisza Ops (owners of the Zirc exporter)", "Tisza Ops, the Zirc exporter's owners,", "the Zirc exporter's owners,
+    # Tisza Ops,": an owner said beside its name
+    _p(
+        v.OWNED_BY,
+        # (as a bracket is read apart: "Tisza Ops owners of the Zirc exporter")
+        rf"\b{_OWNER}\s*(?:,|\(|\s)\s*(?:the\s+)?(?:owners?|maintainers?)\s+of\s+(?:the\s+)?(?P<system>{_THING})"
+        r"(?=\s*(?:[,)]|\.?$))",
+        needs=("owners of", "owner of", "maintainers of", "maintainer of"),
+    ),
+    _p(
+        v.OWNED_BY,
+        # (as an apposition is read apart: "Tisza Ops is the Zirc exporter's owners")
+        rf"\b{_OWNER}(?:,|\s+(?:is|are))\s+(?:the\s+)?(?P<system>{_THING})['’]s\s+(?:owners?|maintainers?)(?=\s*(?:,|\.?$))",
+        needs=("'s owner", "’s owner", "'s maintainer", "’s maintainer"),
+    ),
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|\b[Tt]he\s+)(?P<system>{_THING})['’]s\s+(?:owners?|maintainers?),\s+{_OWNER},",
+        needs=("owners,", "owner,", "maintainers,", "maintainer,"),
+    ),
     # "Tisza Ops gave up the Zirc exporter", "handed off", "dropped": a named system no longer its keeper's
     _p(
         v.OWNED_BY,
@@ -4281,7 +4303,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "’s now", "'s since", "’s since", "responsib", "handed", "look",
                  "runs", "run by", "in charge", "on the hook", "dri ", "s' now", "s’ now", "'s baby", "’s baby",
                  "'s call", "’s call", "sits with", "under ", "has had", "have had", "'ve had", "’ve had", "'s had",
-                 "’s had", "gave"),
+                 "’s had", "gave", "' baby", "’ baby", "owners,", "owners of", "maintainers of"),
     v.DUE_DATE: ("launch", "release", "go-live", "go live", "deadline", "cutover", "due", "ship", "goes live",
                  "going live", "done by", "finished by", "complete", "delivered by", "ready by", "live by", "slip",
                  "new date", "pulled", "land", "goes out", "locked",
@@ -6716,7 +6738,8 @@ _NO_POST_YET = frozenset(
 # capitalised words that open a clause without naming anyone
 _NOT_A_NAME = frozenset(
     "He She They We You It This That There Then Now So And But Also Our My Your His Her Their The A An Everyone "
-    "Nobody Someone Somebody Everybody Anyone Who What When Where Which Since After Before While Because Once If "
+    "Nobody Someone Somebody Everybody Anyone Anything Everything Something Nothing Who What When Where Which Since "
+    "After Before While Because Once If "
     "Though Although Noted Note Yes No Well Oh Still Just Today Yesterday Tomorrow Last Next Finally Apparently "
     "Luckily Sadly Honestly Anyway Meanwhile Recently Lately Both Everyone's I've I'm I'd I'll I’ve I’m I’d "
     "I’ll He's She's It's We're They're You're He’s She’s It’s We’re They’re You’re He'd She'd They'd We've "
@@ -7418,7 +7441,8 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     fields, a status line's owner."""
     resume = _resume(text)  # whose résumé, read once for its posts and for its fields
     yield from _resume_facts(text, resume, today)
-    if "CODEOWNERS" in text and not _PROPOSED_RE.search(text):  # (a proposal for the file states no owner yet)
+    if ("CODEOWNERS" in text or _CODE_OWNERS_ONLY_RE.fullmatch(text)) and not _PROPOSED_RE.search(text):
+        # (a proposal for the file states no owner yet; lines that are all a path and its handles are the file's)
         yield from _code_owners(text, today)
     yield from _table_facts(text, today)
     yield from _schedule_facts(text, today)
@@ -7504,6 +7528,10 @@ _PROPOSED_RE = re.compile(r"\b(?i:proposal|proposed|proposing|suggestion|suggest
 _CODE_OWNERS_LINE_RE = re.compile(
     r"^[ \t]*(?P<path>[\w.*/-]*[/*.][\w.*/-]*)[ \t]+(?P<owners>[^#\n]*[^\s#])", re.MULTILINE
 )
+
+
+# a text whose every line is a path and the handles that own it, or a comment ("/services/zirc/  @tisza-ops")
+_CODE_OWNERS_ONLY_RE = re.compile(r"(?:[ \t]*(?:#[^\n]*|\S*/\S*(?:[ \t]+@[\w/-]+)+)?[ \t]*(?:\n|$))+")
 
 
 def _code_owners(text: str, today: date) -> Iterator[StatedFact]:

@@ -568,3 +568,28 @@ def test_ending_words_that_end_nothing_of_the_attribute():
     assert ("Zirc exporter", "owned_by", "Tisza Ops", True, False) in facts("Tisza Ops gave up the Zirc exporter.")
     assert not facts("Tisza Ops dropped the ball.")
     assert not any(fact[1] == "lives_in" and not fact[3] for fact in facts("We sold our flat in Szeged and left."))
+
+
+# --- an owner said beside the thing's name, in a file's lines, or after whom to ask
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tisza Ops (owners of the Zirc exporter) are on call.",
+        "Tisza Ops, the Zirc exporter's owners, are on call.",
+        "The Zirc exporter's owners, Tisza Ops, are on call.",
+        "The Zirc exporter is Tisza Ops' baby.",
+        "Anything about the Zirc exporter, ask Tisza Ops — they own it.",
+    ],
+)
+def test_an_owner_beside_the_thing_or_after_whom_to_ask(text):
+    assert ("Zirc exporter", "owned_by", "Tisza Ops", False, False) in facts(text)
+
+
+def test_lines_that_are_all_paths_and_handles_are_a_codeowners_file():
+    assert {fact[:3] for fact in facts("/services/zirc/ @tisza-ops\n/docs/ @tisza-docs")} == {
+        ("/services/zirc/", "owned_by", "@tisza-ops"),
+        ("/docs/", "owned_by", "@tisza-docs"),
+    }
+    assert not facts("see /services/zirc/ @tisza-ops for details\nthanks")
