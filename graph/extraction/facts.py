@@ -1573,6 +1573,8 @@ _THING_LABEL_BEFORE_RE = re.compile(r"^(?:[Tt]he\s+)?(?P<label>[\w'’ .-]{2,60}
 
 
 def _after_a_things_label(match: re.Match[str]) -> bool:
+    """Whether what stands before the match is a thing's label ("Zirc exporter: …"), so that the arrow after it runs
+    from one owner to the next."""
     label = _THING_LABEL_BEFORE_RE.search(match.string, 0, match.start("system"))
     return bool(label) and _a_system_by_its_noun(label["label"])
 
@@ -1631,6 +1633,11 @@ def _an_organisation(match: re.Match[str]) -> bool:
     designer")."""
     value = match.group("value")
     return _org_ok(match) and (_business_name(value) or " as " in match.string[match.end("value") :][:6])
+
+
+def _an_employer_not_a_town(match: re.Match[str]) -> bool:
+    """An employer is named, and it is no town the world knows ("got hired at Kestle", not "at Szeged")."""
+    return _org_ok(match) and not known_place(match["value"])
 
 
 def _org_ok(match: re.Match[str]) -> bool:
@@ -1999,7 +2006,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # (not "consulted for Kestle in 2019": work done once)
         rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:(?:freelanc|consult|contract)(?:e|es|s|ing)?\s+for|"
         rf"(?:teach(?:es|ing)?|lectur(?:e|es|ing)|intern(?:s|ing)?)\s+at)\s+{_THE}(?P<value>{NAME})",
-        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        check=_an_employer_not_a_town,
         confidence=0.6,
         needs=("freelanc", "consult", "contract", "teach", "lectur", "intern"),
     ),
@@ -2007,7 +2014,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"(?:\b(?P<mine>[Ww]e)|(?:^|(?<=[.!?]\s))(?P<ours>[Hh]ere))\s+at\s+{_THE}(?P<value>{NAME}),?\s+(?:we\s+)?[a-z]",
-        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        check=_an_employer_not_a_town,
         confidence=0.6,
         needs=(" at ",),
     ),
@@ -2021,7 +2028,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"^(?:[Ee]ver\s+since|[Ss]ince|[Aa]fter)\s+joining\s+{_THE}(?P<value>{NAME}){_WHEN_AFTER_GERUND},?\s+(?P<me>I)\b",
-        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        check=_an_employer_not_a_town,
         needs=("joining",),
     ),
     # "I switched from Kestle Labs to Tisza Analytics": one employer for another (businesses by their names)
@@ -2049,7 +2056,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+got\s+hired\s+at\s+{_THE}(?P<value>{NAME})",
-        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        check=_an_employer_not_a_town,
         needs=("hired",),
     ),
     _p(
@@ -2136,7 +2143,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:\s+(?:us|to\s+us|{_THE}{_TEAM_WORDS}|{_THE}{NAME}(?:\s+{_TEAM_WORDS})?))?"
         r"(?:\s+(?:today|this\s+week|this\s+month|last\s+week|last\s+month))?(?:\s+as\s+[^,.;:!?()]{1,60}?)?"
         rf"\s+from\s+{_THE}(?P<value>{NAME})",
-        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        check=_an_employer_not_a_town,
         ended=True,
     ),
     # "I'm with Kestle.io now", "she's been with Harrow & Vale since May": with an organisation, not a person
@@ -2223,7 +2230,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.WORKS_AT_ATTR,
         rf"\b(?i:when)\s+{_WHO}\s+(?:was|worked)\s+(?:at|with|for)\s+{_THE}(?P<value>{NAME})",
         history=True,
-        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        check=_an_employer_not_a_town,
         needs=("when",),
     ),
     _p(v.WORKS_AT_ATTR, rf"^(?P<value>{NAME})\s+is\s+where\s+{_WHO}{_NOW}\s+(?:works?|working)\b", check=_org_ok),
@@ -2339,7 +2346,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?=(?(state)\s*(?:[.,;!]|$|\s+(?:these\s+days|nowadays|now|since|tho|though)\b)|\s+(?:these\s+days|nowadays|"
         r"now|currently|at\s+the\s+moment)\b))",
         # (a town the world knows is where one is, not whom one works for: "still at Eger")
-        check=lambda match: _org_ok(match) and not known_place(match["value"]),
+        check=_an_employer_not_a_town,
         confidence=0.6,
     ),
     _p(
@@ -7441,7 +7448,7 @@ def _record_facts(text: str, speaker: str | None, today: date) -> Iterator[State
     fields, a status line's owner."""
     resume = _resume(text)  # whose résumé, read once for its posts and for its fields
     yield from _resume_facts(text, resume, today)
-    if ("CODEOWNERS" in text or _CODE_OWNERS_ONLY_RE.fullmatch(text)) and not _PROPOSED_RE.search(text):
+    if ("CODEOWNERS" in text or ("@" in text and _code_owners_only(text))) and not _PROPOSED_RE.search(text):
         # (a proposal for the file states no owner yet; lines that are all a path and its handles are the file's)
         yield from _code_owners(text, today)
     yield from _table_facts(text, today)
@@ -7503,7 +7510,8 @@ def _reports_listed(text: str, today: date) -> Iterator[StatedFact]:
 
 # a roster's line under a language: "Slovak: Réka Tóth", "Romani: Réka Tóth, Bence Vass"
 _LANGUAGE_ROSTER_RE = re.compile(
-    rf"^[ \t]*[-•*]?[ \t]*(?P<language>{_ANY_CASE_LANGUAGE})[ \t]*:[ \t]*"
+    # (the indent and the bullet read once: a line of spaces is not tried at each of its splits)
+    rf"^[ \t]*+(?:[-•*][ \t]*+)?(?P<language>{_ANY_CASE_LANGUAGE})[ \t]*:[ \t]*"
     rf"(?P<names>{NAME}(?:[ \t]*(?:,|&|and)[ \t]*{NAME})*)"
     r"[ \t]*$",
     re.MULTILINE,
@@ -7530,8 +7538,15 @@ _CODE_OWNERS_LINE_RE = re.compile(
 )
 
 
-# a text whose every line is a path and the handles that own it, or a comment ("/services/zirc/  @tisza-ops")
-_CODE_OWNERS_ONLY_RE = re.compile(r"(?:[ \t]*(?:#[^\n]*|\S*/\S*(?:[ \t]+@[\w/-]+)+)?[ \t]*(?:\n|$))+")
+# a line that is a path and the handles that own it ("/services/zirc/  @tisza-ops")
+_PATH_AND_HANDLES_RE = re.compile(r"[^\s/]*/\S*(?:[ \t]+@[\w/-]+)+")
+
+
+def _code_owners_only(text: str) -> bool:
+    """Whether every line of a text is a path and the handles that own it, or a comment: a CODEOWNERS file."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    paths = [line for line in lines if not line.startswith("#")]
+    return bool(paths) and all(_PATH_AND_HANDLES_RE.fullmatch(line) for line in paths)
 
 
 def _code_owners(text: str, today: date) -> Iterator[StatedFact]:

@@ -38,6 +38,7 @@ def _hostile() -> dict[str, str]:
         "32 KiB without spaces": "x" * KIB32,
         "32 KiB of capitalised words joined by apostrophes": ("Dana'" * 7000)[:KIB32],
         "32 KiB of spaces inside a statement": ("I live in" + " " * KIB32)[: KIB32 - 7] + "Denver.",
+        "32 KiB of lines of spaces": ("I live in Denver.\n" + (" " * 40 + "\n") * 820)[:KIB32],
     }
 
 
