@@ -776,22 +776,25 @@ def name_variants() -> Iterator[Variant]:
         yield Variant(text, "owned_by", "zirc" if "zirc-exporter" in text else "Zirc exporter", "tisza", family="names")
 
 
+def written() -> Iterator[Variant]:
+    """Every variant the speaker writes, family by family (a chat's lines name their own voice: ``chat_variants``)."""
+    for family in (
+        person_variants,
+        thing_variants,
+        word_variants,
+        record_variants,
+        clause_variants,
+        people_variants,
+        change_variants,
+        name_variants,
+    ):
+        yield from family()
+
+
 def said_by() -> Iterator[tuple[Variant, str | None]]:
     """Every variant with who says it: the writer for a statement, nobody for a chat's line (its line names the
     voice)."""
-    yield from (
-        (variant, SPEAKER)
-        for variant in [
-            *person_variants(),
-            *thing_variants(),
-            *word_variants(),
-            *record_variants(),
-            *clause_variants(),
-            *people_variants(),
-            *change_variants(),
-            *name_variants(),
-        ]
-    )
+    yield from ((variant, SPEAKER) for variant in written())
     yield from ((variant, None) for variant in chat_variants())
 
 

@@ -1,6 +1,6 @@
-"""The extractor on statements varied by grammar and by a chat's way of naming the voice, and on each fact said in
-other words (bench.fact_variants): the share of variants read, per attribute and per family, and the share of hedged,
-wished or asked controls that stayed statements of nothing."""
+"""The extractor on each attribute's facts in the shapes people give them (bench.fact_variants: grammar, other words,
+records, joined clauses, two people, changes, names): the share of variants read, per attribute and per family, and
+the share of hedged, wished or asked controls and near misses that stated nothing of the fact."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bench.fact_variants import REFERENCE, SPEAKER, controls, read, said_by
 
 
 class Command(BaseCommand):
-    help = "Fact extraction on one statement in many grammatical variants, and on hedged controls."
+    help = "Fact extraction on each attribute's facts in the shapes people give them, and on controls."
 
     def add_arguments(self, parser):
         parser.add_argument("--misses", action="store_true", help="list the variants not read")
