@@ -4203,7 +4203,7 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     if label["dashed"]:
         who = _person(label["dashed"])
         # (an aside between the name and the dash is kept for what it says: "Zsófia (ex-Kestle) — speaks Czech")
-        aside = next((f"{m.group(0)} " for m in re.finditer(r"\([^()\n]{1,60}\)", label.group(0))), "")
+        aside = f"{bracket.group(0)} " if (bracket := re.search(r"\([^()\n]{1,60}\)", label.group(0))) else ""
         if who and _THIRD_PERSON_LINE_RE.match(said):
             return f"I {aside}{said}", who
         if who and _BEING_OR_HAVING_LINE_RE.match(said):

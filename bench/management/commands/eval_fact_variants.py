@@ -20,24 +20,24 @@ class Command(BaseCommand):
     def handle(self, *args, misses: bool, **options):
         from graph.extraction.facts import extract_facts
 
-        asked, got, missed = Counter(), Counter(), []
+        # (each variant counted under its attribute and under its family)
+        asked = {"attribute": Counter(), "family": Counter()}
+        got = {"attribute": Counter(), "family": Counter()}
+        missed = []
         for variant, speaker in said_by():
-            asked[variant.attribute] += 1
-            asked[variant.family] += 1
-            if read(variant, extract_facts(variant.text, speaker=speaker, reference=REFERENCE)):
-                got[variant.attribute] += 1
-                got[variant.family] += 1
-            else:
+            hit = read(variant, extract_facts(variant.text, speaker=speaker, reference=REFERENCE))
+            for key in ("attribute", "family"):
+                asked[key][getattr(variant, key)] += 1
+                got[key][getattr(variant, key)] += hit
+            if not hit:
                 missed.append(variant.text)
-        families = {variant.family for variant, _speaker in said_by()}
         held = [read(c, extract_facts(c.text, speaker=SPEAKER, reference=REFERENCE)) for c in controls()]
         self.stdout.write(f"{'attribute':<12} {'variants':>8} {'read':>6}")
-        for attribute in sorted(set(asked) - families):
-            self.stdout.write(f"{attribute:<12} {asked[attribute]:>8} {got[attribute] / asked[attribute]:>6.3f}")
-        for family in sorted(families):
-            self.stdout.write(f"{family:<12} {asked[family]:>8} {got[family] / asked[family]:>6.3f}")
-        total = sum(asked[family] for family in families)
-        self.stdout.write(f"{'all':<12} {total:>8} {sum(got[family] for family in families) / total:>6.3f}")
+        for key in ("attribute", "family"):
+            for name in sorted(asked[key]):
+                self.stdout.write(f"{name:<12} {asked[key][name]:>8} {got[key][name] / asked[key][name]:>6.3f}")
+        total = asked["family"].total()
+        self.stdout.write(f"{'all':<12} {total:>8} {got['family'].total() / total:>6.3f}")
         self.stdout.write(f"controls (hedged, wished, asked; near misses) stating nothing: {sum(held)}/{len(held)}")
         if misses:
             self.stdout.write("\n".join(f"  missed: {text}" for text in missed))
