@@ -324,7 +324,7 @@ def _ungapped(match: re.Match[str]) -> str:
     prep, gap = (match["prep"] or "").strip(), match["gap"].strip()
     rest = match.string[match.end() :]
     if prep != gap or (not prep and match["verb"] != "is"):
-        return match.group(0)  # ("Rui moved his practice to Osaka, Emi started at …": Emi has a verb of her own)
+        return match.group(0)  # ("Bence moved his practice to Eger, Dorka started at …": Dorka has a verb of her own)
     if match["verb"] == "is" and (prep or _role_head(rest.split(",")[0].split(".")[0]) not in v.ROLE_NOUNS):
         return match.group(0)
     return f"{match['first']}{match['between']}{match['second']} {match['verb']}{match['gap']}"
@@ -386,7 +386,7 @@ def _dated_bracket(match: re.Match[str]) -> bool:
 # "The new director of engineering, Réka, is …": Réka is the new director of engineering
 _ROLE_FIRST_RE = re.compile(
     # ("My sister, Dorka, moved to Pécs": whoever she is to the speaker, the clause is hers)
-    # (not "My boss, Renata, …", which says whom the speaker reports to: that is read as it is)
+    # (not "My boss, Réka, …", which says whom the speaker reports to: that is read as it is)
     rf"^(?P<role>(?:[Tt]he|[Oo]ur|[Tt]heir)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?|(?:[Mm]y|[Hh]is|[Hh]er)\s+"
     rf"(?!(?:boss|manager|colleague)\b){_RELATION}),\s+(?P<name>{NAME}),\s+(?=[a-z])"
 )
@@ -395,7 +395,7 @@ _ROLE_FIRST_RE = re.compile(
 # clause: not "the office dog, Bodri")
 # a pet's names in a list ("Bab, Borsó and Mák")
 # (a name after "and" that goes on with a verb of its own, in the singular, is the next clause's subject: "a cat named
-# Mák and Dorka has a dog"; "Miso and Tofu have decided" is the list's)
+# Mák and Dorka has a dog"; "Mák and Bors have decided" is the list's)
 _PET_NAME_LIST = (
     rf"{NAME}(?:,\s*{NAME}){{0,4}}(?:,?\s+(?:and|&)\s+{NAME}"
     r"(?!\s+(?:has|is|was|lives|works|owns|keeps|speaks|reports)\b))?"
@@ -850,7 +850,7 @@ def _clauses(sentence: str) -> list[str]:
     if " here at " in text:  # "I'm a nurse here at Kestle Clinic": at Kestle Clinic
         text = text.replace(" here at ", " at ")
     if "called" in text or "named" in text:  # "I report to a woman called Dorka": to Dorka
-        # ("a ranger named Jarrah who speaks Kriol": the relative said of the one named, as after a comma)
+        # ("a ranger named Bence who speaks Czech": the relative said of the one named, as after a comma)
         text = _NAMED_WHO_RE.sub(lambda m: f"{m['name']}, ", text)
         text = _SOMEONE_CALLED_RE.sub("", text)
     text = _WITH_ME_RE.sub("I", text)
