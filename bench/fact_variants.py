@@ -13,6 +13,14 @@ sentence states, in families:
   ended with no new one said (a job lost, a pet put down, a manager who is no longer one);
 - names: a system and its owner written as code, chats and catalogues write them (a repository's path, a version, a
   handle, a channel), and an owner said beside the thing's name, in a file's lines, or after whom to ask.
+- speech: a person's predicate said aloud or typed in a hurry (a filler, a stutter, a tag, a topic named first: "As for
+  Bence, he …", "Oh, Bence? He …") or reported ("Bence told me he …", "According to Bence, he …"), and a value after
+  a filler;
+- learners: each fact in a learner's English (a dropped article, "I am work", "Bence he lives", "I work like …");
+- past: a value said to have held before with nothing said of now ("I previously lived in", "was formerly", "my old
+  boss N", "N, formerly of X", "we had a dog called …"), to be read as ended;
+- lists: several people with one predicate, several things with one owner, several pets or languages, and gapped
+  pairs ("Zirc ships April 6, Kestle May 4"), each listed fact read.
 
 Beside them, controls — the same predicates hedged, wished or asked, tasks that are no systems, fields whose labels name
 no attribute — must state nothing, and near misses (a visit, an origin, a plan, a past, someone else's, a client) must
@@ -776,6 +784,323 @@ def name_variants() -> Iterator[Variant]:
         yield Variant(text, "owned_by", "zirc" if "zirc-exporter" in text else "Zirc exporter", "tisza", family="names")
 
 
+# a person's predicate as it is said aloud or typed in a hurry: fillers, a stutter, a tag, an opener, no capital or
+# full stop ({said}: the first-person predicate; the third person's in the named forms)
+_SPOKEN_FIRST = (
+    "Um, I {said}.",
+    "I, uh, {said}.",
+    "So yeah, I {said} now.",
+    "I- I {said}.",
+    "I {said}, you know.",
+    "Well, I {said}, so that's that.",
+    "ok so I {said} lol",
+    "yeah I {said} haha",
+    "tbh I {said} these days",
+    "I mean, I {said}.",
+    "Honestly? I {said}.",
+    "Oh and I {said} nowadays, by the way.",
+)
+_SPOKEN_NAMED = (
+    "Bence Vass, uh, {said}.",
+    "Oh, Bence Vass? He {said}.",
+    "Bence Vass — he {said}.",
+    "As for Bence Vass, he {said}.",
+    "And Bence Vass {said} these days.",
+    "so Bence Vass {said} now",
+)
+# the value itself after a filler or a correction of its own word ("I live in, um, Szeged")
+_SPOKEN_VALUES = (
+    ("lives_in", "Szeged", "I live in, um, Szeged."),
+    ("lives_in", "Szeged", "I live in, like, Szeged now."),
+    ("works_at", "Tisza Analytics", "I work at, uh, Tisza Analytics."),
+    ("works_at", "Tisza Analytics", "I work for — what's it called — Tisza Analytics."),
+    ("reports_to", "Dorka Fehér", "I report to, erm, Dorka Fehér."),
+    ("speaks", "Hungarian", "I speak, uh, Hungarian."),
+    ("owned_by", "Tisza Ops", "The Zirc exporter is, um, owned by Tisza Ops."),
+    ("owned_by", "Tisza Ops", "Tisza Ops, uh, owns the Zirc exporter."),
+    ("due_date", "2026-04-06", "The Kestle launch is, uh, April 6."),
+    ("due_date", "2026-04-06", "so the Kestle launch is on april 6 now"),
+    ("has_pet", "Bodri", "I have a, um, a dog named Bodri."),
+    ("has_pet", "Bodri", "we got a dog!! his name is Bodri"),
+)
+
+# a person's predicate reported by the person or by someone else ({said}: the third person's predicate)
+_REPORTED = (
+    "Bence Vass told me he {said}.",
+    "Bence Vass mentioned that he {said}.",
+    "According to Bence Vass, he {said}.",
+    "Bence Vass says he {said}.",
+    "Bence Vass let us know he {said}.",
+    "Bence Vass wrote that he {said}.",
+    "Dorka Fehér said Bence Vass {said}.",
+)
+
+
+def speech_variants() -> Iterator[Variant]:
+    """The person predicates said aloud or typed in a hurry, of the speaker and of someone named."""
+    for attribute, value, first, third, _ing in _PERSON_PREDICATES:
+        for form in _SPOKEN_FIRST:
+            yield Variant(form.format(said=first), attribute, SPEAKER, value, family="speech")
+        for form in _SPOKEN_NAMED:
+            yield Variant(form.format(said=third), attribute, "Bence Vass", value, family="speech")
+        for form in _REPORTED:
+            yield Variant(form.format(said=third), attribute, "Bence Vass", value, family="speech")
+    for attribute, value, text in _SPOKEN_VALUES:
+        subject = {"owned_by": "Zirc exporter", "due_date": "Kestle"}.get(attribute, SPEAKER)
+        yield Variant(text, attribute, subject, value, family="speech")
+
+
+# the facts in a learner's English: a dropped article or ending, the present for the perfect, "since" and "before"
+# where a native writer would put other words: (attribute, whom or what, value, the sentences)
+_LEARNERS = (
+    (
+        "lives_in",
+        SPEAKER,
+        "Szeged",
+        (
+            "I am living in Szeged since 2021.",
+            "Me I live in Szeged.",
+            "Since 2021 I live in Szeged.",
+            "In Szeged I live now.",
+            "I am in Szeged since three years.",
+            "Now I am living in Szeged with my family.",
+        ),
+    ),
+    (
+        "lives_in",
+        "Bence Vass",
+        "Szeged",
+        ("Bence Vass live in Szeged.", "My colleague Bence Vass he live in Szeged.", "Bence Vass is live in Szeged."),
+    ),
+    (
+        "works_at",
+        SPEAKER,
+        "Tisza Analytics",
+        (
+            "I am work at Tisza Analytics.",
+            "I working at Tisza Analytics.",
+            "I am working in Tisza Analytics since 2021.",
+            "Now I work in Tisza Analytics.",
+            "My job is in Tisza Analytics.",
+            "I work at Tisza Analytics from 2021.",
+        ),
+    ),
+    (
+        "works_at",
+        "Bence Vass",
+        "Tisza Analytics",
+        ("Bence Vass work at Tisza Analytics.", "Bence Vass he join Tisza Analytics."),
+    ),
+    (
+        "job_title",
+        SPEAKER,
+        "data engineer",
+        (
+            "I am data engineer at Tisza Analytics.",
+            "I work like data engineer.",
+            "I am working as data engineer.",
+            "My job is data engineer.",
+            "I am work as data engineer in Tisza Analytics.",
+        ),
+    ),
+    ("job_title", "Bence Vass", "data engineer", ("Bence Vass is data engineer.", "Bence Vass work as data engineer.")),
+    (
+        "reports_to",
+        SPEAKER,
+        "Dorka Fehér",
+        ("My boss is Dorka Fehér since 2021.", "I report to Dorka Fehér since 2021.", "My chief is Dorka Fehér."),
+    ),
+    (
+        "speaks",
+        SPEAKER,
+        "Hungarian",
+        ("I am speaking Hungarian.", "I speak Hungarian and little English.", "Hungarian I speak good."),
+    ),
+    (
+        "owned_by",
+        "Zirc exporter",
+        "Tisza Ops",
+        (
+            "Owner of Zirc exporter is Tisza Ops.",
+            "Tisza Ops is owner of Zirc exporter.",
+            "Zirc exporter is of Tisza Ops.",
+        ),
+    ),
+    (
+        "due_date",
+        "Kestle",
+        "2026-04-06",
+        (
+            "Kestle launch is on 6 April.",
+            "Kestle launch must be ready until 6 April.",
+            "Deadline of Kestle launch is 6 April.",
+        ),
+    ),
+    ("has_pet", SPEAKER, "Bodri", ("I have dog, his name is Bodri.", "I have one dog, name is Bodri.")),
+)
+
+
+def learner_variants() -> Iterator[Variant]:
+    """Each attribute's fact as a learner of English writes it."""
+    for attribute, subject, value, sentences in _LEARNERS:
+        for text in sentences:
+            yield Variant(text, attribute, subject, value, family="learners")
+
+
+# a value that held before and holds no longer, said without the value now: (attribute, whom or what, value, the
+# sentences), each to be read as ended
+_PAST = (
+    (
+        "lives_in",
+        SPEAKER,
+        "Szeged",
+        (
+            "I used to live in Szeged.",
+            "I lived in Szeged before.",
+            "I previously lived in Szeged.",
+            "Back when I lived in Szeged, I cycled everywhere.",
+            "I was living in Szeged until last year.",
+            "Szeged was my home until 2024.",
+            "I lived in Szeged for ten years before the move.",
+        ),
+    ),
+    (
+        "lives_in",
+        "Bence Vass",
+        "Szeged",
+        ("Bence Vass used to live in Szeged.", "Bence Vass, formerly of Szeged, called."),
+    ),
+    (
+        "works_at",
+        SPEAKER,
+        "Tisza Analytics",
+        (
+            "I formerly worked at Tisza Analytics.",
+            "I was at Tisza Analytics before.",
+            "Before that I worked at Tisza Analytics.",
+            "In my previous job at Tisza Analytics I ran the data team.",
+            "I spent six years at Tisza Analytics before going freelance.",
+            "I worked at Tisza Analytics until 2024.",
+        ),
+    ),
+    (
+        "works_at",
+        "Bence Vass",
+        "Tisza Analytics",
+        ("Bence Vass used to work at Tisza Analytics.", "Bence Vass, formerly of Tisza Analytics, joined Kestle Labs."),
+    ),
+    (
+        "job_title",
+        SPEAKER,
+        "data engineer",
+        (
+            "I was a data engineer before.",
+            "I used to be a data engineer.",
+            "I was formerly a data engineer.",
+            "Before that I was a data engineer.",
+        ),
+    ),
+    ("job_title", "Bence Vass", "data engineer", ("Bence Vass used to be a data engineer.",)),
+    (
+        "reports_to",
+        SPEAKER,
+        "Dorka Fehér",
+        (
+            "I used to report to Dorka Fehér.",
+            "My former manager, Dorka Fehér, sent me a card.",
+            "My old boss Dorka Fehér called today.",
+            "I reported to Dorka Fehér until May.",
+        ),
+    ),
+    ("reports_to", "Bence Vass", "Dorka Fehér", ("Bence Vass used to report to Dorka Fehér.",)),
+    (
+        "owned_by",
+        "Zirc exporter",
+        "Tisza Ops",
+        (
+            "Tisza Ops used to own the Zirc exporter.",
+            "The Zirc exporter was owned by Tisza Ops until May.",
+            "The Zirc exporter previously belonged to Tisza Ops.",
+            "The Zirc exporter was formerly maintained by Tisza Ops.",
+        ),
+    ),
+    ("has_pet", SPEAKER, "Bodri", ("We used to have a dog called Bodri.", "I had a dog named Bodri as a kid.")),
+)
+
+
+def past_variants() -> Iterator[Variant]:
+    """A value said to have held before, with no value now said: read as ended."""
+    for attribute, subject, value, sentences in _PAST:
+        for text in sentences:
+            yield Variant(text, attribute, subject, value, family="past", ended=True)
+
+
+# facts listed: several subjects with one predicate, several values of one subject, each gapped pair (the sentence,
+# then (attribute, whom or what, value) for each fact it lists)
+_LISTS = (
+    (
+        "Bence Vass, Dorka Fehér and Ilka Nagy all live in Szeged.",
+        *(("lives_in", who, "Szeged") for who in ("Bence Vass", "Dorka Fehér", "Ilka Nagy")),
+    ),
+    (
+        "Bence Vass, Dorka Fehér, and Ilka Nagy report to Réka Tóth.",
+        *(("reports_to", who, "Réka Tóth") for who in ("Bence Vass", "Dorka Fehér", "Ilka Nagy")),
+    ),
+    (
+        "Bence Vass, Dorka Fehér and Ilka Nagy work at Tisza Analytics.",
+        *(("works_at", who, "Tisza Analytics") for who in ("Bence Vass", "Dorka Fehér", "Ilka Nagy")),
+    ),
+    (
+        "Bence Vass, Dorka Fehér and Ilka Nagy speak Hungarian.",
+        *(("speaks", who, "Hungarian") for who in ("Bence Vass", "Dorka Fehér", "Ilka Nagy")),
+    ),
+    (
+        "The Zirc exporter, the Kestle gateway and the Vashegy API are owned by Tisza Ops.",
+        *(("owned_by", thing, "Tisza Ops") for thing in ("Zirc exporter", "Kestle gateway", "Vashegy API")),
+    ),
+    (
+        "Tisza Ops owns the Zirc exporter, the Kestle gateway and the Vashegy API.",
+        *(("owned_by", thing, "Tisza Ops") for thing in ("Zirc exporter", "Kestle gateway", "Vashegy API")),
+    ),
+    (
+        "Our three cats — Mák, Bors and Pötty — are fine.",
+        *(("has_pet", SPEAKER, name) for name in ("Mák", "Bors", "Pötty")),
+    ),
+    (
+        "Our cats, Mák, Bors and Pötty, are fine.",
+        *(("has_pet", SPEAKER, name) for name in ("Mák", "Bors", "Pötty")),
+    ),
+    ("I have three cats: Mák, Bors and Pötty.", *(("has_pet", SPEAKER, name) for name in ("Mák", "Bors", "Pötty"))),
+    (
+        "Bence Vass speaks Hungarian, German and a little English.",
+        *(("speaks", "Bence Vass", language) for language in ("Hungarian", "German", "English")),
+    ),
+    ("Zirc ships April 6, Kestle May 4.", ("due_date", "Zirc", "2026-04-06"), ("due_date", "Kestle", "2026-05-04")),
+    (
+        "Zirc launches on April 6 and Kestle on May 4.",
+        ("due_date", "Zirc", "2026-04-06"),
+        ("due_date", "Kestle", "2026-05-04"),
+    ),
+    (
+        "Tisza Ops owns the Zirc exporter and Vashegy Platform the Kestle gateway.",
+        ("owned_by", "Zirc exporter", "Tisza Ops"),
+        ("owned_by", "Kestle gateway", "Vashegy Platform"),
+    ),
+    (
+        "Bence Vass is head of support and Dorka Fehér head of sales.",
+        ("job_title", "Bence Vass", "head of support"),
+        ("job_title", "Dorka Fehér", "head of sales"),
+    ),
+)
+
+
+def list_variants() -> Iterator[Variant]:
+    """Facts listed in one sentence: each fact of the list a variant of its own."""
+    for text, *listed in _LISTS:
+        for attribute, subject, value in listed:
+            yield Variant(text, attribute, subject, value, family="lists")
+
+
 def written() -> Iterator[Variant]:
     """Every variant the speaker writes, family by family (a chat's lines name their own voice: ``chat_variants``)."""
     for family in (
@@ -787,6 +1112,10 @@ def written() -> Iterator[Variant]:
         people_variants,
         change_variants,
         name_variants,
+        speech_variants,
+        learner_variants,
+        past_variants,
+        list_variants,
     ):
         yield from family()
 
@@ -867,6 +1196,31 @@ _NEAR_MISSES = (
     ),
 )
 
+# the shapes of speech, a learner's English and the past around words that state nothing: a hedge, a wish, a dream, a
+# visit, a question, a name given (attribute, the sentence)
+_SHAPED_CONTROLS = (
+    ("lives_in", "Um, I might, uh, move to Szeged."),
+    ("lives_in", "so yeah I'm thinking of moving to Szeged lol"),
+    ("works_at", "I am want to work at Tisza Analytics."),
+    ("works_at", "My dream is work in Tisza Analytics."),
+    ("lives_in", "I once visited Szeged."),
+    ("lives_in", "I used to want to live in Szeged."),
+    ("has_pet", "Dreamt I had a dog named Bodri."),
+    ("has_pet", "I had a cat sit on my keyboard."),
+    ("job_title", "I had a dog named Bodri as a kid."),
+    ("job_title", "Bence Vass was elected treasurer?"),
+    ("job_title", "Bence Vass is your manager, right?"),
+    ("reports_to", "My old boss at Kestle Labs? No idea."),
+    ("lives_in", "Bence Vass said he might move to Szeged."),
+    ("works_at", "Bence Vass denied that he works at Tisza Analytics."),
+    ("reports_to", "Bence Vass asked whether he reports to Dorka Fehér."),
+    ("lives_in", "Bence Vass, Dorka Fehér and Ilka Nagy might move to Szeged."),
+    ("lives_in", "Szeged, Pécs and Eger are lovely in spring."),
+    ("due_date", "Zirc ships fast, Kestle slowly."),
+    ("has_pet", "My neighbours' three cats — Mák, Bors and Pötty — visit daily."),
+    ("owned_by", "Tisza Ops wants the Zirc exporter and Vashegy Platform the Kestle gateway."),
+)
+
 
 def controls() -> Iterator[Variant]:
     """The person predicates hedged, wished or asked: each states nothing."""
@@ -878,6 +1232,8 @@ def controls() -> Iterator[Variant]:
         yield Variant(f"If Bence Vass {third}, we could meet.", attribute, "", "")
     for attribute, text in _OTHER_WORDS_CONTROLS:
         yield Variant(text, attribute, "", "", family="words")
+    for attribute, text in _SHAPED_CONTROLS:
+        yield Variant(text, attribute, "", "", family="controls")
     for attribute, value, sentences in _NEAR_MISSES:
         for text in sentences:
             yield Variant(text, attribute, SPEAKER, value, family="near misses", holds=False)

@@ -1,6 +1,7 @@
 """The extractor on each attribute's facts in the shapes people give them (bench.fact_variants: grammar, other words,
-records, joined clauses, two people, changes, names): the share of variants read, per attribute and per family, and
-the share of hedged, wished or asked controls and near misses that stated nothing of the fact."""
+records, joined clauses, two people, changes, names, speech, a learner's English, the past): the share of variants
+read, per attribute and per family, and the share of hedged, wished or asked controls and near misses that stated
+nothing of the fact."""
 
 from __future__ import annotations
 
