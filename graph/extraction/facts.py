@@ -152,7 +152,7 @@ _TITLE_WORD = r"(?:[\w-]+(?:\.(?=\s[A-Z]))?|&)"
 _TITLE_WORDS = rf"(?:{_TITLE_WORD}\s+){{0,4}}?[\w-]+(?:\s+of\s+(?:{_TITLE_WORD}\s+){{0,2}}?[\w-]+)?"
 _TITLE_END = (
     r"(?=\s*(?:[.,;:!)]|$|\s+(?:at|over\s+at|for|on|in|since|from|last|this|with|and|after|back|when|but|so|now|yesterday|"
-    r"today|there|who|until|till|before|while|during|"
+    r"today|there|who|until|till|before|previously|formerly|while|during|"
     r"reporting|based|working|living|as\s+of|effective|"
     r"recently|earlier|again|officially|(?:a|an|one|two|three|four|five|six|a\s+few|several|\d+)\s+(?:days?|weeks?|"
     r"months?|years?)\s+ago)\b|\s+(?=[^\w\s&])))"
@@ -210,7 +210,7 @@ _ADVERBS_BEFORE_BEEN = r"(?:\s+(?:now|still|also|actually|just|already))*"
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
 _NOT_ASSERTED = re.compile(
     r"\b(?:if|unless|whether|would|could|might|should|must|maybe|perhaps|probably|potentially|possibly|tentatively|"
-    r"wish|wishes|dream|dreams|"
+    r"wish|wishes|dream|dreams|dreamt|dreamed|"
     r"dreaming|hope|hopes|hoping|plan(?:s|ning)?\s+(?:to|on)|planning\s+a|thinking|considering|consider|want|wants|"
     r"wanted|wanting|"
     # "'d" would, unless it had ("she'd been living in Eger", "he said he'd moved to Pécs")
@@ -311,6 +311,32 @@ _GAPPED_RE = re.compile(
     r"(?P<gap>\s+(?:in|at|for|to)\s+(?=[A-Z])|\s+(?!(?:is|are|was|were|has|have|had|will|would|can|could|and|or|"
     r"lives|works|reports|moved|speaks|owns|joined|left)\b)(?=[a-z][\w-]*\s+(?:of|[a-z]+)\b))"
 )
+# a schedule gapped the same way: "Zirc ships April 6, Kestle May 4", "Zirc launches on 6 April and Kestle on 4 May"
+_MONTH_WORDS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_GAPPED_DAY_RE = re.compile(
+    rf"(?P<first>\b{NAME}\s+(?P<verb>ships|launches|lands|goes\s+live|is\s+due|is\s+scheduled|releases)"
+    r"(?P<prep>\s+(?:on|for))?\s+[^,;.!?()]+?)(?P<between>,\s+(?:and\s+)?|;\s+|\s+and\s+)"
+    rf"(?P<second>[{_UPPER}][\w-]*(?:\s+(?!{_MONTH_WORDS}\s)[{_UPPER}][\w-]*){{0,2}})"
+    rf"(?P<gap>\s+(?:on|for)\s+|\s+)(?=\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_WORDS}|{_MONTH_WORDS}\s+\d|the\s+\d)"
+)
+
+# … and an owner's: "Tisza Ops owns the Zirc exporter and Vashegy the Kestle gateway"
+_GAPPED_KEEPER_RE = re.compile(
+    rf"(?P<first>\b{NAME}\s+(?P<verb>owns|maintains|runs|looks\s+after)(?P<prep>)\s+[^,;.!?()]+?)"
+    rf"(?P<between>,\s+(?:and\s+|while\s+|whereas\s+)?|;\s+|\s+(?:and|while|whereas)\s+)(?P<second>{NAME})"
+    r"(?P<gap>\s+)(?=(?:the|our)\s+[\w`]|`)"
+)
+
+_SCHEDULE_VERBS = ("ships", "launches", "lands", "live", "due", "scheduled", "releases")
+_KEEPING_VERBS = ("owns", "maintains", "runs", "looks after")
+
+
+def _ungapped_day(match: re.Match[str]) -> str:
+    """The second project with the first's verb of schedule again ("…, Kestle ships May 4"), or the second owner
+    with the first's verb of keeping ("… and Vashegy owns the Kestle gateway")."""
+    return f"{match['first']}{match['between']}{match['second']} {match['verb']}{match['gap']}"
+
+
 # the same predicate said of another by "does" ("…, as does Dorka", "…; so does Dorka", "… and so does Dorka")
 _SO_DOES_RE = re.compile(
     rf"\b{NAME}\s+(?P<said>(?:lives|works|reports|speaks|owns)\s+[^,;.!?]+?)(?:,\s+as\s+does|[,;]?\s+(?:and\s+)?so\s+does)\s+"
@@ -335,6 +361,12 @@ _TENURE_RE = re.compile(
     # ("After six years at Kestle I've joined Zirc": a name after the workplace needs the comma, "I" does not)
     rf"^After\s+(?:\w+\s+){{1,2}}(?:years?|months?|decades?)\s+(?:at|with)\s+(?P<org>{NAME})(?:,\s+|\s+(?=I\b))"
     rf"(?P<who>I(?=['’](?:ve|m|d)\b|\s+[a-z])|{NAME}(?=\s+[a-z]))"
+)
+# "Bence Vass, formerly of Kestle Labs, joined …", "Dorka (previously of Eger)": where someone was before, a town
+# their home, anywhere else their employer
+_FORMERLY_OF_RE = re.compile(
+    rf"(?<![Tt]he\s)\b(?!(?:The|A|An)\s)(?P<name>{NAME})(?:,|\s+\()\s*(?:formerly|previously|once|late)\s+of\s+(?:the\s+)?(?P<where>{NAME})"
+    r"(?=\s*[,)])"
 )
 # "my family and I", "my wife and I": the speaker, with company (one clause, not two subjects)
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
@@ -557,7 +589,8 @@ _LISTED_VERBS = (
     r"no\s+longer|doesn['’]?t)"
 )
 _SAME_SUBJECT_RE = re.compile(
-    rf",?\s+and\s+(?=(?:now\s+|also\s+)?{_VERBS}\b)"
+    # ("Bence lived in Pécs but now lives in Szeged": the same subject, its verb now)
+    rf",?\s+(?:and|but)\s+(?=(?:now\s+|also\s+|still\s+)?{_VERBS}\b)"
     # "… is now head of ops at Brightwell, reporting to Nandor": the same subject, going on
     r"|,\s+(?=(?:now\s+)?(?:reporting|living|working|based)\s+(?:directly\s+)?(?:to|into|in|at|for|out)\b)"
     # "I'm based in Eger, work for Kestle as …": the first person's verbs, listed
@@ -659,16 +692,26 @@ _INTERJECTION_RE = re.compile(
     re.IGNORECASE,
 )
 # "Esme said she speaks Portuguese": what someone is reported to say of themselves is said of them
+# a pronoun's "'s" and "'re": "has" before a verb's past participle ("she's been", "he's moved"), else "is"
+_PRONOUN_CONTRACTED = (
+    rf"(?:(?P<has>['’]s(?={_ADVERBS_BEFORE_BEEN}\s+(?:been|got|had|moved|joined|left|relocated|started|become|taken|"
+    r"gone|switched|quit)\b))|(?P<is>['’]s|['’]re))?"
+)
 _REPORTED_RE = re.compile(
-    rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|tells\s+(?:me|us))"
-    rf"(?:\s+that)?\s+(?:he|she|they)\b(?:(?P<has>['’]s(?={_ADVERBS_BEFORE_BEEN}\s+(?:been|got|had)\b))"
-    r"|(?P<is>['’]s|['’]re))?"
+    rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|tells\s+(?:me|us)|"
+    r"let\s+(?:me|us)\s+know|informed\s+(?:me|us)|announced|explained|added)"
+    rf"(?:\s+that)?\s+(?:he|she|they)\b{_PRONOUN_CONTRACTED}"
 )
 # "Noor and Piet both work at …", "Omar and his sister Lina both speak Farsi": the clause of each
 _BOTH_RE = re.compile(
     rf"^(?:[Bb]oth\s+)?(?P<first>{NAME})\s+and\s+(?:(?:his|her|their)\s+{_RELATION}\s+)?(?P<second>{NAME}|me\b)"
     r"\s+(?:both\s+)?(?=[a-z])"
 )
+# "Bence, Dorka and Ilka all live in Eger": the clause of each of three or more
+_EACH_OF_RE = re.compile(
+    rf"^(?:[Aa]ll\s+)?(?P<names>{NAME}(?:,\s+{NAME})+,?\s+and\s+{NAME})\s+(?:all\s+|each\s+)?(?=[a-z])"
+)
+_LISTED_NAMES_RE = re.compile(r",\s+(?:and\s+)?|,?\s+and\s+")
 # a manager said by pronoun in a later clause of the sentence: the person an earlier clause opened with
 _REPORTS_TO_PRONOUN_RE = re.compile(
     r"\b(?P<verb>reports?\s+(?:directly\s+)?to|reporting\s+to|under)\s+(?:him|her)\b"
@@ -706,7 +749,14 @@ _OPENING_SUBJECT_RE = re.compile(
     r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
 # a sentence that only names someone, as a chat asks or a note heads a line about them ("Zsófia?")
-_TOPIC_RE = re.compile(rf"^(?:.{{0,20}}\b(?:and|what\s+about|how\s+about)\s+)?(?P<name>{NAME})\s*[?:]$")
+_TOPIC_RE = re.compile(
+    rf"^(?:.{{0,20}}\b(?:and|what\s+about|how\s+about)\s+|(?i:oh|ah|so|well|right),?\s+)?(?P<name>{NAME})\s*[?:]$"
+)
+# "As for Bence, he moved …": the person the sentence sets out to speak of is its pronoun
+_AS_FOR_RE = re.compile(
+    rf"^(?i:as\s+for|as\s+to|regarding|about|according\s+to)\s+(?P<name>{NAME}),\s+(?:he|she)\b(?!['’]d\b)"
+    rf"{_PRONOUN_CONTRACTED}"
+)
 # "Look who turned up: Bálint.", "a man called Bence, who …": a person brought in by name
 _REVEALED_RE = re.compile(rf":\s+(?P<name>{NAME})\s*[.!]*$")
 # a profile's opening: the name, and the age or the years of a life ("Club bio: Vera Lind, 58.", "Vera Lind (1931)")
@@ -790,6 +840,8 @@ _CLAUSE_BREAK_RE = re.compile(
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+\d|the\s+\d)"
     # "Based in Eger, previously at Kestle (2016–2021)": what was before, a clause of its own
     r"|\s*,\s+(?=(?:previously|formerly)\s+(?:at|with)\s)"
+    # "Zirc ships April 6, Kestle ships May 4": each project's schedule, a clause of its own
+    rf"|,\s+(?=[{_UPPER}][\w-]*(?:\s+[{_UPPER}][\w-]*){{0,2}}\s+(?:ships|launches|lands|goes\s+live|is\s+due|releases)\b)"
     # "N adopted a dog, and M, still at Kestle, now reports to R": M opens a clause of their own
     rf"|,\s+and\s+(?=[{_UPPER}][\w'’-]+(?:\s+[{_UPPER}][\w'’-]+){{0,2}},\s+[a-z])"
 )
@@ -847,6 +899,8 @@ def _clauses(sentence: str) -> list[str]:
     ("After the reorg, ") dropped, coordinated clauses apart, and a clause that goes on with the same subject's next
     verb given that subject ("Saoirse works at Kestle and lives in Osaka": "Saoirse lives in Osaka")."""
     text = _REPORTED_RE.sub(_reported, sentence.strip())
+    if text[:2] in ("As", "as", "Re", "re", "Ab", "ab", "Ac", "ac"):
+        text = _AS_FOR_RE.sub(lambda m: _as_name(m["name"], m), text)
     if " here at " in text:  # "I'm a nurse here at Kestle Clinic": at Kestle Clinic
         text = text.replace(" here at ", " at ")
     if "called" in text or "named" in text:  # "I report to a woman called Dorka": to Dorka
@@ -967,6 +1021,14 @@ def _clauses(sentence: str) -> list[str]:
             continue
         extra.append(f"{name} is the {said}" if role else f"{name} {'is ' if article else ''}{said}")
     text = _BRACKETED_RE.sub(lambda m: m.group(0) if _dated_bracket(m) else m["name"], text)
+    if re.search(r"(?:ly|once|late)\s+of\s", text):
+        for match in _FORMERLY_OF_RE.finditer(text):
+            if not _a_person(match["name"]):
+                continue
+            if known_place(match["where"]):
+                extra.append(f"{match['name']} used to live in {match['where']}")
+            elif _business_name(match["where"]):  # (a town nobody knows is neither)
+                extra.append(f"{match['name']} used to work at {match['where']}")
     tenure = _TENURE_RE.match(text)
     if tenure:
         extra.append(f"{tenure['who']} used to work at {tenure['org']}")
@@ -983,6 +1045,10 @@ def _clauses(sentence: str) -> list[str]:
             if ungapped == text:
                 break
             text = ungapped
+        if any(verb in text for verb in _SCHEDULE_VERBS):
+            text = _GAPPED_DAY_RE.sub(_ungapped_day, text)
+        if any(verb in text for verb in _KEEPING_VERBS):
+            text = _GAPPED_KEEPER_RE.sub(_ungapped_day, text)
         if " does " in text:  # "Bence speaks Czech, as does Dorka": Dorka speaks it too
             extra += [f"{m['second']} {m['said']}" for m in _SO_DOES_RE.finditer(text)]
     for match in list(_RELATIVE_RE.finditer(text)):
@@ -1053,7 +1119,12 @@ def _clauses(sentence: str) -> list[str]:
         opened = _OPENER_RE.match(part)  # "Since the reorg, Zsófia and Nandor sit under …"
         said_when = opened.group(0) if opened else ""
         both = _BOTH_RE.match(part[len(said_when) :])
-        if both:  # each subject's clause, before "and Piet works …" reads as a clause of its own
+        if not both and (each := _EACH_OF_RE.match(part[len(said_when) :])):
+            rest = part[len(said_when) + each.end() :]
+            first, *others = _LISTED_NAMES_RE.split(each["names"])
+            part = f"{said_when}{first} {rest}"
+            extra += [f"{said_when}{other} {rest}" for other in others]
+        elif both:  # each subject's clause, before "and Piet works …" reads as a clause of its own
             rest = part[len(said_when) + both.end() :]
             first, second = ("I" if name in ("Me", "me") else name for name in (both["first"], both["second"]))
             part = f"{said_when}{first} {rest}"  # "Me and Bence live in Eger": the speaker too
@@ -1147,9 +1218,19 @@ def _clauses(sentence: str) -> list[str]:
             # doer after it does
             doer = _SUBJECT_OF_VERB_RE.search(pieces[0], pieces[0].index(":"))
             subject = doer["who"] if doer else subject
+        if len(pieces) > 1 and subject in _ARTICLES_OF_A_THING and (thing := _THING_BEFORE_VERB_RE.match(pieces[0])):
+            # "The zirc-sync worker lives in this repo but is owned by Tisza Ops": the thing goes on, not "The"
+            subject = thing["thing"]
         clauses.append(pieces[0])
         clauses += [f"{subject} {_BEING_RE.sub(_being(subject), piece)}" if subject else piece for piece in pieces[1:]]
     return [clause for clause in clauses + extra if clause.strip()]
+
+
+# a thing a clause opens with, up to its verb: the subject its next verbs go on with
+_ARTICLES_OF_A_THING = frozenset({"The", "Our", "This", "Their"})
+_THING_BEFORE_VERB_RE = re.compile(
+    r"^(?P<thing>(?:The|Our|This|Their)\s+[^,;]{1,60}?)\s+(?:is|are|was|were|lives|sits|runs|has|had|ships|went)\b"
+)
 
 
 # a clause opened by what the writer is doing ("Passing this to N — she owns …", "Handing over to N"): a verb, no one a
@@ -1436,6 +1517,18 @@ def _named_title_ok(match: re.Match[str]) -> bool:
     return 1 <= len(words) <= 5 and all(
         re.fullmatch(r"[a-z][a-z-]*", word) and word not in _NOT_IN_TITLES for word in words if word != "of"
     )
+
+
+# what "named" follows when it gives a name rather than a post: something just introduced ("a dog named Bodri as a
+# kid", "a man named Bence"), an animal
+_NAMING_RE = re.compile(rf"(?:\b(?i:an?)\s+(?:[\w-]+\s+)?[\w-]+|\b{_PETS})\s*$")
+
+
+def _appointed_title_ok(match: re.Match[str]) -> bool:
+    """A title given by appointing, naming or hiring, not a name given to someone just introduced."""
+    if match.group(0).startswith("named") and _NAMING_RE.search(match.string, 0, match.start()):
+        return False
+    return _named_title_ok(match)
 
 
 # "has lived in Győr, Pápa and Zirc": the towns of a life, not the home now
@@ -1947,6 +2040,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.LIVES_IN,
         rf"^(?P<value>{NAME})\s+(?:is|has\s+been|['’]s)\s+(?:now\s+)?(?:(?P<mine>my|our)\s+)?(?P<home>home)\b(?!\s+to\b)",
         confidence=0.6,
+    ),
+    # "Pécs was my home until 2024": the home before
+    _p(
+        v.LIVES_IN,
+        rf"^(?P<value>{NAME})\s+(?:was|used\s+to\s+be)\s+(?:(?P<mine>my|our)\s+)?(?P<home>home)\b(?!\s+to\b)",
+        confidence=0.6,
+        history=True,
     ),
     # "since moving to Sopron I …": a change the speaker says in passing
     _p(
@@ -2564,7 +2664,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?:has\s+|have\s+|had\s+)?(?:appointed|named|hired|promoted)|(?i:the\s+appointment\s+of))\s+"
         rf"(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)?(?P<who>{NAME})\s+(?:as|to)\s+(?:an?\s+|the\s+|our\s+|its\s+|their\s+)?"
         rf"(?:new\s+)?{_TITLE}",
-        check=_named_title_ok,
+        check=_appointed_title_ok,
         needs=("appoint", "named", "hired", "promoted"),
     ),
     _p(
@@ -3007,6 +3107,24 @@ _PATTERNS: tuple[_Pattern, ...] = (
         confidence=0.7,
         check=lambda match: bool(match["mine"] or match["who"] or match.start() == 0),
     ),
+    # "my former manager, Nandor, sent a card", "Zsófia's old boss Nandor retired": whom one reported to before
+    _p(
+        v.REPORTS_TO_ATTR,
+        rf"(?<![\w'’-])(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:former|old|previous|ex-?)\s*(?:line\s+)?"
+        rf"(?:manager|boss|supervisor)(?!['’]s),?\s+\(?(?P<value>{NAME})\)?(?=\s+[a-z]|[,.!;)]|$)",
+        presupposed=True,
+        history=True,
+        needs=("former", "old", "previous", "ex"),
+    ),
+    # "in my previous job at Kestle …", "Bence's old employer, Kestle, …": where one worked before
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?:(?P<mine>[Mm]y)|(?P<who>{NAME})(?:'s|’s))\s+(?:previous|old|last|former)\s+(?:job|role|position|"
+        rf"employer|company|workplace)(?:\s+(?:at|with)|,)\s+{_THE}(?P<value>{NAME})",
+        history=True,
+        check=_org_ok,
+        needs=("previous", "old", "last", "former"),
+    ),
     # "Zsófia's manager changed from Nandor to Ambrus"
     _p(
         v.REPORTS_TO_ATTR,
@@ -3096,6 +3214,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.OWNED_BY,
         rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:now\s+)?belongs?\s+to\s+{_OWNER}",
+    ),
+    # "the Zirc exporter belonged to Tisza Ops": whose it was
+    _p(
+        v.OWNED_BY,
+        rf"\b(?:[Tt]he\s+|[Oo]ur\s+)?(?P<system>{_ARTICLELESS_THING})\s+belonged\s+to\s+{_OWNER}",
+        history=True,
+        needs=("belonged",),
     ),
     # "the export cron is officially mine", "the data checks are mine now": the speaker's
     _p(
@@ -3604,7 +3729,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<kind>{_PETS}(?:\s+{_PETS})?)(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
         # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
         rf"(?:\s+now)?(?:\s+(?:last|this)\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter)(?=,))?"
-        rf"(?:,?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{_PET_NAME_LIST}))?(?![\w-])",
+        # ("three cats: Mák, Bors and Pötty", "two dogs — Bodri and Pötty": the names after a colon or a dash)
+        rf"(?:(?:,|:|\s[—–-])?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{_PET_NAME_LIST}))?(?![\w-])",
         check=lambda match: (
             _pet_present(match) and (not match["had"] or _STILL_HAD_RE.match(match.string, match.end()))
         ),
@@ -3733,7 +3859,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # to say
     _p(
         v.HAS_PET,
-        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)??(?P<kind>{_PETS})\s+(?P<value>{_PET_NAME_LIST})",
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)??(?P<kind>{_PETS})(?:\s[—–-])?\s+(?P<value>{_PET_NAME_LIST})",
         presupposed=True,
     ),
     # "my dog's name is Bodri", "my cat name is Cirmi", "Zsófia's parrot is named Kiwi"
@@ -3777,8 +3903,11 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.HAS_PET,
-        rf"\b{_WHO}\s+used\s+to\s+have\s+{_COUNT}\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:,?\s+(?:called|named)\s+"
-        rf"(?P<value>{NAME}))?",
+        # ("we had a dog called Bodri as kids": a pet of the household's past)
+        rf"\b(?:{_WHO}|(?P<ours>[Ww]e))\s+(?:used\s+to\s+have|had)\s+{_COUNT}\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})"
+        # (not "had a cat sit on my keyboard": a pet's name, or the pet's clause ended)
+        rf"(?:,?\s+(?:called|named)\s+(?P<value>{NAME})|(?=\s*(?:[.,;!]|$)|\s+(?:as|when|growing|for|until|back|"
+        r"before|in|and|but|who|that)\b))",
         history=True,
     ),
     _p(
@@ -3798,7 +3927,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.SPEAKS,
         # ("speaks three languages (Hungarian, Slovak and Romani)")
         # ("has spoken Hungarian since childhood": spoken, and still)
-        rf"\b{_WHO}{_NOW}(?:\s+do|\s+does)?\s+(?:speak|speaks|(?<=\shas\s)spoken|(?<=\shave\s)spoken|(?<=['’]ve\s)spoken)\s+"
+        rf"\b{_WHO}{_NOW}(?:\s+do|\s+does|\s+has|\s+have|['’]ve)?{_NOW}\s+(?:speak|speaks|(?<=\shas\s)spoken|"
+        rf"(?<=\shave\s)spoken|(?<=['’]ve\s)spoken)\s+"
         rf"(?:\w+\s+languages?(?::\s*|\s*\(|\s+))?{_OPEN_SPOKEN_LIST}",
     ),
     # ("conversational in Hungarian", "I get by in Hungarian", "she knows Hungarian": spoken well enough to use)
@@ -3981,7 +4111,19 @@ def _defused(run: re.Match[str]) -> str:
 
 
 # Markdown's marks around words: a code quote ("`zirc-cli`"), bold ("**Dorka Vass**", "__Zirc__")
-_MARKED_UP_RE = re.compile(r"`(?P<code>[^`\n]{1,80})`|(?P<mark>\*\*|__)(?P<strong>[^*_\n]{1,80})(?P=mark)")
+_MARKED_UP_RE = re.compile(
+    r"`(?P<code>[^`\n]{1,80})`(?P<kind>[ \t]+[a-z]+\b)?|(?P<mark>\*\*|__)(?P<strong>[^*_\n]{1,80})(?P=mark)"
+)
+_THING_KIND_NOUNS = frozenset(v.KIND_HEAD_NOUNS) | v.OWNED_THING_NOUNS
+
+
+def _unmarked(marked: re.Match[str]) -> str:
+    """Words without their Markdown marks; a name in code quotes is the thing's name, the noun after it its kind ("the
+    `zirc-sync` worker" is zirc-sync)."""
+    if not marked["code"]:
+        return marked["strong"]
+    kind = marked["kind"] or ""
+    return marked["code"] if kind.strip() in _THING_KIND_NOUNS else f"{marked['code']}{kind}"
 
 
 def extract_facts(text: str, *, speaker: str | None, reference: datetime | date) -> list[StatedFact]:
@@ -3999,7 +4141,7 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
             said = _DASHED_FIELD_RE.sub(_dashed_field, said)
         if "`" in said or "**" in said or "__" in said:
             # a README's "`zirc-sync` is owned by …", a profile's "**Réka Tóth** — …": the words, without their marks
-            said = _MARKED_UP_RE.sub(lambda m: m["code"] or m["strong"], said)
+            said = _MARKED_UP_RE.sub(_unmarked, said)
         if "ly " in said:
             said = _NEUTRAL_ADVERB_RE.sub(lambda m: " " * len(m["adverb"]), said)
         if "(" in said or "'" in said or "’" in said or "‘" in said:
@@ -4045,12 +4187,56 @@ _LEARNER = (
     # "working by Kestle like crane operator": at Kestle, as one
     (" by ", re.compile(r"\b(work(?:ing|s|ed)?)\s+by\s+(?=[A-Z])"), r"\1 at "),
     ("like", re.compile(rf"(\b(?:at|for)\s+{NAME})\s+like\s+(?=(?:an?\s+)?[a-z])"), r"\1 as "),
+    # "I work like data engineer": as one
+    ("like", re.compile(r"\b(work(?:ing|s|ed)?)\s+like\s+(?=(?:an?\s+)?[a-z])"), r"\1 as "),
+    # "My colleague Bence he lives in Eger": the name, its pronoun said again
+    (
+        "he ",
+        re.compile(rf"^(?:(?:[Mm]y|[Oo]ur)\s+[a-z]+\s+)?(?P<name>{NAME})\s+(?:he|she)\s+(?=[a-z])"),
+        lambda m: f"{m.group(0)[: m.end('name')]} " if _person(m["name"]) else m.group(0),
+    ),
+    # "I am work at Kestle", "he is live in Eger": the plain verb
+    ("work", re.compile(r"\b(?:am|is|are)\s+(?=work\s+(?:at|in|for|as)\b)"), ""),
+    ("live", re.compile(r"\b(?:am|is|are)\s+(?=live\s+in\b)"), ""),
+    # "I have dog, his name is Bodri": a dog
+    ("ha", re.compile(rf"\b(ha(?:ve|s))\s+(?={_PET_KINDS}\b)"), r"\1 a "),
+    # "Tisza Ops is owner of Zirc": the owner
+    ("owner of", re.compile(r"\b(is|are)\s+(owners?|maintainers?)\s+of\s+(?=[A-Z])"), r"\1 the \2 of "),
 )
 _LEARNER_RE = re.compile(
     r"\b(?:not\s+(?:more|anymore|any\s+more)|since\s+\w+\s+(?:days?|weeks?|months?|years?)|moved\s+to|from\s+last|"
-    r"work(?:ing|s|ed)?\s+by|like|already\s+\w+\s+(?:months?|years?))\b",
+    r"work(?:ing|s|ed)?\s+by|like|already\s+\w+\s+(?:months?|years?)|(?:am|is|are)\s+(?:work|live)|"
+    r"(?:is|are)\s+(?:owners?|maintainers?)\s+of)\b|[A-Za-z]\s+(?:he|she)\s+[a-z]"
+    rf"|\bha(?:ve|s)\s+{_PET_KINDS}\b",
     re.I,
 )
+# "Bence is data engineer", "I'm team lead at Kestle": a post a learner says without its article
+_POST_WITHOUT_ITS_ARTICLE_RE = re.compile(
+    r"\b(?P<be>is|am|was|['’]m)\s+(?P<post>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)(?=\s*(?:[.,;!]|$)|\s+(?:at|in|for)\s+[A-Z])"
+)
+# the words after "is" that say something else than a post said without its article
+_NO_POST_OPENS = frozenset(
+    "a an the my our your his her their its this that one no not now still also just only very so too in at on "
+    "being going".split()
+)
+# the words a post is said with that take no article before it ("is head of data", "is team lead")
+_POST_WITHOUT_ARTICLE = frozenset(
+    {"head", "chief", "lead", "director", "president", "founder", "ceo", "cto", "cfo", "coo"}
+)
+
+
+def _post_with_article(said: re.Match[str]) -> str:
+    """A post a learner says without its article, with it: "Bence is data engineer" as "Bence is a data engineer"
+    (only a post: "is home", "is fine" stay as they are)."""
+    post = said["post"]
+    words = post.split()
+    if words[0] in _NO_POST_OPENS or words[0].endswith("ed"):  # ("was elected treasurer", "is your manager")
+        return said.group(0)
+    if words[0] in _POST_WITHOUT_ARTICLE or _role_head(post) not in v.ROLE_NOUNS or words[-1] in _NOT_IN_TITLES:
+        return said.group(0)
+    return f"{said['be']} {'an' if post[0] in 'aeiou' else 'a'} {post}"
+
+
 _MOVED_TO_FROM_RE = re.compile(
     rf"\b(?P<verb>moved|relocated)\s+to\s+(?P<new>{NAME})\s+from\s+(?P<old>{NAME})(?![\w'’-])"
 )
@@ -4109,6 +4295,45 @@ def _pet_pictured(pictured: re.Match[str]) -> str:
     return f"{pictured['name']} (my {_PET_PICTURES[pictured['picture']]})"
 
 
+# an adverb of what held before, between a subject and its verb ("I previously lived in Eger", "Zirc was formerly
+# maintained by Tisza Ops", "Bence once worked at Kestle"): said after what it qualifies, where the readers of
+# "used to" and "previously" look for it ("I lived in Eger previously")
+_HISTORY_ADVERB_RE = re.compile(
+    r"(?<=\w)(?P<adverb>\s+(?:previously|formerly|once))(?P<verb>(?:\s+(?:was|were|been))?\s+(?:lived|owned|belonged|"
+    r"spoke|had|ran|maintained|managed|looked|based|employed)\b)"
+    r"(?P<said>[^,;:.!?()\n—–]*?)(?=\s*(?:[,;:.!?()\n—–]|$)|\s+(?:but|while|whereas|so)\s)",
+    re.IGNORECASE,
+)
+
+# … or after "was" ("Bence was formerly head of support", "Zirc was once Tisza's")
+_HISTORY_AFTER_BE_RE = re.compile(
+    r"(?:(?<=\bwas)|(?<=\bwere))(?P<adverb>\s+(?:previously|formerly|once))(?P<verb>)"
+    r"(?P<said>\s+[\w'’][^,;:.!?()\n—–]*?)(?=\s*(?:[,;:.!?()\n—–]|$)|\s+(?:but|while|whereas|so)\s)",
+    re.IGNORECASE,
+)
+
+_NAMES_BETWEEN_DASHES_RE = re.compile(
+    rf"(?<=\w)\s+[—–-]\s+(?P<names>{_PET_NAME_LIST})(?:\s*(?P<close>[—–-])\s+(?=[a-z])|(?=\s*(?:[.,;!]|$)))"
+)
+_PET_KINDS_RE = re.compile(_PETS)
+
+
+def _names_of_pets(dashed: re.Match[str]) -> str:
+    """Names between dashes after the pets they name ("our three cats — Mák, Bors and Pötty — …"), as after a comma;
+    any other dash as it was."""
+    words = dashed.string[: dashed.start()].split()[-3:]
+    if not any(_PET_KINDS_RE.fullmatch(" ".join(words[at:])) for at in range(len(words))):
+        return dashed.group(0)
+    return f", {dashed['names']}{', ' if dashed['close'] else ''}"
+
+
+def _history_said_after(said: re.Match[str]) -> str:
+    """The adverb of what held before moved after the words it qualifies ("once" as "formerly": after them, it
+    would say how often)."""
+    adverb = re.sub(r"(?i)\bonce$", "formerly", said["adverb"])
+    return f"{said['verb']}{said['said']}{adverb}"
+
+
 def _fluent(sentence: str) -> str:
     """A sentence as it would be written: without fillers and stutters, a verb next to its preposition."""
     said = _FILLER_RE.sub(" ", sentence)
@@ -4124,9 +4349,18 @@ def _fluent(sentence: str) -> str:
         for cue, learned, written in _LEARNER:
             if cue in folded:
                 said = learned.sub(written, said)
+    said = _POST_WITHOUT_ITS_ARTICLE_RE.sub(_post_with_article, said)
     if _ANY_SHORTHAND_RE.search(said):
         for shorthand, written in _SHORTHAND:
             said = shorthand.sub(written, said)
+    if "previously" in said or "formerly" in said or "once " in said:
+        said = _HISTORY_ADVERB_RE.sub(_history_said_after, said)
+        said = _HISTORY_AFTER_BE_RE.sub(_history_said_after, said)
+        # ("Bence once worked at Kestle": the readers of work and posts take "previously" where it stands)
+        said = re.sub(r"(?i)\bonce(?=\s+(?:worked|reported|led|headed|served|taught)\b)", "previously", said)
+    if "—" in said or "–" in said or " - " in said:
+        # "our three cats — Mák, Bors and Pötty — …": the names the dash brings in, as after a comma
+        said = _NAMES_BETWEEN_DASHES_RE.sub(_names_of_pets, said)
     if "retired " in said:  # "a retired judge": a former one
         said = re.sub(r"\b(a|an|the|our)\s+retired\s+(?=[a-z])", r"\1 former ", said)
     # "moved to Eger from Győr": from Győr to Eger
@@ -4495,7 +4729,7 @@ _HOUSEHOLD_PET_RE = re.compile(
 _THE_PET_RE = re.compile(rf"\b[Tt]he\s+{_PET_KINDS}\b")
 _HOUSEHOLD_RE = re.compile(r"\b(?i:we|we['’](?:re|ve|ll)|our|us|kids|still\s+got|still\s+have)\b")
 # whose else an animal in the writer's story may be: a neighbour's, a friend's, one met or minded
-_SOMEONE_ELSES_PET_RE = re.compile(
+_NOT_A_KEEPERS_PET_RE = re.compile(
     r"['’]s\b|\b(?i:neighbou?rs?|friends?|sitting|sitter|met|saw|seen|spotted|stray|lost|found)\b"
 )
 
@@ -4513,7 +4747,7 @@ def _household_pets(text: str, speaker: str | None, found: list[StatedFact], tod
         sentence = text[start:stop]
         if not name or name in had or _person(name) != name or not _HOUSEHOLD_RE.search(sentence):
             continue
-        if _SOMEONE_ELSES_PET_RE.search(text, start, pet.start()):
+        if _NOT_A_KEEPERS_PET_RE.search(text, start, pet.start()):
             continue
         since = _record_since(text[pet.end() : stop], today)  # "… Mák the tortoise since 2009"
         found = [*found, StatedFact(speaker.strip(), v.HAS_PET, name, since, None, False, 0.6, pet.span())]
@@ -6869,20 +7103,23 @@ _POSSESSIVE_INSTITUTION_RE = re.compile(
 _CALLED_IN_BRACKETS_RE = re.compile(rf"\s*\((?P<name>[{_UPPER}][\w-]+(?:\s+[{_UPPER}][\w-]+)?)\)")
 
 
-# the first of two things a plural statement is about, just before the second ("the invoice renderer and the ")
-_FIRST_OF_TWO_THINGS_RE = re.compile(rf"(?:^|(?<=[:;,]\s))(?:[Tt]he\s+)?(?P<first>{_THING})\s+and\s+(?:the\s+)?$")
+# the things a plural statement is about before its last, just before it ("the invoice renderer and the ", "the
+# renderer, the font cache and ")
+_THINGS_BEFORE_THE_LAST_RE = re.compile(
+    rf"(?:^|(?<=[:;]\s))(?:[Tt]he\s+)?(?P<things>{_THING}(?:,\s+(?:the\s+)?{_THING}){{0,4}}),?\s+and\s+(?:the\s+)?$"
+)
 _PLURAL_COPULA_RE = re.compile(r"\s+(?:are|were|have\s+been)\b")
 
 
-def _owned_beside(match: re.Match[str], system: str) -> str | None:
-    """The thing a plural statement of ownership names before the one its pattern read, joined to it by "and"."""
+def _owned_beside(match: re.Match[str], system: str) -> list[str]:
+    """The things a plural statement of ownership names before the one its pattern read, listed up to its "and"."""
     if not _PLURAL_COPULA_RE.match(match.string, match.end("system")):
-        return None
+        return []
     second = match.start("system") + len(re.match(r"(?:and\s+)?(?:the\s+)?", system).group(0))
     if " and " not in match.string[: second + 1]:
-        return None
-    pair = _FIRST_OF_TWO_THINGS_RE.search(match.string, 0, second)
-    return pair["first"] if pair else None
+        return []
+    before = _THINGS_BEFORE_THE_LAST_RE.search(match.string, 0, second)
+    return re.split(r",\s+(?:the\s+)?", before["things"]) if before else []
 
 
 def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:
@@ -6893,8 +7130,8 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
         named = bool(_OWNERSHIP_RE.search(match.string[match.start() : match.end() + 6]))
         listed = [part for part in re.split(r"\s*,\s*(?:the\s+)?", groups.get("more") or "") if part]
         system = groups["system"]
-        if system and (first := _owned_beside(match, system)):
-            listed = [first, *listed]  # "the invoice renderer and the PDF cache are owned by …": both
+        if system and (before := _owned_beside(match, system)):
+            listed = [*before, *listed]  # "the invoice renderer and the PDF cache are owned by …": both
         if system and (called := _CALLED_IN_BRACKETS_RE.match(match.string, match.end("system"))):
             if not any(word[:1].isupper() for word in system.split()):
                 system = called["name"]  # "I own the deploy bot (Zirc)": the bot, by its name
@@ -7101,7 +7338,7 @@ _PRONOUNS = frozenset(
 _NOT_THINGS = _PRONOUNS | {"role", "job", "team", "one"}
 # words that count things of a kind rather than name one
 _SOME_OF_A_KIND = frozenset("a an some several many few couple any no each every two three four".split())
-_SAYS_RE = re.compile(r"\b[A-Z][\w-]*\s+(?:says|said|thinks|claims|reckons)\s")  # (not "the claims-intake API")
+_CLAIMED_RE = re.compile(r"\b[A-Z][\w-]*\s+(?:says|said|thinks|claims|reckons)\s")  # (not "the claims-intake API")
 _PET_HEADS = frozenset(kind.split()[-1] for kind in v.PET_KINDS)
 
 
@@ -7159,7 +7396,7 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         words.pop()  # "Quillon is now officially owned by …": Quillon
     if not words or words[0].casefold() in _PRONOUNS or (len(words) == 1 and words[0].casefold() in _NOT_THINGS):
         return ""
-    if words[0].casefold() in _SOME_OF_A_KIND or _SAYS_RE.search(" ".join(words)):
+    if words[0].casefold() in _SOME_OF_A_KIND or _CLAIMED_RE.search(" ".join(words)):
         return ""  # "a few dashboards": which, the statement does not say; "Ops says the stack": a claim
     if all(word.casefold().strip(".,") in _CALENDAR_NAMES | _CALENDAR_SHORT for word in words):
         return ""  # "Bence takes over Monday": the day a duty passes, no system
@@ -7172,6 +7409,13 @@ def _system_name(raw: str, *, owner: str, named: bool = False) -> str:
         words = named_for["name"].split()
     if _IDENTIFIER_RE.fullmatch(words[-1]) and all(word.islower() for word in words):
         return words[-1]  # "quillon-gateway", "the legacy kestle_sync": a system named as its code names it
+    if (
+        len(words) == 2
+        and words[0][:1].isupper()
+        and words[0].casefold() in v.KIND_HEAD_NOUNS
+        and _IDENTIFIER_RE.fullmatch(words[1])
+    ):
+        return words[1]  # "Pipeline kestle-sync", "Service zirc-api": a label's kind, then its code name
     head = words[-1].casefold()
     if head in _NOT_THINGS and head not in v.OWNED_THING_NOUNS or head in _PET_HEADS:
         return ""  # a pet is had, not owned as a system ("Pickles the tortoise is owned by Marguerite")

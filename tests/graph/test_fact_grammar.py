@@ -593,3 +593,102 @@ def test_lines_that_are_all_paths_and_handles_are_a_codeowners_file():
         ("/docs/", "owned_by", "@tisza-docs"),
     }
     assert not facts("see /services/zirc/ @tisza-ops for details\nthanks")
+
+
+# --- what held before, said with an adverb in the verb's place, an old relation, an apposition
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I previously lived in Kőszeg.", (SPEAKER, "lives_in", "Kőszeg")),
+        ("Bence Vass once worked at Vashegy Labs.", ("Bence Vass", "works_at", "Vashegy Labs")),
+        ("I was formerly a data engineer.", (SPEAKER, "job_title", "data engineer")),
+        ("The Zirc exporter was once owned by Tisza Ops.", ("Zirc exporter", "owned_by", "Tisza Ops")),
+        ("The Zirc exporter previously belonged to Tisza Ops.", ("Zirc exporter", "owned_by", "Tisza Ops")),
+        ("We had a dog called Bodri.", (SPEAKER, "has_pet", "Bodri")),
+        ("My former manager, Dorka Fehér, sent me a card.", (SPEAKER, "reports_to", "Dorka Fehér")),
+        ("Bence Vass's old boss Dorka Fehér retired.", ("Bence Vass", "reports_to", "Dorka Fehér")),
+        ("Bence Vass, formerly of Szeged, called.", ("Bence Vass", "lives_in", "Szeged")),
+        ("Bence Vass, formerly of Vashegy Labs, joined Tisza Ops.", ("Bence Vass", "works_at", "Vashegy Labs")),
+    ],
+)
+def test_a_value_said_to_have_held_before_is_read_as_ended(text, fact):
+    stated = [got for got in facts(text) if got[:3] == fact]
+    assert stated and all(got[3] or got[4] for got in stated)
+
+
+def test_the_value_now_after_but_keeps_the_subject_and_words_before_state_no_past():
+    assert ("Bence Vass", "lives_in", "Kőszeg", False, False) in facts(
+        "Bence Vass previously lived in Pécs but now lives in Kőszeg."
+    )
+    assert ("zirc-sync worker", "owned_by", "Tisza Ops", False, False) in facts(
+        "The zirc-sync worker lives in this repo but is owned by Tisza Ops."
+    )
+    assert not facts("Dreamt I had a dog named Bodri.")
+    assert not facts("I had a dog named Bodri as a kid.") & {("Bodri", "job_title", "kid", False, False)}
+    assert not facts("The Duke, formerly of York, said hello.")
+    assert not facts("Bence Vass, formerly of Kőszeg, called.")  # (a town nobody knows, and no business)
+    assert ("Bence Vass", "job_title", "cfo", False, False) in facts("Vashegy Labs named Bence Vass as CFO.")
+
+
+# --- spoken and a learner's English
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("As for Bence Vass, he lives in Kőszeg.", ("Bence Vass", "lives_in", "Kőszeg")),
+        ("Oh, Bence Vass? He lives in Kőszeg.", ("Bence Vass", "lives_in", "Kőszeg")),
+        ("My colleague Bence Vass he live in Kőszeg.", ("Bence Vass", "lives_in", "Kőszeg")),
+        ("Bence Vass is data engineer.", ("Bence Vass", "job_title", "data engineer")),
+        ("I work like data engineer.", (SPEAKER, "job_title", "data engineer")),
+        ("I am work at Vashegy Labs.", (SPEAKER, "works_at", "Vashegy Labs")),
+        ("Tisza Ops is owner of Zirc exporter.", ("Zirc exporter", "owned_by", "Tisza Ops")),
+    ],
+)
+def test_spoken_and_learners_shapes_state_the_plain_fact(text, fact):
+    assert (*fact, False, False) in facts(text)
+
+
+def test_a_post_without_its_article_is_only_a_post():
+    assert not facts("Ravi Vass is your manager.")
+    assert not any(fact[2] == "elected treasurer" for fact in facts("Adaora Vass was elected treasurer."))
+    assert not facts("The weather is fine.")
+    assert not facts("Before she moved, Dorka he said hello.")
+
+
+# --- facts listed
+
+
+def test_each_of_three_people_listed_before_one_predicate():
+    assert {fact[:3] for fact in facts("Bence Vass, Dorka Fehér and Ilka Nagy all live in Kőszeg.")} == {
+        (who, "lives_in", "Kőszeg") for who in ("Bence Vass", "Dorka Fehér", "Ilka Nagy")
+    }
+    assert not facts("Bence Vass, Dorka Fehér and Ilka Nagy might move to Kőszeg.")
+
+
+def test_things_and_pets_listed_and_schedules_gapped():
+    assert {
+        fact[0] for fact in facts("The Zirc exporter, the Kestle gateway and the Vashegy API are owned by Tisza Ops.")
+    } == {
+        "Zirc exporter",
+        "Kestle gateway",
+        "Vashegy API",
+    }
+    assert {fact[2] for fact in facts("Our three cats — Mák, Bors and Pötty — are fine.")} == {"Mák", "Bors", "Pötty"}
+    assert not facts("My neighbours' three cats — Mák, Bors and Pötty — visit daily.")
+    assert {(fact[0], fact[2]) for fact in facts("Zirc ships April 6, Kestle May 4.")} == {
+        ("Zirc", "2026-04-06"),
+        ("Kestle", "2026-05-04"),
+    }
+    assert ("Kestle gateway", "owned_by", "Vashegy Platform", False, False) in facts(
+        "Tisza Ops owns the Zirc exporter and Vashegy Platform the Kestle gateway."
+    )
+
+
+def test_a_name_in_code_quotes_is_the_things_name_the_noun_after_it_its_kind():
+    assert ("zirc-sync", "owned_by", "Tisza Ops", False, False) in facts(
+        "The `zirc-sync` worker is owned by Tisza Ops."
+    )
+    assert ("zirc-sync", "owned_by", "Tisza Ops", False, False) in facts("`zirc-sync` is owned by Tisza Ops.")
