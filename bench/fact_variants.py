@@ -18,9 +18,13 @@ sentence states, in families:
   a filler;
 - learners: each fact in a learner's English (a dropped article, "I am work", "Bence he lives", "I work like …");
 - past: a value said to have held before with nothing said of now ("I previously lived in", "was formerly", "my old
-  boss N", "N, formerly of X", "we had a dog called …"), to be read as ended;
+  boss N", "N, formerly of X", "we had a dog called …") or said to hold no longer ("isn't at X any more", "is no
+  longer April 6"), to be read as ended;
 - lists: several people with one predicate, several things with one owner, several pets or languages, and gapped
-  pairs ("Zirc ships April 6, Kestle May 4"), each listed fact read.
+  pairs ("Zirc ships April 6, Kestle May 4"), each listed fact read;
+- discourse: a person named in one sentence and spoken of by pronoun in the next, after what the sentence opens with
+  ("This is Bence. Originally from Győr, he …"), or brought in by whom they are to someone ("Dorka's husband, Bence,
+  …").
 
 Beside them, controls — the same predicates hedged, wished or asked, tasks that are no systems, fields whose labels name
 no attribute — must state nothing, and near misses (a visit, an origin, a plan, a past, someone else's, a client) must
@@ -1027,12 +1031,108 @@ _PAST = (
     ("has_pet", SPEAKER, "Bodri", ("We used to have a dog called Bodri.", "I had a dog named Bodri as a kid.")),
 )
 
+# a value said to hold no longer, with a negation: (attribute, whom or what, value, the sentences), each to be read as
+# ended or negated, never as holding
+_NO_LONGER = (
+    (
+        "lives_in",
+        "Bence Vass",
+        "Szeged",
+        (
+            "Bence Vass doesn't live in Szeged anymore.",
+            "Bence Vass isn't in Szeged any more.",
+            "Bence Vass no longer lives in Szeged.",
+        ),
+    ),
+    ("lives_in", SPEAKER, "Szeged", ("I'm not living in Szeged anymore.", "Not in Szeged any more.")),
+    (
+        "works_at",
+        "Bence Vass",
+        "Tisza Analytics",
+        (
+            "Bence Vass isn't at Tisza Analytics any more.",
+            "Bence Vass is no longer with Tisza Analytics.",
+            "Bence Vass doesn't work for Tisza Analytics anymore.",
+        ),
+    ),
+    (
+        "works_at",
+        SPEAKER,
+        "Tisza Analytics",
+        ("No longer with Tisza Analytics.", "I'm not working at Tisza Analytics anymore."),
+    ),
+    (
+        "reports_to",
+        SPEAKER,
+        "Dorka Fehér",
+        ("Dorka Fehér's not my manager now.", "I don't report to Dorka Fehér anymore."),
+    ),
+    (
+        "reports_to",
+        "Bence Vass",
+        "Dorka Fehér",
+        ("Dorka Fehér is no longer Bence Vass's manager.", "Bence Vass doesn't report to Dorka Fehér anymore."),
+    ),
+    (
+        "owned_by",
+        "Zirc exporter",
+        "Tisza Ops",
+        ("Tisza Ops doesn't own the Zirc exporter anymore.", "The Zirc exporter isn't owned by Tisza Ops any more."),
+    ),
+    ("has_pet", SPEAKER, "Bodri", ("We don't have Bodri anymore.", "We no longer have Bodri.")),
+    (
+        "job_title",
+        "Bence Vass",
+        "head of support",
+        ("Bence Vass is no longer head of support.", "Bence Vass isn't head of support any more."),
+    ),
+    (
+        "due_date",
+        "Kestle",
+        "2026-04-06",
+        ("The Kestle launch is no longer April 6.", "The Kestle launch isn't April 6 any more."),
+    ),
+)
+
 
 def past_variants() -> Iterator[Variant]:
     """A value said to have held before, with no value now said: read as ended."""
     for attribute, subject, value, sentences in _PAST:
         for text in sentences:
             yield Variant(text, attribute, subject, value, family="past", ended=True)
+    for attribute, subject, value, sentences in _NO_LONGER:
+        for text in sentences:
+            yield Variant(text, attribute, subject, value, family="past", ended=True)
+
+
+# a person named in one sentence and spoken of in the next: how the first brings them in, and what the second opens
+# with before its pronoun ({said}: the third person's predicate)
+_BROUGHT_IN = (
+    "Bence Vass sang with the choir in May.",
+    "This is Bence Vass.",
+    "Meet Bence Vass!",
+    "We hired Bence Vass last week.",
+    "Bence Vass came by the office today.",
+)
+_OPENERS = ("He {said}.", "Originally from Győr, he {said}.", "These days he {said}.", "A keen cyclist, he {said}.")
+# someone brought in by whom they are to someone named: (the sentence; {said} as above)
+_RELATED = (
+    "Dorka Fehér's husband, Bence Vass, {said}.",
+    "Dorka Fehér's husband Bence Vass {said}.",
+    "Dorka Fehér joined in May. Her husband, Bence Vass, {said}.",
+)
+
+
+def discourse_variants() -> Iterator[Variant]:
+    """A person's predicate said in the sentence after the one that names them, or of someone brought in by whom
+    they are to another."""
+    for attribute, value, _first, third, _ing in _PERSON_PREDICATES:
+        for first in _BROUGHT_IN:
+            for opener in _OPENERS:
+                text = f"{first} {opener.format(said=third)}"
+                yield Variant(text, attribute, "Bence Vass", value, family="discourse")
+        for related in _RELATED:
+            yield Variant(related.format(said=third), attribute, "Bence Vass", value, family="discourse")
 
 
 # facts listed: several subjects with one predicate, several values of one subject, each gapped pair (the sentence,
@@ -1116,6 +1216,7 @@ def written() -> Iterator[Variant]:
         learner_variants,
         past_variants,
         list_variants,
+        discourse_variants,
     ):
         yield from family()
 
@@ -1219,6 +1320,9 @@ _SHAPED_CONTROLS = (
     ("due_date", "Zirc ships fast, Kestle slowly."),
     ("has_pet", "My neighbours' three cats — Mák, Bors and Pötty — visit daily."),
     ("owned_by", "Tisza Ops wants the Zirc exporter and Vashegy Platform the Kestle gateway."),
+    ("lives_in", "This is Bence Vass. He'd love to live in Szeged."),
+    ("works_at", "We interviewed Bence Vass. Originally from Győr, he might join Tisza Analytics."),
+    ("lives_in", "Bence Vass called. If you ask me, he should live in Szeged."),
 )
 
 

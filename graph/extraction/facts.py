@@ -422,6 +422,12 @@ _ROLE_FIRST_RE = re.compile(
     rf"^(?P<role>(?:[Tt]he|[Oo]ur|[Tt]heir)\s+(?:new\s+)?[a-z][\w -]{{2,40}}?|(?:[Mm]y|[Hh]is|[Hh]er)\s+"
     rf"(?!(?:boss|manager|colleague)\b){_RELATION}),\s+(?P<name>{NAME}),\s+(?=[a-z])"
 )
+# "Dorka's husband, Bence, works at Kestle", "Dorka's husband Bence works …": the clause is Bence's (the speaker's
+# relatives are the role-first reading's)
+_RELATIVE_FIRST_RE = re.compile(
+    rf"^(?:{NAME}['’]s|[Tt]heir)\s+(?!(?:boss|manager|colleague)\b){_RELATION}(?P<comma>,)?\s+(?P<name>{NAME})"
+    r"(?(comma),)\s+(?=[a-z])"
+)
 # "Omar's parrot, Kiwi, can whistle": Omar has a parrot called Kiwi
 # "Omar's cats, Pogácsa and Mák, …", "The rabbit, Bükk, is still furious" (a household's own, when it opens the
 # clause: not "the office dog, Bodri")
@@ -746,7 +752,9 @@ _OPENING_SUBJECT_RE = re.compile(
     # ("Vera Lind (1931–2020), a linguist, died …": the years and what the person was, between the name and the verb)
     rf"^(?P<name>{NAME})(?:\s*\([^()]{{1,30}}\))?(?:,\s+[a-z][^,;]{{0,40}},)?\s+(?:is|was|has|had|left|became|took|got|came|went|made|said|told|met|ran|grew|found|sent|spent|"
     r"gave|won|lost|bought|brought|wrote|began|kept|sold|quit|put|set|let|heard|knew|flew|drove|fell|felt|paid|led|held|"
-    r"built|taught|caught|chose|broke|spoke|now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
+    r"built|taught|caught|chose|broke|spoke|sang|swam|rode|ate|drank|saw|did|threw|wore|woke|stood|sat|slept|read|"
+    r"thought|fought|forgot|drew|dug|fed|hung|lay|rang|rose|shot|stole|struck|wept|"
+    r"now|just|recently|also|still|finally|[a-z]+ed|[a-z]+(?<!s)s)\b"
 )
 # a sentence that only names someone, as a chat asks or a note heads a line about them ("Zsófia?")
 _TOPIC_RE = re.compile(
@@ -790,7 +798,9 @@ _INTRODUCED_RE = re.compile(
 _GREETED_RE = re.compile(
     rf"\b(?i:welcome|welcoming|congratulate|congrats\s+to|thank|thanks\s+to|introduce|introducing|meet|met|say\s+hello\s+to|"
     rf"(?:spoke|talked|met|chatted)\s+(?:with|to)|(?:call|chat|catch-up|catch\s+up|interview)\s+with|remember|"
-    rf"(?:ran|bumped)\s+into|caught\s+up\s+with|heard\s+from)"
+    rf"(?:ran|bumped)\s+into|caught\s+up\s+with|heard\s+from|"
+    # ("This is Bence.", "We hired Bence last week": someone brought in)
+    rf"this\s+is|here['’]?s|here\s+is|(?:we|I)\s+(?:have\s+|['’]ve\s+|just\s+)?hired)"
     # "Meet our new intern, Lili!": the one greeted, after what they are to us ("ran into my cousin Dorka", "met
     # Ilka's flatmate, Bálint")
     rf"\s+(?:(?:our|my|the|{NAME}['’]s)\s+[a-z][a-z -]{{1,40}}?,\s+|(?:my|your|our|his|her)\s+{_RELATION}\s+)?"
@@ -811,8 +821,12 @@ _LEADS = (_LEADING_CLAUSE_RE, _INTRODUCED_RE)  # what may stand before the perso
 # "Zsófia Ambrus is CTO at Brightwell. She lives in Szeged.": one person's pronoun, not a group's
 _SENTENCE_PRONOUN_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|these\s+days|nowadays|currently|since\s+then|later|then|also|and|so|but|plus|oh|"
-    r"anyway|meanwhile),?\s+)*)(?:he|she)\b"
-    rf"(?:(?P<has>['’]s(?={_ADVERBS_BEFORE_BEEN}\s+(?:been|got|had)\b))|(?P<is>['’]s))?",
+    r"anyway|meanwhile),?\s+)*"
+    # ("Originally from Győr, he …", "A keen cyclist, she …": what the sentence says of them first)
+    # (a phrase of a few words with no verb of its own: not "Her puppy is called Mák, she …")
+    r"(?:(?=(?-i:[A-Z]))(?![^,;:.!?()\n]*?\b(?:is|are|was|were|has|have|had|called|named)\b)(?:[^\s,;:.!?()]+\s){0,4}"
+    r"[^\s,;:.!?()']+,\s+)?)(?:he|she)\b"
+    rf"{_PRONOUN_CONTRACTED}",
     re.IGNORECASE,
 )
 _POSSESSIVE_OPENER_RE = re.compile(
@@ -1032,6 +1046,9 @@ def _clauses(sentence: str) -> list[str]:
     tenure = _TENURE_RE.match(text)
     if tenure:
         extra.append(f"{tenure['who']} used to work at {tenure['org']}")
+    if "'s " in text or "’s " in text or text.startswith(("Their ", "their ")):
+        if (related := _RELATIVE_FIRST_RE.match(text)) and _a_person(related["name"]):
+            extra.append(f"{related['name']} {text[related.end() :]}")
     role_first = _ROLE_FIRST_RE.match(text)
     if role_first and not re.search(_PETS, role_first["role"], re.IGNORECASE):
         # "Our guide, Nandor, grew up …": Nandor is the subject, and a title holder when it is one (a pet said so
@@ -1407,7 +1424,8 @@ def _as_name(name: str, match: re.Match[str]) -> str:
 
 
 def _as_name_after(name: str, match: re.Match[str]) -> str:
-    """A sentence's opening pronoun as the name, after the time word before it ("Today she is" → "Today Zsófia is")."""
+    """A sentence's opening pronoun as the name, after the time word or the phrase before it ("Today she is" → "Today
+    Zsófia is")."""
     return match["when"] + _as_name(name, match)
 
 
@@ -5319,6 +5337,56 @@ _OTHER_CLAUSE_PERSON_RE = re.compile(
 )
 
 
+def _patterns_read(
+    clause: str, wanted: set[str], present: set[str], speaker: str | None, today: date
+) -> list[StatedFact]:
+    """The facts the patterns read in a clause: those of the attributes its words call for."""
+    read: list[StatedFact] = []
+    for pattern in _PATTERNS:
+        if not (present.intersection(pattern.needs) if pattern.needs else pattern.attribute in wanted):
+            continue
+        for match in pattern.regex.finditer(clause):
+            read.extend(_facts_of(pattern, match, clause, 0, speaker, today))
+    return read
+
+
+# a clause that says its one statement holds no longer: "no longer", or a negation with "any more" or "now" at its end
+# ("Dorka's not my manager now", "we don't have Bodri anymore"); not a correction ("Dorka isn't my manager, Réka
+# is"), nor a clause that goes on to another statement
+_NO_LONGER_RE = re.compile(r"\bno\s+longer\b\s*", re.IGNORECASE)
+_NOT_ANY_MORE_RE = re.compile(
+    r"^(?P<before>.*?)\b(?P<not>is\s+not|isn['’]t|are\s+not|aren['’]t|am\s+not|(?<=['’][sm])\s+not|doesn['’]t|don['’]t|"
+    r"does\s+not|do\s+not)\b\s*(?P<after>.*?)\s*,?\s*\b(?:any\s*more|now|these\s+days)\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+_ENDS_NOW_RE = re.compile(r"\b(?:any\s*more|now|these\s+days)\s*[.!]*\s*$")
+_ANOTHER_STATEMENT_RE = re.compile(r"[;]|\s+but\s|,\s+(?:now|instead)\b|\s+(?:and|but)\s+now\b", re.IGNORECASE)
+
+
+def _said_to_hold_no_longer(clause: str) -> str:
+    """The clause without the negation that says its statement holds no longer ("Bence isn't at Kestle any more":
+    "Bence is at Kestle"), or "" when it says no such thing."""
+    folded = clause.casefold()
+    if "longer" not in folded and not (
+        ("not" in folded or "n't" in folded or "n’t" in folded) and _ENDS_NOW_RE.search(folded)
+    ):
+        return ""
+    if _ANOTHER_STATEMENT_RE.search(clause):
+        return ""
+    if _NO_LONGER_RE.search(clause):
+        return _NO_LONGER_RE.sub("", clause)
+    if (said := _NOT_ANY_MORE_RE.match(clause)) is None:
+        return ""
+    negation = said["not"].casefold()
+    after = said["after"]
+    if negation.startswith("does"):
+        after = re.sub(r"^(\w+?)(?<!s)\b", r"\1s", after)  # "doesn't work for": "works for"
+    elif negation.startswith(("is", "are", "am")):
+        after = f"{negation.split()[0].split('n')[0]} {after}"  # "isn't at Kestle": "is at Kestle"
+    before = re.sub(r"['’]s\s*$", " is", said["before"])  # "Dorka's not my manager now": Dorka is
+    return re.sub(r"\s{2,}", " ", f"{before} {after}").strip()
+
+
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
     asked_of = ""  # a name the last sentence asked about alone ("Réka?"): whom a subjectless answer is about
@@ -6042,11 +6110,19 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
             wanted.add(v.DUE_DATE)
         found = len(facts)
         present = {stem for stem in _PATTERN_NEEDS if stem in folded}
-        for pattern in _PATTERNS:
-            if not (present.intersection(pattern.needs) if pattern.needs else pattern.attribute in wanted):
-                continue
-            for match in pattern.regex.finditer(clause):
-                facts.extend(_facts_of(pattern, match, clause, 0, speaker, today))
+        facts.extend(_patterns_read(clause, wanted, present, speaker, today))
+        ended = "" if any(fact.negated for fact in facts[found:]) else _said_to_hold_no_longer(clause)
+        if ended:
+            # "Bence isn't at Kestle any more", "the launch is no longer 6 April": what the clause says without its
+            # negation, ended (never read as holding)
+            unsaid = f" {ended.casefold()} "
+            present = {stem for stem in _PATTERN_NEEDS if stem in unsaid}
+            # ("so I no longer have a dog": which one, the pet said before it names; a kind alone ends nothing)
+            facts[found:] = [
+                fact
+                for fact in _patterns_read(ended, wanted, present, speaker, today)
+                if not (fact.attribute == v.HAS_PET and re.match(r"an?\s", fact.value))
+            ]
         read = facts[found:]
         if " as " in folded and (held := _post_held_there(clause, read)):
             facts.append(held)  # "Started at Kestle two weeks ago as their first data protection officer"
@@ -6069,6 +6145,10 @@ def _sentence_facts(said: str, speaker: str | None, today: date) -> tuple[Stated
                 # (a day it was, "slipped from 4 May", dates it before the day a pattern read)
                 if _project_key(fact.subject) not in dated or fact.valid_until is not None
             )
+        if ended:
+            facts[found:] = [
+                replace(fact, negated=True) for fact in facts[found:] if not fact.negated and fact.valid_until is None
+            ]
     if "only" in said or "just" in said:
         facts = _spoken_instead(said, facts)  # "I don't speak Kazakh, only Turkish and English"
     if ("previously" in said or "formerly" in said) and (before := _post_held_before(said, facts)):
@@ -6994,7 +7074,7 @@ _NOT_A_NAME = frozenset(
     "Ran Bumped Went Had Took Made Sent Booked Signed Shipped Fixed Deployed Merged Wrote Move Keep Use Add Make Ask "
     "Send Based Given Sure Year Reorg First Second Third Fourth Firstly Secondly Thirdly Lastly Currently Presently "
     "Formerly Previously Originally Happy Glad Excited Thrilled Proud Sad Sorry Lovely Born Raised Bred Big Great "
-    "Huge Good Confirmed Agreed Decided "
+    "Huge Good Confirmed Agreed Decided These Those Nowadays Later Soon Whatever Whoever However Never Always "
     # the words a note's heading opens with ("Onboarding buddy notes for N: …", "Handover — …")
     "Onboarding Offboarding Handover Handoff Recruiting Hiring Staffing Scheduling Pairing Mentoring Coaching "
     "Interviewing Interview Notes Update Updates Reminder Recap Summary Agenda Minutes Status Retro Retrospective "

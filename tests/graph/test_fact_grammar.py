@@ -692,3 +692,60 @@ def test_a_name_in_code_quotes_is_the_things_name_the_noun_after_it_its_kind():
         "The `zirc-sync` worker is owned by Tisza Ops."
     )
     assert ("zirc-sync", "owned_by", "Tisza Ops", False, False) in facts("`zirc-sync` is owned by Tisza Ops.")
+
+
+# --- a person named in one sentence, spoken of in the next
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This is Bence Vass. He lives in Kőszeg.",
+        "We hired Bence Vass last week. Originally from Győr, he lives in Kőszeg.",
+        "Bence Vass joined the choir in May. A keen cyclist, he lives in Kőszeg.",
+        "Bence Vass joined the choir in May. These days he lives in Kőszeg.",
+        "Dorka Fehér's husband, Bence Vass, lives in Kőszeg.",
+        "Dorka Fehér joined in May. Her husband, Bence Vass, lives in Kőszeg.",
+    ],
+)
+def test_the_person_a_sentence_brings_in_is_the_next_ones_pronoun(text):
+    assert ("Bence Vass", "lives_in", "Kőszeg", False, False) in facts(text)
+
+
+def test_a_phrase_before_the_pronoun_that_says_something_of_its_own_is_no_opener():
+    assert ("Dorka", "has_pet", "Mák", False, False) in facts(
+        "Bence Vass joined. And Dorka's new puppy is called Mák, she's a disaster."
+    )
+    assert not any(
+        fact[2] == "Bence Vass"
+        for fact in facts("Bence Vass joined. And Dorka's puppy is called Mák, she's a disaster.")
+    )
+    assert not facts("This is Bence Vass. He'd love to live in Kőszeg.")
+
+
+# --- a value said to hold no longer
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Bence Vass doesn't work for Vashegy Labs anymore.", ("Bence Vass", "works_at", "Vashegy Labs")),
+        ("Bence Vass is no longer with Vashegy Labs.", ("Bence Vass", "works_at", "Vashegy Labs")),
+        ("Bence Vass isn't head of support any more.", ("Bence Vass", "job_title", "head of support")),
+        ("Dorka Fehér's not my manager now.", (SPEAKER, "reports_to", "Dorka Fehér")),
+        ("The Zirc exporter isn't owned by Tisza Ops any more.", ("Zirc exporter", "owned_by", "Tisza Ops")),
+        ("The Kestle launch is no longer April 6.", ("Kestle launch", "due_date", "2026-04-06")),
+    ],
+)
+def test_a_value_said_to_hold_no_longer_is_never_read_as_holding(text, fact):
+    stated = [got for got in facts(text) if got[1:3] == fact[1:]]
+    assert stated and all(got[3] or got[4] for got in stated)
+
+
+def test_a_correction_and_a_value_now_after_the_negation_are_not_endings():
+    assert not facts("Dorka Fehér isn't my manager, Réka Tóth is.") & {
+        (SPEAKER, "reports_to", "Dorka Fehér", True, False)
+    }
+    assert ("Kestle", "due_date", "2026-04-13", False, False) in facts(
+        "The Kestle launch isn't April 6 any more, it's April 13."
+    )
