@@ -149,7 +149,10 @@ _OWNED_LINES = (
     "Ownership of the Zirc exporter moved to Tisza Ops.",
     "Tisza Ops took over the Zirc exporter last month.",
 )
-_DAYS = ("6 April", "April 6", "April 6th", "the 6th of April", "Apr 6", "6 Apr", "Monday 6 April", "Monday, April 6")
+_DAYS = (
+    *("6 April", "April 6", "April 6th", "the 6th of April", "Apr 6", "6 Apr", "Monday 6 April", "Monday, April 6"),
+    *("2026-04-06", "6.4.2026"),
+)
 _DUE_FORMS = (
     "The Kestle launch is {adverb}due on {day}.",
     "The Kestle launch is {adverb}scheduled for {day}.",
@@ -157,6 +160,7 @@ _DUE_FORMS = (
     "The Kestle launch — {day}.",
     "Go-live for Kestle is {day}.",
     "Kestle 2.0 ships on {day}.",
+    "The Kestle launch must be ready by {day}.",
 )
 _PET_FORMS = (
     "I {adverb}have a dog named Bodri.",

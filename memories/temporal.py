@@ -17,7 +17,8 @@ Conventions (chosen to match how people use the words, and written down so that 
   nearest one; questions lean to the past, since they mostly ask about what was said;
 - "since X" runs from the start of X to the reference day; "from X to Y" and "between X and Y" join into one range;
 - numeric day/month dates read an impossible month as the other order ("7/13" is 13 July); when both orders are
-  possible the day comes first unless ``dayfirst=False``, and the mention is marked ``ambiguous``.
+  possible the day comes first unless ``dayfirst=False``, and the mention is marked ``ambiguous``; a date written
+  with dots and its full year ("6.4.2026") is day first, as everywhere dots separate a date.
 """
 
 from __future__ import annotations
@@ -292,7 +293,11 @@ def _numeric(m: re.Match[str], ctx: _Context) -> _Result:
     else:
         first, second, year_text = int(m.group(4)), int(m.group(5)), m.group(6)
     readings = []
-    for day, month in ((first, second), (second, first)) if ctx.dayfirst else ((second, first), (first, second)):
+    # a date written with dots and its full year ("6.4.2026") is day first wherever it is written so
+    dotted = m.group(1) is None
+    for day, month in (
+        ((first, second), (second, first)) if ctx.dayfirst or dotted else ((second, first), (first, second))
+    ):
         if 1 <= month <= 12 and 1 <= day <= 31 and (day, month) not in [(d, mo) for d, mo in readings]:
             readings.append((day, month))
     if not readings:
@@ -305,7 +310,7 @@ def _numeric(m: re.Match[str], ctx: _Context) -> _Result:
     found = _make_date(year, month_n, day_n)
     if found is None:
         return None
-    return found, found, len(readings) > 1
+    return found, found, len(readings) > 1 and not dotted
 
 
 @_pattern(

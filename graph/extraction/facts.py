@@ -6449,6 +6449,8 @@ _SCHEDULE_RE = re.compile(
     # a day "bumped" to is slipped to (not one "bumped into")
     r"bump(?:s|ed|ing)(?!\s+into)|"
     r"set\s+for|scheduled\s+for|"
+    # ("Kestle must be ready by 6 April", "has to be finished by …": a deadline)
+    r"be\s+(?:ready|done|finished|complete|completed|delivered|live)\s+by|"
     r"planned\s+for)\b"
     # a piece of work that happens on a day ("the Kestle upgrade happens on Friday"), unlike a party or a meeting
     r"|\b(?:migration|rollout|roll-out|cutover|upgrade|switchover)\s+(?:[\w'’-]+\s+){0,5}?(?:happens|takes\s+place)\b"
@@ -6712,7 +6714,9 @@ _LOWER_LEAD_RE = re.compile(
 # a thing by the name its code gives it, with its release ("zirc-ui 5.0", "kestle_router v2", "tisza 2.0"); not a
 # thing of a name ("Kestle app 2.0")
 _CODE_NAME_RE = re.compile(
+    # (not a word before a day written with dots: "agreed for 2.12.2025")
     r"(?<![\w@/.'’-])(?:[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?=\s+v?\d+\b)|[a-z][a-z0-9]{2,}(?=\s+v?\d+\.\d)"
+    r"(?!\s+\d{1,2}\.\d{1,2}\.\d{4}\b)"
     # a release by its number alone ("v3.2 got pushed to the 14th")
     r"|v\d+(?:\.\d+)+(?=\s+(?:is|was|has|got|slipped|slips|slipping|ships|moved|pushed|due)\b))(?![\w-])"
 )

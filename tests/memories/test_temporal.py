@@ -81,6 +81,8 @@ def test_numeric_dates_read_day_first_and_say_when_they_are_ambiguous():
     assert (both.start, both.ambiguous) == (date(2025, 5, 7), True)
     assert (month_first.start, month_first.ambiguous) == (date(2025, 7, 5), True)
     assert (only_one.start, only_one.ambiguous) == (date(2025, 7, 13), False)
+    [dotted] = tag_dates("due on 6.4.2026", reference=THURSDAY, dayfirst=False)
+    assert (dotted.start, dotted.ambiguous) == (date(2026, 4, 6), False)
 
 
 def test_mentions_carry_their_span_and_several_are_found_in_order():
