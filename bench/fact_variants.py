@@ -24,7 +24,9 @@ sentence states, in families:
   pairs ("Zirc ships April 6, Kestle May 4"), each listed fact read;
 - discourse: a person named in one sentence and spoken of by pronoun in the next, after what the sentence opens with
   ("This is Bence. Originally from Győr, he …"), or brought in by whom they are to someone ("Dorka's husband, Bence,
-  …").
+  …");
+- phrases: a person's facts said in the phrase that names them, the clause about something else ("Tisza Analytics'
+  Bence", "Head of support Bence", "Szeged-based Bence", "Hungarian-speaking Bence").
 
 Beside them, controls — the same predicates hedged, wished or asked, tasks that are no systems, fields whose labels name
 no attribute — must state nothing, and near misses (a visit, an origin, a plan, a past, someone else's, a client) must
@@ -321,6 +323,11 @@ _OTHER_WORDS = (
             "Tisza Ops picked up the Zirc exporter.",
             "Tisza Ops has custody of the Zirc exporter.",
             "Tisza Ops is now on point for the Zirc exporter.",
+            "The Zirc exporter lives with Tisza Ops now.",
+            "Tisza Ops is accountable for the Zirc exporter.",
+            "Tisza Ops are the custodians of the Zirc exporter.",
+            "Tisza Ops stewards the Zirc exporter.",
+            "Tisza Ops runs point on the Zirc exporter.",
         ),
     ),
     (
@@ -1139,6 +1146,41 @@ def discourse_variants() -> Iterator[Variant]:
             yield Variant(related.format(said=third), attribute, "Bence Vass", value, family="discourse")
 
 
+# a fact said inside the noun phrase that names someone, the clause about something else: (the sentence, then
+# (attribute, value) of each fact its phrase states of Bence Vass)
+_IN_THE_NAME = (
+    ("Tisza Analytics' Bence Vass gave the talk.", ("works_at", "Tisza Analytics")),
+    ("Bence Vass of Tisza Analytics gave the talk.", ("works_at", "Tisza Analytics")),
+    (
+        "Bence Vass, Tisza Analytics' head of support, gave the talk.",
+        ("works_at", "Tisza Analytics"),
+        ("job_title", "head of support"),
+    ),
+    (
+        "Tisza Analytics head of support Bence Vass gave the talk.",
+        ("works_at", "Tisza Analytics"),
+        ("job_title", "head of support"),
+    ),
+    ("Head of support Bence Vass gave the talk.", ("job_title", "head of support")),
+    ("Data engineer Bence Vass gave the talk.", ("job_title", "data engineer")),
+    ("Szeged-based Bence Vass gave the talk.", ("lives_in", "Szeged")),
+    (
+        "Bence Vass, a Szeged-based data engineer, gave the talk.",
+        ("lives_in", "Szeged"),
+        ("job_title", "data engineer"),
+    ),
+    ("Hungarian-speaking Bence Vass gave the talk.", ("speaks", "Hungarian")),
+    ("Bence Vass's Szeged flat is lovely.", ("lives_in", "Szeged")),
+)
+
+
+def phrase_variants() -> Iterator[Variant]:
+    """A person's facts said in the phrase that names them ("Tisza Analytics' Bence Vass", "Szeged-based Bence Vass")."""
+    for text, *stated in _IN_THE_NAME:
+        for attribute, value in stated:
+            yield Variant(text, attribute, "Bence Vass", value, family="phrases")
+
+
 # facts listed: several subjects with one predicate, several values of one subject, each gapped pair (the sentence,
 # then (attribute, whom or what, value) for each fact it lists)
 _LISTS = (
@@ -1221,6 +1263,7 @@ def written() -> Iterator[Variant]:
         past_variants,
         list_variants,
         discourse_variants,
+        phrase_variants,
     ):
         yield from family()
 
@@ -1327,6 +1370,11 @@ _SHAPED_CONTROLS = (
     ("lives_in", "This is Bence Vass. He'd love to live in Szeged."),
     ("works_at", "We interviewed Bence Vass. Originally from Győr, he might join Tisza Analytics."),
     ("lives_in", "Bence Vass called. If you ask me, he should live in Szeged."),
+    ("owned_by", "Bence Vass lives with Dorka Fehér."),
+    ("owned_by", "Dorka Fehér is accountable for the budget."),
+    ("works_at", "Bence Vass of Szeged gave the talk."),
+    ("job_title", "Welcome Bence Vass to the team!"),
+    ("works_at", "My Tisza Analytics colleague's talk was great."),
 )
 
 

@@ -368,6 +368,95 @@ _FORMERLY_OF_RE = re.compile(
     rf"(?<![Tt]he\s)\b(?!(?:The|A|An)\s)(?P<name>{NAME})(?:,|\s+\()\s*(?:formerly|previously|once|late)\s+of\s+(?:the\s+)?(?P<where>{NAME})"
     r"(?=\s*[,)])"
 )
+# a town or a language compounded before a noun: "Szeged-based", "Hungarian-speaking"
+_COMPOUND = rf"[{_UPPER}][\w'’]+(?:\s+[{_UPPER}][\w'’]+)?"
+_COMPOUND_RE = re.compile(rf"(?<![\w-])(?P<said>{_COMPOUND})-(?:based|speaking)\s+")
+_COMPOUNDED_RE = re.compile(
+    rf"(?P<name>{NAME}),\s+an?\s+(?P<said>{_COMPOUND})-(?P<kind>based|speaking)\b"
+    # (not "a Portuguese-speaking CSM": someone's kind, no one named)
+    rf"|(?<![\w-])(?<![Aa]\s)(?<![Aa]n\s)(?<![Tt]he\s)(?P<said2>{_COMPOUND})-(?P<kind2>based|speaking)\s+(?P<name2>{NAME})"
+)
+
+
+def _compounds_said_apart(sentence: str) -> str:
+    """A town or a language compounded before the one named or their post ("Szeged-based Bence Vass", "Bence, a
+    Hungarian-speaking nurse, …") said as a statement of its own after the sentence, the words read without it."""
+    said = []
+    for match in _COMPOUNDED_RE.finditer(sentence):
+        name = match["name"] or match["name2"]
+        compounded, kind = match["said"] or match["said2"], match["kind"] or match["kind2"]
+        if not _a_person(name) or _business_name(name) or name.isupper() or _a_title(name):
+            continue
+        if kind == "based" and known_place(compounded):
+            said.append(f"{name} is based in {compounded}")
+        elif kind == "speaking" and compounded.casefold() in _LANGUAGE_SET:
+            said.append(f"{name} speaks {compounded}")
+    if not said:
+        return sentence
+    bare = _COMPOUND_RE.sub(
+        lambda m: "" if known_place(m["said"]) or m["said"].casefold() in _LANGUAGE_SET else m.group(0), sentence
+    )
+    end = re.search(r"[.!?]*\s*$", bare).start()
+    return f"{bare[:end]}; {'; '.join(said)}{bare[end:]}"
+
+
+# a person named with their employer: "Tisza Analytics' Bence Vass", "Bence Vass of Tisza Analytics", "Bence Vass,
+# Tisza Analytics' head of support,"
+_EMPLOYER_BEFORE_THE_NAME_RE = re.compile(
+    rf"(?P<org>{NAME})(?:['’]s|(?<=s)['’])\s+(?P<name>[{_UPPER}][\w'’-]+(?:\s+[{_UPPER}][\w'’-]+){{0,2}})(?=\s+[a-z]|,)"
+)
+_EMPLOYER_AFTER_THE_NAME_RE = re.compile(
+    rf"(?<![\w'’-])(?P<name>[{_UPPER}][\w'’-]+(?:\s+[{_UPPER}][\w'’-]+){{0,2}})"
+    rf"(?:\s+of\s+(?P<org>{NAME})(?=\s+[a-z]|,)|,\s+(?P<org2>{NAME})(?:['’]s|(?<=s)['’])\s+"
+    r"(?P<title>[a-z][\w-]*(?:\s+(?:of\s+)?[a-z][\w-]*){0,3}),)"
+)
+# a post said before the name it is held by, as news writes it: "Head of support Bence Vass", "Tisza Analytics CTO
+# Dorka Fehér"
+_POST_BEFORE_THE_NAME_RE = re.compile(
+    rf"^(?P<title>(?:[\w&'’-]+\s+){{0,4}}?(?:[A-Z]{{2,4}}|[a-z][a-z-]+))\s+"
+    rf"(?P<name>[{_UPPER}][\w'’-]+\s+[{_UPPER}][\w'’-]+)\s+(?=[a-z])"
+)
+
+_NOT_A_POST_HELD = frozenset({"former", "ex", "retired", "outgoing", "late", "then", "acting", "interim", "future"})
+
+
+def _post_before_the_name(text: str) -> list[str]:
+    """The post a clause's opening phrase gives the person it names, and the employer before the post when it names
+    one: "Head of support Bence Vass gave the talk", "Tisza Analytics CTO Dorka Fehér said …"."""
+    posted = _POST_BEFORE_THE_NAME_RE.match(text)
+    if posted is None or not _a_person(posted["name"]) or _business_name(posted["name"]):
+        return []
+    name, words = posted["name"], posted["title"].split()
+    if _NOT_A_POST_HELD & {word.casefold() for word in words}:
+        return []  # "Former CTO Dorka Fehér", "Acting head Bence": no post held now
+    words = [word for word in words if word.casefold() not in {"new", "newly", "incoming"}]
+    for at in range(1, len(words)):  # an employer's name, then the post ("Tisza Analytics | CTO")
+        if at == 1 and words[1][:1].islower():
+            continue  # ("Data engineer Bence Vass": a sentence's first word is capitalised as it opens it)
+        org, title = " ".join(words[:at]), _a_title(" ".join(words[at:]))
+        # (an employer by its name, or any name before a post in capitals: "Kestle CTO")
+        if title and re.fullmatch(NAME, org) and (_business_name(org) or words[at].isupper()) and not _a_title(org):
+            return [f"{name} is the {title}", f"{name} works at {org}"]
+    return [f"{name} is the {title}"] if words and (title := _a_title(" ".join(words))) else []
+
+
+def _named_with_employer(text: str) -> list[str]:
+    """What the phrase naming a person says of where they work (and of their post, when it says it)."""
+    said = []
+    for match in _EMPLOYER_BEFORE_THE_NAME_RE.finditer(text):
+        if _business_name(match["org"]) and _a_person(match["name"]) and not _business_name(match["name"]):
+            said.append(f"{match['name']} works at {match['org']}")
+    for match in _EMPLOYER_AFTER_THE_NAME_RE.finditer(text):
+        org = match["org"] or match["org2"]
+        name = _person(match["name"])
+        if not (name and _business_name(org) and _a_person(name)) or _business_name(name) or _a_title(name):
+            continue
+        said.append(f"{name} works at {org}")
+        if match["title"] and (title := _a_title(match["title"])):
+            said.append(f"{name} is the {title}")
+    return said
+
+
 # "my family and I", "my wife and I": the speaker, with company (one clause, not two subjects)
 _WITH_ME_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{_RELATION}\s+and\s+I\b")
 # "Bence (now living in Eger) …", "Nandor (my manager) says …": what the brackets say is said of the name; a
@@ -1035,6 +1124,9 @@ def _clauses(sentence: str) -> list[str]:
             continue
         extra.append(f"{name} is the {said}" if role else f"{name} {'is ' if article else ''}{said}")
     text = _BRACKETED_RE.sub(lambda m: m.group(0) if _dated_bracket(m) else m["name"], text)
+    if "'" in text or "’" in text or " of " in text:
+        extra += _named_with_employer(text)
+    extra += _post_before_the_name(text)
     if re.search(r"(?:ly|once|late)\s+of\s", text):
         for match in _FORMERLY_OF_RE.finditer(text):
             if not _a_person(match["name"]):
@@ -1821,7 +1913,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "my Szeged flat has a balcony", "my neighbours in Szeged": a home said in passing, in a town the world knows
     _p(
         v.LIVES_IN,
-        rf"\b(?P<ours>[Mm]y|[Oo]ur)\s+(?P<value>{NAME})\s+(?:flat|apartment|house|home|condo)\b",
+        rf"\b(?:(?P<ours>[Mm]y|[Oo]ur)|(?P<who>{NAME})['’]s)\s+(?P<value>{NAME})\s+(?:flat|apartment|house|home|condo)\b",
         check=lambda match: known_place(match["value"]),
         confidence=0.6,
         presupposed=True,
@@ -3342,11 +3434,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "Tisza Ops picked up the Zirc exporter", "has custody of", "is now on point for": a named system come to a keeper
     _p(
         v.OWNED_BY,
-        rf"\b{_OWNER}{_HAVE}{_NOW}\s+(?:picked\s+up|adopted|(?:has|have)\s+custody\s+of|(?:is|are){_NOW}\s+on\s+point\s+for)"
+        rf"\b{_OWNER}{_HAVE}{_NOW}\s+(?:picked\s+up|adopted|(?:has|have)\s+custody\s+of|(?:is|are){_NOW}\s+(?:on\s+point\s+for|"
+        # ("Tisza Ops is accountable for …", "are the custodians of …", "stewards …", "runs point on …")
+        r"accountable\s+for|the\s+(?:custodians?|stewards?)\s+of)|stewards?|runs?\s+point\s+on)"
         rf"\s+(?:the\s+|our\s+|their\s+)?(?P<system>{_THING})"
         r"(?=\s*(?:[.,;!]|$|\s+(?:now|since|from|in|after|last|this|these)\b))",
         check=_a_named_system,
-        needs=("picked up", "adopted", "custody", "on point"),
+        needs=("picked up", "adopted", "custody", "on point", "accountable", "custodian", "steward", "point on"),
     ),
     # "Tisza Ops (owners of the Zirc exporter)", "Tisza Ops, the Zirc exporter's owners,", "the Zirc exporter's owners,
     # Tisza Ops,": an owner said beside its name
@@ -3470,7 +3564,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # (a person who "sits with" a team sits beside it)
     _p(
         v.OWNED_BY,
+        # ("the Zirc exporter lives with Tisza Ops now": where a thing is kept)
         rf"\b(?:[Tt]he\s+)?(?P<system>{_ARTICLELESS_THING})\s+(?:now\s+)?(?:sits|sit|is|are|has\s+sat|have\s+sat|stays|stay|"
+        r"lives|live|"
         # ("the Zirc exporter falls under Tisza Ops": what a team's remit covers)
         r"remains|remain|falls|fall)\s+"
         # ("the retry middleware is under Core Platform": a thing under a team is its)
@@ -3499,6 +3595,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
             "are under",
             "sits under",
             "now under",
+            "lives with",
+            "live with",
         ),
     ),
     # "the Zirc exporter moved under the Tisza team" in a reorg: a thing by its words (a person who moves under
@@ -4379,6 +4477,8 @@ def _fluent(sentence: str) -> str:
     if "—" in said or "–" in said or " - " in said:
         # "our three cats — Mák, Bors and Pötty — …": the names the dash brings in, as after a comma
         said = _NAMES_BETWEEN_DASHES_RE.sub(_names_of_pets, said)
+    if "-based " in said or "-speaking " in said:
+        said = _compounds_said_apart(said)
     if "retired " in said:  # "a retired judge": a former one
         said = re.sub(r"\b(a|an|the|our)\s+retired\s+(?=[a-z])", r"\1 former ", said)
     # "moved to Eger from Győr": from Győr to Eger

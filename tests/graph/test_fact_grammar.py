@@ -749,3 +749,32 @@ def test_a_correction_and_a_value_now_after_the_negation_are_not_endings():
     assert ("Kestle", "due_date", "2026-04-13", False, False) in facts(
         "The Kestle launch isn't April 6 any more, it's April 13."
     )
+
+
+# --- facts said in the phrase that names someone
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("Vashegy Labs' Bence Vass gave the talk.", {("works_at", "Vashegy Labs")}),
+        ("Bence Vass of Vashegy Labs gave the talk.", {("works_at", "Vashegy Labs")}),
+        (
+            "Vashegy Labs head of support Bence Vass gave the talk.",
+            {("works_at", "Vashegy Labs"), ("job_title", "head of support")},
+        ),
+        ("Data engineer Bence Vass gave the talk.", {("job_title", "data engineer")}),
+        ("Szeged-based Bence Vass gave the talk.", {("lives_in", "Szeged")}),
+        ("Bence Vass, a Hungarian-speaking nurse, gave the talk.", {("speaks", "Hungarian"), ("job_title", "nurse")}),
+        ("Bence Vass's Szeged flat is lovely.", {("lives_in", "Szeged")}),
+    ],
+)
+def test_a_persons_facts_said_in_the_phrase_that_names_them(text, stated):
+    assert {fact[1:3] for fact in facts(text) if fact[0] == "Bence Vass"} == stated
+
+
+def test_a_phrase_that_names_no_one_or_no_post_held_states_nothing_of_them():
+    assert not facts("Former CTO Dorka Fehér said hello.")
+    assert not facts("We want a Portuguese-speaking nurse.")
+    assert not facts("A London-based startup hired Bence Vass.")
+    assert not facts("Bence Vass of Szeged gave the talk.")
