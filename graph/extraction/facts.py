@@ -912,8 +912,10 @@ _SENTENCE_PRONOUN_RE = re.compile(
     r"^(?P<when>(?:(?:today|now|these\s+days|nowadays|currently|since\s+then|later|then|also|and|so|but|plus|oh|"
     r"anyway|meanwhile),?\s+)*"
     # ("Originally from Győr, he …", "A keen cyclist, she …": what the sentence says of them first)
-    # (a phrase of a few words with no verb of its own: not "Her puppy is called Mák, she …")
-    r"(?:(?=(?-i:[A-Z]))(?![^,;:.!?()\n]*?\b(?:is|are|was|were|has|have|had|called|named)\b)(?:[^\s,;:.!?()]+\s){0,4}"
+    # (a phrase of a few words with no verb of its own: not "Her puppy is called Mák, she …"; nor a story's time,
+    # "After graduation, she joined …", which tells a life in order, not what holds)
+    r"(?:(?=(?-i:[A-Z]))(?!(?:after|when|while|once|following|during|until|in|on|by|back|since|then|later|at|"
+    r"within|over|as)\b)(?![^,;:.!?()\n]*?\b(?:is|are|was|were|has|have|had|called|named)\b)(?:[^\s,;:.!?()]+\s){0,4}"
     r"[^\s,;:.!?()']+,\s+)?)(?:he|she)\b"
     rf"{_PRONOUN_CONTRACTED}",
     re.IGNORECASE,

@@ -778,3 +778,14 @@ def test_a_phrase_that_names_no_one_or_no_post_held_states_nothing_of_them():
     assert not facts("We want a Portuguese-speaking nurse.")
     assert not facts("A London-based startup hired Bence Vass.")
     assert not facts("Bence Vass of Szeged gave the talk.")
+
+
+def test_a_pronoun_after_a_storys_time_is_no_statement_of_now():
+    # (a life told in order: "After graduation, she joined …" says where she went then, not where she works)
+    assert not any(
+        fact[1] == "works_at" and fact[2] == "Vashegy Labs" and not (fact[3] or fact[4])
+        for fact in facts("Dorka Fehér runs Kestle Labs. After graduation, she joined Vashegy Labs.")
+    )
+    assert ("Dorka Fehér", "works_at", "Vashegy Labs", False, True) in facts(
+        "Dorka Fehér runs Kestle Labs. Before founding it, she spent six years at Vashegy Labs."
+    )
