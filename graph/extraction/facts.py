@@ -4467,7 +4467,8 @@ def _fluent(sentence: str) -> str:
         for cue, learned, written in _LEARNER:
             if cue in folded:
                 said = learned.sub(written, said)
-    said = _POST_WITHOUT_ITS_ARTICLE_RE.sub(_post_with_article, said)
+    if " is " in said or " am " in said or " was " in said or "m " in said:
+        said = _POST_WITHOUT_ITS_ARTICLE_RE.sub(_post_with_article, said)
     if _ANY_SHORTHAND_RE.search(said):
         for shorthand, written in _SHORTHAND:
             said = shorthand.sub(written, said)
