@@ -1375,6 +1375,7 @@ _SHAPED_CONTROLS = (
     ("works_at", "Bence Vass of Szeged gave the talk."),
     ("job_title", "Welcome Bence Vass to the team!"),
     ("works_at", "My Tisza Analytics colleague's talk was great."),
+    ("lives_in", "Based in Szeged, he works remotely."),
 )
 
 

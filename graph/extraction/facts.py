@@ -770,6 +770,8 @@ _LANGUAGE_SPEAKER = rf"(?:an?\s+)?(?:native\s+|fluent\s+)?{_LANGUAGES}(?:\s*(?:\
 # a note's line about the person it is about that says only what they speak: "Met Bence at the fair. Native Finnish
 # speaker."
 _SPEAKER_FRAGMENT_RE = re.compile(rf"^(?:an?\s+)?(?={_LANGUAGE_SPEAKER})", re.I)
+# the subject of the clause a phrase opens ("Based in Szeged, he works remotely"): no dropped "I" before it
+_OPENER_OF_ANOTHER_RE = re.compile(r"(?:he|she|they|you)\b", re.IGNORECASE)
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:staying(?:\s+put)?\s+at|staying\s+put\s+in|(?:still\s+)?renting|based\s+(?:in|out\s+of)\s+(?=[A-Z])|"
     r"reporting\s+(?:directly\s+)?to\s+(?=[A-Z])|"
@@ -1267,7 +1269,12 @@ def _clauses(sentence: str) -> list[str]:
             part = f"I’m a {posted['title'].lower()} {posted['when']}{part[posted.end() :]}"
         elif (card := _DROPPED_CARD_RE.match(part)) and _a_title(card["title"]):
             part = f"I’m a {card['title']} at {card['org']}"  # a chat's or a profile's card: "Tester at Kestle."
-        elif _DROPPED_I_AM_RE.match(part):  # "still living in Szeged", "been living in Győr since the 1st"
+        elif _DROPPED_I_AM_RE.match(part) and not (
+            # ("Based in Szeged, he works remotely": the phrase opens his clause, no dropped "I")
+            part[:6].casefold() == "based "
+            and index + 1 < len(parts)
+            and _OPENER_OF_ANOTHER_RE.match(parts[index + 1].strip())
+        ):  # "still living in Szeged", "been living in Győr since the 1st"
             # (a language keeps its capital: "Irish speaker")
             said = part if part.split()[0].casefold() in _LANGUAGE_SET else f"{part[:1].lower()}{part[1:]}"
             part = f"I{'’ve' if part[:4].casefold() == 'been' else '’m'} {said}"

@@ -789,3 +789,9 @@ def test_a_pronoun_after_a_storys_time_is_no_statement_of_now():
     assert ("Dorka Fehér", "works_at", "Vashegy Labs", False, True) in facts(
         "Dorka Fehér runs Kestle Labs. Before founding it, she spent six years at Vashegy Labs."
     )
+
+
+def test_a_phrase_that_opens_someone_elses_clause_is_no_dropped_i():
+    assert not facts("Based in Kőszeg, he works remotely.")
+    assert (SPEAKER, "lives_in", "Kőszeg", False, False) in facts("Based in Kőszeg, I work remotely.")
+    assert (SPEAKER, "lives_in", "Kőszeg", False, False) in facts("Based in Kőszeg now.")
