@@ -955,11 +955,16 @@ _LEARNERS = (
 )
 
 
+def _each_sentence(table, family: str, *, ended: bool = False) -> Iterator[Variant]:
+    """A variant of each sentence of a table of (attribute, whom or what, value, the sentences)."""
+    for attribute, subject, value, sentences in table:
+        for text in sentences:
+            yield Variant(text, attribute, subject, value, family=family, ended=ended)
+
+
 def learner_variants() -> Iterator[Variant]:
     """Each attribute's fact as a learner of English writes it."""
-    for attribute, subject, value, sentences in _LEARNERS:
-        for text in sentences:
-            yield Variant(text, attribute, subject, value, family="learners")
+    yield from _each_sentence(_LEARNERS, "learners")
 
 
 # a value that held before and holds no longer, said without the value now: (attribute, whom or what, value, the
@@ -1108,12 +1113,8 @@ _NO_LONGER = (
 
 def past_variants() -> Iterator[Variant]:
     """A value said to have held before, with no value now said: read as ended."""
-    for attribute, subject, value, sentences in _PAST:
-        for text in sentences:
-            yield Variant(text, attribute, subject, value, family="past", ended=True)
-    for attribute, subject, value, sentences in _NO_LONGER:
-        for text in sentences:
-            yield Variant(text, attribute, subject, value, family="past", ended=True)
+    yield from _each_sentence(_PAST, "past", ended=True)
+    yield from _each_sentence(_NO_LONGER, "past", ended=True)
 
 
 # a person named in one sentence and spoken of in the next: how the first brings them in, and what the second opens
@@ -1175,7 +1176,7 @@ _IN_THE_NAME = (
 
 
 def phrase_variants() -> Iterator[Variant]:
-    """A person's facts said in the phrase that names them ("Tisza Analytics' Bence Vass", "Szeged-based Bence Vass")."""
+    """A person's facts said in the phrase that names them ("Tisza Analytics' Bence Vass", "Szeged-based Bence")."""
     for text, *stated in _IN_THE_NAME:
         for attribute, value in stated:
             yield Variant(text, attribute, "Bence Vass", value, family="phrases")

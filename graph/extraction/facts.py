@@ -4437,6 +4437,7 @@ _HISTORY_AFTER_BE_RE = re.compile(
     re.IGNORECASE,
 )
 
+# names between dashes, or after one dash to the sentence's end ("… — Mák, Bors and Pötty — …")
 _NAMES_BETWEEN_DASHES_RE = re.compile(
     rf"(?<=\w)\s+[—–-]\s+(?P<names>{_PET_NAME_LIST})(?:\s*(?P<close>[—–-])\s+(?=[a-z])|(?=\s*(?:[.,;!]|$)))"
 )
