@@ -788,12 +788,12 @@ _INTERJECTION_RE = re.compile(
     r"oh|hey|anyway|nope|sorry|reminder|note|final\s+call|psa|ps|tbh|ngl|fun\s+fact|action|decision)\b[\s,:!.—–-]*)+",
     re.IGNORECASE,
 )
-# "Esme said she speaks Portuguese": what someone is reported to say of themselves is said of them
 # a pronoun's "'s" and "'re": "has" before a verb's past participle ("she's been", "he's moved"), else "is"
 _PRONOUN_CONTRACTED = (
     rf"(?:(?P<has>['’]s(?={_ADVERBS_BEFORE_BEEN}\s+(?:been|got|had|moved|joined|left|relocated|started|become|taken|"
     r"gone|switched|quit)\b))|(?P<is>['’]s|['’]re))?"
 )
+# "Esme said she speaks Portuguese": what someone is reported to say of themselves is said of them
 _REPORTED_RE = re.compile(
     rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|tells\s+(?:me|us)|"
     r"let\s+(?:me|us)\s+know|informed\s+(?:me|us)|announced|explained|added)"
@@ -7301,7 +7301,7 @@ _CALLED_IN_BRACKETS_RE = re.compile(rf"\s*\((?P<name>[{_UPPER}][\w-]+(?:\s+[{_UP
 # the things a plural statement is about before its last, just before it ("the invoice renderer and the ", "the
 # renderer, the font cache and ")
 _THINGS_BEFORE_THE_LAST_RE = re.compile(
-    rf"(?:^|(?<=[:;]\s))(?:[Tt]he\s+)?(?P<things>{_THING}(?:,\s+(?:the\s+)?{_THING}){{0,4}}),?\s+and\s+(?:the\s+)?$"
+    rf"(?:^|(?<=[:;,]\s))(?:[Tt]he\s+)?(?P<things>{_THING}(?:,\s+(?:the\s+)?{_THING}){{0,4}}),?\s+and\s+(?:the\s+)?$"
 )
 _PLURAL_COPULA_RE = re.compile(r"\s+(?:are|were|have\s+been)\b")
 
