@@ -58,6 +58,13 @@ class Variant:
     holds: bool = True  # False for a near miss: the words of the fact, which must not be read as holding
 
 
+def _each_sentence(table, family: str, *, ended: bool = False) -> Iterator[Variant]:
+    """A variant of each sentence of a table of (attribute, whom or what, value, the sentences)."""
+    for attribute, subject, value, sentences in table:
+        for text in sentences:
+            yield Variant(text, attribute, subject, value, family=family, ended=ended)
+
+
 _ORG = "Tisza Analytics"
 # (attribute, value, first person, third person, -ing form)
 _PERSON_PREDICATES = (
@@ -415,9 +422,7 @@ _OTHER_WORDS_CONTROLS = (
 
 def word_variants() -> Iterator[Variant]:
     """Each attribute's fact in the other words people say it with, written by the speaker or of someone named."""
-    for attribute, subject, value, wordings in _OTHER_WORDS:
-        for text in wordings:
-            yield Variant(text, attribute, subject, value, family="words")
+    yield from _each_sentence(_OTHER_WORDS, "words")
     for attribute, value, named, his in _OTHER_WORDS_OF_SOMEONE:
         yield Variant(named, attribute, "Bence Vass", value, family="words")
         yield Variant(f"Bence Vass joined the choir in May. {his}", attribute, "Bence Vass", value, family="words")
@@ -744,9 +749,7 @@ def change_variants() -> Iterator[Variant]:
         for text in sentences:
             yield Variant(text, attribute, subject, now, family="changes")
             yield Variant(text, attribute, subject, before, family="changes", ended=True)
-    for attribute, subject, value, sentences in _ENDINGS:
-        for text in sentences:
-            yield Variant(text, attribute, subject, value, family="changes", ended=True)
+    yield from _each_sentence(_ENDINGS, "changes", ended=True)
 
 
 # how a system and its owner are written: (the thing as written, its name) and (the owner as written, its name)
@@ -953,13 +956,6 @@ _LEARNERS = (
     ),
     ("has_pet", SPEAKER, "Bodri", ("I have dog, his name is Bodri.", "I have one dog, name is Bodri.")),
 )
-
-
-def _each_sentence(table, family: str, *, ended: bool = False) -> Iterator[Variant]:
-    """A variant of each sentence of a table of (attribute, whom or what, value, the sentences)."""
-    for attribute, subject, value, sentences in table:
-        for text in sentences:
-            yield Variant(text, attribute, subject, value, family=family, ended=ended)
 
 
 def learner_variants() -> Iterator[Variant]:

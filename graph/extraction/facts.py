@@ -311,10 +311,13 @@ _GAPPED_RE = re.compile(
     r"(?P<gap>\s+(?:in|at|for|to)\s+(?=[A-Z])|\s+(?!(?:is|are|was|were|has|have|had|will|would|can|could|and|or|"
     r"lives|works|reports|moved|speaks|owns|joined|left)\b)(?=[a-z][\w-]*\s+(?:of|[a-z]+)\b))"
 )
+# a month by its name or its abbreviation ("Apr", "Sept.", "April")
+_MONTH_WORDS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+# the verbs that give a project its day ("Zirc ships April 6", "Kestle is due on 4 May")
+_SCHEDULE_VERB = r"(?:ships|launches|lands|goes\s+live|is\s+due|releases)"
 # a schedule gapped the same way: "Zirc ships April 6, Kestle May 4", "Zirc launches on 6 April and Kestle on 4 May"
-_MONTH_WORDS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _GAPPED_DAY_RE = re.compile(
-    rf"(?P<first>\b{NAME}\s+(?P<verb>ships|launches|lands|goes\s+live|is\s+due|is\s+scheduled|releases)"
+    rf"(?P<first>\b{NAME}\s+(?P<verb>{_SCHEDULE_VERB}|is\s+scheduled)"
     r"(?P<prep>\s+(?:on|for))?\s+[^,;.!?()]+?)(?P<between>,\s+(?:and\s+)?|;\s+|\s+and\s+)"
     rf"(?P<second>[{_UPPER}][\w-]*(?:\s+(?!{_MONTH_WORDS}\s)[{_UPPER}][\w-]*){{0,2}})"
     rf"(?P<gap>\s+(?:on|for)\s+|\s+)(?=\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_WORDS}|{_MONTH_WORDS}\s+\d|the\s+\d)"
@@ -331,9 +334,9 @@ _SCHEDULE_VERBS = ("ships", "launches", "lands", "live", "due", "scheduled", "re
 _KEEPING_VERBS = ("owns", "maintains", "runs", "looks after")
 
 
-def _ungapped_day(match: re.Match[str]) -> str:
-    """The second project with the first's verb of schedule again ("…, Kestle ships May 4"), or the second owner
-    with the first's verb of keeping ("… and Vashegy owns the Kestle gateway")."""
+def _verb_said_again(match: re.Match[str]) -> str:
+    """A gapped clause's second subject with the first's verb again ("…, Dorka lives in Pécs", "…, Kestle ships May 4",
+    "… and Vashegy owns the Kestle gateway")."""
     return f"{match['first']}{match['between']}{match['second']} {match['verb']}{match['gap']}"
 
 
@@ -353,7 +356,7 @@ def _ungapped(match: re.Match[str]) -> str:
         return match.group(0)  # ("Bence moved his practice to Eger, Dorka started at …": Dorka has a verb of her own)
     if match["verb"] == "is" and (prep or _role_head(rest.split(",")[0].split(".")[0]) not in v.ROLE_NOUNS):
         return match.group(0)
-    return f"{match['first']}{match['between']}{match['second']} {match['verb']}{match['gap']}"
+    return _verb_said_again(match)
 
 
 # "After six years at Kestle, Bence started at Quillon"
@@ -943,12 +946,12 @@ _CLAUSE_BREAK_RE = re.compile(
     # (a day written month first, "— April 6", "— Mon, Apr 6", "— the 6th of April", is a day too)
     r"|(?<!manager)(?<!boss)(?<!supervisor)\s+[—–-]\s+(?!\d|(?i:due|releases?|launch(?:es)?|ga|ships?|go-?live|goes\s+live|"
     r"lands?|deadline|target|eta|owned\s+by|maintained\s+by)\b"
-    r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d"
+    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+)?{_MONTH_WORDS}\s+\d"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+\d|the\s+\d)"
     # "Based in Eger, previously at Kestle (2016–2021)": what was before, a clause of its own
     r"|\s*,\s+(?=(?:previously|formerly)\s+(?:at|with)\s)"
     # "Zirc ships April 6, Kestle ships May 4": each project's schedule, a clause of its own
-    rf"|,\s+(?=[{_UPPER}][\w-]*(?:\s+[{_UPPER}][\w-]*){{0,2}}\s+(?:ships|launches|lands|goes\s+live|is\s+due|releases)\b)"
+    rf"|,\s+(?=[{_UPPER}][\w-]*(?:\s+[{_UPPER}][\w-]*){{0,2}}\s+{_SCHEDULE_VERB}\b)"
     # "N adopted a dog, and M, still at Kestle, now reports to R": M opens a clause of their own
     rf"|,\s+and\s+(?=[{_UPPER}][\w'’-]+(?:\s+[{_UPPER}][\w'’-]+){{0,2}},\s+[a-z])"
 )
@@ -1159,9 +1162,9 @@ def _clauses(sentence: str) -> list[str]:
                 break
             text = ungapped
         if any(verb in text for verb in _SCHEDULE_VERBS):
-            text = _GAPPED_DAY_RE.sub(_ungapped_day, text)
+            text = _GAPPED_DAY_RE.sub(_verb_said_again, text)
         if any(verb in text for verb in _KEEPING_VERBS):
-            text = _GAPPED_KEEPER_RE.sub(_ungapped_day, text)
+            text = _GAPPED_KEEPER_RE.sub(_verb_said_again, text)
         if " does " in text:  # "Bence speaks Czech, as does Dorka": Dorka speaks it too
             extra += [f"{m['second']} {m['said']}" for m in _SO_DOES_RE.finditer(text)]
     for match in list(_RELATIVE_RE.finditer(text)):
@@ -4239,7 +4242,6 @@ def _defused(run: re.Match[str]) -> str:
 _MARKED_UP_RE = re.compile(
     r"`(?P<code>[^`\n]{1,80})`(?P<kind>[ \t]+[a-z]+\b)?|(?P<mark>\*\*|__)(?P<strong>[^*_\n]{1,80})(?P=mark)"
 )
-_THING_KIND_NOUNS = frozenset(v.KIND_HEAD_NOUNS) | v.OWNED_THING_NOUNS
 
 
 def _unmarked(marked: re.Match[str]) -> str:
@@ -4248,7 +4250,7 @@ def _unmarked(marked: re.Match[str]) -> str:
     if not marked["code"]:
         return marked["strong"]
     kind = marked["kind"] or ""
-    return marked["code"] if kind.strip() in _THING_KIND_NOUNS else f"{marked['code']}{kind}"
+    return marked["code"] if kind.strip() in _THING_NOUNS else f"{marked['code']}{kind}"
 
 
 def extract_facts(text: str, *, speaker: str | None, reference: datetime | date) -> list[StatedFact]:
@@ -5689,7 +5691,7 @@ def _things_named(
 # "it's now" a day, after a word of schedule: the day a thing named before has now
 _NOW_A_DAY_RE = re.compile(
     r"\b[Ii]t(?:['’]s|\s+is)\s+now\s+(?=(?:on\s+)?(?:the\s+)?(?:\d|[A-Z][a-z]+day\b|"
-    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d))"
+    rf"{_MONTH_WORDS}\s+\d))"
 )
 
 
