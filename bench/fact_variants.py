@@ -1123,6 +1123,8 @@ _BROUGHT_IN = (
     "Bence Vass came by the office today.",
 )
 _OPENERS = ("He {said}.", "Originally from Győr, he {said}.", "These days he {said}.", "A keen cyclist, he {said}.")
+# a sentence between that speaks of them without turning to anyone else
+_BETWEEN = ("Everyone likes him.", "I work with him.", "The team threw him a party.", "Tisza Analytics hired him.")
 # someone brought in by whom they are to someone named: (the sentence; {said} as above)
 _RELATED = (
     "Dorka Fehér's husband, Bence Vass, {said}.",
@@ -1139,6 +1141,9 @@ def discourse_variants() -> Iterator[Variant]:
             for opener in _OPENERS:
                 text = f"{first} {opener.format(said=third)}"
                 yield Variant(text, attribute, "Bence Vass", value, family="discourse")
+        for between in _BETWEEN:
+            text = f"Bence Vass came by the office today. {between} He {third}."
+            yield Variant(text, attribute, "Bence Vass", value, family="discourse")
         for related in _RELATED:
             yield Variant(related.format(said=third), attribute, "Bence Vass", value, family="discourse")
 
@@ -1373,6 +1378,21 @@ _SHAPED_CONTROLS = (
     ("job_title", "Welcome Bence Vass to the team!"),
     ("works_at", "My Tisza Analytics colleague's talk was great."),
     ("lives_in", "Based in Szeged, he works remotely."),
+    ("speaks", "German-speaking customers make up half the queue."),
+)
+# a "he" or "she" after a sentence that turned to someone else: either could be meant, so the pronoun's sentence
+# states nothing
+_TURNED_TO_SOMEONE_ELSE = (
+    ("works_at", "Bence Vass lives in Szeged. I met Dorka Fehér and Ilka Nagy yesterday. She works at Kestle."),
+    ("works_at", "Bence Vass lives in Szeged. Yesterday Dorka Fehér and Ilka Nagy came over. She works at Kestle."),
+    ("works_at", "Bence Vass lives in Szeged. His sister called yesterday. She works at Kestle."),
+    ("works_at", "Bence Vass lives in Szeged. The new hire starts Monday. He works at Kestle."),
+    ("works_at", "Bence Vass lives in Szeged. We also hired a designer. She works at Kestle."),
+    ("speaks", "Bence Vass lives in Szeged. Our new designer starts Monday. She speaks French."),
+    ("works_at", "I spoke with Bence Vass and his wife. She works at Kestle."),
+    ("lives_in", "Thanks to Bence Vass and Dorka Fehér for the help! She moved to Pécs."),
+    ("lives_in", "This is Bence Vass, and this is Dorka Fehér. She lives in Pécs."),
+    ("speaks", "Bence Vass lives in Szeged. Kestle hired him last year. He speaks German."),
 )
 
 
@@ -1386,7 +1406,7 @@ def controls() -> Iterator[Variant]:
         yield Variant(f"If Bence Vass {third}, we could meet.", attribute, "", "")
     for attribute, text in _OTHER_WORDS_CONTROLS:
         yield Variant(text, attribute, "", "", family="words")
-    for attribute, text in _SHAPED_CONTROLS:
+    for attribute, text in (*_SHAPED_CONTROLS, *_TURNED_TO_SOMEONE_ELSE):
         yield Variant(text, attribute, "", "", family="controls")
     for attribute, value, sentences in _NEAR_MISSES:
         for text in sentences:

@@ -900,6 +900,77 @@ _GREETED_RE = re.compile(
     rf"\s+(?:(?:our|my|the|{NAME}['’]s)\s+[a-z][a-z -]{{1,40}}?,\s+|(?:my|your|our|his|her)\s+{_RELATION}\s+)?"
     rf"(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s+[A-Z])(?<!['’]s)"
 )
+# someone a sentence's subject acts on by pronoun ("Kestle hired him last year"): the one the text was about before
+# (not "… wasn't for her", which may be the subject's own)
+_BACK_TO_RE = re.compile(
+    r"(?<!\bfor\s)(?<!\bto\s)(?<!\bwith\s)(?<!\babout\s)(?<!\bof\s)(?<!\bby\s)(?<!\blike\s)"
+    r"\b(?:him|her(?=\s*(?:[.,;:!?]|$)|\s+(?:last|this|yesterday|today|on|in|at|to|for|as|from|with|over|back)\b))"
+)
+# someone a sentence brings in without a name: a relative, a post-holder, a newcomer ("his sister", "a designer",
+# "the new hire")
+_SOMEONE_UNNAMED_RE = re.compile(
+    rf"\b(?i:my|our|his|her|their|your|a|an|the|this|that)\s+(?:(?i:new|other|old)\s+)?(?P<noun>{_RELATION}|[a-z]+)\b"
+)
+_PEOPLE_NOUNS = frozenset(
+    "hire recruit newcomer joiner starter candidate contractor volunteer guy woman man lady".split()
+)
+# the writer or the writer's side as a sentence's subject: whom a later "he" or "she" cannot be
+_WRITER_SUBJECT_RE = re.compile(r"(?:I|[Ww]e)(?![\w])")
+
+
+def _greeted(said: str) -> re.Match[str] | None:
+    """The one person a sentence greets, thanks or meets; none when it greets two ("This is Bence, and this is
+    Dorka") or one of a pair ("met Dorka Fehér and Ilona Tóth", "spoke with Bence and his wife")."""
+    greeted = list(_GREETED_RE.finditer(said))
+    if len({match["name"] for match in greeted}) != 1:
+        return None
+    after = said[greeted[0].end() :]
+    if re.match(rf"(?:\s+[{_UPPER}][\w'’-]*)*\s+(?:and|&)\s+(?:[{_UPPER}]|(?:his|her|their)\s)", after):
+        return None
+    return greeted[0]
+
+
+def _someone_unnamed(phrase: re.Match[str] | None) -> bool:
+    noun = phrase["noun"].casefold() if phrase else ""
+    return noun in _PEOPLE_NOUNS or noun in v.ROLE_NOUNS or bool(noun and re.fullmatch(_RELATION, noun))
+
+
+def _someone_else(sentence: str, named: str) -> bool:
+    """Whether a sentence turns to a person besides ``named``, so that a later "he" or "she" could be either: one
+    unnamed as its subject ("His sister called.", "The new hire starts Monday."), two named as its subject ("Dorka
+    and Ilona came over."), or, the writer its subject, others named or unnamed ("I met Dorka Fehér and Ilona Tóth",
+    "We hired a designer"). What a note's line says of the one it is about keeps them ("Manager: Anika Botha")."""
+    if _someone_unnamed(_SOMEONE_UNNAMED_RE.match(sentence)):
+        return True
+    first = re.match(rf"(?P<name>{NAME})(?:\s*,\s*{NAME})*\s*,?\s+(?:and|&)\s+[{_UPPER}]", sentence)
+    if first and (name := _person(first["name"])) and _a_person(name) and not _business_name(name):
+        return not known_place(name)  # "Dorka and Ilona came over" (not "Szeged and Pécs are …")
+    if not _WRITER_SUBJECT_RE.match(sentence):
+        return False
+    for match in _NAME_RE.finditer(sentence):
+        name = _person(match.group(0))
+        if (
+            not name
+            or name == "I"
+            or set(name.split()) <= set(named.split())
+            or not _a_person(name)
+            or _business_name(name)
+            or known_place(name)
+            or name.casefold() in _LANGUAGE_SET
+        ):
+            continue
+        before, after = sentence[: match.start()], sentence[match.end() :]
+        if re.search(r"\b(?i:at|in|for|from|on|into|near|of|via|by|under)\s+$", before):
+            continue  # "at Kestle", "in Szeged": a place or an employer
+        if (
+            len(name.split()) > 1
+            or re.match(rf"\s*(?:,|and|&)\s+[{_UPPER}]", after)
+            or re.search(r"(?:,|\band|&)\s+$", before)
+        ):
+            return True
+    return any(_someone_unnamed(phrase) for phrase in _SOMEONE_UNNAMED_RE.finditer(sentence))
+
+
 # a change said beside the name it befell ("Congratulations to Zsófia, promoted to staff engineer last week!",
 # "Nandor, newly appointed head of ops, starts Monday")
 _PARTICIPLE_APPOSED_RE = re.compile(
@@ -1696,11 +1767,13 @@ def _pet_present(match: re.Match[str]) -> bool:
 
 
 # "Bodri is Gergő's dog": the pet's name comes first, and the pattern that reads it gives the name, not "a dog"
-_PET_NAMED_FIRST_RE = re.compile(rf"^{NAME}\s+(?:is|was)\s+$")
+_PET_NAMED_FIRST_RE = re.compile(rf"^(?P<name>{NAME})\s+(?:is|was)\s+$")
 
 
 def _an_unnamed_pet(match: re.Match[str]) -> bool:
-    return _pet_present(match) and not _PET_NAMED_FIRST_RE.search(match.string[: match.start()])
+    named_first = _PET_NAMED_FIRST_RE.search(match.string[: match.start()])
+    # ("This is Bence's dog": a dog shown, its name not said)
+    return _pet_present(match) and not (named_first and named_first["name"] not in _NOT_A_NAME)
 
 
 # a stay that is no home: "I'm in Szeged now for the conference"
@@ -4002,7 +4075,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.HAS_PET,
         rf"^(?P<value>{NAME})\s+(?:is|was)\s+(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:[\w-]+\s+)??"
         rf"(?P<kind>{_PET_KINDS})(?=\s*(?:[.,;!]|$)|\s+(?:and|who|by)\b)",
-        check=_pet_present,
+        # ("This is Bence's dog": a dog shown, its name not said)
+        check=lambda match: _pet_present(match) and match["value"] not in _NOT_A_NAME,
     ),
     # "Bodri the beagle belongs to Gergő", "The office dog, Bodri, is owned by Gergő": a pet is had by its owner
     _p(
@@ -5553,10 +5627,13 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             opener
             and _person(opener["name"]) == opener["name"] != "I"
             and _a_person(opener["name"])
+            and not _business_name(opener["name"])  # "Tisza Analytics hired him.": the one hired is still the one
             and not (named and _THIRD_PERSON_VERB_RE.match(stripped))  # "Joined us in 2021.": a card's verb, no name
         ):
             # "Zsófia Ambrus … Ambrus grew up in Győr": the person named in full is still the one
             named = named if named and set(opener["name"].split()) < set(named.split()) else opener["name"]
+            if named != before and before and _BACK_TO_RE.search(stripped, opener.end()):
+                named = ""  # "Dorka is his manager. She …": either of two people
             if (later := _OTHER_CLAUSE_PERSON_RE.search(stripped, opener.end())) and _a_person(later["other"]):
                 # "Ilona retired, so now I report to Bence. He is …": the one the writer's own clause turned to last
                 named = later["other"]
@@ -5570,10 +5647,12 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             # "Zsófia? She's been at …", "Please welcome Nandor, … He comes to us from …": the one person the sentence
             # asks about or greets, thanks, meets, is whom a later "he" / "she" goes back to
             # ("Look who turned up at the launch: Bálint.")
-            topic = _topic(stripped) or _GREETED_RE.search(said)
+            topic = _topic(stripped) or _greeted(said)
             name = topic and topic["name"]
             if name and _person(name) == name and _a_person(name):
                 named = name
+            elif named and _someone_else(stripped[max(leads) :], named):
+                named = ""  # "I met Dorka and Ilona. She …", "His sister called. She …": not the one before
         if (
             asked_of
             and said.strip() == stripped
@@ -6485,7 +6564,10 @@ def _languages_spoken(clause: str, speaker: str | None, today: date) -> list[Sta
         (not lead_name or lead_name.casefold() in _LANGUAGE_SET) and re.search(r"\b(?:I|we|my|our)\b", said)
     ):
         who = speaker
-    elif lead_name and _person(lead_name) == lead_name and _a_person(lead_name) and not _SPOKEN_CUE_RE.match(lead_name):
+    elif (
+        lead_name and _person(lead_name) == lead_name and _a_person(lead_name) and not _SPOKEN_CUE_RE.search(lead_name)
+    ):
+        # (not "German-speaking customers": a kind of people, no one named)
         who = lead_name if lead_name.casefold() not in _LANGUAGE_SET else None
     else:
         who = None
@@ -7181,7 +7263,8 @@ _NOT_A_NAME = frozenset(
     "Though Although Noted Note Yes No Well Oh Still Just Today Yesterday Tomorrow Last Next Finally Apparently "
     "Luckily Sadly Honestly Anyway Meanwhile Recently Lately Both Everyone's I've I'm I'd I'll I’ve I’m I’d "
     "I’ll He's She's It's We're They're You're He’s She’s It’s We’re They’re You’re He'd She'd They'd We've "
-    "They've TIL FYI PSA IMO IMHO BTW TBH NGL AFAIK IIRC FWIW ICYMI PS NB Re Fwd Hi Hello Hey Dear Met Meet Call "
+    "They've That's That’s There's There’s Here's Here’s What's What’s Who's Who’s Let's Let’s "
+    "TIL FYI PSA IMO IMHO BTW TBH NGL AFAIK IIRC FWIW ICYMI PS NB Re Fwd Hi Hello Hey Dear Met Meet Call "
     "Called Spoke Emailed Pinged Asked Told Thanks Thank Welcome Welcomed Congrats Congratulations Please Ownership "
     "Quick Was Were Is Are Been Got Did Does Do Getting Having Being Going Making Taking Looking Working Moving "
     "Starting Joining Leaving Coming Trying Feeling Running Living Spending Heading Planning Settling Back In On At By "

@@ -795,3 +795,50 @@ def test_a_phrase_that_opens_someone_elses_clause_is_no_dropped_i():
     assert not facts("Based in Kőszeg, he works remotely.")
     assert (SPEAKER, "lives_in", "Kőszeg", False, False) in facts("Based in Kőszeg, I work remotely.")
     assert (SPEAKER, "lives_in", "Kőszeg", False, False) in facts("Based in Kőszeg now.")
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "I met Dorka Fehér and Ilka Nagy yesterday.",
+        "Yesterday Dorka Fehér and Ilka Nagy came over.",
+        "His sister called yesterday.",
+        "The new hire starts Monday.",
+        "We also hired a designer.",
+        "Dorka hired him last year.",
+    ],
+)
+def test_a_pronoun_after_a_sentence_that_turned_to_someone_else_states_nothing(between):
+    # (either could be meant: the one named before, or whom the sentence between brought in)
+    assert {fact[:3] for fact in facts(f"Bence Vass lives in Kőszeg. {between} He speaks German.")} <= {
+        ("Bence Vass", "lives_in", "Kőszeg"),
+        ("Bence Vass", "works_at", "Vashegy Labs"),
+    }
+
+
+@pytest.mark.parametrize(
+    "between", ["Everyone likes him.", "I work with him.", "The team threw him a party.", "Vashegy Group hired him."]
+)
+def test_a_pronoun_after_a_sentence_that_only_spoke_of_them_is_still_theirs(between):
+    assert ("Bence Vass", "speaks", "German", False, False) in facts(
+        f"Bence Vass lives in Kőszeg. {between} He speaks German."
+    )
+
+
+def test_two_people_greeted_together_leave_a_pronoun_unresolved():
+    assert not {fact for fact in facts("This is Bence Vass, and this is Dorka Fehér. She lives in Pécs.")}
+    assert not facts("Thanks to Bence Vass and Dorka Fehér for the help! She moved to Pécs.")
+    assert not facts("I spoke with Bence Vass and his wife. She works at Vashegy Labs.")
+    assert ("Bence Vass", "works_at", "Vashegy Labs", False, False) in facts(
+        "I spoke with Bence Vass yesterday. He works at Vashegy Labs."
+    )
+
+
+def test_a_word_that_opens_a_clause_is_no_name_of_a_pet_or_its_owner():
+    assert facts("This is Bence Vass's dog.") == {("Bence Vass", "has_pet", "a dog", False, False)}
+    assert facts("That's Bence Vass's cat.") == {("Bence Vass", "has_pet", "a cat", False, False)}
+    assert ("Bence Vass", "has_pet", "Bodri", False, False) in facts("Bodri is Bence Vass's dog.")
+
+
+def test_a_kind_of_speaker_is_no_one_named():
+    assert not facts("German-speaking customers make up half the queue.")
