@@ -1379,6 +1379,8 @@ _SHAPED_CONTROLS = (
     ("works_at", "My Tisza Analytics colleague's talk was great."),
     ("lives_in", "Based in Szeged, he works remotely."),
     ("speaks", "German-speaking customers make up half the queue."),
+    ("reports_to", "Dorka Fehér reports to Bence Vass's deputy."),
+    ("reports_to", "Bence Vass is Dorka Fehér's manager's manager."),
 )
 # a "he" or "she" after a sentence that turned to someone else: either could be meant, so the pronoun's sentence
 # states nothing

@@ -7041,6 +7041,10 @@ def _a_day_to_come(clause: str, today: date) -> bool:
     )
 
 
+# a possessive that makes the one named only the way to someone else ("Bence's deputy", "Dorka's manager's manager")
+_POSSESSED_AFTER_RE = re.compile(r"(?:['’]s?)(?:\s+[a-z]|\s*$)")
+
+
 def _facts_of(
     pattern: _Pattern, match: re.Match[str], clause: str, offset: int, speaker: str | None, today: date
 ) -> list[StatedFact]:
@@ -7079,6 +7083,10 @@ def _facts_of(
     if groups.get("and_me") and speaker and speaker.strip():
         values = [*values, speaker.strip()]  # "maintained by Réka and me": both
     if pattern.attribute in _PERSON_VALUED:
+        if pattern.attribute == v.REPORTS_TO_ATTR and (
+            _POSSESSED_AFTER_RE.search(groups.get("value") or "") or _POSSESSED_AFTER_RE.match(clause, match.end())
+        ):
+            return []  # "reports to Bence's deputy", "is Dorka's manager's manager": someone else, unnamed
         # "my manager (I …)" names no manager; "IT", a department, is one
         values = [
             said for said in values if said.casefold() not in _PRONOUNS_AS_NAMES or (len(said) > 1 and said.isupper())

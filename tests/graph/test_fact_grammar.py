@@ -842,3 +842,10 @@ def test_a_word_that_opens_a_clause_is_no_name_of_a_pet_or_its_owner():
 
 def test_a_kind_of_speaker_is_no_one_named():
     assert not facts("German-speaking customers make up half the queue.")
+
+
+def test_a_manager_named_only_by_whose_they_are_is_no_one_named():
+    assert not facts("Dorka Fehér reports to Bence Vass's deputy.")
+    assert not facts("I report to Bence Vass's manager.")
+    assert not facts("Bence Vass is Dorka Fehér's manager's manager.")
+    assert facts("Bence Vass is Dorka Fehér's manager.") == {("Dorka Fehér", "reports_to", "Bence Vass", False, False)}
