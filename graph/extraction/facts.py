@@ -5705,10 +5705,90 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
                 or _speaker_answered(said, asked, who, today)
                 or _whereabouts_answered(written, asked, who, today)  # (its voice, named on the line as written)
             )
+        if facts and any(fact.valid_from == today for fact in facts):
+            facts = _dated_by_the_change(said, facts, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, cards):
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
+
+
+# the change that began a value, said beside the statement with its own day: "…, who started in January", "… and
+# started this Monday", "(handover completed 2 March)", "— Dmytro handed it over yesterday", "; Finance handed it over
+# yesterday", "As of 1 July, …"
+_CHANGE_DATED_RE = re.compile(
+    r"(?:^|\(|,\s*|\band\s+|\s[—–-]\s+|;\s+|\bwho\s+)(?:[\w'’]+\s+){0,3}?(?:has\s+|had\s+|just\s+|officially\s+)?"
+    r"(?:started|began|joined|took\s+(?:it|them|this|that)\s+over|took\s+over|handed\s+(?:it|them|this|that)\s+over|"
+    r"moved\s+(?:in|over)|arrived|got\s+promoted|was\s+(?:promoted|hired|appointed|made)|"
+    r"(?:handover|handoff|transfer|move)\s+(?:was\s+)?(?:completed|done)|"
+    r"effective|eff\.|as\s+of|since)(?![\w-])(?P<when>[^.;!?()]*)",
+    re.IGNORECASE,
+)
+# how long a value has held, said with it: "I've had Bodri for six years now", "has been with us a month",
+# "3 months already"
+_HELD_FOR_RE = re.compile(
+    r"(?:\b(?:for|been\s+with\s+(?:us|me|them|him|her)(?:\s+for)?)\s+(?:the\s+(?:past|last)\s+)?(?P<n>an?|one|two|three|"
+    r"four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+(?P<unit>years?|months?|weeks?)(?:\s+now)?"
+    r"|\b(?P<n2>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?P<unit2>years?|months?|weeks?)"
+    r"\s+(?:already|now)\b)",
+    re.IGNORECASE,
+)
+_COUNTS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+_BEGUN_ATTRIBUTES = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.OWNED_BY, v.HAS_PET})
+_HAS_HELD_RE = re.compile(
+    r"(?:['’]ve|['’]s|\bhave|\bhas)\s+(?:\w+\s+)?(?:had|been|lived|worked|owned|run|led)\b|"
+    r"\b(?:already|now)\b",
+    re.IGNORECASE,
+)
+
+
+def _dated_by_the_change(said: str, facts: tuple[StatedFact, ...], today: date) -> tuple[StatedFact, ...]:
+    """A sentence's facts with no day of their own, dated by the change the sentence says began them ("Dorka is our
+    new head of support, who started in January") or by how long it says they have held ("I've had Bodri for six
+    years now"); a day still to come, or a sentence that says two such days, dates nothing."""
+    began = None
+    for change in _CHANGE_DATED_RE.finditer(said):
+        # (read with its verb, whose tense says which January: the one gone)
+        mentions = [m for m in _clause_dates(change.group(0), today) if m.start <= today]
+        if len(mentions) == 1:
+            if began is not None:
+                return facts  # two changes, each with its day: which began which is not said
+            began = mentions[0].start, change.start()
+    if began is None and (held := _HELD_FOR_RE.search(said)) and _HAS_HELD_RE.search(said):
+        count = held["n"] or held["n2"]
+        n = int(count) if count.isdigit() else _COUNTS[count.casefold()]
+        unit = (held["unit"] or held["unit2"]).casefold().rstrip("s")
+        months = n * 12 if unit == "year" else n if unit == "month" else 0
+        since = today - timedelta(weeks=n) if unit == "week" else _next_month_day(today, -months) or today
+        began = since, held.start()
+    if began is None:
+        return facts
+    day, at = began
+    return tuple(
+        replace(fact, valid_from=day)
+        if fact.valid_from == today
+        and fact.valid_until is None
+        and not fact.negated
+        and fact.attribute in _BEGUN_ATTRIBUTES
+        and (at == 0 or fact.span[0] < at)
+        else fact
+        for fact in facts
+    )
 
 
 # a manager said to have changed, and the "it's N" that names the new one: "My boss changed again. It's Bálint now
@@ -6966,12 +7046,13 @@ def _ahead(day: date, said: str, today: date) -> date:
             day += timedelta(days=7)
         return day
     weekday = re.fullmatch(
-        r"(?:(?:on|by|from|to|until)\s+)?((?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?the\s+\d{1,2}(?:st|nd|rd|th)",
+        r"(?:(?:on|by|from|to|until)\s+)?((?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)",
         said.strip(),
         re.IGNORECASE,
     )
     if weekday:
-        # "to the 23rd": the next month that has that day; "Wed the 17th": the next one that falls on that weekday
+        # "to the 23rd": the next month that has that day; "Wed the 17th", "Monday 21st": the next one that falls on
+        # that weekday
         for months in range(1, 25):
             later = _next_month_day(day, months)
             if later is not None and later >= today and (not weekday[1] or later.weekday() == day.weekday()):

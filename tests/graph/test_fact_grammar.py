@@ -849,3 +849,63 @@ def test_a_manager_named_only_by_whose_they_are_is_no_one_named():
     assert not facts("I report to Bence Vass's manager.")
     assert not facts("Bence Vass is Dorka Fehér's manager's manager.")
     assert facts("Bence Vass is Dorka Fehér's manager.") == {("Dorka Fehér", "reports_to", "Bence Vass", False, False)}
+
+
+def _since(text: str) -> set[tuple]:
+    return {
+        (fact.attribute, fact.value, fact.valid_from) for fact in extract_facts(text, speaker=SPEAKER, reference=TODAY)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        (
+            "Dorka Fehér is our new head of support and started last Monday.",
+            ("job_title", "head of support", date(2025, 8, 25)),
+        ),
+        (
+            "Our new head of support is Dorka Fehér, who started in January.",
+            ("job_title", "head of support", date(2025, 1, 1)),
+        ),
+        (
+            "The Zirc exporter is now owned by Dorka Fehér, who took it over from Bence Vass yesterday.",
+            ("owned_by", "Dorka Fehér", date(2025, 8, 31)),
+        ),
+        (
+            "The Zirc exporter is owned by Tisza Ops now; Dorka handed it over yesterday.",
+            ("owned_by", "Tisza Ops", date(2025, 8, 31)),
+        ),
+        (
+            "The Zirc exporter is owned by Tisza Ops (handover completed 2 March).",
+            ("owned_by", "Tisza Ops", date(2025, 3, 2)),
+        ),
+        (
+            "As of 1 July, Bence Vass is our head of support and reports to Dorka Fehér.",
+            ("job_title", "head of support", date(2025, 7, 1)),
+        ),
+        ("I've had my dog Bodri for six years now.", ("has_pet", "Bodri", date(2019, 9, 1))),
+        ("Kőszeg is home now, 3 months already.", ("lives_in", "Kőszeg", date(2025, 6, 1))),
+    ],
+)
+def test_a_value_is_dated_by_the_change_said_beside_it(text, stated):
+    assert stated in _since(text)
+
+
+def test_a_change_still_to_come_or_two_changes_date_nothing_else():
+    assert ("job_title", "head of support", TODAY) in _since(
+        "Dorka Fehér is our head of support, and the Zirc team starts in October."
+    )
+    assert ("owned_by", "Tisza Ops", TODAY) in _since(
+        "The Zirc exporter is owned by Tisza Ops; Dorka joined in May and Bence started in June."
+    )
+
+
+def test_a_weekday_and_a_day_of_the_month_name_the_next_such_day():
+    # ("Monday 21st": the next 21st that is a Monday, whatever tense the rest of the sentence is in)
+    assert ("due_date", "2025-04-21") in {
+        (fact.attribute, fact.value)
+        for fact in extract_facts(
+            "Zirc goes live Monday 21st, Dorka's been building it.", speaker=SPEAKER, reference=date(2025, 4, 14)
+        )
+    }
