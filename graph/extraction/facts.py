@@ -4721,7 +4721,8 @@ _SECTION_WORDS = frozenset(
     people systems dates ownership risks risk blockers blocker done todo wins highlights lowlights minutes attendees
     re subject fyi reminder heads psa question answer q a recap roundup digest log handover handoff reply replies
     draft correction announcement announcements kickoff feedback intro introduction memo transcript excerpt clip
-    onboarding offboarding check-in thread ad""".split()
+    onboarding offboarding check-in thread ad mid-year year-end mid-month follow-up wrap-up catch-up sign-off
+    kick-off""".split()
 )
 
 
@@ -5707,10 +5708,88 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             )
         if facts and any(fact.valid_from == today for fact in facts):
             facts = _dated_by_the_change(said, facts, today)
+        facts = _named_as_people_and_things(said, facts)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, cards):
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
+
+
+# what a chat line opens with before the thing it is about: "yo the build pipeline is owned by …"
+_CHAT_OPENER_RE = re.compile(r"^(?:(?:yo|hey|ok|okay|so|btw|fyi|lol|lmao|ngl|um|uh|oh|also|and|but)\s+)+(?:the\s+)?")
+_OF_A_PERSON = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.SPEAKS, v.HAS_PET})
+# a pet that went to someone else's home, said after its name: "Tofu got adopted by a family in Ashby", "Gremlin has
+# officially been adopted by Teodor"
+_ADOPTED_AWAY_RE = re.compile(
+    r"\W{0,3}\s*(?:(?:got|was|has|have|['’]s)\s+(?:(?:officially|finally|just|now|been)\s+)*adopted\b(?!\s+(?:from|out\s+of|at|in|as)\b)"
+    r"|(?:found|went\s+to)\s+(?:a|her|his|their)\s+(?:new\s+|forever\s+)?(?:home|family))",
+    re.IGNORECASE,
+)
+
+
+def _a_thing_named(said: str, fact: StatedFact) -> StatedFact | None:
+    """A thing's fact as its name is written, or None when the name is no thing's: an article alone ("The new
+    platform …"), or what a preposition governs ("the migration to HubSpot is set for …", "scores back to Maeve
+    by …"); a chat's opener is no part of it ("yo the build pipeline …")."""
+    subject = fact.subject
+    if subject in _NOT_A_NAME or (
+        fact.attribute == v.DUE_DATE and re.search(rf"\b(?:to|into|onto|from)\s+{re.escape(subject)}\b", said)
+    ):
+        return None
+    if (opener := _CHAT_OPENER_RE.match(subject)) and opener.end() < len(subject):
+        return replace(fact, subject=subject[opener.end() :])
+    return fact
+
+
+def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...]) -> StatedFact | None:
+    """A person's fact as their name is written, or None when the name is no one's: a day or a month ("20–27 Oct
+    with their parrot Kiwi"), somebody's unnamed relative ("Tobias's grandma speaks …"), a thing the sentence says is
+    owned or due (its "he" or "she" is the person who owns it: "S is owned by Mariana now, and she speaks …"); nor is
+    a month a home, nor a pet said to have gone to another home still had."""
+    subject = fact.subject
+    folded = subject.casefold().rstrip(".")
+    if (folded in _CALENDAR_NAMES or folded in _CALENDAR_SHORT) and re.search(
+        rf"\d\s*{re.escape(subject)}\b|\b{re.escape(subject)}\s+\d", said
+    ):
+        return None  # a month written with its day, not someone named June or Jun
+    if subject in _NOT_A_NAME or re.search(r"['’]s?$", subject):
+        return None
+    if fact.attribute == v.LIVES_IN and fact.value.casefold() in _CALENDAR_NAMES:
+        return None
+    if fact.attribute == v.HAS_PET and not fact.negated and fact.value in said:
+        if _ADOPTED_AWAY_RE.match(said, said.find(fact.value) + len(fact.value)):
+            return None
+    if len(subject.split()) > 2 and re.search(rf"\b(?i:the)\s+{re.escape(subject)}", said):
+        fact = replace(fact, subject=subject.split(maxsplit=1)[1])  # "At the AGM Nkechi Obi was elected …"
+    things = [other.subject for other in facts if other.attribute in _THING_ATTRIBUTES]
+    pronoun = re.search(r"\b(?i:he|she)\b", said)
+    if pronoun and any(thing == subject or thing.startswith(f"{subject} ") for thing in things):
+        owners = {
+            other.value
+            for other in facts
+            if other.attribute == v.OWNED_BY
+            and other.subject.startswith(subject)
+            and not (other.negated or other.valid_until)
+            and _a_person(other.value)
+            and not _business_name(other.value)
+        }
+        if len(owners) != 1:
+            return None
+        return replace(fact, subject=owners.pop())
+    return fact
+
+
+def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tuple[StatedFact, ...]:
+    """A sentence's facts whose subjects can be what they are said to be (above)."""
+    kept = []
+    for fact in facts:
+        if fact.attribute in _THING_ATTRIBUTES:
+            fact = _a_thing_named(said, fact)
+        elif fact.attribute in _OF_A_PERSON:
+            fact = _a_person_named(said, fact, facts)
+        if fact is not None:
+            kept.append(fact)
+    return tuple(kept)
 
 
 # the change that began a value, said beside the statement with its own day: "…, who started in January", "… and
@@ -7342,7 +7421,9 @@ _PRONOUNS_AS_NAMES = frozenset("i me he she him her they them we us you it".spli
 # the first word of a post being taken or left, not held ("stepping down as CTO", "moving into sales")
 _NO_POST_YET = frozenset(
     "stepping moving working leaving joining starting becoming taking going coming staying being getting looking "
-    "trying covering filling made named appointed promoted hired sr jr snr".split()
+    "trying covering filling made named appointed promoted hired sr jr snr"
+    # ("Gremlin is the real lead designer": a joke, no post)
+    " real".split()
 )
 # capitalised words that open a clause without naming anyone
 _NOT_A_NAME = frozenset(
@@ -7464,7 +7545,7 @@ _THING_WORDS = frozenset(
 # a possessive inside an institution's name: "Children's Hospital", "St Mary's School", "Women's Institute"
 _POSSESSIVE_INSTITUTION_RE = re.compile(
     r"['’]s\s+(?:Hospital|Clinic|School|College|Academy|Church|Home|Hospice|Institute|Trust|Centre|Center|University|"
-    r"Primary|Secondary|Infirmary|Surgery|Cathedral)\b"
+    r"Primary|Secondary|Infirmary|Surgery|Cathedral|Office|Department|Bureau)\b"
 )
 
 

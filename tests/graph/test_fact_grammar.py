@@ -909,3 +909,52 @@ def test_a_weekday_and_a_day_of_the_month_name_the_next_such_day():
             "Zirc goes live Monday 21st, Dorka's been building it.", speaker=SPEAKER, reference=date(2025, 4, 14)
         )
     }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Booking: staying at the Vass house 20–27 Oct with their parrot Kiwi.",
+        "Bence Vass's grandma only speaks Swedish.",
+        "- Zirc 5.3 GA moved to May 6 instead of April 29.",
+        "Reminder: the scores go back to Dorka Fehér by Friday 25 April.",
+        "The new Zirc exporter launched in October.",
+        "lmao Bodri is the real lead designer",
+        "Mid-year: Zirc is wrapping up.",
+    ],
+)
+def test_a_day_a_relative_an_article_or_a_joke_is_no_one_and_holds_nothing(text):
+    assert not {fact for fact in facts(text) if fact[1] != "due_date" or fact[0] in {"Dorka Fehér", "The"}}
+
+
+def test_a_he_or_she_said_of_a_thing_is_the_person_who_owns_it():
+    stated = facts("Zirc is owned by Dorka Fehér now, and she speaks German.")
+    assert ("Dorka Fehér", "speaks", "German", False, False) in stated
+    assert not any(fact[0].startswith("Zirc") and fact[1] == "speaks" for fact in stated)
+    assert ("Dorka Fehér", "job_title", "qa lead", False, False) in facts(
+        "QA dashboard belongs to Dorka Fehér, she's the QA lead."
+    )
+
+
+def test_what_a_name_is_written_with_is_not_part_of_it():
+    assert ("build pipeline", "owned_by", "Tisza Ops", False, False) in facts(
+        "yo the build pipeline is owned by Tisza Ops"
+    )
+    assert ("Dorka Fehér", "job_title", "chair", False, False) in facts("At the AGM Dorka Fehér was elected chair.")
+    assert ("Dorka Fehér", "works_at", "Vas County Clerk's Office", False, True) in facts(
+        "Dorka Fehér used to work at the Vas County Clerk's Office until 2020."
+    )
+
+
+def test_a_pet_adopted_by_someone_else_is_no_longer_had():
+    assert not facts("Our studio cat Gremlin has officially been adopted by Dorka!")
+    assert ("Ilona Kiss", "has_pet", "Gremlin", False, False) in facts(
+        "My cat Gremlin was adopted from a shelter in 2020."
+    )
+
+
+def test_a_speaker_named_like_a_month_is_still_the_speaker():
+    assert ("Jun", "job_title", "barista", False, True) in {
+        (fact.subject, fact.attribute, fact.value, fact.negated, fact.valid_until is not None)
+        for fact in extract_facts("I was a barista for 6 years before UX.", speaker="Jun", reference=TODAY)
+    }
