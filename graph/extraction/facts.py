@@ -1839,6 +1839,26 @@ def _a_named_release(project: str) -> bool:
     )
 
 
+# the pieces of work a day is set for, by the noun that heads their name
+_WORK_PIECES = frozenset(
+    """project migration redesign module website site release launch beta alpha rollout cutover upgrade update
+    submission build patch version feature refresh overhaul integration pilot milestone lock freeze ga go-live
+    rebuild rewrite revamp deployment deploy""".split()
+)
+
+
+def _a_piece_of_work(project: str) -> bool:
+    """A project said by its words, as a piece of work ("checkout redesign", "the v3.1 release", "Beta"), not a
+    person, a party or a trip whose day moved."""
+    words = project.split()
+    if not words or _A_VERB_IN_NAME_RE.search(project) or _EVENT_RE.search(project) or _TRIP_RE.search(project):
+        return False
+    if re.match(r"[a-z]+ing\s+(?:the|our|that|this)\b|(?:release|ship|launch)\s+[A-Z]", project):
+        return False  # "confirming the Kestle integration …", "release Kestle 4 is …": a verb before the name
+    last = words[-1].casefold()
+    return last in _WORK_PIECES or last in _PROJECT_EVENTS or _a_named_release(project)
+
+
 def _a_thing_by_its_words(name: str) -> bool:
     """A name whose last word is a common noun ("the billing migration", "the Zirc patch") or a version: no person is
     called so, though a project, too, may be called by a bare name."""
@@ -3911,6 +3931,31 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"shipped|rolled\s+out)|is\s+(?:now\s+)?(?:slated\s+for|targeting|targeted\s+for))\s+(?:on\s+|for\s+)?(?P<date>.+)",
         check=lambda match: _a_named_release(match["project"]),
         needs=("be released", "be launched", "be shipped", "be rolled out", "slated", "targeting", "targeted"),
+    ),
+    # a piece of work by its words, its day set or moved: "checkout redesign slipped to 6 June", "the forum migration
+    # is scheduled for 24 March", "The v3.1 release is now pinned to 18 September", "Beta is locked for 12 Feb"
+    _p(
+        v.DUE_DATE,
+        rf"^(?:[-•*]\s+)?(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})\s+(?:has\s+|had\s+|is\s+|was\s+|['’]s\s+)?"
+        r"(?:(?:now|been|again)\s+)*(?:slipped|pushed(?:\s+back|\s+out)?|delayed|moved|rescheduled|scheduled|set|fixed|"
+        r"locked(?:\s+in)?|pinned|planned|bumped)(?:\s+again)?\s+(?:to|for|until|till)\s+"
+        # (a day, not "moved to the Integrations team on Monday")
+        r"(?P<date>(?:the\s+)?\d.*|[A-Z][a-z]{2,8}\.?\s+\d.*|(?:next\s+|this\s+)?(?i:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b.*|"
+        r"tomorrow\b.*)",
+        check=lambda match: _a_piece_of_work(match["project"]),
+        needs=(
+            "slipped",
+            "pushed",
+            "delayed",
+            "moved",
+            "scheduled",
+            "set ",
+            "fixed",
+            "locked",
+            "pinned",
+            "planned",
+            "bumped",
+        ),
     ),
     _p(
         v.DUE_DATE,

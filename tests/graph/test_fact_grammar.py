@@ -958,3 +958,36 @@ def test_a_speaker_named_like_a_month_is_still_the_speaker():
         (fact.subject, fact.attribute, fact.value, fact.negated, fact.valid_until is not None)
         for fact in extract_facts("I was a barista for 6 years before UX.", speaker="Jun", reference=TODAY)
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "project", "day"),
+    [
+        ("checkout redesign slipped to 6 June, the API wasn't ready.", "checkout redesign", "2026-06-06"),
+        ("the forum migration is scheduled for 24 March.", "forum migration", "2026-03-24"),
+        ("The v3.1 release is now pinned to 18 September.", "v3.1 release", "2025-09-18"),
+        ("- 5.2 submission slipped to Wednesday", "5.2 submission", "2025-09-03"),
+        ("grading line cutover pushed to the 13th, the vendor's rep is sick", "grading line cutover", "2025-09-13"),
+    ],
+)
+def test_a_piece_of_work_by_its_words_has_its_day(text, project, day):
+    assert (project, "due_date", day, False, False) in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My flight is delayed to Friday.",
+        "Our house move is set for 3 March.",
+        "The party is scheduled for Friday.",
+        "The Zirc API moved to the Tisza Ops team on Monday.",
+    ],
+)
+def test_a_trip_an_event_or_a_handover_has_no_due_date(text):
+    assert not {fact for fact in facts(text) if fact[1] == "due_date"}
+
+
+def test_a_verb_before_the_name_is_no_part_of_the_piece_of_work():
+    assert {fact[0] for fact in facts("confirming the Zirc integration has been pushed to 12 September")} <= {
+        "Zirc integration"
+    }
