@@ -1381,6 +1381,10 @@ _SHAPED_CONTROLS = (
     ("speaks", "German-speaking customers make up half the queue."),
     ("reports_to", "Dorka Fehér reports to Bence Vass's deputy."),
     ("reports_to", "Bence Vass is Dorka Fehér's manager's manager."),
+    ("has_pet", "I have a Python script called Zirc."),
+    ("has_pet", "I bought a new puffer jacket."),
+    ("due_date", "My flight is delayed to Friday."),
+    ("due_date", "The Zirc API moved to the Tisza Ops team on Monday."),
 )
 # a "he" or "she" after a sentence that turned to someone else: either could be meant, so the pronoun's sentence
 # states nothing

@@ -401,7 +401,8 @@ PET_KINDS: tuple[str, ...] = (
     "huntaway", "heeler", "aspin", "mongrel", "pig", "piglet", "kunekune", "alpaca", "rescue dog", "rescue cat",
     "bengal cat", "british shorthair", "tortoiseshell", "calico", "lovebird", "conure", "finch", "koi", "betta",
     "snail", "stick insect", "jack russell", "dalmatian", "bichon", "springer spaniel", "cocker spaniel",
-    "westie", "yorkie", "sheltie", "xolo", "great dane", "border collie",
+    "westie", "yorkie", "sheltie", "xolo", "great dane", "border collie", "elkhound", "pleco", "pufferfish",
+    "dwarf puffer", "guppy", "cichlid", "ball python", "terrapin", "degu", "cavy", "sugar glider",
 )  # fmt: skip
 LANGUAGES: tuple[str, ...] = (
     "english", "spanish", "french", "german", "italian", "portuguese", "dutch", "polish", "russian", "ukrainian",

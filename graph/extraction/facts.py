@@ -4002,7 +4002,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         v.HAS_PET,
-        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:\s+(?:is|are)\s+(?:called|named)\s+"
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:[\w-]+\s+){{0,2}}?(?P<kind>{_PETS})(?:\s+(?:is|are)\s+(?:called|named)\s+"
         rf"(?P<value>{_PET_NAME_LIST}))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|escaped|"
         r"loves|hates|keeps|just|and|who)\b))(?!,\s+[A-Z])",
         confidence=0.6,
@@ -4162,6 +4162,23 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:\w+\s+)??(?P<kind>{_PET_KINDS})(?:(?:,\s+|\s+)"
         rf"(?P<value>{NAME}),?)?\s+(?:(?:has\s+|just\s+)?passed\s+away|died|"
         r"(?:was\s+|has\s+been\s+|got\s+)?(?:rehomed|put\s+(?:down|to\s+sleep)))",
+        negated=True,
+    ),
+    # a pet named, then whose it is between commas or in brackets: "Bodri, Dorka's therapy dog, is back on the ward",
+    # "Mák (my Norwegian elkhound) is still …"; gone when the sentence says it died ("Bodri, Dorka's old cat, passed
+    # away on Sunday")
+    _p(
+        v.HAS_PET,
+        rf"(?P<value>{NAME})(?:,\s+|\s+\()(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:[\w-]+\s+){{0,2}}?"
+        rf"(?P<kind>{_PET_KINDS})(?:,|\))(?!\s+(?:has\s+|just\s+)?(?:passed\s+away|died)\b)",
+        check=lambda match: _pet_present(match) and match["value"] not in _NOT_A_NAME,
+        confidence=0.7,
+    ),
+    _p(
+        v.HAS_PET,
+        rf"(?P<value>{NAME})(?:,\s+|\s+\()(?:(?P<mine>[Mm]y|[Oo]ur)|(?P<who>{NAME})(?:'s|’s))\s+(?:[\w-]+\s+){{0,2}}?"
+        rf"(?P<kind>{_PET_KINDS})(?:,|\))\s+(?:(?:has\s+|just\s+)?passed\s+away|died)\b",
+        check=lambda match: match["value"] not in _NOT_A_NAME,
         negated=True,
     ),
     # "This week I'm cat-sitting Pogácsa for Dorka": the one it is done for has the pet
@@ -5825,9 +5842,20 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...]) 
 
 
 def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tuple[StatedFact, ...]:
-    """A sentence's facts whose subjects can be what they are said to be (above)."""
+    """A sentence's facts whose subjects can be what they are said to be (above); a pet read by its kind inside the
+    words that name it is the named pet ("Bodri, Dorka's therapy dog, …": Bodri, not also "a dog")."""
+    named_pets = [fact for fact in facts if fact.attribute == v.HAS_PET and not re.match(r"an?\s", fact.value)]
     kept = []
     for fact in facts:
+        if (
+            fact.attribute == v.HAS_PET
+            and re.match(r"an?\s", fact.value)
+            and any(
+                pet.subject == fact.subject and pet.span[0] <= fact.span[0] and fact.span[1] <= pet.span[1]
+                for pet in named_pets
+            )
+        ):
+            continue
         if fact.attribute in _THING_ATTRIBUTES:
             fact = _a_thing_named(said, fact)
         elif fact.attribute in _OF_A_PERSON:

@@ -991,3 +991,17 @@ def test_a_verb_before_the_name_is_no_part_of_the_piece_of_work():
     assert {fact[0] for fact in facts("confirming the Zirc integration has been pushed to 12 September")} <= {
         "Zirc integration"
     }
+
+
+def test_a_pet_named_then_whose_it_is_between_commas_or_brackets():
+    assert facts("Bodri, Dorka Fehér's therapy dog, is back on the ward.") == {
+        ("Dorka Fehér", "has_pet", "Bodri", False, False)
+    }
+    assert ("Ilona Kiss", "has_pet", "Mák", False, False) in facts("Mák (my Norwegian elkhound) is the office star.")
+    assert ("Dorka Fehér", "has_pet", "Bodri", True, False) in facts(
+        "Bodri, Dorka Fehér's old cat, passed away on Sunday."
+    )
+    assert ("Ilona Kiss", "has_pet", "Tess", False, False) in facts("Our new collie pup is called Tess.")
+    assert ("Ilona Kiss", "has_pet", "Gordon", True, False) in facts(
+        "Rehomed my common pleco, Gordon, to a pond keeper."
+    )
