@@ -453,7 +453,8 @@ ROLE_NOUNS = frozenset(
     fisherman sailor navigator astronomer meteorologist botanist geographer historian philosopher sociologist
     anthropologist archaeologist draughtsman draftsman underwriter optician chiropractor osteopath podiatrist
     sommelier bartender housekeeper janitor caretaker concierge cashier shopkeeper grocer jeweller jeweler potter
-    sculptor painter novelist poet composer choreographer""".split()
+    sculptor painter novelist poet composer choreographer dramaturg accompanist purser conservator chaplain officiant
+    organist conductor vicar curate rector bursar provost superintendent""".split()
 )
 # The words departments and teams are named with: on a card, "Senior Accountant, Finance" says where in the employer
 # someone sits, not who the employer is (lower case)

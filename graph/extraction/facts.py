@@ -5773,10 +5773,12 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         facts = _named_as_people_and_things(said, facts)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
-        for fact in chain(facts, cards):
+        for fact in chain(facts, _named_as_people_and_things(said, tuple(cards)) if cards else ()):
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
 
 
+# a post of a business, as an apposition says it: "…, founder of Kestle Robotics, …"
+_POST_AT_RE = re.compile(rf"\b(?P<post>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)\s+of\s+(?P<org>{NAME})")
 # what a chat line opens with before the thing it is about: "yo the build pipeline is owned by …"
 _CHAT_OPENER_RE = re.compile(r"^(?:(?:yo|hey|ok|okay|so|btw|fyi|lol|lmao|ngl|um|uh|oh|also|and|but)\s+)+(?:the\s+)?")
 _OF_A_PERSON = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.SPEAKS, v.HAS_PET})
@@ -5860,6 +5862,16 @@ def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tup
             fact = _a_thing_named(said, fact)
         elif fact.attribute in _OF_A_PERSON:
             fact = _a_person_named(said, fact, facts)
+        if fact is not None and fact.attribute == v.JOB_TITLE and (held_at := _POST_AT_RE.search(said)):
+            # "Bence Vass, founder of Kestle Robotics,": the post, and the business it is held at
+            post = held_at["post"]
+            if (
+                f"{post} of {held_at['org']}".casefold() == fact.value
+                and _business_name(held_at["org"])
+                and _a_title(post)
+            ):
+                kept.append(replace(fact, attribute=v.WORKS_AT_ATTR, value=held_at["org"]))
+                fact = replace(fact, value=post.casefold())
         if fact is not None:
             kept.append(fact)
     return tuple(kept)

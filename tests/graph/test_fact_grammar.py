@@ -1005,3 +1005,13 @@ def test_a_pet_named_then_whose_it_is_between_commas_or_brackets():
     assert ("Ilona Kiss", "has_pet", "Gordon", True, False) in facts(
         "Rehomed my common pleco, Gordon, to a pond keeper."
     )
+
+
+def test_a_post_of_a_business_in_an_apposition_is_the_post_held_there():
+    assert {fact[1:3] for fact in facts("Bence Vass, founder of Kestle Robotics, called.")} == {
+        ("job_title", "founder"),
+        ("works_at", "Kestle Robotics"),
+    }
+    assert ("Bence Vass", "job_title", "accompanist", False, False) in facts(
+        "Our accompanist, Bence Vass, is away in March."
+    )
