@@ -1986,6 +1986,13 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # (a move from one to another is read after, by what the two are: "from Tarnóc Labs to Vashegy Robotics")
         check=lambda match: bool(match["old"]) or _a_home(match["value"]),
     ),
+    # "Bill's retired to Napier": one retires to a town to live there
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+retired\s+to\s+(?P<value>{NAME})",
+        check=lambda match: known_place(match["value"]),
+        needs=("retired",),
+    ),
     # "we relocated to Eger from Győr last spring": the home before, after the new one
     _p(
         v.LIVES_IN,
@@ -4329,6 +4336,14 @@ _CLASS_YEAR_RE = re.compile(
 # an adverb that changes nothing of what the verb after it states ("I currently live in Eger", "Zirc is mostly run by
 # Tisza Ops", "she's proudly been working at Kestle"): blanked, so that every reader sees the plain verb and spans
 # still index the text. Hedges ("probably", "supposedly") are no such adverb: they make the statement no statement.
+# when or how someone works, said between the verb and the employer ("works nights at Kestle Hospital", "works
+# part-time for Zirc"): where they work, whatever the hours
+_WORKS_WHEN_RE = re.compile(
+    r"\b(?:works?|working|worked)(?P<when>\s+(?:nights|weekends|days|evenings|mornings|shifts|part[- ]time|"
+    r"full[- ]time|remotely|freelance)(?:\s+(?:and|&)\s+(?:nights|weekends|days|evenings|mornings))?)"
+    r"(?=\s+(?:at|for)\s+[A-Z])",
+    re.IGNORECASE,
+)
 _NEUTRAL_ADVERB_RE = re.compile(
     r"(?<=\w)(?P<adverb>\s+(?:currently|presently|mostly|mainly|primarily|largely|happily|proudly|really|"
     r"basically|permanently))(?=\s+(?:been|liv(?:e|es|ing|ed)|work(?:s|ing|ed)?|report(?:s|ing|ed)?|speak(?:s|ing)?|"
@@ -4407,6 +4422,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
             said = _MARKED_UP_RE.sub(_unmarked, said)
         if "ly " in said:
             said = _NEUTRAL_ADVERB_RE.sub(lambda m: " " * len(m["adverb"]), said)
+        if "ork" in said:
+            said = _WORKS_WHEN_RE.sub(lambda m: m.group(0)[: m.start("when") - m.start()] + " " * len(m["when"]), said)
         if "(" in said or "'" in said or "’" in said or "‘" in said:
             said = _CLASS_YEAR_RE.sub(lambda m: (m["named"] or "").ljust(len(m.group(0))), said)
         return list(islice(_facts(said, speaker, _day(reference)), MAX_FACTS))

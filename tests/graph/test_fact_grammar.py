@@ -1015,3 +1015,12 @@ def test_a_post_of_a_business_in_an_apposition_is_the_post_held_there():
     assert ("Bence Vass", "job_title", "accompanist", False, False) in facts(
         "Our accompanist, Bence Vass, is away in March."
     )
+
+
+def test_the_hours_someone_works_and_a_retirement_town():
+    assert ("Dorka Fehér", "works_at", "Kestle Hospital", False, False) in facts(
+        "Dorka Fehér works nights at Kestle Hospital, so call after 8."
+    )
+    assert ("Ilona Kiss", "works_at", "Zirc Labs", False, False) in facts("I'm working part-time for Zirc Labs.")
+    assert ("Bence Vass", "lives_in", "Szeged", False, False) in facts("Bence Vass retired to Szeged.")
+    assert not facts("Bence Vass retired to spend time with family.")
