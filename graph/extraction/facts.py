@@ -5788,6 +5788,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         if facts and any(fact.valid_from == today for fact in facts):
             facts = _dated_by_the_change(said, facts, today)
         facts = _named_as_people_and_things(said, facts)
+        if facts and "(" in said:
+            facts = _owner_before(said, facts, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
         for fact in chain(facts, _named_as_people_and_things(said, tuple(cards)) if cards else ()):
@@ -5892,6 +5894,33 @@ def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tup
         if fact is not None:
             kept.append(fact)
     return tuple(kept)
+
+
+# the owner a thing had before the one a sentence names, said in brackets beside it: "(was Bence's)", "(was Kestle
+# Ops until January)", "(previously Kestle Ops)" (one who "handed it over" is not said to have owned it)
+_OWNED_BEFORE_RE = re.compile(
+    rf"\((?:was|previously|formerly)(?:\s+owned\s+by)?\s+(?:the\s+)?(?P<old>{NAME})(?:['’]s)?"
+    r"(?:\s+until\s+(?P<until>[^);]+))?\s*[);]"
+)
+
+
+def _owner_before(said: str, facts: tuple[StatedFact, ...], today: date) -> tuple[StatedFact, ...]:
+    """A sentence's facts with the owner its one thing had before, when it names one beside the owner it has now:
+    ended when the new one began (or on the day it says)."""
+    owned = [fact for fact in facts if fact.attribute == v.OWNED_BY and not (fact.negated or fact.valid_until)]
+    if len({(fact.subject, fact.value) for fact in owned}) != 1:
+        return facts
+    now = owned[0]
+    before = _OWNED_BEFORE_RE.search(said)
+    old = _person(re.sub(r"['’]s?$", "", before["old"])) if before else None
+    if not old or old == now.value or old in _NOT_A_NAME or any(fact.value == old for fact in facts):
+        return facts
+    until = now.valid_from or today
+    if before["until"]:
+        # (the end of an owner who was: a day gone, whichever tense the word "until" suggests)
+        ends = [mention for mention in _clause_dates(f"was in {before['until']}", today) if mention.start <= today]
+        until = ends[0].start if ends else until
+    return (*facts, replace(now, value=old, valid_from=None, valid_until=until, confidence=min(now.confidence, 0.7)))
 
 
 # the change that began a value, said beside the statement with its own day: "…, who started in January", "… and

@@ -1024,3 +1024,22 @@ def test_the_hours_someone_works_and_a_retirement_town():
     assert ("Ilona Kiss", "works_at", "Zirc Labs", False, False) in facts("I'm working part-time for Zirc Labs.")
     assert ("Bence Vass", "lives_in", "Szeged", False, False) in facts("Bence Vass retired to Szeged.")
     assert not facts("Bence Vass retired to spend time with family.")
+
+
+def test_the_owner_before_said_in_brackets_is_ended():
+    assert ("Zirc exporter", "owned_by", "Bence", False, True) in facts(
+        "The Zirc exporter is Dorka's now (was Bence's)."
+    )
+    ended = {
+        (fact.value, fact.valid_until)
+        for fact in extract_facts(
+            "Ownership of the Zirc exporter: Tisza Ops (was Kestle Ops until January).",
+            speaker=SPEAKER,
+            reference=TODAY,
+        )
+    }
+    assert ("Kestle Ops", date(2025, 1, 1)) in ended
+    # (one who handed it over is not said to have owned it)
+    assert {fact[2] for fact in facts("The Zirc exporter is owned by Tisza Ops now; Bence handed it over.")} == {
+        "Tisza Ops"
+    }
