@@ -5927,11 +5927,16 @@ def _owner_before(said: str, facts: tuple[StatedFact, ...], today: date) -> tupl
 # started this Monday", "(handover completed 2 March)", "— Dmytro handed it over yesterday", "; Finance handed it over
 # yesterday", "As of 1 July, …"
 _CHANGE_DATED_RE = re.compile(
-    r"(?:^|\(|,\s*|\band\s+|\s[—–-]\s+|;\s+|\bwho\s+)(?:[\w'’]+\s+){0,3}?(?:has\s+|had\s+|just\s+|officially\s+)?"
-    r"(?:started|began|joined|took\s+(?:it|them|this|that)\s+over|took\s+over|handed\s+(?:it|them|this|that)\s+over|"
-    r"moved\s+(?:in|over)|arrived|got\s+promoted|was\s+(?:promoted|hired|appointed|made)|"
-    r"(?:handover|handoff|transfer|move)\s+(?:was\s+)?(?:completed|done)|"
-    r"effective|eff\.|as\s+of|since)(?![\w-])(?P<when>[^.;!?()]*)",
+    r"(?:^|\(|,\s*|\band\s+|\s[—–-]\s+|;\s+|\bwho\s+)(?:"
+    # the one the statement is about, by a pronoun or by nothing ("… and started last Monday", "(she started Monday)")
+    r"(?:(?:he|she|they|I|we)\s+)?(?:has\s+|had\s+|just\s+|officially\s+)?(?P<began>started|began|joined|arrived|"
+    r"moved\s+(?:in|over)|got\s+promoted|was\s+(?:promoted|hired|appointed|made))"
+    # ("… and she's been there since 2019": how long what was just said has held)
+    r"|(?:he|she|they|I|we)(?:['’]s|['’]ve|\s+has|\s+have)\s+been\s+(?:there|here|with\s+(?:us|them|it))\s+since"
+    # the thing, by its pronoun, taken or handed over by anyone ("; Finance handed it over yesterday")
+    r"|(?:[\w'’]+\s+){0,3}?(?:has\s+|had\s+|just\s+)?(?:took|handed)\s+(?:it|them|this|that)\s+over"
+    r"|(?:handover|handoff|transfer|move)\s+(?:was\s+)?(?:completed|done)|effective|eff\.|as\s+of)"
+    r"(?![\w-])(?P<when>[^.;!?()]*)",
     re.IGNORECASE,
 )
 # how long a value has held, said with it: "I've had Bodri for six years now", "has been with us a month",
@@ -5976,8 +5981,17 @@ def _dated_by_the_change(said: str, facts: tuple[StatedFact, ...], today: date) 
         # (read with its verb, whose tense says which January: the one gone)
         mentions = [m for m in _clause_dates(change.group(0), today) if m.start <= today]
         if len(mentions) == 1:
-            if began is not None:
-                return facts  # two changes, each with its day: which began which is not said
+            undated = {(fact.subject, fact.attribute, fact.value) for fact in facts if fact.valid_from == today}
+            if began is not None or (
+                change["began"]  # (not "As of 1 July, …", a day said first that dates every statement after it)
+                and any(
+                    fact.valid_from == mentions[0].start and (fact.subject, fact.attribute, fact.value) not in undated
+                    for fact in facts
+                )
+            ):
+                # two changes, each with its day, or a change with a statement of its own ("… and joined Kestle in
+                # May"): which began which is not said
+                return facts
             began = mentions[0].start, change.start()
     if began is None and (held := _HELD_FOR_RE.search(said)) and _HAS_HELD_RE.search(said):
         count = held["n"] or held["n2"]

@@ -885,11 +885,27 @@ def _since(text: str) -> set[tuple]:
             ("job_title", "head of support", date(2025, 7, 1)),
         ),
         ("I've had my dog Bodri for six years now.", ("has_pet", "Bodri", date(2019, 9, 1))),
+        (
+            "This is Dorka, she works at Kestle, and she's been there since 2019.",
+            ("works_at", "Kestle", date(2019, 1, 1)),
+        ),
         ("Kőszeg is home now, 3 months already.", ("lives_in", "Kőszeg", date(2025, 6, 1))),
     ],
 )
 def test_a_value_is_dated_by_the_change_said_beside_it(text, stated):
     assert stated in _since(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "undated"),
+    [
+        ("Bence Vass lives in Kőszeg and joined Kestle in May.", ("lives_in", "Kőszeg")),
+        ("Bence Vass is our head of support, and the Zirc team started in January.", ("job_title", "head of support")),
+        ("Dorka Fehér owns the Zirc exporter; Bence started in January.", ("owned_by", "Dorka Fehér")),
+    ],
+)
+def test_a_change_with_its_own_statement_or_of_someone_else_dates_nothing_else(text, undated):
+    assert (*undated, TODAY) in _since(text)
 
 
 def test_a_change_still_to_come_or_two_changes_date_nothing_else():
