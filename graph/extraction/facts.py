@@ -5837,6 +5837,14 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...]) 
         return None  # a month written with its day, not someone named June or Jun
     if subject in _NOT_A_NAME or re.search(r"['’]s?$", subject):
         return None
+    if re.search(rf"\b{re.escape(subject)}\s+(?:to|by|after|on)\s+(?i:{re.escape(subject)})\b", said):
+        return None  # "Day to day I report to …": an idiom's word, no one's name
+    if (
+        fact.attribute == v.SPEAKS
+        and not fact.negated
+        and re.search(rf"\b(?i:not|nor|no)\s+{re.escape(fact.value)}\b", said)
+    ):
+        return None  # "Kenji speaks Japanese, not Korean"
     if fact.attribute == v.LIVES_IN and fact.value.casefold() in _CALENDAR_NAMES:
         return None
     if fact.attribute == v.HAS_PET and not fact.negated and fact.value in said:

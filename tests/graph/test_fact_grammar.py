@@ -1059,3 +1059,10 @@ def test_the_owner_before_said_in_brackets_is_ended():
     assert {fact[2] for fact in facts("The Zirc exporter is owned by Tisza Ops now; Bence handed it over.")} == {
         "Tisza Ops"
     }
+
+
+def test_an_idioms_word_is_no_one_and_a_language_denied_is_not_spoken():
+    assert not any(fact[0] == "Day" for fact in facts("Day to day I report to Dorka, and she reports to Bence Vass."))
+    stated = facts("Bence Vass speaks Japanese, not Korean.")
+    assert ("Bence Vass", "speaks", "Japanese", False, False) in stated
+    assert ("Bence Vass", "speaks", "Korean", False, False) not in stated
