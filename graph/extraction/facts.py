@@ -955,7 +955,6 @@ def _someone_else(sentence: str, named: str) -> bool:
             or set(name.split()) <= set(named.split())
             or not _a_person(name)
             or _business_name(name)
-            or known_place(name)
             or name.casefold() in _LANGUAGE_SET
         ):
             continue
@@ -966,7 +965,7 @@ def _someone_else(sentence: str, named: str) -> bool:
             len(name.split()) > 1
             or re.match(rf"\s*(?:,|and|&)\s+[{_UPPER}]", after)
             or re.search(r"(?:,|\band|&)\s+$", before)
-        ):
+        ) and not known_place(name):  # (the towns' list last: it is the slowest to ask)
             return True
     return any(_someone_unnamed(phrase) for phrase in _SOMEONE_UNNAMED_RE.finditer(sentence))
 
