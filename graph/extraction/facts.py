@@ -5800,6 +5800,7 @@ _POST_AT_RE = re.compile(rf"\b(?P<post>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)\s+
 # what a chat line opens with before the thing it is about: "yo the build pipeline is owned by …"
 _CHAT_OPENER_RE = re.compile(r"^(?:(?:yo|hey|ok|okay|so|btw|fyi|lol|lmao|ngl|um|uh|oh|also|and|but)\s+)+(?:the\s+)?")
 _OF_A_PERSON = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.SPEAKS, v.HAS_PET})
+_HE_OR_SHE_RE = re.compile(r"\b(?i:he|she)\b")
 # a pet that went to someone else's home, said after its name: "Tofu got adopted by a family in Ashby", "Gremlin has
 # officially been adopted by Teodor"
 _ADOPTED_AWAY_RE = re.compile(
@@ -5834,9 +5835,9 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...]) 
         rf"\d\s*{re.escape(subject)}\b|\b{re.escape(subject)}\s+\d", said
     ):
         return None  # a month written with its day, not someone named June or Jun
-    if subject in _NOT_A_NAME or re.search(r"['’]s?$", subject):
+    if subject in _NOT_A_NAME or subject.endswith(("'", "’", "'s", "’s")):
         return None
-    if re.search(rf"\b{re.escape(subject)}\s+(?:to|by|after|on)\s+(?i:{re.escape(subject)})\b", said):
+    if " " not in subject and any(f"{folded} {joint} {folded}" in said.casefold() for joint in ("to", "by", "after")):
         return None  # "Day to day I report to …": an idiom's word, no one's name
     if (
         fact.attribute == v.SPEAKS
@@ -5852,8 +5853,11 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...]) 
     if len(subject.split()) > 2 and re.search(rf"\b(?i:the)\s+{re.escape(subject)}", said):
         fact = replace(fact, subject=subject.split(maxsplit=1)[1])  # "At the AGM Nkechi Obi was elected …"
     things = [other.subject for other in facts if other.attribute in _THING_ATTRIBUTES]
-    pronoun = re.search(r"\b(?i:he|she)\b", said)
-    if pronoun and any(thing == subject or thing.startswith(f"{subject} ") for thing in things):
+    if (
+        things
+        and any(thing == subject or thing.startswith(f"{subject} ") for thing in things)
+        and _HE_OR_SHE_RE.search(said)
+    ):
         owners = {
             other.value
             for other in facts
