@@ -931,6 +931,7 @@ def _greeted(said: str) -> re.Match[str] | None:
 
 
 def _someone_unnamed(phrase: re.Match[str] | None) -> bool:
+    """Whether a phrase's noun is a person's: a relative, a post, a newcomer."""
     noun = phrase["noun"].casefold() if phrase else ""
     return noun in _PEOPLE_NOUNS or noun in v.ROLE_NOUNS or bool(noun and re.fullmatch(_RELATION, noun))
 
@@ -4332,9 +4333,6 @@ _CLASS_YEAR_RE = re.compile(
 )
 
 
-# an adverb that changes nothing of what the verb after it states ("I currently live in Eger", "Zirc is mostly run by
-# Tisza Ops", "she's proudly been working at Kestle"): blanked, so that every reader sees the plain verb and spans
-# still index the text. Hedges ("probably", "supposedly") are no such adverb: they make the statement no statement.
 # when or how someone works, said between the verb and the employer ("works nights at Kestle Hospital", "works
 # part-time for Zirc"): where they work, whatever the hours
 _WORKS_WHEN_RE = re.compile(
@@ -4343,6 +4341,9 @@ _WORKS_WHEN_RE = re.compile(
     r"(?=\s+(?:at|for)\s+[A-Z])",
     re.IGNORECASE,
 )
+# an adverb that changes nothing of what the verb after it states ("I currently live in Eger", "Zirc is mostly run by
+# Tisza Ops", "she's proudly been working at Kestle"): blanked, so that every reader sees the plain verb and spans
+# still index the text. Hedges ("probably", "supposedly") are no such adverb: they make the statement no statement.
 _NEUTRAL_ADVERB_RE = re.compile(
     r"(?<=\w)(?P<adverb>\s+(?:currently|presently|mostly|mainly|primarily|largely|happily|proudly|really|"
     r"basically|permanently))(?=\s+(?:been|liv(?:e|es|ing|ed)|work(?:s|ing|ed)?|report(?:s|ing|ed)?|speak(?:s|ing)?|"
@@ -5953,28 +5954,11 @@ _CHANGE_DATED_RE = re.compile(
 # how long a value has held, said with it: "I've had Bodri for six years now", "has been with us a month",
 # "3 months already"
 _HELD_FOR_RE = re.compile(
-    r"(?:\b(?:for|been\s+with\s+(?:us|me|them|him|her)(?:\s+for)?)\s+(?:the\s+(?:past|last)\s+)?(?P<n>an?|one|two|three|"
-    r"four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+(?P<unit>years?|months?|weeks?)(?:\s+now)?"
-    r"|\b(?P<n2>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?P<unit2>years?|months?|weeks?)"
-    r"\s+(?:already|now)\b)",
+    r"\b(?:for|been\s+with\s+(?:us|me|them|him|her)(?:\s+for)?)\s+(?:the\s+(?:past|last)\s+)?"
+    rf"(?P<long>{_HOW_MANY}\s+(?:years?|months?|weeks?))(?:\s+now)?"
+    rf"|\b(?P<long2>{_HOW_MANY}\s+(?:years?|months?|weeks?))\s+(?:already|now)\b",
     re.IGNORECASE,
 )
-_COUNTS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
 _BEGUN_ATTRIBUTES = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.OWNED_BY, v.HAS_PET})
 _HAS_HELD_RE = re.compile(
     r"(?:['’]ve|['’]s|\bhave|\bhas)\s+(?:\w+\s+)?(?:had|been|lived|worked|owned|run|led)\b|"
@@ -6005,12 +5989,10 @@ def _dated_by_the_change(said: str, facts: tuple[StatedFact, ...], today: date) 
                 return facts
             began = mentions[0].start, change.start()
     if began is None and (held := _HELD_FOR_RE.search(said)) and _HAS_HELD_RE.search(said):
-        count = held["n"] or held["n2"]
-        n = int(count) if count.isdigit() else _COUNTS[count.casefold()]
-        unit = (held["unit"] or held["unit2"]).casefold().rstrip("s")
-        months = n * 12 if unit == "year" else n if unit == "month" else 0
-        since = today - timedelta(weeks=n) if unit == "week" else _next_month_day(today, -months) or today
-        began = since, held.start()
+        # (held that long: begun that long ago, as the calendar reads it)
+        ago = [m for m in _clause_dates(f"{held['long'] or held['long2']} ago", today) if m.start <= today]
+        if ago:
+            began = ago[0].start, held.start()
     if began is None:
         return facts
     day, at = began
