@@ -5802,6 +5802,7 @@ _POST_AT_RE = re.compile(rf"\b(?P<post>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)\s+
 _CHAT_OPENER_RE = re.compile(r"^(?:(?:yo|hey|ok|okay|so|btw|fyi|lol|lmao|ngl|um|uh|oh|also|and|but)\s+)+(?:the\s+)?")
 _OF_A_PERSON = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.SPEAKS, v.HAS_PET})
 _HE_OR_SHE_RE = re.compile(r"\b(?i:he|she)\b")
+_PET_KIND_RE = re.compile(rf"\b{_PETS}\b")
 # a pet that went to someone else's home, said after its name: "Tofu got adopted by a family in Ashby", "Gremlin has
 # officially been adopted by Teodor"
 _ADOPTED_AWAY_RE = re.compile(
@@ -5876,7 +5877,8 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...]) 
 
 def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tuple[StatedFact, ...]:
     """A sentence's facts whose subjects can be what they are said to be (above); a pet read by its kind inside the
-    words that name it is the named pet ("Bodri, Dorka's therapy dog, …": Bodri, not also "a dog")."""
+    words that name it, which name no other kind, is the named pet ("Bodri, Dorka's therapy dog, …": Bodri, not also
+    "a dog"; but "a dog and a cat named Mák" are two)."""
     named_pets = [fact for fact in facts if fact.attribute == v.HAS_PET and not re.match(r"an?\s", fact.value)]
     kept = []
     for fact in facts:
@@ -5884,7 +5886,10 @@ def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tup
             fact.attribute == v.HAS_PET
             and re.match(r"an?\s", fact.value)
             and any(
-                pet.subject == fact.subject and pet.span[0] <= fact.span[0] and fact.span[1] <= pet.span[1]
+                pet.subject == fact.subject
+                and pet.span[0] <= fact.span[0]
+                and fact.span[1] <= pet.span[1]
+                and len(_PET_KIND_RE.findall(said, pet.span[0], pet.span[1])) == 1
                 for pet in named_pets
             )
         ):

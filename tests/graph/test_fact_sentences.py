@@ -949,9 +949,10 @@ def test_a_bracket_after_a_value_names_the_one_before_it():
         "From today zirc-sync is owned by Tisza (handed over by Vashegy on Monday)."
     )
     assert ("Dorka", "works_at", "Kestle Labs", False, True) in facts("Dorka works at Tisza Bio (was Kestle Labs).")
-    # a bracket that says until when the value before held gives no day this reading could trust: only the new value
+    # a bracket that says until when the owner before held: that owner, ended then (the March gone)
     assert facts("Ownership of the ledger: Tisza Ops (was Kestle until March).") == {
-        ("ledger", "owned_by", "Tisza Ops", False, False)
+        ("ledger", "owned_by", "Tisza Ops", False, False),
+        ("ledger", "owned_by", "Kestle", False, True),
     }
     # a bracket that is no value before says nothing of one
     assert facts("Dorka (was at the offsite) lives in Eger.") == {("Dorka", "lives_in", "Eger", False, False)}
