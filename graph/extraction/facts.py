@@ -4596,7 +4596,7 @@ _HISTORY_AFTER_BE_RE = re.compile(
 _NAMES_BETWEEN_DASHES_RE = re.compile(
     rf"(?<=\w)\s+[—–-]\s+(?P<names>{_PET_NAME_LIST})(?:\s*(?P<close>[—–-])\s+(?=[a-z])|(?=\s*(?:[.,;!]|$)))"
 )
-_PET_KINDS_RE = re.compile(_PETS)
+_PET_KINDS_RE = re.compile(rf"\b{_PETS}\b")
 
 
 def _names_of_pets(dashed: re.Match[str]) -> str:
@@ -5802,7 +5802,6 @@ _POST_AT_RE = re.compile(rf"\b(?P<post>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)\s+
 _CHAT_OPENER_RE = re.compile(r"^(?:(?:yo|hey|ok|okay|so|btw|fyi|lol|lmao|ngl|um|uh|oh|also|and|but)\s+)+(?:the\s+)?")
 _OF_A_PERSON = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.SPEAKS, v.HAS_PET})
 _HE_OR_SHE_RE = re.compile(r"\b(?i:he|she)\b")
-_PET_KIND_RE = re.compile(rf"\b{_PETS}\b")
 # a pet that went to someone else's home, said after its name: "Tofu got adopted by a family in Ashby", "Gremlin has
 # officially been adopted by Teodor"
 _ADOPTED_AWAY_RE = re.compile(
@@ -5826,7 +5825,7 @@ def _a_thing_named(said: str, fact: StatedFact) -> StatedFact | None:
     return fact
 
 
-def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...]) -> StatedFact | None:
+def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], things: list[str]) -> StatedFact | None:
     """A person's fact as their name is written, or None when the name is no one's: a day or a month ("20–27 Oct
     with their parrot Kiwi"), somebody's unnamed relative ("Tobias's grandma speaks …"), a thing the sentence says is
     owned or due (its "he" or "she" is the person who owns it: "S is owned by Mariana now, and she speaks …"); nor is
@@ -5854,7 +5853,6 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...]) 
             return None
     if len(subject.split()) > 2 and re.search(rf"\b(?i:the)\s+{re.escape(subject)}", said):
         fact = replace(fact, subject=subject.split(maxsplit=1)[1])  # "At the AGM Nkechi Obi was elected …"
-    things = [other.subject for other in facts if other.attribute in _THING_ATTRIBUTES]
     if (
         things
         and any(thing == subject or thing.startswith(f"{subject} ") for thing in things)
@@ -5880,6 +5878,7 @@ def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tup
     words that name it, which name no other kind, is the named pet ("Bodri, Dorka's therapy dog, …": Bodri, not also
     "a dog"; but "a dog and a cat named Mák" are two)."""
     named_pets = [fact for fact in facts if fact.attribute == v.HAS_PET and not re.match(r"an?\s", fact.value)]
+    things = [fact.subject for fact in facts if fact.attribute in _THING_ATTRIBUTES]
     kept = []
     for fact in facts:
         if (
@@ -5889,7 +5888,7 @@ def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tup
                 pet.subject == fact.subject
                 and pet.span[0] <= fact.span[0]
                 and fact.span[1] <= pet.span[1]
-                and len(_PET_KIND_RE.findall(said, pet.span[0], pet.span[1])) == 1
+                and len(_PET_KINDS_RE.findall(said, pet.span[0], pet.span[1])) == 1
                 for pet in named_pets
             )
         ):
@@ -5897,7 +5896,7 @@ def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tup
         if fact.attribute in _THING_ATTRIBUTES:
             fact = _a_thing_named(said, fact)
         elif fact.attribute in _OF_A_PERSON:
-            fact = _a_person_named(said, fact, facts)
+            fact = _a_person_named(said, fact, facts, things)
         if fact is not None and fact.attribute == v.JOB_TITLE and (held_at := _POST_AT_RE.search(said)):
             # "Bence Vass, founder of Kestle Robotics,": the post, and the business it is held at
             post = held_at["post"]
@@ -5977,11 +5976,11 @@ def _dated_by_the_change(said: str, facts: tuple[StatedFact, ...], today: date) 
     new head of support, who started in January") or by how long it says they have held ("I've had Bodri for six
     years now"); a day still to come, or a sentence that says two such days, dates nothing."""
     began = None
+    undated = {(fact.subject, fact.attribute, fact.value) for fact in facts if fact.valid_from == today}
     for change in _CHANGE_DATED_RE.finditer(said):
         # (read with its verb, whose tense says which January: the one gone)
         mentions = [m for m in _clause_dates(change.group(0), today) if m.start <= today]
         if len(mentions) == 1:
-            undated = {(fact.subject, fact.attribute, fact.value) for fact in facts if fact.valid_from == today}
             if began is not None or (
                 change["began"]  # (not "As of 1 July, …", a day said first that dates every statement after it)
                 and any(
