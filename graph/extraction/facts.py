@@ -940,7 +940,7 @@ def _someone_else(sentence: str, named: str) -> bool:
     """Whether a sentence turns to a person besides ``named``, so that a later "he" or "she" could be either: one
     unnamed as its subject ("His sister called.", "The new hire starts Monday."), two named as its subject ("Dorka
     and Ilona came over."), or, the writer its subject, others named or unnamed ("I met Dorka Fehér and Ilona Tóth",
-    "We hired a designer"). What a note's line says of the one it is about keeps them ("Manager: Anika Botha")."""
+    "We hired a designer"). What a note's line says of the one it is about keeps them ("Manager: Dorka Fehér")."""
     if _someone_unnamed(_SOMEONE_UNNAMED_RE.match(sentence)):
         return True
     first = re.match(rf"(?P<name>{NAME})(?:\s*,\s*{NAME})*\s*,?\s+(?:and|&)\s+[{_UPPER}]", sentence)
@@ -1848,7 +1848,7 @@ _WORK_PIECES = frozenset(
 
 
 def _a_piece_of_work(project: str) -> bool:
-    """A project said by its words, as a piece of work ("checkout redesign", "the v3.1 release", "Beta"), not a
+    """A project said by its words, as a piece of work ("billing redesign", "the v4.2 release", "Beta"), not a
     person, a party or a trip whose day moved."""
     words = project.split()
     if not words or _A_VERB_IN_NAME_RE.search(project) or _EVENT_RE.search(project) or _TRIP_RE.search(project):
@@ -1986,7 +1986,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # (a move from one to another is read after, by what the two are: "from Tarnóc Labs to Vashegy Robotics")
         check=lambda match: bool(match["old"]) or _a_home(match["value"]),
     ),
-    # "Bill's retired to Napier": one retires to a town to live there
+    # "Bence's retired to Szeged": one retires to a town to live there
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+retired\s+to\s+(?P<value>{NAME})",
@@ -3939,8 +3939,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=lambda match: _a_named_release(match["project"]),
         needs=("be released", "be launched", "be shipped", "be rolled out", "slated", "targeting", "targeted"),
     ),
-    # a piece of work by its words, its day set or moved: "checkout redesign slipped to 6 June", "the forum migration
-    # is scheduled for 24 March", "The v3.1 release is now pinned to 18 September", "Beta is locked for 12 Feb"
+    # a piece of work by its words, its day set or moved: "billing redesign slipped to 9 June", "the ledger migration
+    # is scheduled for 24 March", "The v4.2 release is now pinned to 18 September", "Beta is locked for 12 Feb"
     _p(
         v.DUE_DATE,
         rf"^(?:[-•*]\s+)?(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>{_THING})\s+(?:has\s+|had\s+|is\s+|was\s+|['’]s\s+)?"
@@ -5798,12 +5798,12 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
 
 # a post of a business, as an apposition says it: "…, founder of Kestle Robotics, …"
 _POST_AT_RE = re.compile(rf"\b(?P<post>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)\s+of\s+(?P<org>{NAME})")
-# what a chat line opens with before the thing it is about: "yo the build pipeline is owned by …"
+# what a chat line opens with before the thing it is about: "yo the Zirc exporter is owned by …"
 _CHAT_OPENER_RE = re.compile(r"^(?:(?:yo|hey|ok|okay|so|btw|fyi|lol|lmao|ngl|um|uh|oh|also|and|but)\s+)+(?:the\s+)?")
 _OF_A_PERSON = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.SPEAKS, v.HAS_PET})
 _HE_OR_SHE_RE = re.compile(r"\b(?i:he|she)\b")
-# a pet that went to someone else's home, said after its name: "Tofu got adopted by a family in Ashby", "Gremlin has
-# officially been adopted by Teodor"
+# a pet that went to someone else's home, said after its name: "Mák got adopted by a family in Pécs", "Bodri has
+# officially been adopted by Dorka"
 _ADOPTED_AWAY_RE = re.compile(
     r"\W{0,3}\s*(?:(?:got|was|has|have|['’]s)\s+(?:(?:officially|finally|just|now|been)\s+)*adopted\b(?!\s+(?:from|out\s+of|at|in|as)\b)"
     r"|(?:found|went\s+to)\s+(?:a|her|his|their)\s+(?:new\s+|forever\s+)?(?:home|family))",
@@ -5813,8 +5813,8 @@ _ADOPTED_AWAY_RE = re.compile(
 
 def _a_thing_named(said: str, fact: StatedFact) -> StatedFact | None:
     """A thing's fact as its name is written, or None when the name is no thing's: an article alone ("The new
-    platform …"), or what a preposition governs ("the migration to HubSpot is set for …", "scores back to Maeve
-    by …"); a chat's opener is no part of it ("yo the build pipeline …")."""
+    platform …"), or what a preposition governs ("the migration to Zirc is set for …", "drafts back to Dorka
+    by …"); a chat's opener is no part of it ("yo the Zirc exporter …")."""
     subject = fact.subject
     if subject in _NOT_A_NAME or (
         fact.attribute == v.DUE_DATE and re.search(rf"\b(?:to|into|onto|from)\s+{re.escape(subject)}\b", said)
@@ -5827,8 +5827,8 @@ def _a_thing_named(said: str, fact: StatedFact) -> StatedFact | None:
 
 def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], things: list[str]) -> StatedFact | None:
     """A person's fact as their name is written, or None when the name is no one's: a day or a month ("20–27 Oct
-    with their parrot Kiwi"), somebody's unnamed relative ("Tobias's grandma speaks …"), a thing the sentence says is
-    owned or due (its "he" or "she" is the person who owns it: "S is owned by Mariana now, and she speaks …"); nor is
+    with their parrot Csőr"), somebody's unnamed relative ("Bence's grandma speaks …"), a thing the sentence says is
+    owned or due (its "he" or "she" is the person who owns it: "S is owned by Dorka now, and she speaks …"); nor is
     a month a home, nor a pet said to have gone to another home still had."""
     subject = fact.subject
     folded = subject.casefold().rstrip(".")
@@ -5845,14 +5845,14 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], 
         and not fact.negated
         and re.search(rf"\b(?i:not|nor|no)\s+{re.escape(fact.value)}\b", said)
     ):
-        return None  # "Kenji speaks Japanese, not Korean"
+        return None  # "Bence speaks Japanese, not Korean"
     if fact.attribute == v.LIVES_IN and fact.value.casefold() in _CALENDAR_NAMES:
         return None
     if fact.attribute == v.HAS_PET and not fact.negated and fact.value in said:
         if _ADOPTED_AWAY_RE.match(said, said.find(fact.value) + len(fact.value)):
             return None
     if len(subject.split()) > 2 and re.search(rf"\b(?i:the)\s+{re.escape(subject)}", said):
-        fact = replace(fact, subject=subject.split(maxsplit=1)[1])  # "At the AGM Nkechi Obi was elected …"
+        fact = replace(fact, subject=subject.split(maxsplit=1)[1])  # "At the AGM Dorka Fehér was elected …"
     if (
         things
         and any(thing == subject or thing.startswith(f"{subject} ") for thing in things)
@@ -5940,7 +5940,7 @@ def _owner_before(said: str, facts: tuple[StatedFact, ...], today: date) -> tupl
 
 
 # the change that began a value, said beside the statement with its own day: "…, who started in January", "… and
-# started this Monday", "(handover completed 2 March)", "— Dmytro handed it over yesterday", "; Finance handed it over
+# started this Monday", "(handover completed 3 May)", "— Bence handed it over yesterday", "; Tisza Ops handed it over
 # yesterday", "As of 1 July, …"
 _CHANGE_DATED_RE = re.compile(
     r"(?:^|\(|,\s*|\band\s+|\s[—–-]\s+|;\s+|\bwho\s+)(?:"
@@ -5949,14 +5949,14 @@ _CHANGE_DATED_RE = re.compile(
     r"moved\s+(?:in|over)|got\s+promoted|was\s+(?:promoted|hired|appointed|made))"
     # ("… and she's been there since 2019": how long what was just said has held)
     r"|(?:he|she|they|I|we)(?:['’]s|['’]ve|\s+has|\s+have)\s+been\s+(?:there|here|with\s+(?:us|them|it))\s+since"
-    # the thing, by its pronoun, taken or handed over by anyone ("; Finance handed it over yesterday")
+    # the thing, by its pronoun, taken or handed over by anyone ("; Tisza Ops handed it over yesterday")
     r"|(?:[\w'’]+\s+){0,3}?(?:has\s+|had\s+|just\s+)?(?:took|handed)\s+(?:it|them|this|that)\s+over"
     r"|(?:handover|handoff|transfer|move)\s+(?:was\s+)?(?:completed|done)|effective|eff\.|as\s+of)"
     r"(?![\w-])(?P<when>[^.;!?()]*)",
     re.IGNORECASE,
 )
-# how long a value has held, said with it: "I've had Bodri for six years now", "has been with us a month",
-# "3 months already"
+# how long a value has held, said with it: "I've had Bodri for six years now", "has been with us a year",
+# "two months already"
 _HELD_FOR_RE = re.compile(
     r"\b(?:for|been\s+with\s+(?:us|me|them|him|her)(?:\s+for)?)\s+(?:the\s+(?:past|last)\s+)?"
     rf"(?P<long>{_HOW_MANY}\s+(?:years?|months?|weeks?))(?:\s+now)?"
@@ -7564,7 +7564,7 @@ _PRONOUNS_AS_NAMES = frozenset("i me he she him her they them we us you it".spli
 _NO_POST_YET = frozenset(
     "stepping moving working leaving joining starting becoming taking going coming staying being getting looking "
     "trying covering filling made named appointed promoted hired sr jr snr"
-    # ("Gremlin is the real lead designer": a joke, no post)
+    # ("Bodri is the real lead designer": a joke, no post)
     " real".split()
 )
 # capitalised words that open a clause without naming anyone

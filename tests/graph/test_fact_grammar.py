@@ -889,7 +889,7 @@ def _since(text: str) -> set[tuple]:
             "This is Dorka, she works at Kestle, and she's been there since 2019.",
             ("works_at", "Kestle", date(2019, 1, 1)),
         ),
-        ("Kőszeg is home now, 3 months already.", ("lives_in", "Kőszeg", date(2025, 6, 1))),
+        ("Kőszeg is home now, 4 months already.", ("lives_in", "Kőszeg", date(2025, 5, 1))),
     ],
 )
 def test_a_value_is_dated_by_the_change_said_beside_it(text, stated):
@@ -930,7 +930,7 @@ def test_a_weekday_and_a_day_of_the_month_name_the_next_such_day():
 @pytest.mark.parametrize(
     "text",
     [
-        "Booking: staying at the Vass house 20–27 Oct with their parrot Kiwi.",
+        "Booking: staying at the Vass house 20–27 Oct with their parrot Csőr.",
         "Bence Vass's grandma only speaks Swedish.",
         "- Zirc 5.3 GA moved to May 6 instead of April 29.",
         "Reminder: the scores go back to Dorka Fehér by Friday 25 April.",
@@ -953,9 +953,7 @@ def test_a_he_or_she_said_of_a_thing_is_the_person_who_owns_it():
 
 
 def test_what_a_name_is_written_with_is_not_part_of_it():
-    assert ("build pipeline", "owned_by", "Tisza Ops", False, False) in facts(
-        "yo the build pipeline is owned by Tisza Ops"
-    )
+    assert ("deploy queue", "owned_by", "Tisza Ops", False, False) in facts("yo the deploy queue is owned by Tisza Ops")
     assert ("Dorka Fehér", "job_title", "chair", False, False) in facts("At the AGM Dorka Fehér was elected chair.")
     assert ("Dorka Fehér", "works_at", "Vas County Clerk's Office", False, True) in facts(
         "Dorka Fehér used to work at the Vas County Clerk's Office until 2020."
@@ -963,10 +961,8 @@ def test_what_a_name_is_written_with_is_not_part_of_it():
 
 
 def test_a_pet_adopted_by_someone_else_is_no_longer_had():
-    assert not facts("Our studio cat Gremlin has officially been adopted by Dorka!")
-    assert ("Ilona Kiss", "has_pet", "Gremlin", False, False) in facts(
-        "My cat Gremlin was adopted from a shelter in 2020."
-    )
+    assert not facts("Our office cat Bors has officially been adopted by Dorka!")
+    assert ("Ilona Kiss", "has_pet", "Bors", False, False) in facts("My cat Bors was adopted from a shelter in 2020.")
 
 
 def test_a_speaker_named_like_a_month_is_still_the_speaker():
@@ -979,11 +975,11 @@ def test_a_speaker_named_like_a_month_is_still_the_speaker():
 @pytest.mark.parametrize(
     ("text", "project", "day"),
     [
-        ("checkout redesign slipped to 6 June, the API wasn't ready.", "checkout redesign", "2026-06-06"),
-        ("the forum migration is scheduled for 24 March.", "forum migration", "2026-03-24"),
-        ("The v3.1 release is now pinned to 18 September.", "v3.1 release", "2025-09-18"),
-        ("- 5.2 submission slipped to Wednesday", "5.2 submission", "2025-09-03"),
-        ("grading line cutover pushed to the 13th, the vendor's rep is sick", "grading line cutover", "2025-09-13"),
+        ("billing redesign slipped to 6 June, the vendor wasn't ready.", "billing redesign", "2026-06-06"),
+        ("the ledger migration is scheduled for 24 March.", "ledger migration", "2026-03-24"),
+        ("The v4.2 release is now pinned to 18 September.", "v4.2 release", "2025-09-18"),
+        ("- 7.1 submission slipped to Wednesday", "7.1 submission", "2025-09-03"),
+        ("sorting line cutover pushed to the 13th, the vendor is late", "sorting line cutover", "2025-09-13"),
     ],
 )
 def test_a_piece_of_work_by_its_words_has_its_day(text, project, day):
@@ -1017,10 +1013,8 @@ def test_a_pet_named_then_whose_it_is_between_commas_or_brackets():
     assert ("Dorka Fehér", "has_pet", "Bodri", True, False) in facts(
         "Bodri, Dorka Fehér's old cat, passed away on Sunday."
     )
-    assert ("Ilona Kiss", "has_pet", "Tess", False, False) in facts("Our new collie pup is called Tess.")
-    assert ("Ilona Kiss", "has_pet", "Gordon", True, False) in facts(
-        "Rehomed my common pleco, Gordon, to a pond keeper."
-    )
+    assert ("Ilona Kiss", "has_pet", "Pötty", False, False) in facts("Our new spaniel pup is called Pötty.")
+    assert ("Ilona Kiss", "has_pet", "Csuka", True, False) in facts("Rehomed my little pleco, Csuka, to a pond keeper.")
 
 
 def test_a_post_of_a_business_in_an_apposition_is_the_post_held_there():
