@@ -134,7 +134,12 @@ _OWNER = (
     rf"[a-z][a-z-]+\s+{_TEAM_WORDS})"
 )
 # a person as a value, possibly named after a role ("the CFO, Freya Moss")
-_PERSON_VALUE = rf"(?:(?:the|our|their)\s+[\w -]{{2,30}}?,\s+)?(?P<value>{NAME})"
+# ("to the trust's CEO, Dorka Fehér", "to managing partner Dorka Fehér": the post said before the name, in lower case)
+_POST_NOUNS = "|".join(sorted((noun for noun in v.ROLE_NOUNS if noun.isalpha()), key=len, reverse=True))
+_PERSON_VALUE = (
+    rf"(?:(?:the|our|their|its)\s+[\w'’ -]{{2,30}}?,\s+|(?:[a-z][\w-]*\s+){{0,2}}(?:{_POST_NOUNS})\s+(?=[{_UPPER}]))?"
+    rf"(?P<value>{NAME})"
+)
 # a system, a project: a name or a few words ("the billing service", "Ledger", "the Q3 report")
 # (a repository's path whole, "the zirc/exporter repo"; a release's number whole, "the R7.3 cut")
 _THING = r"(?:[\w'’-]+(?:/[\w-]+)*(?:\.\d+)*(?:\s+[\w'’-]+(?:/[\w-]+)*(?:\.\d+)*){0,3}?)"
@@ -654,8 +659,10 @@ _NEW_SUBJECT_RE = re.compile(
     # year", "we're renting in Eger for now, until we know if it suits us"
     r"|,\s+(?=(?:(?:but|and)\s+)?(?:might|may|could|will\s+probably|probably|maybe)\s+(?:move|leave|go|switch|change)\b)"
     r"|,\s+(?=until\s+(?:we|I|they|he|she)\s+(?:figure|know|decide|see|find)\b)"
-    # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone")
-    r"|,?\s+(?=(?:if|unless|in\s+case)\s+(?:you|anyone|anybody|someone|somebody|needed|necessary|required)\b)"
+    # a condition after a complete statement does not make it hypothetical ("… is hiring, if you know anyone", "… is
+    # Dorka, if this needs to go higher": when to turn to what holds)
+    r"|,?\s+(?=(?:if|unless|in\s+case)\s+(?:you|anyone|anybody|someone|somebody|needed|necessary|required|this|that|"
+    r"it|anything|something|there)\b)"
 )
 _NAMED_PET_BEFORE_RE = re.compile(rf"\b{_PETS}\s+{NAME}$")
 _SPEAKING_RE = re.compile(r"\b(?:speak|speaks|spoke|spoken|fluent|languages?)\b", re.IGNORECASE)
@@ -865,6 +872,12 @@ _REVEALED_RE = re.compile(rf":\s+(?P<name>{NAME})\s*[.!]*$")
 _PROFILED_RE = re.compile(
     rf"^(?:[^:]{{1,30}}:\s+)?(?P<name>{NAME})(?:,\s+\d{{1,3}}|\s*\(\d{{1,4}}(?:\s*[–-]\s*\d{{4}})?\))\s*[.!]*$"
 )
+# a note's line that heads what it goes on to say of one person: a full name and an aside on who they are, and no
+# verb ("Bence Vass (Procurement, Kestle).", "Lead: Bence Vass, VP Ops at Kestle.", "Bence Vass — new client");
+# its next "Speaks Hungarian." is theirs
+_CARD_HEAD_RE = re.compile(
+    rf"^(?:[^:]{{1,30}}:\s+)?(?P<name>{NAME})(?:\s*\([^()]{{1,80}}\))?(?:(?:,|\s+[—–-])\s+[^.!?;:]{{1,80}}?)?\s*[.!]*$"
+)
 _INTRODUCED_BY_NAME_RE = re.compile(
     rf"\b(?:woman|man|guy|girl|lady|bloke|chap|person|someone|somebody)\s+(?:named|called)\s+(?P<name>{NAME})"
 )
@@ -878,9 +891,24 @@ def _topic(said: str) -> re.Match[str] | None:
     return (
         _TOPIC_RE.match(said)
         or _PROFILED_RE.match(said)
+        or _card_head(said)
         or (_REVEALED_RE.search(said, colon) if revealing else None)
         or (_INTRODUCED_BY_NAME_RE.search(said) if "named" in said or "called" in said else None)
     )
+
+
+def _card_head(said: str) -> re.Match[str] | None:
+    """A line that heads a note on one person by their full name (a business's name heads none)."""
+    head = _CARD_HEAD_RE.match(said) if said.count(" ") < 16 else None
+    if not head or len(head["name"].split()) < 2 or _business_name(head["name"]) or _a_title(head["name"]):
+        return None  # ("Title: Head of Procurement": a post, no one's name)
+    if _person(head["name"]) != head["name"] or _VERB_IN_ASIDE_RE.search(said, head.end("name")):
+        return None
+    return head
+
+
+# an aside that says something of its own is a statement, not a heading ("Bence Vass, who joined in May")
+_VERB_IN_ASIDE_RE = re.compile(r"\b(?:who|which|is|are|was|were|has|have|had|will|said|says)\b", re.IGNORECASE)
 
 
 # the words before a person a sentence opens with: "Anyway, my cousin Dorka …", "Oh, our neighbour Bálint …"
@@ -3227,7 +3255,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:reported|reporting)|{_HAVE}{_NOW}\s+(?:started|began|begun|keeps?|kept|continues?\s+to)\s+"
         # ("I answer to Dorka": whom one answers to is one's manager)
         rf"(?:reporting|report)|{_BE}?{_NOW}\s+(?:answers|answer|answering)(?=\s+(?:directly\s+)?to\b))"
-        rf"(?:\s+(?:directly|day-to-day|formally|officially|functionally))?\s+(?:to|into)\s+"
+        rf"(?:\s+(?:directly|straight|day-to-day|formally|officially|functionally))?\s+(?:to|into)\s+"
         rf"{_PERSON_VALUE}(?:,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:to\s+)?(?P<old>{NAME}|me\b))?",
     ),
     # "I'm one of Dorka's reports", "Bence is Dorka's direct report", "Dorka is who I report to": whose report one is
@@ -5675,7 +5703,13 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             line_ends = text.find("\n", sentence.start()) % (len(text) + 1)
             labelled = _LINE_LABEL_RE.match(written)
             label = (
-                labelled.group(0) if labelled and _a_voice(labelled["label"] or "") and ":" in labelled.group(0) else ""
+                labelled.group(0)
+                # ("Lead: Bence Vass, VP Ops at Kestle.": a field that names whom the note is about, not a voice)
+                if labelled
+                and _a_voice(labelled["label"] or "")
+                and ":" in labelled.group(0)
+                and not _card_head(written)
+                else ""
             )
         elif label and not _LINE_LABEL_RE.match(written):
             written = f"{label}{written.strip()}"  # a later sentence of the line: the same voice's
@@ -5853,6 +5887,10 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], 
             return None
     if len(subject.split()) > 2 and re.search(rf"\b(?i:the)\s+{re.escape(subject)}", said):
         fact = replace(fact, subject=subject.split(maxsplit=1)[1])  # "At the AGM Dorka Fehér was elected …"
+    if fact.attribute != v.JOB_TITLE and " " in subject and _a_title(subject):
+        # "Bence Vass, Director of Sales, who reports to …": the post stands beside the one it is of
+        holder = re.search(rf"(?P<name>{NAME}),\s+{re.escape(subject)},", said)
+        return replace(fact, subject=holder["name"]) if holder and _person(holder["name"]) == holder["name"] else None
     if (
         things
         and any(thing == subject or thing.startswith(f"{subject} ") for thing in things)

@@ -1060,3 +1060,44 @@ def test_an_idioms_word_is_no_one_and_a_language_denied_is_not_spoken():
     stated = facts("Bence Vass speaks Japanese, not Korean.")
     assert ("Bence Vass", "speaks", "Japanese", False, False) in stated
     assert ("Bence Vass", "speaks", "Korean", False, False) not in stated
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bence Vass (Procurement, Kestle). Lives in Pécs.",
+        "Lead: Bence Vass, VP Ops at Kestle. Lives in Pécs.",
+        "Bence Vass — new client. Lives in Pécs.",
+        "Bence Vass. Lives in Pécs.",
+    ],
+)
+def test_a_line_that_heads_a_note_on_one_person_gives_its_next_verb_a_subject(text):
+    assert ("Bence Vass", "lives_in", "Pécs", False, False) in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Kestle Analytics (Pécs). Lives in Szeged.", "Title: Head of Procurement. Speaks German."]
+)
+def test_a_business_or_a_post_heads_no_note_on_a_person(text):
+    assert not {fact for fact in facts(text) if fact[1] in ("lives_in", "speaks")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bence Vass reports to the trust's CEO, Dorka Fehér.",
+        "Bence Vass reports to managing partner Dorka Fehér.",
+        "Bence Vass reports straight to Dorka Fehér.",
+        "Bence Vass's manager is Dorka Fehér if this needs to go higher.",
+        "Bence Vass, Director of Sales, who reports to Dorka Fehér, is out today.",
+    ],
+)
+def test_a_manager_after_a_post_an_adverb_or_before_a_condition_on_its_use(text):
+    said = facts(text)
+    assert ("Bence Vass", "reports_to", "Dorka Fehér", False, False) in said
+    assert not {fact for fact in said if fact[1] == "reports_to" and fact[0] != "Bence Vass"}
+
+
+def test_a_condition_on_what_holds_still_leaves_a_wish_unsaid():
+    assert facts("I'd move to Pécs if it was cheaper.") == set()
+    assert facts("I live in Pécs, if that matters.") == {(SPEAKER, "lives_in", "Pécs", False, False)}
