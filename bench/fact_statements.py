@@ -55,6 +55,7 @@ HELD_BACK = (
     "fact_statements_thirtieth.json",
     "fact_statements_thirtyfirst.json",
     "fact_statements_thirtythird.json",
+    "fact_statements_thirtyfifth.json",
 )
 ATTRIBUTES = ("lives_in", "works_at", "job_title", "reports_to", "owned_by", "due_date", "has_pet", "speaks")
 
