@@ -1729,11 +1729,16 @@ _NOT_IN_TITLES = frozenset(
 )
 
 
+_A_NAMES_VERB_RE = re.compile(r"\b(?:lives|works|reports|speaks|living|working|reporting|speaking)\b", re.IGNORECASE)
+
+
 def _named_title_ok(match: re.Match[str]) -> bool:
     """Where the words around say a title is given ("promoted to", "took over as", "appointed", "my title is"), any
     short run of plain words is one, its head a known role noun or not ("chief of staff", "scrum master")."""
     if _title_ok(match):
         return True
+    if _A_NAMES_VERB_RE.search(match.group("value")):
+        return False  # "elected Cllr Dorka Fehér lives …": a name and its verb, not a post
     words = match.group("value").casefold().split()
     return 1 <= len(words) <= 5 and all(
         re.fullmatch(r"[a-z][a-z-]*", word) and word not in _NOT_IN_TITLES for word in words if word != "of"
@@ -1924,6 +1929,35 @@ def _a_named_system(match: re.Match[str]) -> bool:
         and not _PREPOSITION_FIRST_RE.match(system)
         and any(word[:1].isupper() or _IDENTIFIER_RE.fullmatch(word) for word in system.split()[:-1])
     )
+
+
+def _an_ownership_moved(match: re.Match[str]) -> bool:
+    """A system by its noun moving to an owner: a named system, or one moved from an owner to another; and each owner a
+    team by its words or its handle, or a person by their full name (not a platform, a cluster or a town)."""
+    system = match["system"]
+    if not _a_system_by_its_noun(system) or _PREPOSITION_FIRST_RE.match(system) or _A_VERB_IN_NAME_RE.search(system):
+        return False
+    if re.search(r"\b(?i:of|for)\s", system):
+        return False  # "Ownership of the Zirc API moved to …": read by its own words, above
+    named = any(word[:1].isupper() or _IDENTIFIER_RE.fullmatch(word) for word in system.split()[:-1])
+    owners = [match["value"], *([match["old"]] if match["old"] else [])]
+    return (named or bool(match["old"])) and all(_a_team_or_person(owner) for owner in owners)
+
+
+# the words of a department that also name where a system runs ("moved to Core Platform" may be onto it)
+_ALSO_WHERE_SYSTEMS_RUN = frozenset("platform infra infrastructure web mobile backend frontend devops".split())
+
+
+def _a_team_or_person(name: str) -> bool:
+    """Whether a name can only be a team (by its words or its handle) or a person named in full."""
+    words = name.split()
+    if re.fullmatch(_HANDLE, name) or re.search(rf"\s{_TEAM_WORDS}$", name):
+        return True
+    if any(word.casefold() in v.DEPARTMENT_NOUNS - _ALSO_WHERE_SYSTEMS_RUN for word in words):
+        return True
+    if any(word.casefold() in v.DEPARTMENT_NOUNS for word in words):
+        return False  # ("Core Platform": a team, or what a system runs on)
+    return len(words) > 1 and _person(name) == name and not _business_name(name) and not known_place(name)
 
 
 def _a_system_by_its_noun(said: str) -> bool:
@@ -3801,6 +3835,17 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:went|moved)\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE})\s+to\s+{_OWNER}",
         needs=("went from", "moved from"),
     ),
+    # a system said by its noun that moves to a team or a person ("the Zirc exporter moved from Data Eng to Tisza
+    # Ops", "the Kestle SDK goes to Growth", "the alerting rules went to the SRE guild"): its ownership moved; but
+    # not one that moves to a platform, a cluster or a town ("the Zirc service moved to Kubernetes")
+    _p(
+        v.OWNED_BY,
+        rf"(?:^|(?<=[\s:;,(]))(?:[Tt]he\s+)?(?P<system>{_THING})\s+(?:(?:has|have|was|were|got|is|are)\s+)?(?:now\s+)?"
+        rf"(?:moved|moves|moving|went|goes|gone)(?:\s+over)?"
+        rf"(?:\s+from\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?|{_HANDLE}))?\s+to\s+{_OWNER}",
+        check=lambda match: _an_ownership_moved(match),
+        needs=("moved", "moves", "moving", "went", "goes", "gone"),
+    ),
     # "Quillon's owner, Tisza team,", "the owner is the Tisza team", "Owner of Quillon: Tisza team"
     _p(
         v.OWNED_BY,
@@ -4441,6 +4486,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
     try:
         said = text[:MAX_TEXT_CHARS]
         said = _OVERLONG_RUN_RE.sub(_defused, said)
+        if "=" in said and len(_KEYED_FIELD_RE.findall(said)) > 1:
+            said = _KEYED_FIELD_RE.sub(_keyed_field, said)  # "name=Bence Vass; title=…": a record's lines
         if ":" in said or ">" in said:
             said = _CHAT_LINE_RE.sub(_chat_line, said)
         if " - " in said or "—" in said or "–" in said:
@@ -4457,6 +4504,17 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return list(islice(_facts(said, speaker, _day(reference)), MAX_FACTS))
     except Exception:  # noqa: BLE001 - extraction enriches a memory; bad input must never fail indexing
         return []
+
+
+# a record's field as an export or a log writes it, a key and its value joined by "=" and the fields by ";", "|" or
+# "," ("name=Bence Vass; title=Data Engineer; languages=Hungarian,English")
+_KEYED_FIELD_RE = re.compile(r"(?:^|(?<=\n)|\s*[;|,&]\s*)(?P<key>[A-Za-z][A-Za-z _-]{0,24}?)\s*=\s*(?=\S)")
+
+
+def _keyed_field(field: re.Match[str]) -> str:
+    """A keyed field as a line of its own under its label ("; title=" is "\ntitle: ")."""
+    opens = field.start() == 0 or field.string[field.start() - 1] == "\n"
+    return f"{'' if opens else chr(10)}{field['key'].replace('_', ' ')}: "
 
 
 # what a voice note says between its words ("I speak, uh, Hungarian", "he, he's reporting"), and the adverb a learner
@@ -6824,6 +6882,8 @@ _THING_MENTIONS = (
     re.compile(
         rf"(?<![\w'’-])(?!(?:PSA|FYI|BTW|NB)\b){NAME}(?=\s+(?:is|are)\s+(?:now\s+)?(?:ours|theirs|yours|mine)\b)"
         rf"|(?<=\scontact\sfor\s){NAME}|(?<=\saccess\sto\s){NAME}"
+        # ("Zirc's owner changed — it moved to Tisza Ops": the thing whose owner the sentence speaks of)
+        rf"|(?<![\w'’-]){NAME}(?=['’]s\s+(?:new\s+|old\s+)?(?:owners?|ownership|maintainers?)\b)"
     ),
 )
 _OWNED_PRONOUN_RE = re.compile(
@@ -7630,7 +7690,9 @@ _NOT_A_NAME = frozenset(
     "Interviewing Interview Notes Update Updates Reminder Recap Summary Agenda Minutes Status Retro Retrospective "
     "Standup Changelog Announcement Action Actions Decision Decisions Todo Heads-up Heads-down "
     # the parties a ticket or a note speaks of, capitalised as a sentence opens ("Customer asked N again")
-    "Customer Customers Client Clients Caller User Users".split()
+    "Customer Customers Client Clients Caller User Users "
+    # the words a sentence opens with before the one it names ("Newly elected …", "Family is still in …")
+    "Newly Family Parents Kids Folks Guys".split()
 )
 _NOT_A_NAME_WORDS = "|".join(sorted(map(re.escape, _NOT_A_NAME), key=len, reverse=True))
 
@@ -7684,7 +7746,7 @@ _KIN_WORD_RE = re.compile(
 _DATING_WORDS = frozenset("In On Since By From During Until Till Before After".split())
 # a relation or an honorific before a name ("Cousin Efa", "Uncle Rhodri", "Mr. Zsófia Ambrus")
 _RELATIVE_TITLE_RE = re.compile(r"(?:Cousin|Uncle|Aunt|Auntie|Grandma|Grandpa|Granny|Nana)")
-_HONORIFIC_RE = re.compile(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?")
+_HONORIFIC_RE = re.compile(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Cllr|Councillor|Rev|Revd|Fr|Sr|Sir|Dame|Capt|Sgt|Hon)\.?")
 
 
 def _subjects(attribute: str, match: re.Match[str], speaker: str | None) -> list[str]:

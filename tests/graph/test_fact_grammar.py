@@ -1101,3 +1101,53 @@ def test_a_manager_after_a_post_an_adverb_or_before_a_condition_on_its_use(text)
 def test_a_condition_on_what_holds_still_leaves_a_wish_unsaid():
     assert facts("I'd move to Pécs if it was cheaper.") == set()
     assert facts("I live in Pécs, if that matters.") == {(SPEAKER, "lives_in", "Pécs", False, False)}
+
+
+@pytest.mark.parametrize(
+    "text, old",
+    [
+        ("The Zirc exporter moved from Data Eng to Tisza Ops on Monday.", "Data Eng"),
+        ("Effective today: the Zirc exporter moves to the Tisza team.", None),
+        ("the Zirc exporter went to Bence Vass in the end", None),
+    ],
+)
+def test_a_system_by_its_noun_that_moves_to_a_team_or_a_person_changes_owner(text, old):
+    said = {fact for fact in facts(text) if fact[1] == "owned_by"}
+    assert {fact[2] for fact in said if not fact[4]} & {"Tisza Ops", "Tisza", "Tisza team", "Bence Vass"}
+    assert {fact[2] for fact in said if fact[4]} == ({old} if old else set())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Zirc service moved to Kubernetes last year.",
+        "The Zirc service moved from AWS to GCP.",
+        "The Zirc exporter moved to Core Platform in May.",
+        "Bence Vass moved to Kestle Data.",
+        "The Zirc office moved to Pécs.",
+    ],
+)
+def test_a_move_to_a_platform_a_cluster_or_a_town_is_no_change_of_owner(text):
+    assert not {fact for fact in facts(text) if fact[1] == "owned_by"}
+
+
+def test_a_record_written_as_keys_and_values_is_read_as_its_lines():
+    said = facts("name=Bence Vass; title=Data Engineer; manager=Dorka Fehér; languages=Hungarian,German")
+    assert said >= {
+        ("Bence Vass", "job_title", "data engineer", False, False),
+        ("Bence Vass", "reports_to", "Dorka Fehér", False, False),
+        ("Bence Vass", "speaks", "Hungarian", False, False),
+        ("Bence Vass", "speaks", "German", False, False),
+    }
+    assert facts("if x=1 then y=2") == set()
+
+
+def test_an_honorific_is_no_part_of_the_name_and_an_opening_word_is_no_one():
+    assert facts("Cllr Bence Vass lives in Pécs.") == {("Bence Vass", "lives_in", "Pécs", False, False)}
+    assert facts("Newly elected Cllr Bence Vass, a nurse at Pécs Hospital, lives on Orchard Lane.") == {
+        ("Bence Vass", "job_title", "nurse", False, False),
+        ("Bence Vass", "works_at", "Pécs Hospital", False, False),
+    }
+    assert facts("Family is still in Szeged, I live in Pécs with my brother.") == {
+        (SPEAKER, "lives_in", "Pécs", False, False)
+    }
