@@ -226,7 +226,9 @@ _NOT_ASSERTED = re.compile(
     r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
     r"acting|interim|temporarily|temporary|skip-level|(?<!than\s)expected|expecting|soon|next\s+(?:week|month|year|sprint|quarter)|"
     rf"assuming|{_DONT_HOLD_ME}|"
-    r"provided\s+that|subject\s+to|as\s+long\s+as)\b",
+    r"provided\s+that|subject\s+to|as\s+long\s+as)\b"
+    # a post to be left when a term ends ("stepping down as treasurer at the end of the season"): not yet left
+    r"|\b(?:stepping\s+down|retiring)\b(?=[^.;!?]*\bend\s+of\b)",
     re.IGNORECASE,
 )
 _TAG_QUESTION_RE = re.compile(
@@ -5884,7 +5886,10 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             facts = _owner_before(said, facts, today)
         subject = next((fact.subject for fact in reversed(facts) if fact.attribute in _THING_ATTRIBUTES), "")
         earlier = [*earlier[-1:], (index, said, subject)]
-        for fact in chain(facts, _named_as_people_and_things(said, tuple(cards)) if cards else ()):
+        stated = [*facts, *(_named_as_people_and_things(said, tuple(cards)) if cards else ())]
+        for fact in stated:
+            if fact.attribute == v.JOB_TITLE and _a_longer_post(fact, stated):
+                continue  # "our new Curator of Textiles": the post in full, not also its head alone
             yield replace(fact, span=(fact.span[0] + sentence.start(), fact.span[1] + sentence.start()))
 
 
@@ -5917,6 +5922,9 @@ def _a_thing_named(said: str, fact: StatedFact) -> StatedFact | None:
     return fact
 
 
+_NOT_MINE_RE = re.compile(r"\b(?i:not|isn['’]t|ain['’]t)\s+(?:my|our)\s+(?:[\w-]+\s+)?(?=[\w-]+\b)")
+
+
 def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], things: list[str]) -> StatedFact | None:
     """A person's fact as their name is written, or None when the name is no one's: a day or a month ("20–27 Oct
     with their parrot Csőr"), somebody's unnamed relative ("Bence's grandma speaks …"), a thing the sentence says is
@@ -5930,6 +5938,8 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], 
         return None  # a month written with its day, not someone named June or Jun
     if subject in _NOT_A_NAME or subject.endswith(("'", "’", "'s", "’s")):
         return None
+    if fact.attribute == v.HAS_PET and re.match(r"an?\s", fact.value) and _NOT_MINE_RE.search(said):
+        return None  # "Not my tortoise, I promise": disowned
     if " " not in subject and any(f"{folded} {joint} {folded}" in said.casefold() for joint in ("to", "by", "after")):
         return None  # "Day to day I report to …": an idiom's word, no one's name
     if (
@@ -5966,6 +5976,8 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], 
         if len(owners) != 1:
             return None
         return replace(fact, subject=owners.pop())
+    if subject.isupper() and len(subject) <= 4 and " " not in subject:
+        return None  # "OOO (dentist)", "WFH": a status written as a chat writes it, no one's name
     return fact
 
 
@@ -6006,6 +6018,17 @@ def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tup
         if fact is not None:
             kept.append(fact)
     return tuple(kept)
+
+
+def _a_longer_post(fact: StatedFact, facts: Sequence[StatedFact]) -> bool:
+    """Whether the sentence gives the same person a post that is this one said in full ("curator of textiles")."""
+    return any(
+        other.attribute == v.JOB_TITLE
+        and other.subject == fact.subject
+        and other.negated == fact.negated
+        and other.value.startswith(f"{fact.value} ")
+        for other in facts
+    )
 
 
 # the owner a thing had before the one a sentence names, said in brackets beside it: "(was Bence's)", "(was Kestle

@@ -1151,3 +1151,25 @@ def test_an_honorific_is_no_part_of_the_name_and_an_opening_word_is_no_one():
     assert facts("Family is still in Szeged, I live in Pécs with my brother.") == {
         (SPEAKER, "lives_in", "Pécs", False, False)
     }
+
+
+def test_a_pet_disowned_a_status_for_a_name_and_a_post_said_in_full_once():
+    assert facts("Not my tortoise, I promise 🐢") == set()
+    assert facts("Bence: OOO (dentist). Dorka: on the Zirc rollout.") == set()
+    assert facts("Dr. Bence Vass, our new Curator of Textiles, joins us from Kestle.") >= {
+        ("Bence Vass", "job_title", "curator of textiles", False, False)
+    }
+    assert ("Bence Vass", "job_title", "curator", False, False) not in facts(
+        "Dr. Bence Vass, our new Curator of Textiles, joins us from Kestle."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bence is stepping down as head of planning end of April.",
+        "I'm stepping down as treasurer at the end of the season, so we need someone to shadow me.",
+    ],
+)
+def test_a_post_to_be_left_when_a_term_ends_is_not_yet_left(text):
+    assert facts(text) == set()
