@@ -226,7 +226,7 @@ _NOT_ASSERTED = re.compile(
     r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
     r"acting|interim|temporarily|temporary|skip-level|(?<!than\s)expected|expecting|soon|next\s+(?:week|month|year|sprint|quarter)|"
     rf"assuming|{_DONT_HOLD_ME}|"
-    r"provided\s+that|subject\s+to|as\s+long\s+as)\b"
+    r"provided\s+that|subject\s+to|as\s+long\s+as|proposed|proposes|proposing|proposal|suggested|suggests)\b"
     # a post to be left when a term ends ("stepping down as treasurer at the end of the season"): not yet left
     r"|\b(?:stepping\s+down|retiring)\b(?=[^.;!?]*\bend\s+of\b)",
     re.IGNORECASE,
@@ -1739,8 +1739,8 @@ def _named_title_ok(match: re.Match[str]) -> bool:
     short run of plain words is one, its head a known role noun or not ("chief of staff", "scrum master")."""
     if _title_ok(match):
         return True
-    if _A_NAMES_VERB_RE.search(match.group("value")):
-        return False  # "elected Cllr Dorka Fehér lives …": a name and its verb, not a post
+    if _A_NAMES_VERB_RE.search(match.group("value")) or _PREPOSITION_FIRST_RE.match(match.group("value")):
+        return False  # "elected Cllr Dorka Fehér lives …", "elected for Pécs North": a name, a seat, not a post
     words = match.group("value").casefold().split()
     return 1 <= len(words) <= 5 and all(
         re.fullmatch(r"[a-z][a-z-]*", word) and word not in _NOT_IN_TITLES for word in words if word != "of"
@@ -4488,6 +4488,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
     try:
         said = text[:MAX_TEXT_CHARS]
         said = _OVERLONG_RUN_RE.sub(_defused, said)
+        if "|" in said:
+            said = _RECORD_KIND_RE.sub(_record_named, said)  # "SERVICE | zirc-api | owner: …": the record is zirc-api's
         if "=" in said and len(_KEYED_FIELD_RE.findall(said)) > 1:
             said = _KEYED_FIELD_RE.sub(_keyed_field, said)  # "name=Bence Vass; title=…": a record's lines
         if ":" in said or ">" in said:
@@ -4511,6 +4513,19 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
 # a record's field as an export or a log writes it, a key and its value joined by "=" and the fields by ";", "|" or
 # "," ("name=Bence Vass; title=Data Engineer; languages=Hungarian,English")
 _KEYED_FIELD_RE = re.compile(r"(?:^|(?<=\n)|\s*[;|,&]\s*)(?P<key>[A-Za-z][A-Za-z _-]{0,24}?)\s*=\s*(?=\S)")
+
+
+# the kind of record a line is, in capitals before the name of what it is about ("ROOM | Pécs-4F | owner: …")
+_RECORD_KIND_RE = re.compile(r"^[A-Z]{2,}(?:[ _][A-Z]{2,})?[ \t]*\|[ \t]*(?=\S)", re.MULTILINE)
+# a labelled field later on the line ("| owner: Facilities", "| owner_team=Tisza Ops"), as a record has and a status
+# table's row ("AMBER | Zirc export | due 27 Feb") has not
+_LABELLED_FIELD_RE = re.compile(r"\|[ \t]*[A-Za-z][\w -]{0,24}[:=]")
+
+
+def _record_named(kind: re.Match[str]) -> str:
+    """A record's line without its kind, when the line is a record's."""
+    line_ends = kind.string.find("\n", kind.end()) % (len(kind.string) + 1)
+    return "" if _LABELLED_FIELD_RE.search(kind.string, kind.end(), line_ends) else kind[0]
 
 
 def _keyed_field(field: re.Match[str]) -> str:
@@ -4881,7 +4896,9 @@ _DUTIES = frozenset(
 # a line that goes on about someone by name, after a word of assent ("yes, Bence is …")
 _ABOUT_SOMEONE_RE = re.compile(rf"(?:(?i:yes|no|ok|okay|so|well),?\s+)?{NAME}")
 # lower-case labels of a line that are no one's handle
-_NOT_HANDLES = frozenset("q a re ps edit tldr eta todo done me you us them lol ok okay btw fyi edit2 update".split())
+_NOT_HANDLES = frozenset(
+    "q a re ps edit tldr eta todo done me you us them lol ok okay btw fyi edit2 update personal private work".split()
+)
 # the headings of a note's sections, which name nobody ("Update:", "Decision:", "Next steps:")
 _SECTION_WORDS = frozenset(
     """note notes update updates news decision decisions action actions status summary context background agenda next
@@ -5827,15 +5844,16 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
                 named = name
             elif named and _someone_else(stripped[max(leads) :], named):
                 named = ""  # "I met Dorka and Ilona. She …", "His sister called. She …": not the one before
-        if (
-            asked_of
-            and said.strip() == stripped
-            and (_DROPPED_I_AM_RE.match(stripped) or _DROPPED_I_RE.match(stripped))
-        ):
-            # "Réka? still at Kestle, running the night desk": the one just asked about, not the writer
-            said = f"{asked_of} {'is ' if _DROPPED_I_AM_RE.match(stripped) else ''}{stripped[:1].lower()}{stripped[1:]}"
+        lowered = f"{stripped[:1].lower()}{stripped[1:]}"
+        if asked_of and said.strip() == stripped and (_DROPPED_I_AM_RE.match(lowered) or _DROPPED_I_RE.match(lowered)):
+            # "Réka? still at Kestle, running the night desk": the one just asked about, not the writer; "Cand: Réka
+            # Tóth, nurse. Left St Anne's in March.": the one a note's heading names
+            said = f"{asked_of} {'is ' if _DROPPED_I_AM_RE.match(lowered) else ''}{lowered}"
         asked_of = (
-            name[1] if (name := re.fullmatch(rf"({NAME})\s*\?+", stripped)) and _person(name[1]) == name[1] else ""
+            name[1]
+            if (name := re.fullmatch(rf"({NAME})\s*\?+", stripped) or _card_head(stripped))
+            and _person(name[1]) == name[1]
+            else ""
         )
         if before and (under := _REPORTS_TO_PRONOUN_RE.search(said)):
             # "Réka takes over as director. Bence now reports to her.", "Réka is our new EM. I report to her": to the

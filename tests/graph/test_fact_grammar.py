@@ -1173,3 +1173,25 @@ def test_a_pet_disowned_a_status_for_a_name_and_a_post_said_in_full_once():
 )
 def test_a_post_to_be_left_when_a_term_ends_is_not_yet_left(text):
     assert facts(text) == set()
+
+
+def test_a_record_line_opening_with_its_kind_is_the_named_things():
+    assert facts("SERVICE | zirc-api | owner_team=Tisza Ops | on_call=Tisza rota") == {
+        ("zirc-api", "owned_by", "Tisza Ops", False, False)
+    }
+    assert facts("ROOM | Pecs-4F-Zirc | capacity 12 | owner: Facilities | VC: yes") == {
+        ("Pecs-4F-Zirc", "owned_by", "Facilities", False, False)
+    }
+
+
+def test_a_note_headed_by_a_name_gives_its_subjectless_past_to_that_person():
+    said = facts("Cand: Bence Vass, nurse (ICU), 10 yrs. Left St. Anne's Hospital in March. Lives in Pécs.")
+    assert ("Bence Vass", "works_at", "St. Anne's Hospital", True, False) in said
+    assert ("Bence Vass", "lives_in", "Pécs", False, False) in said
+    assert not {fact for fact in said if fact[0] == SPEAKER}
+
+
+def test_a_proposal_and_a_seat_state_nothing_and_a_lower_case_label_is_no_voice():
+    assert facts("Bence proposed that the Zirc refurbishment be completed by 1 August.") == set()
+    assert facts("Mr. Bence Vass elected for Pécs North.") == set()
+    assert facts("personal: my hamster Bodri escaped in the office") == {(SPEAKER, "has_pet", "Bodri", False, False)}

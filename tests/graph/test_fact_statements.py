@@ -40,7 +40,10 @@ updates, team directories, planning documents, flatmates' and guild chats, job-c
 memos, maintainers' notes) and tests/graph/fact_statements_thirtysecond.json (a theatre company's e-mails, an
 open-source tracker, wedding and co-op chats, CRM and intake notes, newsletters, a game studio's Discord, crew
 scheduling, collection-care notes, stand-ups, choir rosters, pet-sitters' notes, an aquarium forum, an investor
-update), scored once as a fresh set, then read likewise. The issue's bar holds on the first three.
+update) and tests/graph/fact_statements_thirtyfourth.json (a lab's chat, a vet's front desk, a dispatchers' group, a
+family group, a language-exchange forum with posts in other languages, helpdesk tickets, a football club's volunteers,
+council minutes, candidate notes, a directory exported as key=value records, HR forms), scored once as a fresh set,
+then read likewise. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
