@@ -5889,6 +5889,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         facts = _more_pets(said, facts)
         if not facts and earlier and earlier[-1][0] == index - 1 and (asked := _asked_owner(earlier[-1][1])):
             facts = _owner_answered(said, asked, who, today)
+        if not facts and earlier and earlier[-1][0] == index - 1 and earlier[-1][2] and ":" in written:
+            facts = _owner_field(written, earlier[-1][2], who, today)
         if not facts and sentence.start() and "\n" in text[max(0, sentence.start() - 2) : sentence.start() + 1]:
             # a line of its own, in reply to the line before it
             asked = _asked_line(text, sentence.start(), voices)
@@ -6595,6 +6597,23 @@ def _owner_answered(said: str, thing: str, speaker: str | None, today: date) -> 
     if answer is None or answer["value"].casefold() in _PRONOUNS or _person(answer["value"]) != answer["value"]:
         return ()
     return _sentence_facts(_owned_as_said(thing, answer["value"], answer["since"] or ""), speaker, today)
+
+
+# an owner's field of its own after the sentence that names the thing ("Zirc v2 GA on 14 May. Owner: Tisza squad.")
+_OWNER_OF_THE_LAST_RE = re.compile(
+    rf"^\s*(?i:owners?|owned\s+by|owning\s+team|maintainers?|maintained\s+by)\s*:\s*{_OWNER}"
+    r"\s*(?:\([^()]{1,40}\))?\s*[.!]?\s*$"
+)
+_NO_ONE_YET = frozenset({"tbd", "tbc", "n/a", "na", "none", "nobody", "unassigned", "unknown", "vacant"})
+
+
+def _owner_field(said: str, thing: str, speaker: str | None, today: date) -> tuple[StatedFact, ...]:
+    """The owner an owner's field names, of the thing the sentence before it is about."""
+    field = _OWNER_OF_THE_LAST_RE.match(said)
+    if field is None or field["value"].casefold() in _NO_ONE_YET | _PRONOUNS or " of " in thing:
+        return ()
+    thing = re.sub(r"\s+v?\d+(?:\.\d+)+$", "", thing)  # "Zirc 2.9.0 (due …). Maintainers: …": Zirc's
+    return _sentence_facts(_owned_as_said(thing, field["value"], ""), speaker, today)
 
 
 def _thing_mentioned(said: str) -> str:

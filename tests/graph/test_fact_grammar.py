@@ -1195,3 +1195,11 @@ def test_a_proposal_and_a_seat_state_nothing_and_a_lower_case_label_is_no_voice(
     assert facts("Bence proposed that the Zirc refurbishment be completed by 1 August.") == set()
     assert facts("Mr. Bence Vass elected for Pécs North.") == set()
     assert facts("personal: my hamster Bodri escaped in the office") == {(SPEAKER, "has_pet", "Bodri", False, False)}
+
+
+def test_an_owners_field_after_a_sentence_names_the_owner_of_its_thing():
+    assert ("Zirc migration", "owned_by", "Bence Vass", False, False) in facts(
+        "Update: the Zirc migration slipped to 9 June. Owner: Bence Vass (IT Apps)."
+    )
+    assert {fact[1] for fact in facts("Zirc beta due 12 May. Owner: TBD.")} == {"due_date"}
+    assert facts("Bence lives in Pécs. Owner: Dorka.") == {("Bence", "lives_in", "Pécs", False, False)}
