@@ -454,7 +454,8 @@ ROLE_NOUNS = frozenset(
     anthropologist archaeologist draughtsman draftsman underwriter optician chiropractor osteopath podiatrist
     sommelier bartender housekeeper janitor caretaker concierge cashier shopkeeper grocer jeweller jeweler potter
     sculptor painter novelist poet composer choreographer dramaturg accompanist purser conservator chaplain officiant
-    organist conductor vicar curate rector bursar provost superintendent""".split()
+    organist conductor vicar curate rector bursar provost superintendent physio ceramicist brewer roaster glazier
+    locksmith blacksmith goldsmith silversmith upholsterer doula locum""".split()
 )
 # The words departments and teams are named with: on a card, "Senior Accountant, Finance" says where in the employer
 # someone sits, not who the employer is (lower case)

@@ -2580,6 +2580,22 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"(?:years?|months?|decades?|ages|a\s+(?:long\s+)?while|a\s+long\s+time)\s*(?:[.,;!]|$|now\b))",
         check=_org_ok,
     ),
+    # "Bence's first week at Kestle went well": his first week there; "two weeks into Kestle Robotics and …": mine
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?P<who>{NAME})['’]s\s+(?:first|second|third)\s+(?:day|week|month)\s+at\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        confidence=0.6,
+        needs=("first", "second", "third"),
+    ),
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"^(?P<mine>(?:a|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?))\s+into\s+"
+        rf"(?P<value>{NAME})\b(?!\s+(?:project|migration|rollout|launch|release|sprint)\b)",
+        check=_an_employer_not_a_town,
+        confidence=0.6,
+        needs=(" into ",),
+    ),
     # "my first week at Kestle", "day three at Zirc Analytics", "a Quorum employee", "our contact at Kestle"
     _p(
         v.WORKS_AT_ATTR,
@@ -4811,6 +4827,10 @@ def _a_voice(label: str) -> bool:
 _HANDLE_RE = re.compile(r"[^\W\d_][\w'’-]{1,24}")
 
 
+# a clause in the writer's own voice after a label ("Day job: I'm a pharmacist at …"): a heading's sentence, no field
+_OWN_CLAUSE_RE = re.compile(r"(?:I['’]m|I\s+am|I['’]ve|I\s+(?:have|work|live|run|own|report|speak)|my\s)\b")
+
+
 def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]:
     """A note's line without its label, and who "I" is in it: the person it opens with when what follows is said in
     their own voice ("Nandor: moved to Szeged over the weekend"), else the speaker."""
@@ -4846,6 +4866,8 @@ def _labelled_line(sentence: str, speaker: str | None) -> tuple[str, str | None]
     if field in _PERSON_FIELDS and _LISTED_AFTER_NAME_RE.match(said):
         return said, speaker  # "Contact: N, lives in Győr, speaks Czech": what the line lists is said of N
     if _FIELD_OF.get(field) or field in _PERSON_FIELDS | _THING_FIELDS:
+        if _OWN_CLAUSE_RE.match(said):
+            return said, speaker  # "Day job: I'm a pharmacist at …": the writer's sentence under a heading
         return "", speaker  # a record's field ("Target date: moved to 9 May"): read as a record, not as a sentence
     who = _person(label["label"])
     sentence_of_its_own = re.match(rf"(?!I\b)(?:{NAME})(?:\s+and\s+(?:{NAME}))?\s+(?:now\s+)?[a-z]", said)

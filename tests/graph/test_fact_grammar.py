@@ -1203,3 +1203,18 @@ def test_an_owners_field_after_a_sentence_names_the_owner_of_its_thing():
     )
     assert {fact[1] for fact in facts("Zirc beta due 12 May. Owner: TBD.")} == {"due_date"}
     assert facts("Bence lives in Pécs. Owner: Dorka.") == {("Bence", "lives_in", "Pécs", False, False)}
+
+
+def test_a_first_week_somewhere_a_heading_over_ones_own_sentence_and_more_posts_by_name():
+    assert facts("Bence's first week at Kestle Digital went well.") == {
+        ("Bence", "works_at", "Kestle Digital", False, False)
+    }
+    assert facts("two weeks into Kestle Robotics and I already miss the old coffee machine") == {
+        (SPEAKER, "works_at", "Kestle Robotics", False, False)
+    }
+    assert facts("two weeks into Pécs and I love it") == set()
+    assert facts("Day job: I'm a physio at Pécs Clinic.") == {
+        (SPEAKER, "job_title", "physio", False, False),
+        (SPEAKER, "works_at", "Pécs Clinic", False, False),
+    }
+    assert facts("Home: I live in Pécs now.") == {(SPEAKER, "lives_in", "Pécs", False, False)}
