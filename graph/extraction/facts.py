@@ -4094,7 +4094,9 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\b(?P<who>{NAME})(?:'s|’s)\s+(?:[\w-]+\s+)??(?P<kind>{_PETS})(?:(?:,?\s+(?:called|named)|\s+(?:is|are)\s+"
         rf"(?:called|named))\s+(?P<value>{_PET_NAME_LIST}))?(?=\s*(?:[.,;!]|$|\s+(?:is|was|has|had|escaped|died|loves|hates|keeps|got|just|"
         # ("N's tortoise in for a check-up": a vet's note)
-        r"and|who|called|named|in|needs|turned|came)\b))(?!,\s+[A-Z])",
+        # ("N's cat knocked his laptop off the desk": what the pet did)
+        r"and|who|called|named|in|needs|turned|came|ate|ran|bit|does|did|still|always|never|also|[a-z]{3,}ed)\b))"
+        r"(?!,\s+[A-Z])",
         confidence=0.7,
         check=_an_unnamed_pet,
     ),

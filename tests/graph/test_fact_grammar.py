@@ -1218,3 +1218,10 @@ def test_a_first_week_somewhere_a_heading_over_ones_own_sentence_and_more_posts_
         (SPEAKER, "works_at", "Pécs Clinic", False, False),
     }
     assert facts("Home: I live in Pécs now.") == {(SPEAKER, "lives_in", "Pécs", False, False)}
+
+
+def test_what_someones_pet_did_says_they_have_it():
+    assert facts("haha Bence's cat knocked his laptop off the desk mid-demo") == {
+        ("Bence", "has_pet", "a cat", False, False)
+    }
+    assert facts("Bence's cat allergy is back.") == set()
