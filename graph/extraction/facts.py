@@ -216,8 +216,9 @@ _ADVERBS_BEFORE_BEEN = r"(?:\s+(?:now|still|also|actually|just|already))*"
 _NOT_ASSERTED = re.compile(
     r"\b(?:if|unless|whether|would|could|might|should|must|maybe|perhaps|probably|potentially|possibly|tentatively|"
     r"wish|wishes|dream|dreams|dreamt|dreamed|"
-    r"dreaming|hope|hopes|hoping|plan(?:s|ning)?\s+(?:to|on)|planning\s+a|thinking|considering|consider|want|wants|"
-    r"wanted|wanting|"
+    r"dreaming|hope|hopes|hoping|plan(?:s|ning)?\s+(?:to|on)|planning\s+a|thinking|considering|consider|"
+    # (but not "I wanted to let you know that …": news told, not a wish)
+    r"(?:want|wants|wanted|wanting)(?!\s+to\s+(?:let\s+\w+\s+know|tell\s+\w+|share|say|mention|update\s+\w+)\b)|"
     # "'d" would, unless it had ("she'd been living in Eger", "he said he'd moved to Pécs")
     rf"going\s+to|gonna|will|shall|about\s+to|love\s+to|like\s+to|['’]d(?!{_ADVERBS_BEFORE_BEEN}\s+"
     r"(?:been|moved|joined|relocated|started|become|settled)\b)|'ll|’ll|imagine|suppose|pretend|"
@@ -2007,6 +2008,11 @@ def _an_organisation(match: re.Match[str]) -> bool:
     return _org_ok(match) and (_business_name(value) or " as " in match.string[match.end("value") :][:6])
 
 
+_LEAVING_BEFORE_RE = re.compile(
+    r"\b(?:quit|quitting|left|leaving|lost|losing|resigned|resigning|ended|ending|cleared|clearing)\s+$"
+)
+
+
 def _an_employer_not_a_town(match: re.Match[str]) -> bool:
     """An employer is named, and it is no town the world knows ("got hired at Kestle", not "at Szeged")."""
     return _org_ok(match) and not known_place(match["value"])
@@ -2579,6 +2585,35 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"\s+for\s+(?:(?:about|almost|nearly|over|more\s+than|the\s+(?:last|past))\s+)?(?:[\w-]+\s+)?"
         r"(?:years?|months?|decades?|ages|a\s+(?:long\s+)?while|a\s+long\s+time)\s*(?:[.,;!]|$|now\b))",
         check=_org_ok,
+    ),
+    # "Dorka at Tisza Analytics reported it": a person named by where they work, as the subject of what they did
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"(?:^|(?<=[(,;:—–]\s)|(?<=\()){_NOW}(?P<who>{NAME})\s+at\s+(?P<value>{NAME})\s+(?=(?:says|said|reported|mentioned|"
+        r"confirmed|asked|wants|wrote|emailed|called|told|thinks|replied|flagged|noticed|raised)\b)",
+        check=_an_employer_not_a_town,
+        confidence=0.6,
+        needs=(" at ",),
+    ),
+    # "my desk at Kestle Robotics", "The new job at Kestle is …": where the writer works
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"(?:^(?=The\s+new\s+(?:job|role)\b)|\b(?=[Mm]y\s))(?P<mine>[Mm]y|The)\s+(?:new\s+)?"
+        rf"(?:desk|job|role|position|office\s+job)\s+at\s+{_THE}(?P<value>{NAME})",
+        # (not one being left: "I quit my job at Kestle")
+        check=lambda match: (
+            _an_employer_not_a_town(match) and not _LEAVING_BEFORE_RE.search(match.string, 0, match.start())
+        ),
+        confidence=0.6,
+        needs=(" at ",),
+    ),
+    # "I've joined a tiny startup called Kestle": the business joined, by its name
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+joined\s+an?\s+(?:[\w-]+\s+){{0,2}}?(?:startup|start-up|company|firm|agency|studio|"
+        rf"business|consultancy|charity|lab|practice)\s+(?:called|named)\s+(?P<value>{NAME})",
+        check=_an_employer_not_a_town,
+        needs=("joined",),
     ),
     # "Bence's first week at Kestle went well": his first week there; "two weeks into Kestle Robotics and …": mine
     _p(

@@ -1225,3 +1225,23 @@ def test_what_someones_pet_did_says_they_have_it():
         ("Bence", "has_pet", "a cat", False, False)
     }
     assert facts("Bence's cat allergy is back.") == set()
+
+
+@pytest.mark.parametrize(
+    "text, who, where",
+    [
+        ("Detected by: a customer (Dorka at Tisza Analytics reported it to support)", "Dorka", "Tisza Analytics"),
+        ("Dorka at Tisza Analytics says the export is broken.", "Dorka", "Tisza Analytics"),
+        ("I'm eating at my desk at Kestle Robotics every day", SPEAKER, "Kestle Robotics"),
+        ("I've joined a tiny startup called Kestle as their first designer.", SPEAKER, "Kestle"),
+        ("I wanted to let you know that I took a job with Kestle Energy in December.", SPEAKER, "Kestle Energy"),
+    ],
+)
+def test_where_someone_works_by_their_name_their_desk_a_startup_called_or_news_told(text, who, where):
+    assert (who, "works_at", where, False, False) in facts(text)
+
+
+def test_a_job_being_left_and_a_wish_still_say_no_employer_now():
+    assert facts("cleared my desk at Kestle yesterday, officially unemployed for 2 weeks lol") == set()
+    assert ("Ilona Kiss", "works_at", "Kestle", False, False) not in facts("I quit my job at Kestle on Friday.")
+    assert facts("I want to move to Pécs.") == set()
