@@ -3988,6 +3988,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:the\s+)?(?P<project>{_THING})(?:\s+(?:is|was\s+moved\s+to|moved\s+to|is\s+now)\s+|\s*:\s*)(?:now\s+)?(?:on\s+)?"
         r"(?P<date>.+)",
     ),
+    # "We finally have a date for the Zirc app: 2 November!": a day set, said as news
+    _p(
+        v.DUE_DATE,
+        r"\b(?:have|has|got|set|there['’]s|there\s+is)\s+(?:a|the)\s+(?:new\s+|final\s+|firm\s+|confirmed\s+)?"
+        rf"(?:launch\s+|release\s+|go-live\s+)?date\s+for\s+(?:the\s+|our\s+)?(?P<project>{_THING})\s*[:—–]\s*(?P<date>.+)",
+        check=lambda match: not _A_VERB_IN_NAME_RE.search(match["project"]) and not _EVENT_RE.search(match["project"]),
+        needs=("date for",),
+    ),
     # a cutover is a milestone of its own ("the Tarnóc cutover is due"), not the project's launch
     _p(
         v.DUE_DATE,
@@ -4009,7 +4017,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         v.DUE_DATE,
         # ("the 25.03 release": a release by its number first)
         rf"^(?:[Tt]he\s+|[Oo]ur\s+)?(?P<project>(?:\d+(?:\.\d+)+\s+)?{_THING}(?:\.\d+)*)\s+(?:now\s+)?(?:launches|ships|"
-        r"goes\s+live|is\s+going\s+live|"
+        # ("Zirc Web 5.0 follows on 16 Sept": the next release's day)
+        r"goes\s+live|is\s+going\s+live|(?P<follows>follows)(?=\s+(?:on|in)\s)|"
         r"is\s+due|are\s+due|"
         # ("goes GA on 10 May", "is on track for 14 October", "goes to the app store on the 21st": a release's day)
         r"goes\s+GA|is\s+going\s+GA|is\s+(?:still\s+)?on\s+track\s+for|goes\s+to\s+(?:the\s+)?(?:app\s+)?store|"
@@ -4025,6 +4034,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
             # ("…; code freeze is Monday": another thing's day after the phrase)
             not _EVENT_RE.search(_DUE_PHRASE_END_RE.split(match["date"], maxsplit=1)[0])
             and (not match["modal"] or _a_thing_by_its_words(match["project"]))
+            and (not match["follows"] or _a_named_release(match["project"]))  # ("Bence follows on Monday")
             and (not match["release"] or _a_named_release(match["project"]))
             # ("Zirc go-live is Sunday 2 Nov": the pattern that names the go-live reads Zirc's day)
             and not (
@@ -5000,7 +5010,8 @@ _NEEDS: dict[str, tuple[str, ...]] = {
                  "target", " ga ", "on track", "pushed", "delayed", "forward", "set for", "scheduled", "planned for",
                  "slated", "be released", "be launched", "be shipped", "bumped", "bumping", "bumps", "eta for",
                  "out by", "aiming", "going out", "rolling out", "rolls out", "rollout", "roll-out", " is on ",
-                 "delivery date", "→", "->", "migration", "upgrade", "beta", "to the store", "to the app store"),
+                 "delivery date", "→", "->", "migration", "upgrade", "beta", "to the store", "to the app store",
+                 "follows on", "follows in", "date for"),
     v.HAS_PET: tuple(sorted({form.split()[-1][:5] for kind in v.PET_KINDS for form in (kind, _plural(kind))})),
     v.SPEAKS: ("speak", "fluent", "language", "tongue", "conversation", "get by in", "rusty", "learn", "picked up",
                "talk", "chat", "write", "text"),
@@ -5702,6 +5713,13 @@ _A_THING_ALONE_RE = re.compile(
 )
 
 
+# a catalogue's fragment that gives its thing's day ("ETA 30 June", "new target: 15 July", "launch target 7 October")
+_DUE_FIELD_RE = re.compile(
+    r"(?i:eta|due(?:\s+date)?|deadline|(?:new\s+|launch\s+|release\s+|target\s+)?(?:target|date)(?:\s+date)?)\s*:?\s+"
+    r"(?P<day>(?=[^;|]*(?:\d|\b(?i:mon|tue|wed|thu|fri|sat|sun)))[^;|:]{1,30})"
+)
+
+
 def _catalogue_line(said: str) -> str:
     """A catalogue's line as sentences about its thing, each fragment after the dash said of it ("Zirc exporter —
     Owner: Tisza team" is "The Zirc exporter is owned by Tisza team."); a line that is no catalogue's, as it
@@ -5722,7 +5740,9 @@ def _catalogue_line(said: str) -> str:
     thing = re.split(r"\s+(?=[a-z]+ed\b)", thing, maxsplit=1)[0]
     sentences: list[str] = []
     fragments = re.split(
-        r"\s*[;|]\s*|\s+[—–]\s+|,\s+(?=(?:now|currently|still|no\s+longer|owned|maintained|run)\b)", rest
+        r"\s*[;|]\s*|\s+[—–]\s+|,\s+(?=(?:now|currently|still|no\s+longer|owned|maintained|run|eta|due|deadline|"
+        r"(?:new\s+|launch\s+|release\s+)?target)\b)",
+        rest,
     )
     for index, fragment in enumerate(fragments):
         fragment = fragment.strip().rstrip(".!")
@@ -5742,6 +5762,10 @@ def _catalogue_line(said: str) -> str:
                 sentences.append(f"The {thing} was owned by {was['old']}{was['when'] or ''}")
         elif passive := _PASSIVE_OWNED_RE.match(fragment):
             sentences.append(f"The {thing} is {passive['said']}")
+        elif due := _DUE_FIELD_RE.fullmatch(fragment):
+            # "Zirc rewrite — ETA 30 June"; "Ship Kestle Maps — due 6 April": what is to be shipped
+            done = thing.split(maxsplit=1)
+            sentences.append(f"The {done[-1] if done[0] in _DELIVERY_VERBS else thing} is due {due['day']}")
         elif _OWNERSHIP_MOVED_RE.match(fragment):
             sentences.append(f"Ownership of the {thing} {fragment.split(None, 1)[1]}")
         elif (it := _THING_OBJECT_IT_RE.search(fragment)) and re.match(r"[A-Z@]", fragment) and it.start() > 0:

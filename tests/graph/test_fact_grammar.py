@@ -1245,3 +1245,22 @@ def test_a_job_being_left_and_a_wish_still_say_no_employer_now():
     assert facts("cleared my desk at Kestle yesterday, officially unemployed for 2 weeks lol") == set()
     assert ("Ilona Kiss", "works_at", "Kestle", False, False) not in facts("I quit my job at Kestle on Friday.")
     assert facts("I want to move to Pécs.") == set()
+
+
+@pytest.mark.parametrize(
+    "text, project, day",
+    [
+        ("Zirc unpaused — new target 15 July; owner: Tisza.", "Zirc", "2026-07-15"),
+        ("EPIC Z-77 'Zirc billing rewrite' — owner: Tisza; ETA 30 Sept.", "Zirc billing rewrite", "2025-09-30"),
+        ("Dev portal — owner Bence Vass, launch target 7 October.", "Dev portal", "2025-10-07"),
+        ("We finally have a date for the Zirc app: 2 November! Tell everyone.", "Zirc app", "2025-11-02"),
+        ("Zirc Mobile 5.0 released 2 Sept. Zirc Web 5.0 follows on 16 Sept.", "Zirc Web 5.0", "2025-09-16"),
+    ],
+)
+def test_a_day_in_a_catalogues_fields_set_as_news_or_following_a_release(text, project, day):
+    assert (project, "due_date", day, False, False) in facts(text)
+
+
+def test_a_person_who_follows_and_a_party_have_no_due_date():
+    assert facts("Bence follows on Monday.") == set()
+    assert facts("We have a date for the party: 2 November!") == set()
