@@ -2056,6 +2056,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # (a move from one to another is read after, by what the two are: "from Tarnóc Labs to Vashegy Robotics")
         check=lambda match: bool(match["old"]) or _a_home(match["value"]),
     ),
+    # "Szeged → Pécs done, we moved in on Saturday": a move written as an arrow between two towns
+    _p(
+        v.LIVES_IN,
+        rf"(?P<old>{NAME})\s*(?:→|->)\s*(?P<value>{NAME})\b(?=[^.;!?]*\b(?P<me>I|[Ww]e)\s+(?:(?:just|finally)\s+)?"
+        r"(?:moved|relocated)\b)",
+        check=lambda match: known_place(match["old"]) and known_place(match["value"]),
+        needs=("→", "->"),
+    ),
     # "Bence's retired to Szeged": one retires to a town to live there
     _p(
         v.LIVES_IN,
@@ -5950,7 +5958,9 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             before_here = f"{text[: sentence.start()]} {written[: as_written.start('here') if as_written else 0]}"
             towns = {m.group(0) for m in _NAME_RE.finditer(before_here) if known_place(m.group(0))}
             if len(towns) == 1:
-                said = f"{said[: here.start('here')]}in {towns.pop()}{said[here.end('here') :]}"
+                # ("Pécs has been great since we moved here in April": moved to it)
+                into = "to" if here["moved"] else "in"
+                said = f"{said[: here.start('here')]}{into} {towns.pop()}{said[here.end('here') :]}"
         cards = _own_cards(_apposed_cards(said, today), said, who)
         named = next((card.subject for card in cards), named)
         pronoun = "it" in said or "It" in said or "they" in said or "They" in said or "them" in said
@@ -6710,7 +6720,11 @@ def _thing_mentioned(said: str) -> str:
 # a move "there" from somewhere, to a town named before it
 # (from somewhere: "moved there in May" alone restates a move the sentence said, which dates it)
 _LIVE_HERE_RE = re.compile(
-    r"\b(?:live|lives|lived|living|based|settled)(?:\s+(?:now|still))?\s+(?P<here>here)\b(?!\s+in\b)", re.IGNORECASE
+    r"\b(?:live|lives|lived|living|based|settled|(?P<moved>moved|relocated))(?:\s+(?:now|still))?\s+(?P<here>here)\b"
+    # (not "here in Szeged", which names the town itself; but "moved here in April" is a time)
+    r"(?!\s+(?:in|to|from)\s+(?!(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|spring|summer|autumn|fall|winter)\b)(?-i:[A-Z]))",
+    re.IGNORECASE,
 )
 _MOVED_THERE_RE = re.compile(r"\b(?:moved|relocated|moving|relocating)\s+(?P<there>there)(?=\s+from\b)")
 

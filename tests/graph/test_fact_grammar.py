@@ -1264,3 +1264,12 @@ def test_a_day_in_a_catalogues_fields_set_as_news_or_following_a_release(text, p
 def test_a_person_who_follows_and_a_party_have_no_due_date():
     assert facts("Bence follows on Monday.") == set()
     assert facts("We have a date for the party: 2 November!") == set()
+
+
+def test_moving_here_goes_to_the_one_town_named_before_and_an_arrow_between_towns_is_a_move():
+    assert facts("Pécs has been great since we moved here in April.") == {(SPEAKER, "lives_in", "Pécs", False, False)}
+    assert facts("Back in Pécs after a trip to Szeged; Bence moved here in May.") == set()
+    assert facts("Szeged → Pécs done, we moved in on Saturday") == {
+        (SPEAKER, "lives_in", "Pécs", False, False),
+        (SPEAKER, "lives_in", "Szeged", False, True),
+    }
