@@ -4563,6 +4563,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
             said = _RECORD_KIND_RE.sub(_record_named, said)  # "SERVICE | zirc-api | owner: …": the record is zirc-api's
         if "=" in said and len(_KEYED_FIELD_RE.findall(said)) > 1:
             said = _KEYED_FIELD_RE.sub(_keyed_field, said)  # "name=Bence Vass; title=…": a record's lines
+        if ";" in said or ", " in said:
+            said = _RECORD_ON_A_LINE_RE.sub(_record_lines, said)  # "Bence Vass; title: …; city: …": the same
         if ":" in said or ">" in said:
             said = _CHAT_LINE_RE.sub(_chat_line, said)
         if " - " in said or "—" in said or "–" in said:
@@ -4597,6 +4599,32 @@ def _record_named(kind: re.Match[str]) -> str:
     """A record's line without its kind, when the line is a record's."""
     line_ends = kind.string.find("\n", kind.end()) % (len(kind.string) + 1)
     return "" if _LABELLED_FIELD_RE.search(kind.string, kind.end(), line_ends) else kind[0]
+
+
+# a record written on one line, its fields apart by ";" or ",": "Bence Vass; title: Data Engineer; city: Szeged"
+_RECORD_ON_A_LINE_RE = re.compile(
+    r"^(?P<head>[^\n;:]{2,60}?(?::\s*[^\n;:,]{2,60})?)"
+    r"(?P<fields>(?:\s*;\s*[^\n;]{1,80}?|\s*,\s*[A-Za-z][A-Za-z _-]{1,24}:\s[^\n;,]{1,80}?){2,})[ \t.]*$",
+    re.MULTILINE,
+)
+_RECORD_FIELD_SPLIT_RE = re.compile(r"\s*[;,]\s*(?=[A-Za-z][A-Za-z _-]{1,24}:\s)")
+
+
+def _record_lines(record: re.Match[str]) -> str:
+    """A one-line record as a record's lines, headed by the person it is of ("Row: Bence Vass; title: …" is "Name:
+    Bence Vass\ntitle: …"); a line whose head names no one, as it is."""
+    head = record["head"].strip()
+    label, _, value = head.rpartition(":")
+    name = value.strip()
+    if not (_NAME_RE.fullmatch(name) and _person(name) == name and len(name.split()) > 1):
+        return record.group(0)
+    if label and (_FIELD_OF.get(_label(label)[0]) or _label(label)[0] in _THING_FIELDS):
+        return record.group(0)
+    if len(_RECORD_FIELD_SPLIT_RE.findall(record["fields"])) < 2:
+        return record.group(0)
+    fields = _RECORD_FIELD_SPLIT_RE.split(record["fields"].strip(" ;,"))
+    fields = [part for field in fields for part in field.split(";")]
+    return "\n".join([f"Name: {name}", *(field.strip() for field in fields if field.strip())])
 
 
 def _keyed_field(field: re.Match[str]) -> str:
@@ -7561,8 +7589,16 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
         said = re.sub(r"\b(?:can't|can’t|cannot|can\s+not)\b", " ", said, flags=re.IGNORECASE)
     if _ASSUMED_RE.search(before):
         return False  # "Dorka assumes I speak Slovak": what others suppose, not what is
-    negating = before.rsplit(", ", 1)[-1]  # "Not much to say, I'm the new office manager": its own clause
+    if pattern.attribute not in _WHERE_ONE_IS:
+        # "for the Marrakech trip, Bence speaks Darija": a visit hedges where one lives or works, not what one speaks
+        said = _VISIT_WORDS_RE.sub(" ", said)
+    # "Not much to say, I'm the new office manager", "don't worry — Bence speaks it": its own clause
+    negating = re.split(r",\s|\s[—–]\s", before)[-1]
     return not _NOT_ASSERTED.search(said) and not re.search(r"\b(?:not|never|n't)\b", negating, re.IGNORECASE)
+
+
+_WHERE_ONE_IS = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR})
+_VISIT_WORDS_RE = re.compile(r"\b(?:visit|visiting|visited|trip|holiday|vacation|conference)\b", re.IGNORECASE)
 
 
 # a name that is also a modal verb or a hedge, written as a name: before another name, or opening the clause

@@ -1273,3 +1273,21 @@ def test_moving_here_goes_to_the_one_town_named_before_and_an_arrow_between_town
         (SPEAKER, "lives_in", "Pécs", False, False),
         (SPEAKER, "lives_in", "Szeged", False, True),
     }
+
+
+def test_a_record_on_one_line_with_its_fields_apart_by_semicolons_or_commas():
+    expected = {
+        ("Bence Vass", "job_title", "product manager", False, False),
+        ("Bence Vass", "lives_in", "Szeged", False, False),
+    }
+    assert facts("Row: Bence Vass; title: Product Manager; formerly an analyst; city: Szeged") >= expected
+    assert facts("Name: Bence Vass, Title: Product Manager, City: Szeged") == expected
+    assert facts("Meeting notes; agenda: budget; decision: none") == set()
+
+
+def test_a_visit_hedges_a_home_not_a_language_said_after_a_dash():
+    assert facts("for the Szeged trip, don't worry about translation — Bence speaks Hungarian and German.") == {
+        ("Bence", "speaks", "Hungarian", False, False),
+        ("Bence", "speaks", "German", False, False),
+    }
+    assert facts("I'm in Pécs for a conference.") == set()
