@@ -20,7 +20,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from itertools import chain, islice
 
 from graph import vocabulary as v
@@ -4564,7 +4564,7 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         if "=" in said and len(_KEYED_FIELD_RE.findall(said)) > 1:
             said = _KEYED_FIELD_RE.sub(_keyed_field, said)  # "name=Bence Vass; title=…": a record's lines
         if ";" in said or ", " in said:
-            said = _RECORD_ON_A_LINE_RE.sub(_record_lines, said)  # "Bence Vass; title: …; city: …": the same
+            said = _records_on_lines(said)  # "Bence Vass; title: …; city: …": the same
         if ":" in said or ">" in said:
             said = _CHAT_LINE_RE.sub(_chat_line, said)
         if " - " in said or "—" in said or "–" in said:
@@ -4585,7 +4585,7 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
 
 # a record's field as an export or a log writes it, a key and its value joined by "=" and the fields by ";", "|" or
 # "," ("name=Bence Vass; title=Data Engineer; languages=Hungarian,English")
-_KEYED_FIELD_RE = re.compile(r"(?:^|(?<=\n)|\s*[;|,&]\s*)(?P<key>[A-Za-z][A-Za-z _-]{0,24}?)\s*=\s*(?=\S)")
+_KEYED_FIELD_RE = re.compile(r"(?:^|(?<=\n)|[ \t]?[;|,&][ \t]*)(?P<key>[A-Za-z][A-Za-z _-]{0,24}?)[ \t]*=[ \t]*(?=\S)")
 
 
 # the kind of record a line is, in capitals before the name of what it is about ("ROOM | Pécs-4F | owner: …")
@@ -4602,29 +4602,26 @@ def _record_named(kind: re.Match[str]) -> str:
 
 
 # a record written on one line, its fields apart by ";" or ",": "Bence Vass; title: Data Engineer; city: Szeged"
-_RECORD_ON_A_LINE_RE = re.compile(
-    r"^(?P<head>[^\n;:]{2,60}?(?::\s*[^\n;:,]{2,60})?)"
-    r"(?P<fields>(?:\s*;\s*[^\n;]{1,80}?|\s*,\s*[A-Za-z][A-Za-z _-]{1,24}:\s[^\n;,]{1,80}?){2,})[ \t.]*$",
-    re.MULTILINE,
-)
-_RECORD_FIELD_SPLIT_RE = re.compile(r"\s*[;,]\s*(?=[A-Za-z][A-Za-z _-]{1,24}:\s)")
+_RECORD_KEY_RE = re.compile(r"[;,][ \t]*[A-Za-z][A-Za-z _-]{1,24}:[ \t]")
+_RECORD_PARTS_RE = re.compile(r"[ \t]*;[ \t]*|[ \t]*,[ \t]*(?=[A-Za-z][A-Za-z _-]{1,24}:[ \t])")
 
 
-def _record_lines(record: re.Match[str]) -> str:
-    """A one-line record as a record's lines, headed by the person it is of ("Row: Bence Vass; title: …" is "Name:
-    Bence Vass\ntitle: …"); a line whose head names no one, as it is."""
-    head = record["head"].strip()
-    label, _, value = head.rpartition(":")
-    name = value.strip()
-    if not (_NAME_RE.fullmatch(name) and _person(name) == name and len(name.split()) > 1):
-        return record.group(0)
-    if label and (_FIELD_OF.get(_label(label)[0]) or _label(label)[0] in _THING_FIELDS):
-        return record.group(0)
-    if len(_RECORD_FIELD_SPLIT_RE.findall(record["fields"])) < 2:
-        return record.group(0)
-    fields = _RECORD_FIELD_SPLIT_RE.split(record["fields"].strip(" ;,"))
-    fields = [part for field in fields for part in field.split(";")]
-    return "\n".join([f"Name: {name}", *(field.strip() for field in fields if field.strip())])
+def _records_on_lines(text: str) -> str:
+    """Each one-line record as a record's lines, headed by the person it is of ("Row: Bence Vass; title: …" is "Name:
+    Bence Vass\ntitle: …"); a line that is no record, or whose head names no one, as it is."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if len(line) > 600 or len(_RECORD_KEY_RE.findall(line)) < 2:
+            continue
+        head, *fields = _RECORD_PARTS_RE.split(line.strip().rstrip(". "))
+        label, _, value = head.rpartition(":")
+        name = value.strip()
+        if not (_NAME_RE.fullmatch(name) and _person(name) == name and len(name.split()) > 1):
+            continue
+        if label and (_FIELD_OF.get(_label(label)[0]) or _label(label)[0] in _THING_FIELDS):
+            continue
+        lines[index] = "\n".join([f"Name: {name}", *(field for field in fields if field)])
+    return "\n".join(lines)
 
 
 def _keyed_field(field: re.Match[str]) -> str:
@@ -5525,6 +5522,23 @@ class _Sentences:
     def __init__(self, text: str) -> None:
         self.text = text
         self._spans: list[tuple[int, int]] | None = None
+        self._named_as: dict[str, tuple[bool, bool]] = {}  # how the text names a word elsewhere, read once per word
+
+    def named_as(self, named: str) -> tuple[bool, bool]:
+        """Whether the text names ``named`` as an employer ("at Kestle", "joined Kestle") and as a town ("in Tata")."""
+        if named not in self._named_as:
+            word = re.escape(named)
+            at = re.search(
+                rf"\b(?:at|joined|job\s+with|work(?:s|ed|ing)?\s+(?:for|with))\s+(?:the\s+)?{word}\b", self.text
+            )
+            in_ = re.search(rf"\b(?:in|to|live[sd]?\s+near)\s+{word}\b", self.text)
+            self._named_as[named] = (bool(at), bool(in_))
+        return self._named_as[named]
+
+    @cached_property
+    def cues(self) -> tuple[bool, bool]:
+        """Whether the whole text speaks of a job, and of a home."""
+        return bool(_EMPLOYER_CUE_RE.search(self.text)), bool(_HOME_CUE_RE.search(self.text))
 
     def of(self, fact: StatedFact) -> str:
         if self._spans is None:
@@ -5550,16 +5564,15 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
     if known_place(fact.value):
         return replace(fact, attribute=v.LIVES_IN)  # "left Szeged": a city the world knows
     # how the text names X elsewhere: "still at Kestle?" is an employer, "back in Tata" a town
-    named = re.escape(fact.value.split()[0])
-    at = re.search(
-        rf"\b(?:at|joined|job\s+with|work(?:s|ed|ing)?\s+(?:for|with))\s+(?:the\s+)?{named}\b", sentences.text
-    )
-    in_ = re.search(rf"\b(?:in|to|live[sd]?\s+near)\s+{named}\b", sentences.text)
-    if bool(at) != bool(in_):
+    at, in_ = sentences.named_as(fact.value.split()[0])
+    if at != in_:
         return replace(fact, attribute=v.WORKS_AT_ATTR if at else v.LIVES_IN)
     # the words of its sentence, else of the whole text ("Career update: I joined Kestle. Left Tisza after a long run.")
-    for said in (sentences.of(fact), sentences.text):
-        employer, home = bool(_EMPLOYER_CUE_RE.search(said)), bool(_HOME_CUE_RE.search(said))
+    sentence = sentences.of(fact)
+    for employer, home in (
+        (bool(_EMPLOYER_CUE_RE.search(sentence)), bool(_HOME_CUE_RE.search(sentence))),
+        sentences.cues,
+    ):
         if employer != home:
             return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)
         if employer:  # both: the text speaks of a job and a home, and which X was it does not say
@@ -5886,6 +5899,7 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
     earlier: _Earlier = []
     voices = _chat_voices(text)
     headed = 0  # where the heading that names whom the note is about ends
+    towns_named: list[tuple[int, str]] | None = None
     if "\n" in text and (heading := _HEADING_LINE_RE.match(text)) and not re.search(r":\s", heading["heading"]):
         named = _headed(text, heading)  # the one person a note's heading names is whom its lines go on about
         headed = heading.end() if named else 0
@@ -5983,8 +5997,13 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
         if " here" in said and (here := _LIVE_HERE_RE.search(said)):
             # "Greetings from Szeged! I live here now": here is the one town the text named before it
             as_written = _LIVE_HERE_RE.search(written)
-            before_here = f"{text[: sentence.start()]} {written[: as_written.start('here') if as_written else 0]}"
-            towns = {m.group(0) for m in _NAME_RE.finditer(before_here) if known_place(m.group(0))}
+            if towns_named is None:  # (the towns the whole text names, found once)
+                towns_named = [(m.start(), m.group(0)) for m in _NAME_RE.finditer(text) if known_place(m.group(0))]
+            towns = {town for at, town in towns_named if at < sentence.start()} | {
+                m.group(0)
+                for m in _NAME_RE.finditer(written, 0, as_written.start("here") if as_written else 0)
+                if known_place(m.group(0))
+            }
             if len(towns) == 1:
                 # ("Pécs has been great since we moved here in April": moved to it)
                 into = "to" if here["moved"] else "in"

@@ -39,6 +39,10 @@ def _hostile() -> dict[str, str]:
         "32 KiB of capitalised words joined by apostrophes": ("Dana'" * 7000)[:KIB32],
         "32 KiB of spaces inside a statement": ("I live in" + " " * KIB32)[: KIB32 - 7] + "Denver.",
         "32 KiB of lines of spaces": ("I live in Denver.\n" + (" " * 40 + "\n") * 820)[:KIB32],
+        "32 KiB of one-line records": ("Dana Reyes; title: Data Engineer; city: Denver\n" * 800)[:KIB32],
+        "32 KiB of keyed fields": ("name=Dana Reyes; title=x; " * 1300)[:KIB32],
+        "32 KiB of notes on a person": ("Cand: Dana Reyes, nurse. Left Acme. " * 900)[:KIB32],
+        "32 KiB of 'moved here'": ("Denver is great. We moved here in April. " * 800)[:KIB32],
     }
 
 
