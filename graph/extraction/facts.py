@@ -3003,6 +3003,29 @@ _PATTERNS: tuple[_Pattern, ...] = (
         check=_title_ok,
         needs=("been",),
     ),
+    # "congrats @Bence on the promo to staff engineer", "Congrats on becoming a senior analyst, Bence!": the post
+    # a person is congratulated on reaching
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?i:congrats|congratulations)\s+(?:to\s+)?@?(?P<who>{NAME})\s+on\s+(?:the\s+|his\s+|her\s+|their\s+)?"
+        rf"(?:promo|promotion|new\s+role|move|step\s+up)\s+(?:to|as)\s+(?:an?\s+|the\s+)?{_TITLE}",
+        check=_named_title_ok,
+        needs=("congrat",),
+    ),
+    _p(
+        v.JOB_TITLE,
+        rf"\b(?i:congrats|congratulations)\s+on\s+(?:becoming|being\s+(?:made|named|promoted\s+to))\s+(?:an?\s+|the\s+)?"
+        rf"{_TITLE},\s+@?(?P<who>{NAME})\b",
+        check=_named_title_ok,
+        needs=("congrat",),
+    ),
+    # "Bence here, new backend engineer": a chat's own introduction, and the post it gives
+    _p(
+        v.JOB_TITLE,
+        rf"(?:^|[!.]\s+|👋\s*)(?P<who>{NAME})\s+here,\s+(?:the\s+|your\s+)?(?:new\s+)?{_TITLE}(?=\s*(?:[.,;!—–]|$))",
+        check=_title_ok,
+        needs=(" here,",),
+    ),
     # "Kestle has appointed Noor as CFO", "announced the appointment of Dr. Noor Aziz as CFO": the one named holds it
     _p(
         v.JOB_TITLE,

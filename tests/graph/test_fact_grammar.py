@@ -1291,3 +1291,21 @@ def test_a_visit_hedges_a_home_not_a_language_said_after_a_dash():
         ("Bence", "speaks", "German", False, False),
     }
     assert facts("I'm in Pécs for a conference.") == set()
+
+
+@pytest.mark.parametrize(
+    "text, post",
+    [
+        ("congrats @Bence on the promo to staff engineer!! 🎉", "staff engineer"),
+        ("Congrats on becoming a senior data analyst, Bence!", "senior data analyst"),
+        ("congrats to Bence on his promotion to head of sales", "head of sales"),
+        ("Hey everyone 👋 Bence here, new backend engineer.", "backend engineer"),
+    ],
+)
+def test_a_post_congratulated_on_or_given_in_a_chats_own_introduction(text, post):
+    assert ("Bence", "job_title", post, False, False) in facts(text)
+
+
+def test_congratulations_on_no_post_and_an_introduction_without_one_give_none():
+    assert facts("congrats Bence on the new job") == set()
+    assert facts("Bence here, happy to help.") == set()
