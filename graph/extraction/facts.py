@@ -9590,7 +9590,13 @@ def _card_facts(who: str, lines: list[str], today: date, span: tuple[int, int]) 
             if title:
                 titled = True
                 yield StatedFact(who, v.JOB_TITLE, title, today, None, False, 0.7, span)
-            elif titled and not employed and _NAME_RE.fullmatch(part) and part not in _NOT_A_NAME:
+            elif (
+                titled
+                and not employed
+                and _NAME_RE.fullmatch(part)
+                and part not in _NOT_A_NAME
+                and not known_place(part)
+            ):
                 employed = True
                 if not all(word.casefold() in v.DEPARTMENT_NOUNS for word in part.split()):  # "…, Finance"
                     yield StatedFact(who, v.WORKS_AT_ATTR, part, today, None, False, 0.7, span)

@@ -1309,3 +1309,10 @@ def test_a_post_congratulated_on_or_given_in_a_chats_own_introduction(text, post
 def test_congratulations_on_no_post_and_an_introduction_without_one_give_none():
     assert facts("congrats Bence on the new job") == set()
     assert facts("Bence here, happy to help.") == set()
+
+
+def test_a_directory_rows_town_is_no_employer():
+    assert facts("Bence Vass | senior accountant | Pécs | mgr: Dorka Fehér") == {
+        ("Bence Vass", "job_title", "senior accountant", False, False),
+        ("Bence Vass", "reports_to", "Dorka Fehér", False, False),
+    }
