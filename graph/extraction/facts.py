@@ -7469,6 +7469,11 @@ def _last_schedule(clause: str, before: int) -> int:
 _SPAN_TO = re.compile(r"\s(?:to|until|till)\s|[–-]")
 
 
+_QUARTER_RE = re.compile(r"Q[1-4]")
+# the pieces of work a quarter or a year names ("the Q1 campaign", "the Q3 report")
+_PERIODIC_WORK = frozenset("campaign report review plan roadmap budget audit survey newsletter okrs goals".split())
+
+
 def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     """The projects a clause names, with where each starts: its capitalised names outside its dates, and the
     lower-case words a name heads before the clause's verb ("the Quill data migration is …")."""
@@ -7487,7 +7492,12 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             words.pop(0)
         if len(words) > 1 and words[0] in _DELIVERY_VERBS and _opens_its_line(clause, match.start()):
             words.pop(0)  # a plan's line "1. Ship Kestle Maps — due 6 April": the project, not the verb to do
+        # ("the Zirc Q1 campaign": a quarter inside a name, before the noun that ends it, is part of it)
+        noun = re.match(r"\s+([a-z][\w-]*)", clause[match.end() :])
+        inside = len(words) > 1 and noun is not None and noun[1] in _THING_NOUNS | _WORK_PIECES | _PERIODIC_WORK
         while words and (words[-1] in _NOT_PROJECTS or words[-1].casefold() in _CALENDAR_NAMES):
+            if inside and _QUARTER_RE.fullmatch(words[-1]):
+                break
             words.pop()
         if not words or (len(words) == 1 and words[0] in _NOT_PROJECTS) or words[0] in {"I", "We"}:
             continue
@@ -7554,7 +7564,8 @@ _PROJECT_TAIL = re.compile(
     r"looks|seems|keeps|needs|goes|\w+ed)\b)[a-z][\w-]*){1,3}"
     r"(?:\s+v?\d+(?:\.\d+)*\b)?(?:\s+(?:launch|release|GA)(?=\s))?"
     r"(?=\s*:|\s+[—–]\s|\s*(?:→|->)|,\s+(?:due|target|eta|deadline)\b|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|"
-    r"pushed|moved|delayed|lands|pinned|locked|on\s+track|set\s+for|scheduled|planned|targeted|due|now|still)\b)"
+    r"pushed|moved|delayed|lands|pinned|locked|on\s+track|set\s+for|scheduled|planned|targeted|due|now|still|slips|"
+    r"slipping|moves|moving|shifted|shifting|launching|landing)\b)"
 )
 
 

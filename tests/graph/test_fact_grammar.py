@@ -1316,3 +1316,11 @@ def test_a_directory_rows_town_is_no_employer():
         ("Bence Vass", "job_title", "senior accountant", False, False),
         ("Bence Vass", "reports_to", "Dorka Fehér", False, False),
     }
+
+
+def test_a_quarter_inside_a_projects_name_and_its_words_before_a_slipping_day_are_kept():
+    assert facts("Zirc Q1 campaign due 16 Jan.") == {("Zirc Q1 campaign", "due_date", "2026-01-16", False, False)}
+    assert facts("Zirc Q1 due 16 Jan.") == {("Zirc", "due_date", "2026-01-16", False, False)}
+    assert facts("Zirc site launch slipping to 14 October.") == {
+        ("Zirc site launch", "due_date", "2025-10-14", False, False)
+    }
