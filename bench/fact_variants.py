@@ -644,8 +644,9 @@ _CHANGES = (
         (
             "Ownership of the Zirc exporter moved from Vashegy Platform to Tisza Ops.",
             "Tisza Ops took over the Zirc exporter from Vashegy Platform.",
-            "Vashegy Platform handed the Zirc exporter over to Tisza Ops.",
-            "Vashegy Platform gave the Zirc exporter to Tisza Ops.",
+            # (one who hands a thing on is not said to have owned it: the one before is said outright)
+            "The Zirc exporter was handed from Vashegy Platform to Tisza Ops.",
+            "Vashegy Platform no longer owns the Zirc exporter; they gave it to Tisza Ops.",
             "The Zirc exporter is no longer owned by Vashegy Platform; Tisza Ops owns it now.",
             "Zirc exporter: Vashegy Platform → Tisza Ops.",
             "The Zirc exporter is owned by Tisza Ops now, not Vashegy Platform.",

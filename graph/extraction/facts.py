@@ -3769,13 +3769,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"{_OWNER}(?:\s*\((?:was|previously|formerly)\s+(?:the\s+)?(?P<old>{NAME}(?:\s+{_TEAM_WORDS})?)\))?",
         needs=("owner",),
     ),
-    # "Freya handed the search gateway to Omar": Omar owns it, Freya did
+    # "Freya handed the search gateway to Omar": Omar owns it (who handed it is not said to have owned it: a lead may
+    # hand on what their team kept)
     _p(
         v.OWNED_BY,
         # ("we handed …", "he's handed …": the new owner whoever handed it)
         # ("Dorka's handed": Dorka has)
         # ("I've passed the checklist on to Dorka": handed on)
-        rf"\b(?:the\s+)?(?P<old>{NAME}(?<!['’]s)(?:\s+{_TEAM_WORDS})?|{_HANDLE}|(?i:we|he|she|they)){_HAVE}\s+"
+        rf"\b(?:the\s+)?(?P<giver>{NAME}(?<!['’]s)(?:\s+{_TEAM_WORDS})?|{_HANDLE}|(?i:we|he|she|they)){_HAVE}\s+"
         rf"(?:handed|passed|(?P<gave>gave|transferred))\s+(?:over\s+|on\s+)?(?:the\s+)?(?P<system>{_THING})\s+(?:over\s+|on\s+)?to\s+"
         rf"(?:(?P<me_value>me)\b|{_OWNER})",
         # (what one "gave" someone is theirs only when it is a named system: "gave the kids to Dorka" is not)

@@ -1726,8 +1726,7 @@ def test_a_system_run_by_a_team_is_theirs_a_job_that_was_run_once_is_not_and_we_
         ("Zirc ledger", "owned_by", "Kestle", False, False)
     }
     assert facts("Bence handed the Zirc ledger over to the Kestle team.") == {
-        ("Zirc ledger", "owned_by", "Kestle", False, False),
-        ("Zirc ledger", "owned_by", "Bence", False, True),
+        ("Zirc ledger", "owned_by", "Kestle", False, False)
     }
 
 
@@ -2862,18 +2861,17 @@ def test_a_system_moved_to_a_team_by_how_the_text_speaks_of_it():
     assert facts("Ilona moved to the Szeged office; Réka's on call for Zirc.") == set()
 
 
-def test_things_handed_on_after_an_opening_clause_were_the_hander_s_each():
+def test_things_handed_on_after_an_opening_clause_are_each_taker_s():
+    # (who handed a thing on is not said to have owned it: a lead hands on what their team kept)
     said = "as Dorka leaves on Friday, she's handed the billing dashboard to Réka and the payout service to Bence"
     assert facts(said) == {
         ("billing dashboard", "owned_by", "Réka", False, False),
-        ("billing dashboard", "owned_by", "Dorka", False, True),
         ("payout service", "owned_by", "Bence", False, False),
-        ("payout service", "owned_by", "Dorka", False, True),
     }
     # "Dorka's handed": Dorka has, no one named "Dorka's"
-    assert ("billing dashboard", "owned_by", "Dorka", False, True) in facts(
-        "Dorka's handed the billing dashboard to Réka."
-    )
+    assert facts("Dorka's handed the billing dashboard to Réka.") == {
+        ("billing dashboard", "owned_by", "Réka", False, False)
+    }
 
 
 def test_an_it_taken_over_goes_back_to_a_name_said_to_be_someone_s_or_whom_to_ask_about():
@@ -3036,8 +3034,7 @@ def test_owned_under_a_team_passed_on_had_since_and_owned_before_a_condition_of_
     # a team "under" a person is led by them, not owned
     assert not {fact for fact in facts("Storage now sits under Réka.") if fact[1] == "owned_by"}
     assert facts("Dorka has passed the deploy checklist on to Bence.") == {
-        ("deploy checklist", "owned_by", "Bence", False, False),
-        ("deploy checklist", "owned_by", "Dorka", False, True),
+        ("deploy checklist", "owned_by", "Bence", False, False)
     }
     assert facts("Réka Tóth has had the payout scheduler since spring.") == {
         ("payout scheduler", "owned_by", "Réka Tóth", False, False)
