@@ -5519,7 +5519,8 @@ _HOME_WORDS = (
 _HOME_CUE_RE = re.compile(rf"\b(?:moved|move|moving|relocat\w*|{_HOME_WORDS})\b", re.IGNORECASE)
 # a home, said without a move's words, as a sentence about a move between two names would say it
 _DWELLING_CUE_RE = re.compile(
-    rf"\b(?:{_HOME_WORDS}|weather|sea|beach|mountains|commute|garden|neighbou?rs|nearer|closer\s+to)\b",
+    rf"\b(?:{_HOME_WORDS}|weather|sea|beach|mountains|commute|garden|neighbou?rs|nearer|closer\s+to|address|postcode|"
+    r"post\s+code|zip\s+code|unpack\w*|boxes|removal\s+van)\b",
     re.IGNORECASE,
 )
 

@@ -1324,3 +1324,10 @@ def test_a_quarter_inside_a_projects_name_and_its_words_before_a_slipping_day_ar
     assert facts("Zirc site launch slipping to 14 October.") == {
         ("Zirc site launch", "due_date", "2025-10-14", False, False)
     }
+
+
+def test_a_move_between_two_names_with_an_address_to_update_is_a_home():
+    assert facts("I've moved from Hexham to Morpeth, so please update my address.") == {
+        (SPEAKER, "lives_in", "Morpeth", False, False),
+        (SPEAKER, "lives_in", "Hexham", False, True),
+    }
