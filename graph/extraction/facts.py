@@ -6206,12 +6206,13 @@ def _named_as_people_and_things(said: str, facts: tuple[StatedFact, ...]) -> tup
 
 
 def _a_longer_post(fact: StatedFact, facts: Sequence[StatedFact]) -> bool:
-    """Whether the sentence gives the same person a post that is this one said in full ("curator of textiles")."""
+    """Whether the sentence gives the same person a post that is this one said in full, of a field of one word
+    ("curator of textiles"); not of a business ("co-founder of Sun Microsystems": a post, and where it is held)."""
     return any(
         other.attribute == v.JOB_TITLE
         and other.subject == fact.subject
         and other.negated == fact.negated
-        and other.value.startswith(f"{fact.value} ")
+        and re.fullmatch(rf"{re.escape(fact.value)} of [\w-]+", other.value) is not None
         for other in facts
     )
 
