@@ -1732,6 +1732,7 @@ _NOT_IN_TITLES = frozenset(
 )
 
 
+# a verb a named person's statement goes on with, which no post's words hold ("elected Cllr Dorka Fehér lives …")
 _A_NAMES_VERB_RE = re.compile(r"\b(?:lives|works|reports|speaks|living|working|reporting|speaking)\b", re.IGNORECASE)
 
 
@@ -2627,7 +2628,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"\b(?P<who>{NAME})['’]s\s+(?:first|second|third)\s+(?:day|week|month)\s+at\s+{_THE}(?P<value>{NAME})",
-        check=_org_ok,
+        check=_an_employer_not_a_town,
         confidence=0.6,
         needs=("first", "second", "third"),
     ),
@@ -7473,6 +7474,7 @@ _SPAN_TO = re.compile(r"\s(?:to|until|till)\s|[–-]")
 
 
 _QUARTER_RE = re.compile(r"Q[1-4]")
+_NEXT_WORD_RE = re.compile(r"\s+([a-z][\w-]*)")
 # the pieces of work a quarter or a year names ("the Q1 campaign", "the Q3 report")
 _PERIODIC_WORK = frozenset("campaign report review plan roadmap budget audit survey newsletter okrs goals".split())
 
@@ -7496,7 +7498,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
         if len(words) > 1 and words[0] in _DELIVERY_VERBS and _opens_its_line(clause, match.start()):
             words.pop(0)  # a plan's line "1. Ship Kestle Maps — due 6 April": the project, not the verb to do
         # ("the Zirc Q1 campaign": a quarter inside a name, before the noun that ends it, is part of it)
-        noun = re.match(r"\s+([a-z][\w-]*)", clause[match.end() :])
+        noun = _NEXT_WORD_RE.match(clause, match.end())
         inside = len(words) > 1 and noun is not None and noun[1] in _THING_NOUNS | _WORK_PIECES | _PERIODIC_WORK
         while words and (words[-1] in _NOT_PROJECTS or words[-1].casefold() in _CALENDAR_NAMES):
             if inside and _QUARTER_RE.fullmatch(words[-1]):
