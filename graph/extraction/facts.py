@@ -7570,7 +7570,9 @@ _PROJECT_TAIL = re.compile(
     r"(?:\s+v?\d+(?:\.\d+)*\b)?(?:\s+(?:launch|release|GA)(?=\s))?"
     r"(?=\s*:|\s+[—–]\s|\s*(?:→|->)|,\s+(?:due|target|eta|deadline)\b|\s+(?:is|was|has|got|slipped|ships|launches|GA|goes\s+live|"
     r"pushed|moved|delayed|lands|pinned|locked|on\s+track|set\s+for|scheduled|planned|targeted|due|now|still|slips|"
-    r"slipping|moves|moving|shifted|shifting|launching|landing)\b)"
+    r"slipping|moves|moving|shifted|shifting|launching|landing|agreed|confirmed|fixed)\b"
+    # ("Zirc checkout (ships 3 Apr)": its day in brackets after its words)
+    r"|\s*\((?=(?:ships|launches|lands|due|eta|target|go-live|goes\s+live)\b))"
 )
 
 
@@ -8388,6 +8390,8 @@ def _project_name(raw: str) -> str:
         return ""
     while words and words[-1].casefold() in _ADVERBS:  # "Kestle v2 now ships …"
         words.pop()
+    if len(words) > 1 and words[-1].casefold() in _SCHEDULE_VERB_WORDS:
+        words.pop()  # "**Z24.19 ships:** Tuesday": a heading's verb, no part of the name
     if len(words) > 2 and [word.casefold() for word in words[-2:]] in (["target", "date"], ["target", "day"]):
         words.pop()  # "Kestle target date: 30 September": Kestle's day
     if len(words) > 1 and words[-1].casefold() in {"target", "targets", "eta"}:
@@ -8411,6 +8415,7 @@ def _project_name(raw: str) -> str:
     return " ".join(words)
 
 
+_SCHEDULE_VERB_WORDS = frozenset({"ships", "launches", "lands", "releases"})
 _SPEAKERS_WORDS = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "we're", "we’re", "we", "you", "you're", "you’re"})
 # what a status line or a release note says before a day that names no project: a heading, a status, a stage
 _NO_PROJECT = frozenset(
@@ -8835,6 +8840,8 @@ def _owners_moved(text: str, today: date) -> Iterator[StatedFact]:
         system = _system_name(line["system"], owner=line["value"], named=True)
         if _FULL_NAME_RE.fullmatch(system) and _a_person(system):
             continue  # "Réka Tóth → Bence Kádár": a person's duty handed on, no thing ("Zirc mobile SDK" is a thing)
+        if _a_title(system):
+            continue  # "Outgoing consultant: Réka Tóth": who holds a post on the handover, no thing owned
         if not system or _NO_VALUE.search(line["value"]) or _person(line["value"]) != line["value"]:
             continue
         yield StatedFact(system, v.OWNED_BY, _team_name(line["value"]), today, None, False, 0.7, line.span())

@@ -1331,3 +1331,20 @@ def test_a_move_between_two_names_with_an_address_to_update_is_a_home():
         (SPEAKER, "lives_in", "Morpeth", False, False),
         (SPEAKER, "lives_in", "Hexham", False, True),
     }
+
+
+def test_a_projects_words_before_its_day_in_brackets_or_agreed_and_a_headings_verb():
+    assert facts("Zirc integration cutover agreed for 2.12.2025.") == {
+        ("Zirc integration cutover", "due_date", "2025-12-02", False, False)
+    }
+    assert facts("NOW: Zirc checkout (ships 3 Oct). NEXT: loyalty points.") == {
+        ("Zirc checkout", "due_date", "2025-10-03", False, False)
+    }
+    assert {fact[0] for fact in facts("- **Z24.19 ships:** Tuesday")} == {"Z24.19"}
+
+
+def test_a_post_held_on_a_handover_is_no_thing_owned():
+    assert facts("Handover\nOutgoing consultant: Bence Vass\nZirc dashboard: Dorka Fehér") == {
+        ("Bence Vass", "job_title", "outgoing consultant", False, False),
+        ("Zirc dashboard", "owned_by", "Dorka Fehér", False, False),
+    }
