@@ -212,6 +212,8 @@ _DONT_HOLD_ME = r"don['’]t\s+(?:quote|hold)\s+me"
 # what may stand between an "'s" or an "'d" and the "been" that makes it "has" or "had" ("she's now been living in …",
 # "he'd already moved"); the adverbs that change nothing ("currently") are blanked before any pattern reads the text
 _ADVERBS_BEFORE_BEEN = r"(?:\s+(?:now|still|also|actually|just|already))*"
+# the words of a visit, which say one is somewhere without living or working there
+_VISIT_WORDS = r"visit|visiting|visited|trip|holiday|vacation|conference"
 # what makes a clause no plain assertion: a wish, a plan, a condition, a hypothesis, a hedge, a visit, a question
 _NOT_ASSERTED = re.compile(
     r"\b(?:if|unless|whether|would|could|might|should|must|maybe|perhaps|probably|potentially|possibly|tentatively|"
@@ -223,8 +225,8 @@ _NOT_ASSERTED = re.compile(
     rf"going\s+to|gonna|will|shall|about\s+to|love\s+to|like\s+to|['’]d(?!{_ADVERBS_BEFORE_BEEN}\s+"
     r"(?:been|moved|joined|relocated|started|become|settled)\b)|'ll|’ll|imagine|suppose|pretend|"
     r"supposed|supposedly|rumou?r|rumou?red|apparently|someday|one\s+day|never\s+(?:lived|worked)|can't|cannot|"
-    r"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|visit|visiting|"
-    r"visited|trip|holiday|vacation|conference|think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
+    rf"try|trying|tried|offered|offer|interview|interviewing|interviewed|applied|applying|apply|{_VISIT_WORDS}|"
+    r"think|thinks|guess|believe|reckon|not\s+sure|unsure|heard|seems?|"
     r"acting|interim|temporarily|temporary|skip-level|(?<!than\s)expected|expecting|soon|next\s+(?:week|month|year|sprint|quarter)|"
     rf"assuming|{_DONT_HOLD_ME}|"
     r"provided\s+that|subject\s+to|as\s+long\s+as|proposed|proposes|proposing|proposal|suggested|suggests)\b"
@@ -5564,7 +5566,7 @@ class _Sentences:
     @cached_property
     def cues(self) -> tuple[bool, bool]:
         """Whether the whole text speaks of a job, and of a home."""
-        return bool(_EMPLOYER_CUE_RE.search(self.text)), bool(_HOME_CUE_RE.search(self.text))
+        return _job_or_home(self.text)
 
     def of(self, fact: StatedFact) -> str:
         if self._spans is None:
@@ -5573,6 +5575,18 @@ class _Sentences:
         if index >= 0 and self._spans[index][0] <= fact.span[0] < self._spans[index][1]:
             return self.text[self._spans[index][0] : self._spans[index][1]]
         return self.text
+
+
+def _job_or_home(said: str) -> tuple[bool, bool]:
+    """Whether words speak of a job, and of a home."""
+    return bool(_EMPLOYER_CUE_RE.search(said)), bool(_HOME_CUE_RE.search(said))
+
+
+def _left_by_cues(fact: StatedFact, employer: bool, home: bool) -> StatedFact | None:
+    """A bare "left X" read by the words around it: a job's or a home's, or either when both are spoken of."""
+    if employer != home:
+        return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)
+    return replace(fact, attribute=LEFT_EITHER) if employer else None
 
 
 def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[StatedFact]) -> StatedFact:
@@ -5594,16 +5608,8 @@ def _left_by_the_text(fact: StatedFact, sentences: _Sentences, found: list[State
     if at != in_:
         return replace(fact, attribute=v.WORKS_AT_ATTR if at else v.LIVES_IN)
     # the words of its sentence, else of the whole text ("Career update: I joined Kestle. Left Tisza after a long run.")
-    sentence = sentences.of(fact)
-    for employer, home in (
-        (bool(_EMPLOYER_CUE_RE.search(sentence)), bool(_HOME_CUE_RE.search(sentence))),
-        sentences.cues,
-    ):
-        if employer != home:
-            return replace(fact, attribute=v.WORKS_AT_ATTR if employer else v.LIVES_IN)
-        if employer:  # both: the text speaks of a job and a home, and which X was it does not say
-            return replace(fact, attribute=LEFT_EITHER)
-    return fact
+    # (both: the text speaks of a job and a home, and which X was it does not say)
+    return _left_by_cues(fact, *_job_or_home(sentences.of(fact))) or _left_by_cues(fact, *sentences.cues) or fact
 
 
 # a name moved to a team or a function: "Zirclog moved to Kestle Core on Friday", "Zirc went over to the Data squad" —
@@ -6768,7 +6774,7 @@ def _owner_answered(said: str, thing: str, speaker: str | None, today: date) -> 
 
 # an owner's field of its own after the sentence that names the thing ("Zirc v2 GA on 14 May. Owner: Tisza squad.")
 _OWNER_OF_THE_LAST_RE = re.compile(
-    rf"^\s*(?i:owners?|owned\s+by|owning\s+team|maintainers?|maintained\s+by)\s*:\s*{_OWNER}"
+    rf"^\s*(?:{_OWNER_LABEL}|(?i:owned|maintained)\s+by\s*:)\s*{_OWNER}"
     r"\s*(?:\([^()]{1,40}\))?\s*[.!]?\s*$"
 )
 _NO_ONE_YET = frozenset({"tbd", "tbc", "n/a", "na", "none", "nobody", "unassigned", "unknown", "vacant"})
@@ -7658,7 +7664,7 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
 
 
 _WHERE_ONE_IS = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR})
-_VISIT_WORDS_RE = re.compile(r"\b(?:visit|visiting|visited|trip|holiday|vacation|conference)\b", re.IGNORECASE)
+_VISIT_WORDS_RE = re.compile(rf"\b(?:{_VISIT_WORDS})\b", re.IGNORECASE)
 
 
 # a name that is also a modal verb or a hedge, written as a name: before another name, or opening the clause
