@@ -2988,6 +2988,14 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
+    # "has started as an associate at Kestle Legal": the post taken up, and where
+    _p(
+        v.JOB_TITLE,
+        rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:started|starts|began|begins|came\s+on|comes\s+on)\s+as\s+(?:an?\s+|the\s+|our\s+)?"
+        rf"(?:new\s+)?{_TITLE}\s+(?:at|with)\s+{_THE}(?P<org>{NAME})",
+        check=_named_title_ok,
+        needs=(" as ",),
+    ),
     # "in my role as head of support", "my new role as treasurer": the speaker's post, said in passing
     _p(
         v.JOB_TITLE,
@@ -4038,7 +4046,11 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"due\s+date|ship\s+date|launch\s+date|release\s+date|delivery\s+date)\s+(?:has\s+|had\s+|is\s+|was\s+)?"
         r"(?:now\s+|been\s+)?(?:slipped|slips|moved|moves|pushed(?:\s+back|\s+out)?|brought\s+forward|set|scheduled|"
         r"planned|fixed|confirmed|rescheduled|delayed|due|locked(?:\s+in)?)?\s*(?:to|for|on|at|from)?\s+(?P<date>.+)",
-        check=lambda match: not _A_VERB_IN_NAME_RE.search(match["project"]),
+        # (not "the Zirc launch was on 12 May and went smoothly": a launch that has happened is due no more)
+        check=lambda match: (
+            not _A_VERB_IN_NAME_RE.search(match["project"])
+            and not re.match(r"\s*(?:\S+\s+){1,2}?(?:was|were)\s+(?:on|in)\s", match.string[match.end("project") :])
+        ),
     ),
     # "the Zirc delivery date is 9 May": a project's date, named as one
     _p(
@@ -4596,6 +4608,8 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
             said = _CHAT_LINE_RE.sub(_chat_line, said)
         if " - " in said or "—" in said or "–" in said:
             said = _DASHED_FIELD_RE.sub(_dashed_field, said)
+        if _GREETING_WORD_RE.search(said):
+            said = _GREETING_RE.sub(lambda m: " " * len(m.group(0)), said)  # "Hi Dorka, …": the addressee is "you"
         if "`" in said or "**" in said or "__" in said:
             # a README's "`zirc-sync` is owned by …", a profile's "**Réka Tóth** — …": the words, without their marks
             said = _MARKED_UP_RE.sub(_unmarked, said)
@@ -4608,6 +4622,19 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return list(islice(_facts(said, speaker, _day(reference)), MAX_FACTS))
     except Exception:  # noqa: BLE001 - extraction enriches a memory; bad input must never fail indexing
         return []
+
+
+# a greeting that opens a text or a line, with whom it greets ("Hi Mrs Fehér —", "Hello all,", "Dear Bence and
+# Dorka,"): the one greeted is the reader, whom the rest calls "you", not the subject of what follows; nor is a
+# later "he" or "she" them
+_GREETING_WORDS = r"^[ \t]*(?:Hi|Hiya|Hello|Hey|Dear|Morning|Good\s+(?:morning|afternoon|evening))"
+_GREETING_WORD_RE = re.compile(rf"{_GREETING_WORDS}\b", re.MULTILINE)
+_GREETING_RE = re.compile(
+    # (the greeted by name, or as a group: "all", "team", "parents", "fellow members")
+    rf"{_GREETING_WORDS}(?:[ \t]+(?:y['’]all|[a-z]+(?:[ \t]+[a-z]+)?|{NAME}(?:[ \t]*(?:,|&|and)[ \t]*{NAME})*))?"
+    r"[ \t]*(?:[,!:]+|[ \t][—–-])[ \t]*",
+    re.MULTILINE,
+)
 
 
 # a record's field as an export or a log writes it, a key and its value joined by "=" and the fields by ";", "|" or
@@ -5541,7 +5568,21 @@ def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> Stated
         return fact  # a household's move: a home, whatever the towns' names
     if known_place(moved["old"]) or known_place(moved["new"]):
         return fact
+    # the job named apart from the move ("moved from A to B for the job at Kestle", "… and started at Kestle"): the
+    # move is of home; so is one whose text speaks of a home and of no job ("I'll send you the new address")
+    employer = _EMPLOYER_AT_RE.search(sentence, moved.end())
+    if employer and employer["employer"] not in {moved["old"], moved["new"]}:
+        return fact
+    if _DWELLING_CUE_RE.search(sentences.text) and not _EMPLOYER_CUE_RE.search(sentences.text):
+        return fact
     return replace(fact, attribute=v.WORKS_AT_ATTR)
+
+
+# an employer named after a job's words: "for the job at Kestle", "started as an associate at Kestle", "joined Kestle"
+_EMPLOYER_AT_RE = re.compile(
+    rf"\b(?:(?:job|role|position|post|work(?:ing)?|started|starting|associate|engineer|scientist|manager|lead)\b"
+    rf"[^.;!?]{{0,40}}?\s(?:at|with|for)|joined)\s+(?:the\s+)?(?P<employer>{NAME})"
+)
 
 
 class _Sentences:
@@ -7950,6 +7991,8 @@ _NOT_A_NAME = frozenset(
     "Standup Changelog Announcement Action Actions Decision Decisions Todo Heads-up Heads-down "
     # the parties a ticket or a note speaks of, capitalised as a sentence opens ("Customer asked N again")
     "Customer Customers Client Clients Caller User Users "
+    # the words a notice or a profile opens with before the one it is about ("Condolences to N —", "Staff profile: N")
+    "Condolences Farewell Personal Staff "
     # the words a sentence opens with before the one it names ("Newly elected …", "Family is still in …")
     "Newly Family Parents Kids Folks Guys".split()
 )

@@ -1348,3 +1348,53 @@ def test_a_post_held_on_a_handover_is_no_thing_owned():
         ("Bence Vass", "job_title", "outgoing consultant", False, False),
         ("Zirc dashboard", "owned_by", "Dorka Fehér", False, False),
     }
+
+
+def test_the_one_a_greeting_opens_with_is_the_reader_not_the_subject():
+    assert facts("Hi Dorka, the Zirc migration is due next Friday, 12 September.") == {
+        ("Zirc migration", "due_date", "2025-09-12", False, False)
+    }
+    assert facts("Hi all, the science fair project is due on 12 September.") == {
+        ("science fair project", "due_date", "2025-09-12", False, False)
+    }
+    # ("he" is not the one greeted)
+    assert facts("Hi Dorka — sadly Bence left Zirc Primary at half term; he has moved to Pécs.") == set()
+    assert facts("Dear Bence and Dorka, the Zirc launch is on 3 October.") == {
+        ("Zirc", "due_date", "2025-10-03", False, False)
+    }
+    assert facts("Hey Bence Vass moved to Pécs.") == {("Bence Vass", "lives_in", "Pécs", False, False)}
+    assert facts("Dear parents, the Zirc diorama project is due Thursday 2 October.") == {
+        ("Zirc diorama project", "due_date", "2025-10-02", False, False)
+    }
+
+
+def test_a_move_between_two_names_beside_a_job_named_apart_is_a_home():
+    assert facts("I moved from Zircvár to Tiszaborg for the job at Kestle Labs, where I'm a research scientist.") >= {
+        (SPEAKER, "lives_in", "Tiszaborg", False, False),
+        (SPEAKER, "lives_in", "Zircvár", False, True),
+    }
+    assert facts("Nope, moved from Zircvár to Tiszaborg in January. I'll send you the address.") == {
+        (SPEAKER, "lives_in", "Tiszaborg", False, False),
+        (SPEAKER, "lives_in", "Zircvár", False, True),
+    }
+    # (between two names, with a job's words and no home's, still a change of job)
+    assert facts("Bence moved from Brightwell to Kestle in May, it's a better job.") == {
+        ("Bence", "works_at", "Kestle", False, False),
+        ("Bence", "works_at", "Brightwell", False, True),
+    }
+
+
+def test_a_post_started_as_at_an_employer_and_a_launch_that_has_happened():
+    assert facts("Bence has started as an associate at Kestle Legal.") == {
+        ("Bence", "job_title", "associate", False, False),
+        ("Bence", "works_at", "Kestle Legal", False, False),
+    }
+    assert facts("The Zirc launch was on 12 May and went smoothly.") == set()
+    assert facts("The Zirc launch was moved to 12 October.") == {("Zirc", "due_date", "2025-10-12", False, False)}
+
+
+def test_a_notices_opening_word_is_no_one():
+    assert facts("Condolences to Dorka Fehér — her old spaniel, Bodri, passed away last week.") == {
+        ("Dorka Fehér", "has_pet", "Bodri", True, False)
+    }
+    assert all(fact[0] != "Staff" for fact in facts("Staff profile: Bence Vass (Security) now lives in Pécs."))

@@ -42,8 +42,11 @@ open-source tracker, wedding and co-op chats, CRM and intake notes, newsletters,
 scheduling, collection-care notes, stand-ups, choir rosters, pet-sitters' notes, an aquarium forum, an investor
 update) and tests/graph/fact_statements_thirtyfourth.json (a lab's chat, a vet's front desk, a dispatchers' group, a
 family group, a language-exchange forum with posts in other languages, helpdesk tickets, a football club's volunteers,
-council minutes, candidate notes, a directory exported as key=value records, HR forms), scored once as a fresh set,
-then read likewise. The issue's bar holds on the first three.
+council minutes, candidate notes, a directory exported as key=value records, HR forms) and
+tests/graph/fact_statements_thirtysixth.json (an open-source project's issues and maintainers' chat, a sports club's
+committee e-mails, an estate agent's client notes, parent–teacher messages, a wedding-planning chat, a logistics
+operations chat, a museum's staff newsletter, podcast transcripts, community profiles, alumni class notes, a fire
+brigade's roster, stand-ups), scored once as a fresh set, then read likewise. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
@@ -62,7 +65,11 @@ newsroom notices, a startup's updates, a keepers' forum, council memos, travel p
 change-advisory notes, a family thread, a freelancer's notes, a service catalogue, farewell posts;
 tests/graph/fact_statements_thirtyfifth.json: ward handovers, HR change exports, a game studio's chat, a bakery
 franchise's managers, law-firm notices, a sailing club's newsletter, support chats, CRM notes, a relocation forum, a
-board-game group, a doctoral student's notes, a mutual-aid group), by labellers of their own, are held back:
+board-game group, a doctoral student's notes, a mutual-aid group; tests/graph/fact_statements_thirtyseventh.json: a
+hotel's shift log, a university department's newsletter, a farming co-op's chat, a theatre's call sheets, investor
+updates, a choir's mailing list, condo board minutes, a network-operations chat, family-history notes, neighbourhood
+posts, airline crew messages, a paper's celebrations and farewells, emergency-contact and onboarding forms), by
+labellers of their own, are held back:
 only their form is checked here (``manage.py eval_fact_statements --half held`` scores them, as figures). Run with
 ``-s`` to see the tables and the misses.
 """
@@ -113,10 +120,11 @@ RECALL_FLOOR = {
     "fact_statements_twentyfifth": 0.78,
     "fact_statements_twentyseventh": 0.60,
     "fact_statements_thirtyfourth": 0.59,
+    "fact_statements_thirtysixth": 0.54,
 }
 # a set read after it was scored fresh whose precision stays below the issue's bar: asserted at what it reaches, so
 # that nothing read from it is lost (its misreadings, in bench/HISTORY.md, are left for a later pass)
-PRECISION_FLOOR = {"fact_statements_eighteenth": 0.91}
+PRECISION_FLOOR = {"fact_statements_eighteenth": 0.91, "fact_statements_thirtysixth": 0.88}
 ATTRIBUTE_PRECISION_FLOOR = {
     ("fact_statements_eighteenth", "due_date"): 0.77,
     # since the scorer counts a value labelled as holding that the extractor closed as wrong, this set's employers
@@ -126,6 +134,10 @@ ATTRIBUTE_PRECISION_FLOOR = {
     # read after it was scored fresh; its days are still often misread where a ticket names two ("launch is Friday,
     # ready Thursday") or a name holds a quarter ("the Q1 campaign"): asserted at what it reaches
     ("fact_statements_thirtyfourth", "due_date"): 0.74,
+    # read after it was scored fresh; a notice's heading or a version number is still often read as the project
+    # ("Save the date: the X launches …", "Meeting notes: (1) The 5.0 release …"), and what is due to a supplier
+    # ("final numbers due to the caterer") as one: asserted at what it reaches
+    ("fact_statements_thirtysixth", "due_date"): 0.69,
 }
 
 # --- the labelled set ------------------------------------------------------------------------------------------
