@@ -112,6 +112,12 @@ _TAKEN_UP = (
     r"(?:started|starting|starts|began|begun|took(?:\s+on|\s+up)?|taken(?:\s+on|\s+up)?)"
 )
 _TEAM_WORDS = r"(?:team|squad|group|department|guild|tribe|crew|chapter)"
+# the people and things of someone's workplace ("my colleagues at Kestle", "my team lead at Kestle")
+_WORKPLACE_WORDS = (
+    r"(?:team|team\s+lead|colleagues?|co-?workers?|boss|manager|office|standup|stand-up|paycheck|payslip|contract|"
+    r"notice)"
+)
+_FORMER_WORDS = r"(?:old|former|previous|ex-?)"
 # the words that set a value against the one it replaces ("on 13 May rather than 9 May", "Dorka now, not Bálint")
 _RATHER_WORDS = r"rather\s+than|instead\s+of|not"
 # a team or a person as an owner or a manager: "the Payments team", "Payments", "Piet Jansen", "my team, Payments"
@@ -946,6 +952,11 @@ _SOMEONE_UNNAMED_RE = re.compile(
 )
 _PEOPLE_NOUNS = frozenset(
     "hire recruit newcomer joiner starter candidate contractor volunteer guy woman man lady".split()
+)
+# the parties a note or a notice speaks of by their part, not their name
+_PARTY_NOUNS = frozenset(
+    "homeowner householder owner tenant landlord landlady neighbour neighbor resident occupant guest visitor client "
+    "customer patient caller buyer seller vendor applicant member parent pupil student".split()
 )
 # the writer or the writer's side as a sentence's subject: whom a later "he" or "she" cannot be
 _WRITER_SUBJECT_RE = re.compile(r"(?:I|[Ww]e)(?![\w])")
@@ -2481,11 +2492,21 @@ _PATTERNS: tuple[_Pattern, ...] = (
     # "my team lead at Brightwell", "our team at Kestle Systems", "first paycheck from Quillon": the speaker's
     _p(
         v.WORKS_AT_ATTR,
-        rf"(?:\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:\w+\s+)?|^(?P<ours>[Ff]irst)\s+)(?:team|team\s+lead|colleagues?|co-?workers?|"
-        rf"boss|manager|office|standup|stand-up|paycheck|payslip|contract|notice)\s+(?:at|from)\s+{_THE}(?P<value>{NAME})",
+        rf"(?:\b(?P<mine>[Mm]y|[Oo]ur)\s+(?:(?!{_FORMER_WORDS}\b)\w+\s+)?|^(?P<ours>[Ff]irst)\s+){_WORKPLACE_WORDS}\s+(?:at|from)\s+"
+        rf"{_THE}(?P<value>{NAME})",
         check=_org_ok,
         confidence=0.6,
         presupposed=True,
+        needs=(" at ", " from "),
+    ),
+    # "my old boss at Kestle", "my former colleagues at Kestle": where the speaker worked, until now
+    _p(
+        v.WORKS_AT_ATTR,
+        rf"\b(?P<mine>[Mm]y|[Oo]ur)\s+{_FORMER_WORDS}\s+{_WORKPLACE_WORDS}\s+(?:at|from)\s+{_THE}(?P<value>{NAME})",
+        check=_org_ok,
+        confidence=0.6,
+        presupposed=True,
+        ended=True,
         needs=(" at ", " from "),
     ),
     _p(
@@ -4608,6 +4629,10 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
             said = _CHAT_LINE_RE.sub(_chat_line, said)
         if " - " in said or "—" in said or "–" in said:
             said = _DASHED_FIELD_RE.sub(_dashed_field, said)
+        if _SAID_BEFORE_RE.search(said) and _CORRECTION_RE.search(said):
+            said = _SAID_BEFORE_RE.sub(_retracted, said)  # "we said N works at X. N asks us to clarify …"
+        if ":" in said:
+            said = _NOTICE_LABEL_RE.sub(_unlabelled, said)  # "New recruit: Bence Vass, 31, works at …"
         if _GREETING_WORD_RE.search(said):
             said = _GREETING_RE.sub(lambda m: " " * len(m.group(0)), said)  # "Hi Dorka, …": the addressee is "you"
         if "`" in said or "**" in said or "__" in said:
@@ -4622,6 +4647,49 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return list(islice(_facts(said, speaker, _day(reference)), MAX_FACTS))
     except Exception:  # noqa: BLE001 - extraction enriches a memory; bad input must never fail indexing
         return []
+
+
+# what the writer said before, in a text that corrects it ("Correction: last month we said the Zirc API is Tisza's.
+# It isn't — …", "we said N works at X; N asks us to clarify …"): the claim corrected states nothing
+_SAID_BEFORE_RE = re.compile(
+    # (not "a correction to what I said earlier: …", which goes on with what holds)
+    r"\b(?:we|I)\s+(?:had\s+|have\s+)?(?:said|wrote|reported|stated|announced|listed|printed|claimed)\s+(?:that\s+)?"
+    r"(?!(?:earlier|before|previously|yesterday|last\s+\w+|above)?\s*[:—–-])(?P<claim>[^.!?\n:]+)",
+    re.IGNORECASE,
+)
+_CORRECTION_RE = re.compile(
+    r"\b(?:correction|corrected|correcting|clarify|clarification|erratum|errata|in\s+error|mistakenly|wrongly|"
+    r"(?:it|he|she|they|this|that)\s+(?:does|do|is|are|was|were)n['’]?t\b|not\s+(?:true|correct|right))",
+    re.IGNORECASE,
+)
+
+
+def _retracted(said: re.Match[str]) -> str:
+    return said.group(0)[: said.start("claim") - said.start()] + " " * len(said["claim"])
+
+
+# a notice's label before the person it is about, said with an aside ("New recruit: Bence Vass, 31, …", "STAFF
+# PROFILE: Dorka Fehér (Security) …"): the label names no one, and the person after it is whom the rest is about
+_NOTICE_LABEL_RE = re.compile(
+    rf"^[ \t]*(?P<label>[{_UPPER}][a-z]+(?:[ \t]+[a-z][\w'’-]*){{1,3}}"
+    rf"|[{_UPPER}]{{2,}}(?:[ \t]+[{_UPPER}]{{2,}}){{0,3}})"
+    rf"[ \t]*:[ \t]+(?={NAME}[ \t]*[,(])",
+    re.MULTILINE,
+)
+
+
+def _unlabelled(label: re.Match[str]) -> str:
+    """A notice's label blanked when it says the notice is about a person ("New recruit", "Staff profile"), not a
+    record's field ("Main contact: …", "Zirc owner: …") nor a status ("RAG: Amber (was Green)")."""
+    words = label["label"].casefold().split()
+    if _FIELD_OF.get(words[-1]) or _FIELD_OF.get(" ".join(words)) or not set(words) & _NOTICE_OF_A_PERSON:
+        return label.group(0)
+    return " " * len(label.group(0))
+
+
+_NOTICE_OF_A_PERSON = frozenset(
+    "profile spotlight welcome intro introduction recruit hire starter joiner newcomer".split()
+)
 
 
 # a greeting that opens a text or a line, with whom it greets ("Hi Mrs Fehér —", "Hello all,", "Dear Bence and
@@ -6129,7 +6197,10 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
 # a post of a business, as an apposition says it: "…, founder of Kestle Robotics, …"
 _POST_AT_RE = re.compile(rf"\b(?P<post>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?)\s+of\s+(?P<org>{NAME})")
 # what a chat line opens with before the thing it is about: "yo the Zirc exporter is owned by …"
-_CHAT_OPENER_RE = re.compile(r"^(?:(?:yo|hey|ok|okay|so|btw|fyi|lol|lmao|ngl|um|uh|oh|also|and|but)\s+)+(?:the\s+)?")
+_CHAT_OPENER_RE = re.compile(
+    r"^(?:(?:yo|hey|ok|okay|so|btw|fyi|fwiw|imo|imho|tbh|iirc|afaik|lol|lmao|ngl|um|uh|oh|also|and|but)\s+)+(?:the\s+)?",
+    re.IGNORECASE,
+)
 _OF_A_PERSON = frozenset({v.LIVES_IN, v.WORKS_AT_ATTR, v.JOB_TITLE, v.REPORTS_TO_ATTR, v.SPEAKS, v.HAS_PET})
 _HE_OR_SHE_RE = re.compile(r"\b(?i:he|she)\b")
 # a pet that went to someone else's home, said after its name: "Mák got adopted by a family in Pécs", "Bodri has
@@ -6171,6 +6242,8 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], 
         return None  # a month written with its day, not someone named June or Jun
     if subject in _NOT_A_NAME or subject.endswith(("'", "’", "'s", "’s")):
         return None
+    if " " not in subject and (folded in _PEOPLE_NOUNS or folded in _PARTY_NOUNS):
+        return None  # "Homeowner's dog recovered", "Tenant lives in Pécs": a party unnamed, capitalised as it opens
     if fact.attribute == v.HAS_PET and re.match(r"an?\s", fact.value) and _NOT_MINE_RE.search(said):
         return None  # "Not my tortoise, I promise": disowned
     if " " not in subject and any(f"{folded} {joint} {folded}" in said.casefold() for joint in ("to", "by", "after")):
@@ -7390,6 +7463,10 @@ def _after_other_statements(clause: str, read: Sequence[StatedFact]) -> str:
     return clause[apart.end() :] if apart else ""
 
 
+# a schedule's verb whose object is a pronoun
+_SHIP_IT_RE = re.compile(r"\s+(?:it|them|this|that)\b(?!\s+(?:is|was|has|had)\b)")
+
+
 # where a clause goes on with another statement: a semicolon, a comma (with "and"), or "and" alone
 _PART_APART_RE = re.compile(r"\s*;\s*|,\s+(?:and\s+|but\s+)?|\s+and\s+")
 
@@ -7402,8 +7479,8 @@ def _due_dates(clause: str, today: date) -> list[StatedFact]:
     if "(" in clause:  # "the Kestle launch (Tisza) slipped to …": an aside names no project; offsets kept
         clause = _ASIDE_RE.sub(lambda aside: " " * len(aside.group(0)), clause)
     schedule = _SCHEDULE_RE.search(clause)
-    if schedule is None:
-        return []
+    if schedule is None or _SHIP_IT_RE.match(clause, schedule.end()):
+        return []  # ("ship it Friday", "launch them on Monday": what is due is said by a pronoun, no project)
     # "Kestle was planned to ship on Friday, but it has slipped to the 3rd": the plan that failed is the day it had
     superseded = _PLAN_OVERTAKEN_RE.search(clause)
     if superseded:
@@ -7583,10 +7660,14 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             # "Risks: billing CSV rewrite slipped …", "Blocked on: iOS 19 SDK bump due …": the words before the
             # capitalised ones, from a label's colon or the line's start, are the name's too
             name, start = f"{lead['lead']}{name}", lead.start("lead")
+        elif school_year := _SCHOOL_YEAR_RE.search(clause, 0, start):
+            name, start = f"{school_year.group(0)}{name}", school_year.start()  # "the Year 6 Egypt project"
         projects.append((start, _project_name(name) or name))
     return projects
 
 
+# a school's year group before the name of its class's piece of work
+_SCHOOL_YEAR_RE = re.compile(r"\bYear\s+\d{1,2}\s+$")
 # lower-case words before a capitalised name that begin at a line's start or after a label, a bullet or "the"
 _LOWER_LEAD_RE = re.compile(
     r"(?:^|[:—–•*]\s+|(?<![\w-])-\s+|\b(?:the|our)\s+)"
@@ -7990,7 +8071,7 @@ _NOT_A_NAME = frozenset(
     "Interviewing Interview Notes Update Updates Reminder Recap Summary Agenda Minutes Status Retro Retrospective "
     "Standup Changelog Announcement Action Actions Decision Decisions Todo Heads-up Heads-down "
     # the parties a ticket or a note speaks of, capitalised as a sentence opens ("Customer asked N again")
-    "Customer Customers Client Clients Caller User Users "
+    "Customer Customers Client Clients Caller User Users Fwiw Btw Fyi Imo Imho Tbh Ngl Afaik Iirc Tldr "
     # the words a notice or a profile opens with before the one it is about ("Condolences to N —", "Staff profile: N")
     "Condolences Farewell Personal Staff "
     # the words a sentence opens with before the one it names ("Newly elected …", "Family is still in …")
@@ -8011,6 +8092,8 @@ def _person(name: str | None) -> str | None:
         or _RELATIVE_TITLE_RE.fullmatch(words[0])
         or (_HONORIFIC_RE.fullmatch(words[0]) and len(words) > 2)
         or (_POST_BEFORE_NAME_RE.fullmatch(words[0]) and len(words) > 1)  # "reports to CFO Bence Vass": Bence Vass
+        # "our TA Mr Vass": a post before the honorific the name is said with
+        or (len(words) > 2 and _HONORIFIC_RE.fullmatch(words[1]) and not _HONORIFIC_RE.fullmatch(words[0]))
     ):
         words.pop(0)
     words = _without_a_post_before(words)
@@ -8455,8 +8538,10 @@ def _project_name(raw: str) -> str:
         words.pop(0)  # "the new intranet project": the project, however new
     if any(word in _SPEAKERS_WORDS for word in words):
         return ""  # "the rewrite I'm stuck with": which one, only the speaker knows
-    if not words or words[0].casefold() in _NOT_THINGS or words[0] in _NOT_A_NAME:
+    if not words or words[0].casefold() in _NOT_THINGS:
         return ""
+    if words[0] in _NOT_A_NAME and not (words[0] == "Year" and len(words) > 2 and words[1].isdigit()):
+        return ""  # (but a school year's project is named by its year: "the Year 6 Egypt project")
     if _EVENT_RE.search(" ".join(words)):
         return ""  # "the launch party", "Zsófia's passport renewal": an event or an errand, no project
     if " ".join(words).casefold() in _NO_PROJECT:

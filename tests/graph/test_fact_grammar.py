@@ -1398,3 +1398,52 @@ def test_a_notices_opening_word_is_no_one():
         ("Dorka Fehér", "has_pet", "Bodri", True, False)
     }
     assert all(fact[0] != "Staff" for fact in facts("Staff profile: Bence Vass (Security) now lives in Pécs."))
+
+
+def test_a_schedules_verb_with_a_pronoun_for_its_object_names_no_project():
+    assert facts("My old boss, Dorka, used to say ship it Friday.") == {(SPEAKER, "reports_to", "Dorka", False, True)}
+    assert facts("Zirc ships Friday.") == {("Zirc", "due_date", "2025-09-05", False, False)}
+
+
+def test_an_old_bosss_or_former_colleagues_workplace_is_one_worked_at_before():
+    assert facts("My former colleagues at Kestle say hi.") == {(SPEAKER, "works_at", "Kestle", False, True)}
+    assert facts("My new team at Kestle is great.") == {(SPEAKER, "works_at", "Kestle", False, False)}
+
+
+def test_a_post_before_an_honorific_is_no_part_of_the_name():
+    assert facts("Our TA Mr Vass also speaks Urdu and Hausa, so he can help.") == {
+        ("Mr Vass", "speaks", "Urdu", False, False),
+        ("Mr Vass", "speaks", "Hausa", False, False),
+    }
+
+
+def test_a_claim_the_writer_corrects_states_nothing():
+    assert facts(
+        "Correction: last month we said the Registry owns the loans database. It doesn't — the loans database "
+        "belongs to Collections."
+    ) == {("loans database", "owned_by", "Collections", False, False)}
+    assert facts("In October we said Bence Vass works at Kestle Legal. Bence asks us to clarify that.") == set()
+    # (what the correction gives after what was said is the fact)
+    assert facts("Quick correction to what I said earlier: the Zirc release is the 8th of October.") == {
+        ("Zirc release", "due_date", "2025-10-08", False, False)
+    }
+    assert facts("As we said, Bence Vass moved to Pécs.") == {("Bence Vass", "lives_in", "Pécs", False, False)}
+
+
+def test_a_notices_label_about_a_person_and_a_party_by_its_part_are_no_one():
+    assert facts("New recruit: Bence Vass, 31, works at Kestle Mills, lives in Pécs.") == {
+        ("Bence Vass", "works_at", "Kestle Mills", False, False),
+        ("Bence Vass", "lives_in", "Pécs", False, False),
+    }
+    assert facts("Zirc owner: Bence Vass, since May.") == {("Zirc", "owned_by", "Bence Vass", False, False)}
+    assert facts("Homeowner's dog recovered unharmed.") == set()
+    assert facts("Fwiw the Zirc scheduler has been owned by Tisza Ops since January.") == {
+        ("Zirc scheduler", "owned_by", "Tisza Ops", False, False)
+    }
+
+
+def test_a_school_years_piece_of_work_is_named_with_its_year():
+    assert facts("The Year 6 Egypt project deadline has been moved from 30 September to 6 October.") == {
+        ("Year 6 Egypt project", "due_date", "2025-10-06", False, False),
+        ("Year 6 Egypt project", "due_date", "2025-09-30", False, True),
+    }
