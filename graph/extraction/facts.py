@@ -816,7 +816,7 @@ _PRONOUN_CONTRACTED = (
 )
 # "Esme said she speaks Portuguese": what someone is reported to say of themselves is said of them
 _REPORTED_RE = re.compile(
-    rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|tells\s+(?:me|us)|"
+    rf"\b(?P<name>{NAME})\s+(?:said|says|told\s+(?:me|us)|mentioned|confirmed|wrote|writes|adds|tells\s+(?:me|us)|"
     r"let\s+(?:me|us)\s+know|informed\s+(?:me|us)|announced|explained|added)"
     rf"(?:\s+that)?\s+(?:he|she|they)\b{_PRONOUN_CONTRACTED}"
 )
@@ -2054,6 +2054,13 @@ _WHEN_AFTER_GERUND = r"(?:\s+(?!(?:was|is|were|has|had|will|would|seemed|proved|
 
 _PATTERNS: tuple[_Pattern, ...] = (
     # --- where someone lives
+    # (a note's terse "Lives Pécs", "lives Pécs, speaks Hungarian": the town without its "in")
+    _p(
+        v.LIVES_IN,
+        rf"\b{_WHO}\s+lives\s+(?P<value>{NAME})(?=\s*(?:[,;.|]|$))",
+        check=lambda match: match["value"].casefold() not in _CALENDAR_NAMES | _LANGUAGE_SET,
+        confidence=0.6,
+    ),
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}(?:{_BEEN}?{_NOW}\s+(?:live|lives|living|reside|resides|residing|based(?:\s+out\s+of)?|settled)|"
@@ -2410,7 +2417,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("I work in sales at Kestle": a department, in lower case, before the employer)
         rf"\b{_WHO}{_BEEN}?{_NOW}\s+(?:work|works|working)(?:\s+(?:remotely|full-time|part-time|freelance))?"
         rf"(?:\s+in\s+[a-z][\w&/-]*(?:\s+[a-z][\w&/-]*)?)?\s+(?:at|for)\s+"
-        rf"{_THE}(?:(?:an?|the)\s+(?:company|firm|start-?up|agency|bank|studio|charity)\s+(?:called|named)\s+)?"
+        rf"{_THE}(?:(?:an?|the)\s+(?:[a-z][\w-]*\s+){{0,2}}?(?:company|firm|start-?up|agency|bank|studio|charity|business|"
+        rf"consultancy|practice)\s+(?:called|named)\s+)?"
         rf"(?P<value>{NAME})",
         check=_org_ok,
     ),
@@ -6032,8 +6040,14 @@ def _said_to_hold_no_longer(clause: str) -> str:
     return re.sub(r"\s{2,}", " ", f"{before} {after}").strip()
 
 
+# a sentence that opens with two people, and one that goes on about them by "they"
+_PAIR_OPENING_RE = re.compile(rf"^(?P<first>{NAME})\s+(?:and|&)\s+(?P<second>{NAME})\s+(?=[a-z])")
+_THEY_OPENING_RE = re.compile(r"^They\s+(?:both\s+)?(?=[a-z])")
+
+
 def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[StatedFact]:
     named = ""  # the person the last sentence opened with: whom a sentence opening "She …" is about
+    pair = ""  # the two people the last sentence opened with: whom a sentence opening "They …" is about
     asked_of = ""  # a name the last sentence asked about alone ("Réka?"): whom a subjectless answer is about
     label, line_ends = "", -1  # a chat line's label, to the line's end ("zsofi: thanks! still at Brightwell")
     # the last two sentences, with the thing a fact of theirs is about: what a later "it" owned or spoken goes back to
@@ -6102,6 +6116,8 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
             if (later := _OTHER_CLAUSE_PERSON_RE.search(stripped, opener.end())) and _a_person(later["other"]):
                 # "Ilona retired, so now I report to Bence. He is …": the one the writer's own clause turned to last
                 named = later["other"]
+        elif pair and (they := _THEY_OPENING_RE.match(stripped)):
+            said = f"{pair} both {stripped[they.end() :]}"  # "Bence and Dorka married in May. They live in Eger."
         elif named and _SENTENCE_PRONOUN_RE.match(stripped):
             said = _SENTENCE_PRONOUN_RE.sub(partial(_as_name_after, named), stripped, count=1)
         elif named and (opening := _POSSESSIVE_OPENER_RE.match(stripped)):  # "Her manager is Nandor": the named's
@@ -6118,6 +6134,12 @@ def _sentences_facts(text: str, speaker: str | None, today: date) -> Iterator[St
                 named = name
             elif named and _someone_else(stripped[max(leads) :], named):
                 named = ""  # "I met Dorka and Ilona. She …", "His sister called. She …": not the one before
+        two = _PAIR_OPENING_RE.match(stripped)
+        pair = (
+            f"{two['first']} and {two['second']}"
+            if two and all(_a_person(name) and not _business_name(name) for name in (two["first"], two["second"]))
+            else ""
+        )
         lowered = f"{stripped[:1].lower()}{stripped[1:]}"
         if asked_of and said.strip() == stripped and (_DROPPED_I_AM_RE.match(lowered) or _DROPPED_I_RE.match(lowered)):
             # "Réka? still at Kestle, running the night desk": the one just asked about, not the writer; "Cand: Réka
@@ -7766,6 +7788,14 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     clause = _NAMED_LIKE_A_VERB_RE.sub("", clause)  # "Will Ames moved to Leeds": a name, not a plan
     # "I live in Eger, so if you visit, call me": what follows "so" after the statement is its consequence
     consequence = _CONSEQUENCE_RE.search(clause, end) or _LATER_CONDITION_RE.search(clause, end)
+    # "I speak Finnish, can jump on the call if they're struggling": the condition of what a later clause offers
+    offered = _OFFERED_IF_RE.search(clause, end)
+    if (
+        offered
+        and not _HEDGED.search(offered["offer"])
+        and (consequence is None or offered.start() < consequence.start())
+    ):
+        consequence = offered
     hedged_part = clause[: consequence.start()] if consequence else clause
     # "I report to Dorka now; payroll will catch up, I think": a sentence of its own after a semicolon
     hedged_part = hedged_part[: hedged_part.find(";", end) % (len(hedged_part) + 1)]
@@ -7806,6 +7836,9 @@ _STATEMENT_END = re.compile(r"[,;]\s|\s[—–]\s|\s+(?:and|but)\s")
 _CONSEQUENCE_RE = re.compile(r"[,;]\s*(?:so|which\s+means|that\s+means)\s", re.IGNORECASE)
 # a condition after the statement with a consequence of its own: "Réka owns the checklist, and if it breaks, page
 # Bence" (the condition is the paging's, not the owning's)
+_OFFERED_IF_RE = re.compile(
+    r"[,;]\s+(?!(?:if|unless|whether)\b)(?P<offer>[^,;.!?]*?\w[^,;.!?]*?)\s(?:if|unless|whether)\b", re.IGNORECASE
+)
 _LATER_CONDITION_RE = re.compile(r"[,;]\s*(?:(?:and|but|so)\s+)?(?:if|unless)\s[^,;.!?]+,\s", re.IGNORECASE)
 
 

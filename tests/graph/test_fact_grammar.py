@@ -1447,3 +1447,26 @@ def test_a_school_years_piece_of_work_is_named_with_its_year():
         ("Year 6 Egypt project", "due_date", "2025-10-06", False, False),
         ("Year 6 Egypt project", "due_date", "2025-09-30", False, True),
     }
+
+
+def test_a_condition_of_a_later_offer_hedges_nothing_before_it():
+    assert facts("I speak Finnish, can jump on the call if they're struggling with English.") == {
+        (SPEAKER, "speaks", "Finnish", False, False)
+    }
+    assert facts("I live in Szeged, I think, if that matters.") == set()
+    assert facts("I live in Szeged, if I remember right.") == set()
+
+
+def test_a_reported_writer_a_studio_called_by_name_a_pair_and_a_terse_home():
+    assert facts("Dorka Fehér writes that she now lives in Pécs, in a farmhouse.") == {
+        ("Dorka Fehér", "lives_in", "Pécs", False, False)
+    }
+    assert facts("I work at a small design agency called Kestle.") == {(SPEAKER, "works_at", "Kestle", False, False)}
+    assert facts("Bence Vass and Dorka Fehér were married in Zirc. They live in Pécs.") == {
+        ("Bence Vass", "lives_in", "Pécs", False, False),
+        ("Dorka Fehér", "lives_in", "Pécs", False, False),
+    }
+    # (a third person between: "they" is no longer the pair)
+    assert facts("Bence and Dorka came over. I met Ilka. They live in Pécs.") == set()
+    assert ("Bence Vass", "lives_in", "Pécs", False, False) in facts("Bence Vass, vet at Kestle Practice. Lives Pécs.")
+    assert facts("Bence lives Monday to Friday in Pécs.") == set()
