@@ -2561,7 +2561,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"(?<![Ww]hen\s)(?<![Ii]f\s)(?<![Oo]nce\s)\b(?!(?:[Ww]hen|[Ii]f|[Oo]nce)\s){_WHO}\s+joins\s+{_THE}(?P<value>{NAME}){_NAME_ENDS}(?!\s+{_TEAM_WORDS}\b)"
-        r"(?=\s+today\b|(?:\s+as\s+[^,.;!?]{1,60}?)?\s*(?:[.;!—–]|$))",
+        # (and from where: "joins Zirc Primary from Kestle Academy as our new SENCo")
+        rf"(?=(?:\s+from\s+{_THE}{NAME})?(?:\s+today\b|(?:\s+as\s+[^,.;!?]{{1,60}}?)?\s*(?:[.;!—–]|$)))",
         check=_org_ok,
         confidence=0.7,
         needs=("joins",),
@@ -3705,7 +3706,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         # ("I own the Zirc dashboards (since the reorg)": an aside after it; "… from N yesterday": when)
         r"(?=\s*(?:[.,;!(]|$|\s+(?:as|on|in|since|last|this|now|these|nowadays|and|outright|officially|fully|entirely|"
         r"jointly|when|after|once|following|end\s+to\s+end|top\s+to\s+bottom|yesterday|today|recently|earlier|"
-        r"effective)\b))",
+        r"effective|personally|alone|myself|ourselves|themselves|himself|herself)\b))",
         # (what one "has had since" is a thing by its words: "I've had Bodri since she was a puppy" is a pet)
         check=lambda match: (
             not match["had"]

@@ -1470,3 +1470,13 @@ def test_a_reported_writer_a_studio_called_by_name_a_pair_and_a_terse_home():
     assert facts("Bence and Dorka came over. I met Ilka. They live in Pécs.") == set()
     assert ("Bence Vass", "lives_in", "Pécs", False, False) in facts("Bence Vass, vet at Kestle Practice. Lives Pécs.")
     assert facts("Bence lives Monday to Friday in Pécs.") == set()
+
+
+def test_joining_from_one_employer_and_owning_a_thing_personally():
+    assert facts("Dorka Fehér joins Zirc Primary from Kestle Academy.") == {
+        ("Dorka Fehér", "works_at", "Zirc Primary", False, False),
+        ("Dorka Fehér", "works_at", "Kestle Academy", False, True),
+    }
+    assert facts("I own the deploy pipeline personally.") == {("deploy pipeline", "owned_by", SPEAKER, False, False)}
+    # (what a person "owns" in a sentence is a system only by its words: not a relationship, nor a sofa)
+    assert facts("Bence owns the relationship with Kestle.") == set()
