@@ -4195,8 +4195,10 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?P<kind>{_PETS}(?:\s+{_PETS})?)(?:(?:,\s+|\s+and\s+|,\s+and\s+){_COUNT}\s+(?P<kind2>{_PETS})(?![\w-]))?"
         # ("… two rescue greyhounds last weekend, Bodri and Mák": the names after when they came)
         rf"(?:\s+now)?(?:\s+(?:last|this)\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter)(?=,))?"
-        # ("three cats: Mák, Bors and Pötty", "two dogs — Bodri and Pötty": the names after a colon or a dash)
-        rf"(?:(?:,|:|\s[—–-])?\s+(?:called|named)?\s*(?!I\b|I['’])(?P<value>{_PET_NAME_LIST}))?(?![\w-])",
+        # ("three cats: Mák, Bors and Pötty", "two dogs — Bodri and Pötty": the names after a colon or a dash; "one dog,
+        # name is Bodri")
+        rf"(?:(?:,|:|\s[—–-])?\s+(?:called|named|(?:(?:his|her|its|their)\s+)?names?\s+(?:is|are))?\s*(?!I\b|I['’])"
+        rf"(?P<value>{_PET_NAME_LIST}))?(?![\w-])",
         check=lambda match: (
             _pet_present(match) and (not match["had"] or _STILL_HAD_RE.match(match.string, match.end()))
         ),

@@ -1480,3 +1480,13 @@ def test_joining_from_one_employer_and_owning_a_thing_personally():
     assert facts("I own the deploy pipeline personally.") == {("deploy pipeline", "owned_by", SPEAKER, False, False)}
     # (what a person "owns" in a sentence is a system only by its words: not a relationship, nor a sofa)
     assert facts("Bence owns the relationship with Kestle.") == set()
+
+
+def test_a_pets_name_said_as_its_name():
+    assert facts("I have one dog, name is Bodri, and one cat without a name still.") >= {
+        (SPEAKER, "has_pet", "Bodri", False, False)
+    }
+    assert facts("We have two cats, their names are Mák and Bors.") == {
+        (SPEAKER, "has_pet", "Mák", False, False),
+        (SPEAKER, "has_pet", "Bors", False, False),
+    }
