@@ -7632,6 +7632,8 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     """The projects a clause names, with where each starts: its capitalised names outside its dates, and the
     lower-case words a name heads before the clause's verb ("the Quill data migration is …")."""
     projects = []
+    if (numbered := _RELEASE_NUMBER_RE.match(clause)) and not any(m.span[0] < numbered.end() for m in mentions):
+        projects.append((numbered.start("number"), numbered["number"]))  # "4.2 is slipping to April 22"
     coded = (m for m in _CODE_NAME_RE.finditer(clause) if not _AFTER_A_NAME_RE.search(clause, 0, m.start()))
     named = [*re.finditer(NAME, clause), *coded]
     for match in sorted(named, key=lambda found: found.start()):
@@ -7711,6 +7713,12 @@ _CODE_NAME_RE = re.compile(
 )
 _AFTER_A_NAME_RE = re.compile(rf"[{_UPPER}][\w'’-]*\s+$")
 # "Kestle 2.0", "Kestle v3", "Kestle 2" (not "Kestle 3 weeks late")
+# a release by its number alone, opening the clause, before a verb of schedule ("4.2 is slipping to April 22",
+# "5.1 pushed to Monday"): a project's release in a project's own channel
+_RELEASE_NUMBER_RE = re.compile(
+    r"^\s*(?P<number>v?\d+\.\d+(?:\.\d+)?)\s+(?=(?:is\s+|has\s+|was\s+|now\s+|got\s+)*(?:slip\w*|push\w*|delay\w*|"
+    r"mov\w*|ship\w*|land\w*|release\w*|due|scheduled|planned|set|goes\s+out|bump\w*)\b)"
+)
 _VERSION_RE = re.compile(
     r"\s+(?>v\d+(?:\.\d+)*|\d+(?:\.\d+)*)\b(?!\s*(?:%|(?:days?|weeks?|months?|years?|hours?|times|people)\b))"
 )

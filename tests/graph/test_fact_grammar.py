@@ -1490,3 +1490,10 @@ def test_a_pets_name_said_as_its_name():
         (SPEAKER, "has_pet", "Mák", False, False),
         (SPEAKER, "has_pet", "Bors", False, False),
     }
+
+
+def test_a_release_by_its_number_alone():
+    assert facts("4.2 is slipping to 22 October — the wasm target still fails.") == {
+        ("4.2", "due_date", "2025-10-22", False, False)
+    }
+    assert facts("3.5 people moved to Friday.") == set()
