@@ -953,10 +953,12 @@ _SOMEONE_UNNAMED_RE = re.compile(
 _PEOPLE_NOUNS = frozenset(
     "hire recruit newcomer joiner starter candidate contractor volunteer guy woman man lady".split()
 )
+# a ticket's or a change's key ("CHG-4447", "PAY-8812")
+_TICKET_KEY_RE = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
 # the parties a note or a notice speaks of by their part, not their name
 _PARTY_NOUNS = frozenset(
     "homeowner householder owner tenant landlord landlady neighbour neighbor resident occupant guest visitor client "
-    "customer patient caller buyer seller vendor applicant member parent pupil student".split()
+    "customer patient pt caller buyer seller vendor applicant member parent pupil student".split()
 )
 # the writer or the writer's side as a sentence's subject: whom a later "he" or "she" cannot be
 _WRITER_SUBJECT_RE = re.compile(r"(?:I|[Ww]e)(?![\w])")
@@ -6248,7 +6250,15 @@ def _a_thing_named(said: str, fact: StatedFact) -> StatedFact | None:
         return None
     if (opener := _CHAT_OPENER_RE.match(subject)) and opener.end() < len(subject):
         return replace(fact, subject=subject[opener.end() :])
+    if not any(word[:1].isupper() for word in subject.split()[1:]) and (
+        named := re.search(rf"\b{re.escape(subject)}\s*\((?P<name>{_BRACKETED_NAME})\)", said)
+    ):
+        return replace(fact, subject=named["name"])  # "the chemo prescribing system (Zirc)": the system is Zirc
     return fact
+
+
+# a thing's own name in brackets after the words that say what it is: a name, or a site's address
+_BRACKETED_NAME = rf"[{_UPPER}][\w.-]*(?:\s+[{_UPPER}][\w.-]*)?|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{{2,}}"
 
 
 _NOT_MINE_RE = re.compile(r"\b(?i:not|isn['’]t|ain['’]t)\s+(?:my|our)\s+(?:[\w-]+\s+)?(?=[\w-]+\b)")
@@ -6267,6 +6277,8 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], 
         return None  # a month written with its day, not someone named June or Jun
     if subject in _NOT_A_NAME or subject.endswith(("'", "’", "'s", "’s")):
         return None
+    if _TICKET_KEY_RE.fullmatch(subject):
+        return None  # "CHG-4447 | new starter N reports to M": the change's key, no one
     if " " not in subject and (folded in _PEOPLE_NOUNS or folded in _PARTY_NOUNS):
         return None  # "Homeowner's dog recovered", "Tenant lives in Pécs": a party unnamed, capitalised as it opens
     if fact.attribute == v.HAS_PET and re.match(r"an?\s", fact.value) and _NOT_MINE_RE.search(said):
@@ -7445,7 +7457,8 @@ _EVENT_RE = re.compile(
     r"kick-?off|freeze|appointment|renewal|passport|visa|exam|interview|birthday|wedding|dentist|doctor|check-?up|"
     r"all-?hands|town\s*hall|hackathon|summit|webinar|conference|one-on-one|vacation|holiday|sprint\s+planning|"
     r"planning\s+session|presentation|keynote|walkthrough|briefing|ceremony|reception|meetup|booster|vaccinations?|"
-    r"vaccine|jab|grooming|haircut|drill|rehearsal|dry\s+run|game\s+day|salary|rent|payday|paycheck)\b",
+    r"vaccine|jab|grooming|haircut|drill|rehearsal|dry\s+run|game\s+day|salary|rent|payday|paycheck|concert|gala|recital|"
+    r"festival)\b",
     re.IGNORECASE,
 )
 # a name after these is a person's ("owner Zsófia Ambrus", "page Nandor")
@@ -8116,8 +8129,12 @@ _NOT_A_NAME = frozenset(
     "Standup Changelog Announcement Action Actions Decision Decisions Todo Heads-up Heads-down "
     # the parties a ticket or a note speaks of, capitalised as a sentence opens ("Customer asked N again")
     "Customer Customers Client Clients Caller User Users Fwiw Btw Fyi Imo Imho Tbh Ngl Afaik Iirc Tldr "
-    # the words a notice or a profile opens with before the one it is about ("Condolences to N —", "Staff profile: N")
-    "Condolences Farewell Personal Staff "
+    # the words a notice or a profile opens with before the one it is about ("Condolences to N —", "Staff profile: N"),
+    # and a profile's or a résumé's sections ("Current: UX researcher @ Kestle", "EXPERIENCE", "Hobbies: …")
+    "Condolences Farewell Personal Staff Current Hobbies Interests About Bio Profile PROFILE Experience EXPERIENCE "
+    "Summary SUMMARY Education EDUCATION Skills SKILLS Why How Bilingual Trilingual Fluent "
+    # an assistant's or a bot's line in a pasted chat speaks for no one ("Assistant: you now report to Inês")
+    "Assistant Bot "
     # the words a sentence opens with before the one it names ("Newly elected …", "Family is still in …")
     "Newly Family Parents Kids Folks Guys".split()
 )
@@ -8130,14 +8147,19 @@ def _person(name: str | None) -> str | None:
     words = (name or "").split()
     # "Since Ana", "Cousin Efa", "Mr. Zsófia Ambrus": the words before a name that are no part of it ("Dr. Nwosu",
     # a surname with its honorific, is how the person is named)
-    while words and (
-        words[0] in _NOT_A_NAME
-        or words[0].casefold() in _CALENDAR
-        or _RELATIVE_TITLE_RE.fullmatch(words[0])
-        or (_HONORIFIC_RE.fullmatch(words[0]) and len(words) > 2)
-        or (_POST_BEFORE_NAME_RE.fullmatch(words[0]) and len(words) > 1)  # "reports to CFO Bence Vass": Bence Vass
-        # "our TA Mr Vass": a post before the honorific the name is said with
-        or (len(words) > 2 and _HONORIFIC_RE.fullmatch(words[1]) and not _HONORIFIC_RE.fullmatch(words[0]))
+    while (
+        words
+        and (
+            words[0] in _NOT_A_NAME
+            or words[0].casefold() in _CALENDAR
+            or _RELATIVE_TITLE_RE.fullmatch(words[0])
+            or (_HONORIFIC_RE.fullmatch(words[0]) and len(words) > 2)
+            or (_POST_BEFORE_NAME_RE.fullmatch(words[0]) and len(words) > 1)  # "reports to CFO Bence Vass": Bence Vass
+            # "our TA Mr Vass": a post before the honorific the name is said with
+            or (len(words) > 2 and _HONORIFIC_RE.fullmatch(words[1]) and not _HONORIFIC_RE.fullmatch(words[0]))
+            # "Volunteer Bence Vass", "Pt Dorka Fehér": a part or a post before a name in full
+            or (len(words) > 2 and words[0].casefold() in _PEOPLE_NOUNS | _PARTY_NOUNS and words[1][:1].isupper())
+        )
     ):
         words.pop(0)
     words = _without_a_post_before(words)
@@ -8254,8 +8276,10 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
         if system and (before := _owned_beside(match, system)):
             listed = [*before, *listed]  # "the invoice renderer and the PDF cache are owned by …": both
         if system and (called := _CALLED_IN_BRACKETS_RE.match(match.string, match.end("system"))):
-            if not any(word[:1].isupper() for word in system.split()):
-                system = called["name"]  # "I own the deploy bot (Zirc)": the bot, by its name
+            if not any(word[:1].isupper() for word in system.split()[1:]) and (
+                not system[:1].isupper() or _opens_its_line(match.string, match.start("system"))
+            ):
+                system = called["name"]  # "I own the deploy bot (Zirc)", "Booking system (Zirc) is …": by its name
         systems = [
             _system_name(system, owner=owner, named=named),
             *(_system_name(part, owner=owner, named=named) for part in listed),
@@ -8580,6 +8604,14 @@ def _project_name(raw: str) -> str:
         words.pop(0)  # "our project Tisza": Tisza
     if len(words) > 1 and words[0] == "new":
         words.pop(0)  # "the new intranet project": the project, however new
+    if (
+        len(words) > 1
+        and words[0].casefold() in {"your", "my", "our", "their", "his", "her"}
+        and words[1][:1].isupper()
+    ):
+        words.pop(0)  # "your Zirc portal launch is due …": whose it is is no part of its name
+    if len(words) > 2 and words[0].casefold() in {"launch", "release", "rollout", "delivery"} and words[1] == "of":
+        words = words[2:]  # "Launch of the Zirc zone is slipping to …": the Zirc zone
     if any(word in _SPEAKERS_WORDS for word in words):
         return ""  # "the rewrite I'm stuck with": which one, only the speaker knows
     if not words or words[0].casefold() in _NOT_THINGS:
@@ -8761,7 +8793,7 @@ _FUNCTIONS = v.DEPARTMENT_NOUNS | frozenset(
     """engineering science sciences research design media health security search ads advertising commerce retail
     enterprise consumer cloud ai ml privacy policy safety trust innovation architecture sustainability manufacturing
     chain development relations experience insights culture growth partnerships strategy quality communications
-    comms""".split()
+    comms reliability digital collections learning education outreach curation conservation""".split()
 )
 # a value that says there is none yet
 _PLACEHOLDER_RE = re.compile(r"(?:tbd|tbc|tba|n/?a|none|nobody|no\s+one|unknown|vacant|unassigned)\.?", re.IGNORECASE)

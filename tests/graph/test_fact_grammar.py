@@ -1497,3 +1497,50 @@ def test_a_release_by_its_number_alone():
         ("4.2", "due_date", "2025-10-22", False, False)
     }
     assert facts("3.5 people moved to Friday.") == set()
+
+
+def test_profile_sections_an_assistants_line_and_a_part_before_a_name_are_no_one():
+    assert facts("Current: UX researcher @ Kestle Analytics. Ex-Zirc.") == {
+        (SPEAKER, "job_title", "ux researcher", False, False),
+        (SPEAKER, "works_at", "Kestle Analytics", False, False),
+    }
+    assert facts("Hobbies: rowing, and walking my greyhound, Comet.") == {(SPEAKER, "has_pet", "Comet", False, False)}
+    assert facts("Assistant: Understood, you're now on the Onboarding Squad and report to Dorka.") == set()
+    assert facts("Pt Bence Vass no longer lives in Pécs, moved away.") == {
+        ("Bence Vass", "lives_in", "Pécs", True, False)
+    }
+    assert facts("Volunteer Bence Vass speaks French and Lingala.") == {
+        ("Bence Vass", "speaks", "French", False, False),
+        ("Bence Vass", "speaks", "Lingala", False, False),
+    }
+    assert facts("CHG-4447 | New starter Bence Vass, service desk analyst, reports to Dorka Fehér.") >= {
+        ("Bence Vass", "job_title", "service desk analyst", False, False)
+    }
+
+
+def test_a_head_of_a_function_an_event_and_a_projects_words_before_its_name():
+    assert facts("For context, I'm Head of Reliability.") == {
+        (SPEAKER, "job_title", "head of reliability", False, False)
+    }
+    assert facts("Season launch concert: 14 September. Tickets on sale now!") == set()
+    assert facts("Assistant: Got it — your Zirc Portal launch is due 21 September.") == {
+        ("Zirc Portal", "due_date", "2025-09-21", False, False)
+    }
+    assert facts("Launch of the Zirc zone is slipping to 18 November.") == {
+        ("Zirc zone", "due_date", "2025-11-18", False, False)
+    }
+    assert facts("Booking system (Zirc) is owned by Dorka Fehér.") == {
+        ("Zirc", "owned_by", "Dorka Fehér", False, False)
+    }
+
+
+def test_a_things_own_name_in_brackets_after_what_it_is():
+    assert facts("The co-op website (kestle.coop) is owned by the Comms Group.") == {
+        ("kestle.coop", "owned_by", "Comms Group", False, False)
+    }
+    assert facts("The billing service (Zirc) is owned by Tisza Ops.") == {
+        ("Zirc", "owned_by", "Tisza Ops", False, False)
+    }
+    assert facts("The Zirc service (prod) is owned by Tisza Ops.") == {
+        ("Zirc service", "owned_by", "Tisza Ops", False, False)
+    }

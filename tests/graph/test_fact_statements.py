@@ -46,7 +46,11 @@ council minutes, candidate notes, a directory exported as key=value records, HR 
 tests/graph/fact_statements_thirtysixth.json (an open-source project's issues and maintainers' chat, a sports club's
 committee e-mails, an estate agent's client notes, parent–teacher messages, a wedding-planning chat, a logistics
 operations chat, a museum's staff newsletter, podcast transcripts, community profiles, alumni class notes, a fire
-brigade's roster, stand-ups), scored once as a fresh set, then read likewise. The issue's bar holds on the first three.
+brigade's roster, stand-ups) and tests/graph/fact_statements_thirtyeighth.json (a dental practice's front desk, a
+council's IT change log, a rowing club's group, an agency's client e-mails, an orchestra's newsletter, a pharmacy's
+handover, a housing co-op's directory and minutes, a delivery startup's ops chat, a retirement home's bulletin, job
+profiles and cover letters, an incident channel, a garden's notice board, two old friends' messages), scored once as
+a fresh set, then read likewise. The issue's bar holds on the first three.
 tests/graph/fact_statements_fourth.json, tests/graph/fact_statements_sixth.json,
 tests/graph/fact_statements_tenth.json (chat threads, announcements, tickets, posts, transcripts, quoted e-mails) and
 tests/graph/fact_statements_fourteenth.json (assistant sessions, texts between two people, workplace notes, long
@@ -120,11 +124,16 @@ RECALL_FLOOR = {
     "fact_statements_twentyfifth": 0.78,
     "fact_statements_twentyseventh": 0.60,
     "fact_statements_thirtyfourth": 0.59,
-    "fact_statements_thirtysixth": 0.54,
+    "fact_statements_thirtysixth": 0.59,
+    "fact_statements_thirtyeighth": 0.52,
 }
 # a set read after it was scored fresh whose precision stays below the issue's bar: asserted at what it reaches, so
 # that nothing read from it is lost (its misreadings, in bench/HISTORY.md, are left for a later pass)
-PRECISION_FLOOR = {"fact_statements_eighteenth": 0.91, "fact_statements_thirtysixth": 0.88}
+PRECISION_FLOOR = {
+    "fact_statements_eighteenth": 0.91,
+    "fact_statements_thirtysixth": 0.93,
+    "fact_statements_thirtyeighth": 0.82,
+}
 ATTRIBUTE_PRECISION_FLOOR = {
     ("fact_statements_eighteenth", "due_date"): 0.77,
     # since the scorer counts a value labelled as holding that the extractor closed as wrong, this set's employers
@@ -137,7 +146,12 @@ ATTRIBUTE_PRECISION_FLOOR = {
     # read after it was scored fresh; a notice's heading or a version number is still often read as the project
     # ("Save the date: the X launches …", "Meeting notes: (1) The 5.0 release …"), and what is due to a supplier
     # ("final numbers due to the caterer") as one: asserted at what it reaches
-    ("fact_statements_thirtysixth", "due_date"): 0.69,
+    ("fact_statements_thirtysixth", "due_date"): 0.73,
+    # read after it was scored fresh; its labeller names a thing by the name in its record's line ("Customer Portal
+    # 4.2", "X-ray sensor #2", "Marigold" for "the double 'Marigold'"), and a rotation or a hub is no employer
+    ("fact_statements_thirtyeighth", "owned_by"): 0.68,
+    ("fact_statements_thirtyeighth", "due_date"): 0.74,
+    ("fact_statements_thirtyeighth", "works_at"): 0.83,
 }
 
 # --- the labelled set ------------------------------------------------------------------------------------------
