@@ -4712,7 +4712,10 @@ _GREETING_WORDS = r"^[ \t]*(?:Hi|Hiya|Hello|Hey|Dear|Morning|Good\s+(?:morning|a
 _GREETING_WORD_RE = re.compile(rf"{_GREETING_WORDS}\b", re.MULTILINE)
 _GREETING_RE = re.compile(
     # (the greeted by name, or as a group: "all", "team", "parents", "fellow members")
-    rf"{_GREETING_WORDS}(?:[ \t]+(?:y['’]all|[a-z]+(?:[ \t]+[a-z]+)?|{NAME}(?:[ \t]*(?:,|&|and)[ \t]*{NAME})*))?"
+    # (a greeting alone before a name and its post, "Hi! Ilona, head of data at …", opens a self-introduction, and
+    # is left to it)
+    rf"{_GREETING_WORDS}(?:[ \t]+(?:y['’]all|[a-z]+(?:[ \t]+[a-z]+)?|{NAME}(?:[ \t]*(?:,|&|and)[ \t]*{NAME})*)"
+    rf"|(?![ \t]*!+[ \t]*{NAME},))"
     r"[ \t]*(?:[,!:]+|[ \t][—–-])[ \t]*",
     re.MULTILINE,
 )
@@ -6250,8 +6253,16 @@ def _a_thing_named(said: str, fact: StatedFact) -> StatedFact | None:
         return None
     if (opener := _CHAT_OPENER_RE.match(subject)) and opener.end() < len(subject):
         return replace(fact, subject=subject[opener.end() :])
-    if not any(word[:1].isupper() for word in subject.split()[1:]) and (
-        named := re.search(rf"\b{re.escape(subject)}\s*\((?P<name>{_BRACKETED_NAME})\)", said)
+    if (
+        fact.attribute == v.OWNED_BY
+        and not any(word[:1].isupper() for word in subject.split()[1:])
+        and (
+            named := re.search(
+                rf"(?P<opens>^|[.!?:]\s+)?\b{re.escape(subject)}\s*\((?P<name>{_BRACKETED_NAME})\)", said
+            )
+        )
+        # (a capital of a sentence's or an acronym's, not a name's own: "HR portal (Zirc)", not "Kestle app (Zirc)")
+        and (subject[:1].islower() or named["opens"] is not None or subject.split()[0].isupper())
     ):
         return replace(fact, subject=named["name"])  # "the chemo prescribing system (Zirc)": the system is Zirc
     return fact
@@ -8159,6 +8170,8 @@ def _person(name: str | None) -> str | None:
             or (len(words) > 2 and _HONORIFIC_RE.fullmatch(words[1]) and not _HONORIFIC_RE.fullmatch(words[0]))
             # "Volunteer Bence Vass", "Pt Dorka Fehér": a part or a post before a name in full
             or (len(words) > 2 and words[0].casefold() in _PEOPLE_NOUNS | _PARTY_NOUNS and words[1][:1].isupper())
+            # ("Harpist Dorka Fehér", "Violist Bence Vass": a player's part, said as a post before the name)
+            or (len(words) > 2 and re.fullmatch(r"[A-Z][a-z]{2,}ist", words[0]) and words[1][:1].isupper())
         )
     ):
         words.pop(0)

@@ -1544,3 +1544,14 @@ def test_a_things_own_name_in_brackets_after_what_it_is():
     assert facts("The Zirc service (prod) is owned by Tisza Ops.") == {
         ("Zirc service", "owned_by", "Tisza Ops", False, False)
     }
+
+
+def test_a_directorys_works_field_and_a_players_part_before_the_name():
+    assert facts("DIRECTORY - Flat 3 - Bence Vass\nWorks: Kestle Bakery\nPets: cat (Miso)") == {
+        ("Bence Vass", "works_at", "Kestle Bakery", False, False),
+        ("Bence Vass", "has_pet", "Miso", False, False),
+    }
+    assert facts("Violist Bence Vass is also a software engineer at Kestle Systems.") == {
+        ("Bence Vass", "job_title", "software engineer", False, False),
+        ("Bence Vass", "works_at", "Kestle Systems", False, False),
+    }
