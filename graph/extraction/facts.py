@@ -4678,6 +4678,7 @@ _CORRECTION_RE = re.compile(
 
 
 def _retracted(said: re.Match[str]) -> str:
+    """The claim taken back, blanked; the words that say it was said, kept (offsets unchanged)."""
     return said.group(0)[: said.start("claim") - said.start()] + " " * len(said["claim"])
 
 
@@ -4711,9 +4712,8 @@ _NOTICE_OF_A_PERSON = frozenset(
 _GREETING_WORDS = r"^[ \t]*(?:Hi|Hiya|Hello|Hey|Dear|Morning|Good\s+(?:morning|afternoon|evening))"
 _GREETING_WORD_RE = re.compile(rf"{_GREETING_WORDS}\b", re.MULTILINE)
 _GREETING_RE = re.compile(
-    # (the greeted by name, or as a group: "all", "team", "parents", "fellow members")
-    # (a greeting alone before a name and its post, "Hi! Ilona, head of data at …", opens a self-introduction, and
-    # is left to it)
+    # (the greeted by name, or as a group: "all", "team", "parents", "fellow members"; but a greeting alone before a
+    # name and its post, "Hi! Ilona, head of data at …", opens a self-introduction, and is left to it)
     rf"{_GREETING_WORDS}(?:[ \t]+(?:y['’]all|[a-z]+(?:[ \t]+[a-z]+)?|{NAME}(?:[ \t]*(?:,|&|and)[ \t]*{NAME})*)"
     rf"|(?![ \t]*!+[ \t]*{NAME},))"
     r"[ \t]*(?:[,!:]+|[ \t][—–-])[ \t]*",
@@ -5664,7 +5664,7 @@ def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> Stated
 
 # an employer named after a job's words: "for the job at Kestle", "started as an associate at Kestle", "joined Kestle"
 _EMPLOYER_AT_RE = re.compile(
-    rf"\b(?:(?:job|role|position|post|work(?:ing)?|started|starting|associate|engineer|scientist|manager|lead)\b"
+    rf"\b(?:(?:job|role|position|post|work(?:ing)?|started|starting)\b"
     rf"[^.;!?]{{0,40}}?\s(?:at|with|for)|joined)\s+(?:the\s+)?(?P<employer>{NAME})"
 )
 
