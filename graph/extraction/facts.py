@@ -953,13 +953,12 @@ _SOMEONE_UNNAMED_RE = re.compile(
 _PEOPLE_NOUNS = frozenset(
     "hire recruit newcomer joiner starter candidate contractor volunteer guy woman man lady".split()
 )
-# a ticket's or a change's key ("CHG-4447", "PAY-8812")
-_TICKET_KEY_RE = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
 # the parties a note or a notice speaks of by their part, not their name
 _PARTY_NOUNS = frozenset(
     "homeowner householder owner tenant landlord landlady neighbour neighbor resident occupant guest visitor client "
     "customer patient pt caller buyer seller vendor applicant member parent pupil student".split()
 )
+_BY_THEIR_PART = _PEOPLE_NOUNS | _PARTY_NOUNS
 # the writer or the writer's side as a sentence's subject: whom a later "he" or "she" cannot be
 _WRITER_SUBJECT_RE = re.compile(r"(?:I|[Ww]e)(?![\w])")
 
@@ -2060,7 +2059,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.LIVES_IN,
         rf"\b{_WHO}\s+lives\s+(?P<value>{NAME})(?=\s*(?:[,;.|]|$))",
-        check=lambda match: match["value"].casefold() not in _CALENDAR_NAMES | _LANGUAGE_SET,
+        check=lambda match: match["value"].casefold() not in _NO_TOWN_WORDS,
         confidence=0.6,
     ),
     _p(
@@ -6288,9 +6287,9 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], 
         return None  # a month written with its day, not someone named June or Jun
     if subject in _NOT_A_NAME or subject.endswith(("'", "’", "'s", "’s")):
         return None
-    if _TICKET_KEY_RE.fullmatch(subject):
+    if _WORK_KEY_RE.fullmatch(subject):
         return None  # "CHG-4447 | new starter N reports to M": the change's key, no one
-    if " " not in subject and (folded in _PEOPLE_NOUNS or folded in _PARTY_NOUNS):
+    if " " not in subject and folded in _BY_THEIR_PART:
         return None  # "Homeowner's dog recovered", "Tenant lives in Pécs": a party unnamed, capitalised as it opens
     if fact.attribute == v.HAS_PET and re.match(r"an?\s", fact.value) and _NOT_MINE_RE.search(said):
         return None  # "Not my tortoise, I promise": disowned
@@ -7872,7 +7871,7 @@ _CONSEQUENCE_RE = re.compile(r"[,;]\s*(?:so|which\s+means|that\s+means)\s", re.I
 # a condition after the statement with a consequence of its own: "Réka owns the checklist, and if it breaks, page
 # Bence" (the condition is the paging's, not the owning's)
 _OFFERED_IF_RE = re.compile(
-    r"[,;]\s+(?!(?:if|unless|whether)\b)(?P<offer>[^,;.!?]*?\w[^,;.!?]*?)\s(?:if|unless|whether)\b", re.IGNORECASE
+    r"[,;]\s+(?!(?:if|unless|whether)\b)(?P<offer>[^\w,;.!?]*\w[^,;.!?]*?)\s(?:if|unless|whether)\b", re.IGNORECASE
 )
 _LATER_CONDITION_RE = re.compile(r"[,;]\s*(?:(?:and|but|so)\s+)?(?:if|unless)\s[^,;.!?]+,\s", re.IGNORECASE)
 
@@ -8169,7 +8168,7 @@ def _person(name: str | None) -> str | None:
             # "our TA Mr Vass": a post before the honorific the name is said with
             or (len(words) > 2 and _HONORIFIC_RE.fullmatch(words[1]) and not _HONORIFIC_RE.fullmatch(words[0]))
             # "Volunteer Bence Vass", "Pt Dorka Fehér": a part or a post before a name in full
-            or (len(words) > 2 and words[0].casefold() in _PEOPLE_NOUNS | _PARTY_NOUNS and words[1][:1].isupper())
+            or (len(words) > 2 and words[0].casefold() in _BY_THEIR_PART and words[1][:1].isupper())
             # ("Harpist Dorka Fehér", "Violist Bence Vass": a player's part, said as a post before the name)
             or (len(words) > 2 and re.fullmatch(r"[A-Z][a-z]{2,}ist", words[0]) and words[1][:1].isupper())
         )
@@ -9639,6 +9638,7 @@ def _a_title(said: str) -> str | None:
 
 
 _LANGUAGE_SET = frozenset(v.LANGUAGES)
+_NO_TOWN_WORDS = _CALENDAR_NAMES | _LANGUAGE_SET  # ("lives Monday to Friday …", "lives Hungarian"): no town
 
 # a language the speaker uses, said without "speak": "my Slovak is fine", "my Czech has got much better"; "Slovak at
 # home, Czech at work"; "I don't speak Polish, only Slovak and Czech"
