@@ -2562,7 +2562,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         v.WORKS_AT_ATTR,
         rf"(?<![Ww]hen\s)(?<![Ii]f\s)(?<![Oo]nce\s)\b(?!(?:[Ww]hen|[Ii]f|[Oo]nce)\s){_WHO}\s+joins\s+{_THE}(?P<value>{NAME}){_NAME_ENDS}(?!\s+{_TEAM_WORDS}\b)"
-        # (and from where: "joins Zirc Primary from Kestle Academy as our new SENCo")
+        # (and from where: "joins Zirc Bank from Kestle as our new head of risk")
         rf"(?=(?:\s+from\s+{_THE}{NAME})?(?:\s+today\b|(?:\s+as\s+[^,.;!?]{{1,60}}?)?\s*(?:[.;!—–]|$)))",
         check=_org_ok,
         confidence=0.7,
@@ -3019,7 +3019,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         rf"(?:new\s+)?{_TITLE}",
         check=_named_title_ok,
     ),
-    # "has started as an associate at Kestle Legal": the post taken up, and where
+    # "has started as a trainee at Kestle Bank": the post taken up, and where
     _p(
         v.JOB_TITLE,
         rf"\b{_WHO}{_HAVE}{_NOW}\s+(?:started|starts|began|begins|came\s+on|comes\s+on)\s+as\s+(?:an?\s+|the\s+|our\s+)?"
@@ -4077,7 +4077,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         r"due\s+date|ship\s+date|launch\s+date|release\s+date|delivery\s+date)\s+(?:has\s+|had\s+|is\s+|was\s+)?"
         r"(?:now\s+|been\s+)?(?:slipped|slips|moved|moves|pushed(?:\s+back|\s+out)?|brought\s+forward|set|scheduled|"
         r"planned|fixed|confirmed|rescheduled|delayed|due|locked(?:\s+in)?)?\s*(?:to|for|on|at|from)?\s+(?P<date>.+)",
-        # (not "the Zirc launch was on 12 May and went smoothly": a launch that has happened is due no more)
+        # (not "the Zirc launch was on 3 March and it went fine": a launch that has happened is due no more)
         check=lambda match: (
             not _A_VERB_IN_NAME_RE.search(match["project"])
             and not re.match(r"\s*(?:\S+\s+){1,2}?(?:was|were)\s+(?:on|in)\s", match.string[match.end("project") :])
@@ -4642,7 +4642,7 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         if " - " in said or "—" in said or "–" in said:
             said = _DASHED_FIELD_RE.sub(_dashed_field, said)
         if _SAID_BEFORE_RE.search(said) and _CORRECTION_RE.search(said):
-            said = _SAID_BEFORE_RE.sub(_retracted, said)  # "we said N works at X. N asks us to clarify …"
+            said = _SAID_BEFORE_RE.sub(_retracted, said)  # "we said N works at X. That isn't so …"
         if ":" in said:
             said = _NOTICE_LABEL_RE.sub(_unlabelled, said)  # "New recruit: Bence Vass, 31, works at …"
         if _GREETING_WORD_RE.search(said):
@@ -4661,10 +4661,10 @@ def extract_facts(text: str, *, speaker: str | None, reference: datetime | date)
         return []
 
 
-# what the writer said before, in a text that corrects it ("Correction: last month we said the Zirc API is Tisza's.
-# It isn't — …", "we said N works at X; N asks us to clarify …"): the claim corrected states nothing
+# what the writer said before, in a text that corrects it ("An erratum: we wrote that the Zirc API is Tisza's. It
+# isn't — …", "we said N works at X; that isn't so"): the claim corrected states nothing
 _SAID_BEFORE_RE = re.compile(
-    # (not "a correction to what I said earlier: …", which goes on with what holds)
+    # (not "a correction to what I wrote above: …", which goes on with what holds)
     r"\b(?:we|I)\s+(?:had\s+|have\s+)?(?:said|wrote|reported|stated|announced|listed|printed|claimed)\s+(?:that\s+)?"
     r"(?!(?:earlier|before|previously|yesterday|last\s+\w+|above)?\s*[:—–-])(?P<claim>[^.!?\n:]+)",
     re.IGNORECASE,
@@ -4693,7 +4693,7 @@ _NOTICE_LABEL_RE = re.compile(
 
 def _unlabelled(label: re.Match[str]) -> str:
     """A notice's label blanked when it says the notice is about a person ("New recruit", "Staff profile"), not a
-    record's field ("Main contact: …", "Zirc owner: …") nor a status ("RAG: Amber (was Green)")."""
+    record's field ("Main contact: …", "Zirc owner: …") nor a status ("Status: Red (was Amber)")."""
     words = label["label"].casefold().split()
     if _FIELD_OF.get(words[-1]) or _FIELD_OF.get(" ".join(words)) or not set(words) & _NOTICE_OF_A_PERSON:
         return label.group(0)
@@ -5661,7 +5661,7 @@ def _a_move_between_employers(fact: StatedFact, sentences: _Sentences) -> Stated
     return replace(fact, attribute=v.WORKS_AT_ATTR)
 
 
-# an employer named after a job's words: "for the job at Kestle", "started as an associate at Kestle", "joined Kestle"
+# an employer named after a job's words: "for the job at Kestle", "started as a trainee at Kestle", "joined Kestle"
 _EMPLOYER_AT_RE = re.compile(
     rf"\b(?:(?:job|role|position|post|work(?:ing)?|started|starting)\b"
     rf"[^.;!?]{{0,40}}?\s(?:at|with|for)|joined)\s+(?:the\s+)?(?P<employer>{NAME})"
@@ -6263,7 +6263,7 @@ def _a_thing_named(said: str, fact: StatedFact) -> StatedFact | None:
         # (a capital of a sentence's or an acronym's, not a name's own: "HR portal (Zirc)", not "Kestle app (Zirc)")
         and (subject[:1].islower() or named["opens"] is not None or subject.split()[0].isupper())
     ):
-        return replace(fact, subject=named["name"])  # "the chemo prescribing system (Zirc)": the system is Zirc
+        return replace(fact, subject=named["name"])  # "the rota tool (Zirc)": the tool is Zirc
     return fact
 
 
@@ -6288,9 +6288,9 @@ def _a_person_named(said: str, fact: StatedFact, facts: tuple[StatedFact, ...], 
     if subject in _NOT_A_NAME or subject.endswith(("'", "’", "'s", "’s")):
         return None
     if _WORK_KEY_RE.fullmatch(subject):
-        return None  # "CHG-4447 | new starter N reports to M": the change's key, no one
+        return None  # "ZRC-81 | new starter N reports to M": the change's key, no one
     if " " not in subject and folded in _BY_THEIR_PART:
-        return None  # "Homeowner's dog recovered", "Tenant lives in Pécs": a party unnamed, capitalised as it opens
+        return None  # "Tenant's cat got out", "Tenant lives in Pécs": a party unnamed, capitalised as it opens
     if fact.attribute == v.HAS_PET and re.match(r"an?\s", fact.value) and _NOT_MINE_RE.search(said):
         return None  # "Not my tortoise, I promise": disowned
     if " " not in subject and any(f"{folded} {joint} {folded}" in said.casefold() for joint in ("to", "by", "after")):
@@ -7656,7 +7656,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
     lower-case words a name heads before the clause's verb ("the Quill data migration is …")."""
     projects = []
     if (numbered := _RELEASE_NUMBER_RE.match(clause)) and not any(m.span[0] < numbered.end() for m in mentions):
-        projects.append((numbered.start("number"), numbered["number"]))  # "4.2 is slipping to April 22"
+        projects.append((numbered.start("number"), numbered["number"]))  # "3.1 is slipping to 9 May"
     coded = (m for m in _CODE_NAME_RE.finditer(clause) if not _AFTER_A_NAME_RE.search(clause, 0, m.start()))
     named = [*re.finditer(NAME, clause), *coded]
     for match in sorted(named, key=lambda found: found.start()):
@@ -7711,7 +7711,7 @@ def _projects(clause: str, mentions: list) -> list[tuple[int, str]]:
             # capitalised ones, from a label's colon or the line's start, are the name's too
             name, start = f"{lead['lead']}{name}", lead.start("lead")
         elif school_year := _SCHOOL_YEAR_RE.search(clause, 0, start):
-            name, start = f"{school_year.group(0)}{name}", school_year.start()  # "the Year 6 Egypt project"
+            name, start = f"{school_year.group(0)}{name}", school_year.start()  # "the Year 3 Vikings project"
         projects.append((start, _project_name(name) or name))
     return projects
 
@@ -7736,8 +7736,8 @@ _CODE_NAME_RE = re.compile(
 )
 _AFTER_A_NAME_RE = re.compile(rf"[{_UPPER}][\w'’-]*\s+$")
 # "Kestle 2.0", "Kestle v3", "Kestle 2" (not "Kestle 3 weeks late")
-# a release by its number alone, opening the clause, before a verb of schedule ("4.2 is slipping to April 22",
-# "5.1 pushed to Monday"): a project's release in a project's own channel
+# a release by its number alone, opening the clause, before a verb of schedule ("3.1 is slipping to 9 May",
+# "2.0 pushed to Friday"): a project's release in a project's own channel
 _RELEASE_NUMBER_RE = re.compile(
     r"^\s*(?P<number>v?\d+\.\d+(?:\.\d+)?)\s+(?=(?:is\s+|has\s+|was\s+|now\s+|got\s+)*(?:slip\w*|push\w*|delay\w*|"
     r"mov\w*|ship\w*|land\w*|release\w*|due|scheduled|planned|set|goes\s+out|bump\w*)\b)"
@@ -7822,7 +7822,7 @@ def _asserted(pattern: _Pattern, clause: str, start: int, end: int) -> bool:
     clause = _NAMED_LIKE_A_VERB_RE.sub("", clause)  # "Will Ames moved to Leeds": a name, not a plan
     # "I live in Eger, so if you visit, call me": what follows "so" after the statement is its consequence
     consequence = _CONSEQUENCE_RE.search(clause, end) or _LATER_CONDITION_RE.search(clause, end)
-    # "I speak Finnish, can jump on the call if they're struggling": the condition of what a later clause offers
+    # "I speak Czech, happy to translate if the client calls": the condition of what a later clause offers
     offered = _OFFERED_IF_RE.search(clause, end)
     if (
         offered
@@ -8140,7 +8140,7 @@ _NOT_A_NAME = frozenset(
     # the parties a ticket or a note speaks of, capitalised as a sentence opens ("Customer asked N again")
     "Customer Customers Client Clients Caller User Users Fwiw Btw Fyi Imo Imho Tbh Ngl Afaik Iirc Tldr "
     # the words a notice or a profile opens with before the one it is about ("Condolences to N —", "Staff profile: N"),
-    # and a profile's or a résumé's sections ("Current: UX researcher @ Kestle", "EXPERIENCE", "Hobbies: …")
+    # and a profile's or a résumé's sections ("Current: analyst @ Kestle", "EXPERIENCE", "Hobbies: …")
     "Condolences Farewell Personal Staff Current Hobbies Interests About Bio Profile PROFILE Experience EXPERIENCE "
     "Summary SUMMARY Education EDUCATION Skills SKILLS Why How Bilingual Trilingual Fluent "
     # an assistant's or a bot's line in a pasted chat speaks for no one ("Assistant: you now report to Inês")
@@ -8291,7 +8291,7 @@ def _named_subjects(attribute: str, match: re.Match[str], speaker: str | None) -
             if not any(word[:1].isupper() for word in system.split()[1:]) and (
                 not system[:1].isupper() or _opens_its_line(match.string, match.start("system"))
             ):
-                system = called["name"]  # "I own the deploy bot (Zirc)", "Booking system (Zirc) is …": by its name
+                system = called["name"]  # "I own the deploy bot (Zirc)", "Rota tool (Zirc) is …": by its name
         systems = [
             _system_name(system, owner=owner, named=named),
             *(_system_name(part, owner=owner, named=named) for part in listed),
@@ -8623,13 +8623,13 @@ def _project_name(raw: str) -> str:
     ):
         words.pop(0)  # "your Zirc portal launch is due …": whose it is is no part of its name
     if len(words) > 2 and words[0].casefold() in {"launch", "release", "rollout", "delivery"} and words[1] == "of":
-        words = words[2:]  # "Launch of the Zirc zone is slipping to …": the Zirc zone
+        words = words[2:]  # "Launch of the Zirc app is slipping to …": the Zirc app
     if any(word in _SPEAKERS_WORDS for word in words):
         return ""  # "the rewrite I'm stuck with": which one, only the speaker knows
     if not words or words[0].casefold() in _NOT_THINGS:
         return ""
     if words[0] in _NOT_A_NAME and not (words[0] == "Year" and len(words) > 2 and words[1].isdigit()):
-        return ""  # (but a school year's project is named by its year: "the Year 6 Egypt project")
+        return ""  # (but a school year's project is named by its year: "the Year 3 Vikings project")
     if _EVENT_RE.search(" ".join(words)):
         return ""  # "the launch party", "Zsófia's passport renewal": an event or an errand, no project
     if " ".join(words).casefold() in _NO_PROJECT:

@@ -1354,22 +1354,22 @@ def test_the_one_a_greeting_opens_with_is_the_reader_not_the_subject():
     assert facts("Hi Dorka, the Zirc migration is due next Friday, 12 September.") == {
         ("Zirc migration", "due_date", "2025-09-12", False, False)
     }
-    assert facts("Hi all, the science fair project is due on 12 September.") == {
-        ("science fair project", "due_date", "2025-09-12", False, False)
+    assert facts("Hi all, the Zirc poster project is due on 12 September.") == {
+        ("Zirc poster project", "due_date", "2025-09-12", False, False)
     }
     # ("he" is not the one greeted)
-    assert facts("Hi Dorka — sadly Bence left Zirc Primary at half term; he has moved to Pécs.") == set()
+    assert facts("Hi Dorka — sadly Bence left Zirc Primary at Easter; he has moved to Pécs.") == set()
     assert facts("Dear Bence and Dorka, the Zirc launch is on 3 October.") == {
         ("Zirc", "due_date", "2025-10-03", False, False)
     }
     assert facts("Hey Bence Vass moved to Pécs.") == {("Bence Vass", "lives_in", "Pécs", False, False)}
-    assert facts("Dear parents, the Zirc diorama project is due Thursday 2 October.") == {
-        ("Zirc diorama project", "due_date", "2025-10-02", False, False)
+    assert facts("Dear parents, the Zirc map project is due Thursday 2 October.") == {
+        ("Zirc map project", "due_date", "2025-10-02", False, False)
     }
 
 
 def test_a_move_between_two_names_beside_a_job_named_apart_is_a_home():
-    assert facts("I moved from Zircvár to Tiszaborg for the job at Kestle Labs, where I'm a research scientist.") >= {
+    assert facts("I moved from Zircvár to Tiszaborg for the job at Kestle Labs, where I'm a chemist.") >= {
         (SPEAKER, "lives_in", "Tiszaborg", False, False),
         (SPEAKER, "lives_in", "Zircvár", False, True),
     }
@@ -1385,23 +1385,25 @@ def test_a_move_between_two_names_beside_a_job_named_apart_is_a_home():
 
 
 def test_a_post_started_as_at_an_employer_and_a_launch_that_has_happened():
-    assert facts("Bence has started as an associate at Kestle Legal.") == {
-        ("Bence", "job_title", "associate", False, False),
-        ("Bence", "works_at", "Kestle Legal", False, False),
+    assert facts("Bence has started as a trainee at Kestle Bank.") == {
+        ("Bence", "job_title", "trainee", False, False),
+        ("Bence", "works_at", "Kestle Bank", False, False),
     }
-    assert facts("The Zirc launch was on 12 May and went smoothly.") == set()
+    assert facts("The Zirc launch was on 3 March and it went fine.") == set()
     assert facts("The Zirc launch was moved to 12 October.") == {("Zirc", "due_date", "2025-10-12", False, False)}
 
 
 def test_a_notices_opening_word_is_no_one():
-    assert facts("Condolences to Dorka Fehér — her old spaniel, Bodri, passed away last week.") == {
+    assert facts("Condolences to Dorka Fehér — her beagle, Bodri, died on Sunday.") == {
         ("Dorka Fehér", "has_pet", "Bodri", True, False)
     }
-    assert all(fact[0] != "Staff" for fact in facts("Staff profile: Bence Vass (Security) now lives in Pécs."))
+    assert all(fact[0] != "Staff" for fact in facts("Staff profile: Bence Vass (Facilities) now lives in Pécs."))
 
 
 def test_a_schedules_verb_with_a_pronoun_for_its_object_names_no_project():
-    assert facts("My old boss, Dorka, used to say ship it Friday.") == {(SPEAKER, "reports_to", "Dorka", False, True)}
+    assert facts("My old boss, Dorka, liked to say launch it Monday.") == {
+        (SPEAKER, "reports_to", "Dorka", False, True)
+    }
     assert facts("Zirc ships Friday.") == {("Zirc", "due_date", "2025-09-05", False, False)}
 
 
@@ -1411,81 +1413,78 @@ def test_an_old_bosss_or_former_colleagues_workplace_is_one_worked_at_before():
 
 
 def test_a_post_before_an_honorific_is_no_part_of_the_name():
-    assert facts("Our TA Mr Vass also speaks Urdu and Hausa, so he can help.") == {
-        ("Mr Vass", "speaks", "Urdu", False, False),
-        ("Mr Vass", "speaks", "Hausa", False, False),
+    assert facts("Our TA Mr Vass also speaks Slovak and Polish, so he can help.") == {
+        ("Mr Vass", "speaks", "Slovak", False, False),
+        ("Mr Vass", "speaks", "Polish", False, False),
     }
 
 
 def test_a_claim_the_writer_corrects_states_nothing():
     assert facts(
-        "Correction: last month we said the Registry owns the loans database. It doesn't — the loans database "
-        "belongs to Collections."
-    ) == {("loans database", "owned_by", "Collections", False, False)}
-    assert facts("In October we said Bence Vass works at Kestle Legal. Bence asks us to clarify that.") == set()
+        "Correction: in May we said the Zirc archive was Tisza's. It isn't — the Zirc archive belongs to Kestle Ops."
+    ) == {("Zirc archive", "owned_by", "Kestle Ops", False, False)}
+    assert facts("In the spring we wrote that Bence Vass works at Kestle Bank. That was in error.") == set()
     # (what the correction gives after what was said is the fact)
-    assert facts("Quick correction to what I said earlier: the Zirc release is the 8th of October.") == {
+    assert facts("A correction to what I wrote above: the Zirc release is on 8 October.") == {
         ("Zirc release", "due_date", "2025-10-08", False, False)
     }
     assert facts("As we said, Bence Vass moved to Pécs.") == {("Bence Vass", "lives_in", "Pécs", False, False)}
 
 
 def test_a_notices_label_about_a_person_and_a_party_by_its_part_are_no_one():
-    assert facts("New recruit: Bence Vass, 31, works at Kestle Mills, lives in Pécs.") == {
-        ("Bence Vass", "works_at", "Kestle Mills", False, False),
+    assert facts("New hire: Bence Vass, 44, works at Kestle Foods, lives in Pécs.") == {
+        ("Bence Vass", "works_at", "Kestle Foods", False, False),
         ("Bence Vass", "lives_in", "Pécs", False, False),
     }
     assert facts("Zirc owner: Bence Vass, since May.") == {("Zirc", "owned_by", "Bence Vass", False, False)}
-    assert facts("Homeowner's dog recovered unharmed.") == set()
-    assert facts("Fwiw the Zirc scheduler has been owned by Tisza Ops since January.") == {
-        ("Zirc scheduler", "owned_by", "Tisza Ops", False, False)
+    assert facts("Tenant's cat got out again.") == set()
+    assert facts("Fwiw the Zirc exporter is owned by Tisza Ops.") == {
+        ("Zirc exporter", "owned_by", "Tisza Ops", False, False)
     }
 
 
 def test_a_school_years_piece_of_work_is_named_with_its_year():
-    assert facts("The Year 6 Egypt project deadline has been moved from 30 September to 6 October.") == {
-        ("Year 6 Egypt project", "due_date", "2025-10-06", False, False),
-        ("Year 6 Egypt project", "due_date", "2025-09-30", False, True),
+    assert facts("The Year 3 Vikings project deadline has been moved from 30 September to 6 October.") == {
+        ("Year 3 Vikings project", "due_date", "2025-10-06", False, False),
+        ("Year 3 Vikings project", "due_date", "2025-09-30", False, True),
     }
 
 
 def test_a_condition_of_a_later_offer_hedges_nothing_before_it():
-    assert facts("I speak Finnish, can jump on the call if they're struggling with English.") == {
-        (SPEAKER, "speaks", "Finnish", False, False)
+    assert facts("I speak Czech, happy to translate if the client calls.") == {
+        (SPEAKER, "speaks", "Czech", False, False)
     }
     assert facts("I live in Szeged, I think, if that matters.") == set()
     assert facts("I live in Szeged, if I remember right.") == set()
 
 
 def test_a_reported_writer_a_studio_called_by_name_a_pair_and_a_terse_home():
-    assert facts("Dorka Fehér writes that she now lives in Pécs, in a farmhouse.") == {
+    assert facts("Dorka Fehér writes that she lives in Pécs, near the lake.") == {
         ("Dorka Fehér", "lives_in", "Pécs", False, False)
     }
     assert facts("I work at a small design agency called Kestle.") == {(SPEAKER, "works_at", "Kestle", False, False)}
-    assert facts("Bence Vass and Dorka Fehér were married in Zirc. They live in Pécs.") == {
+    assert facts("Bence Vass and Dorka Fehér got engaged in June. They live in Pécs.") == {
         ("Bence Vass", "lives_in", "Pécs", False, False),
         ("Dorka Fehér", "lives_in", "Pécs", False, False),
     }
     # (a third person between: "they" is no longer the pair)
     assert facts("Bence and Dorka came over. I met Ilka. They live in Pécs.") == set()
-    assert ("Bence Vass", "lives_in", "Pécs", False, False) in facts("Bence Vass, vet at Kestle Practice. Lives Pécs.")
+    assert ("Bence Vass", "lives_in", "Pécs", False, False) in facts("Bence Vass, baker at Kestle Foods. Lives Pécs.")
     assert facts("Bence lives Monday to Friday in Pécs.") == set()
 
 
 def test_joining_from_one_employer_and_owning_a_thing_personally():
-    assert facts("Dorka Fehér joins Zirc Primary from Kestle Academy.") == {
-        ("Dorka Fehér", "works_at", "Zirc Primary", False, False),
-        ("Dorka Fehér", "works_at", "Kestle Academy", False, True),
+    assert facts("Dorka Fehér joins Zirc Bank from Kestle Foods.") == {
+        ("Dorka Fehér", "works_at", "Zirc Bank", False, False),
+        ("Dorka Fehér", "works_at", "Kestle Foods", False, True),
     }
-    assert facts("I own the deploy pipeline personally.") == {("deploy pipeline", "owned_by", SPEAKER, False, False)}
+    assert facts("I own the Zirc exporter personally.") == {("Zirc exporter", "owned_by", SPEAKER, False, False)}
     # (what a person "owns" in a sentence is a system only by its words: not a relationship, nor a sofa)
-    assert facts("Bence owns the relationship with Kestle.") == set()
+    assert facts("Bence owns the partnership with Kestle.") == set()
 
 
 def test_a_pets_name_said_as_its_name():
-    assert facts("I have one dog, name is Bodri, and one cat without a name still.") >= {
-        (SPEAKER, "has_pet", "Bodri", False, False)
-    }
+    assert facts("I have a dog, name is Bodri, and two hens.") >= {(SPEAKER, "has_pet", "Bodri", False, False)}
     assert facts("We have two cats, their names are Mák and Bors.") == {
         (SPEAKER, "has_pet", "Mák", False, False),
         (SPEAKER, "has_pet", "Bors", False, False),
@@ -1493,50 +1492,46 @@ def test_a_pets_name_said_as_its_name():
 
 
 def test_a_release_by_its_number_alone():
-    assert facts("4.2 is slipping to 22 October — the wasm target still fails.") == {
-        ("4.2", "due_date", "2025-10-22", False, False)
+    assert facts("3.1 is slipping to 22 October, the tests still fail.") == {
+        ("3.1", "due_date", "2025-10-22", False, False)
     }
     assert facts("3.5 people moved to Friday.") == set()
 
 
 def test_profile_sections_an_assistants_line_and_a_part_before_a_name_are_no_one():
-    assert facts("Current: UX researcher @ Kestle Analytics. Ex-Zirc.") == {
-        (SPEAKER, "job_title", "ux researcher", False, False),
+    assert facts("Current: UX designer @ Kestle Analytics. Ex-Zirc.") == {
+        (SPEAKER, "job_title", "ux designer", False, False),
         (SPEAKER, "works_at", "Kestle Analytics", False, False),
     }
-    assert facts("Hobbies: rowing, and walking my greyhound, Comet.") == {(SPEAKER, "has_pet", "Comet", False, False)}
-    assert facts("Assistant: Understood, you're now on the Onboarding Squad and report to Dorka.") == set()
-    assert facts("Pt Bence Vass no longer lives in Pécs, moved away.") == {
+    assert facts("Hobbies: chess, and walking my whippet, Bodri.") == {(SPEAKER, "has_pet", "Bodri", False, False)}
+    assert facts("Assistant: Noted, you're in the Zirc team now and report to Dorka.") == set()
+    assert facts("Pt Bence Vass no longer lives in Pécs; new address to follow.") == {
         ("Bence Vass", "lives_in", "Pécs", True, False)
     }
-    assert facts("Volunteer Bence Vass speaks French and Lingala.") == {
-        ("Bence Vass", "speaks", "French", False, False),
-        ("Bence Vass", "speaks", "Lingala", False, False),
+    assert facts("Volunteer Bence Vass speaks Slovak and Polish.") == {
+        ("Bence Vass", "speaks", "Slovak", False, False),
+        ("Bence Vass", "speaks", "Polish", False, False),
     }
-    assert facts("CHG-4447 | New starter Bence Vass, service desk analyst, reports to Dorka Fehér.") >= {
-        ("Bence Vass", "job_title", "service desk analyst", False, False)
+    assert facts("ZRC-81 | New starter Bence Vass, payroll clerk, reports to Dorka Fehér.") >= {
+        ("Bence Vass", "job_title", "payroll clerk", False, False)
     }
 
 
 def test_a_head_of_a_function_an_event_and_a_projects_words_before_its_name():
-    assert facts("For context, I'm Head of Reliability.") == {
-        (SPEAKER, "job_title", "head of reliability", False, False)
+    assert facts("For context, I'm Head of Research.") == {(SPEAKER, "job_title", "head of research", False, False)}
+    assert facts("Autumn gala concert: 14 September. Doors at seven.") == set()
+    assert facts("Assistant: Sure — your Zirc Maps launch is due 21 September.") == {
+        ("Zirc Maps", "due_date", "2025-09-21", False, False)
     }
-    assert facts("Season launch concert: 14 September. Tickets on sale now!") == set()
-    assert facts("Assistant: Got it — your Zirc Portal launch is due 21 September.") == {
-        ("Zirc Portal", "due_date", "2025-09-21", False, False)
+    assert facts("Launch of the Zirc app is slipping to 18 November.") == {
+        ("Zirc app", "due_date", "2025-11-18", False, False)
     }
-    assert facts("Launch of the Zirc zone is slipping to 18 November.") == {
-        ("Zirc zone", "due_date", "2025-11-18", False, False)
-    }
-    assert facts("Booking system (Zirc) is owned by Dorka Fehér.") == {
-        ("Zirc", "owned_by", "Dorka Fehér", False, False)
-    }
+    assert facts("Rota tool (Zirc) is owned by Dorka Fehér.") == {("Zirc", "owned_by", "Dorka Fehér", False, False)}
 
 
 def test_a_things_own_name_in_brackets_after_what_it_is():
-    assert facts("The co-op website (kestle.coop) is owned by the Comms Group.") == {
-        ("kestle.coop", "owned_by", "Comms Group", False, False)
+    assert facts("The members' site (kestle.org) is owned by Tisza Ops.") == {
+        ("kestle.org", "owned_by", "Tisza Ops", False, False)
     }
     assert facts("The billing service (Zirc) is owned by Tisza Ops.") == {
         ("Zirc", "owned_by", "Tisza Ops", False, False)
@@ -1547,11 +1542,11 @@ def test_a_things_own_name_in_brackets_after_what_it_is():
 
 
 def test_a_directorys_works_field_and_a_players_part_before_the_name():
-    assert facts("DIRECTORY - Flat 3 - Bence Vass\nWorks: Kestle Bakery\nPets: cat (Miso)") == {
-        ("Bence Vass", "works_at", "Kestle Bakery", False, False),
-        ("Bence Vass", "has_pet", "Miso", False, False),
+    assert facts("DIRECTORY - Unit 9 - Bence Vass\nWorks: Kestle Foods\nPets: dog (Bodri)") == {
+        ("Bence Vass", "works_at", "Kestle Foods", False, False),
+        ("Bence Vass", "has_pet", "Bodri", False, False),
     }
-    assert facts("Violist Bence Vass is also a software engineer at Kestle Systems.") == {
-        ("Bence Vass", "job_title", "software engineer", False, False),
-        ("Bence Vass", "works_at", "Kestle Systems", False, False),
+    assert facts("Cellist Bence Vass is also a chemist at Kestle Labs.") == {
+        ("Bence Vass", "job_title", "chemist", False, False),
+        ("Bence Vass", "works_at", "Kestle Labs", False, False),
     }
